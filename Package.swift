@@ -1,0 +1,107 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let strict: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+]
+
+let package = Package(
+    name: "Keyway",
+    platforms: [.macOS(.v14), .iOS(.v17)],
+    products: [
+        .library(name: "KeywayProtocol", targets: ["KeywayProtocol"]),
+        .library(name: "Keyway", targets: ["Keyway"]),
+        .library(name: "KeywayServer", targets: ["KeywayServer"]),
+        .executable(name: "keyway-server", targets: ["keyway-server"]),
+        .executable(name: "keyway", targets: ["keyway"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/vapor/sql-kit.git", from: "3.36.0"),
+        .package(url: "https://github.com/vapor/sqlite-kit.git", from: "4.5.2"),
+        .package(url: "https://github.com/vapor/sqlite-nio.git", from: "1.13.2"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+    ],
+    targets: [
+        .target(
+            name: "KeywayProtocol",
+            swiftSettings: strict
+        ),
+        .target(
+            name: "KeywayJOSE",
+            dependencies: [
+                "KeywayProtocol",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            swiftSettings: strict
+        ),
+        .target(
+            name: "Keyway",
+            dependencies: [
+                "KeywayProtocol",
+                "KeywayJOSE",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            swiftSettings: strict
+        ),
+        .target(
+            name: "KeywayServer",
+            dependencies: [
+                "KeywayProtocol",
+                "KeywayJOSE",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "SQLKit", package: "sql-kit"),
+                .product(name: "SQLiteKit", package: "sqlite-kit"),
+                .product(name: "SQLiteNIO", package: "sqlite-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "keyway-server",
+            dependencies: [
+                "KeywayServer",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "keyway",
+            dependencies: [
+                "Keyway",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "KeywayTests",
+            dependencies: ["Keyway", "KeywayProtocol", "KeywayJOSE"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "KeywayServerTests",
+            dependencies: ["KeywayServer", "KeywayProtocol", "KeywayJOSE"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "EndToEndTests",
+            dependencies: [
+                "Keyway", "KeywayServer", "KeywayProtocol", "KeywayJOSE",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,62 @@
+import Foundation
+
+/// The server's root URL, normalized from what the app passed.
+///
+/// Accepted forms: the host root (`https://auth.example.com`), an existing `/v1` URL
+/// (`https://auth.example.com/v1`), either with or without a trailing slash, and the same under a
+/// path prefix (`https://example.com/auth/v1/`). The root drops the trailing slash and a final
+/// `/v1`; the SDK appends nothing but the protocol's own paths.
+public struct ServerURL: Sendable, Equatable, CustomStringConvertible {
+    /// The root: `scheme://host[:port][/prefix]`, no trailing slash.
+    public let root: URL
+
+    /// Normalizes `url`, throwing ``KeywayError/invalidConfiguration(_:)`` for anything that is not
+    /// a plain http(s) URL.
+    public init(_ url: URL) throws {
+        guard let components = URLComponents(url: url, resolvingAgainstBaseURL: false),
+            let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https"
+        else { throw KeywayError.invalidConfiguration("The base URL must use http or https.") }
+        guard let host = components.host, !host.isEmpty else {
+            throw KeywayError.invalidConfiguration("The base URL has no host.")
+        }
+        guard components.query == nil, components.fragment == nil else {
+            throw KeywayError.invalidConfiguration("The base URL must not have a query or fragment.")
+        }
+        guard components.user == nil, components.password == nil else {
+            throw KeywayError.invalidConfiguration("The base URL must not carry credentials.")
+        }
+        var path = components.percentEncodedPath
+        while path.hasSuffix("/") { path.removeLast() }
+        if path.hasSuffix("/v1") { path.removeLast(3) }
+        while path.hasSuffix("/") { path.removeLast() }
+        var rootComponents = URLComponents()
+        rootComponents.scheme = scheme
+        rootComponents.host = host
+        rootComponents.port = components.port
+        rootComponents.percentEncodedPath = path
+        guard let root = rootComponents.url else {
+            throw KeywayError.invalidConfiguration("The base URL cannot be normalized.")
+        }
+        self.root = root
+    }
+
+    /// The root as a string, e.g. `https://auth.example.com`.
+    public var description: String { root.absoluteString }
+
+    /// `root` + `path`, where `path` starts with `/` (`/v1/flows`).
+    public func appending(path: String) -> URL {
+        URL(string: root.absoluteString + path)!
+    }
+
+    /// Resolves a hypermedia `href`: an absolute path is taken below the root; an absolute URL is
+    /// accepted only on the root's own origin, so a flow token never travels elsewhere.
+    public func resolve(href: String) -> URL? {
+        if href.hasPrefix("/") {
+            return URL(string: root.absoluteString + href)
+        }
+        guard let url = URL(string: href), url.scheme?.lowercased() == root.scheme?.lowercased(),
+            url.host?.lowercased() == root.host?.lowercased(), url.port == root.port
+        else { return nil }
+        return url
+    }
+}

@@ -1,0 +1,12 @@
+import KeywayProtocol
+
+extension ProblemCode {
+    /// The server could not be reached (SDK-side code).
+    public static let networkError = ProblemCode(rawValue: "network_error")
+    /// The server's answer could not be read (SDK-side code).
+    public static let invalidResponse = ProblemCode(rawValue: "invalid_response")
+    /// The call needs an active flow and there is none (SDK-side code).
+    public static let noActiveFlow = ProblemCode(rawValue: "no_active_flow")
+    /// The current step offers no such action (SDK-side code).
+    public static let actionUnavailable = ProblemCode(rawValue: "action_unavailable")
+}

@@ -1,0 +1,67 @@
+import Foundation
+import KeywayProtocol
+
+/// What the flow is doing now. Render it; hand the user's input back through ``KeywayFlow``.
+public enum FlowUpdate: Sendable, Equatable {
+    /// No flow is active.
+    case idle
+    /// A request is in flight.
+    case loading
+    /// The server asks the user for something.
+    case prompt(PromptContext, Prompt)
+    /// The flow succeeded. Send `authCode` (and `codeVerifier` when present) to your backend, or
+    /// redeem them with ``Keyway/exchange(authCode:codeVerifier:)`` for a public application.
+    case completed(
+        session: String, authCode: Sensitive<String>, expiresAt: Date, codeVerifier: Sensitive<String>?, meta: Meta)
+    /// The last request failed. `action` says what to do; `details` is the server's problem
+    /// document when there is one.
+    case error(
+        code: ProblemCode, action: ProblemAction, message: String, retryable: Bool, details: Problem?, meta: Meta?)
+}
+
+/// What surrounds a prompt: labels, risk, the trace ID, and the raw step for generic rendering.
+public struct PromptContext: Sendable, Equatable {
+    /// The request's metadata (trace ID).
+    public var meta: Meta
+    /// The current stage's label.
+    public var stepInfo: StepInfo?
+    /// Set when the server flagged this attempt.
+    public var risk: Risk?
+    /// Messages to show.
+    public var messages: [Message]
+    /// The raw hypermedia step: actions, fields, links.
+    public var step: Step
+
+    public init(step: Step) {
+        self.meta = step.meta
+        self.stepInfo = step.stepInfo
+        self.risk = step.risk
+        self.messages = step.messages
+        self.step = step
+    }
+}
+
+/// The input a step asks for.
+public enum Prompt: Sendable, Equatable {
+    /// Enter the one-time code sent to `destination` (masked). A new code can be requested from
+    /// `resendAt` on; the current one is valid until `expiresAt`.
+    case enterCode(destination: String, codeLength: Int, expiresAt: Date, resendAt: Date, channel: CodeChannel)
+    /// A step this SDK version has no prompt for. Render its actions and fields from
+    /// ``PromptContext/step`` and answer with ``KeywayFlow/submit(action:parameters:)``.
+    case unrecognized(kind: StepKind)
+
+    /// The prompt for a step, or `nil` for a completed step.
+    init?(step: Step) {
+        switch step.kind {
+        case .enterCode:
+            guard let payload = step.enterCode else { self = .unrecognized(kind: step.kind); return }
+            self = .enterCode(
+                destination: payload.destination, codeLength: payload.codeLength, expiresAt: payload.expiresAt,
+                resendAt: payload.resendAt, channel: payload.channel)
+        case .completed:
+            return nil
+        default:
+            self = .unrecognized(kind: step.kind)
+        }
+    }
+}

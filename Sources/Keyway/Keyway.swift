@@ -1,0 +1,72 @@
+import Foundation
+import KeywayProtocol
+
+/// The Keyway SDK: starts flows against a Keyway server and redeems their result.
+///
+/// ```swift
+/// let keyway = try Keyway(configId: "cfg_…", baseURL: URL(string: "https://auth.example.com")!)
+/// keyway.flow.onUpdate = { update in … }
+/// await keyway.start(flowType: .signin, identifier: "alice@example.com")
+/// await keyway.flow.submitCode("123456")
+/// ```
+public final class Keyway: Sendable {
+    /// The SDK version.
+    public static let version = "0.1.0"
+
+    /// The application's config ID (its OAuth `client_id`).
+    public let configId: String
+    /// The normalized server URL.
+    public let server: ServerURL
+    /// The options the SDK was created with.
+    public let options: KeywayOptions
+    /// The flow: observe it and answer its prompts.
+    public let flow: KeywayFlow
+
+    private let tokenClient: TokenClient
+
+    /// Creates the SDK. `baseURL` may be the server root or its `/v1` URL, with or without a
+    /// trailing slash. Throws ``KeywayError/invalidConfiguration(_:)`` for an empty config ID or
+    /// an unusable URL.
+    public init(configId: String, baseURL: URL, options: KeywayOptions = KeywayOptions()) throws {
+        let configId = configId.trimmingCharacters(in: .whitespaces)
+        guard !configId.isEmpty, configId.utf8.count <= 128,
+            !configId.contains(where: { $0.isNewline || $0.isWhitespace })
+        else { throw KeywayError.invalidConfiguration("The config ID is empty or malformed.") }
+        if let relyingParty = options.relyingParty,
+            relyingParty.isEmpty || relyingParty.contains(where: \.isNewline)
+        {
+            throw KeywayError.invalidConfiguration("The relying party must be a non-empty single line.")
+        }
+        self.configId = configId
+        self.server = try ServerURL(baseURL)
+        self.options = options
+        let client = ProtocolClient(server: server, configId: configId, options: options)
+        self.flow = KeywayFlow(driver: FlowDriver(client: client, options: options))
+        self.tokenClient = TokenClient(server: server, configId: configId, options: options)
+    }
+
+    /// Starts a flow for `identifier`, replacing any flow in progress. Without a `codeChallenge`
+    /// the SDK generates PKCE and returns the verifier in ``FlowUpdate/completed(session:authCode:expiresAt:codeVerifier:meta:)``.
+    public func start(
+        flowType: FlowType = .signin, identifier: String, startToken: String? = nil, inviteCode: String? = nil,
+        codeChallenge: String? = nil
+    ) async {
+        await flow.driver.start(
+            flowType: flowType, identifier: identifier, startToken: startToken, inviteCode: inviteCode,
+            codeChallenge: codeChallenge)
+    }
+
+    /// Forgets the flow in progress and returns to ``FlowUpdate/idle`` without contacting the server.
+    public func reset() async {
+        await flow.driver.reset()
+    }
+
+    /// Redeems an authorization code at the token endpoint and verifies the ID token (signature
+    /// against the server's JWKS, `iss`, `aud`, `exp`, `iat`, `at_hash`).
+    ///
+    /// For public applications only: the recommended path is to send `authCode` and
+    /// `codeVerifier` to your backend and redeem them there.
+    public func exchange(authCode: Sensitive<String>, codeVerifier: Sensitive<String>) async throws -> TokenSet {
+        try await tokenClient.exchange(authCode: authCode, codeVerifier: codeVerifier)
+    }
+}

@@ -1,0 +1,16 @@
+/// The SDK's source of randomness (PKCE verifiers). Injectable for deterministic tests; the
+/// default draws from the system CSPRNG.
+public protocol KeywayRandom: Sendable {
+    /// `count` random bytes.
+    func bytes(_ count: Int) -> [UInt8]
+}
+
+/// The system CSPRNG (`SystemRandomNumberGenerator`).
+public struct SystemKeywayRandom: KeywayRandom {
+    public init() {}
+
+    public func bytes(_ count: Int) -> [UInt8] {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<count).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
+    }
+}

@@ -1,0 +1,165 @@
+import Foundation
+import KeywayJOSE
+import KeywayProtocol
+
+/// The SDK-managed code exchange for public applications, and OpenID metadata caching.
+actor TokenClient {
+    private let server: ServerURL
+    private let configId: String
+    private let options: KeywayOptions
+    private var discovery: DiscoveryDocument?
+    private var keys: [String: JSONWebKey] = [:]
+
+    /// Clock skew tolerated on `exp` and `iat`.
+    static let leeway: TimeInterval = 60
+
+    init(server: ServerURL, configId: String, options: KeywayOptions) {
+        self.server = server
+        self.configId = configId
+        self.options = options
+    }
+
+    func exchange(authCode: Sensitive<String>, codeVerifier: Sensitive<String>) async throws -> TokenSet {
+        guard !authCode.revealed.isEmpty else { throw KeywayError.invalidConfiguration("The authorization code is empty.") }
+        guard PKCE.isValidVerifier(codeVerifier.revealed) else {
+            throw KeywayError.invalidConfiguration("The code verifier is not a valid PKCE verifier.")
+        }
+        let metadata = try await loadDiscovery()
+        guard let tokenURL = URL(string: metadata.tokenEndpoint) else {
+            throw KeywayError.invalidResponse("The token endpoint URL is invalid.")
+        }
+        let form = [
+            ("grant_type", "authorization_code"), ("code", authCode.revealed),
+            ("code_verifier", codeVerifier.revealed), ("client_id", configId),
+        ]
+        let body = form.map { "\($0.0)=\(Self.formEncode($0.1))" }.joined(separator: "&")
+        let response = try await send(
+            TransportRequest(
+                method: "POST", url: tokenURL,
+                headers: ["Content-Type": "application/x-www-form-urlencoded", "Accept": "application/json"],
+                body: Data(body.utf8)))
+        let decoder = JSONDecoder()
+        guard response.status == 200 else {
+            if let error = try? decoder.decode(OAuthErrorResponse.self, from: response.body) {
+                throw KeywayError.oauth(status: response.status, error: error)
+            }
+            throw KeywayError.invalidResponse("The token endpoint answered HTTP \(response.status).")
+        }
+        let tokens: TokenResponse
+        do {
+            tokens = try decoder.decode(TokenResponse.self, from: response.body)
+        } catch {
+            throw KeywayError.invalidResponse("The token response could not be read.")
+        }
+        guard let idToken = tokens.idToken else { throw KeywayError.invalidIDToken("The response has no ID token.") }
+        let claims = try await verify(idToken: idToken.revealed, accessToken: tokens.accessToken.revealed, issuer: metadata.issuer)
+        return TokenSet(
+            response: tokens, idToken: claims,
+            accessTokenExpiresAt: options.clock.now().addingTimeInterval(TimeInterval(tokens.expiresIn)))
+    }
+
+    // MARK: ID token
+
+    func verify(idToken: String, accessToken: String?, issuer: String) async throws -> IDTokenClaims {
+        let jws: CompactJWS
+        do {
+            jws = try CompactJWS(idToken)
+        } catch {
+            throw KeywayError.invalidIDToken("It is not a compact JWS.")
+        }
+        guard jws.algorithm == "ES256" else { throw KeywayError.invalidIDToken("Unexpected algorithm \(jws.algorithm ?? "none").") }
+        let jwk = try await key(kid: jws.keyID)
+        do {
+            try jws.verifyES256(with: try ECJWK.publicKey(from: jwk))
+        } catch {
+            throw KeywayError.invalidIDToken("The signature does not verify.")
+        }
+        guard case .object(let claims) = try? JSONDecoder().decode(JSONValue.self, from: jws.payload) else {
+            throw KeywayError.invalidIDToken("The payload is not a JSON object.")
+        }
+        guard claims["iss"]?.stringValue == issuer else { throw KeywayError.invalidIDToken("The issuer does not match.") }
+        let audience: [String]
+        switch claims["aud"] {
+        case .string(let value): audience = [value]
+        case .array(let values): audience = values.compactMap(\.stringValue)
+        default: throw KeywayError.invalidIDToken("The audience is missing.")
+        }
+        guard audience.contains(configId) else { throw KeywayError.invalidIDToken("The token was issued to another client.") }
+        if audience.count > 1, claims["azp"]?.stringValue != configId {
+            throw KeywayError.invalidIDToken("The authorized party does not match.")
+        }
+        let now = options.clock.now().timeIntervalSince1970
+        guard let exp = claims["exp"]?.numberValue, let iat = claims["iat"]?.numberValue else {
+            throw KeywayError.invalidIDToken("exp or iat is missing.")
+        }
+        guard exp + Self.leeway > now else { throw KeywayError.invalidIDToken("The token has expired.") }
+        guard iat - Self.leeway <= now else { throw KeywayError.invalidIDToken("The token was issued in the future.") }
+        guard let subject = claims["sub"]?.stringValue, !subject.isEmpty else {
+            throw KeywayError.invalidIDToken("The subject is missing.")
+        }
+        if let accessToken, let atHash = claims["at_hash"]?.stringValue {
+            let digest = Array(SHA256Digest.of(accessToken).prefix(16))
+            guard ConstantTime.equals(Base64URL.encode(digest), atHash) else {
+                throw KeywayError.invalidIDToken("at_hash does not match the access token.")
+            }
+        }
+        var emailVerified: Bool?
+        if case .bool(let value) = claims["email_verified"] { emailVerified = value }
+        var methods: [String] = []
+        if case .array(let values) = claims["amr"] { methods = values.compactMap(\.stringValue) }
+        return IDTokenClaims(
+            issuer: issuer, subject: subject, audience: audience, expiresAt: Date(timeIntervalSince1970: exp),
+            issuedAt: Date(timeIntervalSince1970: iat),
+            authTime: claims["auth_time"]?.numberValue.map(Date.init(timeIntervalSince1970:)),
+            authenticationMethods: methods, email: claims["email"]?.stringValue, emailVerified: emailVerified,
+            sessionId: claims["sid"]?.stringValue)
+    }
+
+    // MARK: Metadata
+
+    private func loadDiscovery() async throws -> DiscoveryDocument {
+        if let discovery { return discovery }
+        let response = try await send(
+            TransportRequest(method: "GET", url: server.appending(path: "/.well-known/openid-configuration")))
+        guard response.status == 200,
+            let document = try? JSONDecoder().decode(DiscoveryDocument.self, from: response.body)
+        else { throw KeywayError.invalidResponse("The OpenID configuration could not be read.") }
+        // OpenID Connect Discovery §4.3: the issuer must be the URL the document was fetched from.
+        guard document.issuer == server.root.absoluteString else {
+            throw KeywayError.invalidResponse("The server's issuer \(document.issuer) does not match \(server.root.absoluteString).")
+        }
+        discovery = document
+        return document
+    }
+
+    /// The key with `kid`, fetching the JWKS again once when it is not cached (key rotation).
+    private func key(kid: String?) async throws -> JSONWebKey {
+        if let kid, let cached = keys[kid] { return cached }
+        let metadata = try await loadDiscovery()
+        guard let url = URL(string: metadata.jwksUri) else { throw KeywayError.invalidResponse("The JWKS URL is invalid.") }
+        let response = try await send(TransportRequest(method: "GET", url: url))
+        guard response.status == 200, let set = try? JSONDecoder().decode(JSONWebKeySet.self, from: response.body) else {
+            throw KeywayError.invalidResponse("The JWKS could not be read.")
+        }
+        keys = Dictionary(set.keys.compactMap { key in key.kid.map { ($0, key) } }, uniquingKeysWith: { first, _ in first })
+        if let kid, let found = keys[kid] { return found }
+        if kid == nil, set.keys.count == 1, let only = set.keys.first { return only }
+        throw KeywayError.invalidIDToken("No published key matches the token's kid.")
+    }
+
+    private func send(_ request: TransportRequest) async throws -> TransportResponse {
+        do {
+            return try await options.transport.send(request)
+        } catch let error as KeywayError {
+            throw error
+        } catch {
+            throw KeywayError.networkFailure(error.localizedDescription)
+        }
+    }
+
+    static func formEncode(_ value: String) -> String {
+        var allowed = CharacterSet.alphanumerics
+        allowed.insert(charactersIn: "-._~")
+        return value.addingPercentEncoding(withAllowedCharacters: allowed) ?? value
+    }
+}

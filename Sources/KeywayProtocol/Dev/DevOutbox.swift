@@ -1,0 +1,32 @@
+import Foundation
+
+/// One message the server would have delivered, as kept by the dev outbox (`GET /dev/outbox`).
+public struct OutboxMessage: Codable, Sendable, Equatable {
+    /// `email` or `sms`.
+    public var channel: CodeChannel
+    /// The recipient, unmasked (dev mode only).
+    public var to: String
+    /// The one-time code the message carries.
+    public var code: String
+    /// The full message text.
+    public var body: String
+    /// When the server sent it.
+    public var sentAt: Date
+
+    public init(channel: CodeChannel, to: String, code: String, body: String, sentAt: Date) {
+        self.channel = channel
+        self.to = to
+        self.code = code
+        self.body = body
+        self.sentAt = sentAt
+    }
+}
+
+/// The answer of `GET /dev/outbox`: messages oldest first.
+public struct OutboxListing: Codable, Sendable, Equatable {
+    public var messages: [OutboxMessage]
+
+    public init(messages: [OutboxMessage]) {
+        self.messages = messages
+    }
+}

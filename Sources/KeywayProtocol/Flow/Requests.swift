@@ -1,0 +1,35 @@
+/// Body of `POST /v1/flows`.
+public struct StartFlowRequest: Codable, Sendable, Equatable {
+    public var flowType: FlowType
+    /// The user identifier: an email address for email sign-in.
+    public var identifier: String
+    /// The PKCE code challenge (RFC 7636), base64url of SHA-256 of the verifier.
+    public var codeChallenge: String
+    /// Always `S256`.
+    public var codeChallengeMethod: String
+    /// A pre-issued token resuming a specific start path.
+    public var startToken: Sensitive<String>?
+    /// An invitation code, where sign-up requires one.
+    public var inviteCode: Sensitive<String>?
+
+    public init(
+        flowType: FlowType, identifier: String, codeChallenge: String, codeChallengeMethod: String = "S256",
+        startToken: Sensitive<String>? = nil, inviteCode: Sensitive<String>? = nil
+    ) {
+        self.flowType = flowType
+        self.identifier = identifier
+        self.codeChallenge = codeChallenge
+        self.codeChallengeMethod = codeChallengeMethod
+        self.startToken = startToken
+        self.inviteCode = inviteCode
+    }
+}
+
+/// Body of the `submitCode` action.
+public struct SubmitCodeRequest: Codable, Sendable, Equatable {
+    public var code: Sensitive<String>
+
+    public init(code: Sensitive<String>) {
+        self.code = code
+    }
+}

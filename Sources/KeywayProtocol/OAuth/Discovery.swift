@@ -1,0 +1,51 @@
+/// The OpenID Provider metadata served at `/.well-known/openid-configuration`.
+public struct DiscoveryDocument: Codable, Sendable, Equatable {
+    public var issuer: String
+    public var authorizationEndpoint: String
+    public var tokenEndpoint: String
+    public var jwksUri: String
+    public var responseTypesSupported: [String]
+    public var subjectTypesSupported: [String]
+    public var idTokenSigningAlgValuesSupported: [String]
+    public var grantTypesSupported: [String]
+    public var codeChallengeMethodsSupported: [String]
+    public var tokenEndpointAuthMethodsSupported: [String]
+    public var scopesSupported: [String]
+    public var claimsSupported: [String]
+
+    public init(
+        issuer: String, authorizationEndpoint: String, tokenEndpoint: String, jwksUri: String,
+        responseTypesSupported: [String], subjectTypesSupported: [String],
+        idTokenSigningAlgValuesSupported: [String], grantTypesSupported: [String],
+        codeChallengeMethodsSupported: [String], tokenEndpointAuthMethodsSupported: [String],
+        scopesSupported: [String], claimsSupported: [String]
+    ) {
+        self.issuer = issuer
+        self.authorizationEndpoint = authorizationEndpoint
+        self.tokenEndpoint = tokenEndpoint
+        self.jwksUri = jwksUri
+        self.responseTypesSupported = responseTypesSupported
+        self.subjectTypesSupported = subjectTypesSupported
+        self.idTokenSigningAlgValuesSupported = idTokenSigningAlgValuesSupported
+        self.grantTypesSupported = grantTypesSupported
+        self.codeChallengeMethodsSupported = codeChallengeMethodsSupported
+        self.tokenEndpointAuthMethodsSupported = tokenEndpointAuthMethodsSupported
+        self.scopesSupported = scopesSupported
+        self.claimsSupported = claimsSupported
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case issuer
+        case authorizationEndpoint = "authorization_endpoint"
+        case tokenEndpoint = "token_endpoint"
+        case jwksUri = "jwks_uri"
+        case responseTypesSupported = "response_types_supported"
+        case subjectTypesSupported = "subject_types_supported"
+        case idTokenSigningAlgValuesSupported = "id_token_signing_alg_values_supported"
+        case grantTypesSupported = "grant_types_supported"
+        case codeChallengeMethodsSupported = "code_challenge_methods_supported"
+        case tokenEndpointAuthMethodsSupported = "token_endpoint_auth_methods_supported"
+        case scopesSupported = "scopes_supported"
+        case claimsSupported = "claims_supported"
+    }
+}

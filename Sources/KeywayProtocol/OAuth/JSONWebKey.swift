@@ -1,0 +1,46 @@
+/// A public JSON Web Key (RFC 7517). Keyway publishes EC P-256 keys; other members are kept so a
+/// key set from another issuer decodes.
+public struct JSONWebKey: Codable, Sendable, Equatable {
+    /// Key type: `EC` for Keyway's keys.
+    public var kty: String
+    /// Key ID: the RFC 7638 thumbprint for Keyway's keys.
+    public var kid: String?
+    /// Intended use: `sig`.
+    public var use: String?
+    /// Algorithm: `ES256`.
+    public var alg: String?
+    /// Curve: `P-256`.
+    public var crv: String?
+    /// The x coordinate, base64url.
+    public var x: String?
+    /// The y coordinate, base64url.
+    public var y: String?
+    /// RSA modulus, base64url.
+    public var n: String?
+    /// RSA exponent, base64url.
+    public var e: String?
+
+    public init(
+        kty: String, kid: String? = nil, use: String? = nil, alg: String? = nil, crv: String? = nil,
+        x: String? = nil, y: String? = nil, n: String? = nil, e: String? = nil
+    ) {
+        self.kty = kty
+        self.kid = kid
+        self.use = use
+        self.alg = alg
+        self.crv = crv
+        self.x = x
+        self.y = y
+        self.n = n
+        self.e = e
+    }
+}
+
+/// A JSON Web Key Set.
+public struct JSONWebKeySet: Codable, Sendable, Equatable {
+    public var keys: [JSONWebKey]
+
+    public init(keys: [JSONWebKey]) {
+        self.keys = keys
+    }
+}

@@ -1,0 +1,55 @@
+/// A successful answer of the token endpoint (RFC 6749 §5.1, OpenID Connect Core §3.1.3.3).
+public struct TokenResponse: Codable, Sendable, Equatable {
+    /// The access token, a JWT (RFC 9068).
+    public var accessToken: Sensitive<String>
+    /// `Bearer` (or `DPoP` for bound tokens).
+    public var tokenType: String
+    /// Lifetime of the access token in seconds.
+    public var expiresIn: Int
+    /// The OpenID Connect ID token.
+    public var idToken: Sensitive<String>?
+    /// The refresh token (opaque).
+    public var refreshToken: Sensitive<String>?
+    /// The granted scope, space separated.
+    public var scope: String?
+
+    public init(
+        accessToken: Sensitive<String>, tokenType: String, expiresIn: Int, idToken: Sensitive<String>?,
+        refreshToken: Sensitive<String>?, scope: String?
+    ) {
+        self.accessToken = accessToken
+        self.tokenType = tokenType
+        self.expiresIn = expiresIn
+        self.idToken = idToken
+        self.refreshToken = refreshToken
+        self.scope = scope
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case accessToken = "access_token"
+        case tokenType = "token_type"
+        case expiresIn = "expires_in"
+        case idToken = "id_token"
+        case refreshToken = "refresh_token"
+        case scope
+    }
+}
+
+/// An error answer of an OAuth endpoint (RFC 6749 §5.2).
+public struct OAuthErrorResponse: Codable, Sendable, Equatable, Error {
+    /// The error code: `invalid_request`, `invalid_client`, `invalid_grant`, `unauthorized_client`,
+    /// `unsupported_grant_type`, `invalid_scope`.
+    public var error: String
+    /// A sentence for the developer.
+    public var errorDescription: String?
+
+    public init(error: String, errorDescription: String?) {
+        self.error = error
+        self.errorDescription = errorDescription
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case error
+        case errorDescription = "error_description"
+    }
+}

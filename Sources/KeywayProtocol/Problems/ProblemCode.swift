@@ -1,0 +1,64 @@
+/// A stable, machine-readable error code. Unknown codes decode without failing.
+public struct ProblemCode: RawRepresentable, Codable, Sendable, Hashable, CustomStringConvertible {
+    public let rawValue: String
+    public init(rawValue: String) { self.rawValue = rawValue }
+
+    public var description: String { rawValue }
+
+    public init(from decoder: any Decoder) throws {
+        rawValue = try decoder.singleValueContainer().decode(String.self)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(rawValue)
+    }
+
+    // Request shape
+    /// The request body or a parameter is malformed; see `invalidFields`.
+    public static let invalidRequest = ProblemCode(rawValue: "invalid_request")
+    /// The request has no config ID header.
+    public static let missingConfigId = ProblemCode(rawValue: "missing_config_id")
+    /// The config ID names no application on this server.
+    public static let unknownConfigId = ProblemCode(rawValue: "unknown_config_id")
+    /// The flow type is not open for this application.
+    public static let flowTypeNotEnabled = ProblemCode(rawValue: "flow_type_not_enabled")
+    /// No route matches the path.
+    public static let notFound = ProblemCode(rawValue: "not_found")
+    /// The route exists but not for this HTTP method.
+    public static let methodNotAllowed = ProblemCode(rawValue: "method_not_allowed")
+    /// The body is larger than the server accepts.
+    public static let payloadTooLarge = ProblemCode(rawValue: "payload_too_large")
+    /// The body is not JSON.
+    public static let unsupportedMediaType = ProblemCode(rawValue: "unsupported_media_type")
+
+    // Flow state
+    /// The flow does not exist (or the flow token does not match it).
+    public static let flowNotFound = ProblemCode(rawValue: "flow_not_found")
+    /// The flow ran past its lifetime.
+    public static let flowExpired = ProblemCode(rawValue: "flow_expired")
+    /// The flow is finished or cancelled and accepts no more input.
+    public static let flowClosed = ProblemCode(rawValue: "flow_closed")
+    /// The action does not apply to the flow's current step.
+    public static let invalidStep = ProblemCode(rawValue: "invalid_step")
+
+    // Codes
+    /// The code is wrong; `attemptsRemaining` says how many tries are left.
+    public static let invalidCode = ProblemCode(rawValue: "invalid_code")
+    /// Too many wrong codes: the flow is closed.
+    public static let tooManyAttempts = ProblemCode(rawValue: "too_many_attempts")
+    /// The code expired: request a new one.
+    public static let codeExpired = ProblemCode(rawValue: "code_expired")
+    /// A new code was requested before the cooldown ended.
+    public static let resendCooldown = ProblemCode(rawValue: "resend_cooldown")
+    /// The flow used up its resends.
+    public static let resendLimitReached = ProblemCode(rawValue: "resend_limit_reached")
+    /// The message could not be delivered.
+    public static let deliveryFailed = ProblemCode(rawValue: "delivery_failed")
+
+    // Server
+    /// The server failed unexpectedly; the request may be repeated.
+    public static let internalError = ProblemCode(rawValue: "internal_error")
+    /// The server is temporarily unable to answer.
+    public static let serviceUnavailable = ProblemCode(rawValue: "service_unavailable")
+}

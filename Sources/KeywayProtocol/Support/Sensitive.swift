@@ -1,0 +1,50 @@
+import Foundation
+
+/// A secret value (a one-time code, a token, a client secret) that refuses to print itself.
+///
+/// `description`, `debugDescription`, string interpolation, `dump` and reflection all print a
+/// mask, so a secret cannot leak into a log line, an error message or a `print` by accident.
+/// Read the value itself through ``revealed`` where it must cross the wire.
+///
+/// Encoding and decoding use the plain value: the wire needs it.
+public struct Sensitive<Value: Sendable>: Sendable {
+    /// The mask printed in place of every sensitive value.
+    public static var mask: String { "••••••" }
+
+    /// The secret itself. Read it only to send it where it belongs.
+    public let revealed: Value
+
+    /// Wraps a secret value.
+    public init(_ value: Value) {
+        self.revealed = value
+    }
+}
+
+extension Sensitive: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    public var description: String { Self.mask }
+    public var debugDescription: String { "Sensitive(\(Self.mask))" }
+    public var customMirror: Mirror { Mirror(self, children: [], displayStyle: .struct) }
+}
+
+extension Sensitive: Equatable where Value: Equatable {}
+extension Sensitive: Hashable where Value: Hashable {}
+
+extension Sensitive: Codable where Value: Codable {
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        self.revealed = try container.decode(Value.self)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(revealed)
+    }
+}
+
+extension Sensitive: ExpressibleByStringLiteral, ExpressibleByUnicodeScalarLiteral,
+    ExpressibleByExtendedGraphemeClusterLiteral where Value == String
+{
+    public init(stringLiteral value: String) { self.init(value) }
+    public init(unicodeScalarLiteral value: String) { self.init(value) }
+    public init(extendedGraphemeClusterLiteral value: String) { self.init(value) }
+}

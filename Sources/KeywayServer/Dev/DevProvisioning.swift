@@ -1,0 +1,55 @@
+import Foundation
+import KeywayProtocol
+
+/// Dev mode's first-start setup: a dev project with one public application.
+enum DevProvisioning {
+    /// The config ID of the dev application, creating the project and application when missing.
+    /// A pinned config ID names (or creates) that exact application.
+    static func ensureDevApplication(in database: any Database, pinnedConfigId: String?, now: Date) async throws
+        -> String
+    {
+        if let pinned = pinnedConfigId {
+            guard isValidConfigId(pinned) else {
+                throw ConfigurationError(
+                    "The config ID \(pinned.debugDescription) is invalid: use 3 to 64 characters of letters, digits, '-', '_' or '.'."
+                )
+            }
+        }
+        return try await database.write { repositories in
+            if let pinned = pinnedConfigId {
+                if let existing = try await repositories.applications.find(configId: pinned) {
+                    guard existing.isDev else {
+                        throw ConfigurationError("The config ID \(pinned) belongs to a non-dev application.")
+                    }
+                    return existing.configId
+                }
+            } else if let existing = try await repositories.applications.firstDevApplication() {
+                return existing.configId
+            }
+            let millis = now.epochMilliseconds
+            let projectId: String
+            if let existing = try await repositories.applications.devProjectId() {
+                projectId = existing
+            } else {
+                projectId = SecureRandom.identifier(prefix: "prj")
+                try await repositories.applications.insertProject(
+                    id: projectId, name: "Development", isDev: true, createdAt: millis)
+            }
+            let configId = pinnedConfigId ?? "cfg_dev_\(SecureRandom.identifier(prefix: "").dropFirst())"
+            try await repositories.applications.insert(
+                ApplicationRecord(
+                    id: SecureRandom.identifier(prefix: "app"), projectId: projectId, configId: configId,
+                    name: "Dev application", clientType: .public, clientSecretHash: nil, flowTypes: [.signin],
+                    autoCreateUsers: true, isDev: true, createdAt: millis))
+            return configId
+        }
+    }
+
+    static func isValidConfigId(_ value: String) -> Bool {
+        (3...64).contains(value.utf8.count)
+            && value.utf8.allSatisfy { byte in
+                (48...57).contains(byte) || (65...90).contains(byte) || (97...122).contains(byte) || byte == 45
+                    || byte == 95 || byte == 46
+            }
+    }
+}

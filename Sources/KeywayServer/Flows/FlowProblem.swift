@@ -1,0 +1,91 @@
+import Foundation
+import KeywayProtocol
+
+/// An error a flow request answers with: an RFC 7807 problem. The trace ID is filled in by the
+/// HTTP layer.
+struct FlowProblem: Error, Sendable {
+    var problem: Problem
+
+    init(
+        _ code: ProblemCode, status: Int, title: String, detail: String, action: ProblemAction,
+        retryable: Bool = false, retryAt: Date? = nil, retryAfterSeconds: Int? = nil,
+        attemptsRemaining: Int? = nil, invalidFields: [InvalidField]? = nil
+    ) {
+        problem = Problem(
+            code: code, status: status, title: title, detail: detail, action: action, retryable: retryable,
+            retryAt: retryAt, retryAfterSeconds: retryAfterSeconds, attemptsRemaining: attemptsRemaining,
+            invalidFields: invalidFields)
+    }
+
+    static func invalidRequest(_ fields: [InvalidField], detail: String? = nil) -> FlowProblem {
+        FlowProblem(
+            .invalidRequest, status: 400, title: "Invalid request",
+            detail: detail ?? "The request has invalid fields: \(fields.map(\.name).joined(separator: ", ")).",
+            action: .retryInput, invalidFields: fields)
+    }
+
+    static let missingConfigId = FlowProblem(
+        .missingConfigId, status: 400, title: "Missing config ID",
+        detail: "Send the application's config ID in the \(ProtocolHeader.configId) header.", action: .abort)
+
+    static let unknownConfigId = FlowProblem(
+        .unknownConfigId, status: 401, title: "Unknown config ID",
+        detail: "The config ID does not name an application on this server.", action: .abort)
+
+    static func flowTypeNotEnabled(_ type: FlowType) -> FlowProblem {
+        FlowProblem(
+            .flowTypeNotEnabled, status: 403, title: "Flow type not enabled",
+            detail: "This application does not allow \(type.rawValue) flows.", action: .abort)
+    }
+
+    static let flowNotFound = FlowProblem(
+        .flowNotFound, status: 404, title: "Flow not found",
+        detail: "This sign-in no longer exists. Start again.", action: .restartFlow)
+
+    static let flowExpired = FlowProblem(
+        .flowExpired, status: 410, title: "Flow expired",
+        detail: "This sign-in took too long and expired. Start again.", action: .restartFlow)
+
+    static let flowClosed = FlowProblem(
+        .flowClosed, status: 409, title: "Flow closed",
+        detail: "This sign-in is already finished. Start again to sign in once more.", action: .restartFlow)
+
+    static func invalidCode(attemptsRemaining: Int) -> FlowProblem {
+        FlowProblem(
+            .invalidCode, status: 400, title: "Wrong code",
+            detail: attemptsRemaining == 1
+                ? "That code is not right. You have 1 attempt left."
+                : "That code is not right. You have \(attemptsRemaining) attempts left.",
+            action: .retryInput, attemptsRemaining: attemptsRemaining)
+    }
+
+    static let tooManyAttempts = FlowProblem(
+        .tooManyAttempts, status: 429, title: "Too many attempts",
+        detail: "Too many wrong codes. Start again to get a new code.", action: .restartFlow,
+        attemptsRemaining: 0)
+
+    static let codeExpired = FlowProblem(
+        .codeExpired, status: 400, title: "Code expired",
+        detail: "That code has expired. Ask for a new one.", action: .resendCode)
+
+    static func resendCooldown(until: Date, now: Date) -> FlowProblem {
+        let seconds = max(1, Int((until.timeIntervalSince(now)).rounded(.up)))
+        return FlowProblem(
+            .resendCooldown, status: 429, title: "Too soon",
+            detail: "You can ask for a new code in \(seconds) seconds.", action: .wait, retryable: true,
+            retryAt: until, retryAfterSeconds: seconds)
+    }
+
+    static let resendLimitReached = FlowProblem(
+        .resendLimitReached, status: 429, title: "No more codes",
+        detail: "No more codes can be sent for this sign-in. Start again.", action: .restartFlow)
+
+    static let deliveryFailed = FlowProblem(
+        .deliveryFailed, status: 503, title: "Delivery failed",
+        detail: "The code could not be sent. Try again in a moment.", action: .retryRequest, retryable: true)
+
+    static let internalError = FlowProblem(
+        .internalError, status: 500, title: "Internal error",
+        detail: "Something went wrong on the server. Try again; quote the trace ID if it keeps happening.",
+        action: .retryRequest, retryable: true)
+}

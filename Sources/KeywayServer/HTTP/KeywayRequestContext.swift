@@ -1,0 +1,34 @@
+import Hummingbird
+import KeywayJOSE
+
+/// The per-request context: Hummingbird's core storage plus the request's trace ID.
+struct KeywayRequestContext: RequestContext {
+    var coreContext: CoreRequestContextStorage
+    /// Set by ``RequestLogMiddleware`` before any route runs.
+    var traceId: String
+
+    init(source: ApplicationRequestContextSource) {
+        coreContext = .init(source: source)
+        traceId = TraceID.generate()
+    }
+
+    var maxUploadSize: Int { 64 * 1024 }
+}
+
+/// Trace IDs: 16 random bytes, hex; an incoming well-formed ID is kept so a client can correlate.
+enum TraceID {
+    static func generate() -> String {
+        SecureRandom.bytes(16).map { String(format: "%02x", $0) }.joined()
+    }
+
+    /// Whether a client-sent trace ID may be reused: 8 to 64 characters of `[A-Za-z0-9-_]`.
+    static func isAcceptable(_ value: String) -> Bool {
+        (8...64).contains(value.utf8.count)
+            && value.utf8.allSatisfy { byte in
+                (48...57).contains(byte) || (65...90).contains(byte) || (97...122).contains(byte) || byte == 45
+                    || byte == 95
+            }
+    }
+}
+
+import Foundation

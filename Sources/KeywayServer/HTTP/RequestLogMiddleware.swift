@@ -1,0 +1,67 @@
+import Foundation
+import Hummingbird
+import KeywayProtocol
+import Logging
+
+/// Assigns the trace ID, turns every thrown error into a problem document, and writes one log
+/// line per request: method, path (never the query), status, latency and trace ID.
+struct RequestLogMiddleware: RouterMiddleware {
+    typealias Context = KeywayRequestContext
+    let logger: Logger
+
+    func handle(
+        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
+        let start = ContinuousClock.now
+        var context = context
+        if let incoming = request.headers[HTTPResponses.traceIdHeader], TraceID.isAcceptable(incoming) {
+            context.traceId = incoming
+        }
+        let traceId = context.traceId
+        var response: Response
+        do {
+            response = try await next(request, context)
+        } catch let problem as FlowProblem {
+            response = HTTPResponses.problem(problem.problem, traceId: traceId)
+        } catch let error as any HTTPResponseError {
+            response = HTTPResponses.problem(Self.problem(for: error.status), traceId: traceId)
+        } catch {
+            logger.error(
+                "request failed: \(String(describing: type(of: error)))", metadata: ["traceId": "\(traceId)"])
+            response = HTTPResponses.problem(FlowProblem.internalError.problem, traceId: traceId)
+        }
+        response.headers[HTTPResponses.traceIdHeader] = traceId
+        response.headers[HTTPResponses.protocolVersionHeader] = ProtocolVersion.current
+        let elapsed = ContinuousClock.now - start
+        let millis = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+        logger.info(
+            "\(request.method) \(request.uri.path) \(response.status.code) \(String(format: "%.2f", millis))ms",
+            metadata: ["traceId": "\(traceId)"])
+        return response
+    }
+
+    private static func problem(for status: HTTPResponse.Status) -> Problem {
+        switch status.code {
+        case 404:
+            Problem(
+                code: .notFound, status: 404, title: "Not found", detail: "No endpoint matches this path.",
+                action: .abort)
+        case 405:
+            Problem(
+                code: .methodNotAllowed, status: 405, title: "Method not allowed",
+                detail: "This endpoint does not accept this HTTP method.", action: .abort)
+        case 413:
+            Problem(
+                code: .payloadTooLarge, status: 413, title: "Payload too large",
+                detail: "The request body is larger than the server accepts.", action: .abort)
+        case 400..<500:
+            Problem(
+                code: .invalidRequest, status: Int(status.code), title: "Invalid request",
+                detail: "The request could not be processed.", action: .abort)
+        default:
+            FlowProblem.internalError.problem
+        }
+    }
+}
+
+import HTTPTypes

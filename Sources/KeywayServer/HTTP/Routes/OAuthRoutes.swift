@@ -1,0 +1,71 @@
+import Hummingbird
+import KeywayProtocol
+import Logging
+
+/// Discovery, JWKS and the token endpoint.
+struct OAuthRoutes {
+    let tokenEndpoint: TokenEndpoint
+    let signingKey: SigningKey
+    let issuer: @Sendable () -> String
+
+    func register(on router: Router<KeywayRequestContext>) {
+        router.get(".well-known/openid-configuration") { _, _ in
+            try HTTPResponses.json(Self.discovery(issuer: issuer()))
+        }
+        router.get(".well-known/jwks.json") { _, _ in
+            try HTTPResponses.json(JSONWebKeySet(keys: [signingKey.publicJWK]))
+        }
+        router.post("oauth2/token") { request, context in
+            do {
+                if let contentType = request.headers[.contentType],
+                    !contentType.lowercased().hasPrefix("application/x-www-form-urlencoded")
+                {
+                    throw OAuthFailure.invalidRequest("Send the body as application/x-www-form-urlencoded.")
+                }
+                let data = try await RequestDecoding.body(request, context: context)
+                let form: [String: String]
+                do {
+                    form = try FormURLEncoded.parse(data)
+                } catch let error as FormURLEncoded.ParseError {
+                    switch error {
+                    case .duplicate(let name):
+                        throw OAuthFailure.invalidRequest("The parameter \(name) appears more than once.")
+                    case .malformed:
+                        throw OAuthFailure.invalidRequest("The body is not valid form data.")
+                    }
+                }
+                let response = try await tokenEndpoint.handle(
+                    form: form, authorization: request.headers[.authorization])
+                return try HTTPResponses.json(response, extraHeaders: [HTTPResponses.pragmaHeader: "no-cache"])
+            } catch let failure as OAuthFailure {
+                return HTTPResponses.oauthError(failure)
+            } catch is FlowProblem {
+                return HTTPResponses.oauthError(.invalidRequest("The request body is too large."))
+            } catch {
+                tokenEndpoint.logger.error(
+                    "token endpoint failed: \(String(describing: type(of: error)))",
+                    metadata: ["traceId": "\(context.traceId)"])
+                return HTTPResponses.oauthError(.serverError)
+            }
+        }
+    }
+
+    static func discovery(issuer: String) -> DiscoveryDocument {
+        DiscoveryDocument(
+            issuer: issuer,
+            authorizationEndpoint: "\(issuer)/v1/flows",
+            tokenEndpoint: "\(issuer)/oauth2/token",
+            jwksUri: "\(issuer)/.well-known/jwks.json",
+            responseTypesSupported: ["code"],
+            subjectTypesSupported: ["public"],
+            idTokenSigningAlgValuesSupported: ["ES256"],
+            grantTypesSupported: ["authorization_code"],
+            codeChallengeMethodsSupported: ["S256"],
+            tokenEndpointAuthMethodsSupported: ["none", "client_secret_basic", "client_secret_post"],
+            scopesSupported: ["openid", "email", "offline_access"],
+            claimsSupported: [
+                "iss", "sub", "aud", "exp", "iat", "auth_time", "amr", "azp", "sid", "email", "email_verified",
+                "at_hash",
+            ])
+    }
+}

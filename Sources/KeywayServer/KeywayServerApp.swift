@@ -1,0 +1,140 @@
+import Foundation
+import Hummingbird
+import KeywayProtocol
+import Logging
+import NIOCore
+import ServiceLifecycle
+
+/// The Keyway server as a library: open storage, apply migrations, load keys, provision dev mode,
+/// then serve HTTP until cancelled.
+///
+/// ```swift
+/// let server = try await KeywayServerApp.bootstrap(configuration: .init(port: 0), logger: logger)
+/// try await server.run { address in print("listening on \(address.port)") }
+/// ```
+public final class KeywayServerApp: Sendable {
+    /// Where the server listens once running.
+    public struct ListeningAddress: Sendable {
+        public let host: String
+        public let port: Int
+        /// The issuer tokens carry.
+        public let issuer: String
+    }
+
+    public let configuration: ServerConfiguration
+    /// The config ID of the dev application (dev mode only).
+    public let devConfigId: String?
+
+    private let logger: Logger
+    private let database: any Database
+    private let outbox: DevOutbox?
+    private let signingKey: SigningKey
+    private let engine: FlowEngine
+    private let issuer: Locked<String?>
+
+    private init(
+        configuration: ServerConfiguration, devConfigId: String?, logger: Logger, database: any Database,
+        outbox: DevOutbox?, signingKey: SigningKey, engine: FlowEngine, issuer: Locked<String?>
+    ) {
+        self.configuration = configuration
+        self.devConfigId = devConfigId
+        self.logger = logger
+        self.database = database
+        self.outbox = outbox
+        self.signingKey = signingKey
+        self.engine = engine
+        self.issuer = issuer
+    }
+
+    /// Opens the database (creating it on first start), applies migrations, loads or creates the
+    /// signing key, and in dev mode provisions the dev application.
+    public static func bootstrap(configuration: ServerConfiguration, logger: Logger) async throws -> KeywayServerApp {
+        let now = configuration.clock.now()
+        let database: any Database
+        switch configuration.database {
+        case .sqlite(let path):
+            database = try await SQLiteDatabase.open(path: path, logger: logger)
+        }
+        do {
+            let applied = try await Migrations.apply(to: database, now: now)
+            if !applied.isEmpty {
+                logger.info("database migrated", metadata: ["versions": "\(applied)"])
+            }
+            let signingKey = try await SigningKey.loadOrCreate(in: database, now: now)
+            let codeKey = try await CodeHashKey.loadOrCreate(in: database, now: now)
+            guard configuration.devMode else {
+                throw ConfigurationError(
+                    "Production mode needs a message delivery channel for one-time codes, and none is configured yet. Run in dev mode (without --production)."
+                )
+            }
+            let outbox = DevOutbox(clock: configuration.clock, logger: logger)
+            let devConfigId = try await DevProvisioning.ensureDevApplication(
+                in: database, pinnedConfigId: configuration.devConfigId, now: now)
+            let engine = FlowEngine(
+                database: database, clock: configuration.clock, limits: configuration.limits,
+                hasher: OneTimeCodeHasher(key: codeKey), sender: outbox, logger: logger)
+            return KeywayServerApp(
+                configuration: configuration, devConfigId: devConfigId, logger: logger, database: database,
+                outbox: outbox, signingKey: signingKey, engine: engine, issuer: Locked(configuration.issuer))
+        } catch {
+            await database.shutdown()
+            throw error
+        }
+    }
+
+    /// The issuer: the configured one, or the listening URL once the server is bound.
+    public var currentIssuer: String {
+        issuer.current ?? "http://\(configuration.host):\(configuration.port)"
+    }
+
+    /// Serves HTTP until the task is cancelled or the process gets SIGINT/SIGTERM, then closes
+    /// the database. `onListening` runs once the socket is bound.
+    public func run(onListening: @escaping @Sendable (ListeningAddress) async -> Void = { _ in }) async throws {
+        let router = buildRouter()
+        let host = configuration.host
+        let issuerBox = issuer
+        let app = Application(
+            router: router,
+            configuration: .init(address: .hostname(host, port: configuration.port), serverName: "keyway"),
+            services: [MaintenanceService(database: database, clock: configuration.clock, logger: logger)],
+            onServerRunning: { channel in
+                let port = channel.localAddress?.port ?? 0
+                let issuer = issuerBox.withLock { value -> String in
+                    if value == nil {
+                        let hostPart = host.contains(":") ? "[\(host)]" : host
+                        value = "http://\(hostPart):\(port)"
+                    }
+                    return value!
+                }
+                await onListening(ListeningAddress(host: host, port: port, issuer: issuer))
+            },
+            logger: logger)
+        do {
+            try await app.runService(gracefulShutdownSignals: [.sigterm, .sigint])
+        } catch {
+            await database.shutdown()
+            throw error
+        }
+        await database.shutdown()
+    }
+
+    private func buildRouter() -> Router<KeywayRequestContext> {
+        let router = Router(context: KeywayRequestContext.self)
+        router.middlewares.add(RequestLogMiddleware(logger: logger))
+        let issuerBox = issuer
+        let fallback = "http://\(configuration.host):\(configuration.port)"
+        let currentIssuer: @Sendable () -> String = { issuerBox.current ?? fallback }
+        FlowRoutes(engine: engine).register(on: router)
+        OAuthRoutes(
+            tokenEndpoint: TokenEndpoint(
+                database: database, clock: configuration.clock, issuer: currentIssuer,
+                tokens: TokenIssuer(signingKey: signingKey, lifetimes: configuration.tokenLifetimes), logger: logger),
+            signingKey: signingKey, issuer: currentIssuer
+        ).register(on: router)
+        HealthRoutes(database: database).register(on: router)
+        if let outbox {
+            DevRoutes(outbox: outbox).register(on: router)
+        }
+        return router
+    }
+}

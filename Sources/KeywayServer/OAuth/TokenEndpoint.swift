@@ -1,0 +1,85 @@
+import Foundation
+import KeywayJOSE
+import KeywayProtocol
+import Logging
+
+/// `POST /oauth2/token`: the `authorization_code` grant (RFC 6749 §4.1.3) with PKCE (RFC 7636).
+struct TokenEndpoint: Sendable {
+    let database: any Database
+    let clock: any ServerClock
+    let issuer: @Sendable () -> String
+    let tokens: TokenIssuer
+    let logger: Logger
+
+    func handle(form: [String: String], authorization: String?) async throws -> TokenResponse {
+        guard let grantType = form["grant_type"] else {
+            throw OAuthFailure.invalidRequest("grant_type is required.")
+        }
+        let application = try await ClientAuthenticator(database: database)
+            .authenticate(form: form, authorization: authorization)
+        switch grantType {
+        case "authorization_code":
+            return try await redeem(form: form, application: application)
+        default:
+            throw OAuthFailure.unsupportedGrantType(grantType)
+        }
+    }
+
+    private func redeem(form: [String: String], application: ApplicationRecord) async throws -> TokenResponse {
+        guard let code = form["code"] else { throw OAuthFailure.invalidRequest("code is required.") }
+        guard let verifier = form["code_verifier"] else {
+            throw OAuthFailure.invalidRequest("code_verifier is required: PKCE is mandatory.")
+        }
+        let now = clock.now()
+        let nowMillis = now.epochMilliseconds
+        let codeHash = sha256Hex(code)
+        let refreshToken = SecureRandom.token(prefix: "krt")
+        let scope = "openid email offline_access"
+
+        let outcome: Result<TokenIssuer.Subject, OAuthFailure> = try await database.write { repositories in
+            guard let record = try await repositories.authorizationCodes.find(hash: codeHash) else {
+                return .failure(.invalidGrant("The authorization code is invalid."))
+            }
+            if record.usedAt != nil {
+                // A replayed code: revoke everything issued from it (RFC 6749 §4.1.2).
+                try await repositories.refreshTokens.revokeIssued(fromCodeHash: codeHash, at: nowMillis)
+                try await repositories.sessions.revoke(id: record.sessionId, at: nowMillis)
+                self.logger.warning(
+                    "authorization code replayed; issued tokens revoked", metadata: ["session": "\(record.sessionId)"])
+                return .failure(.invalidGrant("The authorization code was already used."))
+            }
+            // Any attempt uses the code up, so a wrong verifier cannot be retried.
+            try await repositories.authorizationCodes.markUsed(hash: codeHash, at: nowMillis)
+            guard record.applicationId == application.id else {
+                return .failure(.invalidGrant("The authorization code was issued to another client."))
+            }
+            guard nowMillis < record.expiresAt else {
+                return .failure(.invalidGrant("The authorization code has expired."))
+            }
+            guard PKCE.verify(verifier: verifier, challenge: record.codeChallenge) else {
+                return .failure(.invalidGrant("The code verifier does not match the code challenge."))
+            }
+            guard let user = try await repositories.users.find(id: record.userId),
+                let session = try await repositories.sessions.find(id: record.sessionId), session.revokedAt == nil
+            else { return .failure(.invalidGrant("The session behind this code no longer exists.")) }
+            try await repositories.refreshTokens.insert(
+                RefreshTokenRecord(
+                    id: SecureRandom.identifier(prefix: "rt"), tokenHash: sha256Hex(refreshToken),
+                    applicationId: application.id, userId: user.id, sessionId: session.id,
+                    authorizationCodeHash: codeHash, createdAt: nowMillis,
+                    expiresAt: nowMillis + Int64(self.tokens.lifetimes.refreshToken * 1000), revokedAt: nil))
+            return .success(
+                TokenIssuer.Subject(
+                    userId: user.id, email: user.email, emailVerified: user.emailVerified,
+                    clientId: application.configId, sessionId: session.id, authTime: session.authTime,
+                    amr: session.amr, scope: scope))
+        }
+        let subject = try outcome.get()
+        let issuer = issuer()
+        let accessToken = try tokens.accessToken(for: subject, issuer: issuer, now: now)
+        let idToken = try tokens.idToken(for: subject, issuer: issuer, accessToken: accessToken, now: now)
+        return TokenResponse(
+            accessToken: Sensitive(accessToken), tokenType: "Bearer", expiresIn: Int(tokens.lifetimes.accessToken),
+            idToken: Sensitive(idToken), refreshToken: Sensitive(refreshToken), scope: scope)
+    }
+}

@@ -1,0 +1,72 @@
+import Crypto
+import Foundation
+import KeywayJOSE
+import KeywayProtocol
+
+/// Mints the JWTs of a token response: an RFC 9068 access token and an OpenID Connect ID token.
+struct TokenIssuer: Sendable {
+    let signingKey: SigningKey
+    let lifetimes: TokenLifetimes
+
+    struct Subject: Sendable {
+        var userId: String
+        var email: String
+        var emailVerified: Bool
+        var clientId: String
+        var sessionId: String
+        var authTime: Int64
+        var amr: [String]
+        var scope: String
+    }
+
+    func accessToken(for subject: Subject, issuer: String, now: Date) throws -> String {
+        let iat = now.timeIntervalSince1970.rounded(.down)
+        let claims: [String: JSONValue] = [
+            "iss": .string(issuer),
+            "sub": .string(subject.userId),
+            "aud": .string(issuer),
+            "client_id": .string(subject.clientId),
+            "iat": .number(iat),
+            "exp": .number(iat + lifetimes.accessToken.rounded()),
+            "jti": .string(SecureRandom.identifier(prefix: "at")),
+            "auth_time": .number(Double(subject.authTime / 1000)),
+            "amr": .array(subject.amr.map(JSONValue.string)),
+            "scope": .string(subject.scope),
+            "sid": .string(subject.sessionId),
+        ]
+        return try sign(claims, type: "at+jwt")
+    }
+
+    func idToken(for subject: Subject, issuer: String, accessToken: String, now: Date) throws -> String {
+        let iat = now.timeIntervalSince1970.rounded(.down)
+        let claims: [String: JSONValue] = [
+            "iss": .string(issuer),
+            "sub": .string(subject.userId),
+            "aud": .string(subject.clientId),
+            "azp": .string(subject.clientId),
+            "iat": .number(iat),
+            "exp": .number(iat + lifetimes.idToken.rounded()),
+            "auth_time": .number(Double(subject.authTime / 1000)),
+            "amr": .array(subject.amr.map(JSONValue.string)),
+            "email": .string(subject.email),
+            "email_verified": .bool(subject.emailVerified),
+            "sid": .string(subject.sessionId),
+            "at_hash": .string(Self.atHash(accessToken)),
+        ]
+        return try sign(claims, type: "JWT")
+    }
+
+    /// OpenID Connect Core §3.1.3.6: base64url of the left half of SHA-256 of the token.
+    static func atHash(_ token: String) -> String {
+        Base64URL.encode(Array(SHA256.hash(data: Data(token.utf8))).prefix(16))
+    }
+
+    private func sign(_ claims: [String: JSONValue], type: String) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let payload = try encoder.encode(JSONValue.object(claims))
+        return try JWSSigner.signES256(
+            payload: payload, header: ["typ": .string(type), "kid": .string(signingKey.kid)],
+            key: signingKey.privateKey)
+    }
+}

@@ -1,0 +1,32 @@
+import SQLKit
+
+/// The database behind the repositories. Implementations decide how reads run and how writes
+/// are serialized; the SQL itself is SQLKit and portable across engines.
+protocol Database: Sendable {
+    /// Runs `body` for reading. It may see data committed by other writers between statements.
+    func read<T: Sendable>(_ body: @Sendable (Repositories) async throws -> T) async throws -> T
+
+    /// Runs `body` in one transaction: it commits when `body` returns and rolls back when it throws.
+    func write<T: Sendable>(_ body: @Sendable (Repositories) async throws -> T) async throws -> T
+
+    /// Closes every connection.
+    func shutdown() async
+}
+
+/// The repositories bound to one connection (or one transaction).
+struct Repositories: Sendable {
+    let sql: any SQLDatabase
+
+    var applications: ApplicationRepository { ApplicationRepository(sql: sql) }
+    var users: UserRepository { UserRepository(sql: sql) }
+    var flows: FlowRepository { FlowRepository(sql: sql) }
+    var sessions: SessionRepository { SessionRepository(sql: sql) }
+    var authorizationCodes: AuthorizationCodeRepository { AuthorizationCodeRepository(sql: sql) }
+    var refreshTokens: RefreshTokenRepository { RefreshTokenRepository(sql: sql) }
+    var keys: KeyRepository { KeyRepository(sql: sql) }
+}
+
+/// A storage failure: the message is for operators; clients see `internal_error`.
+struct StorageError: Error, CustomStringConvertible {
+    let description: String
+}

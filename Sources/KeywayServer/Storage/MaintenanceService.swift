@@ -1,0 +1,33 @@
+import Foundation
+import Logging
+import ServiceLifecycle
+
+/// Deletes flows and authorization codes a day after they expired, once a minute.
+struct MaintenanceService: Service {
+    let database: any Database
+    let clock: any ServerClock
+    let logger: Logger
+    var interval: Duration = .seconds(60)
+    var retention: TimeInterval = 24 * 60 * 60
+
+    func run() async throws {
+        await cancelWhenGracefulShutdown {
+            while !Task.isCancelled {
+                do {
+                    try await sweep()
+                } catch {
+                    logger.warning("maintenance sweep failed: \(String(describing: type(of: error)))")
+                }
+                try? await Task.sleep(for: interval)
+            }
+        }
+    }
+
+    func sweep() async throws {
+        let cutoff = clock.now().addingTimeInterval(-retention).epochMilliseconds
+        try await database.write { repositories in
+            try await repositories.flows.deleteExpired(before: cutoff)
+            try await repositories.authorizationCodes.deleteExpired(before: cutoff)
+        }
+    }
+}

@@ -1,0 +1,12 @@
+/// An authorization code, stored only as its SHA-256 hash.
+struct AuthorizationCodeRecord: Sendable, Equatable {
+    var codeHash: String
+    var applicationId: String
+    var userId: String
+    var sessionId: String
+    var flowId: String
+    var codeChallenge: String
+    var expiresAt: Int64
+    var usedAt: Int64?
+    var createdAt: Int64
+}

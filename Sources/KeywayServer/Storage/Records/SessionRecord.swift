@@ -1,0 +1,11 @@
+/// A signed-in session created by a completed flow; tokens carry its ID as `sid`.
+struct SessionRecord: Sendable, Equatable {
+    var id: String
+    var userId: String
+    var applicationId: String
+    /// Authentication methods references (RFC 8176), space separated.
+    var amr: [String]
+    var authTime: Int64
+    var createdAt: Int64
+    var revokedAt: Int64?
+}

@@ -1,0 +1,65 @@
+import KeywayProtocol
+import SQLKit
+
+/// Projects and their applications.
+struct ApplicationRepository: Sendable {
+    let sql: any SQLDatabase
+
+    func insertProject(id: String, name: String, isDev: Bool, createdAt: Int64) async throws {
+        try await sql.raw(
+            """
+            INSERT INTO projects (id, name, is_dev, created_at)
+            VALUES (\(bind: id), \(bind: name), \(bind: Int64(isDev ? 1 : 0)), \(bind: createdAt))
+            """
+        ).run()
+    }
+
+    func devProjectId() async throws -> String? {
+        try await sql.raw("SELECT id FROM projects WHERE is_dev = 1 ORDER BY created_at LIMIT 1").first()?
+            .decode(column: "id", as: String.self)
+    }
+
+    func insert(_ application: ApplicationRecord) async throws {
+        let flowTypes = application.flowTypes.map(\.rawValue).sorted().joined(separator: " ")
+        try await sql.raw(
+            """
+            INSERT INTO applications (id, project_id, config_id, name, client_type, client_secret_hash,
+                flow_types, auto_create_users, is_dev, created_at)
+            VALUES (\(bind: application.id), \(bind: application.projectId), \(bind: application.configId),
+                \(bind: application.name), \(bind: application.clientType.rawValue),
+                \(bind: application.clientSecretHash), \(bind: flowTypes),
+                \(bind: Int64(application.autoCreateUsers ? 1 : 0)), \(bind: Int64(application.isDev ? 1 : 0)),
+                \(bind: application.createdAt))
+            """
+        ).run()
+    }
+
+    func find(configId: String) async throws -> ApplicationRecord? {
+        try await sql.raw("SELECT * FROM applications WHERE config_id = \(bind: configId)").first().map(Self.decode)
+    }
+
+    func find(id: String) async throws -> ApplicationRecord? {
+        try await sql.raw("SELECT * FROM applications WHERE id = \(bind: id)").first().map(Self.decode)
+    }
+
+    func firstDevApplication() async throws -> ApplicationRecord? {
+        try await sql.raw("SELECT * FROM applications WHERE is_dev = 1 ORDER BY created_at LIMIT 1").first()
+            .map(Self.decode)
+    }
+
+    private static func decode(_ row: any SQLRow) throws -> ApplicationRecord {
+        let clientType = try row.decode(column: "client_type", as: String.self)
+        let flowTypes = try row.decode(column: "flow_types", as: String.self)
+        return ApplicationRecord(
+            id: try row.decode(column: "id", as: String.self),
+            projectId: try row.decode(column: "project_id", as: String.self),
+            configId: try row.decode(column: "config_id", as: String.self),
+            name: try row.decode(column: "name", as: String.self),
+            clientType: ApplicationRecord.ClientType(rawValue: clientType) ?? .confidential,
+            clientSecretHash: try row.decode(column: "client_secret_hash", as: String?.self),
+            flowTypes: Set(flowTypes.split(separator: " ").map { FlowType(rawValue: String($0)) }),
+            autoCreateUsers: try row.decode(column: "auto_create_users", as: Int64.self) != 0,
+            isDev: try row.decode(column: "is_dev", as: Int64.self) != 0,
+            createdAt: try row.decode(column: "created_at", as: Int64.self))
+    }
+}

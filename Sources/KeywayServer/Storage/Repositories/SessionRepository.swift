@@ -1,0 +1,36 @@
+import SQLKit
+
+/// Signed-in sessions.
+struct SessionRepository: Sendable {
+    let sql: any SQLDatabase
+
+    func insert(_ session: SessionRecord) async throws {
+        try await sql.raw(
+            """
+            INSERT INTO sessions (id, user_id, application_id, amr, auth_time, created_at, revoked_at)
+            VALUES (\(bind: session.id), \(bind: session.userId), \(bind: session.applicationId),
+                \(bind: session.amr.joined(separator: " ")), \(bind: session.authTime), \(bind: session.createdAt),
+                \(bind: session.revokedAt))
+            """
+        ).run()
+    }
+
+    func find(id: String) async throws -> SessionRecord? {
+        try await sql.raw("SELECT * FROM sessions WHERE id = \(bind: id)").first().map { row in
+            SessionRecord(
+                id: try row.decode(column: "id", as: String.self),
+                userId: try row.decode(column: "user_id", as: String.self),
+                applicationId: try row.decode(column: "application_id", as: String.self),
+                amr: try row.decode(column: "amr", as: String.self).split(separator: " ").map(String.init),
+                authTime: try row.decode(column: "auth_time", as: Int64.self),
+                createdAt: try row.decode(column: "created_at", as: Int64.self),
+                revokedAt: try row.decode(column: "revoked_at", as: Int64?.self))
+        }
+    }
+
+    func revoke(id: String, at time: Int64) async throws {
+        try await sql.raw(
+            "UPDATE sessions SET revoked_at = \(bind: time) WHERE id = \(bind: id) AND revoked_at IS NULL"
+        ).run()
+    }
+}

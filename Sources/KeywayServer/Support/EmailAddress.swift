@@ -1,0 +1,30 @@
+/// Email address syntax checks and masking.
+enum EmailAddress {
+    /// The address trimmed and lower-cased, or `nil` when it is not a plausible address:
+    /// one `@`, a non-empty local part of at most 64 characters, a dotted domain, at most 254
+    /// characters in all, no whitespace or control characters.
+    static func normalize(_ raw: String) -> String? {
+        let address = raw.trimmingCharacters(in: .whitespaces).lowercased()
+        guard address.utf8.count <= 254 else { return nil }
+        let parts = address.split(separator: "@", omittingEmptySubsequences: false)
+        guard parts.count == 2, !parts[0].isEmpty, parts[0].utf8.count <= 64 else { return nil }
+        let domain = parts[1]
+        let labels = domain.split(separator: ".", omittingEmptySubsequences: false)
+        guard labels.count >= 2, labels.allSatisfy({ !$0.isEmpty && $0.utf8.count <= 63 }),
+            !domain.hasPrefix("-")
+        else { return nil }
+        let forbidden: Set<Character> = [" ", "\t", "\n", "\r", "<", ">", "(", ")", "[", "]", ",", ";", ":", "\\", "\""]
+        guard !address.contains(where: { forbidden.contains($0) || $0.isASCII && $0.asciiValue! < 0x20 }) else {
+            return nil
+        }
+        return address
+    }
+
+    /// `alice@example.com` → `a•••@example.com`.
+    static func mask(_ address: String) -> String {
+        guard let at = address.firstIndex(of: "@"), let first = address.first else { return "•••" }
+        return "\(first)•••\(address[at...])"
+    }
+}
+
+import Foundation

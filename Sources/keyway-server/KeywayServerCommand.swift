@@ -1,0 +1,105 @@
+import ArgumentParser
+import Foundation
+import KeywayServer
+import Logging
+
+/// `keyway-server`: runs the Keyway authentication server.
+@main
+struct KeywayServerCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "keyway-server",
+        abstract: "Runs the Keyway authentication server.",
+        discussion: """
+            With no options the server listens on 127.0.0.1:8080, keeps its data in a SQLite file under \
+            ./.keyway/, and runs in dev mode: a dev project and application are created on first start, \
+            and every one-time code is printed to the log and served at GET /dev/outbox.
+            """)
+
+    @Option(help: "The address to listen on.")
+    var host = "127.0.0.1"
+
+    @Option(help: "The port to listen on (0 picks a free port).")
+    var port = 8080
+
+    @Option(help: "The database URL: sqlite:PATH.")
+    var database = "sqlite:.keyway/keyway.sqlite"
+
+    @Option(help: "The OAuth issuer URL (default: the listening URL).")
+    var issuer: String?
+
+    @Flag(help: "Turn dev mode off: no dev application, no dev outbox.")
+    var production = false
+
+    @Option(help: "Pin the config ID of the dev application (for scripts and tests).")
+    var devConfigId: String?
+
+    @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
+    var logLevel: String = "info"
+
+    func validate() throws {
+        guard (0...65_535).contains(port) else { throw ValidationError("--port must be between 0 and 65535.") }
+        guard Logger.Level(rawValue: logLevel) != nil else {
+            throw ValidationError("--log-level must be one of trace, debug, info, notice, warning, error, critical.")
+        }
+        if let issuer {
+            guard let url = URL(string: issuer), let scheme = url.scheme, ["http", "https"].contains(scheme),
+                url.host != nil, url.query == nil, url.fragment == nil, !issuer.hasSuffix("/")
+            else {
+                throw ValidationError("--issuer must be an http(s) URL without query, fragment or trailing slash.")
+            }
+        }
+        if production, devConfigId != nil {
+            throw ValidationError("--dev-config-id only applies in dev mode; remove --production or the pin.")
+        }
+    }
+
+    func run() async throws {
+        var logger = Logger(label: "keyway")
+        logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
+        let location: DatabaseLocation
+        do {
+            location = try DatabaseLocation(parsing: database)
+        } catch {
+            throw ValidationError(error.description)
+        }
+        let configuration = ServerConfiguration(
+            host: host, port: port, database: location, issuer: issuer, devMode: !production,
+            devConfigId: devConfigId)
+        let server: KeywayServerApp
+        do {
+            server = try await KeywayServerApp.bootstrap(configuration: configuration, logger: logger)
+        } catch let error as ConfigurationError {
+            logger.critical("\(error.description)")
+            throw ExitCode.failure
+        }
+        let devConfigId = server.devConfigId
+        let log = logger
+        try await server.run { address in
+            log.notice("keyway-server listening on \(address.host):\(address.port), issuer \(address.issuer)")
+            if let devConfigId {
+                print(Banner.dev(configId: devConfigId, issuer: address.issuer, database: location.description))
+            }
+        }
+    }
+}
+
+/// The dev-mode banner printed at start.
+enum Banner {
+    static func dev(configId: String, issuer: String, database: String) -> String {
+        let serverFlag = issuer == "http://127.0.0.1:8080" ? "" : " --server \(issuer)"
+        return """
+
+            ──────────────────────────────────────────────────────────────────────
+              Keyway is running in dev mode
+              Config ID   \(configId)
+              Issuer      \(issuer)
+              Database    \(database)
+              Codes       printed below and served at \(issuer)/dev/outbox
+
+              Next, sign in from another terminal:
+                swift run keyway login\(serverFlag) --config-id \(configId) you@example.com
+            ──────────────────────────────────────────────────────────────────────
+
+            """
+    }
+}

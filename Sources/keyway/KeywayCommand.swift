@@ -1,0 +1,10 @@
+import ArgumentParser
+
+/// `keyway`: the Keyway command-line client.
+@main
+struct KeywayCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "keyway",
+        abstract: "The Keyway command-line client.",
+        subcommands: [LoginCommand.self])
+}

@@ -1,0 +1,40 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Terminal I/O: prompts and progress on standard error, results on standard output.
+struct Terminal {
+    /// Whether standard input is an interactive terminal.
+    let interactive = isatty(STDIN_FILENO) != 0
+
+    /// Writes a line to standard error.
+    func status(_ text: String) {
+        FileHandle.standardError.write(Data((text + "\n").utf8))
+    }
+
+    /// Writes a line to standard output.
+    func output(_ text: String) {
+        FileHandle.standardOutput.write(Data((text + "\n").utf8))
+    }
+
+    /// Shows `question` and reads one trimmed line; `nil` at end of input.
+    func ask(_ question: String) -> String? {
+        FileHandle.standardError.write(Data(question.utf8))
+        guard let line = readLine(strippingNewline: true) else {
+            if !interactive { status("") }
+            return nil
+        }
+        if !interactive { status("") }
+        return line.trimmingCharacters(in: .whitespaces)
+    }
+
+    static func format(_ date: Date) -> String {
+        let formatter = DateFormatter()
+        formatter.dateFormat = "yyyy-MM-dd HH:mm:ss zzz"
+        return formatter.string(from: date)
+    }
+}
