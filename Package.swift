@@ -99,6 +99,9 @@ let package = Package(
             dependencies: [
                 "Keyway", "KeywayServer", "KeywayProtocol", "KeywayJOSE",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
             swiftSettings: strict
         ),

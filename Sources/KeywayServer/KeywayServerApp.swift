@@ -26,7 +26,7 @@ public final class KeywayServerApp: Sendable {
     public let devConfigId: String?
 
     private let logger: Logger
-    private let database: any Database
+    let database: any Database
     private let outbox: DevOutbox?
     private let signingKey: SigningKey
     private let engine: FlowEngine
@@ -77,7 +77,7 @@ public final class KeywayServerApp: Sendable {
                 configuration: configuration, devConfigId: devConfigId, logger: logger, database: database,
                 outbox: outbox, signingKey: signingKey, engine: engine, issuer: Locked(configuration.issuer))
         } catch {
-            await database.shutdown()
+            await Task { await database.shutdown() }.value
             throw error
         }
     }
@@ -109,13 +109,16 @@ public final class KeywayServerApp: Sendable {
                 await onListening(ListeningAddress(host: host, port: port, issuer: issuer))
             },
             logger: logger)
+        let database = self.database
+        // Closing runs in a fresh task: the serving task may be cancelled, and a cancelled task
+        // cannot run the connections' close on their thread pool.
         do {
             try await app.runService(gracefulShutdownSignals: [.sigterm, .sigint])
         } catch {
-            await database.shutdown()
+            await Task { await database.shutdown() }.value
             throw error
         }
-        await database.shutdown()
+        await Task { await database.shutdown() }.value
     }
 
     private func buildRouter() -> Router<KeywayRequestContext> {

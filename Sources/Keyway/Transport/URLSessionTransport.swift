@@ -4,7 +4,9 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// The default transport: an ephemeral `URLSession` (no cookies, no cache).
+/// The default transport: an ephemeral `URLSession` (no cookies, no cache) that never follows
+/// redirects (a flow token must not travel to another URL) and never answers authentication
+/// challenges (the SDK authenticates with its own headers).
 public struct URLSessionTransport: HTTPTransport {
     private let session: URLSession
     private let timeout: TimeInterval
@@ -15,9 +17,10 @@ public struct URLSessionTransport: HTTPTransport {
         configuration.httpCookieStorage = nil
         configuration.httpShouldSetCookies = false
         configuration.urlCache = nil
+        configuration.urlCredentialStorage = nil
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
         configuration.timeoutIntervalForRequest = timeout
-        self.session = URLSession(configuration: configuration)
+        self.session = URLSession(configuration: configuration, delegate: TransportDelegate(), delegateQueue: nil)
         self.timeout = timeout
     }
 
@@ -37,5 +40,29 @@ public struct URLSessionTransport: HTTPTransport {
             if let name = name as? String, let value = value as? String { headers[name] = value }
         }
         return TransportResponse(status: http.statusCode, headers: headers, body: data)
+    }
+}
+
+/// Refuses redirects and HTTP authentication challenges. Without it, FoundationNetworking on Linux
+/// waits forever on a 401 that carries a `WWW-Authenticate` challenge it recognizes; refusing
+/// turns that into a prompt error instead. The class holds no state, so it is `Sendable`.
+private final class TransportDelegate: NSObject, URLSessionTaskDelegate, Sendable {
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+        newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
+    ) {
+        completionHandler(nil)
+    }
+
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
+        completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
+    ) {
+        // TLS server trust keeps the system's default evaluation; HTTP authentication is refused.
+        if challenge.protectionSpace.authenticationMethod == NSURLAuthenticationMethodServerTrust {
+            completionHandler(.performDefaultHandling, nil)
+        } else {
+            completionHandler(.cancelAuthenticationChallenge, nil)
+        }
     }
 }

@@ -27,14 +27,7 @@ enum DevProvisioning {
                 return existing.configId
             }
             let millis = now.epochMilliseconds
-            let projectId: String
-            if let existing = try await repositories.applications.devProjectId() {
-                projectId = existing
-            } else {
-                projectId = SecureRandom.identifier(prefix: "prj")
-                try await repositories.applications.insertProject(
-                    id: projectId, name: "Development", isDev: true, createdAt: millis)
-            }
+            let projectId = try await repositories.applications.ensureDevProject(createdAt: millis)
             let configId = pinnedConfigId ?? "cfg_dev_\(SecureRandom.identifier(prefix: "").dropFirst())"
             try await repositories.applications.insert(
                 ApplicationRecord(

@@ -19,6 +19,14 @@ struct ApplicationRepository: Sendable {
             .decode(column: "id", as: String.self)
     }
 
+    /// The dev project's ID, creating the project on first use.
+    func ensureDevProject(createdAt: Int64) async throws -> String {
+        if let existing = try await devProjectId() { return existing }
+        let id = SecureRandom.identifier(prefix: "prj")
+        try await insertProject(id: id, name: "Development", isDev: true, createdAt: createdAt)
+        return id
+    }
+
     func insert(_ application: ApplicationRecord) async throws {
         let flowTypes = application.flowTypes.map(\.rawValue).sorted().joined(separator: " ")
         try await sql.raw(

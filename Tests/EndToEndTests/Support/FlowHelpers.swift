@@ -1,0 +1,39 @@
+import Foundation
+import Keyway
+import KeywayProtocol
+
+extension FlowUpdate {
+    /// The enterCode prompt's fields, if this is one.
+    var enterCode: (destination: String, codeLength: Int, expiresAt: Date, resendAt: Date, channel: CodeChannel)? {
+        if case .prompt(_, .enterCode(let destination, let length, let expiresAt, let resendAt, let channel)) = self {
+            return (destination, length, expiresAt, resendAt, channel)
+        }
+        return nil
+    }
+
+    var promptContext: PromptContext? {
+        if case .prompt(let context, _) = self { return context }
+        return nil
+    }
+
+    /// The error's code and action, if this is one.
+    var errorInfo: (code: ProblemCode, action: ProblemAction, details: Problem?)? {
+        if case .error(let code, let action, _, _, let details, _) = self { return (code, action, details) }
+        return nil
+    }
+
+    /// The completion's values, if this is one.
+    var completion: (session: String, authCode: Sensitive<String>, codeVerifier: Sensitive<String>?)? {
+        if case .completed(let session, let authCode, _, let codeVerifier, _) = self {
+            return (session, authCode, codeVerifier)
+        }
+        return nil
+    }
+}
+
+/// An SDK pointed at a test server, sharing its clock.
+func makeKeyway(_ server: TestServer, clock: ManualClock, baseURL: URL? = nil) throws -> Keyway {
+    try Keyway(
+        configId: TestServer.configId, baseURL: baseURL ?? server.baseURL,
+        options: KeywayOptions(clock: clock))
+}

@@ -1,0 +1,51 @@
+import Foundation
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+
+/// A minimal HTTP/1.1 client on SwiftNIO for tests that inspect raw answers. It exists because
+/// FoundationNetworking on Linux never delivers a 401 carrying `WWW-Authenticate: Basic` (it
+/// waits for credentials forever), and the token endpoint must answer exactly that.
+enum RawHTTPClient {
+    struct Response: Sendable {
+        var status: Int
+        /// Header names lower-cased.
+        var headers: [String: String]
+        var body: Data
+    }
+
+    static func send(
+        method: String, host: String, port: Int, path: String, headers: [String: String], body: Data?
+    ) async throws -> Response {
+        let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .connect(host: host, port: port) { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHTTPClientHandlers()
+                    return try NIOAsyncChannel<HTTPClientResponsePart, HTTPClientRequestPart>(wrappingChannelSynchronously: channel)
+                }
+            }
+        return try await channel.executeThenClose { inbound, outbound in
+            var head = HTTPRequestHead(version: .http1_1, method: HTTPMethod(rawValue: method), uri: path)
+            head.headers.add(name: "Host", value: "\(host):\(port)")
+            head.headers.add(name: "Connection", value: "close")
+            for (name, value) in headers { head.headers.add(name: name, value: value) }
+            head.headers.add(name: "Content-Length", value: String(body?.count ?? 0))
+            try await outbound.write(.head(head))
+            if let body, !body.isEmpty { try await outbound.write(.body(.byteBuffer(ByteBuffer(bytes: body)))) }
+            try await outbound.write(.end(nil))
+            var response = Response(status: 0, headers: [:], body: Data())
+            for try await part in inbound {
+                switch part {
+                case .head(let head):
+                    response.status = Int(head.status.code)
+                    for (name, value) in head.headers { response.headers[name.lowercased()] = value }
+                case .body(let buffer):
+                    response.body.append(contentsOf: buffer.readableBytesView)
+                case .end:
+                    return response
+                }
+            }
+            return response
+        }
+    }
+}

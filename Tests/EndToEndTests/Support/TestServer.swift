@@ -1,0 +1,99 @@
+import Foundation
+import KeywayProtocol
+import KeywayServer
+import Logging
+
+
+/// A real `keyway-server` running in-process on an ephemeral loopback port with a temporary
+/// SQLite file.
+final class TestServer: Sendable {
+    static let configId = "cfg_e2e"
+
+    let app: KeywayServerApp
+    let port: Int
+    let databasePath: String
+    let logs: LogCapture
+    private let task: Task<Void, any Error>
+
+    var baseURL: URL { URL(string: "http://127.0.0.1:\(port)")! }
+
+    private init(app: KeywayServerApp, port: Int, databasePath: String, logs: LogCapture, task: Task<Void, any Error>) {
+        self.app = app
+        self.port = port
+        self.databasePath = databasePath
+        self.logs = logs
+        self.task = task
+    }
+
+    /// A fresh temporary database path.
+    static func temporaryDatabase() -> String {
+        FileManager.default.temporaryDirectory
+            .appendingPathComponent("keyway-e2e-\(UUID().uuidString)")
+            .appendingPathComponent("keyway.sqlite").path
+    }
+
+    /// Starts a server; `port: 0` picks a free port.
+    static func start(
+        databasePath: String = temporaryDatabase(), port: Int = 0, clock: ManualClock, logs: LogCapture = LogCapture()
+    ) async throws -> TestServer {
+        let configuration = ServerConfiguration(
+            host: "127.0.0.1", port: port, database: .sqlite(path: databasePath), devMode: true,
+            devConfigId: configId, clock: clock)
+        let app = try await KeywayServerApp.bootstrap(configuration: configuration, logger: logs.logger())
+        let (stream, continuation) = AsyncStream.makeStream(of: Int.self)
+        let task = Task {
+            try await app.run { address in continuation.yield(address.port) }
+        }
+        var iterator = stream.makeAsyncIterator()
+        guard let bound = await iterator.next() else { throw CancellationError() }
+        return TestServer(app: app, port: bound, databasePath: databasePath, logs: logs, task: task)
+    }
+
+    /// Stops the server and waits until it has closed its database.
+    func stop() async {
+        task.cancel()
+        _ = try? await task.value
+    }
+
+    /// The dev outbox's messages to `email`.
+    func outbox(to email: String) async throws -> [OutboxMessage] {
+        let query = email.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? email
+        let response = try await request("GET", "/dev/outbox?to=\(query)")
+        return try WireCoding.makeDecoder().decode(OutboxListing.self, from: response.body).messages
+    }
+
+    /// The latest code sent to `email`.
+    func latestCode(to email: String) async throws -> String {
+        guard let code = try await outbox(to: email).last?.code else {
+            throw TestFailure("No message was sent to \(email).")
+        }
+        return code
+    }
+
+    /// A raw HTTP request to the server.
+    func request(
+        _ method: String, _ path: String, headers: [String: String] = [:], body: Data? = nil
+    ) async throws -> (status: Int, headers: [String: String], body: Data) {
+        let response = try await RawHTTPClient.send(
+            method: method, host: "127.0.0.1", port: port, path: path, headers: headers, body: body)
+        return (response.status, response.headers, response.body)
+    }
+
+    /// Posts a form to the token endpoint.
+    func token(_ form: [String: String], headers: [String: String] = [:]) async throws -> (status: Int, json: [String: Any]) {
+        var allowed = CharacterSet.alphanumerics
+        allowed.insert(charactersIn: "-._~")
+        let body = form.map { "\($0.key)=\($0.value.addingPercentEncoding(withAllowedCharacters: allowed)!)" }
+            .joined(separator: "&")
+        var all = headers
+        all["Content-Type"] = "application/x-www-form-urlencoded"
+        let response = try await request("POST", "/oauth2/token", headers: all, body: Data(body.utf8))
+        let json = (try? JSONSerialization.jsonObject(with: response.body)) as? [String: Any] ?? [:]
+        return (response.status, json)
+    }
+}
+
+struct TestFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,68 @@
+import Crypto
+import Foundation
+import KeywayJOSE
+import KeywayProtocol
+import Testing
+
+@Suite("JOSE")
+struct JOSETests {
+    // RFC 7515 Appendix A.3: the ES256 example (ECDSA signatures are randomized, so only
+    // verification can be checked against the published value).
+    let a3Compact =
+        "eyJhbGciOiJFUzI1NiJ9.eyJpc3MiOiJqb2UiLA0KICJleHAiOjEzMDA4MTkzODAsDQogImh0dHA6Ly9leGFtcGxlLmNvbS9pc19yb290Ijp0cnVlfQ.DtEhU3ljbEg8L38VWAfUAqOyKAM6-Xx-F4GawxaepmXFCgfTjDxw5djxLa8ISlSApmWQxfKTUJqPP3-Kg6NU1Q"
+    let a3Key = JSONWebKey(
+        kty: "EC", crv: "P-256", x: "f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU",
+        y: "x_FEzRu9m36HLN_tue659LNpXW6pCyStikYjKIWI5a0")
+
+    @Test func verifiesRFC7515AppendixA3() throws {
+        let jws = try CompactJWS(a3Compact)
+        #expect(jws.algorithm == "ES256")
+        try jws.verifyES256(with: try ECJWK.publicKey(from: a3Key))
+    }
+
+    @Test func rejectsTamperedPayload() throws {
+        var parts = a3Compact.split(separator: ".").map(String.init)
+        parts[1] = Base64URL.encode(Array(#"{"iss":"eve"}"#.utf8))
+        let jws = try CompactJWS(parts.joined(separator: "."))
+        #expect(throws: JOSEError.invalidSignature) { try jws.verifyES256(with: try ECJWK.publicKey(from: a3Key)) }
+    }
+
+    @Test func signsAndVerifiesRoundTrip() throws {
+        let key = P256.Signing.PrivateKey()
+        let token = try JWSSigner.signES256(payload: Data(#"{"sub":"u"}"#.utf8), header: ["typ": .string("JWT")], key: key)
+        let jws = try CompactJWS(token)
+        #expect(jws.type == "JWT")
+        try jws.verifyES256(with: key.publicKey)
+        #expect(throws: JOSEError.invalidSignature) { try jws.verifyES256(with: P256.Signing.PrivateKey().publicKey) }
+    }
+
+    @Test func rejectsMalformedTokens() {
+        for bad in ["", "a.b", "a.b.c.d", "!!.e30.AA", "e30.e30"] {
+            #expect(throws: JOSEError.self) { try CompactJWS(bad) }
+        }
+    }
+
+    // RFC 7638 §3.1 uses an RSA key; for EC we check the canonical form and round trip instead.
+    @Test func thumbprintIsStableAndJWKRoundTrips() throws {
+        let key = P256.Signing.PrivateKey().publicKey
+        let jwk = ECJWK.publicJWK(for: key)
+        #expect(jwk.kid == ECJWK.thumbprint(crv: "P-256", x: jwk.x!, y: jwk.y!))
+        #expect(try ECJWK.publicKey(from: jwk).rawRepresentation == key.rawRepresentation)
+        #expect(jwk.kid?.count == 43)
+    }
+
+    @Test func base64URL() {
+        #expect(Base64URL.encode([0xfb, 0xff]) == "-_8")
+        #expect(Base64URL.decode("-_8") == Data([0xfb, 0xff]))
+        #expect(Base64URL.decode("+/8") == nil)
+        #expect(Base64URL.decode("A") == nil)
+    }
+
+    @Test func constantTimeEquality() {
+        #expect(ConstantTime.equals("abc", "abc"))
+        #expect(!ConstantTime.equals("abc", "abd"))
+        #expect(!ConstantTime.equals("abc", "abcd"))
+        #expect(!ConstantTime.equals("", "a"))
+        #expect(ConstantTime.equals("", ""))
+    }
+}
