@@ -47,6 +47,12 @@ public struct URLSessionTransport: HTTPTransport {
 /// waits forever on a 401 that carries a `WWW-Authenticate` challenge it recognizes; refusing
 /// turns that into a prompt error instead. The class holds no state, so it is `Sendable`.
 private final class TransportDelegate: NSObject, URLSessionTaskDelegate, Sendable {
+    #if canImport(FoundationNetworking)
+        static let serverTrust = "NSURLAuthenticationMethodServerTrust"
+    #else
+        static let serverTrust = NSURLAuthenticationMethodServerTrust
+    #endif
+
     func urlSession(
         _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
         newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
@@ -59,7 +65,7 @@ private final class TransportDelegate: NSObject, URLSessionTaskDelegate, Sendabl
         completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
     ) {
         // TLS server trust keeps the system's default evaluation; HTTP authentication is refused.
-        if challenge.protectionSpace.authenticationMethod == NSURLAuthenticationMethodServerTrust {
+        if challenge.protectionSpace.authenticationMethod == Self.serverTrust {
             completionHandler(.performDefaultHandling, nil)
         } else {
             completionHandler(.cancelAuthenticationChallenge, nil)
