@@ -62,17 +62,31 @@ public final class KeywayServerApp: Sendable {
             }
             let signingKey = try await SigningKey.loadOrCreate(in: database, now: now)
             let codeKey = try await CodeHashKey.loadOrCreate(in: database, now: now)
-            guard configuration.devMode else {
-                throw ConfigurationError(
-                    "Production mode needs a message delivery channel for one-time codes, and none is configured yet. Run in dev mode (without --production)."
-                )
+            let outbox: DevOutbox?
+            let sender: any MessageSender
+            let devConfigId: String?
+            if configuration.devMode {
+                let devOutbox = DevOutbox(clock: configuration.clock, logger: logger)
+                outbox = devOutbox
+                sender = devOutbox
+                devConfigId = try await DevProvisioning.ensureDevApplication(
+                    in: database, pinnedConfigId: configuration.devConfigId, now: now)
+            } else {
+                guard let command = configuration.deliveryCommand else {
+                    throw ConfigurationError(
+                        "Outside dev mode one-time codes need a delivery channel: pass --delivery-command PATH (an executable that receives each message as JSON on standard input)."
+                    )
+                }
+                guard FileManager.default.isExecutableFile(atPath: command) else {
+                    throw ConfigurationError("The delivery command \(command) is not an executable file.")
+                }
+                outbox = nil
+                sender = CommandDelivery(executable: command, arguments: [])
+                devConfigId = nil
             }
-            let outbox = DevOutbox(clock: configuration.clock, logger: logger)
-            let devConfigId = try await DevProvisioning.ensureDevApplication(
-                in: database, pinnedConfigId: configuration.devConfigId, now: now)
             let engine = FlowEngine(
                 database: database, clock: configuration.clock, limits: configuration.limits,
-                hasher: OneTimeCodeHasher(key: codeKey), sender: outbox, logger: logger)
+                hasher: OneTimeCodeHasher(key: codeKey), sender: sender, logger: logger)
             return KeywayServerApp(
                 configuration: configuration, devConfigId: devConfigId, logger: logger, database: database,
                 outbox: outbox, signingKey: signingKey, engine: engine, issuer: Locked(configuration.issuer))

@@ -33,6 +33,9 @@ struct KeywayServerCommand: AsyncParsableCommand {
     @Option(help: "Pin the config ID of the dev application (for scripts and tests).")
     var devConfigId: String?
 
+    @Option(help: "Outside dev mode: an executable that delivers each message, given as JSON on standard input.")
+    var deliveryCommand: String?
+
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
     var logLevel: String = "info"
 
@@ -64,7 +67,7 @@ struct KeywayServerCommand: AsyncParsableCommand {
         }
         let configuration = ServerConfiguration(
             host: host, port: port, database: location, issuer: issuer, devMode: !production,
-            devConfigId: devConfigId)
+            devConfigId: devConfigId, deliveryCommand: deliveryCommand)
         let server: KeywayServerApp
         do {
             server = try await KeywayServerApp.bootstrap(configuration: configuration, logger: logger)

@@ -14,6 +14,8 @@ public struct ServerConfiguration: Sendable {
     public var devMode: Bool
     /// Pins the config ID of the dev application.
     public var devConfigId: String?
+    /// Outside dev mode: the executable that delivers each message (JSON on standard input).
+    public var deliveryCommand: String?
     /// The time source.
     public var clock: any ServerClock
     /// Lifetimes and limits of flows and codes.
@@ -23,7 +25,7 @@ public struct ServerConfiguration: Sendable {
 
     public init(
         host: String = "127.0.0.1", port: Int = 8080, database: DatabaseLocation = .embeddedDefault,
-        issuer: String? = nil, devMode: Bool = true, devConfigId: String? = nil,
+        issuer: String? = nil, devMode: Bool = true, devConfigId: String? = nil, deliveryCommand: String? = nil,
         clock: any ServerClock = SystemClock(), limits: FlowLimits = FlowLimits(),
         tokenLifetimes: TokenLifetimes = TokenLifetimes()
     ) {
@@ -33,6 +35,7 @@ public struct ServerConfiguration: Sendable {
         self.issuer = issuer
         self.devMode = devMode
         self.devConfigId = devConfigId
+        self.deliveryCommand = deliveryCommand
         self.clock = clock
         self.limits = limits
         self.tokenLifetimes = tokenLifetimes

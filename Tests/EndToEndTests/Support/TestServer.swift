@@ -34,11 +34,12 @@ final class TestServer: Sendable {
 
     /// Starts a server; `port: 0` picks a free port.
     static func start(
-        databasePath: String = temporaryDatabase(), port: Int = 0, clock: ManualClock, logs: LogCapture = LogCapture()
+        databasePath: String = temporaryDatabase(), port: Int = 0, clock: ManualClock, logs: LogCapture = LogCapture(),
+        deliveryCommand: String? = nil
     ) async throws -> TestServer {
         let configuration = ServerConfiguration(
-            host: "127.0.0.1", port: port, database: .sqlite(path: databasePath), devMode: true,
-            devConfigId: configId, clock: clock)
+            host: "127.0.0.1", port: port, database: .sqlite(path: databasePath), devMode: deliveryCommand == nil,
+            devConfigId: deliveryCommand == nil ? configId : nil, deliveryCommand: deliveryCommand, clock: clock)
         let app = try await KeywayServerApp.bootstrap(configuration: configuration, logger: logs.logger())
         let (stream, continuation) = AsyncStream.makeStream(of: Int.self)
         let task = Task {
