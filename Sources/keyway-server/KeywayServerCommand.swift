@@ -80,7 +80,10 @@ struct KeywayServerCommand: AsyncParsableCommand {
         try await server.run { address in
             log.notice("keyway-server listening on \(address.host):\(address.port), issuer \(address.issuer)")
             if let devConfigId {
-                print(Banner.dev(configId: devConfigId, issuer: address.issuer, database: location.description))
+                // Written straight to the file handle so it is not held in a stdio buffer when the
+                // output is a pipe or a file.
+                FileHandle.standardOutput.write(
+                    Data(Banner.dev(configId: devConfigId, issuer: address.issuer, database: location.description).utf8))
             }
         }
     }
