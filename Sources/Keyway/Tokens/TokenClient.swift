@@ -61,58 +61,10 @@ actor TokenClient {
     // MARK: ID token
 
     func verify(idToken: String, accessToken: String?, issuer: String) async throws -> IDTokenClaims {
-        let jws: CompactJWS
-        do {
-            jws = try CompactJWS(idToken)
-        } catch {
-            throw KeywayError.invalidIDToken("It is not a compact JWS.")
-        }
-        guard jws.algorithm == "ES256" else { throw KeywayError.invalidIDToken("Unexpected algorithm \(jws.algorithm ?? "none").") }
-        let jwk = try await key(kid: jws.keyID)
-        do {
-            try jws.verifyES256(with: try ECJWK.publicKey(from: jwk))
-        } catch {
-            throw KeywayError.invalidIDToken("The signature does not verify.")
-        }
-        guard case .object(let claims) = try? JSONDecoder().decode(JSONValue.self, from: jws.payload) else {
-            throw KeywayError.invalidIDToken("The payload is not a JSON object.")
-        }
-        guard claims["iss"]?.stringValue == issuer else { throw KeywayError.invalidIDToken("The issuer does not match.") }
-        let audience: [String]
-        switch claims["aud"] {
-        case .string(let value): audience = [value]
-        case .array(let values): audience = values.compactMap(\.stringValue)
-        default: throw KeywayError.invalidIDToken("The audience is missing.")
-        }
-        guard audience.contains(configId) else { throw KeywayError.invalidIDToken("The token was issued to another client.") }
-        if audience.count > 1, claims["azp"]?.stringValue != configId {
-            throw KeywayError.invalidIDToken("The authorized party does not match.")
-        }
-        let now = options.clock.now().timeIntervalSince1970
-        guard let exp = claims["exp"]?.numberValue, let iat = claims["iat"]?.numberValue else {
-            throw KeywayError.invalidIDToken("exp or iat is missing.")
-        }
-        guard exp + Self.leeway > now else { throw KeywayError.invalidIDToken("The token has expired.") }
-        guard iat - Self.leeway <= now else { throw KeywayError.invalidIDToken("The token was issued in the future.") }
-        guard let subject = claims["sub"]?.stringValue, !subject.isEmpty else {
-            throw KeywayError.invalidIDToken("The subject is missing.")
-        }
-        if let accessToken, let atHash = claims["at_hash"]?.stringValue {
-            let digest = Array(SHA256Digest.of(accessToken).prefix(16))
-            guard ConstantTime.equals(Base64URL.encode(digest), atHash) else {
-                throw KeywayError.invalidIDToken("at_hash does not match the access token.")
-            }
-        }
-        var emailVerified: Bool?
-        if case .bool(let value) = claims["email_verified"] { emailVerified = value }
-        var methods: [String] = []
-        if case .array(let values) = claims["amr"] { methods = values.compactMap(\.stringValue) }
-        return IDTokenClaims(
-            issuer: issuer, subject: subject, audience: audience, expiresAt: Date(timeIntervalSince1970: exp),
-            issuedAt: Date(timeIntervalSince1970: iat),
-            authTime: claims["auth_time"]?.numberValue.map(Date.init(timeIntervalSince1970:)),
-            authenticationMethods: methods, email: claims["email"]?.stringValue, emailVerified: emailVerified,
-            sessionId: claims["sid"]?.stringValue)
+        let jws = try IDTokenVerifier.parse(idToken)
+        let key = try await key(kid: jws.keyID)
+        let verifier = IDTokenVerifier(issuer: issuer, clientId: configId, leeway: Self.leeway, clock: options.clock)
+        return try verifier.verify(jws, accessToken: accessToken, key: key)
     }
 
     // MARK: Metadata

@@ -1,0 +1,104 @@
+import Foundation
+import KeywayJOSE
+import KeywayProtocol
+
+/// Verifies an OpenID Connect ID token (OpenID Connect Core §3.1.3.7) against keys the caller
+/// already holds: the ES256 signature, `iss`, `aud`, `azp`, `exp`, `iat`, `sub`, and `at_hash`
+/// when an access token is given.
+///
+/// ``Keyway/exchange(authCode:codeVerifier:)`` uses it with the server's cached JWKS; a backend or
+/// an app extension can use it directly.
+public struct IDTokenVerifier: Sendable {
+    /// The expected `iss`.
+    public let issuer: String
+    /// The expected audience: the application's config ID.
+    public let clientId: String
+    /// Clock skew tolerated on `exp` and `iat`.
+    public let leeway: TimeInterval
+    private let clock: any KeywayClock
+
+    public init(
+        issuer: String, clientId: String, leeway: TimeInterval = 60, clock: any KeywayClock = SystemKeywayClock()
+    ) {
+        self.issuer = issuer
+        self.clientId = clientId
+        self.leeway = leeway
+        self.clock = clock
+    }
+
+    /// Verifies `idToken` with the key of `keys` its header names.
+    public func verify(_ idToken: String, accessToken: String? = nil, keys: JSONWebKeySet) throws -> IDTokenClaims {
+        let jws = try Self.parse(idToken)
+        let key: JSONWebKey
+        if let kid = jws.keyID, let match = keys.keys.first(where: { $0.kid == kid }) {
+            key = match
+        } else if jws.keyID == nil, keys.keys.count == 1, let only = keys.keys.first {
+            key = only
+        } else {
+            throw KeywayError.invalidIDToken("No published key matches the token's kid.")
+        }
+        return try verify(jws, accessToken: accessToken, key: key)
+    }
+
+    /// Splits a compact JWS and checks that it is an ES256 token.
+    static func parse(_ idToken: String) throws -> CompactJWS {
+        let jws: CompactJWS
+        do {
+            jws = try CompactJWS(idToken)
+        } catch {
+            throw KeywayError.invalidIDToken("It is not a compact JWS.")
+        }
+        guard jws.algorithm == "ES256" else {
+            throw KeywayError.invalidIDToken("Unexpected algorithm \(jws.algorithm ?? "none").")
+        }
+        return jws
+    }
+
+    /// Verifies a parsed token with `key`.
+    func verify(_ jws: CompactJWS, accessToken: String?, key: JSONWebKey) throws -> IDTokenClaims {
+        do {
+            try jws.verifyES256(with: try ECJWK.publicKey(from: key))
+        } catch {
+            throw KeywayError.invalidIDToken("The signature does not verify.")
+        }
+        guard case .object(let claims) = try? JSONDecoder().decode(JSONValue.self, from: jws.payload) else {
+            throw KeywayError.invalidIDToken("The payload is not a JSON object.")
+        }
+        guard claims["iss"]?.stringValue == issuer else { throw KeywayError.invalidIDToken("The issuer does not match.") }
+        let audience: [String]
+        switch claims["aud"] {
+        case .string(let value): audience = [value]
+        case .array(let values): audience = values.compactMap(\.stringValue)
+        default: throw KeywayError.invalidIDToken("The audience is missing.")
+        }
+        guard audience.contains(clientId) else { throw KeywayError.invalidIDToken("The token was issued to another client.") }
+        if audience.count > 1 || claims["azp"] != nil, claims["azp"]?.stringValue != clientId {
+            throw KeywayError.invalidIDToken("The authorized party does not match.")
+        }
+        let now = clock.now().timeIntervalSince1970
+        guard let exp = claims["exp"]?.numberValue, let iat = claims["iat"]?.numberValue else {
+            throw KeywayError.invalidIDToken("exp or iat is missing.")
+        }
+        guard exp + leeway > now else { throw KeywayError.invalidIDToken("The token has expired.") }
+        guard iat - leeway <= now else { throw KeywayError.invalidIDToken("The token was issued in the future.") }
+        guard let subject = claims["sub"]?.stringValue, !subject.isEmpty else {
+            throw KeywayError.invalidIDToken("The subject is missing.")
+        }
+        if let accessToken, let atHash = claims["at_hash"]?.stringValue {
+            let digest = Array(SHA256Digest.of(accessToken).prefix(16))
+            guard ConstantTime.equals(Base64URL.encode(digest), atHash) else {
+                throw KeywayError.invalidIDToken("at_hash does not match the access token.")
+            }
+        }
+        var emailVerified: Bool?
+        if case .bool(let value) = claims["email_verified"] { emailVerified = value }
+        var methods: [String] = []
+        if case .array(let values) = claims["amr"] { methods = values.compactMap(\.stringValue) }
+        return IDTokenClaims(
+            issuer: issuer, subject: subject, audience: audience, expiresAt: Date(timeIntervalSince1970: exp),
+            issuedAt: Date(timeIntervalSince1970: iat),
+            authTime: claims["auth_time"]?.numberValue.map(Date.init(timeIntervalSince1970:)),
+            authenticationMethods: methods, email: claims["email"]?.stringValue, emailVerified: emailVerified,
+            sessionId: claims["sid"]?.stringValue)
+    }
+}
