@@ -69,4 +69,14 @@ public final class Keyway: Sendable {
     public func exchange(authCode: Sensitive<String>, codeVerifier: Sensitive<String>) async throws -> TokenSet {
         try await tokenClient.exchange(authCode: authCode, codeVerifier: codeVerifier)
     }
+
+    /// Trades a refresh token for fresh tokens (public applications), verifying the new ID token
+    /// as ``exchange(authCode:codeVerifier:)`` does.
+    ///
+    /// Refresh tokens rotate: the answer's `refreshToken` replaces the one presented, which is
+    /// spent. Store the new one before discarding the old; presenting a spent token again after
+    /// the server's short grace period revokes every token of the sign-in.
+    public func refresh(refreshToken: Sensitive<String>) async throws -> TokenSet {
+        try await tokenClient.refresh(refreshToken: refreshToken)
+    }
 }

@@ -14,14 +14,18 @@ public struct ApplicationRegistration: Sendable {
     public var flowTypes: Set<FlowType>
     /// Whether a verified email without a user creates the user.
     public var autoCreateUsers: Bool
+    /// The application's refresh token lifetimes and reuse grace period; `nil` uses the server's.
+    public var refreshTokens: RefreshTokenPolicy?
 
     public init(
-        name: String, clientType: ClientType, flowTypes: Set<FlowType> = [.signin], autoCreateUsers: Bool = false
+        name: String, clientType: ClientType, flowTypes: Set<FlowType> = [.signin], autoCreateUsers: Bool = false,
+        refreshTokens: RefreshTokenPolicy? = nil
     ) {
         self.name = name
         self.clientType = clientType
         self.flowTypes = flowTypes
         self.autoCreateUsers = autoCreateUsers
+        self.refreshTokens = refreshTokens
     }
 }
 
@@ -41,6 +45,7 @@ extension KeywayServerApp {
         guard !registration.flowTypes.isEmpty else {
             throw ConfigurationError("An application needs at least one flow type.")
         }
+        try registration.refreshTokens?.validate()
         let now = configuration.clock.now().epochMilliseconds
         let configId = "cfg_\(SecureRandom.identifier(prefix: "").dropFirst())"
         let secret = registration.clientType == .confidential ? SecureRandom.token(prefix: "kcs") : nil
@@ -51,7 +56,8 @@ extension KeywayServerApp {
                     id: SecureRandom.identifier(prefix: "app"), projectId: projectId, configId: configId, name: name,
                     clientType: registration.clientType == .public ? .public : .confidential,
                     clientSecretHash: secret.map(sha256Hex), flowTypes: registration.flowTypes,
-                    autoCreateUsers: registration.autoCreateUsers, isDev: false, createdAt: now))
+                    autoCreateUsers: registration.autoCreateUsers, isDev: false, createdAt: now,
+                    refreshTokens: registration.refreshTokens))
         }
         return RegisteredApplication(configId: configId, clientSecret: secret.map { Sensitive($0) })
     }

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import Hummingbird
 import KeywayProtocol
@@ -29,12 +30,14 @@ public final class KeywayServerApp: Sendable {
     let database: any Database
     private let outbox: DevOutbox?
     private let signingKey: SigningKey
+    private let refreshKey: SymmetricKey
     private let engine: FlowEngine
     private let issuer: Locked<String?>
 
     private init(
         configuration: ServerConfiguration, devConfigId: String?, logger: Logger, database: any Database,
-        outbox: DevOutbox?, signingKey: SigningKey, engine: FlowEngine, issuer: Locked<String?>
+        outbox: DevOutbox?, signingKey: SigningKey, refreshKey: SymmetricKey, engine: FlowEngine,
+        issuer: Locked<String?>
     ) {
         self.configuration = configuration
         self.devConfigId = devConfigId
@@ -42,6 +45,7 @@ public final class KeywayServerApp: Sendable {
         self.database = database
         self.outbox = outbox
         self.signingKey = signingKey
+        self.refreshKey = refreshKey
         self.engine = engine
         self.issuer = issuer
     }
@@ -56,12 +60,15 @@ public final class KeywayServerApp: Sendable {
             database = try await SQLiteDatabase.open(path: path, logger: logger)
         }
         do {
+            try configuration.tokenLifetimes.refreshTokens.validate()
             let applied = try await Migrations.apply(to: database, now: now)
             if !applied.isEmpty {
                 logger.info("database migrated", metadata: ["versions": "\(applied)"])
             }
             let signingKey = try await SigningKey.loadOrCreate(in: database, now: now)
-            let codeKey = try await CodeHashKey.loadOrCreate(in: database, now: now)
+            let codeKey = try await ServerSecretKey.loadOrCreate(named: ServerSecretKey.oneTimeCodes, in: database, now: now)
+            let refreshKey = try await ServerSecretKey.loadOrCreate(
+                named: ServerSecretKey.refreshTokens, in: database, now: now)
             let outbox: DevOutbox?
             let sender: any MessageSender
             let devConfigId: String?
@@ -89,7 +96,8 @@ public final class KeywayServerApp: Sendable {
                 hasher: OneTimeCodeHasher(key: codeKey), sender: sender, logger: logger)
             return KeywayServerApp(
                 configuration: configuration, devConfigId: devConfigId, logger: logger, database: database,
-                outbox: outbox, signingKey: signingKey, engine: engine, issuer: Locked(configuration.issuer))
+                outbox: outbox, signingKey: signingKey, refreshKey: refreshKey, engine: engine,
+                issuer: Locked(configuration.issuer))
         } catch {
             await Task { await database.shutdown() }.value
             throw error
@@ -104,7 +112,7 @@ public final class KeywayServerApp: Sendable {
     /// Serves HTTP until the task is cancelled or the process gets SIGINT/SIGTERM, then closes
     /// the database. `onListening` runs once the socket is bound.
     public func run(onListening: @escaping @Sendable (ListeningAddress) async -> Void = { _ in }) async throws {
-        let router = buildRouter()
+        let router = try buildRouter()
         let host = configuration.host
         let issuerBox = issuer
         let app = Application(
@@ -135,17 +143,18 @@ public final class KeywayServerApp: Sendable {
         await Task { await database.shutdown() }.value
     }
 
-    private func buildRouter() -> Router<KeywayRequestContext> {
+    private func buildRouter() throws -> Router<KeywayRequestContext> {
         let router = Router(context: KeywayRequestContext.self)
         router.middlewares.add(RequestLogMiddleware(logger: logger))
         let issuerBox = issuer
         let fallback = "http://\(configuration.host):\(configuration.port)"
         let currentIssuer: @Sendable () -> String = { issuerBox.current ?? fallback }
         FlowRoutes(engine: engine).register(on: router)
-        OAuthRoutes(
+        try OAuthRoutes(
             tokenEndpoint: TokenEndpoint(
                 database: database, clock: configuration.clock, issuer: currentIssuer,
-                tokens: TokenIssuer(signingKey: signingKey, lifetimes: configuration.tokenLifetimes), logger: logger),
+                tokens: TokenIssuer(signingKey: signingKey, lifetimes: configuration.tokenLifetimes),
+                refreshTokens: RefreshTokenDerivation(key: refreshKey), logger: logger),
             signingKey: signingKey, issuer: currentIssuer
         ).register(on: router)
         HealthRoutes(database: database).register(on: router)

@@ -16,11 +16,45 @@ struct StorageTests {
         let database = try await openDatabase()
         #expect(FileManager.default.fileExists(atPath: database.path))
         let firstRun = try await Migrations.apply(to: database, now: Date())
-        #expect(firstRun == [1])
+        #expect(firstRun == Migrations.all.map(\.version))
         let secondRun = try await Migrations.apply(to: database, now: Date())
         #expect(secondRun == [])
         let mode = try await database.read { try await $0.sql.raw("PRAGMA journal_mode").first()?.decode(column: "journal_mode", as: String.self) }
         #expect(mode == "wal")
+        await database.shutdown()
+    }
+
+    @Test func refreshTokenMigrationUpgradesExistingTokens() async throws {
+        let database = try await openDatabase()
+        #expect(try await Migrations.apply(to: database, now: Date(), through: 1) == [1])
+        try await database.write { repositories in
+            let sql = repositories.sql
+            try await sql.raw("INSERT INTO projects (id, name, created_at) VALUES ('prj_1', 'P', 0)").run()
+            try await sql.raw(
+                """
+                INSERT INTO applications (id, project_id, config_id, name, client_type, flow_types, created_at)
+                VALUES ('app_1', 'prj_1', 'cfg_1', 'A', 'public', 'signin', 0)
+                """
+            ).run()
+            try await sql.raw("INSERT INTO users (id, project_id, email, created_at) VALUES ('usr_1', 'prj_1', 'a@example.com', 0)").run()
+            try await sql.raw(
+                "INSERT INTO sessions (id, user_id, application_id, amr, auth_time, created_at) VALUES ('ses_1', 'usr_1', 'app_1', 'otp', 0, 0)"
+            ).run()
+            try await sql.raw(
+                """
+                INSERT INTO refresh_tokens (id, token_hash, application_id, user_id, session_id, created_at, expires_at)
+                VALUES ('rt_1', 'hash', 'app_1', 'usr_1', 'ses_1', 0, 5000)
+                """
+            ).run()
+        }
+        #expect(try await Migrations.apply(to: database, now: Date()) == [2])
+        let token = try #require(try await database.read { try await $0.refreshTokens.find(hash: "hash") })
+        #expect(token.familyId == "rt_1")
+        #expect(token.familyExpiresAt == 5000)
+        #expect(token.scope == "openid email offline_access")
+        #expect(token.rotatedAt == nil)
+        let app = try #require(try await database.read { try await $0.applications.find(configId: "cfg_1") })
+        #expect(app.refreshTokens == nil)
         await database.shutdown()
     }
 

@@ -58,6 +58,40 @@ struct JOSETests {
         #expect(Base64URL.decode("A") == nil)
     }
 
+    /// RFC 4648 §10 test vectors (base64url shares them for these inputs), without padding.
+    @Test func base64URLRFC4648Vectors() {
+        let vectors = [
+            ("", ""), ("f", "Zg"), ("fo", "Zm8"), ("foo", "Zm9v"), ("foob", "Zm9vYg"), ("fooba", "Zm9vYmE"),
+            ("foobar", "Zm9vYmFy"),
+        ]
+        for (plain, encoded) in vectors {
+            #expect(Base64URL.encode(Array(plain.utf8)) == encoded)
+            #expect(Base64URL.decode(encoded) == Data(plain.utf8))
+        }
+        // Padding is accepted only at the end; non-canonical trailing bits are refused.
+        #expect(Base64URL.decode("Zm8=") == Data("fo".utf8))
+        #expect(Base64URL.decode("Zm=8") == nil)
+        #expect(Base64URL.decode("Zm9") == nil)
+        #expect(Base64URL.decode("Zg\n") == nil)
+    }
+
+    @Test func base64URLMatchesFoundationOnRandomInput() {
+        var generator = SystemRandomNumberGenerator()
+        for length in 0..<70 {
+            let bytes = (0..<length).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            let standard = Data(bytes).base64EncodedString()
+                .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+                .replacingOccurrences(of: "=", with: "")
+            #expect(Base64URL.encode(bytes) == standard)
+            #expect(Base64URL.decode(standard) == Data(bytes))
+        }
+    }
+
+    @Test func hex() {
+        #expect(Hex.encode([]) == "")
+        #expect(Hex.encode([0x00, 0x0f, 0xa5, 0xff]) == "000fa5ff")
+    }
+
     @Test func constantTimeEquality() {
         #expect(ConstantTime.equals("abc", "abc"))
         #expect(!ConstantTime.equals("abc", "abd"))

@@ -51,7 +51,7 @@ public enum Prompt: Sendable, Equatable {
     case unrecognized(kind: StepKind)
 
     /// The prompt for a step, or `nil` for a completed step.
-    init?(step: Step) {
+    public init?(step: Step) {
         switch step.kind {
         case .enterCode:
             guard let payload = step.enterCode else { self = .unrecognized(kind: step.kind); return }

@@ -24,14 +24,28 @@ actor TokenClient {
         guard PKCE.isValidVerifier(codeVerifier.revealed) else {
             throw KeywayError.invalidConfiguration("The code verifier is not a valid PKCE verifier.")
         }
+        return try await tokenRequest([
+            ("grant_type", "authorization_code"), ("code", authCode.revealed),
+            ("code_verifier", codeVerifier.revealed), ("client_id", configId),
+        ])
+    }
+
+    func refresh(refreshToken: Sensitive<String>) async throws -> TokenSet {
+        let token = refreshToken.revealed
+        guard !token.isEmpty, token.count <= 512, token.utf8.allSatisfy({ (0x21...0x7E).contains($0) }) else {
+            throw KeywayError.invalidConfiguration("The refresh token is empty or malformed.")
+        }
+        return try await tokenRequest([
+            ("grant_type", "refresh_token"), ("refresh_token", token), ("client_id", configId),
+        ])
+    }
+
+    /// Posts a token request and verifies the ID token of the answer.
+    private func tokenRequest(_ form: [(String, String)]) async throws -> TokenSet {
         let metadata = try await loadDiscovery()
         guard let tokenURL = URL(string: metadata.tokenEndpoint) else {
             throw KeywayError.invalidResponse("The token endpoint URL is invalid.")
         }
-        let form = [
-            ("grant_type", "authorization_code"), ("code", authCode.revealed),
-            ("code_verifier", codeVerifier.revealed), ("client_id", configId),
-        ]
         let body = form.map { "\($0.0)=\(Self.formEncode($0.1))" }.joined(separator: "&")
         let response = try await send(
             TransportRequest(

@@ -68,8 +68,8 @@ public struct TokenLifetimes: Sendable {
     public var accessToken: TimeInterval = 15 * 60
     /// ID token lifetime.
     public var idToken: TimeInterval = 60 * 60
-    /// Refresh token lifetime.
-    public var refreshToken: TimeInterval = 30 * 24 * 60 * 60
+    /// The refresh token policy of applications that do not set their own.
+    public var refreshTokens = RefreshTokenPolicy()
 
     public init() {}
 }

@@ -3,15 +3,19 @@ import KeywayProtocol
 import Logging
 
 /// Dev mode's delivery: every message is printed to the log (the only log line that may show a
-/// code) and kept in memory for `GET /dev/outbox`. Holds the latest `capacity` messages.
+/// code) and kept in memory for `GET /dev/outbox`. Holds the latest `capacity` messages, indexed
+/// by recipient so a filtered read does not scan them all.
 actor DevOutbox: MessageSender {
+    /// Every held message, oldest first, from `head` on (earlier slots are evicted).
     private var messages: [OutboxMessage] = []
+    private var head = 0
+    private var byRecipient: [String: [OutboxMessage]] = [:]
     private let capacity: Int
     private let clock: any ServerClock
     private let logger: Logger
 
     init(capacity: Int = 10_000, clock: any ServerClock, logger: Logger) {
-        self.capacity = capacity
+        self.capacity = max(1, capacity)
         self.clock = clock
         self.logger = logger
     }
@@ -21,7 +25,18 @@ actor DevOutbox: MessageSender {
             channel: message.channel, to: message.to, code: message.code.revealed, body: message.body,
             sentAt: clock.now())
         messages.append(entry)
-        if messages.count > capacity { messages.removeFirst(messages.count - capacity) }
+        byRecipient[entry.to, default: []].append(entry)
+        if messages.count - head > capacity {
+            let evicted = messages[head]
+            head += 1
+            byRecipient[evicted.to]?.removeFirst()
+            if byRecipient[evicted.to]?.isEmpty == true { byRecipient[evicted.to] = nil }
+            // Drop evicted slots once they outnumber the held ones.
+            if head >= capacity {
+                messages.removeFirst(head)
+                head = 0
+            }
+        }
         logger.notice(
             "dev outbox: \(message.channel) to \(message.to): \(message.body)",
             metadata: ["outbox": "dev"])
@@ -29,7 +44,7 @@ actor DevOutbox: MessageSender {
 
     /// Messages oldest first, optionally only those sent to `recipient`.
     func list(to recipient: String? = nil) -> [OutboxMessage] {
-        guard let recipient = recipient?.lowercased() else { return messages }
-        return messages.filter { $0.to == recipient }
+        guard let recipient = recipient?.lowercased() else { return Array(messages[head...]) }
+        return byRecipient[recipient] ?? []
     }
 }

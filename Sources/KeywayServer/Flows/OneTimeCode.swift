@@ -18,7 +18,7 @@ struct OneTimeCodeHasher: Sendable {
     /// `HMAC-SHA256(key, "otp:v1:" flowId ":" code)`, hex encoded.
     func hash(code: String, flowId: String) -> String {
         let mac = HMAC<SHA256>.authenticationCode(for: Data(Self.message(code: code, flowId: flowId)), using: key)
-        return mac.map { String(format: "%02x", $0) }.joined()
+        return Hex.encode(mac)
     }
 
     /// Whether `code` matches `storedHash`, compared in constant time.

@@ -21,6 +21,18 @@ enum HTTPResponses {
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
     }
 
+    /// A JSON answer from bytes encoded once (documents that never change while the server runs).
+    static func json(encoded body: ByteBuffer, cacheControl: String) -> Response {
+        Response(
+            status: .ok, headers: [.contentType: "application/json", .cacheControl: cacheControl],
+            body: .init(byteBuffer: body))
+    }
+
+    /// Encodes a value for ``json(encoded:cacheControl:)``.
+    static func encode<T: Encodable>(_ value: T) throws -> ByteBuffer {
+        ByteBuffer(bytes: try encoder.encode(value))
+    }
+
     static func problem(_ problem: Problem, traceId: String) -> Response {
         var problem = problem
         problem.traceId = traceId

@@ -18,7 +18,7 @@ struct KeywayRequestContext: RequestContext {
 /// Trace IDs: 16 random bytes, hex; an incoming well-formed ID is kept so a client can correlate.
 enum TraceID {
     static func generate() -> String {
-        SecureRandom.bytes(16).map { String(format: "%02x", $0) }.joined()
+        Hex.encode(SecureRandom.bytes(16))
     }
 
     /// Whether a client-sent trace ID may be reused: 8 to 64 characters of `[A-Za-z0-9-_]`.

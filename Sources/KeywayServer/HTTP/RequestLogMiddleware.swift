@@ -33,11 +33,18 @@ struct RequestLogMiddleware: RouterMiddleware {
         response.headers[HTTPResponses.traceIdHeader] = traceId
         response.headers[HTTPResponses.protocolVersionHeader] = ProtocolVersion.current
         let elapsed = ContinuousClock.now - start
-        let millis = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+        let micros = elapsed.components.seconds * 1_000_000 + elapsed.components.attoseconds / 1_000_000_000_000
         logger.info(
-            "\(request.method) \(request.uri.path) \(response.status.code) \(String(format: "%.2f", millis))ms",
+            "\(request.method) \(request.uri.path) \(response.status.code) \(Self.milliseconds(micros))ms",
             metadata: ["traceId": "\(traceId)"])
         return response
+    }
+
+    /// `1234` µs as `"1.23"`.
+    static func milliseconds(_ micros: Int64) -> String {
+        let hundredths = (micros + 5) / 10
+        let fraction = hundredths % 100
+        return "\(hundredths / 100).\(fraction < 10 ? "0" : "")\(fraction)"
     }
 
     private static func problem(for status: HTTPResponse.Status) -> Problem {

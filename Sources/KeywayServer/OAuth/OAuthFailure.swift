@@ -21,6 +21,10 @@ struct OAuthFailure: Error, Sendable {
         OAuthFailure(status: 400, body: .init(error: "invalid_grant", errorDescription: description))
     }
 
+    static func invalidScope(_ description: String) -> OAuthFailure {
+        OAuthFailure(status: 400, body: .init(error: "invalid_scope", errorDescription: description))
+    }
+
     static func unsupportedGrantType(_ type: String) -> OAuthFailure {
         OAuthFailure(
             status: 400,

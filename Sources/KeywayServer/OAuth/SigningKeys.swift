@@ -30,18 +30,24 @@ struct SigningKey: Sendable {
     }
 }
 
-/// The server's HMAC key for one-time codes: 256 random bits, generated once and persisted.
-enum CodeHashKey {
-    static func loadOrCreate(in database: any Database, now: Date) async throws -> SymmetricKey {
+/// A 256-bit server secret (HMAC keys for one-time codes and refresh tokens): generated once
+/// and persisted under its name.
+enum ServerSecretKey {
+    /// Keys one-time code hashes.
+    static let oneTimeCodes = "otp_hmac_key"
+    /// Derives rotated refresh tokens from their predecessors.
+    static let refreshTokens = "refresh_token_key"
+
+    static func loadOrCreate(named name: String, in database: any Database, now: Date) async throws -> SymmetricKey {
         try await database.write { repositories in
-            if let stored = try await repositories.keys.secret(named: "otp_hmac_key"),
+            if let stored = try await repositories.keys.secret(named: name),
                 let raw = Data(base64Encoded: stored)
             {
                 return SymmetricKey(data: raw)
             }
             let raw = Data(SecureRandom.bytes(32))
             try await repositories.keys.insertSecret(
-                named: "otp_hmac_key", value: raw.base64EncodedString(), createdAt: now.epochMilliseconds)
+                named: name, value: raw.base64EncodedString(), createdAt: now.epochMilliseconds)
             return SymmetricKey(data: raw)
         }
     }

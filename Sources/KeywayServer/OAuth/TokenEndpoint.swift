@@ -3,13 +3,18 @@ import KeywayJOSE
 import KeywayProtocol
 import Logging
 
-/// `POST /oauth2/token`: the `authorization_code` grant (RFC 6749 §4.1.3) with PKCE (RFC 7636).
+/// `POST /oauth2/token`: the `authorization_code` grant (RFC 6749 §4.1.3) with PKCE (RFC 7636),
+/// and the `refresh_token` grant (RFC 6749 §6, in `RefreshGrant.swift`).
 struct TokenEndpoint: Sendable {
     let database: any Database
     let clock: any ServerClock
     let issuer: @Sendable () -> String
     let tokens: TokenIssuer
+    let refreshTokens: RefreshTokenDerivation
     let logger: Logger
+
+    /// The scope of a sign-in's tokens.
+    static let signInScope = "openid email offline_access"
 
     func handle(form: [String: String], authorization: String?) async throws -> TokenResponse {
         guard let grantType = form["grant_type"] else {
@@ -20,6 +25,8 @@ struct TokenEndpoint: Sendable {
         switch grantType {
         case "authorization_code":
             return try await redeem(form: form, application: application)
+        case "refresh_token":
+            return try await refresh(form: form, application: application)
         default:
             throw OAuthFailure.unsupportedGrantType(grantType)
         }
@@ -33,8 +40,11 @@ struct TokenEndpoint: Sendable {
         let now = clock.now()
         let nowMillis = now.epochMilliseconds
         let codeHash = sha256Hex(code)
-        let refreshToken = SecureRandom.token(prefix: "krt")
-        let scope = "openid email offline_access"
+        let refreshToken = RefreshTokenDerivation.root()
+        let scope = Self.signInScope
+        let policy = application.refreshTokens ?? tokens.lifetimes.refreshTokens
+        let familyExpiresAt = nowMillis + Int64((policy.absoluteLifetime * 1000).rounded())
+        let expiresAt = min(nowMillis + Int64((policy.idleLifetime * 1000).rounded()), familyExpiresAt)
 
         let outcome: Result<TokenIssuer.Subject, OAuthFailure> = try await database.write { repositories in
             guard let record = try await repositories.authorizationCodes.find(hash: codeHash) else {
@@ -62,24 +72,30 @@ struct TokenEndpoint: Sendable {
             guard let user = try await repositories.users.find(id: record.userId),
                 let session = try await repositories.sessions.find(id: record.sessionId), session.revokedAt == nil
             else { return .failure(.invalidGrant("The session behind this code no longer exists.")) }
+            let id = SecureRandom.identifier(prefix: "rt")
             try await repositories.refreshTokens.insert(
                 RefreshTokenRecord(
-                    id: SecureRandom.identifier(prefix: "rt"), tokenHash: sha256Hex(refreshToken),
+                    id: id, tokenHash: sha256Hex(refreshToken), familyId: id, scope: scope,
                     applicationId: application.id, userId: user.id, sessionId: session.id,
-                    authorizationCodeHash: codeHash, createdAt: nowMillis,
-                    expiresAt: nowMillis + Int64(self.tokens.lifetimes.refreshToken * 1000), revokedAt: nil))
+                    authorizationCodeHash: codeHash, createdAt: nowMillis, expiresAt: expiresAt,
+                    familyExpiresAt: familyExpiresAt, rotatedAt: nil, successorId: nil, revokedAt: nil))
             return .success(
                 TokenIssuer.Subject(
                     userId: user.id, email: user.email, emailVerified: user.emailVerified,
                     clientId: application.configId, sessionId: session.id, authTime: session.authTime,
                     amr: session.amr, scope: scope))
         }
-        let subject = try outcome.get()
+        return try tokenResponse(for: try outcome.get(), refreshToken: refreshToken, now: now)
+    }
+
+    /// Mints the access token, and the ID token when the scope includes `openid`.
+    func tokenResponse(for subject: TokenIssuer.Subject, refreshToken: String, now: Date) throws -> TokenResponse {
         let issuer = issuer()
         let accessToken = try tokens.accessToken(for: subject, issuer: issuer, now: now)
-        let idToken = try tokens.idToken(for: subject, issuer: issuer, accessToken: accessToken, now: now)
+        let includesOpenID = subject.scope.split(separator: " ").contains("openid")
+        let idToken = try includesOpenID ? tokens.idToken(for: subject, issuer: issuer, accessToken: accessToken, now: now) : nil
         return TokenResponse(
             accessToken: Sensitive(accessToken), tokenType: "Bearer", expiresIn: Int(tokens.lifetimes.accessToken),
-            idToken: Sensitive(idToken), refreshToken: Sensitive(refreshToken), scope: scope)
+            idToken: idToken.map { Sensitive($0) }, refreshToken: Sensitive(refreshToken), scope: subject.scope)
     }
 }

@@ -2,7 +2,8 @@ import Foundation
 import Logging
 import ServiceLifecycle
 
-/// Deletes flows and authorization codes a day after they expired, once a minute.
+/// Deletes flows, authorization codes and refresh token families a day after they expired, once a
+/// minute.
 struct MaintenanceService: Service {
     let database: any Database
     let clock: any ServerClock
@@ -28,6 +29,7 @@ struct MaintenanceService: Service {
         try await database.write { repositories in
             try await repositories.flows.deleteExpired(before: cutoff)
             try await repositories.authorizationCodes.deleteExpired(before: cutoff)
+            try await repositories.refreshTokens.deleteExpired(before: cutoff)
         }
     }
 }

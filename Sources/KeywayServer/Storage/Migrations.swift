@@ -126,12 +126,27 @@ enum Migrations {
                 )
                 """,
             ]),
+        Migration(
+            version: 2, name: "refresh token rotation",
+            statements: [
+                "ALTER TABLE refresh_tokens ADD COLUMN family_id TEXT",
+                "ALTER TABLE refresh_tokens ADD COLUMN scope TEXT NOT NULL DEFAULT 'openid email offline_access'",
+                "ALTER TABLE refresh_tokens ADD COLUMN family_expires_at BIGINT",
+                "ALTER TABLE refresh_tokens ADD COLUMN rotated_at BIGINT",
+                "ALTER TABLE refresh_tokens ADD COLUMN successor_id TEXT",
+                "UPDATE refresh_tokens SET family_id = id, family_expires_at = expires_at",
+                "CREATE INDEX refresh_tokens_family ON refresh_tokens (family_id)",
+                "CREATE INDEX refresh_tokens_family_expires_at ON refresh_tokens (family_expires_at)",
+                "ALTER TABLE applications ADD COLUMN refresh_absolute_ms BIGINT",
+                "ALTER TABLE applications ADD COLUMN refresh_idle_ms BIGINT",
+                "ALTER TABLE applications ADD COLUMN refresh_grace_ms BIGINT",
+            ]),
     ]
 
-    /// Applies every migration the database has not seen yet, each in its own transaction.
-    /// Returns the versions applied.
+    /// Applies every migration (up to `through`) the database has not seen yet, each in its own
+    /// transaction. Returns the versions applied.
     @discardableResult
-    static func apply(to database: any Database, now: Date) async throws -> [Int] {
+    static func apply(to database: any Database, now: Date, through last: Int = .max) async throws -> [Int] {
         try await database.write { repositories in
             try await repositories.sql.raw(
                 """
@@ -144,7 +159,7 @@ enum Migrations {
             ).run()
         }
         var applied: [Int] = []
-        for migration in all {
+        for migration in all where migration.version <= last {
             let didApply = try await database.write { repositories -> Bool in
                 let sql = repositories.sql
                 let existing = try await sql.raw(

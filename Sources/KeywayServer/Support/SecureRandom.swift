@@ -7,7 +7,13 @@ enum SecureRandom {
     /// `count` random bytes.
     static func bytes(_ count: Int) -> [UInt8] {
         var generator = SystemRandomNumberGenerator()
-        return (0..<count).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(count + 7)
+        while bytes.count < count {
+            withUnsafeBytes(of: generator.next() as UInt64) { bytes.append(contentsOf: $0) }
+        }
+        bytes.removeLast(bytes.count - count)
+        return bytes
     }
 
     /// A prefixed identifier with 128 bits of randomness: `flw_3q2…`.
@@ -29,5 +35,5 @@ enum SecureRandom {
 
 /// SHA-256 of a high-entropy secret, hex encoded, for storage and lookup.
 func sha256Hex(_ text: String) -> String {
-    SHA256.hash(data: Data(text.utf8)).map { String(format: "%02x", $0) }.joined()
+    Hex.encode(SHA256.hash(data: Data(text.utf8)))
 }

@@ -1,6 +1,7 @@
 import Hummingbird
 import KeywayProtocol
 import Logging
+import NIOCore
 
 /// Discovery, JWKS and the token endpoint.
 struct OAuthRoutes {
@@ -8,12 +9,23 @@ struct OAuthRoutes {
     let signingKey: SigningKey
     let issuer: @Sendable () -> String
 
-    func register(on router: Router<KeywayRequestContext>) {
+    /// Discovery and JWKS answers may be cached by clients for this long.
+    static let metadataCacheControl = "public, max-age=300"
+
+    func register(on router: Router<KeywayRequestContext>) throws {
+        // Both documents are fixed while the server runs (the issuer is settled once the socket is
+        // bound), so each is encoded once.
+        let jwks = try HTTPResponses.encode(JSONWebKeySet(keys: [signingKey.publicJWK]))
+        let discovery = Locked<(issuer: String, body: ByteBuffer)?>(nil)
         router.get(".well-known/openid-configuration") { _, _ in
-            try HTTPResponses.json(Self.discovery(issuer: issuer()))
+            let issuer = issuer()
+            let cached = discovery.withLock { $0?.issuer == issuer ? $0?.body : nil }
+            let body = try cached ?? HTTPResponses.encode(Self.discovery(issuer: issuer))
+            if cached == nil { discovery.withLock { $0 = (issuer, body) } }
+            return HTTPResponses.json(encoded: body, cacheControl: Self.metadataCacheControl)
         }
         router.get(".well-known/jwks.json") { _, _ in
-            try HTTPResponses.json(JSONWebKeySet(keys: [signingKey.publicJWK]))
+            HTTPResponses.json(encoded: jwks, cacheControl: Self.metadataCacheControl)
         }
         router.post("oauth2/token") { request, context in
             do {
@@ -59,7 +71,7 @@ struct OAuthRoutes {
             responseTypesSupported: ["code"],
             subjectTypesSupported: ["public"],
             idTokenSigningAlgValuesSupported: ["ES256"],
-            grantTypesSupported: ["authorization_code"],
+            grantTypesSupported: ["authorization_code", "refresh_token"],
             codeChallengeMethodsSupported: ["S256"],
             tokenEndpointAuthMethodsSupported: ["none", "client_secret_basic", "client_secret_post"],
             scopesSupported: ["openid", "email", "offline_access"],

@@ -21,4 +21,6 @@ struct ApplicationRecord: Sendable, Equatable {
     var autoCreateUsers: Bool
     var isDev: Bool
     var createdAt: Int64
+    /// The application's own refresh token policy; `nil` uses the server's.
+    var refreshTokens: RefreshTokenPolicy? = nil
 }

@@ -32,12 +32,15 @@ struct ApplicationRepository: Sendable {
         try await sql.raw(
             """
             INSERT INTO applications (id, project_id, config_id, name, client_type, client_secret_hash,
-                flow_types, auto_create_users, is_dev, created_at)
+                flow_types, auto_create_users, is_dev, created_at, refresh_absolute_ms, refresh_idle_ms,
+                refresh_grace_ms)
             VALUES (\(bind: application.id), \(bind: application.projectId), \(bind: application.configId),
                 \(bind: application.name), \(bind: application.clientType.rawValue),
                 \(bind: application.clientSecretHash), \(bind: flowTypes),
                 \(bind: Int64(application.autoCreateUsers ? 1 : 0)), \(bind: Int64(application.isDev ? 1 : 0)),
-                \(bind: application.createdAt))
+                \(bind: application.createdAt), \(bind: application.refreshTokens.map { Self.millis($0.absoluteLifetime) }),
+                \(bind: application.refreshTokens.map { Self.millis($0.idleLifetime) }),
+                \(bind: application.refreshTokens.map { Self.millis($0.reuseGracePeriod) }))
             """
         ).run()
     }
@@ -55,9 +58,20 @@ struct ApplicationRepository: Sendable {
             .map(Self.decode)
     }
 
+    private static func millis(_ interval: Double) -> Int64 { Int64((interval * 1000).rounded()) }
+
     private static func decode(_ row: any SQLRow) throws -> ApplicationRecord {
         let clientType = try row.decode(column: "client_type", as: String.self)
         let flowTypes = try row.decode(column: "flow_types", as: String.self)
+        var refreshTokens: RefreshTokenPolicy?
+        if let absolute = try row.decode(column: "refresh_absolute_ms", as: Int64?.self),
+            let idle = try row.decode(column: "refresh_idle_ms", as: Int64?.self),
+            let grace = try row.decode(column: "refresh_grace_ms", as: Int64?.self)
+        {
+            refreshTokens = RefreshTokenPolicy(
+                absoluteLifetime: Double(absolute) / 1000, idleLifetime: Double(idle) / 1000,
+                reuseGracePeriod: Double(grace) / 1000)
+        }
         return ApplicationRecord(
             id: try row.decode(column: "id", as: String.self),
             projectId: try row.decode(column: "project_id", as: String.self),
@@ -68,6 +82,7 @@ struct ApplicationRepository: Sendable {
             flowTypes: Set(flowTypes.split(separator: " ").map { FlowType(rawValue: String($0)) }),
             autoCreateUsers: try row.decode(column: "auto_create_users", as: Int64.self) != 0,
             isDev: try row.decode(column: "is_dev", as: Int64.self) != 0,
-            createdAt: try row.decode(column: "created_at", as: Int64.self))
+            createdAt: try row.decode(column: "created_at", as: Int64.self),
+            refreshTokens: refreshTokens)
     }
 }

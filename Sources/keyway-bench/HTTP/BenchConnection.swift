@@ -1,0 +1,87 @@
+import Foundation
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+
+/// An answer read off a ``BenchConnection``.
+struct BenchResponse {
+    var status: Int
+    var body: ByteBuffer
+
+    /// The body decoded as `T` from JSON.
+    func decode<T: Decodable>(_ type: T.Type, with decoder: JSONDecoder) throws -> T {
+        try decoder.decode(T.self, from: Data(body.readableBytesView))
+    }
+}
+
+/// A failure of one iteration: an unexpected answer or a broken connection.
+struct BenchFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// One keep-alive HTTP/1.1 connection owned by one virtual user. Requests on it are sequential;
+/// the load comes from many connections at once.
+final class BenchConnection {
+    private var inbound: NIOAsyncChannelInboundStream<HTTPClientResponsePart>.AsyncIterator
+    private let outbound: NIOAsyncChannelOutboundWriter<HTTPClientRequestPart>
+    private let hostHeader: String
+
+    private init(
+        inbound: NIOAsyncChannelInboundStream<HTTPClientResponsePart>.AsyncIterator,
+        outbound: NIOAsyncChannelOutboundWriter<HTTPClientRequestPart>, hostHeader: String
+    ) {
+        self.inbound = inbound
+        self.outbound = outbound
+        self.hostHeader = hostHeader
+    }
+
+    /// Opens a connection, runs `body` with it and closes it.
+    static func with<Result>(
+        host: String, port: Int, group: any EventLoopGroup, _ body: (BenchConnection) async throws -> Result
+    ) async throws -> Result {
+        let channel = try await ClientBootstrap(group: group)
+            .channelOption(ChannelOptions.socketOption(.tcp_nodelay), value: 1)
+            .connect(host: host, port: port) { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHTTPClientHandlers()
+                    return try NIOAsyncChannel<HTTPClientResponsePart, HTTPClientRequestPart>(
+                        wrappingChannelSynchronously: channel)
+                }
+            }
+        return try await channel.executeThenClose { inbound, outbound in
+            let connection = BenchConnection(
+                inbound: inbound.makeAsyncIterator(), outbound: outbound, hostHeader: "\(host):\(port)")
+            return try await body(connection)
+        }
+    }
+
+    /// Sends one request and reads the whole answer.
+    func send(
+        _ method: HTTPMethod, _ path: String, headers: [(String, String)] = [], body: ByteBuffer? = nil
+    ) async throws -> BenchResponse {
+        var head = HTTPRequestHead(version: .http1_1, method: method, uri: path)
+        head.headers.add(name: "Host", value: hostHeader)
+        for (name, value) in headers { head.headers.add(name: name, value: value) }
+        if let body {
+            head.headers.add(name: "Content-Length", value: String(body.readableBytes))
+            try await outbound.write(contentsOf: [.head(head), .body(.byteBuffer(body)), .end(nil)])
+        } else {
+            if method == .POST || method == .PUT { head.headers.add(name: "Content-Length", value: "0") }
+            try await outbound.write(contentsOf: [.head(head), .end(nil)])
+        }
+        var status = 0
+        var collected = ByteBuffer()
+        while let part = try await inbound.next() {
+            switch part {
+            case .head(let responseHead):
+                status = Int(responseHead.status.code)
+            case .body(var buffer):
+                collected.writeBuffer(&buffer)
+            case .end:
+                return BenchResponse(status: status, body: collected)
+            }
+        }
+        throw BenchFailure("The server closed the connection.")
+    }
+}

@@ -1,0 +1,33 @@
+import Foundation
+import KeywayProtocol
+import Logging
+import Testing
+
+@testable import KeywayServer
+
+@Suite("Dev outbox")
+struct DevOutboxTests {
+    func message(to address: String, code: String) -> OutgoingMessage {
+        OutgoingMessage(channel: .email, to: address, code: Sensitive(code), subject: "s", body: "b \(code)")
+    }
+
+    @Test func keepsTheLatestMessagesAndFiltersByRecipient() async throws {
+        let outbox = DevOutbox(capacity: 5, clock: SystemClock(), logger: Logger(label: "test"))
+        for index in 0..<12 {
+            try await outbox.send(message(to: index.isMultiple(of: 2) ? "even@example.com" : "odd@example.com", code: "\(index)"))
+        }
+        #expect(await outbox.list().map(\.code) == ["7", "8", "9", "10", "11"])
+        #expect(await outbox.list(to: "even@example.com").map(\.code) == ["8", "10"])
+        #expect(await outbox.list(to: "ODD@example.com").map(\.code) == ["7", "9", "11"])
+        #expect(await outbox.list(to: "nobody@example.com").isEmpty)
+    }
+
+    @Test func evictedRecipientsDisappear() async throws {
+        let outbox = DevOutbox(capacity: 2, clock: SystemClock(), logger: Logger(label: "test"))
+        try await outbox.send(message(to: "first@example.com", code: "1"))
+        try await outbox.send(message(to: "second@example.com", code: "2"))
+        try await outbox.send(message(to: "third@example.com", code: "3"))
+        #expect(await outbox.list(to: "first@example.com").isEmpty)
+        #expect(await outbox.list().map(\.to) == ["second@example.com", "third@example.com"])
+    }
+}
