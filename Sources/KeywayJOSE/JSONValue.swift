@@ -55,3 +55,72 @@ public enum JSONValue: Codable, Sendable, Equatable {
         return nil
     }
 }
+
+extension JSONValue {
+    /// Compact JSON with object keys sorted and `/` unescaped: the same text `JSONEncoder` writes
+    /// with `[.sortedKeys, .withoutEscapingSlashes]`, without its per-value overhead. Integral
+    /// numbers below 2^53 are written without a fraction.
+    public func serialized() -> String {
+        var output = ""
+        output.reserveCapacity(256)
+        write(to: &output)
+        return output
+    }
+
+    private func write(to output: inout String) {
+        switch self {
+        case .string(let string):
+            Self.writeString(string, to: &output)
+        case .number(let number):
+            if number.rounded() == number, abs(number) < 9_007_199_254_740_992 {
+                output += String(Int64(number))
+            } else {
+                output += number.isFinite ? "\(number)" : "null"
+            }
+        case .bool(let bool):
+            output += bool ? "true" : "false"
+        case .null:
+            output += "null"
+        case .array(let values):
+            output += "["
+            for (index, value) in values.enumerated() {
+                if index > 0 { output += "," }
+                value.write(to: &output)
+            }
+            output += "]"
+        case .object(let members):
+            output += "{"
+            for (index, key) in members.keys.sorted().enumerated() {
+                if index > 0 { output += "," }
+                Self.writeString(key, to: &output)
+                output += ":"
+                members[key]!.write(to: &output)
+            }
+            output += "}"
+        }
+    }
+
+    private static let hexDigits = Array("0123456789abcdef")
+
+    private static func writeString(_ string: String, to output: inout String) {
+        output += "\""
+        for scalar in string.unicodeScalars {
+            switch scalar {
+            case "\"": output += "\\\""
+            case "\\": output += "\\\\"
+            case "\n": output += "\\n"
+            case "\r": output += "\\r"
+            case "\t": output += "\\t"
+            case "\u{08}": output += "\\b"
+            case "\u{0C}": output += "\\f"
+            case _ where scalar.value < 0x20:
+                output += "\\u00"
+                output.append(hexDigits[Int(scalar.value >> 4)])
+                output.append(hexDigits[Int(scalar.value & 0xF)])
+            default:
+                output.unicodeScalars.append(scalar)
+            }
+        }
+        output += "\""
+    }
+}

@@ -72,9 +72,7 @@ public enum JWSSigner {
     ) throws -> String {
         var header = header
         header["alg"] = .string("ES256")
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        let headerPart = Base64URL.encode(try encoder.encode(JSONValue.object(header)))
+        let headerPart = Base64URL.encode(Array(JSONValue.object(header).serialized().utf8))
         let payloadPart = Base64URL.encode(payload)
         let signingInput = Data("\(headerPart).\(payloadPart)".utf8)
         let signature = try key.signature(for: signingInput)

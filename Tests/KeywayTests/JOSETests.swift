@@ -87,6 +87,21 @@ struct JOSETests {
         }
     }
 
+    @Test func jsonSerializationMatchesJSONEncoder() throws {
+        let value = JSONValue.object([
+            "iss": .string("https://auth.example.com/tenant"), "exp": .number(1_795_000_000), "iat": .number(0),
+            "neg": .number(-42), "frac": .number(0.5), "ok": .bool(true), "no": .bool(false), "none": .null,
+            "amr": .array([.string("otp"), .string("hwk")]), "empty": .object([:]), "list": .array([]),
+            "text": .string("quote \" backslash \\ newline \n tab \t bell \u{07} é 🙂 </script>"),
+            "nested": .object(["b": .number(2), "a": .array([.null, .number(3.25)])]),
+        ])
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let expected = try #require(String(data: try encoder.encode(value), encoding: .utf8))
+        #expect(value.serialized() == expected)
+        #expect(try JSONDecoder().decode(JSONValue.self, from: Data(value.serialized().utf8)) == value)
+    }
+
     @Test func hex() {
         #expect(Hex.encode([]) == "")
         #expect(Hex.encode([0x00, 0x0f, 0xa5, 0xff]) == "000fa5ff")

@@ -62,9 +62,7 @@ struct TokenIssuer: Sendable {
     }
 
     private func sign(_ claims: [String: JSONValue], type: String) throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        let payload = try encoder.encode(JSONValue.object(claims))
+        let payload = Data(JSONValue.object(claims).serialized().utf8)
         return try JWSSigner.signES256(
             payload: payload, header: ["typ": .string(type), "kid": .string(signingKey.kid)],
             key: signingKey.privateKey)

@@ -1,0 +1,141 @@
+import Foundation
+import Logging
+import SQLKit
+
+/// SQLite in WAL mode: one writer connection whose transactions are serialized by an async lock
+/// (so concurrent requests never meet "database is locked"), and a pool of reader connections
+/// that WAL lets run beside the writer.
+///
+/// Statements run synchronously on the calling task's thread (see ``SQLiteHandle``): a statement
+/// on a local file takes microseconds, far less than handing it to another thread and back.
+final class SQLiteDatabase: Database {
+    private let writer: SQLiteHandle
+    private let writeLock = AsyncLock()
+    private let readers: ReaderPool
+    private let logger: Logger
+    private let checkpointStop = Locked(false)
+    let path: String
+
+    private init(path: String, writer: SQLiteHandle, readers: ReaderPool, logger: Logger) {
+        self.path = path
+        self.writer = writer
+        self.readers = readers
+        self.logger = logger
+    }
+
+    /// Opens (creating if needed) the database file and its parent folder.
+    static func open(path: String, readerCount: Int = 4, logger: Logger) async throws -> SQLiteDatabase {
+        let url = URL(fileURLWithPath: path)
+        try FileManager.default.createDirectory(
+            at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        let writer = try SQLiteHandle(path: path)
+        try writer.execute("PRAGMA journal_mode = WAL")
+        try writer.execute("PRAGMA synchronous = NORMAL")
+        try writer.execute("PRAGMA foreign_keys = ON")
+        // Checkpoints (which fsync) run off the writer, on a thread of their own: see `checkpoint()`.
+        try writer.execute("PRAGMA wal_autocheckpoint = 0")
+        let database = SQLiteDatabase(
+            path: path, writer: writer, readers: ReaderPool(path: path, limit: max(1, readerCount)), logger: logger)
+        database.startCheckpointing()
+        return database
+    }
+
+    /// Copies the write-ahead log back into the database file every 250 ms, in `PASSIVE` mode
+    /// (it never blocks the writer or readers), on a thread outside the concurrency pool: its
+    /// fsync can take milliseconds, and a transaction waiting on it would stall every request.
+    private func startCheckpointing() {
+        let path = self.path
+        let logger = self.logger
+        let stop = checkpointStop
+        let thread = Thread {
+            guard let handle = try? SQLiteHandle(path: path) else {
+                logger.warning("WAL checkpoint connection could not be opened; relying on SQLite's own checkpoints")
+                return
+            }
+            defer { handle.close() }
+            while !stop.current {
+                do {
+                    try handle.execute("PRAGMA wal_checkpoint(PASSIVE)")
+                } catch {
+                    logger.warning("WAL checkpoint failed: \(error)")
+                }
+                Thread.sleep(forTimeInterval: 0.25)
+            }
+        }
+        thread.name = "keyway-sqlite-checkpoint"
+        thread.start()
+    }
+
+    func read<T: Sendable>(_ body: @Sendable (Repositories) async throws -> T) async throws -> T {
+        let handle = try readers.checkOut()
+        defer { readers.checkIn(handle) }
+        return try await body(Repositories(sql: SQLiteHandleDatabase(handle: handle, logger: logger)))
+    }
+
+    func write<T: Sendable>(_ body: @Sendable (Repositories) async throws -> T) async throws -> T {
+        let writer = self.writer
+        let logger = self.logger
+        return try await writeLock.withLock {
+            try writer.execute("BEGIN IMMEDIATE")
+            do {
+                let result = try await body(Repositories(sql: SQLiteHandleDatabase(handle: writer, logger: logger)))
+                try writer.execute("COMMIT")
+                return result
+            } catch {
+                _ = try? writer.execute("ROLLBACK")
+                throw error
+            }
+        }
+    }
+
+    func shutdown() async {
+        checkpointStop.withLock { $0 = true }
+        await writeLock.lock()
+        writer.close()
+        readers.close()
+        writeLock.unlock()
+    }
+}
+
+/// Reader connections, each used by one task at a time; opened on demand up to `limit` kept idle.
+final class ReaderPool: Sendable {
+    private let path: String
+    private let limit: Int
+    private let idle = Locked<(handles: [SQLiteHandle], closed: Bool)>(([], false))
+
+    init(path: String, limit: Int) {
+        self.path = path
+        self.limit = limit
+    }
+
+    func checkOut() throws -> SQLiteHandle {
+        let reused = try idle.withLock { state -> SQLiteHandle? in
+            guard !state.closed else {
+                throw SQLiteFailure(code: 21, message: "The database is closed.")
+            }
+            return state.handles.popLast()
+        }
+        if let reused { return reused }
+        let handle = try SQLiteHandle(path: path)
+        try handle.execute("PRAGMA foreign_keys = ON")
+        return handle
+    }
+
+    func checkIn(_ handle: SQLiteHandle) {
+        let keep = idle.withLock { state -> Bool in
+            guard !state.closed, state.handles.count < limit else { return false }
+            state.handles.append(handle)
+            return true
+        }
+        if !keep { handle.close() }
+    }
+
+    func close() {
+        let handles = idle.withLock { state -> [SQLiteHandle] in
+            state.closed = true
+            defer { state.handles.removeAll() }
+            return state.handles
+        }
+        for handle in handles { handle.close() }
+    }
+}
