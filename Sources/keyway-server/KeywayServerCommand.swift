@@ -57,6 +57,7 @@ struct KeywayServerCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        LoggingSystem.bootstrap(KeywayLogHandler.standardError)
         var logger = Logger(label: "keyway")
         logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
         let location: DatabaseLocation

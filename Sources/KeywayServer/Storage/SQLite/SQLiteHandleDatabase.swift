@@ -75,6 +75,23 @@ struct SQLiteHandleRow: SQLRow {
 
     func decode<D: Decodable>(column: String, as type: D.Type) throws -> D {
         guard let value = row.value(column) else { throw MissingColumn(column: column) }
+        // The types repositories read, converted directly; anything else through SQLiteKit's decoder.
+        switch value {
+        case .text(let text) where D.self == String.self || D.self == String?.self:
+            return text as! D
+        case .integer(let integer) where D.self == Int64.self || D.self == Int64?.self:
+            return Int64(integer) as! D
+        case .integer(let integer) where D.self == Int.self || D.self == Int?.self:
+            return integer as! D
+        case .null:
+            if let optional = D.self as? any ExpressibleByNilLiteral.Type,
+                let none = optional.init(nilLiteral: ()) as? D
+            {
+                return none
+            }
+        default:
+            break
+        }
         return try Self.decoder.decode(D.self, from: value)
     }
 }
