@@ -79,4 +79,22 @@ public final class Keyway: Sendable {
     public func refresh(refreshToken: Sensitive<String>) async throws -> TokenSet {
         try await tokenClient.refresh(refreshToken: refreshToken)
     }
+
+    /// Revokes a refresh token or an access token of this application (RFC 7009). Revoking a
+    /// refresh token ends its sign-in: every token of it, access tokens included, stops being
+    /// accepted. Revoking a token the server does not know succeeds too.
+    public func revoke(token: Sensitive<String>) async throws {
+        try await tokenClient.revoke(token: token)
+    }
+
+    /// The signed-in user's claims from the OpenID Connect UserInfo endpoint.
+    public func userInfo(accessToken: Sensitive<String>) async throws -> UserInfo {
+        try await tokenClient.userInfo(accessToken: accessToken)
+    }
+
+    /// Signs the user out on every device and app: all of the user's sessions and refresh tokens
+    /// are revoked, and access tokens stop being accepted by `userInfo` and introspection.
+    public func signOutEverywhere(accessToken: Sensitive<String>) async throws {
+        try await tokenClient.signOutEverywhere(accessToken: accessToken)
+    }
 }

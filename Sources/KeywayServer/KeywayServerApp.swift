@@ -150,12 +150,22 @@ public final class KeywayServerApp: Sendable {
         let fallback = "http://\(configuration.host):\(configuration.port)"
         let currentIssuer: @Sendable () -> String = { issuerBox.current ?? fallback }
         FlowRoutes(engine: engine).register(on: router)
+        let accessTokens = AccessTokenVerifier(signingKey: signingKey, clock: configuration.clock)
         try OAuthRoutes(
             tokenEndpoint: TokenEndpoint(
                 database: database, clock: configuration.clock, issuer: currentIssuer,
                 tokens: TokenIssuer(signingKey: signingKey, lifetimes: configuration.tokenLifetimes),
                 refreshTokens: RefreshTokenDerivation(key: refreshKey), logger: logger),
+            revocationEndpoint: RevocationEndpoint(
+                database: database, clock: configuration.clock, issuer: currentIssuer, accessTokens: accessTokens,
+                logger: logger),
+            introspectionEndpoint: IntrospectionEndpoint(
+                database: database, clock: configuration.clock, issuer: currentIssuer, accessTokens: accessTokens),
             signingKey: signingKey, issuer: currentIssuer
+        ).register(on: router)
+        UserRoutes(
+            database: database, clock: configuration.clock, issuer: currentIssuer, accessTokens: accessTokens,
+            logger: logger
         ).register(on: router)
         HealthRoutes(database: database).register(on: router)
         if let outbox {

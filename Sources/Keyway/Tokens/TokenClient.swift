@@ -81,6 +81,70 @@ actor TokenClient {
         return try verifier.verify(jws, accessToken: accessToken, key: key)
     }
 
+    // MARK: Revocation, user info, sign-out
+
+    func revoke(token: Sensitive<String>) async throws {
+        let value = token.revealed
+        guard Self.isTokenShaped(value) else {
+            throw KeywayError.invalidConfiguration("The token to revoke is empty or malformed.")
+        }
+        let metadata = try await loadDiscovery()
+        guard let endpoint = metadata.revocationEndpoint, let url = URL(string: endpoint) else {
+            throw KeywayError.invalidResponse("The server does not advertise a revocation endpoint.")
+        }
+        let body = [("token", value), ("client_id", configId)].map { "\($0.0)=\(Self.formEncode($0.1))" }
+            .joined(separator: "&")
+        let response = try await send(
+            TransportRequest(
+                method: "POST", url: url,
+                headers: ["Content-Type": "application/x-www-form-urlencoded", "Accept": "application/json"],
+                body: Data(body.utf8)))
+        guard response.status == 200 else { throw Self.oauthError(response) }
+    }
+
+    func userInfo(accessToken: Sensitive<String>) async throws -> UserInfo {
+        let metadata = try await loadDiscovery()
+        guard let endpoint = metadata.userinfoEndpoint, let url = URL(string: endpoint) else {
+            throw KeywayError.invalidResponse("The server does not advertise a userinfo endpoint.")
+        }
+        let response = try await bearerRequest("GET", url: url, accessToken: accessToken)
+        guard response.status == 200 else { throw Self.oauthError(response) }
+        guard let info = try? JSONDecoder().decode(UserInfo.self, from: response.body) else {
+            throw KeywayError.invalidResponse("The userinfo answer could not be read.")
+        }
+        return info
+    }
+
+    func signOutEverywhere(accessToken: Sensitive<String>) async throws {
+        let response = try await bearerRequest(
+            "DELETE", url: server.appending(path: "/v1/me/sessions"), accessToken: accessToken)
+        guard response.status == 204 else { throw Self.oauthError(response) }
+    }
+
+    private func bearerRequest(_ method: String, url: URL, accessToken: Sensitive<String>) async throws
+        -> TransportResponse
+    {
+        guard Self.isTokenShaped(accessToken.revealed) else {
+            throw KeywayError.invalidConfiguration("The access token is empty or malformed.")
+        }
+        return try await send(
+            TransportRequest(
+                method: method, url: url,
+                headers: ["Authorization": "Bearer \(accessToken.revealed)", "Accept": "application/json"]))
+    }
+
+    /// Printable ASCII without spaces, at most 8 KiB.
+    private static func isTokenShaped(_ value: String) -> Bool {
+        !value.isEmpty && value.utf8.count <= 8192 && value.utf8.allSatisfy { (0x21...0x7E).contains($0) }
+    }
+
+    private static func oauthError(_ response: TransportResponse) -> KeywayError {
+        if let error = try? JSONDecoder().decode(OAuthErrorResponse.self, from: response.body) {
+            return .oauth(status: response.status, error: error)
+        }
+        return .invalidResponse("The server answered HTTP \(response.status).")
+    }
+
     // MARK: Metadata
 
     private func loadDiscovery() async throws -> DiscoveryDocument {

@@ -12,13 +12,20 @@ public struct DiscoveryDocument: Codable, Sendable, Equatable {
     public var tokenEndpointAuthMethodsSupported: [String]
     public var scopesSupported: [String]
     public var claimsSupported: [String]
+    /// OpenID Connect UserInfo endpoint.
+    public var userinfoEndpoint: String?
+    /// RFC 7009 token revocation endpoint.
+    public var revocationEndpoint: String?
+    /// RFC 7662 token introspection endpoint.
+    public var introspectionEndpoint: String?
 
     public init(
         issuer: String, authorizationEndpoint: String, tokenEndpoint: String, jwksUri: String,
         responseTypesSupported: [String], subjectTypesSupported: [String],
         idTokenSigningAlgValuesSupported: [String], grantTypesSupported: [String],
         codeChallengeMethodsSupported: [String], tokenEndpointAuthMethodsSupported: [String],
-        scopesSupported: [String], claimsSupported: [String]
+        scopesSupported: [String], claimsSupported: [String], userinfoEndpoint: String? = nil,
+        revocationEndpoint: String? = nil, introspectionEndpoint: String? = nil
     ) {
         self.issuer = issuer
         self.authorizationEndpoint = authorizationEndpoint
@@ -32,6 +39,9 @@ public struct DiscoveryDocument: Codable, Sendable, Equatable {
         self.tokenEndpointAuthMethodsSupported = tokenEndpointAuthMethodsSupported
         self.scopesSupported = scopesSupported
         self.claimsSupported = claimsSupported
+        self.userinfoEndpoint = userinfoEndpoint
+        self.revocationEndpoint = revocationEndpoint
+        self.introspectionEndpoint = introspectionEndpoint
     }
 
     enum CodingKeys: String, CodingKey {
@@ -47,5 +57,8 @@ public struct DiscoveryDocument: Codable, Sendable, Equatable {
         case tokenEndpointAuthMethodsSupported = "token_endpoint_auth_methods_supported"
         case scopesSupported = "scopes_supported"
         case claimsSupported = "claims_supported"
+        case userinfoEndpoint = "userinfo_endpoint"
+        case revocationEndpoint = "revocation_endpoint"
+        case introspectionEndpoint = "introspection_endpoint"
     }
 }

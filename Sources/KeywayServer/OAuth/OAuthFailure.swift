@@ -25,6 +25,23 @@ struct OAuthFailure: Error, Sendable {
         OAuthFailure(status: 400, body: .init(error: "invalid_scope", errorDescription: description))
     }
 
+    static func unauthorizedClient(_ description: String) -> OAuthFailure {
+        OAuthFailure(status: 400, body: .init(error: "unauthorized_client", errorDescription: description))
+    }
+
+    /// RFC 6750 §3.1: a request to a bearer-protected endpoint without credentials.
+    static let missingBearer = OAuthFailure(
+        status: 401, body: .init(error: "invalid_request", errorDescription: "An access token is required."),
+        wwwAuthenticate: #"Bearer realm="keyway""#)
+
+    /// RFC 6750 §3.1 `invalid_token` (401) or a malformed `Authorization` header (400).
+    static func invalidToken(_ description: String, status: Int) -> OAuthFailure {
+        let error = status == 401 ? "invalid_token" : "invalid_request"
+        return OAuthFailure(
+            status: status, body: .init(error: error, errorDescription: description),
+            wwwAuthenticate: #"Bearer realm="keyway", error="\#(error)", error_description="\#(description)""#)
+    }
+
     static func unsupportedGrantType(_ type: String) -> OAuthFailure {
         OAuthFailure(
             status: 400,

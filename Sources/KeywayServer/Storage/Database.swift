@@ -24,6 +24,7 @@ struct Repositories: Sendable {
     var authorizationCodes: AuthorizationCodeRepository { AuthorizationCodeRepository(sql: sql) }
     var refreshTokens: RefreshTokenRepository { RefreshTokenRepository(sql: sql) }
     var keys: KeyRepository { KeyRepository(sql: sql) }
+    var revokedAccessTokens: RevokedAccessTokenRepository { RevokedAccessTokenRepository(sql: sql) }
 }
 
 /// A storage failure: the message is for operators; clients see `internal_error`.

@@ -30,6 +30,7 @@ struct MaintenanceService: Service {
             try await repositories.flows.deleteExpired(before: cutoff)
             try await repositories.authorizationCodes.deleteExpired(before: cutoff)
             try await repositories.refreshTokens.deleteExpired(before: cutoff)
+            try await repositories.revokedAccessTokens.deleteExpired(before: cutoff)
         }
     }
 }

@@ -141,6 +141,20 @@ enum Migrations {
                 "ALTER TABLE applications ADD COLUMN refresh_idle_ms BIGINT",
                 "ALTER TABLE applications ADD COLUMN refresh_grace_ms BIGINT",
             ]),
+        Migration(
+            version: 3, name: "access token revocation",
+            statements: [
+                """
+                CREATE TABLE revoked_access_tokens (
+                    jti TEXT PRIMARY KEY,
+                    expires_at BIGINT NOT NULL,
+                    revoked_at BIGINT NOT NULL
+                )
+                """,
+                "CREATE INDEX revoked_access_tokens_expires_at ON revoked_access_tokens (expires_at)",
+                "CREATE INDEX sessions_user ON sessions (user_id)",
+                "CREATE INDEX refresh_tokens_user ON refresh_tokens (user_id)",
+            ]),
     ]
 
     /// Applies every migration (up to `through`) the database has not seen yet, each in its own

@@ -82,13 +82,20 @@ final class TestServer: Sendable {
 
     /// Posts a form to the token endpoint.
     func token(_ form: [String: String], headers: [String: String] = [:]) async throws -> (status: Int, json: [String: Any]) {
+        try await self.form("/oauth2/token", form, headers: headers)
+    }
+
+    /// Posts a form to an OAuth endpoint.
+    func form(_ path: String, _ form: [String: String], headers: [String: String] = [:]) async throws
+        -> (status: Int, json: [String: Any])
+    {
         var allowed = CharacterSet.alphanumerics
         allowed.insert(charactersIn: "-._~")
         let body = form.map { "\($0.key)=\($0.value.addingPercentEncoding(withAllowedCharacters: allowed)!)" }
             .joined(separator: "&")
         var all = headers
         all["Content-Type"] = "application/x-www-form-urlencoded"
-        let response = try await request("POST", "/oauth2/token", headers: all, body: Data(body.utf8))
+        let response = try await request("POST", path, headers: all, body: Data(body.utf8))
         let json = (try? JSONSerialization.jsonObject(with: response.body)) as? [String: Any] ?? [:]
         return (response.status, json)
     }

@@ -3,9 +3,11 @@ import KeywayProtocol
 import Logging
 import NIOCore
 
-/// Discovery, JWKS and the token endpoint.
+/// Discovery, JWKS, and the token, revocation and introspection endpoints.
 struct OAuthRoutes {
     let tokenEndpoint: TokenEndpoint
+    let revocationEndpoint: RevocationEndpoint
+    let introspectionEndpoint: IntrospectionEndpoint
     let signingKey: SigningKey
     let issuer: @Sendable () -> String
 
@@ -27,7 +29,28 @@ struct OAuthRoutes {
         router.get(".well-known/jwks.json") { _, _ in
             HTTPResponses.json(encoded: jwks, cacheControl: Self.metadataCacheControl)
         }
-        router.post("oauth2/token") { request, context in
+        post("oauth2/token", on: router) { form, request in
+            let response = try await tokenEndpoint.handle(form: form, authorization: request.headers[.authorization])
+            return try HTTPResponses.json(response, extraHeaders: [HTTPResponses.pragmaHeader: "no-cache"])
+        }
+        post("oauth2/revoke", on: router) { form, request in
+            try await revocationEndpoint.handle(form: form, authorization: request.headers[.authorization])
+            return Response(status: .ok, headers: [.cacheControl: "no-store"])
+        }
+        post("oauth2/introspect", on: router) { form, request in
+            try HTTPResponses.json(
+                try await introspectionEndpoint.handle(form: form, authorization: request.headers[.authorization]))
+        }
+    }
+
+    /// A form-encoded OAuth endpoint: parses the body (RFC 6749 §3.2: form encoding, no repeated
+    /// parameters) and answers every failure as an RFC 6749 §5.2 error.
+    private func post(
+        _ path: RouterPath, on router: Router<KeywayRequestContext>,
+        _ handler: @escaping @Sendable ([String: String], Request) async throws -> Response
+    ) {
+        let logger = tokenEndpoint.logger
+        router.post(path) { request, context in
             do {
                 if let contentType = request.headers[.contentType],
                     !contentType.lowercased().hasPrefix("application/x-www-form-urlencoded")
@@ -46,17 +69,15 @@ struct OAuthRoutes {
                         throw OAuthFailure.invalidRequest("The body is not valid form data.")
                     }
                 }
-                let response = try await tokenEndpoint.handle(
-                    form: form, authorization: request.headers[.authorization])
-                return try HTTPResponses.json(response, extraHeaders: [HTTPResponses.pragmaHeader: "no-cache"])
+                return try await handler(form, request)
             } catch let failure as OAuthFailure {
                 return HTTPResponses.oauthError(failure)
             } catch is FlowProblem {
                 return HTTPResponses.oauthError(.invalidRequest("The request body is too large."))
             } catch {
-                tokenEndpoint.logger.error(
-                    "token endpoint failed: \(String(describing: type(of: error)))",
-                    metadata: ["traceId": "\(context.traceId)"])
+                logger.error(
+                    "OAuth endpoint failed: \(String(describing: type(of: error)))",
+                    metadata: ["traceId": "\(context.traceId)", "path": "\(request.uri.path)"])
                 return HTTPResponses.oauthError(.serverError)
             }
         }
@@ -78,6 +99,9 @@ struct OAuthRoutes {
             claimsSupported: [
                 "iss", "sub", "aud", "exp", "iat", "auth_time", "amr", "azp", "sid", "email", "email_verified",
                 "at_hash",
-            ])
+            ],
+            userinfoEndpoint: "\(issuer)/oauth2/userinfo",
+            revocationEndpoint: "\(issuer)/oauth2/revoke",
+            introspectionEndpoint: "\(issuer)/oauth2/introspect")
     }
 }

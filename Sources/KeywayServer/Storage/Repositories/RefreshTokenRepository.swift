@@ -36,6 +36,13 @@ struct RefreshTokenRepository: Sendable {
         ).run()
     }
 
+    /// Revokes every refresh token of a user.
+    func revokeAll(userId: String, at time: Int64) async throws {
+        try await sql.raw(
+            "UPDATE refresh_tokens SET revoked_at = \(bind: time) WHERE user_id = \(bind: userId) AND revoked_at IS NULL"
+        ).run()
+    }
+
     /// Records that `id` was spent at `time` and replaced by `successorId`.
     func markRotated(id: String, successorId: String, at time: Int64) async throws {
         try await sql.raw(

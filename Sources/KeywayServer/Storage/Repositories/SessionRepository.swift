@@ -28,6 +28,13 @@ struct SessionRepository: Sendable {
         }
     }
 
+    /// Revokes every live session of a user.
+    func revokeAll(userId: String, at time: Int64) async throws {
+        try await sql.raw(
+            "UPDATE sessions SET revoked_at = \(bind: time) WHERE user_id = \(bind: userId) AND revoked_at IS NULL"
+        ).run()
+    }
+
     func revoke(id: String, at time: Int64) async throws {
         try await sql.raw(
             "UPDATE sessions SET revoked_at = \(bind: time) WHERE id = \(bind: id) AND revoked_at IS NULL"

@@ -1,0 +1,69 @@
+/// The OpenID Connect UserInfo answer (OpenID Connect Core §5.3.2).
+public struct UserInfo: Codable, Sendable, Equatable {
+    /// The user ID, the same `sub` as in the ID token.
+    public var subject: String
+    /// The email address, when the access token's scope includes `email`.
+    public var email: String?
+    /// Whether the email address was verified.
+    public var emailVerified: Bool?
+
+    public init(subject: String, email: String?, emailVerified: Bool?) {
+        self.subject = subject
+        self.email = email
+        self.emailVerified = emailVerified
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case subject = "sub"
+        case email
+        case emailVerified = "email_verified"
+    }
+}
+
+/// The answer of the token introspection endpoint (RFC 7662 §2.2). Only `active` is present for a
+/// token that is not active.
+public struct IntrospectionResponse: Codable, Sendable, Equatable {
+    public var active: Bool
+    public var scope: String?
+    public var clientId: String?
+    public var subject: String?
+    /// `access_token` or `refresh_token`.
+    public var tokenType: String?
+    public var expiresAt: Int?
+    public var issuedAt: Int?
+    public var issuer: String?
+    public var sessionId: String?
+    public var tokenId: String?
+
+    public init(
+        active: Bool, scope: String? = nil, clientId: String? = nil, subject: String? = nil, tokenType: String? = nil,
+        expiresAt: Int? = nil, issuedAt: Int? = nil, issuer: String? = nil, sessionId: String? = nil,
+        tokenId: String? = nil
+    ) {
+        self.active = active
+        self.scope = scope
+        self.clientId = clientId
+        self.subject = subject
+        self.tokenType = tokenType
+        self.expiresAt = expiresAt
+        self.issuedAt = issuedAt
+        self.issuer = issuer
+        self.sessionId = sessionId
+        self.tokenId = tokenId
+    }
+
+    /// The answer for any token that is unknown, expired, revoked or not the caller's to see.
+    public static let inactive = IntrospectionResponse(active: false)
+
+    enum CodingKeys: String, CodingKey {
+        case active, scope
+        case clientId = "client_id"
+        case subject = "sub"
+        case tokenType = "token_type"
+        case expiresAt = "exp"
+        case issuedAt = "iat"
+        case issuer = "iss"
+        case sessionId = "sid"
+        case tokenId = "jti"
+    }
+}

@@ -1,0 +1,52 @@
+import Foundation
+import KeywayJOSE
+
+/// The claims of an access token this server issued, once verified.
+struct AccessTokenClaims: Sendable, Equatable {
+    var tokenId: String
+    var subject: String
+    var clientId: String
+    var sessionId: String
+    var scope: String
+    var issuedAt: Int64
+    var expiresAt: Int64
+    var issuer: String
+
+    var scopes: Set<String> { Set(scope.split(separator: " ").map(String.init)) }
+}
+
+/// Verifies an access token issued by this server: an RFC 9068 JWT (`typ: at+jwt`) signed with
+/// the server's key, for this issuer, not expired. Revocation and the session are checked by the
+/// caller, against the database.
+struct AccessTokenVerifier: Sendable {
+    let signingKey: SigningKey
+    let clock: any ServerClock
+
+    /// The claims, or `nil` for anything that is not a valid, unexpired Keyway access token.
+    func verify(_ token: String, issuer: String) -> AccessTokenClaims? {
+        guard token.utf8.count <= 4096, let jws = try? CompactJWS(token), jws.type == "at+jwt",
+            jws.keyID == signingKey.kid, (try? jws.verifyES256(with: signingKey.privateKey.publicKey)) != nil,
+            case .object(let claims) = try? JSONDecoder().decode(JSONValue.self, from: jws.payload),
+            claims["iss"]?.stringValue == issuer, claims["aud"]?.stringValue == issuer,
+            let tokenId = claims["jti"]?.stringValue, let subject = claims["sub"]?.stringValue,
+            let clientId = claims["client_id"]?.stringValue, let sessionId = claims["sid"]?.stringValue,
+            let scope = claims["scope"]?.stringValue, let iat = claims["iat"]?.numberValue,
+            let exp = claims["exp"]?.numberValue
+        else { return nil }
+        guard clock.now().timeIntervalSince1970 < exp else { return nil }
+        return AccessTokenClaims(
+            tokenId: tokenId, subject: subject, clientId: clientId, sessionId: sessionId, scope: scope,
+            issuedAt: Int64(iat), expiresAt: Int64(exp), issuer: issuer)
+    }
+
+    /// Verifies the token and checks, in `repositories`, that it was not revoked and that its
+    /// sign-in session is still live.
+    func verifyActive(_ token: String, issuer: String, in repositories: Repositories) async throws -> AccessTokenClaims? {
+        guard let claims = verify(token, issuer: issuer) else { return nil }
+        guard try await !repositories.revokedAccessTokens.contains(jti: claims.tokenId),
+            let session = try await repositories.sessions.find(id: claims.sessionId), session.revokedAt == nil,
+            session.userId == claims.subject
+        else { return nil }
+        return claims
+    }
+}

@@ -1,0 +1,49 @@
+import Foundation
+import KeywayProtocol
+
+/// `POST /oauth2/introspect`: token introspection (RFC 7662), for confidential applications (an
+/// app's backend) only. A backend may introspect tokens of any application of its own project
+/// (typically the tokens its mobile app holds); for tokens of other projects, and for any token
+/// that is unknown, expired, revoked, spent or whose sign-in ended, the answer is
+/// `{"active": false}`.
+struct IntrospectionEndpoint: Sendable {
+    let database: any Database
+    let clock: any ServerClock
+    let issuer: @Sendable () -> String
+    let accessTokens: AccessTokenVerifier
+
+    func handle(form: [String: String], authorization: String?) async throws -> IntrospectionResponse {
+        guard let token = form["token"], !token.isEmpty else {
+            throw OAuthFailure.invalidRequest("token is required.")
+        }
+        let caller = try await ClientAuthenticator(database: database)
+            .authenticate(form: form, authorization: authorization)
+        guard caller.clientType == .confidential else {
+            throw OAuthFailure.invalidClient(
+                "Only confidential applications may introspect tokens.", usedBasic: authorization != nil)
+        }
+        let issuer = issuer()
+        let now = clock.now().epochMilliseconds
+        return try await database.read { repositories in
+            if let claims = try await accessTokens.verifyActive(token, issuer: issuer, in: repositories) {
+                guard let owner = try await repositories.applications.find(configId: claims.clientId),
+                    owner.projectId == caller.projectId
+                else { return .inactive }
+                return IntrospectionResponse(
+                    active: true, scope: claims.scope, clientId: claims.clientId, subject: claims.subject,
+                    tokenType: "access_token", expiresAt: Int(claims.expiresAt), issuedAt: Int(claims.issuedAt),
+                    issuer: issuer, sessionId: claims.sessionId, tokenId: claims.tokenId)
+            }
+            guard let record = try await repositories.refreshTokens.find(hash: sha256Hex(token)),
+                record.revokedAt == nil, record.rotatedAt == nil, now < record.expiresAt,
+                let session = try await repositories.sessions.find(id: record.sessionId), session.revokedAt == nil,
+                let owner = try await repositories.applications.find(id: record.applicationId),
+                owner.projectId == caller.projectId
+            else { return .inactive }
+            return IntrospectionResponse(
+                active: true, scope: record.scope, clientId: owner.configId, subject: record.userId,
+                tokenType: "refresh_token", expiresAt: Int(record.expiresAt / 1000),
+                issuedAt: Int(record.createdAt / 1000), issuer: issuer, sessionId: record.sessionId)
+        }
+    }
+}
