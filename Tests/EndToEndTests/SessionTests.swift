@@ -1,0 +1,165 @@
+import Foundation
+import Keyway
+import KeywayProtocol
+import KeywayServer
+import Testing
+
+/// The real URLSession transport, counting refresh requests and failing the first ones on demand.
+final class CountingTransport: HTTPTransport, @unchecked Sendable {
+    // @unchecked: the counters are only touched under `lock`.
+    private let lock = NSLock()
+    private let inner = URLSessionTransport()
+    private var refreshes = 0
+    private var failuresLeft = 0
+
+    var refreshCount: Int { lock.withLock { refreshes } }
+
+    /// Makes the next `count` refresh requests fail as an unreachable server would.
+    func failNextRefreshes(_ count: Int) { lock.withLock { failuresLeft = count } }
+
+    func send(_ request: TransportRequest) async throws -> TransportResponse {
+        let isRefresh = request.body.map { String(decoding: $0, as: UTF8.self).contains("grant_type=refresh_token") } ?? false
+        if isRefresh {
+            let fail = lock.withLock { () -> Bool in
+                refreshes += 1
+                guard failuresLeft > 0 else { return false }
+                failuresLeft -= 1
+                return true
+            }
+            if fail { throw URLError(.cannotConnectToHost) }
+        }
+        return try await inner.send(request)
+    }
+}
+
+@Suite("Session: stored tokens, refresh, single flight, failures")
+struct SessionTests {
+    struct Setup {
+        let server: TestServer
+        let clock: ManualClock
+        let keyway: Keyway
+        let transport: CountingTransport
+        let storage: InMemorySecureStorage
+        let session: KeywaySession
+        let first: TokenSet
+    }
+
+    func signedIn(email: String, retry: KeywaySession.RetryPolicy = .init(maxAttempts: 3, baseDelay: 0.01)) async throws
+        -> Setup
+    {
+        let clock = ManualClock()
+        let server = try await TestServer.start(clock: clock)
+        let transport = CountingTransport()
+        let keyway = try Keyway(
+            configId: TestServer.configId, baseURL: server.baseURL,
+            options: KeywayOptions(transport: transport, clock: clock))
+        await keyway.start(identifier: email)
+        await keyway.flow.submitCode(try await server.latestCode(to: email))
+        let completion = try #require(keyway.flow.currentUpdate.completion)
+        let tokens = try await keyway.exchange(authCode: completion.authCode, codeVerifier: try #require(completion.codeVerifier))
+        let storage = InMemorySecureStorage()
+        let session = KeywaySession(keyway: keyway, storage: storage, retryPolicy: retry)
+        try await session.save(tokens)
+        return Setup(
+            server: server, clock: clock, keyway: keyway, transport: transport, storage: storage, session: session,
+            first: tokens)
+    }
+
+    @Test func refreshesOnlyWhenTheTokenIsAboutToExpire() async throws {
+        let setup = try await signedIn(email: "session@example.com")
+        defer { Task { await setup.server.stop() } }
+        #expect(try await setup.session.accessToken() == setup.first.response.accessToken)
+        setup.clock.advance(by: 15 * 60 - 61)
+        #expect(try await setup.session.accessToken() == setup.first.response.accessToken)
+        #expect(setup.transport.refreshCount == 0)
+
+        // Inside the 60-second skew: refreshed, and the new pair is what storage holds.
+        setup.clock.advance(by: 2)
+        let fresh = try #require(try await setup.session.accessToken())
+        #expect(fresh != setup.first.response.accessToken)
+        #expect(setup.transport.refreshCount == 1)
+        let stored = try #require(try await setup.session.tokens())
+        #expect(stored.accessToken == fresh)
+        #expect(stored.refreshToken != setup.first.response.refreshToken)
+        #expect(stored.subject == setup.first.idToken.subject)
+        #expect(try await setup.keyway.userInfo(accessToken: fresh).subject == stored.subject)
+    }
+
+    @Test func concurrentCallersShareOneRefresh() async throws {
+        let setup = try await signedIn(email: "flight@example.com")
+        defer { Task { await setup.server.stop() } }
+        setup.clock.advance(by: 16 * 60)
+        let session = setup.session
+        let tokens = try await withThrowingTaskGroup(of: Sensitive<String>?.self) { group in
+            for _ in 0..<100 {
+                group.addTask { try await session.accessToken() }
+            }
+            var all: [Sensitive<String>?] = []
+            for try await token in group { all.append(token) }
+            return all
+        }
+        #expect(tokens.count == 100)
+        #expect(Set(tokens.map { $0?.revealed }).count == 1)
+        #expect(setup.transport.refreshCount == 1)
+    }
+
+    @Test func aRefusedRefreshTokenSignsOut() async throws {
+        let setup = try await signedIn(email: "refused@example.com")
+        defer { Task { await setup.server.stop() } }
+        try await setup.keyway.revoke(token: try #require(setup.first.response.refreshToken))
+        setup.clock.advance(by: 16 * 60)
+        await #expect {
+            _ = try await setup.session.accessToken()
+        } throws: { error in
+            guard case SessionError.invalidRefreshToken = error else { return false }
+            return true
+        }
+        #expect(try await setup.session.tokens() == nil)
+        await #expect(throws: SessionError.noAccessTokenPresent) { _ = try await setup.session.accessToken() }
+        #expect(try await setup.session.accessToken(throwIfMissing: false) == nil)
+    }
+
+    @Test func networkFailuresAreRetriedThenReported() async throws {
+        let setup = try await signedIn(email: "retry@example.com")
+        defer { Task { await setup.server.stop() } }
+        setup.clock.advance(by: 16 * 60)
+        setup.transport.failNextRefreshes(2)
+        #expect(try await setup.session.accessToken() != setup.first.response.accessToken)
+        #expect(setup.transport.refreshCount == 3)
+
+        setup.clock.advance(by: 16 * 60)
+        setup.transport.failNextRefreshes(3)
+        await #expect {
+            _ = try await setup.session.accessToken()
+        } throws: { error in
+            guard case SessionError.networkConnectionFailure = error else { return false }
+            return true
+        }
+        // The session survived: the next call refreshes.
+        #expect(try await setup.session.tokens() != nil)
+        #expect(try await setup.session.accessToken() != nil)
+    }
+
+    @Test func unavailableStorageIsNotASignOut() async throws {
+        let setup = try await signedIn(email: "locked@example.com")
+        defer { Task { await setup.server.stop() } }
+        await setup.storage.setUnavailable("device locked")
+        await #expect(throws: SessionError.storageUnavailable("device locked")) {
+            _ = try await setup.session.accessToken()
+        }
+        await setup.storage.setUnavailable(nil)
+        #expect(try await setup.session.accessToken() == setup.first.response.accessToken)
+    }
+
+    @Test func signOutRevokesAndForgets() async throws {
+        let setup = try await signedIn(email: "signout@example.com")
+        defer { Task { await setup.server.stop() } }
+        try await setup.session.signOut()
+        #expect(try await setup.session.tokens() == nil)
+        let refused = try await setup.server.token([
+            "grant_type": "refresh_token", "refresh_token": setup.first.response.refreshToken!.revealed,
+            "client_id": TestServer.configId,
+        ])
+        #expect(refused.json["error"] as? String == "invalid_grant")
+    }
+}
