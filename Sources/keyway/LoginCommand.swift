@@ -11,14 +11,11 @@ struct LoginCommand: AsyncParsableCommand {
         discussion: """
             Prompts go to standard error. At the code prompt, type the code, 'resend' for a new code, or \
             'cancel'. When standard input is not a terminal, the code is read from it line by line. With \
-            --json the verified token response is printed on standard output and nothing else is.
+            --json the verified token response is printed on standard output and nothing else is. The \
+            session is kept, encrypted, in the state folder for keyway token, whoami and logout.
             """)
 
-    @Option(help: "The Keyway server URL.")
-    var server = "http://127.0.0.1:8080"
-
-    @Option(help: "The application's config ID (default: $KEYWAY_CONFIG_ID).")
-    var configId: String?
+    @OptionGroup var options: ClientOptions
 
     @Flag(help: "Print the verified token response as JSON on standard output.")
     var json = false
@@ -27,22 +24,18 @@ struct LoginCommand: AsyncParsableCommand {
     var email: String
 
     func run() async throws {
-        guard let configId = configId ?? ProcessInfo.processInfo.environment["KEYWAY_CONFIG_ID"], !configId.isEmpty
-        else {
-            throw ValidationError("Pass --config-id (the dev server prints it at start) or set KEYWAY_CONFIG_ID.")
-        }
-        guard let url = URL(string: server) else { throw ValidationError("--server is not a URL.") }
-        let keyway: Keyway
-        do {
-            keyway = try Keyway(configId: configId, baseURL: url)
-        } catch {
-            throw ValidationError(String(describing: error))
-        }
+        let keyway = try options.makeKeyway()
+        let stored = try options.makeSession(keyway)
         let terminal = Terminal()
-        let session = LoginSession(keyway: keyway, terminal: terminal, server: server)
+        let session = LoginSession(keyway: keyway, terminal: terminal, server: options.server)
         guard let completed = await session.run(email: email) else { throw ExitCode.failure }
         do {
             let tokens = try await keyway.exchange(authCode: completed.authCode, codeVerifier: completed.codeVerifier)
+            do {
+                try await stored.save(tokens)
+            } catch {
+                terminal.status("Warning: the session could not be saved: \(error)")
+            }
             if json {
                 let encoder = JSONEncoder()
                 encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]

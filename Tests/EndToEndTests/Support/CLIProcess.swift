@@ -37,6 +37,9 @@ final class CLIProcess: @unchecked Sendable {
         process.arguments = arguments
         var merged = ProcessInfo.processInfo.environment
         merged.removeValue(forKey: "KEYWAY_CONFIG_ID")
+        // Each run keeps its session in a folder of its own unless the test shares one.
+        merged["KEYWAY_HOME"] = FileManager.default.temporaryDirectory
+            .appendingPathComponent("keyway-cli-\(UUID().uuidString)").path
         for (key, value) in environment { merged[key] = value }
         process.environment = merged
         process.standardInput = input
@@ -57,6 +60,9 @@ final class CLIProcess: @unchecked Sendable {
 
     /// Everything written to standard output so far.
     var standardOutput: String { lock.withLock { String(decoding: stdoutData, as: UTF8.self) } }
+
+    /// The exit status, once the process has exited.
+    var exitStatus: Int32? { process.isRunning ? nil : process.terminationStatus }
 
     /// Everything written to standard error so far.
     var standardError: String { lock.withLock { String(decoding: stderrData, as: UTF8.self) } }

@@ -1,0 +1,83 @@
+import ArgumentParser
+import Foundation
+import Keyway
+import KeywayProtocol
+
+/// `keyway token`: prints a valid access token of the stored session, refreshing it if needed.
+struct TokenCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "token",
+        abstract: "Print a valid access token of the signed-in session (refreshed when needed).",
+        discussion: "The token alone goes to standard output, so scripts can use it: curl -H \"Authorization: Bearer $(keyway token)\" …")
+
+    @OptionGroup var options: ClientOptions
+
+    func run() async throws {
+        let keyway = try options.makeKeyway()
+        let session = try options.makeSession(keyway)
+        let terminal = Terminal()
+        do {
+            guard let token = try await session.accessToken() else { throw ExitCode.failure }
+            terminal.output(token.revealed)
+        } catch let error as SessionError {
+            terminal.status("Error: \(error)\(error == .noAccessTokenPresent ? " Run keyway login first." : "")")
+            throw ExitCode.failure
+        }
+    }
+}
+
+/// `keyway whoami`: the signed-in user, from the server's UserInfo endpoint.
+struct WhoAmICommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "whoami", abstract: "Show the signed-in user, as the server sees it.")
+
+    @OptionGroup var options: ClientOptions
+
+    func run() async throws {
+        let keyway = try options.makeKeyway()
+        let session = try options.makeSession(keyway)
+        let terminal = Terminal()
+        do {
+            guard let token = try await session.accessToken() else { throw ExitCode.failure }
+            let info = try await keyway.userInfo(accessToken: token)
+            terminal.output(info.email.map { "\($0) (\(info.subject))" } ?? info.subject)
+        } catch let error as SessionError {
+            terminal.status("Error: \(error)\(error == .noAccessTokenPresent ? " Run keyway login first." : "")")
+            throw ExitCode.failure
+        } catch {
+            terminal.status("Error: \(error)")
+            throw ExitCode.failure
+        }
+    }
+}
+
+/// `keyway logout`: revokes the session at the server and forgets it.
+struct LogoutCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "logout", abstract: "Sign out: revoke the session at the server and delete it here.")
+
+    @OptionGroup var options: ClientOptions
+
+    @Flag(help: "Sign out on every device and app (all of the user's sessions).")
+    var everywhere = false
+
+    func run() async throws {
+        let keyway = try options.makeKeyway()
+        let session = try options.makeSession(keyway)
+        let terminal = Terminal()
+        do {
+            if everywhere {
+                guard let token = try await session.accessToken() else { throw ExitCode.failure }
+                try await keyway.signOutEverywhere(accessToken: token)
+            }
+            try await session.signOut()
+            terminal.status(everywhere ? "Signed out everywhere." : "Signed out.")
+        } catch let error as SessionError {
+            terminal.status("Error: \(error)")
+            throw ExitCode.failure
+        } catch {
+            terminal.status("Error: \(error)")
+            throw ExitCode.failure
+        }
+    }
+}
