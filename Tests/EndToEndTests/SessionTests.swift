@@ -163,3 +163,39 @@ struct SessionTests {
         #expect(refused.json["error"] as? String == "invalid_grant")
     }
 }
+
+@Suite("Session: two processes sharing file storage")
+struct SharedStorageSessionTests {
+    @Test func onlyOneOfTwoSessionsOnTheSameFileRefreshes() async throws {
+        let clock = ManualClock()
+        let server = try await TestServer.start(clock: clock)
+        defer { Task { await server.stop() } }
+        let transport = CountingTransport()
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("keyway-shared-\(UUID().uuidString)")
+        let keyFile = directory.appendingPathComponent("shared.key")
+
+        // An app and its extension: separate SDK instances and storage objects on one file.
+        func member() throws -> (Keyway, KeywaySession) {
+            let keyway = try Keyway(
+                configId: TestServer.configId, baseURL: server.baseURL,
+                options: KeywayOptions(transport: transport, clock: clock))
+            let storage = try FileSecureStorage(directory: directory, namespace: "group", keySource: .keyFile(keyFile))
+            return (keyway, KeywaySession(keyway: keyway, storage: storage))
+        }
+        let (app, appSession) = try member()
+        let (_, extensionSession) = try member()
+
+        await app.start(identifier: "shared@example.com")
+        await app.flow.submitCode(try await server.latestCode(to: "shared@example.com"))
+        let completion = try #require(app.flow.currentUpdate.completion)
+        try await appSession.save(try await app.exchange(authCode: completion.authCode, codeVerifier: completion.codeVerifier!))
+        #expect(try await extensionSession.tokens()?.subject != nil)
+
+        clock.advance(by: 16 * 60)
+        async let fromApp = appSession.accessToken()
+        async let fromExtension = extensionSession.accessToken()
+        let (first, second) = try await (fromApp, fromExtension)
+        #expect(first == second)
+        #expect(transport.refreshCount == 1)
+    }
+}

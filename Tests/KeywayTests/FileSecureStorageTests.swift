@@ -28,7 +28,7 @@ struct FileSecureStorageTests {
         #expect(raw.prefix(4) == Data("KWS1".utf8))
         #expect(!String(decoding: raw, as: UTF8.self).contains("secret one"))
         let names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
-        #expect(Set(names) == ["storage.key", "com.example.app.kwstore"])
+        #expect(Set(names) == ["storage.key", "com.example.app.kwstore", "com.example.app.lock"])
         let keyMode = try FileManager.default.attributesOfItem(atPath: keyFile.path)[.posixPermissions] as? Int
         #expect(keyMode == 0o600)
         let fileMode = try FileManager.default.attributesOfItem(atPath: second.fileURL.path)[.posixPermissions] as? Int

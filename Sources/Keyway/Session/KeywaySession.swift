@@ -18,6 +18,9 @@ import KeywayProtocol
 ///   ``SessionError/networkConnectionFailure(_:)`` is thrown; the session is kept.
 /// - A refused refresh token (revoked, expired, reused) clears the session:
 ///   ``SessionError/invalidRefreshToken(_:)``.
+/// - With a storage that offers ``CrossProcessLocking`` (``FileSecureStorage`` does), the refresh
+///   runs under that lock and first re-reads storage: when another process has refreshed
+///   meanwhile, its result is used and no second refresh is sent.
 /// - Unavailable storage (a locked device) is ``SessionError/storageUnavailable(_:)`` and never
 ///   signs the user out.
 public actor KeywaySession {
@@ -150,6 +153,28 @@ public actor KeywaySession {
     }
 
     private func performRefresh(from current: Tokens) async throws -> Tokens {
+        guard let locking = storage as? any CrossProcessLocking else {
+            return try await refreshWithRetries(from: current)
+        }
+        do {
+            return try await locking.withExclusiveLock { try await self.refreshUnderLock(from: current) }
+        } catch let error as SecureStorageError {
+            throw Self.map(error)
+        }
+    }
+
+    /// Inside the cross-process lock: another process may have refreshed while this one waited.
+    private func refreshUnderLock(from current: Tokens) async throws -> Tokens {
+        guard let latest = try await tokens() else { throw SessionError.noAccessTokenPresent }
+        if latest.accessToken != current.accessToken,
+            latest.accessTokenExpiresAt.timeIntervalSince(keyway.options.clock.now()) > refreshSkew
+        {
+            return latest
+        }
+        return try await refreshWithRetries(from: latest)
+    }
+
+    private func refreshWithRetries(from current: Tokens) async throws -> Tokens {
         guard let refreshToken = current.refreshToken else {
             try? await storage.delete(key: storageKey)
             throw SessionError.invalidRefreshToken("The session has no refresh token.")

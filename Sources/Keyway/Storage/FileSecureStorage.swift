@@ -11,7 +11,11 @@ import Foundation
 ///   new file, never a torn one.
 /// - A wrong key, a different key version or a damaged file fails closed with
 ///   ``SecureStorageError/unreadable(_:)``; nothing is overwritten.
-public actor FileSecureStorage: SecureStorage {
+///
+/// Processes sharing the folder (an app and its extension, several CLI runs) are coordinated with
+/// `flock(2)`: each read-modify-write holds `NAMESPACE.lock` for its few milliseconds, and
+/// ``withExclusiveLock(_:)`` holds `NAMESPACE.session.lock` for as long as a token refresh takes.
+public actor FileSecureStorage: SecureStorage, CrossProcessLocking {
     /// Where the encryption key comes from.
     public enum KeySource: Sendable {
         /// A 32-byte key file, created with mode `0600` on first use. Refused when other users can
@@ -44,15 +48,57 @@ public actor FileSecureStorage: SecureStorage {
     }
 
     public func write(key: String, data: Data) async throws(SecureStorageError) {
-        var entries = try load()
-        entries[key] = data
-        try save(entries)
+        try withFileLock { () throws(SecureStorageError) in
+            var entries = try load()
+            entries[key] = data
+            try save(entries)
+        }
     }
 
     public func delete(key: String) async throws(SecureStorageError) {
-        var entries = try load()
-        guard entries.removeValue(forKey: key) != nil else { return }
-        try save(entries)
+        try withFileLock { () throws(SecureStorageError) in
+            var entries = try load()
+            guard entries.removeValue(forKey: key) != nil else { return }
+            try save(entries)
+        }
+    }
+
+    // MARK: Locks
+
+    /// Holds `NAMESPACE.session.lock` while `body` runs. Each call opens its own descriptor, so
+    /// callers exclude each other whether they are in this process or another. Waits up to 30
+    /// seconds, then throws ``SecureStorageError/unavailable(_:)``.
+    public nonisolated func withExclusiveLock<T: Sendable>(_ body: @Sendable () async throws -> T) async throws -> T {
+        let path = fileURL.deletingPathExtension().path + ".session.lock"
+        try Self.ensureDirectory(fileURL.deletingLastPathComponent())
+        let descriptor = open(path, O_RDWR | O_CREAT, 0o600)
+        guard descriptor >= 0 else { throw SecureStorageError.unavailable("\(path) cannot be opened.") }
+        defer {
+            flock(descriptor, LOCK_UN)
+            close(descriptor)
+        }
+        let deadline = ContinuousClock.now + .seconds(30)
+        while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
+            guard ContinuousClock.now < deadline else {
+                throw SecureStorageError.unavailable("Timed out waiting for \(path).")
+            }
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        return try await body()
+    }
+
+    /// Holds `NAMESPACE.lock` around a read-modify-write of the file (milliseconds).
+    private func withFileLock(_ body: () throws(SecureStorageError) -> Void) throws(SecureStorageError) {
+        try Self.ensureDirectory(fileURL.deletingLastPathComponent())
+        let path = fileURL.deletingPathExtension().path + ".lock"
+        let descriptor = open(path, O_RDWR | O_CREAT, 0o600)
+        guard descriptor >= 0 else { throw .unavailable("\(path) cannot be opened.") }
+        defer {
+            flock(descriptor, LOCK_UN)
+            close(descriptor)
+        }
+        guard flock(descriptor, LOCK_EX) == 0 else { throw .unavailable("\(path) cannot be locked.") }
+        try body()
     }
 
     // MARK: File

@@ -11,6 +11,14 @@ public protocol SecureStorage: Sendable {
     func delete(key: String) async throws(SecureStorageError)
 }
 
+/// A storage several processes share (an app and its extension) can offer a lock that holds
+/// across all of them; ``KeywaySession`` refreshes under it, so only one process refreshes and
+/// the others read the result.
+public protocol CrossProcessLocking: Sendable {
+    /// Runs `body` while holding an exclusive lock that every process using this storage respects.
+    func withExclusiveLock<T: Sendable>(_ body: @Sendable () async throws -> T) async throws -> T
+}
+
 /// A failure of a ``SecureStorage``.
 public enum SecureStorageError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The storage cannot be used right now (for example a locked device). Nothing was changed,
