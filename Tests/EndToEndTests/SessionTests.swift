@@ -199,3 +199,54 @@ struct SharedStorageSessionTests {
         #expect(transport.refreshCount == 1)
     }
 }
+
+@Suite("Session: several accounts")
+struct MultiAccountSessionTests {
+    @Test func accountsLiveSideBySide() async throws {
+        let clock = ManualClock()
+        let server = try await TestServer.start(clock: clock)
+        defer { Task { await server.stop() } }
+        let keyway = try makeKeyway(server, clock: clock)
+        let storage = InMemorySecureStorage()
+        let session = KeywaySession(keyway: keyway, storage: storage)
+        func signIn(_ email: String) async throws -> TokenSet {
+            await keyway.start(identifier: email)
+            await keyway.flow.submitCode(try await server.latestCode(to: email))
+            let completion = try #require(keyway.flow.currentUpdate.completion)
+            let tokens = try await keyway.exchange(authCode: completion.authCode, codeVerifier: completion.codeVerifier!)
+            try await session.save(tokens)
+            return tokens
+        }
+        let work = try await signIn("work@example.com")
+        let home = try await signIn("home@example.com")
+        let workId = work.idToken.subject
+        let homeId = home.idToken.subject
+        #expect(try await session.accounts() == [workId, homeId])
+        #expect(try await session.currentAccount() == homeId)
+        #expect(try await session.tokens()?.email == "home@example.com")
+
+        try await session.switchAccount(to: workId)
+        #expect(try await session.accessToken() == work.response.accessToken)
+        #expect(try await session.accessToken(account: homeId) == home.response.accessToken)
+        await #expect(throws: SessionError.noAccessTokenPresent) { try await session.switchAccount(to: "usr_nobody") }
+
+        // Each account refreshes on its own.
+        clock.advance(by: 16 * 60)
+        let freshHome = try #require(try await session.accessToken(account: homeId))
+        #expect(try await keyway.userInfo(accessToken: freshHome).subject == homeId)
+        #expect(try await session.tokens(account: workId)?.accessToken == work.response.accessToken)
+
+        // Signing one account out leaves the other, and revokes only its own tokens.
+        try await session.signOut(account: homeId)
+        #expect(try await session.accounts() == [workId])
+        #expect(try await session.currentAccount() == workId)
+        #expect(try await session.tokens(account: homeId) == nil)
+        let freshWork = try #require(try await session.accessToken())
+        #expect(try await keyway.userInfo(accessToken: freshWork).subject == workId)
+
+        try await session.signOutAll()
+        #expect(try await session.accounts().isEmpty)
+        #expect(try await session.currentAccount() == nil)
+        #expect(try await session.accessToken(throwIfMissing: false) == nil)
+    }
+}

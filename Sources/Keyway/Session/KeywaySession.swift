@@ -10,7 +10,11 @@ import KeywayProtocol
 /// let token = try await session.accessToken()   // refreshed when expired or about to expire
 /// ```
 ///
-/// - Concurrent callers share one refresh (single flight).
+/// - Several accounts live side by side, each stored as one entry (tokens and user metadata
+///   written together): ``save(_:)`` adds or replaces an account and makes it current,
+///   ``switchAccount(to:)`` changes the current one, ``signOut(account:)`` removes one without
+///   touching the others. Calls without an `account` use the current account.
+/// - Concurrent callers share one refresh per account (single flight).
 /// - Refresh tokens rotate; the new token pair is written to storage, replacing the old pair in one
 ///   write, before the call returns. If the write fails the server's reuse grace period lets the
 ///   next call refresh with the old token again.
@@ -32,6 +36,8 @@ public actor KeywaySession {
         public var accessTokenExpiresAt: Date
         /// The user ID (`sub`).
         public var subject: String
+        /// The user's email address, from the ID token.
+        public var email: String?
 
         public init(_ set: TokenSet) {
             accessToken = set.response.accessToken
@@ -39,6 +45,7 @@ public actor KeywaySession {
             idToken = set.response.idToken
             accessTokenExpiresAt = set.accessTokenExpiresAt
             subject = set.idToken.subject
+            email = set.idToken.email
         }
     }
 
@@ -58,14 +65,23 @@ public actor KeywaySession {
         }
     }
 
+    /// The accounts of this application and which one is current, stored under ``indexKey``.
+    private struct AccountIndex: Codable, Sendable {
+        var current: String?
+        var accounts: [String] = []
+    }
+
     private let keyway: Keyway
     private let storage: any SecureStorage
     private let refreshSkew: TimeInterval
     private let retryPolicy: RetryPolicy
-    private var refreshTask: Task<Tokens, any Error>?
+    private var refreshTasks: [String: Task<Tokens, any Error>] = [:]
 
-    /// The storage key of this application's session.
-    public nonisolated var storageKey: String { "keyway.session.\(keyway.configId)" }
+    /// The storage key of the account list.
+    public nonisolated var indexKey: String { "keyway.accounts.\(keyway.configId)" }
+
+    /// The storage key of one account's tokens and metadata.
+    public nonisolated func storageKey(account: String) -> String { "keyway.session.\(keyway.configId).\(account)" }
 
     /// - Parameters:
     ///   - refreshSkew: refresh when the access token expires within this many seconds.
@@ -79,29 +95,59 @@ public actor KeywaySession {
         self.retryPolicy = retryPolicy
     }
 
-    /// Stores the tokens of a completed sign-in, replacing any earlier session.
+    // MARK: Accounts
+
+    /// Stores the tokens of a completed sign-in as the account of its user (replacing that
+    /// account's earlier tokens, leaving other accounts alone) and makes it the current account.
     public func save(_ tokens: TokenSet) async throws(SessionError) {
-        try await write(Tokens(tokens))
+        let entry = Tokens(tokens)
+        try await write(entry)
+        var index = try await readIndex()
+        if !index.accounts.contains(entry.subject) { index.accounts.append(entry.subject) }
+        index.current = entry.subject
+        try await writeIndex(index)
     }
 
-    /// The stored tokens, or `nil` when no one is signed in.
-    public func tokens() async throws(SessionError) -> Tokens? {
+    /// The signed-in accounts (user IDs), in the order they were added.
+    public func accounts() async throws(SessionError) -> [String] {
+        try await readIndex().accounts
+    }
+
+    /// The current account's user ID, or `nil` when no one is signed in.
+    public func currentAccount() async throws(SessionError) -> String? {
+        try await readIndex().current
+    }
+
+    /// Makes another signed-in account the current one.
+    public func switchAccount(to account: String) async throws(SessionError) {
+        var index = try await readIndex()
+        guard index.accounts.contains(account) else { throw .noAccessTokenPresent }
+        index.current = account
+        try await writeIndex(index)
+    }
+
+    /// The stored tokens of `account` (default: the current one), or `nil` when it is not signed in.
+    public func tokens(account: String? = nil) async throws(SessionError) -> Tokens? {
+        guard let account = try await resolve(account) else { return nil }
         do {
-            guard let data = try await storage.read(key: storageKey) else { return nil }
+            guard let data = try await storage.read(key: storageKey(account: account)) else { return nil }
             return try JSONDecoder().decode(Tokens.self, from: data)
         } catch let error as SecureStorageError {
             throw Self.map(error)
         } catch {
             // Undecodable data is not a session: forget it.
-            try? await storage.delete(key: storageKey)
+            try? await remove(account)
             return nil
         }
     }
 
-    /// A valid access token, refreshed first when it has expired or expires within the skew.
-    /// Returns `nil` when no one is signed in and `throwIfMissing` is false.
-    public func accessToken(throwIfMissing: Bool = true) async throws(SessionError) -> Sensitive<String>? {
-        guard let current = try await tokens() else {
+    /// A valid access token of `account` (default: the current one), refreshed first when it
+    /// has expired or expires within the skew. Returns `nil` when that account is not signed in
+    /// and `throwIfMissing` is false.
+    public func accessToken(account: String? = nil, throwIfMissing: Bool = true) async throws(SessionError)
+        -> Sensitive<String>?
+    {
+        guard let current = try await tokens(account: account) else {
             if throwIfMissing { throw .noAccessTokenPresent }
             return nil
         }
@@ -113,41 +159,83 @@ public actor KeywaySession {
 
     /// Refreshes now, whatever the access token's expiry (for example after the server rejected it).
     @discardableResult
-    public func refresh() async throws(SessionError) -> Tokens {
-        guard let current = try await tokens() else { throw .noAccessTokenPresent }
+    public func refresh(account: String? = nil) async throws(SessionError) -> Tokens {
+        guard let current = try await tokens(account: account) else { throw .noAccessTokenPresent }
         return try await refreshed(from: current)
     }
 
-    /// Signs out on this device: revokes the refresh token at the server when it can (a failure
-    /// there does not stop the local sign-out) and deletes the stored session.
-    public func signOut() async throws(SessionError) {
-        let current = try await tokens()
-        if let refreshToken = current?.refreshToken {
+    /// Signs `account` (default: the current one) out on this device: revokes its refresh token
+    /// at the server when it can (a failure there does not stop the local sign-out) and deletes
+    /// its entry. Other accounts stay signed in; when the current one leaves, the first remaining
+    /// account becomes current.
+    public func signOut(account: String? = nil) async throws(SessionError) {
+        guard let account = try await resolve(account) else { return }
+        if let refreshToken = try await tokens(account: account)?.refreshToken {
             try? await keyway.revoke(token: refreshToken)
         }
+        try await remove(account)
+    }
+
+    /// Signs every account out on this device.
+    public func signOutAll() async throws(SessionError) {
+        for account in try await accounts() {
+            try await signOut(account: account)
+        }
+    }
+
+    private func resolve(_ account: String?) async throws(SessionError) -> String? {
+        if let account { return account }
+        return try await readIndex().current
+    }
+
+    private func remove(_ account: String) async throws(SessionError) {
         do {
-            try await storage.delete(key: storageKey)
+            try await storage.delete(key: storageKey(account: account))
         } catch {
             throw Self.map(error)
+        }
+        var index = try await readIndex()
+        index.accounts.removeAll { $0 == account }
+        if index.current == account { index.current = index.accounts.first }
+        try await writeIndex(index)
+    }
+
+    private func readIndex() async throws(SessionError) -> AccountIndex {
+        do {
+            guard let data = try await storage.read(key: indexKey) else { return AccountIndex() }
+            return (try? JSONDecoder().decode(AccountIndex.self, from: data)) ?? AccountIndex()
+        } catch {
+            throw Self.map(error)
+        }
+    }
+
+    private func writeIndex(_ index: AccountIndex) async throws(SessionError) {
+        do {
+            try await storage.write(key: indexKey, data: try JSONEncoder().encode(index))
+        } catch let error as SecureStorageError {
+            throw Self.map(error)
+        } catch {
+            throw .serverError("The account list could not be encoded.")
         }
     }
 
     // MARK: Refresh
 
     private func refreshed(from current: Tokens) async throws(SessionError) -> Tokens {
+        let account = current.subject
         let task: Task<Tokens, any Error>
-        if let running = refreshTask {
+        if let running = refreshTasks[account] {
             task = running
         } else {
             task = Task { try await self.performRefresh(from: current) }
-            refreshTask = task
+            refreshTasks[account] = task
         }
         do {
             let tokens = try await task.value
-            if refreshTask == task { refreshTask = nil }
+            if refreshTasks[account] == task { refreshTasks[account] = nil }
             return tokens
         } catch {
-            if refreshTask == task { refreshTask = nil }
+            if refreshTasks[account] == task { refreshTasks[account] = nil }
             throw error as? SessionError ?? .serverError(String(describing: error))
         }
     }
@@ -165,7 +253,7 @@ public actor KeywaySession {
 
     /// Inside the cross-process lock: another process may have refreshed while this one waited.
     private func refreshUnderLock(from current: Tokens) async throws -> Tokens {
-        guard let latest = try await tokens() else { throw SessionError.noAccessTokenPresent }
+        guard let latest = try await tokens(account: current.subject) else { throw SessionError.noAccessTokenPresent }
         if latest.accessToken != current.accessToken,
             latest.accessTokenExpiresAt.timeIntervalSince(keyway.options.clock.now()) > refreshSkew
         {
@@ -176,19 +264,22 @@ public actor KeywaySession {
 
     private func refreshWithRetries(from current: Tokens) async throws -> Tokens {
         guard let refreshToken = current.refreshToken else {
-            try? await storage.delete(key: storageKey)
+            try? await remove(current.subject)
             throw SessionError.invalidRefreshToken("The session has no refresh token.")
         }
         var attempt = 1
         while true {
             do {
                 let next = Tokens(try await keyway.refresh(refreshToken: refreshToken))
+                guard next.subject == current.subject else {
+                    throw SessionError.serverError("The refreshed tokens belong to another user.")
+                }
                 try await write(next)
                 return next
             } catch let error as KeywayError {
                 switch error {
                 case .oauth(_, let body) where body.error == "invalid_grant":
-                    try? await storage.delete(key: storageKey)
+                    try? await remove(current.subject)
                     throw SessionError.invalidRefreshToken(body.errorDescription ?? "The refresh token was refused.")
                 case .networkFailure(let why):
                     guard attempt < retryPolicy.maxAttempts else { throw SessionError.networkConnectionFailure(why) }
@@ -216,7 +307,7 @@ public actor KeywaySession {
     private func write(_ tokens: Tokens) async throws(SessionError) {
         do {
             let data = try JSONEncoder().encode(tokens)
-            try await storage.write(key: storageKey, data: data)
+            try await storage.write(key: storageKey(account: tokens.subject), data: data)
         } catch let error as SecureStorageError {
             throw Self.map(error)
         } catch {
