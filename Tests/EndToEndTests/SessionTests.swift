@@ -250,3 +250,54 @@ struct MultiAccountSessionTests {
         #expect(try await session.accessToken(throwIfMissing: false) == nil)
     }
 }
+
+/// In-memory storage whose writes can be made to fail, as when the app dies before the new
+/// tokens reach storage.
+actor FlakyStorage: SecureStorage {
+    private let inner = InMemorySecureStorage()
+    private var failWrites = false
+
+    func setFailWrites(_ fail: Bool) { failWrites = fail }
+
+    func read(key: String) async throws(SecureStorageError) -> Data? { try await inner.read(key: key) }
+
+    func write(key: String, data: Data) async throws(SecureStorageError) {
+        if failWrites { throw .unavailable("the process died") }
+        try await inner.write(key: key, data: data)
+    }
+
+    func delete(key: String) async throws(SecureStorageError) { try await inner.delete(key: key) }
+}
+
+@Suite("Session: a refresh whose result never reached storage")
+struct InterruptedRefreshTests {
+    @Test func theGracePeriodRecoversTheLostTokens() async throws {
+        let clock = ManualClock()
+        let server = try await TestServer.start(clock: clock)
+        defer { Task { await server.stop() } }
+        let keyway = try makeKeyway(server, clock: clock)
+        await keyway.start(identifier: "killed@example.com")
+        await keyway.flow.submitCode(try await server.latestCode(to: "killed@example.com"))
+        let completion = try #require(keyway.flow.currentUpdate.completion)
+        let tokens = try await keyway.exchange(authCode: completion.authCode, codeVerifier: completion.codeVerifier!)
+        let storage = FlakyStorage()
+        let session = KeywaySession(keyway: keyway, storage: storage)
+        try await session.save(tokens)
+
+        // The server rotates the token, but the new pair is lost before it is stored.
+        clock.advance(by: 16 * 60)
+        await storage.setFailWrites(true)
+        await #expect(throws: SessionError.storageUnavailable("the process died")) { _ = try await session.accessToken() }
+        #expect(try await session.tokens()?.refreshToken == tokens.response.refreshToken)
+
+        // Relaunched within the grace period: the old token gets the same successor, and the
+        // sign-in lives on.
+        await storage.setFailWrites(false)
+        clock.advance(by: 3)
+        let relaunched = KeywaySession(keyway: keyway, storage: storage)
+        let fresh = try #require(try await relaunched.accessToken())
+        #expect(try await keyway.userInfo(accessToken: fresh).subject == tokens.idToken.subject)
+        let next = try #require(try await relaunched.tokens()?.refreshToken)
+        _ = try await keyway.refresh(refreshToken: next)
+    }
+}
