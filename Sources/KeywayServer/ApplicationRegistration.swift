@@ -16,16 +16,19 @@ public struct ApplicationRegistration: Sendable {
     public var autoCreateUsers: Bool
     /// The application's refresh token lifetimes and reuse grace period; `nil` uses the server's.
     public var refreshTokens: RefreshTokenPolicy?
+    /// Whether the application's tokens are bound to a client key with DPoP.
+    public var dpop: DPoPPolicy
 
     public init(
         name: String, clientType: ClientType, flowTypes: Set<FlowType> = [.signin], autoCreateUsers: Bool = false,
-        refreshTokens: RefreshTokenPolicy? = nil
+        refreshTokens: RefreshTokenPolicy? = nil, dpop: DPoPPolicy = DPoPPolicy()
     ) {
         self.name = name
         self.clientType = clientType
         self.flowTypes = flowTypes
         self.autoCreateUsers = autoCreateUsers
         self.refreshTokens = refreshTokens
+        self.dpop = dpop
     }
 }
 
@@ -57,7 +60,7 @@ extension KeywayServerApp {
                     clientType: registration.clientType == .public ? .public : .confidential,
                     clientSecretHash: secret.map(sha256Hex), flowTypes: registration.flowTypes,
                     autoCreateUsers: registration.autoCreateUsers, isDev: false, createdAt: now,
-                    refreshTokens: registration.refreshTokens))
+                    refreshTokens: registration.refreshTokens, dpop: registration.dpop))
         }
         return RegisteredApplication(configId: configId, clientSecret: secret.map { Sensitive($0) })
     }

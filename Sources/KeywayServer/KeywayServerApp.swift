@@ -31,12 +31,13 @@ public final class KeywayServerApp: Sendable {
     private let outbox: DevOutbox?
     private let signingKey: SigningKey
     private let refreshKey: SymmetricKey
+    private let dpopNonceKey: SymmetricKey
     private let engine: FlowEngine
     private let issuer: Locked<String?>
 
     private init(
         configuration: ServerConfiguration, devConfigId: String?, logger: Logger, database: any Database,
-        outbox: DevOutbox?, signingKey: SigningKey, refreshKey: SymmetricKey, engine: FlowEngine,
+        outbox: DevOutbox?, signingKey: SigningKey, refreshKey: SymmetricKey, dpopNonceKey: SymmetricKey, engine: FlowEngine,
         issuer: Locked<String?>
     ) {
         self.configuration = configuration
@@ -46,6 +47,7 @@ public final class KeywayServerApp: Sendable {
         self.outbox = outbox
         self.signingKey = signingKey
         self.refreshKey = refreshKey
+        self.dpopNonceKey = dpopNonceKey
         self.engine = engine
         self.issuer = issuer
     }
@@ -69,6 +71,8 @@ public final class KeywayServerApp: Sendable {
             let codeKey = try await ServerSecretKey.loadOrCreate(named: ServerSecretKey.oneTimeCodes, in: database, now: now)
             let refreshKey = try await ServerSecretKey.loadOrCreate(
                 named: ServerSecretKey.refreshTokens, in: database, now: now)
+            let dpopNonceKey = try await ServerSecretKey.loadOrCreate(
+                named: ServerSecretKey.dpopNonces, in: database, now: now)
             let outbox: DevOutbox?
             let sender: any MessageSender
             let devConfigId: String?
@@ -96,7 +100,7 @@ public final class KeywayServerApp: Sendable {
                 hasher: OneTimeCodeHasher(key: codeKey), sender: sender, logger: logger)
             return KeywayServerApp(
                 configuration: configuration, devConfigId: devConfigId, logger: logger, database: database,
-                outbox: outbox, signingKey: signingKey, refreshKey: refreshKey, engine: engine,
+                outbox: outbox, signingKey: signingKey, refreshKey: refreshKey, dpopNonceKey: dpopNonceKey, engine: engine,
                 issuer: Locked(configuration.issuer))
         } catch {
             await Task { await database.shutdown() }.value
@@ -151,11 +155,12 @@ public final class KeywayServerApp: Sendable {
         let currentIssuer: @Sendable () -> String = { issuerBox.current ?? fallback }
         FlowRoutes(engine: engine).register(on: router)
         let accessTokens = AccessTokenVerifier(signingKey: signingKey, clock: configuration.clock)
+        let dpop = DPoPVerifier(clock: configuration.clock, nonceKey: dpopNonceKey)
         try OAuthRoutes(
             tokenEndpoint: TokenEndpoint(
                 database: database, clock: configuration.clock, issuer: currentIssuer,
                 tokens: TokenIssuer(signingKey: signingKey, lifetimes: configuration.tokenLifetimes),
-                refreshTokens: RefreshTokenDerivation(key: refreshKey), logger: logger),
+                refreshTokens: RefreshTokenDerivation(key: refreshKey), dpop: dpop, logger: logger),
             revocationEndpoint: RevocationEndpoint(
                 database: database, clock: configuration.clock, issuer: currentIssuer, accessTokens: accessTokens,
                 logger: logger),
@@ -165,7 +170,7 @@ public final class KeywayServerApp: Sendable {
         ).register(on: router)
         UserRoutes(
             database: database, clock: configuration.clock, issuer: currentIssuer, accessTokens: accessTokens,
-            logger: logger
+            dpop: dpop, logger: logger
         ).register(on: router)
         HealthRoutes(database: database).register(on: router)
         if let outbox {

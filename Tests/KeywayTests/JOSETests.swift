@@ -102,6 +102,36 @@ struct JOSETests {
         #expect(try JSONDecoder().decode(JSONValue.self, from: Data(value.serialized().utf8)) == value)
     }
 
+    /// RFC 9449 §7.1: the `ath` of the example access token.
+    @Test func dpopAccessTokenHashRFC9449Vector() {
+        #expect(
+            DPoP.accessTokenHash("Kz~8mXK1EalYznwH-LC-1fBAo.4Ljp~zsPE_NeO.gxU")
+                == "fUHyO2r2Z3DZ53EsNrWBb0xWXoaNy59IiKCAqksmQEo")
+    }
+
+    @Test func dpopProofShape() throws {
+        let key = P256.Signing.PrivateKey()
+        let url = URL(string: "HTTPS://Server.Example.com:443/token?x=1#f")!
+        let proof = try DPoP.proof(
+            key: key, method: "post", url: url, issuedAt: Date(timeIntervalSince1970: 1_562_262_616), nonce: "n",
+            accessToken: "at", jti: "e1j3V_bKic8-LAEB")
+        let jws = try CompactJWS(proof)
+        #expect(jws.type == "dpop+jwt")
+        #expect(jws.algorithm == "ES256")
+        try jws.verifyES256(with: key.publicKey)
+        let claims = try JSONDecoder().decode(JSONValue.self, from: jws.payload)
+        #expect(
+            claims
+                == .object([
+                    "jti": .string("e1j3V_bKic8-LAEB"), "htm": .string("POST"),
+                    "htu": .string("https://server.example.com/token"), "iat": .number(1_562_262_616),
+                    "nonce": .string("n"), "ath": .string(DPoP.accessTokenHash("at")),
+                ]))
+        guard case .object(let jwk)? = jws.header["jwk"] else { Issue.record("no jwk"); return }
+        #expect(jwk["d"] == nil)
+        #expect(DPoP.thumbprint(of: key.publicKey) == ECJWK.publicJWK(for: key.publicKey).kid)
+    }
+
     @Test func hex() {
         #expect(Hex.encode([]) == "")
         #expect(Hex.encode([0x00, 0x0f, 0xa5, 0xff]) == "000fa5ff")

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 
 /// How the SDK chooses the primary sign-in method when the server offers a choice.
@@ -21,16 +22,22 @@ public struct KeywayOptions: Sendable {
     public var clock: any KeywayClock
     /// The randomness source.
     public var random: any KeywayRandom
+    /// A P-256 key to bind tokens to with DPoP (RFC 9449), or `nil` for bearer tokens. With a key,
+    /// every token request carries a DPoP proof (a server nonce is fetched and used when the
+    /// server asks for one), and calls with a bound access token send it as `Authorization: DPoP`
+    /// with a proof. Keep the key as long as the tokens: a bound refresh token only works with it.
+    public var dpopKey: P256.Signing.PrivateKey?
 
     public init(
         relyingParty: String? = nil, primaryMethodSelectionPolicy: PrimaryMethodSelectionPolicy = .manual,
         transport: any HTTPTransport = URLSessionTransport(), clock: any KeywayClock = SystemKeywayClock(),
-        random: any KeywayRandom = SystemKeywayRandom()
+        random: any KeywayRandom = SystemKeywayRandom(), dpopKey: P256.Signing.PrivateKey? = nil
     ) {
         self.relyingParty = relyingParty
         self.primaryMethodSelectionPolicy = primaryMethodSelectionPolicy
         self.transport = transport
         self.clock = clock
         self.random = random
+        self.dpopKey = dpopKey
     }
 }

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import KeywayJOSE
 import KeywayProtocol
@@ -9,6 +10,8 @@ actor TokenClient {
     private let options: KeywayOptions
     private var discovery: DiscoveryDocument?
     private var keys: [String: JSONWebKey] = [:]
+    /// The latest `DPoP-Nonce` the server sent.
+    private var dpopNonce: String?
 
     /// Clock skew tolerated on `exp` and `iat`.
     static let leeway: TimeInterval = 60
@@ -47,12 +50,15 @@ actor TokenClient {
             throw KeywayError.invalidResponse("The token endpoint URL is invalid.")
         }
         let body = form.map { "\($0.0)=\(Self.formEncode($0.1))" }.joined(separator: "&")
-        let response = try await send(
-            TransportRequest(
-                method: "POST", url: tokenURL,
-                headers: ["Content-Type": "application/x-www-form-urlencoded", "Accept": "application/json"],
-                body: Data(body.utf8)))
+        var response = try await postToken(body: body, url: tokenURL)
         let decoder = JSONDecoder()
+        // RFC 9449 §8: the server wants a nonce in the proof; retry once with the one it sent.
+        if options.dpopKey != nil, response.status == 400,
+            (try? decoder.decode(OAuthErrorResponse.self, from: response.body))?.error == "use_dpop_nonce",
+            response.header("DPoP-Nonce") != nil
+        {
+            response = try await postToken(body: body, url: tokenURL)
+        }
         guard response.status == 200 else {
             if let error = try? decoder.decode(OAuthErrorResponse.self, from: response.body) {
                 throw KeywayError.oauth(status: response.status, error: error)
@@ -70,6 +76,39 @@ actor TokenClient {
         return TokenSet(
             response: tokens, idToken: claims,
             accessTokenExpiresAt: options.clock.now().addingTimeInterval(TimeInterval(tokens.expiresIn)))
+    }
+
+    private func postToken(body: String, url: URL) async throws -> TransportResponse {
+        var headers = ["Content-Type": "application/x-www-form-urlencoded", "Accept": "application/json"]
+        if let key = options.dpopKey {
+            headers["DPoP"] = try proof(key: key, method: "POST", url: url, accessToken: nil)
+        }
+        let response = try await send(TransportRequest(method: "POST", url: url, headers: headers, body: Data(body.utf8)))
+        if let nonce = response.header("DPoP-Nonce") { dpopNonce = nonce }
+        return response
+    }
+
+    private func proof(key: P256.Signing.PrivateKey, method: String, url: URL, accessToken: String?) throws -> String {
+        do {
+            var generator = SystemRandomNumberGenerator()
+            let jti = Base64URL.encode((0..<16).map { _ in UInt8.random(in: 0...255, using: &generator) })
+            return try DPoP.proof(
+                key: key, method: method, url: url, issuedAt: options.clock.now(), nonce: dpopNonce,
+                accessToken: accessToken, jti: jti)
+        } catch {
+            throw KeywayError.invalidConfiguration("The DPoP proof could not be signed.")
+        }
+    }
+
+    /// Whether an access token carries `cnf.jkt` (is DPoP-bound). Reads the payload only: the
+    /// server checks the token.
+    static func isDPoPBound(_ accessToken: String) -> Bool {
+        let parts = accessToken.split(separator: ".")
+        guard parts.count == 3, let payload = Base64URL.decode(parts[1]),
+            case .object(let claims)? = try? JSONDecoder().decode(JSONValue.self, from: payload),
+            case .object(let confirmation)? = claims["cnf"]
+        else { return false }
+        return confirmation["jkt"] != nil
     }
 
     // MARK: ID token
@@ -127,10 +166,17 @@ actor TokenClient {
         guard Self.isTokenShaped(accessToken.revealed) else {
             throw KeywayError.invalidConfiguration("The access token is empty or malformed.")
         }
-        return try await send(
-            TransportRequest(
-                method: method, url: url,
-                headers: ["Authorization": "Bearer \(accessToken.revealed)", "Accept": "application/json"]))
+        var headers = ["Accept": "application/json"]
+        if Self.isDPoPBound(accessToken.revealed) {
+            guard let key = options.dpopKey else {
+                throw KeywayError.invalidConfiguration("This access token is DPoP-bound, but no dpopKey is configured.")
+            }
+            headers["Authorization"] = "DPoP \(accessToken.revealed)"
+            headers["DPoP"] = try proof(key: key, method: method, url: url, accessToken: accessToken.revealed)
+        } else {
+            headers["Authorization"] = "Bearer \(accessToken.revealed)"
+        }
+        return try await send(TransportRequest(method: method, url: url, headers: headers))
     }
 
     /// Printable ASCII without spaces, at most 8 KiB.

@@ -18,6 +18,8 @@ public struct DiscoveryDocument: Codable, Sendable, Equatable {
     public var revocationEndpoint: String?
     /// RFC 7662 token introspection endpoint.
     public var introspectionEndpoint: String?
+    /// RFC 9449: the algorithms accepted for DPoP proofs.
+    public var dpopSigningAlgValuesSupported: [String]?
 
     public init(
         issuer: String, authorizationEndpoint: String, tokenEndpoint: String, jwksUri: String,
@@ -25,7 +27,8 @@ public struct DiscoveryDocument: Codable, Sendable, Equatable {
         idTokenSigningAlgValuesSupported: [String], grantTypesSupported: [String],
         codeChallengeMethodsSupported: [String], tokenEndpointAuthMethodsSupported: [String],
         scopesSupported: [String], claimsSupported: [String], userinfoEndpoint: String? = nil,
-        revocationEndpoint: String? = nil, introspectionEndpoint: String? = nil
+        revocationEndpoint: String? = nil, introspectionEndpoint: String? = nil,
+        dpopSigningAlgValuesSupported: [String]? = nil
     ) {
         self.issuer = issuer
         self.authorizationEndpoint = authorizationEndpoint
@@ -42,6 +45,7 @@ public struct DiscoveryDocument: Codable, Sendable, Equatable {
         self.userinfoEndpoint = userinfoEndpoint
         self.revocationEndpoint = revocationEndpoint
         self.introspectionEndpoint = introspectionEndpoint
+        self.dpopSigningAlgValuesSupported = dpopSigningAlgValuesSupported
     }
 
     enum CodingKeys: String, CodingKey {
@@ -60,5 +64,6 @@ public struct DiscoveryDocument: Codable, Sendable, Equatable {
         case userinfoEndpoint = "userinfo_endpoint"
         case revocationEndpoint = "revocation_endpoint"
         case introspectionEndpoint = "introspection_endpoint"
+        case dpopSigningAlgValuesSupported = "dpop_signing_alg_values_supported"
     }
 }

@@ -34,11 +34,21 @@ public struct IntrospectionResponse: Codable, Sendable, Equatable {
     public var issuer: String?
     public var sessionId: String?
     public var tokenId: String?
+    /// `cnf` (RFC 7800): the DPoP key thumbprint a bound token is tied to.
+    public var confirmation: Confirmation?
+
+    /// The `cnf` member of a bound token.
+    public struct Confirmation: Codable, Sendable, Equatable {
+        /// RFC 9449 §6.1: the JWK SHA-256 thumbprint.
+        public var jkt: String
+
+        public init(jkt: String) { self.jkt = jkt }
+    }
 
     public init(
         active: Bool, scope: String? = nil, clientId: String? = nil, subject: String? = nil, tokenType: String? = nil,
         expiresAt: Int? = nil, issuedAt: Int? = nil, issuer: String? = nil, sessionId: String? = nil,
-        tokenId: String? = nil
+        tokenId: String? = nil, confirmation: Confirmation? = nil
     ) {
         self.active = active
         self.scope = scope
@@ -50,6 +60,7 @@ public struct IntrospectionResponse: Codable, Sendable, Equatable {
         self.issuer = issuer
         self.sessionId = sessionId
         self.tokenId = tokenId
+        self.confirmation = confirmation
     }
 
     /// The answer for any token that is unknown, expired, revoked or not the caller's to see.
@@ -65,5 +76,6 @@ public struct IntrospectionResponse: Codable, Sendable, Equatable {
         case issuer = "iss"
         case sessionId = "sid"
         case tokenId = "jti"
+        case confirmation = "cnf"
     }
 }

@@ -9,6 +9,8 @@ enum HTTPResponses {
     static let traceIdHeader = HTTPField.Name(ProtocolHeader.traceId)!
     static let protocolVersionHeader = HTTPField.Name(ProtocolHeader.protocolVersion)!
     static let pragmaHeader = HTTPField.Name("Pragma")!
+    static let dpopHeader = HTTPField.Name("DPoP")!
+    static let dpopNonceHeader = HTTPField.Name("DPoP-Nonce")!
     private static let encoder = WireCoding.makeEncoder()
 
     static func json<T: Encodable>(
@@ -49,6 +51,7 @@ enum HTTPResponses {
     static func oauthError(_ failure: OAuthFailure) -> Response {
         var extra: HTTPFields = [pragmaHeader: "no-cache"]
         if let challenge = failure.wwwAuthenticate { extra[.wwwAuthenticate] = challenge }
+        if let nonce = failure.dpopNonce { extra[dpopNonceHeader] = nonce }
         do {
             return try json(failure.body, status: .init(code: failure.status), extraHeaders: extra)
         } catch {

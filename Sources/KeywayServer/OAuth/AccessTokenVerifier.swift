@@ -11,6 +11,8 @@ struct AccessTokenClaims: Sendable, Equatable {
     var issuedAt: Int64
     var expiresAt: Int64
     var issuer: String
+    /// The DPoP key thumbprint the token is bound to (`cnf.jkt`), if any.
+    var dpopJkt: String? = nil
 
     var scopes: Set<String> { Set(scope.split(separator: " ").map(String.init)) }
 }
@@ -34,9 +36,14 @@ struct AccessTokenVerifier: Sendable {
             let exp = claims["exp"]?.numberValue
         else { return nil }
         guard clock.now().timeIntervalSince1970 < exp else { return nil }
+        var jkt: String?
+        if case .object(let confirmation)? = claims["cnf"] {
+            guard let value = confirmation["jkt"]?.stringValue else { return nil }
+            jkt = value
+        }
         return AccessTokenClaims(
             tokenId: tokenId, subject: subject, clientId: clientId, sessionId: sessionId, scope: scope,
-            issuedAt: Int64(iat), expiresAt: Int64(exp), issuer: issuer)
+            issuedAt: Int64(iat), expiresAt: Int64(exp), issuer: issuer, dpopJkt: jkt)
     }
 
     /// Verifies the token and checks, in `repositories`, that it was not revoked and that its

@@ -32,7 +32,8 @@ struct IntrospectionEndpoint: Sendable {
                 return IntrospectionResponse(
                     active: true, scope: claims.scope, clientId: claims.clientId, subject: claims.subject,
                     tokenType: "access_token", expiresAt: Int(claims.expiresAt), issuedAt: Int(claims.issuedAt),
-                    issuer: issuer, sessionId: claims.sessionId, tokenId: claims.tokenId)
+                    issuer: issuer, sessionId: claims.sessionId, tokenId: claims.tokenId,
+                    confirmation: claims.dpopJkt.map { .init(jkt: $0) })
             }
             guard let record = try await repositories.refreshTokens.find(hash: sha256Hex(token)),
                 record.revokedAt == nil, record.rotatedAt == nil, now < record.expiresAt,
@@ -43,7 +44,8 @@ struct IntrospectionEndpoint: Sendable {
             return IntrospectionResponse(
                 active: true, scope: record.scope, clientId: owner.configId, subject: record.userId,
                 tokenType: "refresh_token", expiresAt: Int(record.expiresAt / 1000),
-                issuedAt: Int(record.createdAt / 1000), issuer: issuer, sessionId: record.sessionId)
+                issuedAt: Int(record.createdAt / 1000), issuer: issuer, sessionId: record.sessionId,
+                confirmation: record.dpopJkt.map { .init(jkt: $0) })
         }
     }
 }

@@ -6,6 +6,8 @@ struct OAuthFailure: Error, Sendable {
     var body: OAuthErrorResponse
     /// `WWW-Authenticate` value for 401 answers to a client that used the Authorization header.
     var wwwAuthenticate: String?
+    /// A fresh `DPoP-Nonce` to send with the answer.
+    var dpopNonce: String? = nil
 
     static func invalidRequest(_ description: String) -> OAuthFailure {
         OAuthFailure(status: 400, body: .init(error: "invalid_request", errorDescription: description))
@@ -40,6 +42,24 @@ struct OAuthFailure: Error, Sendable {
         return OAuthFailure(
             status: status, body: .init(error: error, errorDescription: description),
             wwwAuthenticate: #"Bearer realm="keyway", error="\#(error)", error_description="\#(description)""#)
+    }
+
+    static func invalidDPoPProof(_ description: String) -> OAuthFailure {
+        OAuthFailure(status: 400, body: .init(error: "invalid_dpop_proof", errorDescription: description))
+    }
+
+    static func useDPoPNonce(_ nonce: String) -> OAuthFailure {
+        OAuthFailure(
+            status: 400,
+            body: .init(error: "use_dpop_nonce", errorDescription: "Authorization server requires nonce in DPoP proof"),
+            dpopNonce: nonce)
+    }
+
+    /// RFC 9449 §7.1: a resource request with a DPoP-bound token and a missing or wrong proof.
+    static func invalidDPoPToken(_ description: String, error: String = "invalid_token") -> OAuthFailure {
+        OAuthFailure(
+            status: 401, body: .init(error: error, errorDescription: description),
+            wwwAuthenticate: #"DPoP algs="ES256", error="\#(error)", error_description="\#(description)""#)
     }
 
     static func unsupportedGrantType(_ type: String) -> OAuthFailure {

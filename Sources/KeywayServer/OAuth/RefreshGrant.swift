@@ -9,7 +9,9 @@ import KeywayProtocol
 /// - A spent token presented at any other time means two parties hold the family: every token of
 ///   the family is revoked and the answer is `invalid_grant`.
 extension TokenEndpoint {
-    func refresh(form: [String: String], application: ApplicationRecord) async throws -> TokenResponse {
+    func refresh(form: [String: String], application: ApplicationRecord, binding: String?) async throws
+        -> TokenResponse
+    {
         guard let presented = form["refresh_token"], !presented.isEmpty else {
             throw OAuthFailure.invalidRequest("refresh_token is required.")
         }
@@ -35,6 +37,14 @@ extension TokenEndpoint {
             }
             guard record.revokedAt == nil else {
                 return .failure(.invalidGrant("The refresh token has been revoked."))
+            }
+            // A bound family is only usable with its key (RFC 9449 §5).
+            if let bound = record.dpopJkt, bound != binding {
+                return .failure(
+                    .invalidDPoPProof(
+                        binding == nil
+                            ? "The refresh token is bound to a DPoP key: send a DPoP proof."
+                            : "The DPoP proof's key is not the key the refresh token is bound to."))
             }
             guard let user = try await repositories.users.find(id: record.userId),
                 let session = try await repositories.sessions.find(id: record.sessionId), session.revokedAt == nil
@@ -78,7 +88,8 @@ extension TokenEndpoint {
                         scope: record.scope, applicationId: record.applicationId, userId: record.userId,
                         sessionId: record.sessionId, authorizationCodeHash: record.authorizationCodeHash,
                         createdAt: nowMillis, expiresAt: min(nowMillis + idleMillis, record.familyExpiresAt),
-                        familyExpiresAt: record.familyExpiresAt, rotatedAt: nil, successorId: nil, revokedAt: nil))
+                        familyExpiresAt: record.familyExpiresAt, rotatedAt: nil, successorId: nil, revokedAt: nil,
+                        dpopJkt: record.dpopJkt))
                 try await repositories.refreshTokens.markRotated(id: record.id, successorId: successorId, at: nowMillis)
                 issuedToken = successorToken
             }
@@ -87,7 +98,7 @@ extension TokenEndpoint {
                     subject: TokenIssuer.Subject(
                         userId: user.id, email: user.email, emailVerified: user.emailVerified,
                         clientId: application.configId, sessionId: session.id, authTime: session.authTime,
-                        amr: session.amr, scope: grantedScope),
+                        amr: session.amr, scope: grantedScope, dpopJkt: binding),
                     refreshToken: issuedToken))
         }
         let granted = try outcome.get()

@@ -37,6 +37,8 @@ enum ServerSecretKey {
     static let oneTimeCodes = "otp_hmac_key"
     /// Derives rotated refresh tokens from their predecessors.
     static let refreshTokens = "refresh_token_key"
+    /// Authenticates DPoP nonces.
+    static let dpopNonces = "dpop_nonce_key"
 
     static func loadOrCreate(named name: String, in database: any Database, now: Date) async throws -> SymmetricKey {
         try await database.write { repositories in

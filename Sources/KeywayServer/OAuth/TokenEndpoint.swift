@@ -11,28 +11,60 @@ struct TokenEndpoint: Sendable {
     let issuer: @Sendable () -> String
     let tokens: TokenIssuer
     let refreshTokens: RefreshTokenDerivation
+    let dpop: DPoPVerifier
     let logger: Logger
+
+    /// A token endpoint answer and the `DPoP-Nonce` to send with it, if the application uses nonces.
+    struct Answer: Sendable {
+        var response: TokenResponse
+        var dpopNonce: String?
+    }
 
     /// The scope of a sign-in's tokens.
     static let signInScope = "openid email offline_access"
 
-    func handle(form: [String: String], authorization: String?) async throws -> TokenResponse {
+    func handle(
+        form: [String: String], authorization: String?, dpopProofs: [String] = [], tokenURL: URL
+    ) async throws -> Answer {
         guard let grantType = form["grant_type"] else {
             throw OAuthFailure.invalidRequest("grant_type is required.")
         }
         let application = try await ClientAuthenticator(database: database)
             .authenticate(form: form, authorization: authorization)
-        switch grantType {
-        case "authorization_code":
-            return try await redeem(form: form, application: application)
-        case "refresh_token":
-            return try await refresh(form: form, application: application)
-        default:
+        guard ["authorization_code", "refresh_token"].contains(grantType) else {
             throw OAuthFailure.unsupportedGrantType(grantType)
+        }
+        let binding = try await dpopBinding(proofs: dpopProofs, application: application, tokenURL: tokenURL)
+        let response =
+            grantType == "authorization_code"
+            ? try await redeem(form: form, application: application, binding: binding)
+            : try await refresh(form: form, application: application, binding: binding)
+        return Answer(response: response, dpopNonce: application.dpop.requireNonce ? dpop.nonce() : nil)
+    }
+
+    /// The DPoP key thumbprint the new tokens are bound to, from the request's proof (RFC 9449 §5).
+    private func dpopBinding(proofs: [String], application: ApplicationRecord, tokenURL: URL) async throws -> String? {
+        guard application.dpop.mode != .off else { return nil }
+        if proofs.isEmpty {
+            guard application.dpop.mode == .required else { return nil }
+            throw OAuthFailure.invalidDPoPProof("This application requires DPoP: send a DPoP proof with the request.")
+        }
+        do {
+            let proof = try dpop.verify(
+                proofs, method: "POST", url: tokenURL, requireNonce: application.dpop.requireNonce)
+            try await dpop.recordUse(proof, in: database)
+            return proof.jkt
+        } catch let failure as DPoPFailure {
+            switch failure {
+            case .invalid(let why): throw OAuthFailure.invalidDPoPProof(why)
+            case .useNonce: throw OAuthFailure.useDPoPNonce(dpop.nonce())
+            }
         }
     }
 
-    private func redeem(form: [String: String], application: ApplicationRecord) async throws -> TokenResponse {
+    private func redeem(form: [String: String], application: ApplicationRecord, binding: String?) async throws
+        -> TokenResponse
+    {
         guard let code = form["code"] else { throw OAuthFailure.invalidRequest("code is required.") }
         guard let verifier = form["code_verifier"] else {
             throw OAuthFailure.invalidRequest("code_verifier is required: PKCE is mandatory.")
@@ -78,12 +110,13 @@ struct TokenEndpoint: Sendable {
                     id: id, tokenHash: sha256Hex(refreshToken), familyId: id, scope: scope,
                     applicationId: application.id, userId: user.id, sessionId: session.id,
                     authorizationCodeHash: codeHash, createdAt: nowMillis, expiresAt: expiresAt,
-                    familyExpiresAt: familyExpiresAt, rotatedAt: nil, successorId: nil, revokedAt: nil))
+                    familyExpiresAt: familyExpiresAt, rotatedAt: nil, successorId: nil, revokedAt: nil,
+                    dpopJkt: binding))
             return .success(
                 TokenIssuer.Subject(
                     userId: user.id, email: user.email, emailVerified: user.emailVerified,
                     clientId: application.configId, sessionId: session.id, authTime: session.authTime,
-                    amr: session.amr, scope: scope))
+                    amr: session.amr, scope: scope, dpopJkt: binding))
         }
         return try tokenResponse(for: try outcome.get(), refreshToken: refreshToken, now: now)
     }
@@ -95,7 +128,7 @@ struct TokenEndpoint: Sendable {
         let includesOpenID = subject.scope.split(separator: " ").contains("openid")
         let idToken = try includesOpenID ? tokens.idToken(for: subject, issuer: issuer, accessToken: accessToken, now: now) : nil
         return TokenResponse(
-            accessToken: Sensitive(accessToken), tokenType: "Bearer", expiresIn: Int(tokens.lifetimes.accessToken),
+            accessToken: Sensitive(accessToken), tokenType: subject.dpopJkt == nil ? "Bearer" : "DPoP", expiresIn: Int(tokens.lifetimes.accessToken),
             idToken: idToken.map { Sensitive($0) }, refreshToken: Sensitive(refreshToken), scope: subject.scope)
     }
 }

@@ -17,6 +17,8 @@ struct TokenIssuer: Sendable {
         var authTime: Int64
         var amr: [String]
         var scope: String
+        /// The DPoP key thumbprint the access token is bound to (`cnf.jkt`).
+        var dpopJkt: String? = nil
     }
 
     func accessToken(for subject: Subject, issuer: String, now: Date) throws -> String {
@@ -34,7 +36,9 @@ struct TokenIssuer: Sendable {
             "scope": .string(subject.scope),
             "sid": .string(subject.sessionId),
         ]
-        return try sign(claims, type: "at+jwt")
+        var bound = claims
+        if let jkt = subject.dpopJkt { bound["cnf"] = .object(["jkt": .string(jkt)]) }
+        return try sign(bound, type: "at+jwt")
     }
 
     func idToken(for subject: Subject, issuer: String, accessToken: String, now: Date) throws -> String {

@@ -25,6 +25,7 @@ struct Repositories: Sendable {
     var refreshTokens: RefreshTokenRepository { RefreshTokenRepository(sql: sql) }
     var keys: KeyRepository { KeyRepository(sql: sql) }
     var revokedAccessTokens: RevokedAccessTokenRepository { RevokedAccessTokenRepository(sql: sql) }
+    var dpopProofs: DPoPProofRepository { DPoPProofRepository(sql: sql) }
 }
 
 /// A storage failure: the message is for operators; clients see `internal_error`.

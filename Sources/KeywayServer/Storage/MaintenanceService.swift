@@ -31,6 +31,7 @@ struct MaintenanceService: Service {
             try await repositories.authorizationCodes.deleteExpired(before: cutoff)
             try await repositories.refreshTokens.deleteExpired(before: cutoff)
             try await repositories.revokedAccessTokens.deleteExpired(before: cutoff)
+            try await repositories.dpopProofs.deleteExpired(before: clock.now().epochMilliseconds)
         }
     }
 }

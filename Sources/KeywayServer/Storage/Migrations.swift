@@ -155,6 +155,20 @@ enum Migrations {
                 "CREATE INDEX sessions_user ON sessions (user_id)",
                 "CREATE INDEX refresh_tokens_user ON refresh_tokens (user_id)",
             ]),
+        Migration(
+            version: 4, name: "DPoP",
+            statements: [
+                "ALTER TABLE applications ADD COLUMN dpop_mode TEXT NOT NULL DEFAULT 'optional'",
+                "ALTER TABLE applications ADD COLUMN dpop_require_nonce BIGINT NOT NULL DEFAULT 0",
+                "ALTER TABLE refresh_tokens ADD COLUMN dpop_jkt TEXT",
+                """
+                CREATE TABLE dpop_proofs (
+                    proof_hash TEXT PRIMARY KEY,
+                    expires_at BIGINT NOT NULL
+                )
+                """,
+                "CREATE INDEX dpop_proofs_expires_at ON dpop_proofs (expires_at)",
+            ]),
     ]
 
     /// Applies every migration (up to `through`) the database has not seen yet, each in its own

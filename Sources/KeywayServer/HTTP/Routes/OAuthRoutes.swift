@@ -1,3 +1,5 @@
+import Foundation
+import HTTPTypes
 import Hummingbird
 import KeywayProtocol
 import Logging
@@ -30,8 +32,13 @@ struct OAuthRoutes {
             HTTPResponses.json(encoded: jwks, cacheControl: Self.metadataCacheControl)
         }
         post("oauth2/token", on: router) { form, request in
-            let response = try await tokenEndpoint.handle(form: form, authorization: request.headers[.authorization])
-            return try HTTPResponses.json(response, extraHeaders: [HTTPResponses.pragmaHeader: "no-cache"])
+            guard let tokenURL = URL(string: "\(issuer())/oauth2/token") else { throw OAuthFailure.serverError }
+            let answer = try await tokenEndpoint.handle(
+                form: form, authorization: request.headers[.authorization],
+                dpopProofs: request.headers[values: HTTPResponses.dpopHeader], tokenURL: tokenURL)
+            var headers: HTTPFields = [HTTPResponses.pragmaHeader: "no-cache"]
+            if let nonce = answer.dpopNonce { headers[HTTPResponses.dpopNonceHeader] = nonce }
+            return try HTTPResponses.json(answer.response, extraHeaders: headers)
         }
         post("oauth2/revoke", on: router) { form, request in
             try await revocationEndpoint.handle(form: form, authorization: request.headers[.authorization])
@@ -102,6 +109,7 @@ struct OAuthRoutes {
             ],
             userinfoEndpoint: "\(issuer)/oauth2/userinfo",
             revocationEndpoint: "\(issuer)/oauth2/revoke",
-            introspectionEndpoint: "\(issuer)/oauth2/introspect")
+            introspectionEndpoint: "\(issuer)/oauth2/introspect",
+            dpopSigningAlgValuesSupported: ["ES256"])
     }
 }

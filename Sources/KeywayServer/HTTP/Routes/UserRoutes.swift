@@ -3,13 +3,16 @@ import Hummingbird
 import KeywayProtocol
 import Logging
 
-/// Endpoints a signed-in user reaches with an access token (RFC 6750 `Authorization: Bearer`):
-/// the OpenID Connect UserInfo endpoint and "sign out everywhere".
+/// Endpoints a signed-in user reaches with an access token: the OpenID Connect UserInfo endpoint
+/// and "sign out everywhere". A bearer token comes as `Authorization: Bearer` (RFC 6750); a
+/// DPoP-bound token as `Authorization: DPoP` with a `DPoP` proof of this request whose key is the
+/// token's and whose `ath` is the token's hash (RFC 9449 §7).
 struct UserRoutes {
     let database: any Database
     let clock: any ServerClock
     let issuer: @Sendable () -> String
     let accessTokens: AccessTokenVerifier
+    let dpop: DPoPVerifier
     let logger: Logger
 
     func register(on router: Router<KeywayRequestContext>) {
@@ -45,17 +48,52 @@ struct UserRoutes {
         }
     }
 
+    /// A bound token needs the DPoP scheme and a valid proof with its key; an unbound one the
+    /// Bearer scheme.
+    private func checkBinding(
+        _ claims: AccessTokenClaims, token: String, scheme: String, request: Request, issuer: String
+    ) async throws {
+        guard let jkt = claims.dpopJkt else {
+            guard scheme == "bearer" else {
+                throw OAuthFailure.invalidToken("This access token is a bearer token: use Authorization: Bearer.", status: 401)
+            }
+            return
+        }
+        guard scheme == "dpop" else {
+            throw OAuthFailure.invalidDPoPToken("This access token is bound to a DPoP key: use Authorization: DPoP with a DPoP proof.")
+        }
+        guard let url = URL(string: issuer + request.uri.path) else { throw OAuthFailure.serverError }
+        do {
+            let proof = try dpop.verify(
+                request.headers[values: HTTPResponses.dpopHeader], method: request.method.rawValue, url: url,
+                accessToken: token, requireNonce: false)
+            guard proof.jkt == jkt else {
+                throw DPoPFailure.invalid("The DPoP proof's key is not the key the access token is bound to.")
+            }
+            try await dpop.recordUse(proof, in: database)
+        } catch let failure as DPoPFailure {
+            switch failure {
+            case .invalid(let why): throw OAuthFailure.invalidDPoPToken(why, error: "invalid_dpop_proof")
+            case .useNonce: throw OAuthFailure.invalidDPoPToken("A DPoP nonce is required.", error: "use_dpop_nonce")
+            }
+        }
+    }
+
     /// The bearer token's verified claims and its user; RFC 6750 §3.1 errors otherwise.
     private func authenticate(_ request: Request) async throws -> (AccessTokenClaims, UserRecord) {
         guard let header = request.headers[.authorization] else {
             throw OAuthFailure.missingBearer
         }
         let parts = header.split(separator: " ", maxSplits: 1)
-        guard parts.count == 2, parts[0].lowercased() == "bearer" else {
+        let scheme = parts.first?.lowercased()
+        guard parts.count == 2, scheme == "bearer" || scheme == "dpop" else {
             throw OAuthFailure.invalidToken("Send the access token as Authorization: Bearer TOKEN.", status: 400)
         }
         let token = String(parts[1]).trimmingCharacters(in: .whitespaces)
         let issuer = issuer()
+        if let claims = accessTokens.verify(token, issuer: issuer) {
+            try await checkBinding(claims, token: token, scheme: scheme ?? "", request: request, issuer: issuer)
+        }
         let verified: (AccessTokenClaims, UserRecord)? = try await database.read { repositories in
             guard let claims = try await accessTokens.verifyActive(token, issuer: issuer, in: repositories),
                 let user = try await repositories.users.find(id: claims.subject)

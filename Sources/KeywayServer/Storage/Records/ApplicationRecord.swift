@@ -23,4 +23,6 @@ struct ApplicationRecord: Sendable, Equatable {
     var createdAt: Int64
     /// The application's own refresh token policy; `nil` uses the server's.
     var refreshTokens: RefreshTokenPolicy? = nil
+    /// Whether tokens are bound to a DPoP key.
+    var dpop: DPoPPolicy = DPoPPolicy()
 }

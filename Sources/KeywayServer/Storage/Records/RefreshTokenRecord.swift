@@ -22,4 +22,6 @@ struct RefreshTokenRecord: Sendable, Equatable {
     var rotatedAt: Int64?
     var successorId: String?
     var revokedAt: Int64?
+    /// The thumbprint of the DPoP key the family is bound to, if any.
+    var dpopJkt: String? = nil
 }

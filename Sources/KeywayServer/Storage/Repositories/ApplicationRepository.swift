@@ -33,14 +33,15 @@ struct ApplicationRepository: Sendable {
             """
             INSERT INTO applications (id, project_id, config_id, name, client_type, client_secret_hash,
                 flow_types, auto_create_users, is_dev, created_at, refresh_absolute_ms, refresh_idle_ms,
-                refresh_grace_ms)
+                refresh_grace_ms, dpop_mode, dpop_require_nonce)
             VALUES (\(bind: application.id), \(bind: application.projectId), \(bind: application.configId),
                 \(bind: application.name), \(bind: application.clientType.rawValue),
                 \(bind: application.clientSecretHash), \(bind: flowTypes),
                 \(bind: Int64(application.autoCreateUsers ? 1 : 0)), \(bind: Int64(application.isDev ? 1 : 0)),
                 \(bind: application.createdAt), \(bind: application.refreshTokens.map { Self.millis($0.absoluteLifetime) }),
                 \(bind: application.refreshTokens.map { Self.millis($0.idleLifetime) }),
-                \(bind: application.refreshTokens.map { Self.millis($0.reuseGracePeriod) }))
+                \(bind: application.refreshTokens.map { Self.millis($0.reuseGracePeriod) }),
+                \(bind: application.dpop.mode.rawValue), \(bind: Int64(application.dpop.requireNonce ? 1 : 0)))
             """
         ).run()
     }
@@ -83,6 +84,9 @@ struct ApplicationRepository: Sendable {
             autoCreateUsers: try row.decode(column: "auto_create_users", as: Int64.self) != 0,
             isDev: try row.decode(column: "is_dev", as: Int64.self) != 0,
             createdAt: try row.decode(column: "created_at", as: Int64.self),
-            refreshTokens: refreshTokens)
+            refreshTokens: refreshTokens,
+            dpop: DPoPPolicy(
+                mode: DPoPPolicy.Mode(rawValue: try row.decode(column: "dpop_mode", as: String.self)) ?? .required,
+                requireNonce: try row.decode(column: "dpop_require_nonce", as: Int64.self) != 0))
     }
 }

@@ -9,12 +9,12 @@ struct RefreshTokenRepository: Sendable {
             """
             INSERT INTO refresh_tokens (id, token_hash, family_id, scope, application_id, user_id, session_id,
                 authorization_code_hash, created_at, expires_at, family_expires_at, rotated_at, successor_id,
-                revoked_at)
+                revoked_at, dpop_jkt)
             VALUES (\(bind: token.id), \(bind: token.tokenHash), \(bind: token.familyId), \(bind: token.scope),
                 \(bind: token.applicationId), \(bind: token.userId), \(bind: token.sessionId),
                 \(bind: token.authorizationCodeHash), \(bind: token.createdAt), \(bind: token.expiresAt),
                 \(bind: token.familyExpiresAt), \(bind: token.rotatedAt), \(bind: token.successorId),
-                \(bind: token.revokedAt))
+                \(bind: token.revokedAt), \(bind: token.dpopJkt))
             """
         ).run()
     }
@@ -82,6 +82,7 @@ struct RefreshTokenRepository: Sendable {
             familyExpiresAt: try row.decode(column: "family_expires_at", as: Int64.self),
             rotatedAt: try row.decode(column: "rotated_at", as: Int64?.self),
             successorId: try row.decode(column: "successor_id", as: String?.self),
-            revokedAt: try row.decode(column: "revoked_at", as: Int64?.self))
+            revokedAt: try row.decode(column: "revoked_at", as: Int64?.self),
+            dpopJkt: try row.decode(column: "dpop_jkt", as: String?.self))
     }
 }

@@ -1,0 +1,58 @@
+import Crypto
+import Foundation
+
+/// DPoP proofs (RFC 9449): a JWT signed by the client's key that binds one HTTP request.
+public enum DPoP {
+    /// The `typ` of a proof.
+    public static let type = "dpop+jwt"
+
+    /// The `ath` claim: base64url of the SHA-256 of the access token (RFC 9449 §4.2).
+    public static func accessTokenHash(_ accessToken: String) -> String {
+        Base64URL.encode(SHA256.hash(data: Data(accessToken.utf8)))
+    }
+
+    /// The `jkt` of a key: its RFC 7638 thumbprint.
+    public static func thumbprint(of key: P256.Signing.PublicKey) -> String {
+        let raw = key.rawRepresentation
+        return ECJWK.thumbprint(
+            crv: "P-256", x: Base64URL.encode(raw.prefix(32)), y: Base64URL.encode(raw.suffix(32)))
+    }
+
+    /// A proof for `method` `url`: header `typ: dpop+jwt`, `alg: ES256` and the public key as
+    /// `jwk`; claims `jti`, `htm`, `htu` (the URL without query and fragment), `iat`, and `nonce`
+    /// and `ath` when given.
+    public static func proof(
+        key: P256.Signing.PrivateKey, method: String, url: URL, issuedAt: Date, nonce: String? = nil,
+        accessToken: String? = nil, jti: String = UUID().uuidString
+    ) throws -> String {
+        let raw = key.publicKey.rawRepresentation
+        let jwk: JSONValue = .object([
+            "kty": .string("EC"), "crv": .string("P-256"),
+            "x": .string(Base64URL.encode(raw.prefix(32))), "y": .string(Base64URL.encode(raw.suffix(32))),
+        ])
+        var claims: [String: JSONValue] = [
+            "jti": .string(jti), "htm": .string(method.uppercased()), "htu": .string(targetURI(url)),
+            "iat": .number(issuedAt.timeIntervalSince1970.rounded(.down)),
+        ]
+        if let nonce { claims["nonce"] = .string(nonce) }
+        if let accessToken { claims["ath"] = .string(accessTokenHash(accessToken)) }
+        return try JWSSigner.signES256(
+            payload: Data(JSONValue.object(claims).serialized().utf8), header: ["typ": .string(type), "jwk": jwk],
+            key: key)
+    }
+
+    /// `htu` as RFC 9449 §4.3 compares it: scheme and host lower-cased, default port dropped,
+    /// no query or fragment.
+    public static func targetURI(_ url: URL) -> String {
+        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return url.absoluteString }
+        components.query = nil
+        components.fragment = nil
+        components.scheme = components.scheme?.lowercased()
+        components.host = components.host?.lowercased()
+        if (components.scheme == "http" && components.port == 80) || (components.scheme == "https" && components.port == 443) {
+            components.port = nil
+        }
+        if components.path.isEmpty { components.path = "/" }
+        return components.string ?? url.absoluteString
+    }
+}
