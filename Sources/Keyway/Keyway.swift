@@ -92,6 +92,20 @@ public final class Keyway: Sendable {
         try await tokenClient.userInfo(accessToken: accessToken)
     }
 
+    /// The signed-in user's profile (`GET /v1/me`) with the project's field schema.
+    public func profile(accessToken: Sensitive<String>) async throws -> UserProfileDocument {
+        try await tokenClient.profile(accessToken: accessToken)
+    }
+
+    /// Changes profile fields (`PATCH /v1/me`, a merge patch: `nil` removes a field) and returns
+    /// the saved profile. Invalid fields throw ``KeywayError/problem(_:)`` with `invalidFields`,
+    /// and nothing is saved. Encrypt encrypted fields with ``ProfileCipher`` first.
+    public func updateProfile(accessToken: Sensitive<String>, changes: [String: ProfileValue?]) async throws
+        -> UserProfileDocument
+    {
+        try await tokenClient.updateProfile(accessToken: accessToken, changes: changes)
+    }
+
     /// Signs the user out on every device and app: all of the user's sessions and refresh tokens
     /// are revoked, and access tokens stop being accepted by `userInfo` and introspection.
     public func signOutEverywhere(accessToken: Sensitive<String>) async throws {

@@ -14,6 +14,9 @@ public enum KeywayError: Error, Sendable, Equatable, CustomStringConvertible {
     case oauth(status: Int, error: OAuthErrorResponse)
     /// The ID token failed verification; nothing from it may be trusted.
     case invalidIDToken(String)
+    /// An API endpoint answered with an RFC 7807 problem (for example invalid profile fields,
+    /// listed in `invalidFields`).
+    case problem(Problem)
 
     public var description: String {
         switch self {
@@ -23,6 +26,7 @@ public enum KeywayError: Error, Sendable, Equatable, CustomStringConvertible {
         case .oauth(let status, let error):
             "The server refused the request (\(status) \(error.error)): \(error.errorDescription ?? "no description")"
         case .invalidIDToken(let why): "The ID token is not valid: \(why)"
+        case .problem(let problem): "\(problem.title): \(problem.detail)"
         }
     }
 }

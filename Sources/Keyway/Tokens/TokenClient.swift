@@ -160,8 +160,35 @@ actor TokenClient {
         guard response.status == 204 else { throw Self.oauthError(response) }
     }
 
-    private func bearerRequest(_ method: String, url: URL, accessToken: Sensitive<String>) async throws
-        -> TransportResponse
+    func profile(accessToken: Sensitive<String>) async throws -> UserProfileDocument {
+        let response = try await bearerRequest("GET", url: server.appending(path: "/v1/me"), accessToken: accessToken)
+        return try Self.decodeProfile(response)
+    }
+
+    func updateProfile(accessToken: Sensitive<String>, changes: [String: ProfileValue?]) async throws
+        -> UserProfileDocument
+    {
+        let body = try WireCoding.makeEncoder().encode(UserProfileUpdate(profile: changes))
+        let response = try await bearerRequest(
+            "PATCH", url: server.appending(path: "/v1/me"), accessToken: accessToken, body: body)
+        return try Self.decodeProfile(response)
+    }
+
+    private static func decodeProfile(_ response: TransportResponse) throws -> UserProfileDocument {
+        guard response.status == 200 else {
+            if let problem = try? WireCoding.makeDecoder().decode(Problem.self, from: response.body) {
+                throw KeywayError.problem(problem)
+            }
+            throw oauthError(response)
+        }
+        guard let document = try? WireCoding.makeDecoder().decode(UserProfileDocument.self, from: response.body) else {
+            throw KeywayError.invalidResponse("The profile could not be read.")
+        }
+        return document
+    }
+
+    private func bearerRequest(_ method: String, url: URL, accessToken: Sensitive<String>, body: Data? = nil)
+        async throws -> TransportResponse
     {
         guard Self.isTokenShaped(accessToken.revealed) else {
             throw KeywayError.invalidConfiguration("The access token is empty or malformed.")
@@ -176,7 +203,8 @@ actor TokenClient {
         } else {
             headers["Authorization"] = "Bearer \(accessToken.revealed)"
         }
-        return try await send(TransportRequest(method: method, url: url, headers: headers))
+        if body != nil { headers["Content-Type"] = "application/json" }
+        return try await send(TransportRequest(method: method, url: url, headers: headers, body: body))
     }
 
     /// Printable ASCII without spaces, at most 8 KiB.

@@ -26,6 +26,7 @@ struct Repositories: Sendable {
     var keys: KeyRepository { KeyRepository(sql: sql) }
     var revokedAccessTokens: RevokedAccessTokenRepository { RevokedAccessTokenRepository(sql: sql) }
     var dpopProofs: DPoPProofRepository { DPoPProofRepository(sql: sql) }
+    var profiles: ProfileRepository { ProfileRepository(sql: sql) }
 }
 
 /// A storage failure: the message is for operators; clients see `internal_error`.

@@ -169,6 +169,24 @@ enum Migrations {
                 """,
                 "CREATE INDEX dpop_proofs_expires_at ON dpop_proofs (expires_at)",
             ]),
+        Migration(
+            version: 5, name: "user profiles",
+            statements: [
+                """
+                CREATE TABLE profile_schemas (
+                    project_id TEXT PRIMARY KEY REFERENCES projects(id),
+                    fields TEXT NOT NULL,
+                    updated_at BIGINT NOT NULL
+                )
+                """,
+                """
+                CREATE TABLE user_profiles (
+                    user_id TEXT PRIMARY KEY REFERENCES users(id),
+                    data TEXT NOT NULL,
+                    updated_at BIGINT NOT NULL
+                )
+                """,
+            ]),
     ]
 
     /// Applies every migration (up to `through`) the database has not seen yet, each in its own

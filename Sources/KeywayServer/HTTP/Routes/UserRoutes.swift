@@ -3,8 +3,8 @@ import Hummingbird
 import KeywayProtocol
 import Logging
 
-/// Endpoints a signed-in user reaches with an access token: the OpenID Connect UserInfo endpoint
-/// and "sign out everywhere". A bearer token comes as `Authorization: Bearer` (RFC 6750); a
+/// Endpoints a signed-in user reaches with an access token: the OpenID Connect UserInfo endpoint,
+/// the profile (`/v1/me`) and "sign out everywhere". A bearer token comes as `Authorization: Bearer` (RFC 6750); a
 /// DPoP-bound token as `Authorization: DPoP` with a `DPoP` proof of this request whose key is the
 /// token's and whose `ath` is the token's hash (RFC 9449 §7).
 struct UserRoutes {
@@ -30,6 +30,50 @@ struct UserRoutes {
         }
         router.get("oauth2/userinfo", use: userInfo)
         router.post("oauth2/userinfo", use: userInfo)
+
+        // The user's profile, per the project's schema.
+        router.get("v1/me") { request, _ in
+            do {
+                let (_, user) = try await authenticate(request)
+                let (schema, profile) = try await database.read { repositories in
+                    (
+                        try await repositories.profiles.schema(projectId: user.projectId),
+                        try await repositories.profiles.profile(userId: user.id)
+                    )
+                }
+                return try HTTPResponses.json(
+                    UserProfileDocument(
+                        subject: user.id, email: user.email, emailVerified: user.emailVerified,
+                        profile: profile.filter { name, _ in schema.contains { $0.name == name } }, schema: schema))
+            } catch let failure as OAuthFailure {
+                return HTTPResponses.oauthError(failure)
+            }
+        }
+        router.patch("v1/me") { request, context in
+            let user: UserRecord
+            do {
+                user = try await authenticate(request).1
+            } catch let failure as OAuthFailure {
+                return HTTPResponses.oauthError(failure)
+            }
+            let update = try await RequestDecoding.json(UserProfileUpdate.self, from: request, context: context)
+            let now = clock.now().epochMilliseconds
+            let outcome: Result<UserProfileDocument, FlowProblem> = try await database.write { repositories in
+                let schema = try await repositories.profiles.schema(projectId: user.projectId)
+                let current = try await repositories.profiles.profile(userId: user.id)
+                switch ProfileValidation.apply(update.profile, to: current, schema: schema) {
+                case .failure(let problem):
+                    return .failure(problem)
+                case .success(let next):
+                    try await repositories.profiles.setProfile(next, userId: user.id, at: now)
+                    return .success(
+                        UserProfileDocument(
+                            subject: user.id, email: user.email, emailVerified: user.emailVerified, profile: next,
+                            schema: schema))
+                }
+            }
+            return try HTTPResponses.json(try outcome.get())
+        }
 
         // Sign out everywhere: every session and refresh token of the user, in every app.
         router.delete("v1/me/sessions") { request, _ in

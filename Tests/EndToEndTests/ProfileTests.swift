@@ -1,0 +1,106 @@
+import Crypto
+import Foundation
+import Keyway
+import KeywayProtocol
+import KeywayServer
+import Testing
+
+@Suite("User profile: schema, validation, client-side encrypted fields")
+struct ProfileTests {
+    let schema = [
+        ProfileFieldDefinition(name: "displayName", type: .string, required: true, maxLength: 40),
+        ProfileFieldDefinition(name: "age", type: .number),
+        ProfileFieldDefinition(name: "newsletter", type: .boolean),
+        ProfileFieldDefinition(name: "taxId", type: .string, encrypted: true),
+    ]
+
+    func signedIn(_ email: String) async throws -> (TestServer, Keyway, TokenSet) {
+        let clock = ManualClock()
+        let server = try await TestServer.start(clock: clock)
+        try await server.app.setProfileSchema(schema)
+        let keyway = try makeKeyway(server, clock: clock)
+        await keyway.start(identifier: email)
+        await keyway.flow.submitCode(try await server.latestCode(to: email))
+        let completion = try #require(keyway.flow.currentUpdate.completion)
+        return (server, keyway, try await keyway.exchange(authCode: completion.authCode, codeVerifier: completion.codeVerifier!))
+    }
+
+    @Test func profileRoundTripWithAnEncryptedField() async throws {
+        let (server, keyway, tokens) = try await signedIn("profile@example.com")
+        defer { Task { await server.stop() } }
+        let token = tokens.response.accessToken
+        let empty = try await keyway.profile(accessToken: token)
+        #expect(empty.profile.isEmpty)
+        #expect(empty.schema == schema)
+        #expect(empty.email == "profile@example.com")
+
+        let cipher = try ProfileCipher(key: SymmetricKey(size: .bits256))
+        let sealed = try cipher.seal("DE-123-456-789")
+        let saved = try await keyway.updateProfile(
+            accessToken: token,
+            changes: ["displayName": .string("Ada"), "age": .number(36), "newsletter": .bool(true), "taxId": .string(sealed)])
+        #expect(saved.profile["displayName"] == .string("Ada"))
+        let read = try await keyway.profile(accessToken: token)
+        #expect(read.profile == saved.profile)
+        guard case .string(let stored)? = read.profile["taxId"] else { Issue.record("no taxId"); return }
+        #expect(try cipher.open(stored) == "DE-123-456-789")
+        // The server holds only ciphertext.
+        await server.stop()
+        let file = try Data(contentsOf: URL(fileURLWithPath: server.databasePath))
+        let wal = (try? Data(contentsOf: URL(fileURLWithPath: server.databasePath + "-wal"))) ?? Data()
+        #expect(!(file + wal).contains(Data("DE-123-456-789".utf8)))
+        #expect((file + wal).contains(Data("Ada".utf8)))
+    }
+
+    @Test func invalidUpdatesAreRefusedWholeAndNamed() async throws {
+        let (server, keyway, tokens) = try await signedIn("invalid@example.com")
+        defer { Task { await server.stop() } }
+        let token = tokens.response.accessToken
+        _ = try await keyway.updateProfile(accessToken: token, changes: ["displayName": .string("Grace"), "age": .number(40)])
+
+        await #expect {
+            _ = try await keyway.updateProfile(
+                accessToken: token,
+                changes: [
+                    "displayName": .string(String(repeating: "x", count: 41)), "age": .string("forty"),
+                    "taxId": .string("plaintext"), "shoeSize": .number(9), "newsletter": .bool(false),
+                ])
+        } throws: { error in
+            guard case KeywayError.problem(let problem) = error else { return false }
+            let names = Set(problem.invalidFields?.map(\.name) ?? [])
+            return problem.status == 400
+                && names == ["profile.displayName", "profile.age", "profile.taxId", "profile.shoeSize"]
+        }
+        // Nothing of the refused update was saved, not even its valid field.
+        let unchanged = try await keyway.profile(accessToken: token)
+        #expect(unchanged.profile == ["displayName": .string("Grace"), "age": .number(40)])
+
+        // null removes an optional field, and may not remove a required one.
+        let removed = try await keyway.updateProfile(accessToken: token, changes: ["age": nil])
+        #expect(removed.profile == ["displayName": .string("Grace")])
+        await #expect(throws: KeywayError.self) {
+            _ = try await keyway.updateProfile(accessToken: token, changes: ["displayName": nil])
+        }
+
+        // Malformed JSON and missing credentials.
+        let malformed = try await server.request(
+            "PATCH", "/v1/me",
+            headers: ["Authorization": "Bearer \(token.revealed)", "Content-Type": "application/json"],
+            body: Data("{\"profile\": 5}".utf8))
+        #expect(malformed.status == 400)
+        #expect(try await server.request("GET", "/v1/me").status == 401)
+    }
+
+    @Test func invalidSchemasAreRefused() async throws {
+        let server = try await TestServer.start(clock: ManualClock())
+        defer { Task { await server.stop() } }
+        for bad in [
+            [ProfileFieldDefinition(name: "Bad Name", type: .string)],
+            [ProfileFieldDefinition(name: "pin", type: .number, encrypted: true)],
+            [ProfileFieldDefinition(name: "a", type: .string), ProfileFieldDefinition(name: "a", type: .number)],
+            [ProfileFieldDefinition(name: "a", type: .string, maxLength: 0)],
+        ] {
+            await #expect(throws: ConfigurationError.self) { try await server.app.setProfileSchema(bad) }
+        }
+    }
+}
