@@ -56,6 +56,7 @@ let package = Package(
                 "KeywayProtocol",
                 "KeywayJOSE",
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "SQLKit", package: "sql-kit"),
@@ -72,6 +73,7 @@ let package = Package(
             name: "keyway-server",
             dependencies: [
                 "KeywayServer",
+                "KeywayProtocol",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -112,6 +114,8 @@ let package = Package(
             name: "EndToEndTests",
             dependencies: [
                 "Keyway", "KeywayServer", "KeywayProtocol", "KeywayJOSE",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

@@ -70,6 +70,18 @@ public final class Keyway: Sendable {
         try await tokenClient.exchange(authCode: authCode, codeVerifier: codeVerifier)
     }
 
+    /// Exchanges a JWT from another authentication system for Keyway tokens (RFC 8693 token
+    /// exchange), the path for moving signed-in users over without asking them to sign in again.
+    ///
+    /// The server accepts tokens from issuers it has been told to trust, verifies them against
+    /// that issuer's keys, audience and expiry, and answers tokens for the linked user (linking
+    /// or creating the user on the first exchange, as the server is configured). The new ID token
+    /// is verified as ``exchange(authCode:codeVerifier:)`` does; a refused token throws
+    /// ``KeywayError/oauth(status:error:)`` with `invalid_grant`.
+    public func exchange(externalToken: Sensitive<String>, type: ExternalTokenType = .jwt) async throws -> TokenSet {
+        try await tokenClient.exchange(externalToken: externalToken, type: type)
+    }
+
     /// Trades a refresh token for fresh tokens (public applications), verifying the new ID token
     /// as ``exchange(authCode:codeVerifier:)`` does.
     ///

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import KeywayProtocol
 import KeywayServer
 import Logging
 
@@ -35,6 +36,14 @@ struct KeywayServerCommand: AsyncParsableCommand {
 
     @Option(help: "Outside dev mode: an executable that delivers each message, given as JSON on standard input.")
     var deliveryCommand: String?
+
+    @Option(
+        name: .customLong("trust-issuer"),
+        help: ArgumentHelp(
+            "A JSON file describing an external issuer whose tokens may be exchanged for Keyway tokens (repeatable).",
+            discussion: #"{"issuer": "…", "audience": "…", "jwks": {"keys": […]}, "linkByVerifiedEmail": true, "createUsers": true}"#,
+            valueName: "path"))
+    var trustedIssuerFiles: [String] = []
 
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
     var logLevel: String = "info"
@@ -76,6 +85,14 @@ struct KeywayServerCommand: AsyncParsableCommand {
             logger.critical("\(error.description)")
             throw ExitCode.failure
         }
+        do {
+            for path in trustedIssuerFiles {
+                try await server.trustIssuer(try TrustedIssuerFile.load(path))
+            }
+        } catch let error as ConfigurationError {
+            logger.critical("\(error.description)")
+            throw ExitCode.failure
+        }
         let devConfigId = server.devConfigId
         let log = logger
         try await server.run { address in
@@ -108,5 +125,32 @@ enum Banner {
             ──────────────────────────────────────────────────────────────────────
 
             """
+    }
+}
+
+/// A trusted issuer described in a JSON file (`--trust-issuer`).
+struct TrustedIssuerFile: Decodable {
+    var issuer: String
+    var audience: String
+    var jwks: JSONWebKeySet
+    var linkByVerifiedEmail: Bool?
+    var createUsers: Bool?
+
+    static func load(_ path: String) throws -> TrustedIssuer {
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            throw ConfigurationError("The trusted issuer file \(path) cannot be read.")
+        }
+        do {
+            let file = try JSONDecoder().decode(TrustedIssuerFile.self, from: data)
+            return TrustedIssuer(
+                issuer: file.issuer, audience: file.audience, keys: file.jwks,
+                linkByVerifiedEmail: file.linkByVerifiedEmail ?? true, createUsers: file.createUsers ?? true)
+        } catch {
+            throw ConfigurationError(
+                "The trusted issuer file \(path) is not valid: it needs issuer, audience and jwks (a JSON Web Key Set).")
+        }
     }
 }

@@ -33,6 +33,17 @@ actor TokenClient {
         ])
     }
 
+    func exchange(externalToken: Sensitive<String>, type: ExternalTokenType) async throws -> TokenSet {
+        let token = externalToken.revealed
+        guard token.split(separator: ".", omittingEmptySubsequences: false).count == 3, token.count <= 16_384,
+            token.utf8.allSatisfy({ (0x21...0x7E).contains($0) })
+        else { throw KeywayError.invalidConfiguration("The external token is not a compact JWT.") }
+        return try await tokenRequest([
+            ("grant_type", "urn:ietf:params:oauth:grant-type:token-exchange"), ("subject_token", token),
+            ("subject_token_type", type.rawValue), ("client_id", configId),
+        ])
+    }
+
     func refresh(refreshToken: Sensitive<String>) async throws -> TokenSet {
         let token = refreshToken.revealed
         guard !token.isEmpty, token.count <= 512, token.utf8.allSatisfy({ (0x21...0x7E).contains($0) }) else {

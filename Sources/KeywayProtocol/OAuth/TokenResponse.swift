@@ -12,11 +12,15 @@ public struct TokenResponse: Codable, Sendable, Equatable {
     public var refreshToken: Sensitive<String>?
     /// The granted scope, space separated.
     public var scope: String?
+    /// For a token exchange (RFC 8693 §2.2.1): the type of ``accessToken``,
+    /// `urn:ietf:params:oauth:token-type:access_token`.
+    public var issuedTokenType: String?
 
     public init(
         accessToken: Sensitive<String>, tokenType: String, expiresIn: Int, idToken: Sensitive<String>?,
-        refreshToken: Sensitive<String>?, scope: String?
+        refreshToken: Sensitive<String>?, scope: String?, issuedTokenType: String? = nil
     ) {
+        self.issuedTokenType = issuedTokenType
         self.accessToken = accessToken
         self.tokenType = tokenType
         self.expiresIn = expiresIn
@@ -32,6 +36,7 @@ public struct TokenResponse: Codable, Sendable, Equatable {
         case idToken = "id_token"
         case refreshToken = "refresh_token"
         case scope
+        case issuedTokenType = "issued_token_type"
     }
 }
 

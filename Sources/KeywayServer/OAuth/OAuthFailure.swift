@@ -27,6 +27,11 @@ struct OAuthFailure: Error, Sendable {
         OAuthFailure(status: 400, body: .init(error: "invalid_scope", errorDescription: description))
     }
 
+    /// RFC 8693 §2.2.2: the requested audience or resource is not one this server issues for.
+    static func invalidTarget(_ description: String) -> OAuthFailure {
+        OAuthFailure(status: 400, body: .init(error: "invalid_target", errorDescription: description))
+    }
+
     static func unauthorizedClient(_ description: String) -> OAuthFailure {
         OAuthFailure(status: 400, body: .init(error: "unauthorized_client", errorDescription: description))
     }

@@ -4,7 +4,8 @@ import KeywayProtocol
 import Logging
 
 /// `POST /oauth2/token`: the `authorization_code` grant (RFC 6749 §4.1.3) with PKCE (RFC 7636),
-/// and the `refresh_token` grant (RFC 6749 §6, in `RefreshGrant.swift`).
+/// the `refresh_token` grant (RFC 6749 §6, in `RefreshGrant.swift`) and token exchange
+/// (RFC 8693, in `TokenExchangeGrant.swift`).
 struct TokenEndpoint: Sendable {
     let database: any Database
     let clock: any ServerClock
@@ -23,6 +24,9 @@ struct TokenEndpoint: Sendable {
     /// The scope of a sign-in's tokens.
     static let signInScope = "openid email offline_access"
 
+    /// The grant types the endpoint answers, as discovery lists them.
+    static let grantTypes = ["authorization_code", "refresh_token", TokenExchange.grantType]
+
     func handle(
         form: [String: String], authorization: String?, dpopProofs: [String] = [], tokenURL: URL
     ) async throws -> Answer {
@@ -31,14 +35,16 @@ struct TokenEndpoint: Sendable {
         }
         let application = try await ClientAuthenticator(database: database)
             .authenticate(form: form, authorization: authorization)
-        guard ["authorization_code", "refresh_token"].contains(grantType) else {
+        guard Self.grantTypes.contains(grantType) else {
             throw OAuthFailure.unsupportedGrantType(grantType)
         }
         let binding = try await dpopBinding(proofs: dpopProofs, application: application, tokenURL: tokenURL)
-        let response =
-            grantType == "authorization_code"
-            ? try await redeem(form: form, application: application, binding: binding)
-            : try await refresh(form: form, application: application, binding: binding)
+        let response: TokenResponse
+        switch grantType {
+        case "authorization_code": response = try await redeem(form: form, application: application, binding: binding)
+        case "refresh_token": response = try await refresh(form: form, application: application, binding: binding)
+        default: response = try await exchange(form: form, application: application, binding: binding)
+        }
         return Answer(response: response, dpopNonce: application.dpop.requireNonce ? dpop.nonce() : nil)
     }
 

@@ -27,6 +27,7 @@ struct Repositories: Sendable {
     var revokedAccessTokens: RevokedAccessTokenRepository { RevokedAccessTokenRepository(sql: sql) }
     var dpopProofs: DPoPProofRepository { DPoPProofRepository(sql: sql) }
     var profiles: ProfileRepository { ProfileRepository(sql: sql) }
+    var federation: FederationRepository { FederationRepository(sql: sql) }
 }
 
 /// A storage failure: the message is for operators; clients see `internal_error`.

@@ -187,6 +187,32 @@ enum Migrations {
                 )
                 """,
             ]),
+        Migration(
+            version: 6, name: "token exchange",
+            statements: [
+                """
+                CREATE TABLE trusted_issuers (
+                    project_id TEXT NOT NULL REFERENCES projects(id),
+                    issuer TEXT NOT NULL,
+                    audience TEXT NOT NULL,
+                    jwks TEXT NOT NULL,
+                    link_by_email INTEGER NOT NULL,
+                    create_users INTEGER NOT NULL,
+                    created_at BIGINT NOT NULL,
+                    PRIMARY KEY (project_id, issuer)
+                )
+                """,
+                """
+                CREATE TABLE external_identities (
+                    project_id TEXT NOT NULL REFERENCES projects(id),
+                    issuer TEXT NOT NULL,
+                    subject TEXT NOT NULL,
+                    user_id TEXT NOT NULL REFERENCES users(id),
+                    created_at BIGINT NOT NULL,
+                    PRIMARY KEY (project_id, issuer, subject)
+                )
+                """,
+            ]),
     ]
 
     /// Applies every migration (up to `through`) the database has not seen yet, each in its own

@@ -99,7 +99,7 @@ struct OAuthRoutes {
             responseTypesSupported: ["code"],
             subjectTypesSupported: ["public"],
             idTokenSigningAlgValuesSupported: ["ES256"],
-            grantTypesSupported: ["authorization_code", "refresh_token"],
+            grantTypesSupported: TokenEndpoint.grantTypes,
             codeChallengeMethodsSupported: ["S256"],
             tokenEndpointAuthMethodsSupported: ["none", "client_secret_basic", "client_secret_post"],
             scopesSupported: ["openid", "email", "offline_access"],

@@ -1,0 +1,91 @@
+import Foundation
+import KeywayJOSE
+import KeywayProtocol
+
+/// An external token issuer whose JWTs the token endpoint accepts in exchange for Keyway tokens
+/// (RFC 8693): the migration path for apps moving from another authentication system.
+///
+/// A presented token must be signed by one of ``keys`` (`ES256` or `RS256`), carry this
+/// ``issuer`` as `iss` and ``audience`` in `aud`, and be within its `nbf`/`exp` window. Its
+/// `sub` is linked to a Keyway user once; later exchanges find the same user.
+public struct TrustedIssuer: Sendable, Equatable {
+    /// The issuer identifier, exactly as the tokens' `iss` claim carries it.
+    public var issuer: String
+    /// The audience the tokens must be issued to (an entry of their `aud` claim).
+    public var audience: String
+    /// The issuer's public signing keys.
+    public var keys: JSONWebKeySet
+    /// Whether a first exchange links to an existing user with the same email, when the token
+    /// says the email is verified (`email_verified: true`).
+    public var linkByVerifiedEmail: Bool
+    /// Whether a first exchange with a verified email and no matching user creates the user.
+    public var createUsers: Bool
+
+    public init(
+        issuer: String, audience: String, keys: JSONWebKeySet, linkByVerifiedEmail: Bool = true,
+        createUsers: Bool = true
+    ) {
+        self.issuer = issuer
+        self.audience = audience
+        self.keys = keys
+        self.linkByVerifiedEmail = linkByVerifiedEmail
+        self.createUsers = createUsers
+    }
+
+    /// The reasons this configuration cannot be used; empty when it is valid.
+    func problems() -> [String] {
+        var problems: [String] = []
+        if issuer.isEmpty || issuer.count > 2048 || issuer.contains(where: \.isWhitespace) {
+            problems.append("The issuer must be 1 to 2048 characters without spaces.")
+        }
+        if audience.isEmpty || audience.count > 2048 {
+            problems.append("The audience must be 1 to 2048 characters.")
+        }
+        if keys.keys.isEmpty || keys.keys.count > 20 {
+            problems.append("The key set must hold 1 to 20 keys.")
+        }
+        for (index, key) in keys.keys.enumerated() {
+            do {
+                try JWKSignatures.validate(key)
+            } catch {
+                problems.append("Key \(index + 1)\(key.kid.map { " (\($0))" } ?? ""): \(error)")
+            }
+        }
+        let kids = keys.keys.compactMap(\.kid)
+        if Set(kids).count != kids.count { problems.append("Two keys share a kid.") }
+        if keys.keys.count > 1, kids.count != keys.keys.count {
+            problems.append("With several keys, every key needs a kid.")
+        }
+        return problems
+    }
+}
+
+extension KeywayServerApp {
+    /// Trusts an external issuer in the dev project (the project applications are registered in),
+    /// or replaces the configuration of an issuer already trusted. An invalid configuration is
+    /// refused with a ``ConfigurationError`` naming each problem.
+    public func trustIssuer(_ trusted: TrustedIssuer) async throws {
+        let problems = trusted.problems()
+        guard problems.isEmpty else {
+            throw ConfigurationError("The trusted issuer is invalid: " + problems.joined(separator: " "))
+        }
+        let now = configuration.clock.now().epochMilliseconds
+        try await database.write { repositories in
+            let projectId = try await repositories.applications.ensureDevProject(createdAt: now)
+            try await repositories.federation.upsertIssuer(
+                FederationRepository.Issuer(
+                    issuer: trusted.issuer, audience: trusted.audience, keys: trusted.keys,
+                    linkByVerifiedEmail: trusted.linkByVerifiedEmail, createUsers: trusted.createUsers),
+                projectId: projectId, at: now)
+        }
+    }
+
+    /// Stops trusting an issuer. Users once linked through it keep their accounts and sessions.
+    public func distrustIssuer(_ issuer: String) async throws {
+        let now = configuration.clock.now().epochMilliseconds
+        try await database.write { repositories in
+            let projectId = try await repositories.applications.ensureDevProject(createdAt: now)
+            try await repositories.federation.removeIssuer(projectId: projectId, issuer: issuer)
+        }
+    }
+}

@@ -1,0 +1,67 @@
+import Crypto
+import CryptoExtras
+import Foundation
+import KeywayJOSE
+import KeywayProtocol
+
+/// Signature checks of JWS from other parties (external issuers, client assertions) against
+/// their published keys: `ES256` with EC P-256 keys and `RS256` with RSA keys of 2048 bits or more.
+enum JWKSignatures {
+    /// The algorithms accepted from other parties. `none` and HMAC are never accepted with a JWK.
+    static let supportedAlgorithms = ["ES256", "RS256"]
+
+    /// Whether a key is usable for one of the supported algorithms.
+    static func validate(_ key: JSONWebKey) throws {
+        switch key.kty {
+        case "EC":
+            _ = try ECJWK.publicKey(from: key)
+            if let alg = key.alg, alg != "ES256" { throw JOSEError.unsupportedAlgorithm(alg) }
+        case "RSA":
+            _ = try rsaKey(from: key)
+            if let alg = key.alg, alg != "RS256" { throw JOSEError.unsupportedAlgorithm(alg) }
+        default:
+            throw JOSEError.malformed("key type \(key.kty) is not supported; use EC P-256 or RSA")
+        }
+        if let use = key.use, use != "sig" { throw JOSEError.malformed("the key's use is \(use), not sig") }
+    }
+
+    /// The key of `keys` a JWS names by `kid`; without a `kid`, the only key of the algorithm's type.
+    static func key(for jws: CompactJWS, in keys: [JSONWebKey]) throws -> JSONWebKey {
+        let keyType = jws.algorithm == "RS256" ? "RSA" : "EC"
+        let candidates = keys.filter { $0.kty == keyType && (jws.keyID == nil || $0.kid == jws.keyID) }
+        guard candidates.count == 1, let key = candidates.first else { throw JOSEError.unknownKey(jws.keyID) }
+        return key
+    }
+
+    /// Verifies the signature of `jws` with `key`. The algorithm must match the key type.
+    static func verify(_ jws: CompactJWS, with key: JSONWebKey) throws {
+        guard let algorithm = jws.algorithm, supportedAlgorithms.contains(algorithm) else {
+            throw JOSEError.unsupportedAlgorithm(jws.algorithm ?? "(none)")
+        }
+        if let declared = key.alg, declared != algorithm { throw JOSEError.unsupportedAlgorithm(algorithm) }
+        switch (algorithm, key.kty) {
+        case ("ES256", "EC"):
+            try jws.verifyES256(with: try ECJWK.publicKey(from: key))
+        case ("RS256", "RSA"):
+            let publicKey = try rsaKey(from: key)
+            let signature = _RSA.Signing.RSASignature(rawRepresentation: jws.signature)
+            guard jws.signature.count == publicKey.keySizeInBits / 8,
+                publicKey.isValidSignature(signature, for: SHA256.hash(data: jws.signingInput), padding: .insecurePKCS1v1_5)
+            else { throw JOSEError.invalidSignature }
+        default:
+            throw JOSEError.unsupportedAlgorithm(algorithm)
+        }
+    }
+
+    /// An RSA public key from a JWK's `n` and `e` (RFC 7518 §6.3.1); at least 2048 bits.
+    static func rsaKey(from key: JSONWebKey) throws -> _RSA.Signing.PublicKey {
+        guard key.kty == "RSA", let n = key.n.flatMap(Base64URL.decode), let e = key.e.flatMap(Base64URL.decode),
+            !n.isEmpty, !e.isEmpty
+        else { throw JOSEError.malformed("the JWK is not an RSA public key") }
+        do {
+            return try _RSA.Signing.PublicKey(n: n, e: e)
+        } catch {
+            throw JOSEError.malformed("the RSA key is invalid or shorter than 2048 bits")
+        }
+    }
+}

@@ -1,0 +1,135 @@
+import Foundation
+import KeywayProtocol
+
+/// Token exchange (RFC 8693): a JWT from a trusted external issuer is exchanged for Keyway
+/// tokens of the user its subject is linked to. The first exchange of a subject links it to the
+/// user with the same verified email, or creates that user, as the issuer's configuration allows.
+///
+/// Every refusal of the subject token (unknown issuer, bad signature, wrong audience, expired, no
+/// linkable identity) answers `invalid_grant` and writes nothing.
+enum TokenExchange {
+    static let grantType = "urn:ietf:params:oauth:grant-type:token-exchange"
+    static let jwtType = "urn:ietf:params:oauth:token-type:jwt"
+    static let idTokenType = "urn:ietf:params:oauth:token-type:id_token"
+    static let accessTokenType = "urn:ietf:params:oauth:token-type:access_token"
+    /// The `amr` value of sessions created by an exchange: federated authentication.
+    static let amr = "fed"
+}
+
+extension TokenEndpoint {
+    func exchange(form: [String: String], application: ApplicationRecord, binding: String?) async throws
+        -> TokenResponse
+    {
+        guard let subjectToken = form["subject_token"], !subjectToken.isEmpty else {
+            throw OAuthFailure.invalidRequest("subject_token is required.")
+        }
+        guard let subjectTokenType = form["subject_token_type"] else {
+            throw OAuthFailure.invalidRequest("subject_token_type is required.")
+        }
+        guard [TokenExchange.jwtType, TokenExchange.idTokenType].contains(subjectTokenType) else {
+            throw OAuthFailure.invalidRequest(
+                "subject_token_type \(subjectTokenType) is not supported; use \(TokenExchange.jwtType) or \(TokenExchange.idTokenType).")
+        }
+        guard form["actor_token"] == nil, form["actor_token_type"] == nil else {
+            throw OAuthFailure.invalidRequest("Delegation with an actor_token is not supported.")
+        }
+        if let requested = form["requested_token_type"], requested != TokenExchange.accessTokenType {
+            throw OAuthFailure.invalidRequest(
+                "requested_token_type \(requested) is not supported; this server issues \(TokenExchange.accessTokenType).")
+        }
+        let issuer = issuer()
+        for parameter in ["audience", "resource"] {
+            if let target = form[parameter], target != issuer {
+                throw OAuthFailure.invalidTarget("This server only issues tokens for \(issuer); \(parameter) names another target.")
+            }
+        }
+        let scope = try Self.exchangeScope(form["scope"])
+
+        let now = clock.now()
+        let nowMillis = now.epochMilliseconds
+        let identity: ExternalTokenVerifier.Identity
+        let trusted: FederationRepository.Issuer
+        do {
+            let parsed = try ExternalTokenVerifier.parse(subjectToken)
+            guard let claimed = parsed.claimedIssuer,
+                let found = try await database.read({
+                    try await $0.federation.issuer(projectId: application.projectId, issuer: claimed)
+                })
+            else { throw ExternalTokenVerifier.Refusal("The subject token's issuer is not trusted.") }
+            trusted = found
+            identity = try ExternalTokenVerifier.verify(parsed, against: found, now: nowMillis)
+        } catch let refusal as ExternalTokenVerifier.Refusal {
+            logger.notice("token exchange refused", metadata: ["client": "\(application.configId)", "reason": "\(refusal.message)"])
+            throw OAuthFailure.invalidGrant(refusal.message)
+        }
+
+        let refreshToken = RefreshTokenDerivation.root()
+        let policy = application.refreshTokens ?? tokens.lifetimes.refreshTokens
+        let familyExpiresAt = nowMillis + Int64((policy.absoluteLifetime * 1000).rounded())
+        let expiresAt = min(nowMillis + Int64((policy.idleLifetime * 1000).rounded()), familyExpiresAt)
+        let logger = self.logger
+        let outcome: Result<TokenIssuer.Subject, OAuthFailure> = try await database.write { repositories in
+            let projectId = application.projectId
+            var user: UserRecord?
+            if let linked = try await repositories.federation.linkedUser(
+                projectId: projectId, issuer: identity.issuer, subject: identity.subject)
+            {
+                user = try await repositories.users.find(id: linked)
+            } else if let email = identity.email, identity.emailVerified {
+                if trusted.linkByVerifiedEmail {
+                    user = try await repositories.users.find(projectId: projectId, email: email)
+                }
+                if user == nil, trusted.createUsers {
+                    let created = UserRecord(
+                        id: SecureRandom.identifier(prefix: "usr"), projectId: projectId, email: email,
+                        emailVerified: true, createdAt: nowMillis)
+                    try await repositories.users.insert(created)
+                    user = created
+                }
+                if let user {
+                    try await repositories.federation.link(
+                        projectId: projectId, issuer: identity.issuer, subject: identity.subject, userId: user.id,
+                        at: nowMillis)
+                    logger.info(
+                        "external identity linked",
+                        metadata: ["issuer": "\(identity.issuer)", "user": "\(user.id)"])
+                }
+            }
+            guard let user else {
+                return .failure(
+                    .invalidGrant(
+                        "No user is linked to this external identity, and the token carries no verified email this server may link or create one by."))
+            }
+            let sessionId = SecureRandom.identifier(prefix: "ses")
+            try await repositories.sessions.insert(
+                SessionRecord(
+                    id: sessionId, userId: user.id, applicationId: application.id, amr: [TokenExchange.amr],
+                    authTime: nowMillis, createdAt: nowMillis, revokedAt: nil))
+            let id = SecureRandom.identifier(prefix: "rt")
+            try await repositories.refreshTokens.insert(
+                RefreshTokenRecord(
+                    id: id, tokenHash: sha256Hex(refreshToken), familyId: id, scope: scope,
+                    applicationId: application.id, userId: user.id, sessionId: sessionId, authorizationCodeHash: nil,
+                    createdAt: nowMillis, expiresAt: expiresAt, familyExpiresAt: familyExpiresAt, rotatedAt: nil,
+                    successorId: nil, revokedAt: nil, dpopJkt: binding))
+            return .success(
+                TokenIssuer.Subject(
+                    userId: user.id, email: user.email, emailVerified: user.emailVerified,
+                    clientId: application.configId, sessionId: sessionId, authTime: nowMillis,
+                    amr: [TokenExchange.amr], scope: scope, dpopJkt: binding))
+        }
+        var response = try tokenResponse(for: try outcome.get(), refreshToken: refreshToken, now: now)
+        response.issuedTokenType = TokenExchange.accessTokenType
+        return response
+    }
+
+    /// The requested scope, a subset of a sign-in's; a sign-in's scope when none is requested.
+    private static func exchangeScope(_ requested: String?) throws -> String {
+        guard let requested else { return signInScope }
+        let scopes = try scopeSet(requested)
+        guard scopes.isSubset(of: Set(signInScope.split(separator: " ").map(String.init))) else {
+            throw OAuthFailure.invalidScope("The requested scope is not one this server grants.")
+        }
+        return scopes.sorted().joined(separator: " ")
+    }
+}

@@ -1,0 +1,72 @@
+import Foundation
+import KeywayProtocol
+import SQLKit
+
+/// Trusted external issuers and the external identities linked to users.
+struct FederationRepository: Sendable {
+    let sql: any SQLDatabase
+
+    struct Issuer: Sendable {
+        var issuer: String
+        var audience: String
+        var keys: JSONWebKeySet
+        var linkByVerifiedEmail: Bool
+        var createUsers: Bool
+    }
+
+    func issuer(projectId: String, issuer: String) async throws -> Issuer? {
+        guard
+            let row = try await sql.raw(
+                "SELECT * FROM trusted_issuers WHERE project_id = \(bind: projectId) AND issuer = \(bind: issuer)"
+            ).first()
+        else { return nil }
+        let jwks = try row.decode(column: "jwks", as: String.self)
+        return Issuer(
+            issuer: try row.decode(column: "issuer", as: String.self),
+            audience: try row.decode(column: "audience", as: String.self),
+            keys: try JSONDecoder().decode(JSONWebKeySet.self, from: Data(jwks.utf8)),
+            linkByVerifiedEmail: try row.decode(column: "link_by_email", as: Int64.self) != 0,
+            createUsers: try row.decode(column: "create_users", as: Int64.self) != 0)
+    }
+
+    func upsertIssuer(_ issuer: Issuer, projectId: String, at time: Int64) async throws {
+        let jwks = String(decoding: try JSONEncoder().encode(issuer.keys), as: UTF8.self)
+        try await sql.raw(
+            """
+            INSERT INTO trusted_issuers (project_id, issuer, audience, jwks, link_by_email, create_users, created_at)
+            VALUES (\(bind: projectId), \(bind: issuer.issuer), \(bind: issuer.audience), \(bind: jwks),
+                \(bind: Int64(issuer.linkByVerifiedEmail ? 1 : 0)), \(bind: Int64(issuer.createUsers ? 1 : 0)),
+                \(bind: time))
+            ON CONFLICT (project_id, issuer) DO UPDATE SET audience = excluded.audience, jwks = excluded.jwks,
+                link_by_email = excluded.link_by_email, create_users = excluded.create_users
+            """
+        ).run()
+    }
+
+    func linkedUser(projectId: String, issuer: String, subject: String) async throws -> String? {
+        try await sql.raw(
+            """
+            SELECT user_id FROM external_identities
+            WHERE project_id = \(bind: projectId) AND issuer = \(bind: issuer) AND subject = \(bind: subject)
+            """
+        ).first()?.decode(column: "user_id", as: String.self)
+    }
+
+    func link(projectId: String, issuer: String, subject: String, userId: String, at time: Int64) async throws {
+        try await sql.raw(
+            """
+            INSERT INTO external_identities (project_id, issuer, subject, user_id, created_at)
+            VALUES (\(bind: projectId), \(bind: issuer), \(bind: subject), \(bind: userId), \(bind: time))
+            """
+        ).run()
+    }
+}
+
+extension FederationRepository {
+    /// Removes a trusted issuer; users already linked through it keep their accounts.
+    func removeIssuer(projectId: String, issuer: String) async throws {
+        try await sql.raw(
+            "DELETE FROM trusted_issuers WHERE project_id = \(bind: projectId) AND issuer = \(bind: issuer)"
+        ).run()
+    }
+}
