@@ -32,13 +32,14 @@ public final class KeywayServerApp: Sendable {
     private let signingKey: SigningKey
     private let refreshKey: SymmetricKey
     private let dpopNonceKey: SymmetricKey
+    let clientSecretKey: SymmetricKey
     private let engine: FlowEngine
     private let issuer: Locked<String?>
 
     private init(
         configuration: ServerConfiguration, devConfigId: String?, logger: Logger, database: any Database,
-        outbox: DevOutbox?, signingKey: SigningKey, refreshKey: SymmetricKey, dpopNonceKey: SymmetricKey, engine: FlowEngine,
-        issuer: Locked<String?>
+        outbox: DevOutbox?, signingKey: SigningKey, refreshKey: SymmetricKey, dpopNonceKey: SymmetricKey,
+        clientSecretKey: SymmetricKey, engine: FlowEngine, issuer: Locked<String?>
     ) {
         self.configuration = configuration
         self.devConfigId = devConfigId
@@ -48,6 +49,7 @@ public final class KeywayServerApp: Sendable {
         self.signingKey = signingKey
         self.refreshKey = refreshKey
         self.dpopNonceKey = dpopNonceKey
+        self.clientSecretKey = clientSecretKey
         self.engine = engine
         self.issuer = issuer
     }
@@ -73,6 +75,8 @@ public final class KeywayServerApp: Sendable {
                 named: ServerSecretKey.refreshTokens, in: database, now: now)
             let dpopNonceKey = try await ServerSecretKey.loadOrCreate(
                 named: ServerSecretKey.dpopNonces, in: database, now: now)
+            let clientSecretKey = try await ServerSecretKey.loadOrCreate(
+                named: ServerSecretKey.clientSecrets, in: database, now: now)
             let outbox: DevOutbox?
             let sender: any MessageSender
             let devConfigId: String?
@@ -100,8 +104,8 @@ public final class KeywayServerApp: Sendable {
                 hasher: OneTimeCodeHasher(key: codeKey), sender: sender, logger: logger)
             return KeywayServerApp(
                 configuration: configuration, devConfigId: devConfigId, logger: logger, database: database,
-                outbox: outbox, signingKey: signingKey, refreshKey: refreshKey, dpopNonceKey: dpopNonceKey, engine: engine,
-                issuer: Locked(configuration.issuer))
+                outbox: outbox, signingKey: signingKey, refreshKey: refreshKey, dpopNonceKey: dpopNonceKey,
+                clientSecretKey: clientSecretKey, engine: engine, issuer: Locked(configuration.issuer))
         } catch {
             await Task { await database.shutdown() }.value
             throw error
@@ -156,16 +160,23 @@ public final class KeywayServerApp: Sendable {
         FlowRoutes(engine: engine).register(on: router)
         let accessTokens = AccessTokenVerifier(signingKey: signingKey, clock: configuration.clock)
         let dpop = DPoPVerifier(clock: configuration.clock, nonceKey: dpopNonceKey)
+        let clients = ClientAuthenticator(
+            database: database, clock: configuration.clock, issuer: currentIssuer,
+            clientSecrets: ClientSecretDerivation(key: clientSecretKey))
         try OAuthRoutes(
             tokenEndpoint: TokenEndpoint(
-                database: database, clock: configuration.clock, issuer: currentIssuer,
+                database: database, clock: configuration.clock, clients: clients, issuer: currentIssuer,
                 tokens: TokenIssuer(signingKey: signingKey, lifetimes: configuration.tokenLifetimes),
                 refreshTokens: RefreshTokenDerivation(key: refreshKey), dpop: dpop, logger: logger),
             revocationEndpoint: RevocationEndpoint(
-                database: database, clock: configuration.clock, issuer: currentIssuer, accessTokens: accessTokens,
-                logger: logger),
+                database: database, clock: configuration.clock, clients: clients, issuer: currentIssuer,
+                accessTokens: accessTokens, logger: logger),
             introspectionEndpoint: IntrospectionEndpoint(
-                database: database, clock: configuration.clock, issuer: currentIssuer, accessTokens: accessTokens),
+                database: database, clock: configuration.clock, clients: clients, issuer: currentIssuer,
+                accessTokens: accessTokens),
+            registrationEndpoint: RegistrationEndpoint(
+                database: database, clock: configuration.clock,
+                clientSecrets: ClientSecretDerivation(key: clientSecretKey), logger: logger),
             signingKey: signingKey, issuer: currentIssuer
         ).register(on: router)
         UserRoutes(

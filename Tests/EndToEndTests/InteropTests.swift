@@ -1,5 +1,7 @@
 import Foundation
 import Keyway
+import KeywayProtocol
+import KeywayServer
 import Testing
 
 @Suite("An independent OpenID Connect library verifies Keyway's tokens")
@@ -51,5 +53,88 @@ struct InteropTests {
         #expect(process.terminationStatus == 0, "verify_tokens.py: \(text)")
         #expect(text.contains("verified id_token sub=\(tokens.idToken.subject)"))
         #expect(text.contains("verified access_token"))
+    }
+}
+
+/// JWTs signed by Python's joserfc are accepted as client assertions and exchanged tokens.
+@Suite("Keyway accepts JWTs signed by an independent JOSE library")
+struct InteropSigningTests {
+    /// Runs `Tests/Interop/sign_jwts.py` and returns its standard output.
+    static func python(_ arguments: [String]) async throws -> String {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("keyway-sign-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let outputURL = directory.appendingPathComponent("output.txt")
+        _ = FileManager.default.createFile(atPath: outputURL.path, contents: nil)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", InteropTests.root.appendingPathComponent("Tests/Interop/sign_jwts.py").path] + arguments
+        let output = try FileHandle(forWritingTo: outputURL)
+        process.standardOutput = output
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            process.terminationHandler = { _ in continuation.resume() }
+            do {
+                try process.run()
+            } catch {
+                process.terminationHandler = nil
+                continuation.resume()
+            }
+        }
+        try output.close()
+        let text = (try? String(contentsOf: outputURL, encoding: .utf8)) ?? ""
+        guard process.terminationStatus == 0 else { throw TestFailure("sign_jwts.py \(arguments.first ?? "") failed") }
+        return text.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    static func json(_ object: [String: Any]) throws -> String {
+        String(decoding: try JSONSerialization.data(withJSONObject: object), as: UTF8.self)
+    }
+
+    @Test func joserfcAssertionsAndExternalTokensAreAccepted() async throws {
+        let clock = ManualClock(Date())
+        let server = try await TestServer.start(clock: clock)
+        defer { Task { await server.stop() } }
+        let keyDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("keyway-keys-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: keyDirectory, withIntermediateDirectories: true)
+        let publicKeys = try await Self.python(["keys", keyDirectory.path])
+        let keySet = try JSONDecoder().decode(JSONWebKeySet.self, from: Data(publicKeys.utf8))
+
+        // private_key_jwt with both of the Python keys.
+        let registrationToken = try await server.app.issueRegistrationToken(templateConfigId: TestServer.configId)
+        let registration = try await server.request(
+            "POST", "/oauth2/register",
+            headers: ["Content-Type": "application/json", "Authorization": "Bearer \(registrationToken.revealed)"],
+            body: Data(#"{"token_endpoint_auth_method":"private_key_jwt","jwks":\#(publicKeys)}"#.utf8))
+        #expect(registration.status == 201)
+        let clientId = try #require(
+            (try JSONSerialization.jsonObject(with: registration.body) as? [String: Any])?["client_id"] as? String)
+        let now = Int(clock.now().timeIntervalSince1970)
+        for algorithm in ["RS256", "ES256"] {
+            let assertion = try await Self.python([
+                "sign", keyDirectory.path, algorithm,
+                try Self.json([
+                    "iss": clientId, "sub": clientId, "aud": "\(server.baseURL.absoluteString)/oauth2/token",
+                    "iat": now, "exp": now + 60, "jti": UUID().uuidString,
+                ]),
+            ])
+            let answer = try await server.form(
+                "/oauth2/revoke",
+                ["token": "krt_unknown", "client_assertion_type": "urn:ietf:params:oauth:client-assertion-type:jwt-bearer",
+                 "client_assertion": assertion])
+            #expect(answer.status == 200, "\(algorithm): \(answer.json)")
+        }
+
+        // Token exchange of a token the Python "issuer" signed.
+        try await server.app.trustIssuer(
+            TrustedIssuer(issuer: "https://py-issuer.example", audience: "keyway", keys: keySet))
+        let external = try await Self.python([
+            "sign", keyDirectory.path, "RS256",
+            try Self.json([
+                "iss": "https://py-issuer.example", "sub": "py-user-1", "aud": "keyway", "iat": now, "exp": now + 300,
+                "email": "py@example.com", "email_verified": true,
+            ]),
+        ])
+        let keyway = try makeKeyway(server, clock: clock)
+        let tokens = try await keyway.exchange(externalToken: Sensitive(external))
+        #expect(tokens.idToken.authenticationMethods == ["fed"])
     }
 }

@@ -20,6 +20,10 @@ public struct DiscoveryDocument: Codable, Sendable, Equatable {
     public var introspectionEndpoint: String?
     /// RFC 9449: the algorithms accepted for DPoP proofs.
     public var dpopSigningAlgValuesSupported: [String]?
+    /// RFC 7591 dynamic client registration endpoint.
+    public var registrationEndpoint: String?
+    /// The JWS algorithms accepted for `client_secret_jwt` and `private_key_jwt` assertions.
+    public var tokenEndpointAuthSigningAlgValuesSupported: [String]?
 
     public init(
         issuer: String, authorizationEndpoint: String, tokenEndpoint: String, jwksUri: String,
@@ -28,8 +32,11 @@ public struct DiscoveryDocument: Codable, Sendable, Equatable {
         codeChallengeMethodsSupported: [String], tokenEndpointAuthMethodsSupported: [String],
         scopesSupported: [String], claimsSupported: [String], userinfoEndpoint: String? = nil,
         revocationEndpoint: String? = nil, introspectionEndpoint: String? = nil,
-        dpopSigningAlgValuesSupported: [String]? = nil
+        dpopSigningAlgValuesSupported: [String]? = nil, registrationEndpoint: String? = nil,
+        tokenEndpointAuthSigningAlgValuesSupported: [String]? = nil
     ) {
+        self.registrationEndpoint = registrationEndpoint
+        self.tokenEndpointAuthSigningAlgValuesSupported = tokenEndpointAuthSigningAlgValuesSupported
         self.issuer = issuer
         self.authorizationEndpoint = authorizationEndpoint
         self.tokenEndpoint = tokenEndpoint
@@ -57,6 +64,8 @@ public struct DiscoveryDocument: Codable, Sendable, Equatable {
         case subjectTypesSupported = "subject_types_supported"
         case idTokenSigningAlgValuesSupported = "id_token_signing_alg_values_supported"
         case grantTypesSupported = "grant_types_supported"
+        case registrationEndpoint = "registration_endpoint"
+        case tokenEndpointAuthSigningAlgValuesSupported = "token_endpoint_auth_signing_alg_values_supported"
         case codeChallengeMethodsSupported = "code_challenge_methods_supported"
         case tokenEndpointAuthMethodsSupported = "token_endpoint_auth_methods_supported"
         case scopesSupported = "scopes_supported"

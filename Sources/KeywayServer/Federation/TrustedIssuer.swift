@@ -41,21 +41,7 @@ public struct TrustedIssuer: Sendable, Equatable {
         if audience.isEmpty || audience.count > 2048 {
             problems.append("The audience must be 1 to 2048 characters.")
         }
-        if keys.keys.isEmpty || keys.keys.count > 20 {
-            problems.append("The key set must hold 1 to 20 keys.")
-        }
-        for (index, key) in keys.keys.enumerated() {
-            do {
-                try JWKSignatures.validate(key)
-            } catch {
-                problems.append("Key \(index + 1)\(key.kid.map { " (\($0))" } ?? ""): \(error)")
-            }
-        }
-        let kids = keys.keys.compactMap(\.kid)
-        if Set(kids).count != kids.count { problems.append("Two keys share a kid.") }
-        if keys.keys.count > 1, kids.count != keys.keys.count {
-            problems.append("With several keys, every key needs a kid.")
-        }
+        problems += JWKSignatures.problems(in: keys)
         return problems
     }
 }

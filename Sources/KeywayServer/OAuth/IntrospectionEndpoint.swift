@@ -9,6 +9,7 @@ import KeywayProtocol
 struct IntrospectionEndpoint: Sendable {
     let database: any Database
     let clock: any ServerClock
+    let clients: ClientAuthenticator
     let issuer: @Sendable () -> String
     let accessTokens: AccessTokenVerifier
 
@@ -16,8 +17,8 @@ struct IntrospectionEndpoint: Sendable {
         guard let token = form["token"], !token.isEmpty else {
             throw OAuthFailure.invalidRequest("token is required.")
         }
-        let caller = try await ClientAuthenticator(database: database)
-            .authenticate(form: form, authorization: authorization)
+        let caller = try await clients.authenticate(
+            form: form, authorization: authorization, endpoint: URL(string: "\(issuer())/oauth2/introspect"))
         guard caller.clientType == .confidential else {
             throw OAuthFailure.invalidClient(
                 "Only confidential applications may introspect tokens.", usedBasic: authorization != nil)

@@ -25,6 +25,27 @@ enum JWKSignatures {
         if let use = key.use, use != "sig" { throw JOSEError.malformed("the key's use is \(use), not sig") }
     }
 
+    /// The reasons a key set cannot be used for signature checks; empty when it can.
+    static func problems(in keys: JSONWebKeySet) -> [String] {
+        var problems: [String] = []
+        if keys.keys.isEmpty || keys.keys.count > 20 {
+            problems.append("The key set must hold 1 to 20 keys.")
+        }
+        for (index, key) in keys.keys.enumerated() {
+            do {
+                try validate(key)
+            } catch {
+                problems.append("Key \(index + 1)\(key.kid.map { " (\($0))" } ?? ""): \(error)")
+            }
+        }
+        let kids = keys.keys.compactMap(\.kid)
+        if Set(kids).count != kids.count { problems.append("Two keys share a kid.") }
+        if keys.keys.count > 1, kids.count != keys.keys.count {
+            problems.append("With several keys, every key needs a kid.")
+        }
+        return problems
+    }
+
     /// The key of `keys` a JWS names by `kid`; without a `kid`, the only key of the algorithm's type.
     static func key(for jws: CompactJWS, in keys: [JSONWebKey]) throws -> JSONWebKey {
         let keyType = jws.algorithm == "RS256" ? "RSA" : "EC"

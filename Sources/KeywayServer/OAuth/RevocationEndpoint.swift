@@ -13,6 +13,7 @@ import Logging
 struct RevocationEndpoint: Sendable {
     let database: any Database
     let clock: any ServerClock
+    let clients: ClientAuthenticator
     let issuer: @Sendable () -> String
     let accessTokens: AccessTokenVerifier
     let logger: Logger
@@ -21,8 +22,8 @@ struct RevocationEndpoint: Sendable {
         guard let token = form["token"], !token.isEmpty else {
             throw OAuthFailure.invalidRequest("token is required.")
         }
-        let application = try await ClientAuthenticator(database: database)
-            .authenticate(form: form, authorization: authorization)
+        let application = try await clients.authenticate(
+            form: form, authorization: authorization, endpoint: URL(string: "\(issuer())/oauth2/revoke"))
         let now = clock.now().epochMilliseconds
         // `token_type_hint` only orders the lookups; both kinds are tried (RFC 7009 §2.1).
         if let claims = accessTokens.verify(token, issuer: issuer()) {

@@ -39,6 +39,8 @@ enum ServerSecretKey {
     static let refreshTokens = "refresh_token_key"
     /// Authenticates DPoP nonces.
     static let dpopNonces = "dpop_nonce_key"
+    /// Derives the secrets of `client_secret_jwt` clients.
+    static let clientSecrets = "client_secret_key"
 
     static func loadOrCreate(named name: String, in database: any Database, now: Date) async throws -> SymmetricKey {
         try await database.write { repositories in

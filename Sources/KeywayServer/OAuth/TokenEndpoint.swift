@@ -9,6 +9,7 @@ import Logging
 struct TokenEndpoint: Sendable {
     let database: any Database
     let clock: any ServerClock
+    let clients: ClientAuthenticator
     let issuer: @Sendable () -> String
     let tokens: TokenIssuer
     let refreshTokens: RefreshTokenDerivation
@@ -33,10 +34,12 @@ struct TokenEndpoint: Sendable {
         guard let grantType = form["grant_type"] else {
             throw OAuthFailure.invalidRequest("grant_type is required.")
         }
-        let application = try await ClientAuthenticator(database: database)
-            .authenticate(form: form, authorization: authorization)
+        let application = try await clients.authenticate(form: form, authorization: authorization, endpoint: tokenURL)
         guard Self.grantTypes.contains(grantType) else {
             throw OAuthFailure.unsupportedGrantType(grantType)
+        }
+        if let allowed = application.grantTypes, !allowed.contains(grantType) {
+            throw OAuthFailure.unauthorizedClient("This client is not registered for the grant type \(grantType).")
         }
         let binding = try await dpopBinding(proofs: dpopProofs, application: application, tokenURL: tokenURL)
         let response: TokenResponse

@@ -28,6 +28,8 @@ struct Repositories: Sendable {
     var dpopProofs: DPoPProofRepository { DPoPProofRepository(sql: sql) }
     var profiles: ProfileRepository { ProfileRepository(sql: sql) }
     var federation: FederationRepository { FederationRepository(sql: sql) }
+    var registrationTokens: RegistrationTokenRepository { RegistrationTokenRepository(sql: sql) }
+    var clientAssertions: ClientAssertionRepository { ClientAssertionRepository(sql: sql) }
 }
 
 /// A storage failure: the message is for operators; clients see `internal_error`.

@@ -32,6 +32,7 @@ struct MaintenanceService: Service {
             try await repositories.refreshTokens.deleteExpired(before: cutoff)
             try await repositories.revokedAccessTokens.deleteExpired(before: cutoff)
             try await repositories.dpopProofs.deleteExpired(before: clock.now().epochMilliseconds)
+            try await repositories.clientAssertions.deleteExpired(before: clock.now().epochMilliseconds)
         }
     }
 }

@@ -196,8 +196,8 @@ enum Migrations {
                     issuer TEXT NOT NULL,
                     audience TEXT NOT NULL,
                     jwks TEXT NOT NULL,
-                    link_by_email INTEGER NOT NULL,
-                    create_users INTEGER NOT NULL,
+                    link_by_email BIGINT NOT NULL,
+                    create_users BIGINT NOT NULL,
                     created_at BIGINT NOT NULL,
                     PRIMARY KEY (project_id, issuer)
                 )
@@ -210,6 +210,30 @@ enum Migrations {
                     user_id TEXT NOT NULL REFERENCES users(id),
                     created_at BIGINT NOT NULL,
                     PRIMARY KEY (project_id, issuer, subject)
+                )
+                """,
+            ]),
+        Migration(
+            version: 7, name: "dynamic client registration",
+            statements: [
+                "ALTER TABLE applications ADD COLUMN auth_method TEXT",
+                "ALTER TABLE applications ADD COLUMN assertion_alg TEXT",
+                "ALTER TABLE applications ADD COLUMN client_secret_salt TEXT",
+                "ALTER TABLE applications ADD COLUMN jwks TEXT",
+                "ALTER TABLE applications ADD COLUMN grant_types TEXT",
+                "ALTER TABLE applications ADD COLUMN template_id TEXT",
+                """
+                CREATE TABLE registration_tokens (
+                    token_hash TEXT PRIMARY KEY,
+                    template_application_id TEXT NOT NULL REFERENCES applications(id),
+                    created_at BIGINT NOT NULL,
+                    expires_at BIGINT
+                )
+                """,
+                """
+                CREATE TABLE client_assertions (
+                    assertion_hash TEXT PRIMARY KEY,
+                    expires_at BIGINT NOT NULL
                 )
                 """,
             ]),

@@ -10,6 +10,7 @@ struct OAuthRoutes {
     let tokenEndpoint: TokenEndpoint
     let revocationEndpoint: RevocationEndpoint
     let introspectionEndpoint: IntrospectionEndpoint
+    let registrationEndpoint: RegistrationEndpoint
     let signingKey: SigningKey
     let issuer: @Sendable () -> String
 
@@ -43,6 +44,27 @@ struct OAuthRoutes {
         post("oauth2/revoke", on: router) { form, request in
             try await revocationEndpoint.handle(form: form, authorization: request.headers[.authorization])
             return Response(status: .ok, headers: [.cacheControl: "no-store"])
+        }
+        router.post("oauth2/register") { request, context in
+            do {
+                guard let contentType = request.headers[.contentType],
+                    contentType.lowercased().hasPrefix("application/json")
+                else { throw ClientMetadata.invalid("Send the client metadata as application/json.") }
+                let body = try await RequestDecoding.body(request, context: context)
+                let registered = try await registrationEndpoint.handle(
+                    body: body, authorization: request.headers[.authorization])
+                return try HTTPResponses.json(
+                    registered, status: .created, extraHeaders: [HTTPResponses.pragmaHeader: "no-cache"])
+            } catch let failure as OAuthFailure {
+                return HTTPResponses.oauthError(failure)
+            } catch is FlowProblem {
+                return HTTPResponses.oauthError(ClientMetadata.invalid("The request body is too large."))
+            } catch {
+                tokenEndpoint.logger.error(
+                    "client registration failed: \(String(describing: type(of: error)))",
+                    metadata: ["traceId": "\(context.traceId)"])
+                return HTTPResponses.oauthError(.serverError)
+            }
         }
         post("oauth2/introspect", on: router) { form, request in
             try HTTPResponses.json(
@@ -101,7 +123,7 @@ struct OAuthRoutes {
             idTokenSigningAlgValuesSupported: ["ES256"],
             grantTypesSupported: TokenEndpoint.grantTypes,
             codeChallengeMethodsSupported: ["S256"],
-            tokenEndpointAuthMethodsSupported: ["none", "client_secret_basic", "client_secret_post"],
+            tokenEndpointAuthMethodsSupported: ClientAuthMethod.allCases.map(\.rawValue),
             scopesSupported: ["openid", "email", "offline_access"],
             claimsSupported: [
                 "iss", "sub", "aud", "exp", "iat", "auth_time", "amr", "azp", "sid", "email", "email_verified",
@@ -110,6 +132,8 @@ struct OAuthRoutes {
             userinfoEndpoint: "\(issuer)/oauth2/userinfo",
             revocationEndpoint: "\(issuer)/oauth2/revoke",
             introspectionEndpoint: "\(issuer)/oauth2/introspect",
-            dpopSigningAlgValuesSupported: ["ES256"])
+            dpopSigningAlgValuesSupported: ["ES256"],
+            registrationEndpoint: "\(issuer)/oauth2/register",
+            tokenEndpointAuthSigningAlgValuesSupported: ["HS256"] + JWKSignatures.supportedAlgorithms)
     }
 }

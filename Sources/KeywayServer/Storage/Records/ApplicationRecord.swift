@@ -25,4 +25,17 @@ struct ApplicationRecord: Sendable, Equatable {
     var refreshTokens: RefreshTokenPolicy? = nil
     /// Whether tokens are bound to a DPoP key.
     var dpop: DPoPPolicy = DPoPPolicy()
+    /// The registered client authentication method; `nil` for applications registered without
+    /// one (public: `none`; confidential: `client_secret_basic` or `client_secret_post`).
+    var authMethod: ClientAuthMethod? = nil
+    /// The only JWS algorithm the client's assertions may use, when registered.
+    var assertionAlgorithm: String? = nil
+    /// For `client_secret_jwt` clients: the salt the client secret is derived from.
+    var clientSecretSalt: String? = nil
+    /// For `private_key_jwt` clients: the client's public keys.
+    var jwks: JSONWebKeySet? = nil
+    /// The grant types the client may use; `nil` allows all of the server's.
+    var grantTypes: Set<String>? = nil
+    /// The template a dynamically registered client was created from.
+    var templateId: String? = nil
 }

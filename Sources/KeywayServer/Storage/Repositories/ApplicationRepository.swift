@@ -1,3 +1,4 @@
+import Foundation
 import KeywayProtocol
 import SQLKit
 
@@ -33,7 +34,8 @@ struct ApplicationRepository: Sendable {
             """
             INSERT INTO applications (id, project_id, config_id, name, client_type, client_secret_hash,
                 flow_types, auto_create_users, is_dev, created_at, refresh_absolute_ms, refresh_idle_ms,
-                refresh_grace_ms, dpop_mode, dpop_require_nonce)
+                refresh_grace_ms, dpop_mode, dpop_require_nonce, auth_method, assertion_alg, client_secret_salt,
+                jwks, grant_types, template_id)
             VALUES (\(bind: application.id), \(bind: application.projectId), \(bind: application.configId),
                 \(bind: application.name), \(bind: application.clientType.rawValue),
                 \(bind: application.clientSecretHash), \(bind: flowTypes),
@@ -41,7 +43,11 @@ struct ApplicationRepository: Sendable {
                 \(bind: application.createdAt), \(bind: application.refreshTokens.map { Self.millis($0.absoluteLifetime) }),
                 \(bind: application.refreshTokens.map { Self.millis($0.idleLifetime) }),
                 \(bind: application.refreshTokens.map { Self.millis($0.reuseGracePeriod) }),
-                \(bind: application.dpop.mode.rawValue), \(bind: Int64(application.dpop.requireNonce ? 1 : 0)))
+                \(bind: application.dpop.mode.rawValue), \(bind: Int64(application.dpop.requireNonce ? 1 : 0)),
+                \(bind: application.authMethod?.rawValue), \(bind: application.assertionAlgorithm),
+                \(bind: application.clientSecretSalt), \(bind: try application.jwks.map(Self.encodeKeys)),
+                \(bind: application.grantTypes.map { $0.sorted().joined(separator: " ") }),
+                \(bind: application.templateId))
             """
         ).run()
     }
@@ -57,6 +63,10 @@ struct ApplicationRepository: Sendable {
     func firstDevApplication() async throws -> ApplicationRecord? {
         try await sql.raw("SELECT * FROM applications WHERE is_dev = 1 ORDER BY created_at LIMIT 1").first()
             .map(Self.decode)
+    }
+
+    private static func encodeKeys(_ keys: JSONWebKeySet) throws -> String {
+        String(decoding: try JSONEncoder().encode(keys), as: UTF8.self)
     }
 
     private static func millis(_ interval: Double) -> Int64 { Int64((interval * 1000).rounded()) }
@@ -87,6 +97,16 @@ struct ApplicationRepository: Sendable {
             refreshTokens: refreshTokens,
             dpop: DPoPPolicy(
                 mode: DPoPPolicy.Mode(rawValue: try row.decode(column: "dpop_mode", as: String.self)) ?? .required,
-                requireNonce: try row.decode(column: "dpop_require_nonce", as: Int64.self) != 0))
+                requireNonce: try row.decode(column: "dpop_require_nonce", as: Int64.self) != 0),
+            authMethod: try row.decode(column: "auth_method", as: String?.self).flatMap(ClientAuthMethod.init(rawValue:)),
+            assertionAlgorithm: try row.decode(column: "assertion_alg", as: String?.self),
+            clientSecretSalt: try row.decode(column: "client_secret_salt", as: String?.self),
+            jwks: try row.decode(column: "jwks", as: String?.self).map {
+                try JSONDecoder().decode(JSONWebKeySet.self, from: Data($0.utf8))
+            },
+            grantTypes: try row.decode(column: "grant_types", as: String?.self).map {
+                Set($0.split(separator: " ").map(String.init))
+            },
+            templateId: try row.decode(column: "template_id", as: String?.self))
     }
 }

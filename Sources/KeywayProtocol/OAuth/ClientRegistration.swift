@@ -1,0 +1,52 @@
+/// The answer of the dynamic client registration endpoint (RFC 7591 §3.2.1): the new client's
+/// credentials and the metadata registered for it.
+public struct ClientRegistrationResponse: Codable, Sendable, Equatable {
+    /// The new client's ID: a config ID.
+    public var clientId: String
+    /// When the client ID was issued, in seconds since 1970.
+    public var clientIdIssuedAt: Int
+    /// The client secret, for the `client_secret_basic`, `client_secret_post` and
+    /// `client_secret_jwt` methods. Shown once.
+    public var clientSecret: Sensitive<String>?
+    /// `0`: the secret does not expire. Present with a secret.
+    public var clientSecretExpiresAt: Int?
+    public var clientName: String
+    /// `none`, `client_secret_basic`, `client_secret_post`, `client_secret_jwt` or `private_key_jwt`.
+    public var tokenEndpointAuthMethod: String
+    /// The only algorithm the client's assertions may use, when registered.
+    public var tokenEndpointAuthSigningAlg: String?
+    public var grantTypes: [String]
+    public var responseTypes: [String]
+    /// The client's public keys, for `private_key_jwt`.
+    public var jwks: JSONWebKeySet?
+
+    public init(
+        clientId: String, clientIdIssuedAt: Int, clientSecret: Sensitive<String>?, clientSecretExpiresAt: Int?,
+        clientName: String, tokenEndpointAuthMethod: String, tokenEndpointAuthSigningAlg: String?,
+        grantTypes: [String], responseTypes: [String], jwks: JSONWebKeySet?
+    ) {
+        self.clientId = clientId
+        self.clientIdIssuedAt = clientIdIssuedAt
+        self.clientSecret = clientSecret
+        self.clientSecretExpiresAt = clientSecretExpiresAt
+        self.clientName = clientName
+        self.tokenEndpointAuthMethod = tokenEndpointAuthMethod
+        self.tokenEndpointAuthSigningAlg = tokenEndpointAuthSigningAlg
+        self.grantTypes = grantTypes
+        self.responseTypes = responseTypes
+        self.jwks = jwks
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case clientId = "client_id"
+        case clientIdIssuedAt = "client_id_issued_at"
+        case clientSecret = "client_secret"
+        case clientSecretExpiresAt = "client_secret_expires_at"
+        case clientName = "client_name"
+        case tokenEndpointAuthMethod = "token_endpoint_auth_method"
+        case tokenEndpointAuthSigningAlg = "token_endpoint_auth_signing_alg"
+        case grantTypes = "grant_types"
+        case responseTypes = "response_types"
+        case jwks
+    }
+}

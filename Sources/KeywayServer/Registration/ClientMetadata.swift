@@ -1,0 +1,93 @@
+import Foundation
+import KeywayJOSE
+import KeywayProtocol
+
+/// The client metadata of a registration request (RFC 7591 §2), validated. Members this server
+/// does not use (`redirect_uris`, `logo_uri`, …) are ignored and not registered.
+struct ClientMetadata: Sendable {
+    var name: String?
+    var authMethod: ClientAuthMethod
+    var assertionAlgorithm: String?
+    var grantTypes: [String]
+    var jwks: JSONWebKeySet?
+
+    /// An `invalid_client_metadata` answer (RFC 7591 §3.2.2).
+    static func invalid(_ description: String) -> OAuthFailure {
+        OAuthFailure(status: 400, body: .init(error: "invalid_client_metadata", errorDescription: description))
+    }
+
+    init(json data: Data) throws {
+        guard case .object(let members)? = try? JSONDecoder().decode(JSONValue.self, from: data) else {
+            throw Self.invalid("The body must be a JSON object of client metadata.")
+        }
+        func string(_ name: String) throws -> String? {
+            guard let value = members[name], value != .null else { return nil }
+            guard let string = value.stringValue else { throw Self.invalid("\(name) must be a string.") }
+            return string
+        }
+        func strings(_ name: String) throws -> [String]? {
+            guard let value = members[name], value != .null else { return nil }
+            guard case .array(let items) = value, let strings = Optional(items.compactMap(\.stringValue)),
+                strings.count == items.count
+            else { throw Self.invalid("\(name) must be an array of strings.") }
+            return strings
+        }
+
+        if let name = try string("client_name") {
+            let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
+            guard !trimmed.isEmpty, trimmed.count <= 100 else {
+                throw Self.invalid("client_name must be 1 to 100 characters.")
+            }
+            self.name = trimmed
+        }
+
+        let method = try string("token_endpoint_auth_method") ?? ClientAuthMethod.clientSecretBasic.rawValue
+        guard let authMethod = ClientAuthMethod(rawValue: method) else {
+            throw Self.invalid(
+                "token_endpoint_auth_method \(method) is not supported; use one of \(ClientAuthMethod.allCases.map(\.rawValue).joined(separator: ", ")).")
+        }
+        self.authMethod = authMethod
+
+        if let algorithm = try string("token_endpoint_auth_signing_alg") {
+            guard authMethod.assertionAlgorithms.contains(algorithm) else {
+                throw Self.invalid("token_endpoint_auth_signing_alg \(algorithm) does not fit \(method).")
+            }
+            assertionAlgorithm = algorithm
+        }
+
+        let grantTypes = try strings("grant_types") ?? ["authorization_code"]
+        guard !grantTypes.isEmpty, Set(grantTypes).count == grantTypes.count else {
+            throw Self.invalid("grant_types must list each grant type once.")
+        }
+        for grantType in grantTypes where !TokenEndpoint.grantTypes.contains(grantType) {
+            throw Self.invalid("The grant type \(grantType) is not supported.")
+        }
+        self.grantTypes = grantTypes
+        if let responseTypes = try strings("response_types") {
+            let expected = grantTypes.contains("authorization_code") ? ["code"] : []
+            guard responseTypes == expected else {
+                throw Self.invalid(
+                    expected.isEmpty
+                        ? "response_types must be empty without the authorization_code grant."
+                        : "response_types must be [\"code\"] with the authorization_code grant.")
+            }
+        }
+
+        if members["jwks_uri"] != nil {
+            throw Self.invalid("jwks_uri is not supported; send the keys as jwks.")
+        }
+        if let value = members["jwks"], value != .null {
+            guard let data = try? JSONEncoder().encode(value),
+                let keys = try? JSONDecoder().decode(JSONWebKeySet.self, from: data)
+            else { throw Self.invalid("jwks must be a JSON Web Key Set.") }
+            guard authMethod == .privateKeyJWT else {
+                throw Self.invalid("jwks is only registered with private_key_jwt.")
+            }
+            let problems = JWKSignatures.problems(in: keys)
+            guard problems.isEmpty else { throw Self.invalid("jwks is invalid: " + problems.joined(separator: " ")) }
+            jwks = keys
+        } else if authMethod == .privateKeyJWT {
+            throw Self.invalid("private_key_jwt needs the client's public keys as jwks.")
+        }
+    }
+}
