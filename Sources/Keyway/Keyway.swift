@@ -56,7 +56,22 @@ public final class Keyway: Sendable {
             codeChallenge: codeChallenge)
     }
 
-    /// Forgets the flow in progress and returns to ``FlowUpdate/idle`` without contacting the server.
+    /// Resumes the flow an earlier process left unfinished, when ``KeywayOptions/resumableFlowStorage``
+    /// is set: reads the flow's current step from the server and emits it as a prompt on
+    /// ``flow`` (an `enterCode` prompt comes back with its original destination and `resendAt`;
+    /// no code is sent again). The flow then continues as usual, and its completion carries the
+    /// saved PKCE verifier.
+    ///
+    /// Returns `false` when there is nothing to resume: no saved flow, or one that expired, was
+    /// cancelled or completed, or belongs to another server (it is then forgotten). Throws
+    /// ``KeywayError/networkFailure(_:)`` or ``KeywayError/storageUnavailable(_:)`` and keeps the
+    /// saved flow when it cannot tell.
+    public func resumeFlow() async throws -> Bool {
+        try await flow.driver.resume()
+    }
+
+    /// Forgets the flow in progress (and its saved copy, when flows are resumable) and returns to
+    /// ``FlowUpdate/idle`` without contacting the server.
     public func reset() async {
         await flow.driver.reset()
     }

@@ -17,6 +17,9 @@ public enum KeywayError: Error, Sendable, Equatable, CustomStringConvertible {
     /// An API endpoint answered with an RFC 7807 problem (for example invalid profile fields,
     /// listed in `invalidFields`).
     case problem(Problem)
+    /// The app's ``SecureStorage`` cannot be used right now (for example a locked device);
+    /// nothing was changed.
+    case storageUnavailable(String)
 
     public var description: String {
         switch self {
@@ -27,6 +30,7 @@ public enum KeywayError: Error, Sendable, Equatable, CustomStringConvertible {
             "The server refused the request (\(status) \(error.error)): \(error.errorDescription ?? "no description")"
         case .invalidIDToken(let why): "The ID token is not valid: \(why)"
         case .problem(let problem): "\(problem.title): \(problem.detail)"
+        case .storageUnavailable(let why): "Secure storage is unavailable: \(why)"
         }
     }
 }

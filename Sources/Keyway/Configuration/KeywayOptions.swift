@@ -27,12 +27,19 @@ public struct KeywayOptions: Sendable {
     /// server asks for one), and calls with a bound access token send it as `Authorization: DPoP`
     /// with a proof. Keep the key as long as the tokens: a bound refresh token only works with it.
     public var dpopKey: P256.Signing.PrivateKey?
+    /// Opt-in flow resumption: when set, an unfinished flow's ID, flow token and PKCE verifier are
+    /// kept in this storage from its first step until it completes, is cancelled, fails for good
+    /// or expires, so ``Keyway/resumeFlow()`` can pick it up in a later process (after the app
+    /// was killed on the code screen, for example). `nil` (the default) keeps nothing.
+    public var resumableFlowStorage: (any SecureStorage)?
 
     public init(
         relyingParty: String? = nil, primaryMethodSelectionPolicy: PrimaryMethodSelectionPolicy = .manual,
         transport: any HTTPTransport = URLSessionTransport(), clock: any KeywayClock = SystemKeywayClock(),
-        random: any KeywayRandom = SystemKeywayRandom(), dpopKey: P256.Signing.PrivateKey? = nil
+        random: any KeywayRandom = SystemKeywayRandom(), dpopKey: P256.Signing.PrivateKey? = nil,
+        resumableFlowStorage: (any SecureStorage)? = nil
     ) {
+        self.resumableFlowStorage = resumableFlowStorage
         self.relyingParty = relyingParty
         self.primaryMethodSelectionPolicy = primaryMethodSelectionPolicy
         self.transport = transport

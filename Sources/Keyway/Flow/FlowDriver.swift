@@ -13,6 +13,8 @@ actor FlowDriver {
     private var flowToken: String?
     private var step: Step?
     private var codeVerifier: String?
+    /// The flow's ID, once the server created it.
+    private var flowId: String?
     private var generation = 0
 
     init(client: ProtocolClient, options: KeywayOptions) {
@@ -28,7 +30,7 @@ actor FlowDriver {
         flowType: FlowType, identifier: String, startToken: String?, inviteCode: String?, codeChallenge: String?
     ) async {
         generation += 1
-        clear()
+        await clear()
         let identifier = identifier.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !identifier.isEmpty else {
             emitLocalError(.invalidRequest, action: .retryInput, message: "Enter your email address.",
@@ -76,12 +78,12 @@ actor FlowDriver {
                 broadcaster.emit(.prompt(PromptContext(step: step), Prompt(step: step) ?? .unrecognized(kind: step.kind)))
                 return false
             }
-            apply(outcome)
+            await apply(outcome)
             if case .step = outcome { return true }
             return false
         } catch {
             guard mine == generation else { return false }
-            apply(error: error)
+            await apply(error: error)
             return false
         }
     }
@@ -90,16 +92,16 @@ actor FlowDriver {
         generation += 1
         let token = flowToken
         let cancelAction = step?.action(named: "cancel")
-        clear()
+        await clear()
         broadcaster.emit(.idle)
         if let cancelAction {
             _ = try? await client.perform(action: cancelAction, parameters: [:], flowToken: token)
         }
     }
 
-    func reset() {
+    func reset() async {
         generation += 1
-        clear()
+        await clear()
         broadcaster.emit(.idle)
     }
 
@@ -149,20 +151,24 @@ actor FlowDriver {
         do {
             let outcome = try await request()
             guard mine == generation else { return }
-            apply(outcome)
+            await apply(outcome)
         } catch {
             guard mine == generation else { return }
-            apply(error: error)
+            await apply(error: error)
         }
     }
 
-    private func apply(_ outcome: ProtocolClient.Outcome) {
+    private func apply(_ outcome: ProtocolClient.Outcome) async {
         switch outcome {
         case .step(let newStep):
-            if let token = newStep.flowToken?.revealed { flowToken = token }
+            if let token = newStep.flowToken?.revealed {
+                flowToken = token
+                flowId = newStep.flowId
+                await saveFlow(expiresAt: newStep.flowExpiresAt)
+            }
             if newStep.kind == .completed, let payload = newStep.completed {
                 let verifier = codeVerifier.map { Sensitive($0) }
-                clear()
+                await clear()
                 broadcaster.emit(
                     .completed(
                         session: payload.session, authCode: payload.authCode, expiresAt: payload.expiresAt,
@@ -172,10 +178,10 @@ actor FlowDriver {
             step = newStep
             broadcaster.emit(.prompt(PromptContext(step: newStep), Prompt(step: newStep) ?? .unrecognized(kind: newStep.kind)))
         case .noContent:
-            clear()
+            await clear()
             broadcaster.emit(.idle)
         case .problem(let problem):
-            if problem.action == .restartFlow || problem.action == .abort { clear() }
+            if problem.action == .restartFlow || problem.action == .abort { await clear() }
             broadcaster.emit(
                 .error(
                     code: problem.code, action: problem.action, message: problem.detail, retryable: problem.retryable,
@@ -183,7 +189,7 @@ actor FlowDriver {
         }
     }
 
-    private func apply(error: any Error) {
+    private func apply(error: any Error) async {
         switch error {
         case KeywayError.networkFailure(let why):
             broadcaster.emit(
@@ -191,7 +197,7 @@ actor FlowDriver {
                     code: .networkError, action: .retryRequest, message: "The server could not be reached: \(why)",
                     retryable: true, details: nil, meta: nil))
         default:
-            clear()
+            await clear()
             broadcaster.emit(
                 .error(
                     code: .invalidResponse, action: .abort, message: String(describing: error), retryable: false,
@@ -206,9 +212,84 @@ actor FlowDriver {
         broadcaster.emit(.error(code: code, action: action, message: message, retryable: false, details: problem, meta: nil))
     }
 
-    private func clear() {
+    private func clear() async {
         flowToken = nil
         step = nil
         codeVerifier = nil
+        flowId = nil
+        await forgetSavedFlow()
+    }
+
+    // MARK: Resumption
+
+    private var storageKey: String { SavedFlow.key(configId: client.configId) }
+
+    /// Keeps what a later process needs to resume the flow. Best effort: a storage failure
+    /// leaves the flow running, only not resumable.
+    private func saveFlow(expiresAt: Date?) async {
+        guard let storage = options.resumableFlowStorage, let flowId, let flowToken else { return }
+        let saved = SavedFlow(
+            server: client.server.root.absoluteString, configId: client.configId, flowId: flowId, flowToken: flowToken,
+            codeVerifier: codeVerifier, flowExpiresAt: expiresAt)
+        guard let data = try? JSONEncoder().encode(saved) else { return }
+        try? await storage.write(key: storageKey, data: data)
+    }
+
+    private func forgetSavedFlow() async {
+        guard let storage = options.resumableFlowStorage else { return }
+        try? await storage.delete(key: storageKey)
+    }
+
+    /// Resumes the flow an earlier process saved: reads its current step (nothing is sent again)
+    /// and emits it. `false` when there is nothing to resume; the saved flow is then forgotten.
+    func resume() async throws -> Bool {
+        guard let storage = options.resumableFlowStorage else {
+            throw KeywayError.invalidConfiguration("Resuming flows needs KeywayOptions.resumableFlowStorage.")
+        }
+        let data: Data?
+        do {
+            data = try await storage.read(key: storageKey)
+        } catch {
+            throw KeywayError.storageUnavailable(error.description)
+        }
+        guard let data else { return false }
+        guard let saved = try? JSONDecoder().decode(SavedFlow.self, from: data), saved.version == 1,
+            saved.configId == client.configId, saved.server == client.server.root.absoluteString, saved.hasValidFlowId
+        else {
+            await forgetSavedFlow()
+            return false
+        }
+        if let expiresAt = saved.flowExpiresAt, options.clock.now() >= expiresAt {
+            await forgetSavedFlow()
+            return false
+        }
+        generation += 1
+        let mine = generation
+        flowToken = nil
+        step = nil
+        broadcaster.emit(.loading)
+        let outcome: ProtocolClient.Outcome
+        do {
+            outcome = try await client.readFlow(id: saved.flowId, flowToken: saved.flowToken)
+        } catch {
+            guard mine == generation else { return false }
+            broadcaster.emit(.idle)
+            throw error
+        }
+        guard mine == generation else { return false }
+        switch outcome {
+        case .step(let current) where current.kind != .completed:
+            flowId = saved.flowId
+            flowToken = saved.flowToken
+            codeVerifier = saved.codeVerifier
+            step = current
+            broadcaster.emit(.prompt(PromptContext(step: current), Prompt(step: current) ?? .unrecognized(kind: current.kind)))
+            return true
+        default:
+            // Completed, expired, cancelled or unknown to the server: nothing to pick up.
+            await forgetSavedFlow()
+            broadcaster.emit(.idle)
+            return false
+        }
     }
 }

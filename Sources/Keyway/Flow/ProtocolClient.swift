@@ -52,6 +52,11 @@ struct ProtocolClient: Sendable {
         return try await send(method: method, url: url, flowToken: flowToken, body: body)
     }
 
+    /// Reads a flow's current step (`GET /v1/flows/{flowId}`); the ID must be path-safe.
+    func readFlow(id: String, flowToken: String) async throws -> Outcome {
+        try await send(method: "GET", url: server.appending(path: "/v1/flows/\(id)"), flowToken: flowToken, body: nil)
+    }
+
     /// Follows a link with GET.
     func follow(link: Link, flowToken: String?) async throws -> Outcome {
         guard let url = server.resolve(href: link.href) else {

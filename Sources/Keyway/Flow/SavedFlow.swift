@@ -1,0 +1,25 @@
+import Foundation
+
+/// What it takes to pick an unfinished flow up in another process: kept in the app's
+/// ``SecureStorage`` (when ``KeywayOptions/resumableFlowStorage`` is set) from the flow's first
+/// step until it completes, is cancelled, fails for good or expires.
+struct SavedFlow: Codable, Sendable, Equatable {
+    /// The format version.
+    var version = 1
+    var server: String
+    var configId: String
+    var flowId: String
+    var flowToken: String
+    /// The PKCE verifier, when the SDK generated the challenge.
+    var codeVerifier: String?
+    var flowExpiresAt: Date?
+
+    /// The storage key of a config ID's saved flow.
+    static func key(configId: String) -> String { "keyway.flow.\(configId)" }
+
+    /// Flow IDs are path segments of the server's making: letters, digits, `_` and `-`.
+    var hasValidFlowId: Bool {
+        !flowId.isEmpty && flowId.count <= 128
+            && flowId.unicodeScalars.allSatisfy { $0.isASCII && (CharacterSet.alphanumerics.contains($0) || $0 == "_" || $0 == "-") }
+    }
+}
