@@ -167,7 +167,8 @@ public final class KeywayServerApp: Sendable {
             tokenEndpoint: TokenEndpoint(
                 database: database, clock: configuration.clock, clients: clients, issuer: currentIssuer,
                 tokens: TokenIssuer(signingKey: signingKey, lifetimes: configuration.tokenLifetimes),
-                refreshTokens: RefreshTokenDerivation(key: refreshKey), dpop: dpop, logger: logger),
+                refreshTokens: RefreshTokenDerivation(key: refreshKey), dpop: dpop,
+                issuerKeys: JWKSFetcher(clock: configuration.clock, logger: logger), logger: logger),
             revocationEndpoint: RevocationEndpoint(
                 database: database, clock: configuration.clock, clients: clients, issuer: currentIssuer,
                 accessTokens: accessTokens, logger: logger),

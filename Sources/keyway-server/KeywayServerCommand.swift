@@ -41,7 +41,7 @@ struct KeywayServerCommand: AsyncParsableCommand {
         name: .customLong("trust-issuer"),
         help: ArgumentHelp(
             "A JSON file describing an external issuer whose tokens may be exchanged for Keyway tokens (repeatable).",
-            discussion: #"{"issuer": "…", "audience": "…", "jwks": {"keys": […]}, "linkByVerifiedEmail": true, "createUsers": true}"#,
+            discussion: #"{"issuer": "…", "audience": "…", "jwks": {"keys": […]} or "jwksURL": "https://…", "linkByVerifiedEmail": true, "createUsers": true}"#,
             valueName: "path"))
     var trustedIssuerFiles: [String] = []
 
@@ -132,7 +132,8 @@ enum Banner {
 struct TrustedIssuerFile: Decodable {
     var issuer: String
     var audience: String
-    var jwks: JSONWebKeySet
+    var jwks: JSONWebKeySet?
+    var jwksURL: String?
     var linkByVerifiedEmail: Bool?
     var createUsers: Bool?
 
@@ -143,14 +144,17 @@ struct TrustedIssuerFile: Decodable {
         } catch {
             throw ConfigurationError("The trusted issuer file \(path) cannot be read.")
         }
-        do {
-            let file = try JSONDecoder().decode(TrustedIssuerFile.self, from: data)
-            return TrustedIssuer(
-                issuer: file.issuer, audience: file.audience, keys: file.jwks,
-                linkByVerifiedEmail: file.linkByVerifiedEmail ?? true, createUsers: file.createUsers ?? true)
-        } catch {
-            throw ConfigurationError(
-                "The trusted issuer file \(path) is not valid: it needs issuer, audience and jwks (a JSON Web Key Set).")
+        let invalid = ConfigurationError(
+            "The trusted issuer file \(path) is not valid: it needs issuer, audience, and either jwks (a JSON Web Key Set) or jwksURL.")
+        guard let file = try? JSONDecoder().decode(TrustedIssuerFile.self, from: data) else { throw invalid }
+        let source: TrustedIssuer.KeySource
+        switch (file.jwks, file.jwksURL.flatMap(URL.init(string:))) {
+        case (let keys?, nil): source = .keys(keys)
+        case (nil, let url?): source = .url(url)
+        default: throw invalid
         }
+        return TrustedIssuer(
+            issuer: file.issuer, audience: file.audience, keySource: source,
+            linkByVerifiedEmail: file.linkByVerifiedEmail ?? true, createUsers: file.createUsers ?? true)
     }
 }

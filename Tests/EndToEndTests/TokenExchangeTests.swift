@@ -301,3 +301,85 @@ struct TokenExchangeTests {
         #expect(document.grantTypesSupported.contains(Self.exchangeGrant))
     }
 }
+
+@Suite("Token exchange with the issuer's key set fetched from its jwks_uri on loopback")
+struct TokenExchangeJWKSURLTests {
+    @Test func keysAreFetchedCachedRefetchedOnRotationAndKeptWhenTheIssuerIsDown() async throws {
+        let clock = ManualClock()
+        let server = try await TestServer.start(clock: clock)
+        defer { Task { await server.stop() } }
+        let external = try ExternalIssuer()
+        let published = JWKSServer(keys: JSONWebKeySet(keys: [external.ecJWK]))
+        try await published.start()
+        try await server.app.trustIssuer(
+            TrustedIssuer(issuer: ExternalIssuer.issuer, audience: ExternalIssuer.audience, jwksURL: published.url))
+        let keyway = try makeKeyway(server, clock: clock)
+
+        let first = try external.es256(external.claims(subject: "u-1", email: "u1@example.com", now: clock.now()))
+        let tokens = try await keyway.exchange(externalToken: Sensitive(first))
+        #expect(published.requestCount == 1)
+        _ = try await keyway.exchange(
+            externalToken: Sensitive(try external.es256(external.claims(subject: "u-1", email: nil, now: clock.now()))))
+        #expect(published.requestCount == 1, "the key set is cached")
+
+        // The issuer rotates to its RSA key: a token with the new kid triggers one refetch (no
+        // sooner than 30 seconds after the last one).
+        published.publish(JSONWebKeySet(keys: [external.rsaJWK]))
+        clock.advance(by: 31)
+        let rotated = try await keyway.exchange(
+            externalToken: Sensitive(try external.rs256(external.claims(subject: "u-1", email: nil, now: clock.now()))))
+        #expect(rotated.idToken.subject == tokens.idToken.subject)
+        #expect(published.requestCount == 2)
+
+        // Made-up kids right after do not make the server fetch again.
+        for kid in ["x-1", "x-2", "x-3"] {
+            let bogus = try external.es256(external.claims(subject: "u-1", email: nil, now: clock.now()), kid: kid)
+            let answer = try await server.token(exchangeForm(bogus))
+            #expect(answer.json["error"] as? String == "invalid_grant")
+        }
+        #expect(published.requestCount == 2)
+
+        // The issuer goes down after the cache expired: the last good set keeps serving.
+        await published.stop()
+        clock.advance(by: 11 * 60)
+        let whileDown = try await keyway.exchange(
+            externalToken: Sensitive(try external.rs256(external.claims(subject: "u-1", email: nil, now: clock.now()))))
+        #expect(whileDown.idToken.subject == tokens.idToken.subject)
+    }
+
+    @Test func anUnreachableKeySetIsInvalidGrantAndCreatesNothing() async throws {
+        let clock = ManualClock()
+        let server = try await TestServer.start(clock: clock)
+        defer { Task { await server.stop() } }
+        let external = try ExternalIssuer()
+        // A port nothing listens on: start a server, note its port, stop it.
+        let gone = JWKSServer(keys: JSONWebKeySet(keys: [external.ecJWK]))
+        try await gone.start()
+        await gone.stop()
+        try await server.app.trustIssuer(
+            TrustedIssuer(issuer: ExternalIssuer.issuer, audience: ExternalIssuer.audience, jwksURL: gone.url))
+        let token = try external.es256(external.claims(subject: "u-2", email: "u2@example.com", now: clock.now()))
+        let answer = try await server.token(exchangeForm(token))
+        #expect(answer.status == 400)
+        #expect(answer.json["error"] as? String == "invalid_grant")
+        #expect(try server.rowCount("users") == 0)
+        // Within 30 seconds of a failed fetch, the next exchange fails at once without fetching.
+        let started = ContinuousClock.now
+        #expect(try await server.token(exchangeForm(token)).json["error"] as? String == "invalid_grant")
+        #expect(ContinuousClock.now - started < .seconds(1))
+
+        // Only https, or http on loopback, may be fetched.
+        await #expect(throws: ConfigurationError.self) {
+            try await server.app.trustIssuer(
+                TrustedIssuer(
+                    issuer: "https://other.example", audience: "a", jwksURL: URL(string: "http://keys.example.com/jwks")!))
+        }
+    }
+
+    func exchangeForm(_ token: String) -> [String: String] {
+        [
+            "grant_type": "urn:ietf:params:oauth:grant-type:token-exchange", "subject_token": token,
+            "subject_token_type": "urn:ietf:params:oauth:token-type:jwt", "client_id": TestServer.configId,
+        ]
+    }
+}

@@ -48,7 +48,10 @@ struct ExternalTokenVerifier: Sendable {
         return Parsed(jws: jws, claims: claims)
     }
 
-    static func verify(_ parsed: Parsed, against trusted: FederationRepository.Issuer, now: Int64) throws -> Identity {
+    /// Verifies the token against the trusted issuer's configuration and its current `keys`.
+    static func verify(
+        _ parsed: Parsed, against trusted: FederationRepository.Issuer, keys: [JSONWebKey], now: Int64
+    ) throws -> Identity {
         let jws = parsed.jws
         guard let algorithm = jws.algorithm, JWKSignatures.supportedAlgorithms.contains(algorithm) else {
             throw Refusal("The subject token's algorithm \(jws.algorithm ?? "(none)") is not accepted; use ES256 or RS256.")
@@ -58,7 +61,7 @@ struct ExternalTokenVerifier: Sendable {
         }
         let key: JSONWebKey
         do {
-            key = try JWKSignatures.key(for: jws, in: trusted.keys.keys)
+            key = try JWKSignatures.key(for: jws, in: keys)
         } catch {
             throw Refusal("No key of the issuer matches the subject token's kid.")
         }

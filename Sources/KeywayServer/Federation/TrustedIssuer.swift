@@ -13,23 +13,63 @@ public struct TrustedIssuer: Sendable, Equatable {
     public var issuer: String
     /// The audience the tokens must be issued to (an entry of their `aud` claim).
     public var audience: String
-    /// The issuer's public signing keys.
-    public var keys: JSONWebKeySet
+    /// Where the issuer's public signing keys come from.
+    public var keys: KeySource
     /// Whether a first exchange links to an existing user with the same email, when the token
     /// says the email is verified (`email_verified: true`).
     public var linkByVerifiedEmail: Bool
     /// Whether a first exchange with a verified email and no matching user creates the user.
     public var createUsers: Bool
 
+    /// The source of an issuer's keys.
+    public enum KeySource: Sendable, Equatable {
+        /// A key set given once; replace it when the issuer rotates its keys.
+        case keys(JSONWebKeySet)
+        /// The issuer's `jwks_uri`: fetched when first needed, cached for ten minutes (or the
+        /// answer's `Cache-Control: max-age`, between one minute and one day), and fetched again
+        /// when a token names an unknown `kid` (at most every 30 seconds). `https`, or `http` on
+        /// a loopback address only.
+        case url(URL)
+    }
+
+    /// Trusts an issuer with a fixed key set.
     public init(
         issuer: String, audience: String, keys: JSONWebKeySet, linkByVerifiedEmail: Bool = true,
         createUsers: Bool = true
     ) {
+        self.init(
+            issuer: issuer, audience: audience, keySource: .keys(keys), linkByVerifiedEmail: linkByVerifiedEmail,
+            createUsers: createUsers)
+    }
+
+    /// Trusts an issuer whose keys are fetched from its `jwks_uri`.
+    public init(
+        issuer: String, audience: String, jwksURL: URL, linkByVerifiedEmail: Bool = true, createUsers: Bool = true
+    ) {
+        self.init(
+            issuer: issuer, audience: audience, keySource: .url(jwksURL), linkByVerifiedEmail: linkByVerifiedEmail,
+            createUsers: createUsers)
+    }
+
+    public init(
+        issuer: String, audience: String, keySource: KeySource, linkByVerifiedEmail: Bool = true,
+        createUsers: Bool = true
+    ) {
         self.issuer = issuer
         self.audience = audience
-        self.keys = keys
+        self.keys = keySource
         self.linkByVerifiedEmail = linkByVerifiedEmail
         self.createUsers = createUsers
+    }
+
+    var staticKeys: JSONWebKeySet? {
+        if case .keys(let set) = keys { return set }
+        return nil
+    }
+
+    var jwksURL: URL? {
+        if case .url(let url) = keys { return url }
+        return nil
     }
 
     /// The reasons this configuration cannot be used; empty when it is valid.
@@ -41,7 +81,14 @@ public struct TrustedIssuer: Sendable, Equatable {
         if audience.isEmpty || audience.count > 2048 {
             problems.append("The audience must be 1 to 2048 characters.")
         }
-        problems += JWKSignatures.problems(in: keys)
+        switch keys {
+        case .keys(let set):
+            problems += JWKSignatures.problems(in: set)
+        case .url(let url):
+            if !JWKSFetcher.isAllowed(url) {
+                problems.append("The JWKS URL must be https (or http on a loopback address), without credentials.")
+            }
+        }
         return problems
     }
 }
@@ -60,7 +107,8 @@ extension KeywayServerApp {
             let projectId = try await repositories.applications.ensureDevProject(createdAt: now)
             try await repositories.federation.upsertIssuer(
                 FederationRepository.Issuer(
-                    issuer: trusted.issuer, audience: trusted.audience, keys: trusted.keys,
+                    issuer: trusted.issuer, audience: trusted.audience, keys: trusted.staticKeys,
+                    jwksURL: trusted.jwksURL,
                     linkByVerifiedEmail: trusted.linkByVerifiedEmail, createUsers: trusted.createUsers),
                 projectId: projectId, at: now)
         }

@@ -14,6 +14,8 @@ struct TokenEndpoint: Sendable {
     let tokens: TokenIssuer
     let refreshTokens: RefreshTokenDerivation
     let dpop: DPoPVerifier
+    /// Trusted issuers' key sets fetched from their `jwks_uri`.
+    let issuerKeys: JWKSFetcher
     let logger: Logger
 
     /// A token endpoint answer and the `DPoP-Nonce` to send with it, if the application uses nonces.

@@ -57,7 +57,19 @@ extension TokenEndpoint {
                 })
             else { throw ExternalTokenVerifier.Refusal("The subject token's issuer is not trusted.") }
             trusted = found
-            identity = try ExternalTokenVerifier.verify(parsed, against: found, now: nowMillis)
+            let keys: [JSONWebKey]
+            if let fixed = found.keys {
+                keys = fixed.keys
+            } else if let url = found.jwksURL {
+                do {
+                    keys = try await issuerKeys.keys(at: url, kid: parsed.jws.keyID)
+                } catch let failure as JWKSFetcher.Failure {
+                    throw ExternalTokenVerifier.Refusal("The subject token cannot be verified: \(failure.message).")
+                }
+            } else {
+                keys = []
+            }
+            identity = try ExternalTokenVerifier.verify(parsed, against: found, keys: keys, now: nowMillis)
         } catch let refusal as ExternalTokenVerifier.Refusal {
             logger.notice("token exchange refused", metadata: ["client": "\(application.configId)", "reason": "\(refusal.message)"])
             throw OAuthFailure.invalidGrant(refusal.message)

@@ -9,7 +9,10 @@ struct FederationRepository: Sendable {
     struct Issuer: Sendable {
         var issuer: String
         var audience: String
-        var keys: JSONWebKeySet
+        /// The issuer's keys when configured statically.
+        var keys: JSONWebKeySet?
+        /// Where the issuer publishes its keys, when they are fetched.
+        var jwksURL: URL?
         var linkByVerifiedEmail: Bool
         var createUsers: Bool
     }
@@ -20,24 +23,27 @@ struct FederationRepository: Sendable {
                 "SELECT * FROM trusted_issuers WHERE project_id = \(bind: projectId) AND issuer = \(bind: issuer)"
             ).first()
         else { return nil }
-        let jwks = try row.decode(column: "jwks", as: String.self)
+        let jwks = try row.decode(column: "jwks", as: String?.self)
         return Issuer(
             issuer: try row.decode(column: "issuer", as: String.self),
             audience: try row.decode(column: "audience", as: String.self),
-            keys: try JSONDecoder().decode(JSONWebKeySet.self, from: Data(jwks.utf8)),
+            keys: try jwks.map { try JSONDecoder().decode(JSONWebKeySet.self, from: Data($0.utf8)) },
+            jwksURL: try row.decode(column: "jwks_url", as: String?.self).flatMap(URL.init(string:)),
             linkByVerifiedEmail: try row.decode(column: "link_by_email", as: Int64.self) != 0,
             createUsers: try row.decode(column: "create_users", as: Int64.self) != 0)
     }
 
     func upsertIssuer(_ issuer: Issuer, projectId: String, at time: Int64) async throws {
-        let jwks = String(decoding: try JSONEncoder().encode(issuer.keys), as: UTF8.self)
+        let jwks = try issuer.keys.map { String(decoding: try JSONEncoder().encode($0), as: UTF8.self) }
         try await sql.raw(
             """
-            INSERT INTO trusted_issuers (project_id, issuer, audience, jwks, link_by_email, create_users, created_at)
+            INSERT INTO trusted_issuers (project_id, issuer, audience, jwks, jwks_url, link_by_email, create_users, created_at)
             VALUES (\(bind: projectId), \(bind: issuer.issuer), \(bind: issuer.audience), \(bind: jwks),
+                \(bind: issuer.jwksURL?.absoluteString),
                 \(bind: Int64(issuer.linkByVerifiedEmail ? 1 : 0)), \(bind: Int64(issuer.createUsers ? 1 : 0)),
                 \(bind: time))
             ON CONFLICT (project_id, issuer) DO UPDATE SET audience = excluded.audience, jwks = excluded.jwks,
+                jwks_url = excluded.jwks_url,
                 link_by_email = excluded.link_by_email, create_users = excluded.create_users
             """
         ).run()

@@ -1,0 +1,56 @@
+import Foundation
+import Hummingbird
+import KeywayProtocol
+import Logging
+import NIOCore
+
+/// A second HTTP server on loopback that publishes a key set, as an external issuer's
+/// `jwks_uri` would. The set can be replaced (key rotation) and requests are counted.
+final class JWKSServer: @unchecked Sendable {
+    // @unchecked: `keySet` and `requests` are only touched under `lock`.
+    private let lock = NSLock()
+    private var keySet: JSONWebKeySet
+    private var requests = 0
+    private var task: Task<Void, any Error>?
+    private(set) var port = 0
+
+    var url: URL { URL(string: "http://127.0.0.1:\(port)/jwks.json")! }
+
+    var requestCount: Int { lock.withLock { requests } }
+
+    init(keys: JSONWebKeySet) {
+        keySet = keys
+    }
+
+    func publish(_ keys: JSONWebKeySet) {
+        lock.withLock { keySet = keys }
+    }
+
+    func start() async throws {
+        let router = Router()
+        router.get("jwks.json") { _, _ -> Response in
+            let body = try self.lock.withLock { () throws -> Data in
+                self.requests += 1
+                return try JSONEncoder().encode(self.keySet)
+            }
+            return Response(
+                status: .ok, headers: [.contentType: "application/json"],
+                body: .init(byteBuffer: ByteBuffer(bytes: body)))
+        }
+        let (stream, continuation) = AsyncStream.makeStream(of: Int.self)
+        var logger = Logger(label: "jwks-server")
+        logger.logLevel = .error
+        let app = Application(
+            router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+            onServerRunning: { channel in continuation.yield(channel.localAddress?.port ?? 0) }, logger: logger)
+        task = Task { try await app.runService(gracefulShutdownSignals: []) }
+        var iterator = stream.makeAsyncIterator()
+        guard let bound = await iterator.next() else { throw CancellationError() }
+        port = bound
+    }
+
+    func stop() async {
+        task?.cancel()
+        _ = try? await task?.value
+    }
+}
