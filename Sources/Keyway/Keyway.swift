@@ -1,6 +1,10 @@
 import Foundation
 import KeywayProtocol
 
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
 /// The Keyway SDK: starts flows against a Keyway server and redeems their result.
 ///
 /// ```swift
@@ -23,6 +27,17 @@ public final class Keyway: Sendable {
     public let flow: KeywayFlow
 
     private let tokenClient: TokenClient
+    let eventBroadcaster: EventBroadcaster
+
+    /// A new stream of the SDK's events from now on (sign-in started, completed or failed, tokens
+    /// refreshed, signed out, session expired, profile saved). Each access makes a new stream.
+    public var events: AsyncStream<KeywayEvent> { eventBroadcaster.stream() }
+
+    /// Receives every event too; held weakly.
+    public var eventDelegate: (any KeywayEventDelegate)? {
+        get { eventBroadcaster.delegate }
+        set { eventBroadcaster.delegate = newValue }
+    }
 
     /// Creates the SDK. `baseURL` may be the server root or its `/v1` URL, with or without a
     /// trailing slash. Throws ``KeywayError/invalidConfiguration(_:)`` for an empty config ID or
@@ -41,8 +56,11 @@ public final class Keyway: Sendable {
         self.server = try ServerURL(baseURL)
         self.options = options
         let client = ProtocolClient(server: server, configId: configId, options: options)
-        self.flow = KeywayFlow(driver: FlowDriver(client: client, options: options))
+        let events = EventBroadcaster(clock: options.clock)
+        self.eventBroadcaster = events
+        self.flow = KeywayFlow(driver: FlowDriver(client: client, options: options, events: events))
         self.tokenClient = TokenClient(server: server, configId: configId, options: options)
+        events.owner = self
     }
 
     /// Starts a flow for `identifier`, replacing any flow in progress. Without a `codeChallenge`
@@ -114,6 +132,29 @@ public final class Keyway: Sendable {
         try await tokenClient.revoke(token: token)
     }
 
+    /// Adds the access token to a request for the app's own API: `Authorization: Bearer …`, or
+    /// for a DPoP-bound token `Authorization: DPoP …` with a fresh `DPoP` proof for the request's
+    /// method and URL, bound to the token (`ath`). When the API answers `401` with a `DPoP-Nonce`
+    /// header, build the request again with that `dpopNonce`.
+    ///
+    /// Throws ``KeywayError/invalidConfiguration(_:)`` for a request without a URL, a malformed
+    /// token, or a bound token without ``KeywayOptions/dpopKey``.
+    public func authorizedRequest(
+        _ request: URLRequest, accessToken: Sensitive<String>, dpopNonce: String? = nil
+    ) async throws -> URLRequest {
+        guard let url = request.url, url.scheme != nil, url.host != nil else {
+            throw KeywayError.invalidConfiguration("The request has no absolute URL.")
+        }
+        if let dpopNonce, dpopNonce.isEmpty || !dpopNonce.utf8.allSatisfy({ (0x21...0x7E).contains($0) }) {
+            throw KeywayError.invalidConfiguration("The DPoP nonce is malformed.")
+        }
+        let headers = try await tokenClient.authorizationHeaders(
+            method: request.httpMethod ?? "GET", url: url, accessToken: accessToken, nonce: dpopNonce)
+        var authorized = request
+        for (name, value) in headers { authorized.setValue(value, forHTTPHeaderField: name) }
+        return authorized
+    }
+
     /// The signed-in user's claims from the OpenID Connect UserInfo endpoint.
     public func userInfo(accessToken: Sensitive<String>) async throws -> UserInfo {
         try await tokenClient.userInfo(accessToken: accessToken)
@@ -130,7 +171,9 @@ public final class Keyway: Sendable {
     public func updateProfile(accessToken: Sensitive<String>, changes: [String: ProfileValue?]) async throws
         -> UserProfileDocument
     {
-        try await tokenClient.updateProfile(accessToken: accessToken, changes: changes)
+        let document = try await tokenClient.updateProfile(accessToken: accessToken, changes: changes)
+        eventBroadcaster.emit(.userDataSaved, ["fields": changes.keys.sorted().joined(separator: ",")])
+        return document
     }
 
     /// Signs the user out on every device and app: all of the user's sessions and refresh tokens

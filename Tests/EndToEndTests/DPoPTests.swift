@@ -1,5 +1,8 @@
 import Crypto
 import Foundation
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 import Keyway
 import KeywayJOSE
 import KeywayProtocol
@@ -197,6 +200,44 @@ struct DPoPTests {
             server, clock: clock, email: "plain@example.com", configId: app.configId, dpopKey: P256.Signing.PrivateKey())
         #expect(tokens.response.tokenType == "Bearer")
         #expect(try claims(of: tokens.response.accessToken.revealed)["cnf"] == nil)
+    }
+
+    @Test func authorizedRequestSignsTheAppsOwnRequests() async throws {
+        let clock = ManualClock()
+        let server = try await TestServer.start(clock: clock)
+        defer { Task { await server.stop() } }
+        let key = P256.Signing.PrivateKey()
+        let (keyway, tokens) = try await signIn(server, clock: clock, email: "own-api@example.com", dpopKey: key)
+        let url = server.baseURL.appendingPathComponent("oauth2/userinfo")
+        var request = URLRequest(url: url)
+        request.httpMethod = "POST"
+        let authorized = try await keyway.authorizedRequest(request, accessToken: tokens.response.accessToken)
+        let authorization = try #require(authorized.value(forHTTPHeaderField: "Authorization"))
+        let proofHeader = try #require(authorized.value(forHTTPHeaderField: "DPoP"))
+        #expect(authorization == "DPoP \(tokens.response.accessToken.revealed)")
+        let proofClaims = try claims(of: proofHeader)
+        #expect(proofClaims["htm"] == .string("POST"))
+        #expect(proofClaims["htu"] == .string(url.absoluteString))
+        #expect(proofClaims["ath"] != nil)
+        // The resource server accepts the request as built.
+        let answer = try await server.request(
+            "POST", "/oauth2/userinfo", headers: ["Authorization": authorization, "DPoP": proofHeader])
+        #expect(answer.status == 200)
+        // A resource server's nonce goes into the proof.
+        let withNonce = try await keyway.authorizedRequest(request, accessToken: tokens.response.accessToken, dpopNonce: "n-1")
+        #expect(try claims(of: try #require(withNonce.value(forHTTPHeaderField: "DPoP")))["nonce"] == .string("n-1"))
+
+        // A bearer token gets the Bearer scheme and no proof; a bound token without the key is refused.
+        let (plain, bearerTokens) = try await signIn(server, clock: clock, email: "bearer-api@example.com", dpopKey: nil)
+        let bearer = try await plain.authorizedRequest(request, accessToken: bearerTokens.response.accessToken)
+        #expect(bearer.value(forHTTPHeaderField: "Authorization") == "Bearer \(bearerTokens.response.accessToken.revealed)")
+        #expect(bearer.value(forHTTPHeaderField: "DPoP") == nil)
+        await #expect(throws: KeywayError.self) {
+            _ = try await plain.authorizedRequest(request, accessToken: tokens.response.accessToken)
+        }
+        await #expect(throws: KeywayError.self) {
+            _ = try await keyway.authorizedRequest(request, accessToken: Sensitive("not a token"))
+        }
     }
 
     @Test func discoveryAdvertisesDPoP() async throws {

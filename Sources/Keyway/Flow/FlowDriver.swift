@@ -8,7 +8,10 @@ import KeywayProtocol
 actor FlowDriver {
     private let client: ProtocolClient
     private let options: KeywayOptions
+    private let events: EventBroadcaster
     let broadcaster = UpdateBroadcaster()
+    /// The type of the flow in progress, for events.
+    private var flowType: FlowType?
 
     private var flowToken: String?
     private var step: Step?
@@ -17,9 +20,10 @@ actor FlowDriver {
     private var flowId: String?
     private var generation = 0
 
-    init(client: ProtocolClient, options: KeywayOptions) {
+    init(client: ProtocolClient, options: KeywayOptions, events: EventBroadcaster) {
         self.client = client
         self.options = options
+        self.events = events
     }
 
     var currentStep: Step? { step }
@@ -55,6 +59,8 @@ actor FlowDriver {
             flowType: flowType, identifier: identifier, codeChallenge: challenge, codeChallengeMethod: PKCE.method,
             startToken: startToken.map { Sensitive($0) }, inviteCode: inviteCode.map { Sensitive($0) })
         let mine = generation
+        self.flowType = flowType
+        events.emit(.signInStarted, ["flowType": flowType.rawValue])
         broadcaster.emit(.loading)
         await handle(generation: mine) { try await self.client.startFlow(request) }
     }
@@ -168,7 +174,13 @@ actor FlowDriver {
             }
             if newStep.kind == .completed, let payload = newStep.completed {
                 let verifier = codeVerifier.map { Sensitive($0) }
+                var data = ["flowId": newStep.flowId, "session": payload.session]
+                if let flowType { data["flowType"] = flowType.rawValue }
+                if let newUser = payload.newUser {
+                    data["userType"] = (newUser ? KeywayEvent.UserType.new : .existing).rawValue
+                }
                 await clear()
+                events.emit(.signInCompleted, data)
                 broadcaster.emit(
                     .completed(
                         session: payload.session, authCode: payload.authCode, expiresAt: payload.expiresAt,
@@ -181,7 +193,12 @@ actor FlowDriver {
             await clear()
             broadcaster.emit(.idle)
         case .problem(let problem):
-            if problem.action == .restartFlow || problem.action == .abort { await clear() }
+            if problem.action == .restartFlow || problem.action == .abort {
+                var data = ["code": problem.code.rawValue, "action": problem.action.rawValue]
+                if let flowType { data["flowType"] = flowType.rawValue }
+                await clear()
+                events.emit(.signInFailed, data)
+            }
             broadcaster.emit(
                 .error(
                     code: problem.code, action: problem.action, message: problem.detail, retryable: problem.retryable,
@@ -197,7 +214,10 @@ actor FlowDriver {
                     code: .networkError, action: .retryRequest, message: "The server could not be reached: \(why)",
                     retryable: true, details: nil, meta: nil))
         default:
+            var data = ["code": ProblemCode.invalidResponse.rawValue, "action": ProblemAction.abort.rawValue]
+            if let flowType { data["flowType"] = flowType.rawValue }
             await clear()
+            events.emit(.signInFailed, data)
             broadcaster.emit(
                 .error(
                     code: .invalidResponse, action: .abort, message: String(describing: error), retryable: false,

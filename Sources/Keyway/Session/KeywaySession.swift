@@ -38,6 +38,8 @@ public actor KeywaySession {
         public var subject: String
         /// The user's email address, from the ID token.
         public var email: String?
+        /// Whether the email is verified, from the ID token.
+        public var emailVerified: Bool?
 
         public init(_ set: TokenSet) {
             accessToken = set.response.accessToken
@@ -46,6 +48,7 @@ public actor KeywaySession {
             accessTokenExpiresAt = set.accessTokenExpiresAt
             subject = set.idToken.subject
             email = set.idToken.email
+            emailVerified = set.idToken.emailVerified
         }
     }
 
@@ -76,6 +79,20 @@ public actor KeywaySession {
     private let refreshSkew: TimeInterval
     private let retryPolicy: RetryPolicy
     private var refreshTasks: [String: Task<Tokens, any Error>] = [:]
+    private let notifierChannel: String?
+    private let notifierId = UUID()
+    private let pollTask = LockedState<Task<Void, Never>?>(nil)
+
+    /// The observable authentication state of the current account: a snapshot, streams of
+    /// selected parts, and an `@Observable` model (``KeywayStateModel``). It is loaded from
+    /// storage (call ``reloadState()`` at launch), follows every change this session makes, and
+    /// follows changes by other sessions of this process that share the storage. Changes made by
+    /// another process (an app extension) arrive with `statePollInterval`, or at the next
+    /// ``reloadState()``.
+    public nonisolated let state: KeywayStateStore
+
+    /// The storage key of the "someone signed in on this device before" marker.
+    public nonisolated var previousSignInKey: String { "keyway.signedInBefore.\(keyway.configId)" }
 
     /// The storage key of the account list.
     public nonisolated var indexKey: String { "keyway.accounts.\(keyway.configId)" }
@@ -85,14 +102,70 @@ public actor KeywaySession {
 
     /// - Parameters:
     ///   - refreshSkew: refresh when the access token expires within this many seconds.
+    ///   - statePollInterval: re-read storage this often to pick up changes made by another
+    ///     process sharing it; `nil` (the default) does not poll.
     public init(
         keyway: Keyway, storage: any SecureStorage, refreshSkew: TimeInterval = 60,
-        retryPolicy: RetryPolicy = RetryPolicy()
+        retryPolicy: RetryPolicy = RetryPolicy(), statePollInterval: Duration? = nil
     ) {
         self.keyway = keyway
         self.storage = storage
         self.refreshSkew = max(0, refreshSkew)
         self.retryPolicy = retryPolicy
+        self.state = KeywayStateStore(clock: keyway.options.clock)
+        let channel = SessionChangeNotifier.channel(storage: storage, configId: keyway.configId)
+        self.notifierChannel = channel
+        if let channel {
+            SessionChangeNotifier.shared.register(channel: channel, id: notifierId) { [weak self] in
+                Task { await self?.reloadState() }
+            }
+        }
+        if let statePollInterval {
+            let task = Task { [weak self] in
+                while !Task.isCancelled {
+                    try? await Task.sleep(for: statePollInterval)
+                    guard let self else { return }
+                    await self.reloadState()
+                }
+            }
+            pollTask.withLock { $0 = task }
+        }
+    }
+
+    deinit {
+        pollTask.withLock { $0?.cancel() }
+        if let notifierChannel { SessionChangeNotifier.shared.unregister(channel: notifierChannel, id: notifierId) }
+    }
+
+    // MARK: State
+
+    /// Reads the current account from storage and publishes it to ``state``. Storage that is
+    /// unavailable leaves the state as it was (apart from `isLoading`).
+    public func reloadState() async {
+        do {
+            let previously = try await storage.read(key: previousSignInKey) != nil
+            let current = try await tokens()
+            var auth = AuthState(hasPreviouslySignedIn: previously || current != nil)
+            var user = UserState()
+            if let current {
+                auth.isAuthenticated = true
+                auth.accessToken = current.accessToken
+                auth.isVerifiedUser = current.emailVerified ?? false
+                user.id = current.subject
+                if let email = current.email { user.data["email"] = email }
+                if let verified = current.emailVerified { user.data["emailVerified"] = String(verified) }
+            }
+            auth.isLoading = !refreshTasks.isEmpty
+            state.publish(KeywayState(auth: auth, user: user), accessTokenExpiresAt: current?.accessTokenExpiresAt)
+        } catch {
+            state.setLoading(!refreshTasks.isEmpty)
+        }
+    }
+
+    /// After a change to storage: republish, and tell the other sessions sharing it.
+    private func changed() async {
+        await reloadState()
+        if let notifierChannel { SessionChangeNotifier.shared.post(channel: notifierChannel, from: notifierId) }
     }
 
     // MARK: Accounts
@@ -106,6 +179,8 @@ public actor KeywaySession {
         if !index.accounts.contains(entry.subject) { index.accounts.append(entry.subject) }
         index.current = entry.subject
         try await writeIndex(index)
+        try? await storage.write(key: previousSignInKey, data: Data("1".utf8))
+        await changed()
     }
 
     /// The signed-in accounts (user IDs), in the order they were added.
@@ -124,6 +199,7 @@ public actor KeywaySession {
         guard index.accounts.contains(account) else { throw .noAccessTokenPresent }
         index.current = account
         try await writeIndex(index)
+        await changed()
     }
 
     /// The stored tokens of `account` (default: the current one), or `nil` when it is not signed in.
@@ -174,6 +250,7 @@ public actor KeywaySession {
             try? await keyway.revoke(token: refreshToken)
         }
         try await remove(account)
+        keyway.eventBroadcaster.emit(.signedOut, ["account": account, "reason": "user"])
     }
 
     /// Signs every account out on this device.
@@ -198,6 +275,7 @@ public actor KeywaySession {
         index.accounts.removeAll { $0 == account }
         if index.current == account { index.current = index.accounts.first }
         try await writeIndex(index)
+        await changed()
     }
 
     private func readIndex() async throws(SessionError) -> AccountIndex {
@@ -229,13 +307,20 @@ public actor KeywaySession {
         } else {
             task = Task { try await self.performRefresh(from: current) }
             refreshTasks[account] = task
+            state.setLoading(true)
         }
         do {
             let tokens = try await task.value
-            if refreshTasks[account] == task { refreshTasks[account] = nil }
+            if refreshTasks[account] == task {
+                refreshTasks[account] = nil
+                await changed()
+            }
             return tokens
         } catch {
-            if refreshTasks[account] == task { refreshTasks[account] = nil }
+            if refreshTasks[account] == task {
+                refreshTasks[account] = nil
+                await reloadState()
+            }
             throw error as? SessionError ?? .serverError(String(describing: error))
         }
     }
@@ -265,6 +350,8 @@ public actor KeywaySession {
     private func refreshWithRetries(from current: Tokens) async throws -> Tokens {
         guard let refreshToken = current.refreshToken else {
             try? await remove(current.subject)
+            keyway.eventBroadcaster.emit(
+                .sessionExpired, ["account": current.subject, "reason": "The session has no refresh token."])
             throw SessionError.invalidRefreshToken("The session has no refresh token.")
         }
         var attempt = 1
@@ -275,11 +362,17 @@ public actor KeywaySession {
                     throw SessionError.serverError("The refreshed tokens belong to another user.")
                 }
                 try await write(next)
+                keyway.eventBroadcaster.emit(
+                    .tokenRefreshed,
+                    ["account": next.subject, "expiresAt": ISO8601DateFormatter().string(from: next.accessTokenExpiresAt)])
                 return next
             } catch let error as KeywayError {
                 switch error {
                 case .oauth(_, let body) where body.error == "invalid_grant":
                     try? await remove(current.subject)
+                    keyway.eventBroadcaster.emit(
+                        .sessionExpired,
+                        ["account": current.subject, "reason": body.errorDescription ?? "The refresh token was refused."])
                     throw SessionError.invalidRefreshToken(body.errorDescription ?? "The refresh token was refused.")
                 case .networkFailure(let why):
                     guard attempt < retryPolicy.maxAttempts else { throw SessionError.networkConnectionFailure(why) }

@@ -99,12 +99,14 @@ actor TokenClient {
         return response
     }
 
-    private func proof(key: P256.Signing.PrivateKey, method: String, url: URL, accessToken: String?) throws -> String {
+    private func proof(
+        key: P256.Signing.PrivateKey, method: String, url: URL, accessToken: String?, nonce: String? = nil
+    ) throws -> String {
         do {
             var generator = SystemRandomNumberGenerator()
             let jti = Base64URL.encode((0..<16).map { _ in UInt8.random(in: 0...255, using: &generator) })
             return try DPoP.proof(
-                key: key, method: method, url: url, issuedAt: options.clock.now(), nonce: dpopNonce,
+                key: key, method: method, url: url, issuedAt: options.clock.now(), nonce: nonce ?? dpopNonce,
                 accessToken: accessToken, jti: jti)
         } catch {
             throw KeywayError.invalidConfiguration("The DPoP proof could not be signed.")
@@ -201,21 +203,31 @@ actor TokenClient {
     private func bearerRequest(_ method: String, url: URL, accessToken: Sensitive<String>, body: Data? = nil)
         async throws -> TransportResponse
     {
+        var headers = try authorizationHeaders(method: method, url: url, accessToken: accessToken, nonce: nil)
+        headers["Accept"] = "application/json"
+        if body != nil { headers["Content-Type"] = "application/json" }
+        return try await send(TransportRequest(method: method, url: url, headers: headers, body: body))
+    }
+
+    /// `Authorization` for a request with `accessToken`: `Bearer`, or for a DPoP-bound token
+    /// `DPoP` with a fresh `DPoP` proof for this method and URL (with `ath` and, when given, the
+    /// resource server's nonce).
+    func authorizationHeaders(method: String, url: URL, accessToken: Sensitive<String>, nonce: String?) throws
+        -> [String: String]
+    {
         guard Self.isTokenShaped(accessToken.revealed) else {
             throw KeywayError.invalidConfiguration("The access token is empty or malformed.")
         }
-        var headers = ["Accept": "application/json"]
-        if Self.isDPoPBound(accessToken.revealed) {
-            guard let key = options.dpopKey else {
-                throw KeywayError.invalidConfiguration("This access token is DPoP-bound, but no dpopKey is configured.")
-            }
-            headers["Authorization"] = "DPoP \(accessToken.revealed)"
-            headers["DPoP"] = try proof(key: key, method: method, url: url, accessToken: accessToken.revealed)
-        } else {
-            headers["Authorization"] = "Bearer \(accessToken.revealed)"
+        guard Self.isDPoPBound(accessToken.revealed) else {
+            return ["Authorization": "Bearer \(accessToken.revealed)"]
         }
-        if body != nil { headers["Content-Type"] = "application/json" }
-        return try await send(TransportRequest(method: method, url: url, headers: headers, body: body))
+        guard let key = options.dpopKey else {
+            throw KeywayError.invalidConfiguration("This access token is DPoP-bound, but no dpopKey is configured.")
+        }
+        return [
+            "Authorization": "DPoP \(accessToken.revealed)",
+            "DPoP": try proof(key: key, method: method, url: url, accessToken: accessToken.revealed, nonce: nonce),
+        ]
     }
 
     /// Printable ASCII without spaces, at most 8 KiB.

@@ -56,10 +56,13 @@ public struct CompletedPayload: Codable, Sendable, Equatable {
     public var expiresAt: Date
     /// The session the flow created; tokens carry it as `sid`.
     public var session: String
+    /// Whether this flow created the user (a first sign-in) rather than finding an existing one.
+    public var newUser: Bool?
 
-    public init(authCode: Sensitive<String>, expiresAt: Date, session: String) {
+    public init(authCode: Sensitive<String>, expiresAt: Date, session: String, newUser: Bool? = nil) {
         self.authCode = authCode
         self.expiresAt = expiresAt
         self.session = session
+        self.newUser = newUser
     }
 }

@@ -110,7 +110,7 @@ struct FlowEngine: Sendable {
         let now = clock.now().epochMilliseconds
         let authCode = SecureRandom.token(prefix: "kac")
         let codeExpiresAt = now + milliseconds(limits.authorizationCodeLifetime)
-        let outcome: Result<(FlowRecord, String), FlowProblem> = try await database.write { repositories in
+        let outcome: Result<(FlowRecord, String, Bool), FlowProblem> = try await database.write { repositories in
             var flow = try await self.authorize(
                 flowId: flowId, flowToken: flowToken, configId: configId, in: repositories)
             if let problem = self.openProblem(flow, now: now) { return .failure(problem) }
@@ -132,6 +132,7 @@ struct FlowEngine: Sendable {
             }
             // The code is right: find or create the user, open a session, issue the code.
             let userId: String
+            var created = false
             if let existing = flow.userId {
                 userId = existing
                 try await repositories.users.markEmailVerified(id: existing)
@@ -142,6 +143,7 @@ struct FlowEngine: Sendable {
                 try await repositories.users.markEmailVerified(id: existing.id)
             } else {
                 userId = SecureRandom.identifier(prefix: "usr")
+                created = true
                 try await repositories.users.insert(
                     UserRecord(
                         id: userId, projectId: application.projectId, email: flow.identifier, emailVerified: true,
@@ -163,13 +165,13 @@ struct FlowEngine: Sendable {
             flow.sessionId = sessionId
             flow.updatedAt = now
             try await repositories.flows.update(flow)
-            return .success((flow, sessionId))
+            return .success((flow, sessionId, created))
         }
-        let (flow, sessionId) = try outcome.get()
+        let (flow, sessionId, created) = try outcome.get()
         logger.info("flow completed", metadata: ["flow": "\(flow.id)", "session": "\(sessionId)"])
         return steps.completed(
             flow: flow, authCode: authCode, codeExpiresAt: Date(epochMilliseconds: codeExpiresAt),
-            sessionId: sessionId, traceId: traceId)
+            sessionId: sessionId, newUser: created, traceId: traceId)
     }
 
     /// Sends a new code once the cooldown has passed.

@@ -41,15 +41,15 @@ struct StepBuilder: Sendable {
             meta: Meta(traceId: traceId))
     }
 
-    func completed(flow: FlowRecord, authCode: String, codeExpiresAt: Date, sessionId: String, traceId: String)
-        -> Step
-    {
+    func completed(
+        flow: FlowRecord, authCode: String, codeExpiresAt: Date, sessionId: String, newUser: Bool, traceId: String
+    ) -> Step {
         Step(
             flowId: flow.id, kind: .completed,
             stepInfo: StepInfo(id: "completed", label: "Signed in"),
             messages: [Message(level: "info", code: "signedIn", text: "You are signed in.")],
             completed: CompletedPayload(
-                authCode: Sensitive(authCode), expiresAt: codeExpiresAt, session: sessionId),
+                authCode: Sensitive(authCode), expiresAt: codeExpiresAt, session: sessionId, newUser: newUser),
             meta: Meta(traceId: traceId))
     }
 }

@@ -1,0 +1,49 @@
+import Foundation
+
+/// Something that happened in the SDK that an app may react to (analytics, UI, audit).
+///
+/// Events never carry secrets: no codes, tokens, verifiers or identifiers typed by the user.
+/// Their ``data`` holds only IDs and descriptive values.
+public struct KeywayEvent: Sendable, Equatable {
+    /// What happened.
+    public enum Name: String, Sendable, CaseIterable {
+        /// A flow was started (`flowType`).
+        case signInStarted
+        /// A flow completed (`flowType`, `flowId`, `session`, `userType`: `new` or `existing`).
+        case signInCompleted
+        /// A flow ended in failure the user cannot retry (`code`, `action`, `flowType`).
+        case signInFailed
+        /// The session refreshed its tokens (`account`, `expiresAt`).
+        case tokenRefreshed
+        /// An account was signed out on this device (`account`, `reason`: `user`).
+        case signedOut
+        /// The user's profile was saved (`fields`: the changed field names, comma separated).
+        case userDataSaved
+        /// The server refused the refresh token, so the account was signed out (`account`,
+        /// `reason`: the server's explanation).
+        case sessionExpired
+    }
+
+    /// Whether a completed sign-in created the user.
+    public enum UserType: String, Sendable {
+        case new
+        case existing
+    }
+
+    public var name: Name
+    /// Descriptive values, never secrets.
+    public var data: [String: String]
+    /// When the event happened, by the SDK's clock.
+    public var date: Date
+
+    public init(name: Name, data: [String: String] = [:], date: Date) {
+        self.name = name
+        self.data = data
+        self.date = date
+    }
+}
+
+/// Receives every ``KeywayEvent``, on the SDK's own executor. Set it on ``Keyway/eventDelegate``.
+public protocol KeywayEventDelegate: AnyObject, Sendable {
+    func keyway(_ keyway: Keyway, didEmit event: KeywayEvent)
+}

@@ -1,0 +1,55 @@
+import Foundation
+import KeywayProtocol
+
+/// The authentication half of ``KeywayState``.
+public struct AuthState: Sendable, Equatable {
+    /// Whether an account is signed in on this device (its tokens are stored).
+    public var isAuthenticated: Bool
+    /// The current account's access token, possibly expired (see ``isAccessTokenValid``). Use
+    /// ``KeywaySession/accessToken(account:throwIfMissing:)`` to get one that is refreshed.
+    public var accessToken: Sensitive<String>?
+    /// Whether ``accessToken`` is present and not yet expired.
+    public var isAccessTokenValid: Bool
+    /// Whether the signed-in user's email is verified.
+    public var isVerifiedUser: Bool
+    /// Whether anyone ever signed in with this app on this device (kept after signing out).
+    public var hasPreviouslySignedIn: Bool
+    /// Whether the state is being loaded from storage or the tokens are being refreshed.
+    public var isLoading: Bool
+
+    public init(
+        isAuthenticated: Bool = false, accessToken: Sensitive<String>? = nil, isAccessTokenValid: Bool = false,
+        isVerifiedUser: Bool = false, hasPreviouslySignedIn: Bool = false, isLoading: Bool = false
+    ) {
+        self.isAuthenticated = isAuthenticated
+        self.accessToken = accessToken
+        self.isAccessTokenValid = isAccessTokenValid
+        self.isVerifiedUser = isVerifiedUser
+        self.hasPreviouslySignedIn = hasPreviouslySignedIn
+        self.isLoading = isLoading
+    }
+}
+
+/// The user half of ``KeywayState``.
+public struct UserState: Sendable, Equatable {
+    /// The signed-in user's ID (`sub`), or `nil`.
+    public var id: String?
+    /// What is known of the user from the ID token: `email`, `emailVerified`.
+    public var data: [String: String]
+
+    public init(id: String? = nil, data: [String: String] = [:]) {
+        self.id = id
+        self.data = data
+    }
+}
+
+/// What an app shows about authentication: who is signed in and whether their token is good.
+public struct KeywayState: Sendable, Equatable {
+    public var auth: AuthState
+    public var user: UserState
+
+    public init(auth: AuthState = AuthState(), user: UserState = UserState()) {
+        self.auth = auth
+        self.user = user
+    }
+}

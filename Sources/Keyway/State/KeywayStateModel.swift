@@ -1,0 +1,31 @@
+#if canImport(Observation)
+    import Observation
+
+    /// ``KeywayState`` as an `@Observable` model for SwiftUI: views that read ``auth`` or
+    /// ``user`` update when they change.
+    ///
+    /// ```swift
+    /// @State var model = KeywayStateModel(store: session.state)
+    /// var body: some View { model.auth.isAuthenticated ? AnyView(Home()) : AnyView(SignIn()) }
+    /// ```
+    @MainActor
+    @Observable
+    public final class KeywayStateModel {
+        public private(set) var auth: AuthState
+        public private(set) var user: UserState
+
+        public init(store: KeywayStateStore) {
+            let snapshot = store.snapshot
+            auth = snapshot.auth
+            user = snapshot.user
+            let updates = store.subscribe { $0 }
+            Task { [weak self] in
+                for await state in updates {
+                    guard let self else { return }
+                    if self.auth != state.auth { self.auth = state.auth }
+                    if self.user != state.user { self.user = state.user }
+                }
+            }
+        }
+    }
+#endif
