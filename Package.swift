@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "KeywayProtocol", targets: ["KeywayProtocol"]),
         .library(name: "Keyway", targets: ["Keyway"]),
         .library(name: "KeywayServer", targets: ["KeywayServer"]),
+        .library(name: "KeywayBackend", targets: ["KeywayBackend"]),
         .executable(name: "keyway-server", targets: ["keyway-server"]),
         .executable(name: "keyway", targets: ["keyway"]),
     ],
@@ -72,6 +73,27 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        .target(
+            name: "KeywayBackend",
+            dependencies: [
+                "Keyway", "KeywayProtocol", "KeywayJOSE",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "keyway-example-backend",
+            dependencies: [
+                "KeywayBackend", "Keyway", "KeywayProtocol",
+                .product(name: "Hummingbird", package: "hummingbird"),
+            ],
+            path: "Examples/Backend",
+            swiftSettings: strict
+        ),
         .executableTarget(
             name: "keyway-server",
             dependencies: [
@@ -116,7 +138,7 @@ let package = Package(
         .testTarget(
             name: "EndToEndTests",
             dependencies: [
-                "Keyway", "KeywayServer", "KeywayProtocol", "KeywayJOSE",
+                "Keyway", "KeywayServer", "KeywayProtocol", "KeywayJOSE", "KeywayBackend",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),

@@ -9,6 +9,12 @@ public struct TokenSet: Sendable, Equatable {
     public var idToken: IDTokenClaims
     /// When the access token expires (from `expires_in`).
     public var accessTokenExpiresAt: Date
+
+    public init(response: TokenResponse, idToken: IDTokenClaims, accessTokenExpiresAt: Date) {
+        self.response = response
+        self.idToken = idToken
+        self.accessTokenExpiresAt = accessTokenExpiresAt
+    }
 }
 
 /// The claims of a verified ID token.

@@ -38,49 +38,17 @@ struct DPoPVerifier: Sendable {
     func verify(
         _ headers: [String], method: String, url: URL, accessToken: String? = nil, requireNonce: Bool
     ) throws(DPoPFailure) -> Proof {
-        guard headers.count == 1, let compact = headers.first else {
-            throw .invalid(headers.isEmpty ? "A DPoP proof is required." : "Send exactly one DPoP header.")
-        }
-        guard compact.utf8.count <= 8192, let jws = try? CompactJWS(compact) else {
-            throw .invalid("The DPoP proof is not a compact JWS.")
-        }
-        guard jws.type == DPoP.type else { throw .invalid("The DPoP proof's typ must be dpop+jwt.") }
-        guard jws.algorithm == "ES256" else { throw .invalid("The DPoP proof must be signed with ES256.") }
-        guard case .object(let jwkMembers)? = jws.header["jwk"] else {
-            throw .invalid("The DPoP proof's header has no jwk.")
-        }
-        guard jwkMembers["d"] == nil else { throw .invalid("The DPoP proof's jwk must not contain a private key.") }
-        let jwk = JSONWebKey(
-            kty: jwkMembers["kty"]?.stringValue ?? "", kid: nil, use: nil, alg: nil,
-            crv: jwkMembers["crv"]?.stringValue, x: jwkMembers["x"]?.stringValue, y: jwkMembers["y"]?.stringValue)
-        guard let key = try? ECJWK.publicKey(from: jwk), let x = jwk.x, let y = jwk.y else {
-            throw .invalid("The DPoP proof's jwk is not an EC P-256 public key.")
-        }
-        guard (try? jws.verifyES256(with: key)) != nil else { throw .invalid("The DPoP proof's signature is invalid.") }
-        guard case .object(let claims)? = try? JSONDecoder().decode(JSONValue.self, from: jws.payload) else {
-            throw .invalid("The DPoP proof's claims are not a JSON object.")
-        }
-        guard let jti = claims["jti"]?.stringValue, (1...256).contains(jti.count) else {
-            throw .invalid("The DPoP proof needs a jti of 1 to 256 characters.")
-        }
-        guard claims["htm"]?.stringValue == method.uppercased() else {
-            throw .invalid("The DPoP proof's htm does not match the request method.")
-        }
-        guard let htu = claims["htu"]?.stringValue, let htuURL = URL(string: htu),
-            DPoP.targetURI(htuURL) == DPoP.targetURI(url)
-        else { throw .invalid("The DPoP proof's htu does not match the request URL.") }
-        guard let iat = claims["iat"]?.numberValue,
-            abs(iat - clock.now().timeIntervalSince1970) <= window
-        else { throw .invalid("The DPoP proof's iat is missing or too far from the server's time.") }
-        if let accessToken {
-            guard let ath = claims["ath"]?.stringValue,
-                ConstantTime.equals(ath, DPoP.accessTokenHash(accessToken))
-            else { throw .invalid("The DPoP proof's ath does not match the access token.") }
+        let proof: DPoPVerifiedProof
+        do {
+            proof = try DPoP.verify(
+                headers, method: method, url: url, accessToken: accessToken, now: clock.now(), window: window)
+        } catch {
+            throw .invalid(error.reason)
         }
         if requireNonce {
-            guard let nonce = claims["nonce"]?.stringValue, isValid(nonce: nonce) else { throw .useNonce }
+            guard let nonce = proof.nonce, isValid(nonce: nonce) else { throw .useNonce }
         }
-        return Proof(jkt: ECJWK.thumbprint(crv: "P-256", x: x, y: y), jti: jti, issuedAt: Int64(iat))
+        return Proof(jkt: proof.jkt, jti: proof.jti, issuedAt: proof.issuedAt)
     }
 
     /// Records the proof's `jti` (per key); a second use is refused.

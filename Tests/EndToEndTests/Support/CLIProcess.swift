@@ -14,26 +14,29 @@ final class CLIProcess: @unchecked Sendable {
 
     /// The `keyway` executable next to the test bundle in the build folder.
     static var executable: URL {
-        get throws {
-            let testBinary = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-            var directory = testBinary.deletingLastPathComponent()
-            // On macOS the test bundle is a folder: …/debug/X.xctest/Contents/MacOS/X.
-            while directory.pathComponents.count > 1,
-                !FileManager.default.isExecutableFile(atPath: directory.appendingPathComponent("keyway").path)
-            {
-                if directory.lastPathComponent == "debug" || directory.lastPathComponent == "release" { break }
-                directory.deleteLastPathComponent()
-            }
-            let candidate = directory.appendingPathComponent("keyway")
-            guard FileManager.default.isExecutableFile(atPath: candidate.path) else {
-                throw TestFailure("The keyway CLI was not found at \(candidate.path); build the package first.")
-            }
-            return candidate
-        }
+        get throws { try executable(named: "keyway") }
     }
 
-    init(arguments: [String], environment: [String: String] = [:]) throws {
-        process.executableURL = try Self.executable
+    /// An executable of the package next to the test bundle in the build folder.
+    static func executable(named name: String) throws -> URL {
+        let testBinary = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        var directory = testBinary.deletingLastPathComponent()
+        // On macOS the test bundle is a folder: …/debug/X.xctest/Contents/MacOS/X.
+        while directory.pathComponents.count > 1,
+            !FileManager.default.isExecutableFile(atPath: directory.appendingPathComponent(name).path)
+        {
+            if directory.lastPathComponent == "debug" || directory.lastPathComponent == "release" { break }
+            directory.deleteLastPathComponent()
+        }
+        let candidate = directory.appendingPathComponent(name)
+        guard FileManager.default.isExecutableFile(atPath: candidate.path) else {
+            throw TestFailure("\(name) was not found at \(candidate.path); build the package first.")
+        }
+        return candidate
+    }
+
+    init(arguments: [String], environment: [String: String] = [:], executable: String = "keyway") throws {
+        process.executableURL = try Self.executable(named: executable)
         process.arguments = arguments
         var merged = ProcessInfo.processInfo.environment
         merged.removeValue(forKey: "KEYWAY_CONFIG_ID")
@@ -75,6 +78,22 @@ final class CLIProcess: @unchecked Sendable {
     /// Closes standard input (end of input).
     func closeInput() {
         try? input.fileHandleForWriting.close()
+    }
+
+    /// Stops the process.
+    func terminate() {
+        if process.isRunning { process.terminate() }
+    }
+
+    /// Waits until standard output contains `text`.
+    func waitForOutput(containing text: String, timeout: Duration = .seconds(20)) async throws {
+        let deadline = ContinuousClock.now + timeout
+        while !standardOutput.contains(text) {
+            guard process.isRunning, ContinuousClock.now < deadline else {
+                throw TestFailure("The process never printed \"\(text)\". Standard error:\n\(standardError)")
+            }
+            try await Task.sleep(for: .milliseconds(20))
+        }
     }
 
     /// Waits until standard error contains `text`.

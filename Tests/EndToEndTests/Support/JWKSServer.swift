@@ -37,6 +37,21 @@ final class JWKSServer: @unchecked Sendable {
                 status: .ok, headers: [.contentType: "application/json"],
                 body: .init(byteBuffer: ByteBuffer(bytes: body)))
         }
+        // Discovery, for clients that start from the issuer URL (the issuer is this server).
+        router.get(".well-known/openid-configuration") { request, _ -> Response in
+            let base = "http://\(request.head.authority ?? "127.0.0.1")"
+            let document: [String: Any] = [
+                "issuer": base, "authorization_endpoint": "\(base)/authorize", "token_endpoint": "\(base)/token",
+                "jwks_uri": "\(base)/jwks.json", "response_types_supported": ["code"],
+                "subject_types_supported": ["public"], "id_token_signing_alg_values_supported": ["ES256"],
+                "grant_types_supported": ["authorization_code"], "code_challenge_methods_supported": ["S256"],
+                "token_endpoint_auth_methods_supported": ["client_secret_basic"], "scopes_supported": ["openid"],
+                "claims_supported": ["sub"],
+            ]
+            return Response(
+                status: .ok, headers: [.contentType: "application/json"],
+                body: .init(byteBuffer: ByteBuffer(bytes: try JSONSerialization.data(withJSONObject: document))))
+        }
         let (stream, continuation) = AsyncStream.makeStream(of: Int.self)
         var logger = Logger(label: "jwks-server")
         logger.logLevel = .error

@@ -1,0 +1,124 @@
+import Foundation
+import Hummingbird
+import Keyway
+import KeywayBackend
+import KeywayProtocol
+import Logging
+
+/// An app's own backend, the way Keyway recommends: the app finishes a flow and sends the
+/// `authCode` and `codeVerifier` here; the backend redeems them with the confidential
+/// application's secret (so the tokens never depend on anything the device holds), keeps the
+/// refresh token, and answers who signed in. Its API routes accept Keyway access tokens, bearer
+/// or DPoP-bound, through `KeywayAuthMiddleware`.
+///
+/// Configuration (environment):
+/// - `KEYWAY_ISSUER`: the Keyway server URL, for example `http://127.0.0.1:8080`.
+/// - `KEYWAY_CLIENT_ID`, `KEYWAY_CLIENT_SECRET`: the confidential application's credentials.
+/// - `KEYWAY_ACCEPTED_CLIENTS`: comma-separated config IDs whose access tokens the API accepts
+///   (default: any application of the issuer).
+/// - `PORT` (default 8090; `0` picks a free port), `PUBLIC_URL` (the URL apps use to reach this
+///   backend, for DPoP proofs; default: `http://` and the request's `Host`).
+@main
+struct ExampleBackend {
+    static func main() async throws {
+        let environment = ProcessInfo.processInfo.environment
+        guard let issuer = environment["KEYWAY_ISSUER"].flatMap(URL.init(string:)),
+            let clientId = environment["KEYWAY_CLIENT_ID"], let secret = environment["KEYWAY_CLIENT_SECRET"]
+        else {
+            FileHandle.standardError.write(Data("Set KEYWAY_ISSUER, KEYWAY_CLIENT_ID and KEYWAY_CLIENT_SECRET.\n".utf8))
+            exit(2)
+        }
+        let accepted = environment["KEYWAY_ACCEPTED_CLIENTS"].map {
+            Set($0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
+        }
+        let port = Int(environment["PORT"] ?? "8090") ?? 8090
+        let backend = try KeywayBackend(
+            configuration: .init(
+                issuer: issuer, clientId: clientId, clientSecret: Sensitive(secret), acceptedClientIds: accepted))
+        let sessions = SignedInUsers()
+
+        let router = Router(context: KeywayBackendRequestContext.self)
+        router.get("health") { _, _ in "ok" }
+        // The app posts what its completed flow handed it.
+        router.post("session") { request, context -> Response in
+            let body = try await request.decode(as: SessionRequest.self, context: context)
+            do {
+                let tokens = try await backend.exchange(
+                    authCode: Sensitive(body.authCode), codeVerifier: Sensitive(body.codeVerifier))
+                await sessions.keep(tokens)
+                return try json(
+                    SessionAnswer(userId: tokens.idToken.subject, email: tokens.idToken.email), status: .ok)
+            } catch let error as KeywayBackendError {
+                return try json(ErrorAnswer(error: "sign_in_failed", detail: error.description), status: .badRequest)
+            }
+        }
+        // The API: only for callers with a valid Keyway access token.
+        let api = router.group("api").add(middleware: KeywayAuthMiddleware(
+            backend: backend,
+            publicBaseURL: environment["PUBLIC_URL"].flatMap(URL.init(string:))))
+        api.get("me") { _, context -> Response in
+            guard let identity = context.keywayIdentity else { return Response(status: .unauthorized) }
+            return try json(
+                MeAnswer(
+                    userId: identity.userId, clientId: identity.clientId, scopes: identity.scopes.sorted(),
+                    boundToKey: identity.dpopKeyThumbprint != nil,
+                    signedInHere: await sessions.contains(identity.userId)),
+                status: .ok)
+        }
+
+        var logger = Logger(label: "example-backend")
+        logger.logLevel = .warning
+        let app = Application(
+            router: router, configuration: .init(address: .hostname("127.0.0.1", port: port)),
+            onServerRunning: { channel in
+                // Scripts and tests read the port from this line.
+                FileHandle.standardOutput.write(
+                    Data("example backend listening on port \(channel.localAddress?.port ?? port)\n".utf8))
+            },
+            logger: logger)
+        try await app.runService()
+    }
+
+    static func json<T: Encodable>(_ value: T, status: HTTPResponse.Status) throws -> Response {
+        Response(
+            status: status, headers: [.contentType: "application/json", .cacheControl: "no-store"],
+            body: .init(byteBuffer: ByteBuffer(bytes: try JSONEncoder().encode(value))))
+    }
+}
+
+struct SessionRequest: Decodable {
+    var authCode: String
+    var codeVerifier: String
+}
+
+struct SessionAnswer: Encodable {
+    var userId: String
+    var email: String?
+}
+
+struct MeAnswer: Encodable {
+    var userId: String
+    var clientId: String
+    var scopes: [String]
+    var boundToKey: Bool
+    var signedInHere: Bool
+}
+
+struct ErrorAnswer: Encodable {
+    var error: String
+    var detail: String
+}
+
+/// The refresh tokens of users who signed in through this backend (a real backend would use its
+/// database and its own session cookie).
+actor SignedInUsers {
+    private var refreshTokens: [String: Sensitive<String>] = [:]
+
+    func keep(_ tokens: TokenSet) {
+        refreshTokens[tokens.idToken.subject] = tokens.response.refreshToken
+    }
+
+    func contains(_ userId: String) -> Bool {
+        refreshTokens[userId] != nil
+    }
+}

@@ -1,0 +1,31 @@
+import Foundation
+
+/// Who a verified Keyway access token speaks for.
+public struct AccessTokenIdentity: Sendable, Equatable {
+    /// The user ID (`sub`).
+    public var userId: String
+    /// The application the token was issued to (`client_id`).
+    public var clientId: String
+    /// The sign-in session (`sid`).
+    public var sessionId: String
+    /// The granted scopes.
+    public var scopes: Set<String>
+    /// The token's ID (`jti`).
+    public var tokenId: String
+    public var expiresAt: Date
+    /// The thumbprint of the DPoP key the token is bound to (`cnf.jkt`), if it is bound.
+    public var dpopKeyThumbprint: String?
+
+    public init(
+        userId: String, clientId: String, sessionId: String, scopes: Set<String>, tokenId: String, expiresAt: Date,
+        dpopKeyThumbprint: String?
+    ) {
+        self.userId = userId
+        self.clientId = clientId
+        self.sessionId = sessionId
+        self.scopes = scopes
+        self.tokenId = tokenId
+        self.expiresAt = expiresAt
+        self.dpopKeyThumbprint = dpopKeyThumbprint
+    }
+}
