@@ -103,4 +103,60 @@ struct ProfileTests {
             await #expect(throws: ConfigurationError.self) { try await server.app.setProfileSchema(bad) }
         }
     }
+
+    @Test func theUserFacadeEncryptsOnTheDeviceAndNeedsTheKeyToRead() async throws {
+        let (server, keyway, tokens) = try await signedIn("facade@example.com")
+        defer { Task { await server.stop() } }
+        let phone = KeywaySession(keyway: keyway, storage: InMemorySecureStorage())
+        try await phone.save(tokens)
+        let events = Collector(keyway.events)
+
+        let saved = try await phone.user.set(["displayName": .string("Ada"), "taxId": .string("DE-987-654")])
+        #expect(saved == ["displayName": .string("Ada"), "taxId": .string("DE-987-654")])
+        #expect(try await phone.user.get(field: "taxId") == .string("DE-987-654"))
+        try await phone.user.set(field: "age", value: .number(36))
+        #expect(try await phone.user.get()["age"] == .number(36))
+        // The observable state carries the profile, opened.
+        #expect(phone.state.snapshot.user.data["displayName"] == "Ada")
+        #expect(phone.state.snapshot.user.data["taxId"] == "DE-987-654")
+        #expect(phone.state.snapshot.user.data["age"] == "36")
+        // The profile-saved events name fields, never values.
+        let saves = await events.wait(for: 2).filter { $0.name == .userDataSaved }
+        #expect(saves.map { $0.data["fields"] } == ["displayName,taxId", "age"])
+        events.cancel()
+
+        // Another device of the same user, without the key: a clear error, never ciphertext or a new key.
+        let completion: (Sensitive<String>, Sensitive<String>) = try await {
+            let tablet = try makeKeyway(server, clock: ManualClock())
+            await tablet.start(identifier: "facade@example.com")
+            await tablet.flow.submitCode(try await server.latestCode(to: "facade@example.com"))
+            let done = try #require(tablet.flow.currentUpdate.completion)
+            return (done.authCode, try #require(done.codeVerifier))
+        }()
+        let tabletKeyway = try makeKeyway(server, clock: ManualClock())
+        let tablet = KeywaySession(keyway: tabletKeyway, storage: InMemorySecureStorage())
+        try await tablet.save(try await tabletKeyway.exchange(authCode: completion.0, codeVerifier: completion.1))
+        await #expect(throws: UserProfileError.encryptionKeyMissing(field: "taxId")) { _ = try await tablet.user.get() }
+        await #expect(throws: UserProfileError.encryptionKeyMissing(field: "taxId")) {
+            try await tablet.user.set(field: "taxId", value: .string("XX"))
+        }
+        #expect(try await tablet.user.get(field: "displayName") == .string("Ada"))
+        // A wrong key does not open it either.
+        try await tablet.user.importEncryptionKey(SymmetricKey(size: .bits256))
+        await #expect(throws: UserProfileError.encryptionKeyMismatch(field: "taxId")) { _ = try await tablet.user.get() }
+        // With the user's key moved over, it reads.
+        try await tablet.user.importEncryptionKey(try #require(try await phone.user.exportEncryptionKey()))
+        #expect(try await tablet.user.get(field: "taxId") == .string("DE-987-654"))
+
+        await #expect(throws: UserProfileError.unknownField("shoeSize")) { try await phone.user.set(field: "shoeSize", value: .number(9)) }
+        await #expect(throws: UserProfileError.encryptedFieldNeedsString("taxId")) {
+            try await phone.user.set(field: "taxId", value: .number(1))
+        }
+
+        // The server holds only ciphertext.
+        await server.stop()
+        let file = try Data(contentsOf: URL(fileURLWithPath: server.databasePath))
+        let wal = (try? Data(contentsOf: URL(fileURLWithPath: server.databasePath + "-wal"))) ?? Data()
+        #expect(!(file + wal).contains(Data("DE-987-654".utf8)))
+    }
 }

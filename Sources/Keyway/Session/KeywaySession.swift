@@ -75,7 +75,7 @@ public actor KeywaySession {
     }
 
     private let keyway: Keyway
-    private let storage: any SecureStorage
+    let storage: any SecureStorage
     private let refreshSkew: TimeInterval
     private let retryPolicy: RetryPolicy
     private var refreshTasks: [String: Task<Tokens, any Error>] = [:]
@@ -90,6 +90,24 @@ public actor KeywaySession {
     /// another process (an app extension) arrive with `statePollInterval`, or at the next
     /// ``reloadState()``.
     public nonisolated let state: KeywayStateStore
+
+    /// The signed-in user's profile, with client-side encryption of the fields the schema marks
+    /// `encrypted` (see ``KeywayUserProfile``).
+    public nonisolated var user: KeywayUserProfile { KeywayUserProfile(session: self, keyway: keyway) }
+
+    /// The profile values last read or saved, per account, for ``state``.
+    private var profiles: [String: [String: ProfileValue]] = [:]
+
+    /// The storage key of an account's profile encryption key.
+    public nonisolated func profileKeyStorageKey(account: String) -> String {
+        "keyway.profileKey.\(keyway.configId).\(account)"
+    }
+
+    /// Keeps the profile for ``state``'s `user.data`.
+    func remember(profile: [String: ProfileValue], account: String) async {
+        profiles[account] = profile
+        await reloadState()
+    }
 
     /// The storage key of the "someone signed in on this device before" marker.
     public nonisolated var previousSignInKey: String { "keyway.signedInBefore.\(keyway.configId)" }
@@ -154,6 +172,13 @@ public actor KeywaySession {
                 user.id = current.subject
                 if let email = current.email { user.data["email"] = email }
                 if let verified = current.emailVerified { user.data["emailVerified"] = String(verified) }
+                for (name, value) in profiles[current.subject] ?? [:] where user.data[name] == nil {
+                    switch value {
+                    case .string(let string): user.data[name] = string
+                    case .number(let number): user.data[name] = number.rounded() == number ? String(Int64(number)) : String(number)
+                    case .bool(let bool): user.data[name] = String(bool)
+                    }
+                }
             }
             auth.isLoading = !refreshTasks.isEmpty
             state.publish(KeywayState(auth: auth, user: user), accessTokenExpiresAt: current?.accessTokenExpiresAt)
