@@ -28,6 +28,7 @@ public final class Keyway: Sendable {
 
     private let tokenClient: TokenClient
     let eventBroadcaster: EventBroadcaster
+    let logger: KeywayLogger
 
     /// A new stream of the SDK's events from now on (sign-in started, completed or failed, tokens
     /// refreshed, signed out, session expired, profile saved). Each access makes a new stream.
@@ -55,11 +56,17 @@ public final class Keyway: Sendable {
         self.configId = configId
         self.server = try ServerURL(baseURL)
         self.options = options
-        let client = ProtocolClient(server: server, configId: configId, options: options)
+        let logger = KeywayLogger(configuration: options.logging, clock: options.clock)
+        self.logger = logger
+        // The clients send through the interceptors and the logging, then the app's transport.
+        var instrumented = options
+        instrumented.transport = InstrumentedTransport(
+            inner: options.transport, interceptors: options.requestInterceptors, logger: logger)
+        let client = ProtocolClient(server: server, configId: configId, options: instrumented)
         let events = EventBroadcaster(clock: options.clock)
         self.eventBroadcaster = events
-        self.flow = KeywayFlow(driver: FlowDriver(client: client, options: options, events: events))
-        self.tokenClient = TokenClient(server: server, configId: configId, options: options)
+        self.flow = KeywayFlow(driver: FlowDriver(client: client, options: instrumented, events: events, logger: logger))
+        self.tokenClient = TokenClient(server: server, configId: configId, options: instrumented)
         events.owner = self
     }
 

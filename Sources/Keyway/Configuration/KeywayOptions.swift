@@ -32,14 +32,21 @@ public struct KeywayOptions: Sendable {
     /// or expires, so ``Keyway/resumeFlow()`` can pick it up in a later process (after the app
     /// was killed on the code screen, for example). `nil` (the default) keeps nothing.
     public var resumableFlowStorage: (any SecureStorage)?
+    /// The SDK's logging: levels, areas, sinks and masking. Nothing is logged by default.
+    public var logging: KeywayLogging
+    /// Headers added to every request the SDK sends, in order.
+    public var requestInterceptors: [RequestInterceptor]
 
     public init(
         relyingParty: String? = nil, primaryMethodSelectionPolicy: PrimaryMethodSelectionPolicy = .manual,
         transport: any HTTPTransport = URLSessionTransport(), clock: any KeywayClock = SystemKeywayClock(),
         random: any KeywayRandom = SystemKeywayRandom(), dpopKey: P256.Signing.PrivateKey? = nil,
-        resumableFlowStorage: (any SecureStorage)? = nil
+        resumableFlowStorage: (any SecureStorage)? = nil, logging: KeywayLogging = KeywayLogging(),
+        requestInterceptors: [RequestInterceptor] = []
     ) {
         self.resumableFlowStorage = resumableFlowStorage
+        self.logging = logging
+        self.requestInterceptors = requestInterceptors
         self.relyingParty = relyingParty
         self.primaryMethodSelectionPolicy = primaryMethodSelectionPolicy
         self.transport = transport

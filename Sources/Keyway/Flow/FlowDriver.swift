@@ -9,6 +9,7 @@ actor FlowDriver {
     private let client: ProtocolClient
     private let options: KeywayOptions
     private let events: EventBroadcaster
+    private let logger: KeywayLogger
     let broadcaster = UpdateBroadcaster()
     /// The type of the flow in progress, for events.
     private var flowType: FlowType?
@@ -20,10 +21,11 @@ actor FlowDriver {
     private var flowId: String?
     private var generation = 0
 
-    init(client: ProtocolClient, options: KeywayOptions, events: EventBroadcaster) {
+    init(client: ProtocolClient, options: KeywayOptions, events: EventBroadcaster, logger: KeywayLogger) {
         self.client = client
         self.options = options
         self.events = events
+        self.logger = logger
     }
 
     var currentStep: Step? { step }
@@ -167,6 +169,7 @@ actor FlowDriver {
     private func apply(_ outcome: ProtocolClient.Outcome) async {
         switch outcome {
         case .step(let newStep):
+            logger.log(.info, .flow, "step \(newStep.kind.rawValue)", ["flow": .plain(newStep.flowId)])
             if let token = newStep.flowToken?.revealed {
                 flowToken = token
                 flowId = newStep.flowId
@@ -193,6 +196,9 @@ actor FlowDriver {
             await clear()
             broadcaster.emit(.idle)
         case .problem(let problem):
+            logger.log(
+                .notice, .flow, "problem \(problem.code.rawValue)",
+                ["action": .plain(problem.action.rawValue), "traceId": .plain(problem.traceId ?? "-")])
             if problem.action == .restartFlow || problem.action == .abort {
                 var data = ["code": problem.code.rawValue, "action": problem.action.rawValue]
                 if let flowType { data["flowType"] = flowType.rawValue }

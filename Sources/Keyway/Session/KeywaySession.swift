@@ -183,6 +183,7 @@ public actor KeywaySession {
             auth.isLoading = !refreshTasks.isEmpty
             state.publish(KeywayState(auth: auth, user: user), accessTokenExpiresAt: current?.accessTokenExpiresAt)
         } catch {
+            keyway.logger.log(.warning, .storage, "state not reloaded: \(error)")
             state.setLoading(!refreshTasks.isEmpty)
         }
     }
@@ -387,6 +388,7 @@ public actor KeywaySession {
                     throw SessionError.serverError("The refreshed tokens belong to another user.")
                 }
                 try await write(next)
+                keyway.logger.log(.info, .session, "tokens refreshed", ["account": .plain(next.subject)])
                 keyway.eventBroadcaster.emit(
                     .tokenRefreshed,
                     ["account": next.subject, "expiresAt": ISO8601DateFormatter().string(from: next.accessTokenExpiresAt)])
@@ -400,6 +402,9 @@ public actor KeywaySession {
                         ["account": current.subject, "reason": body.errorDescription ?? "The refresh token was refused."])
                     throw SessionError.invalidRefreshToken(body.errorDescription ?? "The refresh token was refused.")
                 case .networkFailure(let why):
+                    keyway.logger.log(
+                        .warning, .session, "refresh attempt \(attempt) failed: \(why)",
+                        ["account": .plain(current.subject)])
                     guard attempt < retryPolicy.maxAttempts else { throw SessionError.networkConnectionFailure(why) }
                     try? await Task.sleep(for: .milliseconds(Int64(delay(after: attempt) * 1000)))
                     attempt += 1

@@ -16,10 +16,13 @@ actor TokenClient {
     /// Clock skew tolerated on `exp` and `iat`.
     static let leeway: TimeInterval = 60
 
+    private let logger: KeywayLogger
+
     init(server: ServerURL, configId: String, options: KeywayOptions) {
         self.server = server
         self.configId = configId
         self.options = options
+        self.logger = KeywayLogger(configuration: options.logging, clock: options.clock)
     }
 
     func exchange(authCode: Sensitive<String>, codeVerifier: Sensitive<String>) async throws -> TokenSet {
@@ -72,6 +75,9 @@ actor TokenClient {
         }
         guard response.status == 200 else {
             if let error = try? decoder.decode(OAuthErrorResponse.self, from: response.body) {
+                logger.log(
+                    .notice, .oauth, "token endpoint refused: \(error.error)",
+                    ["status": .plain(String(response.status)), "description": .plain(error.errorDescription ?? "-")])
                 throw KeywayError.oauth(status: response.status, error: error)
             }
             throw KeywayError.invalidResponse("The token endpoint answered HTTP \(response.status).")
@@ -83,7 +89,16 @@ actor TokenClient {
             throw KeywayError.invalidResponse("The token response could not be read.")
         }
         guard let idToken = tokens.idToken else { throw KeywayError.invalidIDToken("The response has no ID token.") }
-        let claims = try await verify(idToken: idToken.revealed, accessToken: tokens.accessToken.revealed, issuer: metadata.issuer)
+        let claims: IDTokenClaims
+        do {
+            claims = try await verify(idToken: idToken.revealed, accessToken: tokens.accessToken.revealed, issuer: metadata.issuer)
+        } catch {
+            logger.log(.warning, .crypto, "ID token refused: \(error)")
+            throw error
+        }
+        logger.log(
+            .info, .oauth, "tokens issued", ["sub": .plain(claims.subject), "tokenType": .plain(tokens.tokenType),
+            "accessToken": .secret(tokens.accessToken.revealed)])
         return TokenSet(
             response: tokens, idToken: claims,
             accessTokenExpiresAt: options.clock.now().addingTimeInterval(TimeInterval(tokens.expiresIn)))
