@@ -138,3 +138,60 @@ struct InteropSigningTests {
         #expect(tokens.idToken.authenticationMethods == ["fed"])
     }
 }
+
+/// Python (joserfc + urllib) as an independent DPoP client.
+@Suite("An independent DPoP client works with Keyway")
+struct InteropDPoPTests {
+    func run(_ arguments: [String]) async throws -> (Int32, String) {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("keyway-dpop-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let outputURL = directory.appendingPathComponent("output.txt")
+        _ = FileManager.default.createFile(atPath: outputURL.path, contents: nil)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", InteropTests.root.appendingPathComponent("Tests/Interop/dpop_client.py").path] + arguments
+        let output = try FileHandle(forWritingTo: outputURL)
+        process.standardOutput = output
+        process.standardError = output
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            process.terminationHandler = { _ in continuation.resume() }
+            do {
+                try process.run()
+            } catch {
+                process.terminationHandler = nil
+                continuation.resume()
+            }
+        }
+        try output.close()
+        return (process.terminationStatus, (try? String(contentsOf: outputURL, encoding: .utf8)) ?? "")
+    }
+
+    @Test(arguments: [false, true])
+    func pythonClientBindsUsesAndIsRefusedAsKeywayRequires(requireNonce: Bool) async throws {
+        let clock = ManualClock(Date())
+        let server = try await TestServer.start(clock: clock)
+        defer { Task { await server.stop() } }
+        var configId = TestServer.configId
+        if requireNonce {
+            configId = try await server.app.register(
+                ApplicationRegistration(
+                    name: "Nonce app", clientType: .public, autoCreateUsers: true,
+                    dpop: DPoPPolicy(mode: .required, requireNonce: true))
+            ).configId
+        }
+        let keyway = try Keyway(configId: configId, baseURL: server.baseURL, options: KeywayOptions(clock: clock))
+        await keyway.start(identifier: "python-dpop@example.com")
+        await keyway.flow.submitCode(try await server.latestCode(to: "python-dpop@example.com"))
+        let completion = try #require(keyway.flow.currentUpdate.completion)
+        let (status, output) = try await run([
+            "--issuer", server.baseURL.absoluteString, "--client-id", configId,
+            "--code", completion.authCode.revealed, "--verifier", try #require(completion.codeVerifier).revealed,
+        ])
+        #expect(status == 0, "dpop_client.py: \(output)")
+        for line in ["ok token bound", "ok userinfo", "ok replayed proof refused", "ok bearer use refused", "ok other key refused"] {
+            #expect(output.contains(line), "\(output)")
+        }
+        #expect(output.contains("ok server asked for a nonce") == requireNonce)
+    }
+}
+
