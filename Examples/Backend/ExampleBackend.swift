@@ -7,8 +7,8 @@ import Logging
 
 /// An app's own backend, the way Keyway recommends: the app finishes a flow and sends the
 /// `authCode` and `codeVerifier` here; the backend redeems them with the confidential
-/// application's secret (so the tokens never depend on anything the device holds), keeps the
-/// refresh token, and answers who signed in. Its API routes accept Keyway access tokens, bearer
+/// application's secret (so the code is worthless to anyone without it), answers who signed in
+/// and hands the tokens back for the app's `KeywaySession`, which refreshes through `/refresh`. Its API routes accept Keyway access tokens, bearer
 /// or DPoP-bound, through `KeywayAuthMiddleware`.
 ///
 /// Configuration (environment):
@@ -47,9 +47,23 @@ struct ExampleBackend {
                     authCode: Sensitive(body.authCode), codeVerifier: Sensitive(body.codeVerifier))
                 await sessions.keep(tokens)
                 return try json(
-                    SessionAnswer(userId: tokens.idToken.subject, email: tokens.idToken.email), status: .ok)
+                    SessionAnswer(userId: tokens.idToken.subject, email: tokens.idToken.email, tokens: tokens.response),
+                    status: .ok)
             } catch let error as KeywayBackendError {
                 return try json(ErrorAnswer(error: "sign_in_failed", detail: error.description), status: .badRequest)
+            }
+        }
+        // The app's session refreshes through here: only the backend holds the client secret.
+        router.post("refresh") { request, context -> Response in
+            let body = try await request.decode(as: RefreshRequest.self, context: context)
+            do {
+                let tokens = try await backend.refresh(refreshToken: Sensitive(body.refreshToken))
+                return try json(tokens.response, status: .ok)
+            } catch KeywayBackendError.oauth(let status, let error) {
+                // Pass the server's verdict on (invalid_grant signs the app's session out).
+                return try json(error, status: .init(code: status))
+            } catch let error as KeywayBackendError {
+                return try json(ErrorAnswer(error: "refresh_failed", detail: error.description), status: .badGateway)
             }
         }
         // The API: only for callers with a valid Keyway access token.
@@ -94,6 +108,12 @@ struct SessionRequest: Decodable {
 struct SessionAnswer: Encodable {
     var userId: String
     var email: String?
+    /// The token response, for the app's `KeywaySession.save(_:)`.
+    var tokens: TokenResponse
+}
+
+struct RefreshRequest: Decodable {
+    var refreshToken: String
 }
 
 struct MeAnswer: Encodable {

@@ -122,6 +122,14 @@ public final class Keyway: Sendable {
         try await tokenClient.exchange(externalToken: externalToken, type: type)
     }
 
+    /// Verifies a token response the app's backend obtained and handed over (the backend path:
+    /// the backend redeemed the code with its secret), as ``exchange(authCode:codeVerifier:)``
+    /// verifies its own: the ID token's signature against the server's key set, `iss`, `aud`
+    /// (this SDK's config ID), `exp`, `iat`, `at_hash`. Save the result in a ``KeywaySession``.
+    public func verify(_ tokens: TokenResponse) async throws -> TokenSet {
+        try await tokenClient.verify(tokens)
+    }
+
     /// Trades a refresh token for fresh tokens (public applications), verifying the new ID token
     /// as ``exchange(authCode:codeVerifier:)`` does.
     ///

@@ -201,4 +201,61 @@ struct BackendTests {
             _ = try await backend.verifyAccessToken(try accessToken(first, kid: "k2"))
         }
     }
+
+    @Test func theBackendPathEndsInTheSameSessionAndRefreshesThroughTheBackend() async throws {
+        let clock = ManualClock(Date())
+        let server = try await TestServer.start(clock: clock)
+        defer { Task { await server.stop() } }
+        let confidential = try await server.app.register(
+            ApplicationRegistration(name: "Shop", clientType: .confidential, autoCreateUsers: true))
+        let (backend, port) = try await startExampleBackend(
+            server, clientId: confidential.configId, secret: try #require(confidential.clientSecret).revealed, accepted: [])
+        defer { backend.terminate() }
+        let base = URL(string: "http://127.0.0.1:\(port)")!
+
+        let (keyway, authCode, verifier) = try await code(server, clientId: confidential.configId, email: "path@example.com", clock: clock)
+        var exchange = URLRequest(url: base.appendingPathComponent("session"))
+        exchange.httpMethod = "POST"
+        exchange.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        exchange.httpBody = try JSONSerialization.data(withJSONObject: ["authCode": authCode, "codeVerifier": verifier])
+        let (data, _) = try await URLSession.shared.data(for: exchange)
+        struct Answer: Decodable { var userId: String; var tokens: TokenResponse }
+        let answer = try JSONDecoder().decode(Answer.self, from: data)
+
+        // The app's session refreshes through the backend, which holds the client secret.
+        let refresher: KeywaySession.Refresher = { refreshToken in
+            var request = URLRequest(url: base.appendingPathComponent("refresh"))
+            request.httpMethod = "POST"
+            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+            request.httpBody = try JSONSerialization.data(withJSONObject: ["refreshToken": refreshToken.revealed])
+            let (body, response) = try await URLSession.shared.data(for: request)
+            let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+            if status != 200, let error = try? JSONDecoder().decode(OAuthErrorResponse.self, from: body) {
+                throw KeywayError.oauth(status: status, error: error)
+            }
+            return try JSONDecoder().decode(TokenResponse.self, from: body)
+        }
+        let session = KeywaySession(keyway: keyway, storage: InMemorySecureStorage(), refresher: refresher)
+        try await session.save(answer.tokens)
+        #expect(session.state.snapshot.user.id == answer.userId)
+        let events = Collector(keyway.events)
+        let refreshed = try await session.refresh()
+        #expect(refreshed.subject == answer.userId)
+        #expect(refreshed.accessToken != answer.tokens.accessToken)
+        #expect(await events.wait(for: 1).map(\.name) == [.tokenRefreshed])
+
+        // The user signs out everywhere: the next refresh through the backend signs the app out.
+        try await keyway.signOutEverywhere(accessToken: refreshed.accessToken)
+        await #expect(throws: SessionError.self) { try await session.refresh() }
+        #expect(!session.state.snapshot.auth.isAuthenticated)
+        #expect(await events.wait(for: 2).map(\.name) == [.tokenRefreshed, .sessionExpired])
+        events.cancel()
+
+        // Token responses that do not verify are refused before anything is saved.
+        var forged = answer.tokens
+        forged.idToken = Sensitive(String(answer.tokens.idToken!.revealed.dropLast(3)) + "AAA")
+        await #expect(throws: KeywayError.self) { try await session.save(forged) }
+        #expect(try await session.accounts().isEmpty)
+    }
 }
+

@@ -85,6 +85,28 @@ struct SessionTests {
         #expect(try await setup.keyway.userInfo(accessToken: fresh).subject == stored.subject)
     }
 
+    @Test func signingOutOfAllDevicesEndsTheOtherDevicesSessions() async throws {
+        let clock = ManualClock()
+        let server = try await TestServer.start(clock: clock)
+        defer { Task { await server.stop() } }
+        func device() async throws -> KeywaySession {
+            let keyway = try makeKeyway(server, clock: clock)
+            await keyway.start(identifier: "everywhere@example.com")
+            await keyway.flow.submitCode(try await server.latestCode(to: "everywhere@example.com"))
+            let completion = try #require(keyway.flow.currentUpdate.completion)
+            let session = KeywaySession(keyway: keyway, storage: InMemorySecureStorage())
+            try await session.save(
+                try await keyway.exchange(authCode: completion.authCode, codeVerifier: try #require(completion.codeVerifier)))
+            return session
+        }
+        let phone = try await device()
+        let laptop = try await device()
+        try await phone.signOut(scope: .allDevices)
+        #expect(try await phone.accounts().isEmpty)
+        await #expect(throws: SessionError.self) { try await laptop.refresh() }
+        #expect(try await laptop.accounts().isEmpty)
+    }
+
     @Test func concurrentCallersShareOneRefresh() async throws {
         let setup = try await signedIn(email: "flight@example.com")
         defer { Task { await setup.server.stop() } }

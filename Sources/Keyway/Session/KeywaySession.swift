@@ -78,6 +78,22 @@ public actor KeywaySession {
     let storage: any SecureStorage
     private let refreshSkew: TimeInterval
     private let retryPolicy: RetryPolicy
+    private let refresher: Refresher?
+
+    /// Refreshes through the app's backend instead of the token endpoint: given the stored
+    /// refresh token, it returns the backend's token response (for applications whose tokens
+    /// only the backend may refresh). Throw ``KeywayError/oauth(status:error:)`` with
+    /// `invalid_grant` when the backend says the refresh token is no longer good.
+    public typealias Refresher = @Sendable (Sensitive<String>) async throws -> TokenResponse
+
+    /// How far ``signOut(account:scope:)`` reaches.
+    public enum SignOutScope: Sendable {
+        /// This device: the refresh token is revoked and the account's tokens deleted.
+        case local
+        /// Every device: all the user's sessions and refresh tokens are revoked at the server
+        /// (`DELETE /v1/me/sessions`), then this device signs out.
+        case allDevices
+    }
     private var refreshTasks: [String: Task<Tokens, any Error>] = [:]
     private let notifierChannel: String?
     private let notifierId = UUID()
@@ -120,12 +136,15 @@ public actor KeywaySession {
 
     /// - Parameters:
     ///   - refreshSkew: refresh when the access token expires within this many seconds.
+    ///   - refresher: refresh through the app's backend (see ``Refresher``); `nil` refreshes at the
+    ///     token endpoint (public applications).
     ///   - statePollInterval: re-read storage this often to pick up changes made by another
     ///     process sharing it; `nil` (the default) does not poll.
     public init(
         keyway: Keyway, storage: any SecureStorage, refreshSkew: TimeInterval = 60,
-        retryPolicy: RetryPolicy = RetryPolicy(), statePollInterval: Duration? = nil
+        retryPolicy: RetryPolicy = RetryPolicy(), statePollInterval: Duration? = nil, refresher: Refresher? = nil
     ) {
+        self.refresher = refresher
         self.keyway = keyway
         self.storage = storage
         self.refreshSkew = max(0, refreshSkew)
@@ -209,6 +228,12 @@ public actor KeywaySession {
         await changed()
     }
 
+    /// Verifies a token response the app's backend handed over and saves it like ``save(_:)``:
+    /// the backend path ends in the same session as the SDK's own code exchange.
+    public func save(_ response: TokenResponse) async throws {
+        try await save(try await keyway.verify(response))
+    }
+
     /// The signed-in accounts (user IDs), in the order they were added.
     public func accounts() async throws(SessionError) -> [String] {
         try await readIndex().accounts
@@ -269,9 +294,21 @@ public actor KeywaySession {
     /// Signs `account` (default: the current one) out on this device: revokes its refresh token
     /// at the server when it can (a failure there does not stop the local sign-out) and deletes
     /// its entry. Other accounts stay signed in; when the current one leaves, the first remaining
-    /// account becomes current.
-    public func signOut(account: String? = nil) async throws(SessionError) {
+    /// account becomes current. With `scope: .allDevices` the server first ends every session of
+    /// the user, on every device; if that fails, nothing is signed out and the error is thrown.
+    public func signOut(account: String? = nil, scope: SignOutScope = .local) async throws(SessionError) {
         guard let account = try await resolve(account) else { return }
+        if scope == .allDevices {
+            guard let token = try await accessToken(account: account) else { throw .noAccessTokenPresent }
+            do {
+                try await keyway.signOutEverywhere(accessToken: token)
+            } catch let error as KeywayError {
+                if case .networkFailure(let why) = error { throw .networkConnectionFailure(why) }
+                throw .serverError(error.description)
+            } catch {
+                throw .serverError(String(describing: error))
+            }
+        }
         if let refreshToken = try await tokens(account: account)?.refreshToken {
             try? await keyway.revoke(token: refreshToken)
         }
@@ -383,7 +420,12 @@ public actor KeywaySession {
         var attempt = 1
         while true {
             do {
-                let next = Tokens(try await keyway.refresh(refreshToken: refreshToken))
+                let next: Tokens
+                if let refresher {
+                    next = Tokens(try await keyway.verify(try await refresher(refreshToken)))
+                } else {
+                    next = Tokens(try await keyway.refresh(refreshToken: refreshToken))
+                }
                 guard next.subject == current.subject else {
                     throw SessionError.serverError("The refreshed tokens belong to another user.")
                 }

@@ -88,10 +88,19 @@ actor TokenClient {
         } catch {
             throw KeywayError.invalidResponse("The token response could not be read.")
         }
+        return try await verified(tokens, issuer: metadata.issuer)
+    }
+
+    /// Verifies the ID token of a token response obtained elsewhere (the app's backend).
+    func verify(_ tokens: TokenResponse) async throws -> TokenSet {
+        try await verified(tokens, issuer: try await loadDiscovery().issuer)
+    }
+
+    private func verified(_ tokens: TokenResponse, issuer: String) async throws -> TokenSet {
         guard let idToken = tokens.idToken else { throw KeywayError.invalidIDToken("The response has no ID token.") }
         let claims: IDTokenClaims
         do {
-            claims = try await verify(idToken: idToken.revealed, accessToken: tokens.accessToken.revealed, issuer: metadata.issuer)
+            claims = try await verify(idToken: idToken.revealed, accessToken: tokens.accessToken.revealed, issuer: issuer)
         } catch {
             logger.log(.warning, .crypto, "ID token refused: \(error)")
             throw error
