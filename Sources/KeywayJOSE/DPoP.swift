@@ -22,7 +22,7 @@ public enum DPoP {
     /// `jwk`; claims `jti`, `htm`, `htu` (the URL without query and fragment), `iat`, and `nonce`
     /// and `ath` when given.
     public static func proof(
-        key: P256.Signing.PrivateKey, method: String, url: URL, issuedAt: Date, nonce: String? = nil,
+        key: any ES256SigningKey, method: String, url: URL, issuedAt: Date, nonce: String? = nil,
         accessToken: String? = nil, jti: String = UUID().uuidString
     ) throws -> String {
         let raw = key.publicKey.rawRepresentation

@@ -68,7 +68,7 @@ public struct CompactJWS: Sendable {
 public enum JWSSigner {
     /// Produces `header.payload.signature` with the given header members (`alg` is set to ES256).
     public static func signES256(
-        payload: Data, header: [String: JSONValue], key: P256.Signing.PrivateKey
+        payload: Data, header: [String: JSONValue], key: any ES256SigningKey
     ) throws -> String {
         var header = header
         header["alg"] = .string("ES256")

@@ -240,6 +240,47 @@ struct DPoPTests {
         }
     }
 
+    @Test func theDeviceKeyStoreKeepsTheDPoPKeyAcrossLaunches() async throws {
+        let clock = ManualClock()
+        let server = try await TestServer.start(clock: clock)
+        defer { Task { await server.stop() } }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("keyway-keys-\(UUID().uuidString)")
+        func store() throws -> SoftwareDeviceKeyStore {
+            SoftwareDeviceKeyStore(
+                storage: try FileSecureStorage(
+                    directory: directory, namespace: "device-keys", keySource: .keyFile(directory.appendingPathComponent("k"))))
+        }
+        let name = SoftwareDeviceKeyStore.dpopKeyName(appIdentifier: "com.example.shop", configId: TestServer.configId)
+        #expect(name != SoftwareDeviceKeyStore.dpopKeyName(appIdentifier: "com.example.other", configId: TestServer.configId))
+        #expect(name != SoftwareDeviceKeyStore.dpopKeyName(appIdentifier: "com.example.shop", configId: "cfg_other"))
+
+        let firstLaunchKey = try await store().existingOrNewKey(named: name)
+        let keyway = try Keyway(
+            configId: TestServer.configId, baseURL: server.baseURL, options: KeywayOptions(clock: clock, dpopKey: firstLaunchKey))
+        await keyway.start(identifier: "device-key@example.com")
+        await keyway.flow.submitCode(try await server.latestCode(to: "device-key@example.com"))
+        let completion = try #require(keyway.flow.currentUpdate.completion)
+        let tokens = try await keyway.exchange(authCode: completion.authCode, codeVerifier: try #require(completion.codeVerifier))
+        #expect(try claims(of: tokens.response.accessToken.revealed)["cnf"] == .object(["jkt": .string(DPoP.thumbprint(of: firstLaunchKey.publicKey))]))
+
+        // The next launch finds the same key, so the bound refresh token still works.
+        let secondLaunchKey = try #require(try await store().key(named: name))
+        #expect(secondLaunchKey.publicKey.rawRepresentation == firstLaunchKey.publicKey.rawRepresentation)
+        let relaunched = try Keyway(
+            configId: TestServer.configId, baseURL: server.baseURL, options: KeywayOptions(clock: clock, dpopKey: secondLaunchKey))
+        let refreshed = try await relaunched.refresh(refreshToken: try #require(tokens.response.refreshToken))
+
+        // A new key (the old one deleted) cannot use the bound family.
+        try await store().deleteKey(named: name)
+        #expect(try await store().key(named: name) == nil)
+        let fresh = try Keyway(
+            configId: TestServer.configId, baseURL: server.baseURL,
+            options: KeywayOptions(clock: clock, dpopKey: try await store().existingOrNewKey(named: name)))
+        await #expect(throws: KeywayError.self) {
+            _ = try await fresh.refresh(refreshToken: try #require(refreshed.response.refreshToken))
+        }
+    }
+
     @Test func discoveryAdvertisesDPoP() async throws {
         let clock = ManualClock()
         let server = try await TestServer.start(clock: clock)

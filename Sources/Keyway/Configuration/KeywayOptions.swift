@@ -26,7 +26,7 @@ public struct KeywayOptions: Sendable {
     /// every token request carries a DPoP proof (a server nonce is fetched and used when the
     /// server asks for one), and calls with a bound access token send it as `Authorization: DPoP`
     /// with a proof. Keep the key as long as the tokens: a bound refresh token only works with it.
-    public var dpopKey: P256.Signing.PrivateKey?
+    public var dpopKey: (any DeviceKey)?
     /// Opt-in flow resumption: when set, an unfinished flow's ID, flow token and PKCE verifier are
     /// kept in this storage from its first step until it completes, is cancelled, fails for good
     /// or expires, so ``Keyway/resumeFlow()`` can pick it up in a later process (after the app
@@ -40,7 +40,7 @@ public struct KeywayOptions: Sendable {
     public init(
         relyingParty: String? = nil, primaryMethodSelectionPolicy: PrimaryMethodSelectionPolicy = .manual,
         transport: any HTTPTransport = URLSessionTransport(), clock: any KeywayClock = SystemKeywayClock(),
-        random: any KeywayRandom = SystemKeywayRandom(), dpopKey: P256.Signing.PrivateKey? = nil,
+        random: any KeywayRandom = SystemKeywayRandom(), dpopKey: (any DeviceKey)? = nil,
         resumableFlowStorage: (any SecureStorage)? = nil, logging: KeywayLogging = KeywayLogging(),
         requestInterceptors: [RequestInterceptor] = []
     ) {

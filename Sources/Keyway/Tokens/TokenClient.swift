@@ -124,7 +124,7 @@ actor TokenClient {
     }
 
     private func proof(
-        key: P256.Signing.PrivateKey, method: String, url: URL, accessToken: String?, nonce: String? = nil
+        key: any DeviceKey, method: String, url: URL, accessToken: String?, nonce: String? = nil
     ) throws -> String {
         do {
             var generator = SystemRandomNumberGenerator()

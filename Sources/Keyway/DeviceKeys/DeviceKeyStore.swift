@@ -1,0 +1,77 @@
+import Crypto
+import Foundation
+import KeywayJOSE
+
+/// A device-bound P-256 signing key: the SDK signs with it (DPoP proofs), and only its public
+/// half ever leaves the store. `P256.Signing.PrivateKey` is one; a hardware-backed key can be
+/// another.
+public typealias DeviceKey = ES256SigningKey
+
+/// Where device keys live, by name. Names are namespaced by the caller (see
+/// ``DeviceKeyStore/dpopKeyName(appIdentifier:configId:)``) so that two apps, or two projects
+/// of one app, never share a key.
+public protocol DeviceKeyStore: Sendable {
+    /// The key named `name`, or `nil` when there is none.
+    func key(named name: String) async throws -> (any DeviceKey)?
+    /// Creates a new key named `name`, replacing any other.
+    func createKey(named name: String) async throws -> any DeviceKey
+    /// Deletes the key named `name`; deleting a missing key succeeds.
+    func deleteKey(named name: String) async throws
+}
+
+extension DeviceKeyStore {
+    /// The key named `name`, created on first use.
+    public func existingOrNewKey(named name: String) async throws -> any DeviceKey {
+        if let key = try await key(named: name) { return key }
+        return try await createKey(named: name)
+    }
+
+    /// The name of an app's DPoP key for a project: `keyway.deviceKey.APP.CONFIG_ID.dpop`.
+    public static func dpopKeyName(appIdentifier: String, configId: String) -> String {
+        "keyway.deviceKey.\(appIdentifier).\(configId).dpop"
+    }
+}
+
+/// A ``DeviceKeyStore`` of software P-256 keys (swift-crypto) kept in a ``SecureStorage``: the
+/// private key is stored only there (encrypted, with ``FileSecureStorage``) and never handed out
+/// except as a signing key. Where the Secure Enclave exists, a hardware store is preferable.
+public actor SoftwareDeviceKeyStore: DeviceKeyStore {
+    private let storage: any SecureStorage
+
+    public init(storage: any SecureStorage) {
+        self.storage = storage
+    }
+
+    public func key(named name: String) async throws -> (any DeviceKey)? {
+        let data: Data?
+        do {
+            data = try await storage.read(key: name)
+        } catch {
+            throw KeywayError.storageUnavailable(error.description)
+        }
+        guard let data else { return nil }
+        do {
+            return try P256.Signing.PrivateKey(rawRepresentation: data)
+        } catch {
+            throw KeywayError.storageUnavailable("The device key \(name) is damaged.")
+        }
+    }
+
+    public func createKey(named name: String) async throws -> any DeviceKey {
+        let key = P256.Signing.PrivateKey()
+        do {
+            try await storage.write(key: name, data: key.rawRepresentation)
+        } catch {
+            throw KeywayError.storageUnavailable(error.description)
+        }
+        return key
+    }
+
+    public func deleteKey(named name: String) async throws {
+        do {
+            try await storage.delete(key: name)
+        } catch {
+            throw KeywayError.storageUnavailable(error.description)
+        }
+    }
+}
