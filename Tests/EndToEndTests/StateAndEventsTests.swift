@@ -116,6 +116,26 @@ struct StateAndEventsTests {
         events.cancel()
     }
 
+    @Test func unavailableStorageIsItsOwnStateAndSignsNobodyOut() async throws {
+        let clock = ManualClock()
+        let server = try await TestServer.start(clock: clock)
+        defer { Task { await server.stop() } }
+        let keyway = try makeKeyway(server, clock: clock)
+        let storage = InMemorySecureStorage()
+        let session = KeywaySession(keyway: keyway, storage: storage)
+        try await session.save(try await signIn(keyway, server, email: "locked@example.com"))
+        await storage.setUnavailable("The device is locked.")
+        await session.reloadState()
+        let locked = session.state.snapshot.auth
+        #expect(locked.isStorageUnavailable)
+        #expect(locked.isAuthenticated, "the last known state stays")
+        await #expect(throws: SessionError.storageUnavailable("The device is locked.")) { _ = try await session.accessToken() }
+        await storage.setUnavailable(nil)
+        await session.reloadState()
+        #expect(!session.state.snapshot.auth.isStorageUnavailable)
+        #expect(session.state.snapshot.auth.isAuthenticated)
+    }
+
     @Test func aRefusedRefreshTokenIsSessionExpired() async throws {
         let clock = ManualClock()
         let server = try await TestServer.start(clock: clock)

@@ -203,7 +203,7 @@ public actor KeywaySession {
             state.publish(KeywayState(auth: auth, user: user), accessTokenExpiresAt: current?.accessTokenExpiresAt)
         } catch {
             keyway.logger.log(.warning, .storage, "state not reloaded: \(error)")
-            state.setLoading(!refreshTasks.isEmpty)
+            state.setStorageUnavailable(loading: !refreshTasks.isEmpty)
         }
     }
 

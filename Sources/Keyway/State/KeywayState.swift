@@ -16,11 +16,16 @@ public struct AuthState: Sendable, Equatable {
     public var hasPreviouslySignedIn: Bool
     /// Whether the state is being loaded from storage or the tokens are being refreshed.
     public var isLoading: Bool
+    /// Whether the secure storage could not be read at the last attempt (for example a locked
+    /// device). The rest of the state is the last known one; nobody is signed out because of it.
+    public var isStorageUnavailable: Bool
 
     public init(
         isAuthenticated: Bool = false, accessToken: Sensitive<String>? = nil, isAccessTokenValid: Bool = false,
-        isVerifiedUser: Bool = false, hasPreviouslySignedIn: Bool = false, isLoading: Bool = false
+        isVerifiedUser: Bool = false, hasPreviouslySignedIn: Bool = false, isLoading: Bool = false,
+        isStorageUnavailable: Bool = false
     ) {
+        self.isStorageUnavailable = isStorageUnavailable
         self.isAuthenticated = isAuthenticated
         self.accessToken = accessToken
         self.isAccessTokenValid = isAccessTokenValid

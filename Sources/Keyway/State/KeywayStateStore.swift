@@ -93,6 +93,15 @@ public final class KeywayStateStore: Sendable {
         }
     }
 
+    /// Marks the storage unavailable, keeping the last known state otherwise.
+    func setStorageUnavailable(loading: Bool) {
+        stored.withLock { stored in
+            stored.state.auth.isLoading = loading
+            stored.state.auth.isStorageUnavailable = true
+            for subscriber in stored.subscribers.values { subscriber.deliver(stored.state) }
+        }
+    }
+
     private func expire() {
         let now = clock.now()
         stored.withLock { stored in
