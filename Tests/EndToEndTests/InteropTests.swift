@@ -6,10 +6,6 @@ import Testing
 
 @Suite("An independent OpenID Connect library verifies Keyway's tokens")
 struct InteropTests {
-    /// The repository root, found from this file's path.
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
-
     @Test func pythonJoserfcVerifiesTheIDTokenAndAccessToken() async throws {
         let clock = ManualClock(Date())
         let server = try await TestServer.start(clock: clock)
@@ -20,37 +16,13 @@ struct InteropTests {
         let completion = try #require(keyway.flow.currentUpdate.completion)
         let tokens = try await keyway.exchange(authCode: completion.authCode, codeVerifier: completion.codeVerifier!)
 
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("keyway-interop-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let input = directory.appendingPathComponent("tokens.json")
-        let outputURL = directory.appendingPathComponent("output.txt")
-        try JSONSerialization.data(withJSONObject: [
+        let tokenFile = try JSONSerialization.data(withJSONObject: [
             "id_token": tokens.response.idToken!.revealed, "access_token": tokens.response.accessToken.revealed,
-        ]).write(to: input)
-        _ = FileManager.default.createFile(atPath: outputURL.path, contents: nil)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [
-            "python3", Self.root.appendingPathComponent("Tests/Interop/verify_tokens.py").path,
-            "--issuer", server.baseURL.absoluteString, "--audience", TestServer.configId,
-        ]
-        process.standardInput = try FileHandle(forReadingFrom: input)
-        let output = try FileHandle(forWritingTo: outputURL)
-        process.standardOutput = output
-        process.standardError = output
-        // Wait without blocking a cooperative thread: the server under test needs them.
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            process.terminationHandler = { _ in continuation.resume() }
-            do {
-                try process.run()
-            } catch {
-                process.terminationHandler = nil
-                continuation.resume()
-            }
-        }
-        try output.close()
-        let text = (try? String(contentsOf: outputURL, encoding: .utf8)) ?? ""
-        #expect(process.terminationStatus == 0, "verify_tokens.py: \(text)")
+        ])
+        let (status, text) = try await PythonScript.run(
+            "verify_tokens.py", ["--issuer", server.baseURL.absoluteString, "--audience", TestServer.configId],
+            input: tokenFile)
+        #expect(status == 0, "verify_tokens.py: \(text)")
         #expect(text.contains("verified id_token sub=\(tokens.idToken.subject)"))
         #expect(text.contains("verified access_token"))
     }
@@ -61,27 +33,8 @@ struct InteropTests {
 struct InteropSigningTests {
     /// Runs `Tests/Interop/sign_jwts.py` and returns its standard output.
     static func python(_ arguments: [String]) async throws -> String {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("keyway-sign-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let outputURL = directory.appendingPathComponent("output.txt")
-        _ = FileManager.default.createFile(atPath: outputURL.path, contents: nil)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", InteropTests.root.appendingPathComponent("Tests/Interop/sign_jwts.py").path] + arguments
-        let output = try FileHandle(forWritingTo: outputURL)
-        process.standardOutput = output
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            process.terminationHandler = { _ in continuation.resume() }
-            do {
-                try process.run()
-            } catch {
-                process.terminationHandler = nil
-                continuation.resume()
-            }
-        }
-        try output.close()
-        let text = (try? String(contentsOf: outputURL, encoding: .utf8)) ?? ""
-        guard process.terminationStatus == 0 else { throw TestFailure("sign_jwts.py \(arguments.first ?? "") failed") }
+        let (status, text) = try await PythonScript.run("sign_jwts.py", arguments, separateErrors: true)
+        guard status == 0 else { throw TestFailure("sign_jwts.py \(arguments.first ?? "") failed: \(text)") }
         return text.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
@@ -143,27 +96,7 @@ struct InteropSigningTests {
 @Suite("An independent DPoP client works with Keyway")
 struct InteropDPoPTests {
     func run(_ arguments: [String]) async throws -> (Int32, String) {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("keyway-dpop-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let outputURL = directory.appendingPathComponent("output.txt")
-        _ = FileManager.default.createFile(atPath: outputURL.path, contents: nil)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", InteropTests.root.appendingPathComponent("Tests/Interop/dpop_client.py").path] + arguments
-        let output = try FileHandle(forWritingTo: outputURL)
-        process.standardOutput = output
-        process.standardError = output
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            process.terminationHandler = { _ in continuation.resume() }
-            do {
-                try process.run()
-            } catch {
-                process.terminationHandler = nil
-                continuation.resume()
-            }
-        }
-        try output.close()
-        return (process.terminationStatus, (try? String(contentsOf: outputURL, encoding: .utf8)) ?? "")
+        try await PythonScript.run("dpop_client.py", arguments)
     }
 
     @Test(arguments: [false, true])

@@ -38,6 +38,29 @@ struct ParsingTests {
 
     @Test func masking() {
         #expect(EmailAddress.mask("alice@example.com") == "a•••@example.com")
+        #expect(PhoneNumber.mask("+15550109967") == "+1••••••••67")
+        #expect(PhoneNumber.mask("+4915112345678") == "+4••••••••••78")
+    }
+
+    @Test func emailsAreFoldedToNFKC() {
+        // A full-width "ａ" and the ligature "ﬁ" are the same address as their plain spellings.
+        #expect(EmailAddress.normalize("ａlice@example.com") == "alice@example.com")
+        #expect(EmailAddress.normalize("ﬁona@example.com") == "fiona@example.com")
+    }
+
+    @Test(arguments: [
+        ("+1 (555) 010-9967", "+15550109967"),
+        ("+49 151 1234 5678", "+4915112345678"),
+        ("+44.20.7946.0018", "+442079460018"),
+        ("＋３３ ６ １２ ３４ ５６ ７８", "+33612345678"),
+    ])
+    func validPhones(input: String, normalized: String) {
+        #expect(PhoneNumber.normalize(input) == normalized)
+    }
+
+    @Test(arguments: ["", "5550109967", "+0 555 010 9967", "+1 555", "+1234567890123456", "+1 555 010 99a7", "+1/555"])
+    func invalidPhones(input: String) {
+        #expect(PhoneNumber.normalize(input) == nil)
     }
 
     @Test func databaseURLs() throws {

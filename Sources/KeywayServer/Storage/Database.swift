@@ -25,11 +25,11 @@ struct Repositories: Sendable {
     var refreshTokens: RefreshTokenRepository { RefreshTokenRepository(sql: sql) }
     var keys: KeyRepository { KeyRepository(sql: sql) }
     var revokedAccessTokens: RevokedAccessTokenRepository { RevokedAccessTokenRepository(sql: sql) }
-    var dpopProofs: DPoPProofRepository { DPoPProofRepository(sql: sql) }
+    var dpopProofs: SeenOnceRepository { .dpopProofs(sql) }
     var profiles: ProfileRepository { ProfileRepository(sql: sql) }
     var federation: FederationRepository { FederationRepository(sql: sql) }
     var registrationTokens: RegistrationTokenRepository { RegistrationTokenRepository(sql: sql) }
-    var clientAssertions: ClientAssertionRepository { ClientAssertionRepository(sql: sql) }
+    var clientAssertions: SeenOnceRepository { .clientAssertions(sql) }
 }
 
 /// A storage failure: the message is for operators; clients see `internal_error`.

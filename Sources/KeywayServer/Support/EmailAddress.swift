@@ -1,10 +1,11 @@
 /// Email address syntax checks and masking.
 enum EmailAddress {
-    /// The address trimmed and lower-cased, or `nil` when it is not a plausible address:
+    /// The address trimmed, in Unicode NFKC and lower-cased (so one address spelled two ways
+    /// counts once), or `nil` when it is not a plausible address:
     /// one `@`, a non-empty local part of at most 64 characters, a dotted domain, at most 254
     /// characters in all, no whitespace or control characters.
     static func normalize(_ raw: String) -> String? {
-        let address = raw.trimmingCharacters(in: .whitespaces).lowercased()
+        let address = raw.precomposedStringWithCompatibilityMapping.trimmingCharacters(in: .whitespaces).lowercased()
         guard address.utf8.count <= 254 else { return nil }
         let parts = address.split(separator: "@", omittingEmptySubsequences: false)
         guard parts.count == 2, !parts[0].isEmpty, parts[0].utf8.count <= 64 else { return nil }
