@@ -65,6 +65,7 @@ public final class KeywayServerApp: Sendable {
         }
         do {
             try configuration.tokenLifetimes.refreshTokens.validate()
+            try configuration.limits.rateLimits.validate()
             let applied = try await Migrations.apply(to: database, now: now)
             if !applied.isEmpty {
                 logger.info("database migrated", metadata: ["versions": "\(applied)"])

@@ -45,11 +45,15 @@ struct KeywayServerCommand: AsyncParsableCommand {
             valueName: "path"))
     var trustedIssuerFiles: [String] = []
 
+    @Option(help: "Flows one client address may start in 15 minutes (0: no limit; behind a proxy every client shares its address).")
+    var maxFlowStartsPerAddress = RateLimits().flowStartsPerAddress
+
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
     var logLevel: String = "info"
 
     func validate() throws {
         guard (0...65_535).contains(port) else { throw ValidationError("--port must be between 0 and 65535.") }
+        guard maxFlowStartsPerAddress >= 0 else { throw ValidationError("--max-flow-starts-per-address must not be negative.") }
         guard Logger.Level(rawValue: logLevel) != nil else {
             throw ValidationError("--log-level must be one of trace, debug, info, notice, warning, error, critical.")
         }
@@ -75,9 +79,11 @@ struct KeywayServerCommand: AsyncParsableCommand {
         } catch {
             throw ValidationError(error.description)
         }
+        var limits = FlowLimits()
+        limits.rateLimits.flowStartsPerAddress = maxFlowStartsPerAddress
         let configuration = ServerConfiguration(
             host: host, port: port, database: location, issuer: issuer, devMode: !production,
-            devConfigId: devConfigId, deliveryCommand: deliveryCommand)
+            devConfigId: devConfigId, deliveryCommand: deliveryCommand, limits: limits)
         let server: KeywayServerApp
         do {
             server = try await KeywayServerApp.bootstrap(configuration: configuration, logger: logger)

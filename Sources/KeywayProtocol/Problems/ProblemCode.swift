@@ -53,6 +53,9 @@ public struct ProblemCode: RawRepresentable, Codable, Sendable, Hashable, Custom
     public static let resendCooldown = ProblemCode(rawValue: "resend_cooldown")
     /// The flow used up its resends.
     public static let resendLimitReached = ProblemCode(rawValue: "resend_limit_reached")
+    /// Too many attempts for this identifier or from this address in a short time: wait until
+    /// `retryAt`.
+    public static let rateLimited = ProblemCode(rawValue: "rate_limited")
     /// The message could not be delivered.
     public static let deliveryFailed = ProblemCode(rawValue: "delivery_failed")
 

@@ -58,8 +58,37 @@ public struct FlowLimits: Sendable {
     public var maxResends: Int = 5
     /// How long an authorization code can be redeemed.
     public var authorizationCodeLifetime: TimeInterval = 60
+    /// Limits across flows, per identifier and per client address.
+    public var rateLimits = RateLimits()
 
     public init() {}
+}
+
+/// Limits that hold across flows, counted in fixed windows in the database (so they hold across
+/// restarts and server instances). Identifiers are counted in their normalized form, so one
+/// address spelled two ways counts once. `0` turns a limit off.
+public struct RateLimits: Sendable, Equatable {
+    /// The counting window.
+    public var window: TimeInterval = 15 * 60
+    /// Flows started for one identifier per window.
+    public var flowStartsPerIdentifier = 10
+    /// Codes sent to one identifier per window (first codes and resends).
+    public var codeSendsPerIdentifier = 10
+    /// Codes checked for one identifier per window, over all its flows: restarting a flow does
+    /// not buy more guesses.
+    public var codeChecksPerIdentifier = 15
+    /// Flows started from one client address per window. Behind a proxy every client has the
+    /// proxy's address: raise or turn it off there.
+    public var flowStartsPerAddress = 300
+
+    public init() {}
+
+    /// Refuses negative limits and windows that are not positive.
+    public func validate() throws {
+        guard window > 0, flowStartsPerIdentifier >= 0, codeSendsPerIdentifier >= 0, codeChecksPerIdentifier >= 0,
+            flowStartsPerAddress >= 0
+        else { throw ConfigurationError("Rate limits must not be negative, and their window must be positive.") }
+    }
 }
 
 /// Lifetimes of issued tokens.

@@ -18,7 +18,9 @@ struct FlowEngine: Sendable {
     // MARK: Starting
 
     /// Starts a flow and sends its first code.
-    func start(configId: String?, request: StartFlowRequest, traceId: String) async throws -> Step {
+    func start(configId: String?, request: StartFlowRequest, clientAddress: String? = nil, traceId: String) async throws
+        -> Step
+    {
         let application = try await application(for: configId)
         var invalid: [InvalidField] = []
         let email = EmailAddress.normalize(request.identifier)
@@ -41,6 +43,17 @@ struct FlowEngine: Sendable {
         guard let email else { throw FlowProblem.internalError }
 
         let now = clock.now().epochMilliseconds
+        // Counted whether or not a code goes out, so the limits say nothing about the address.
+        let rates = limits.rateLimits
+        let identifierKey = Self.identifierKey(projectId: application.projectId, identifier: email)
+        try await database.write { repositories in
+            try await self.consume("start-id", identifierKey, limit: rates.flowStartsPerIdentifier, now: now, in: repositories)
+            if let clientAddress {
+                try await self.consume(
+                    "start-ip", sha256Hex(clientAddress), limit: rates.flowStartsPerAddress, now: now, in: repositories)
+            }
+            try await self.consume("send-id", identifierKey, limit: rates.codeSendsPerIdentifier, now: now, in: repositories)
+        }
         let flowId = SecureRandom.identifier(prefix: "flw")
         let flowToken = SecureRandom.token(prefix: "kft")
         let code = OneTimeCodeHasher.generate(digits: limits.codeLength)
@@ -118,6 +131,9 @@ struct FlowEngine: Sendable {
             guard let application = try await repositories.applications.find(id: flow.applicationId) else {
                 return .failure(.flowNotFound)
             }
+            try await self.consume(
+                "check-id", Self.identifierKey(projectId: application.projectId, identifier: flow.identifier),
+                limit: self.limits.rateLimits.codeChecksPerIdentifier, now: now, in: repositories)
             let matches = flow.otpHash.map { self.hasher.verify(code: code, flowId: flow.id, storedHash: $0) } ?? false
             guard matches else {
                 flow.failedAttempts += 1
@@ -190,6 +206,9 @@ struct FlowEngine: Sendable {
             guard let application = try await repositories.applications.find(id: flow.applicationId) else {
                 return .failure(.flowNotFound)
             }
+            try await self.consume(
+                "send-id", Self.identifierKey(projectId: application.projectId, identifier: flow.identifier),
+                limit: self.limits.rateLimits.codeSendsPerIdentifier, now: now, in: repositories)
             let deliver = flow.userId != nil || application.autoCreateUsers
             flow.otpHash = deliver ? self.hasher.hash(code: code, flowId: flow.id) : nil
             flow.otpExpiresAt = now + self.milliseconds(self.limits.codeLifetime)
@@ -211,6 +230,25 @@ struct FlowEngine: Sendable {
     }
 
     // MARK: Helpers
+
+    /// The counter key of an identifier: a hash of the project and the normalized identifier.
+    private static func identifierKey(projectId: String, identifier: String) -> String {
+        sha256Hex("\(projectId)\u{0}\(identifier)")
+    }
+
+    /// Counts one attempt of `kind` for `key`; over `limit` in the window, refuses with `wait`
+    /// (the refused attempt is not kept: the transaction rolls back).
+    private func consume(_ kind: String, _ key: String, limit: Int, now: Int64, in repositories: Repositories)
+        async throws
+    {
+        guard limit > 0 else { return }
+        let window = milliseconds(limits.rateLimits.window)
+        let (hits, windowStart) = try await repositories.rateLimits.hit(bucket: "\(kind):\(key)", now: now, window: window)
+        if hits > Int64(limit) {
+            logger.notice("rate limit reached", metadata: ["limit": "\(kind)"])
+            throw FlowProblem.rateLimited(until: windowStart + window, now: now)
+        }
+    }
 
     private func application(for configId: String?) async throws -> ApplicationRecord {
         guard let configId, !configId.isEmpty else { throw FlowProblem.missingConfigId }

@@ -38,6 +38,15 @@ struct FlowProblem: Error, Sendable {
             detail: "This application does not allow \(type.rawValue) flows.", action: .abort)
     }
 
+    /// Too many attempts in the rate-limit window: `wait` until it ends.
+    static func rateLimited(until retryAt: Int64, now: Int64) -> FlowProblem {
+        let seconds = max(1, Int((retryAt - now + 999) / 1000))
+        return FlowProblem(
+            .rateLimited, status: 429, title: "Too many attempts",
+            detail: "There were too many attempts in a short time. Try again in \(seconds) seconds.",
+            action: .wait, retryable: true, retryAt: Date(epochMilliseconds: retryAt), retryAfterSeconds: seconds)
+    }
+
     static let flowNotFound = FlowProblem(
         .flowNotFound, status: 404, title: "Flow not found",
         detail: "This sign-in no longer exists. Start again.", action: .restartFlow)

@@ -6,10 +6,13 @@ struct KeywayRequestContext: RequestContext {
     var coreContext: CoreRequestContextStorage
     /// Set by ``RequestLogMiddleware`` before any route runs.
     var traceId: String
+    /// The client's IP address as this server sees it (a proxy's, behind one).
+    let remoteAddress: String?
 
     init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
         traceId = TraceID.generate()
+        remoteAddress = source.channel.remoteAddress?.ipAddress
     }
 
     var maxUploadSize: Int { 64 * 1024 }

@@ -30,6 +30,7 @@ struct Repositories: Sendable {
     var federation: FederationRepository { FederationRepository(sql: sql) }
     var registrationTokens: RegistrationTokenRepository { RegistrationTokenRepository(sql: sql) }
     var clientAssertions: SeenOnceRepository { .clientAssertions(sql) }
+    var rateLimits: RateLimitRepository { RateLimitRepository(sql: sql) }
 }
 
 /// A storage failure: the message is for operators; clients see `internal_error`.

@@ -238,6 +238,17 @@ enum Migrations {
                 )
                 """,
             ]),
+        Migration(
+            version: 8, name: "rate limits",
+            statements: [
+                """
+                CREATE TABLE rate_limits (
+                    bucket TEXT PRIMARY KEY,
+                    window_start BIGINT NOT NULL,
+                    hits BIGINT NOT NULL
+                )
+                """,
+            ]),
     ]
 
     /// Applies every migration (up to `through`) the database has not seen yet, each in its own

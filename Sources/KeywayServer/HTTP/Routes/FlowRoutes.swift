@@ -14,7 +14,8 @@ struct FlowRoutes {
         flows.post { request, context in
             let body = try await RequestDecoding.json(StartFlowRequest.self, from: request, context: context)
             let step = try await engine.start(
-                configId: request.headers[Self.configIdHeader], request: body, traceId: context.traceId)
+                configId: request.headers[Self.configIdHeader], request: body, clientAddress: context.remoteAddress,
+                traceId: context.traceId)
             return try HTTPResponses.json(step, status: .created)
         }
         flows.get(":flowId") { request, context in
