@@ -269,7 +269,7 @@ struct ClientRegistrationTests {
     @Test func invalidMetadataIsRefusedAndRegistersNothing() async throws {
         let (server, _, token) = try await start()
         defer { Task { await server.stop() } }
-        let before = try server.rowCount("applications")
+        let before = try await server.rowCount("applications")
         let weakRSA = try _RSA.Signing.PrivateKey(unsafeKeySize: .init(bitCount: 1024))
         let (n, e) = ExternalIssuer.rsaComponents(pkcs1: Array(weakRSA.publicKey.pkcs1DERRepresentation))
         let weakKeys: [String: Any] = ["keys": [["kty": "RSA", "n": Base64URL.encode(n), "e": Base64URL.encode(e)]]]
@@ -298,7 +298,7 @@ struct ClientRegistrationTests {
             "POST", "/oauth2/register", headers: ["Content-Type": "application/json", "Authorization": "Bearer \(token)"],
             body: Data("[1,2".utf8))
         #expect(notJSON.status == 400)
-        #expect(try server.rowCount("applications") == before)
+        #expect(try await server.rowCount("applications") == before)
     }
 
     @Test func discoveryAdvertisesRegistrationAndAuthMethods() async throws {

@@ -126,7 +126,7 @@ struct TokenExchangeTests {
         let later = try external.rs256(external.claims(subject: "legacy-42", email: "changed@example.com", now: clock.now()))
         let second = try await keyway.exchange(externalToken: Sensitive(later), type: .idToken)
         #expect(second.idToken.subject == first.idToken.subject)
-        #expect(try server.rowCount("users") == 1)
+        #expect(try await server.rowCount("users") == 1)
 
         // The exchanged sign-in's refresh token rotates like any other.
         let refreshed = try await keyway.refresh(refreshToken: try #require(second.response.refreshToken))
@@ -145,7 +145,7 @@ struct TokenExchangeTests {
         let token = try external.es256(external.claims(subject: "legacy-7", email: "existing@example.com", now: clock.now()))
         let exchanged = try await keyway.exchange(externalToken: Sensitive(token))
         #expect(exchanged.idToken.subject == signedIn.idToken.subject)
-        #expect(try server.rowCount("external_identities") == 1)
+        #expect(try await server.rowCount("external_identities") == 1)
     }
 
     @Test func everyUnverifiableTokenIsInvalidGrantAndCreatesNothing() async throws {
@@ -209,7 +209,7 @@ struct TokenExchangeTests {
             #expect((answer.json["error_description"] as? String)?.isEmpty == false, "\(name)")
         }
         for table in ["users", "sessions", "refresh_tokens", "external_identities"] {
-            #expect(try server.rowCount(table) == 0, "\(table)")
+            #expect(try await server.rowCount(table) == 0, "\(table)")
         }
         // The SDK surfaces the refusal as an OAuth error.
         await #expect(throws: KeywayError.self) {
@@ -226,7 +226,7 @@ struct TokenExchangeTests {
         let token = try external.es256(external.claims(subject: "s-4", email: "new@example.com", now: clock.now()))
         let answer = try await server.token(exchangeForm(token))
         #expect(answer.json["error"] as? String == "invalid_grant")
-        #expect(try server.rowCount("users") == 0)
+        #expect(try await server.rowCount("users") == 0)
 
         // Once the issuer is no longer trusted, even a linked subject is refused.
         trusted.createUsers = true
@@ -259,7 +259,7 @@ struct TokenExchangeTests {
             let answer = try await server.token(form)
             #expect(answer.json["error"] as? String == error, "\(form)")
         }
-        #expect(try server.rowCount("users") == 0)
+        #expect(try await server.rowCount("users") == 0)
         // A narrower scope and this server as audience are accepted.
         let narrowed = try await server.token(
             exchangeForm(token, extra: ["scope": "openid", "audience": server.baseURL.absoluteString]))
@@ -289,7 +289,7 @@ struct TokenExchangeTests {
         for configuration in invalid {
             await #expect(throws: ConfigurationError.self) { try await server.app.trustIssuer(configuration) }
         }
-        #expect(try server.rowCount("trusted_issuers") == 0)
+        #expect(try await server.rowCount("trusted_issuers") == 0)
     }
 
     @Test func discoveryListsTheGrant() async throws {
@@ -362,7 +362,7 @@ struct TokenExchangeJWKSURLTests {
         let answer = try await server.token(exchangeForm(token))
         #expect(answer.status == 400)
         #expect(answer.json["error"] as? String == "invalid_grant")
-        #expect(try server.rowCount("users") == 0)
+        #expect(try await server.rowCount("users") == 0)
         // Within 30 seconds of a failed fetch, the next exchange fails at once without fetching.
         let started = ContinuousClock.now
         #expect(try await server.token(exchangeForm(token)).json["error"] as? String == "invalid_grant")

@@ -24,38 +24,11 @@ struct CommandDelivery: MessageSender {
     func send(_ message: OutgoingMessage) async throws {
         let payload = try JSONEncoder().encode(
             Payload(channel: message.channel.rawValue, to: message.to, subject: message.subject, body: message.body))
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        let input = Pipe()
-        process.standardInput = input
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        let status: Int32 = try await withThrowingTaskGroup(of: Int32?.self) { group in
-            group.addTask {
-                await withCheckedContinuation { continuation in
-                    process.terminationHandler = { process in continuation.resume(returning: process.terminationStatus) }
-                    do {
-                        try process.run()
-                        input.fileHandleForWriting.write(payload)
-                        try? input.fileHandleForWriting.close()
-                    } catch {
-                        process.terminationHandler = nil
-                        continuation.resume(returning: -1)
-                    }
-                }
-            }
-            group.addTask {
-                try await Task.sleep(for: timeout)
-                return nil
-            }
-            let first = try await group.next() ?? nil
-            group.cancelAll()
-            guard let first else {
-                process.terminate()
-                throw Failure(description: "The delivery command did not finish within \(timeout).")
-            }
-            return first
+        let status: Int32
+        do {
+            status = try await ChildProcess.run(executable, arguments, input: payload, timeout: timeout).status
+        } catch let failure as ChildProcess.SpawnFailure {
+            throw Failure(description: failure.description)
         }
         guard status == 0 else {
             throw Failure(description: "The delivery command exited with status \(status).")

@@ -1,16 +1,9 @@
 import Foundation
+import KeywayServer
 
 /// The built `keyway` CLI, run as a child process with piped standard streams.
-final class CLIProcess: @unchecked Sendable {
-    // @unchecked: `process` and the pipes are set up in `init` and only read afterwards;
-    // the collected output lives behind `lock`.
-    private let process = Process()
-    private let input = Pipe()
-    private let output = Pipe()
-    private let errors = Pipe()
-    private let lock = NSLock()
-    private var stdoutData = Data()
-    private var stderrData = Data()
+final class CLIProcess: Sendable {
+    private let process: ChildProcess
 
     /// The `keyway` executable next to the test bundle in the build folder.
     static var executable: URL {
@@ -36,53 +29,38 @@ final class CLIProcess: @unchecked Sendable {
     }
 
     init(arguments: [String], environment: [String: String] = [:], executable: String = "keyway") throws {
-        process.executableURL = try Self.executable(named: executable)
-        process.arguments = arguments
         var merged = ProcessInfo.processInfo.environment
         merged.removeValue(forKey: "KEYWAY_CONFIG_ID")
         // Each run keeps its session in a folder of its own unless the test shares one.
         merged["KEYWAY_HOME"] = FileManager.default.temporaryDirectory
             .appendingPathComponent("keyway-cli-\(UUID().uuidString)").path
         for (key, value) in environment { merged[key] = value }
-        process.environment = merged
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = errors
-        output.fileHandleForReading.readabilityHandler = { [weak self] handle in
-            let chunk = handle.availableData
-            guard let self, !chunk.isEmpty else { return }
-            self.lock.withLock { self.stdoutData.append(chunk) }
-        }
-        errors.fileHandleForReading.readabilityHandler = { [weak self] handle in
-            let chunk = handle.availableData
-            guard let self, !chunk.isEmpty else { return }
-            self.lock.withLock { self.stderrData.append(chunk) }
-        }
-        try process.run()
+        process = try ChildProcess(
+            executable: try Self.executable(named: executable).path, arguments: arguments, environment: merged)
     }
 
     /// Everything written to standard output so far.
-    var standardOutput: String { lock.withLock { String(decoding: stdoutData, as: UTF8.self) } }
+    var standardOutput: String { String(decoding: process.standardOutput, as: UTF8.self) }
 
     /// The exit status, once the process has exited.
-    var exitStatus: Int32? { process.isRunning ? nil : process.terminationStatus }
+    var exitStatus: Int32? { process.exitStatus }
 
     /// Everything written to standard error so far.
-    var standardError: String { lock.withLock { String(decoding: stderrData, as: UTF8.self) } }
+    var standardError: String { String(decoding: process.standardError, as: UTF8.self) }
 
     /// Types `line` and a newline at the CLI's standard input.
     func type(_ line: String) {
-        input.fileHandleForWriting.write(Data((line + "\n").utf8))
+        process.write(Data((line + "\n").utf8))
     }
 
     /// Closes standard input (end of input).
     func closeInput() {
-        try? input.fileHandleForWriting.close()
+        process.closeInput()
     }
 
     /// Stops the process.
     func terminate() {
-        if process.isRunning { process.terminate() }
+        process.terminate()
     }
 
     /// Waits until standard output contains `text`.
@@ -116,24 +94,9 @@ final class CLIProcess: @unchecked Sendable {
 
     /// Waits for the process to exit and returns its exit status.
     func waitForExit(timeout: Duration = .seconds(30)) async throws -> Int32 {
-        let deadline = ContinuousClock.now + timeout
-        while process.isRunning {
-            guard ContinuousClock.now < deadline else {
-                process.terminate()
-                throw TestFailure("The CLI did not exit in time. Standard error:\n\(standardError)")
-            }
-            try await Task.sleep(for: .milliseconds(20))
+        guard let status = await process.waitForExit(timeout: timeout) else {
+            throw TestFailure("The CLI did not exit in time. Standard error:\n\(standardError)")
         }
-        // Drain whatever is left in the pipes.
-        try await Task.sleep(for: .milliseconds(50))
-        output.fileHandleForReading.readabilityHandler = nil
-        errors.fileHandleForReading.readabilityHandler = nil
-        let restOut = (try? output.fileHandleForReading.readToEnd()) ?? nil
-        let restErr = (try? errors.fileHandleForReading.readToEnd()) ?? nil
-        lock.withLock {
-            if let restOut { stdoutData.append(restOut) }
-            if let restErr { stderrData.append(restErr) }
-        }
-        return process.terminationStatus
+        return status
     }
 }

@@ -109,21 +109,16 @@ struct TestFailure: Error, CustomStringConvertible {
 
 extension TestServer {
     /// The number of rows of a table, read from the database file by an independent SQLite client.
-    func rowCount(_ table: String) throws -> Int {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [
-            "python3", "-c",
-            "import sqlite3, sys; print(sqlite3.connect(sys.argv[1]).execute('SELECT COUNT(*) FROM ' + sys.argv[2]).fetchone()[0])",
-            databasePath, table,
-        ]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0,
-            let count = Int(String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+    func rowCount(_ table: String) async throws -> Int {
+        let result = try await ChildProcess.run(
+            "python3",
+            [
+                "-c",
+                "import sqlite3, sys; print(sqlite3.connect(sys.argv[1]).execute('SELECT COUNT(*) FROM ' + sys.argv[2]).fetchone()[0])",
+                databasePath, table,
+            ])
+        guard result.status == 0,
+            let count = Int(String(decoding: result.output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
         else { throw TestFailure("Could not count the rows of \(table).") }
         return count
     }
