@@ -33,3 +33,32 @@ public struct SubmitCodeRequest: Codable, Sendable, Equatable {
         self.code = code
     }
 }
+
+/// Body of the `selectMethod` action.
+public struct SelectMethodRequest: Codable, Sendable, Equatable {
+    /// The ``MethodOption/id`` of the chosen method.
+    public var methodId: String
+
+    public init(methodId: String) {
+        self.methodId = methodId
+    }
+}
+
+/// Body of the `submitPhone` action.
+public struct SubmitPhoneRequest: Codable, Sendable, Equatable {
+    /// The phone number, in E.164 form (`+14155550123`) or with spaces and dashes.
+    public var phone: String
+
+    public init(phone: String) {
+        self.phone = phone
+    }
+}
+
+/// Body of the `submitPassword` action.
+public struct SubmitPasswordRequest: Codable, Sendable, Equatable {
+    public var password: Sensitive<String>
+
+    public init(password: Sensitive<String>) {
+        self.password = password
+    }
+}

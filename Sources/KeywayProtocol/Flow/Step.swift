@@ -23,6 +23,20 @@ public struct Step: Codable, Sendable, Equatable {
     public var flowToken: Sensitive<String>?
     /// Payload of an ``StepKind/enterCode`` step.
     public var enterCode: EnterCodePayload?
+    /// Payload of a ``StepKind/selectMethod`` step.
+    public var selectMethod: SelectMethodPayload?
+    /// Payload of a ``StepKind/setupSms`` step.
+    public var setupSms: SetupSmsPayload?
+    /// Payload of a ``StepKind/setupTotp`` step.
+    public var setupTotp: SetupTotpPayload?
+    /// Payload of a ``StepKind/enterTotp`` step.
+    public var enterTotp: EnterTotpPayload?
+    /// Payload of a ``StepKind/enterPassword`` step.
+    public var enterPassword: EnterPasswordPayload?
+    /// Payload of a ``StepKind/form`` step.
+    public var form: FormPayload?
+    /// Payload of a ``StepKind/manageAccount`` step.
+    public var manageAccount: ManageAccountPayload?
     /// Payload of a ``StepKind/completed`` step.
     public var completed: CompletedPayload?
     /// Request metadata (trace ID).
@@ -32,7 +46,10 @@ public struct Step: Codable, Sendable, Equatable {
         flowId: String, kind: StepKind, stepInfo: StepInfo? = nil, actions: [Action] = [],
         links: [Link] = [], messages: [Message] = [], risk: Risk? = nil, flowExpiresAt: Date? = nil,
         flowToken: Sensitive<String>? = nil, enterCode: EnterCodePayload? = nil,
-        completed: CompletedPayload? = nil, meta: Meta
+        selectMethod: SelectMethodPayload? = nil, setupSms: SetupSmsPayload? = nil,
+        setupTotp: SetupTotpPayload? = nil, enterTotp: EnterTotpPayload? = nil,
+        enterPassword: EnterPasswordPayload? = nil, form: FormPayload? = nil,
+        manageAccount: ManageAccountPayload? = nil, completed: CompletedPayload? = nil, meta: Meta
     ) {
         self.flowId = flowId
         self.kind = kind
@@ -44,6 +61,13 @@ public struct Step: Codable, Sendable, Equatable {
         self.flowExpiresAt = flowExpiresAt
         self.flowToken = flowToken
         self.enterCode = enterCode
+        self.selectMethod = selectMethod
+        self.setupSms = setupSms
+        self.setupTotp = setupTotp
+        self.enterTotp = enterTotp
+        self.enterPassword = enterPassword
+        self.form = form
+        self.manageAccount = manageAccount
         self.completed = completed
         self.meta = meta
     }

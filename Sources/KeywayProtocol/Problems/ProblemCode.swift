@@ -58,6 +58,24 @@ public struct ProblemCode: RawRepresentable, Codable, Sendable, Hashable, Custom
     public static let rateLimited = ProblemCode(rawValue: "rate_limited")
     /// The message could not be delivered.
     public static let deliveryFailed = ProblemCode(rawValue: "delivery_failed")
+    /// The identifier or the password is wrong (the answer never says which).
+    public static let invalidCredentials = ProblemCode(rawValue: "invalid_credentials")
+    /// The chosen password is too short, too long or too common; see `invalidFields`.
+    public static let weakPassword = ProblemCode(rawValue: "weak_password")
+    /// The authenticator code was already used once.
+    public static let codeReplayed = ProblemCode(rawValue: "code_replayed")
+    /// The chosen method cannot be used now (for example SMS delivery is down): choose another.
+    public static let methodUnavailable = ProblemCode(rawValue: "method_unavailable")
+    /// The user is blocked by an administrator.
+    public static let userBlocked = ProblemCode(rawValue: "user_blocked")
+    /// The start token is unknown, expired or already used.
+    public static let invalidStartToken = ProblemCode(rawValue: "invalid_start_token")
+    /// The invitation code is wrong or expired.
+    public static let invalidInviteCode = ProblemCode(rawValue: "invalid_invite_code")
+    /// The invitation code was already used.
+    public static let inviteCodeUsed = ProblemCode(rawValue: "invite_code_used")
+    /// The access token that starts an account-management flow is missing or invalid.
+    public static let invalidAccessToken = ProblemCode(rawValue: "invalid_access_token")
 
     // Server
     /// The server failed unexpectedly; the request may be repeated.

@@ -1,0 +1,51 @@
+/// A way to prove who you are. Unknown methods decode without failing.
+public struct AuthenticationMethod: RawRepresentable, Codable, Sendable, Hashable, CustomStringConvertible {
+    public let rawValue: String
+    public init(rawValue: String) { self.rawValue = rawValue }
+
+    /// A one-time code sent by email.
+    public static let emailOtp = AuthenticationMethod(rawValue: "emailOtp")
+    /// A one-time code sent by SMS.
+    public static let smsOtp = AuthenticationMethod(rawValue: "smsOtp")
+    /// A time-based code from an authenticator app (RFC 6238).
+    public static let totp = AuthenticationMethod(rawValue: "totp")
+    /// A password.
+    public static let password = AuthenticationMethod(rawValue: "password")
+
+    public var description: String { rawValue }
+
+    public init(from decoder: any Decoder) throws {
+        rawValue = try decoder.singleValueContainer().decode(String.self)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(rawValue)
+    }
+}
+
+/// Why a step asks for a method: to sign in, as a second factor, or to set one up.
+public struct MethodPurpose: RawRepresentable, Codable, Sendable, Hashable, CustomStringConvertible {
+    public let rawValue: String
+    public init(rawValue: String) { self.rawValue = rawValue }
+
+    /// The first factor of a sign-in, or verifying the identifier of a sign-up.
+    public static let primary = MethodPurpose(rawValue: "primary")
+    /// A second factor after the primary method.
+    public static let secondFactor = MethodPurpose(rawValue: "secondFactor")
+    /// Choosing a second factor to set up.
+    public static let enrolment = MethodPurpose(rawValue: "enrolment")
+    /// Proving again who you are before a change to the account.
+    public static let reverification = MethodPurpose(rawValue: "reverification")
+
+    public var description: String { rawValue }
+
+    public init(from decoder: any Decoder) throws {
+        rawValue = try decoder.singleValueContainer().decode(String.self)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(rawValue)
+    }
+}
