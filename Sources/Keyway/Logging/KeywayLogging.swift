@@ -101,8 +101,14 @@ struct KeywayLogger: Sendable {
     let configuration: KeywayLogging
     let clock: any KeywayClock
 
+    /// Whether a line of `level` in `tag` would be written anywhere: check it before building
+    /// costly metadata.
+    func isEnabled(_ level: LogLevel, _ tag: LogTag) -> Bool {
+        !configuration.sinks.isEmpty && level >= configuration.level && configuration.tags.contains(tag)
+    }
+
     func log(_ level: LogLevel, _ tag: LogTag, _ message: @autoclosure () -> String, _ metadata: [String: LogValue] = [:]) {
-        guard !configuration.sinks.isEmpty, level >= configuration.level, configuration.tags.contains(tag) else { return }
+        guard isEnabled(level, tag) else { return }
         let masks = configuration.masksSensitiveValues
         var rendered: [String: String] = [:]
         for (key, value) in metadata {

@@ -39,16 +39,19 @@ struct InstrumentedTransport: HTTPTransport {
                 if !taken, RequestInterceptor.mayAdd(name) { request.headers[name] = value }
             }
         }
-        var metadata: [String: LogValue] = ["url": .plain(request.url.absoluteString)]
-        for (name, value) in request.headers {
-            metadata["header." + name.lowercased()] =
-                KeywayLogger.secretHeaders.contains(name.lowercased()) ? .secret(value) : .plain(value)
+        if logger.isEnabled(.debug, .http) {
+            // Built only when the line is written: the body is copied into a string.
+            var metadata: [String: LogValue] = ["url": .plain(request.url.absoluteString)]
+            for (name, value) in request.headers {
+                metadata["header." + name.lowercased()] =
+                    KeywayLogger.secretHeaders.contains(name.lowercased()) ? .secret(value) : .plain(value)
+            }
+            if let body = request.body, !body.isEmpty {
+                // Bodies carry codes, tokens and verifiers: logged as secrets.
+                metadata["body"] = .secret(String(decoding: body, as: UTF8.self))
+            }
+            logger.log(.debug, .http, "→ \(request.method) \(request.url.path)", metadata)
         }
-        if let body = request.body, !body.isEmpty {
-            // Bodies carry codes, tokens and verifiers: logged as secrets.
-            metadata["body"] = .secret(String(decoding: body, as: UTF8.self))
-        }
-        logger.log(.debug, .http, "→ \(request.method) \(request.url.path)", metadata)
         do {
             let response = try await inner.send(request)
             logger.log(
