@@ -26,7 +26,7 @@ public final class Keyway: Sendable {
     /// The flow: observe it and answer its prompts.
     public let flow: KeywayFlow
 
-    private let tokenClient: TokenClient
+    let tokenClient: TokenClient
     let eventBroadcaster: EventBroadcaster
     let logger: KeywayLogger
 

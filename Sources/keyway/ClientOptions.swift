@@ -14,14 +14,16 @@ struct ClientOptions: ParsableArguments {
     var stateDir: String?
 
     /// The SDK for the chosen server and application.
-    func makeKeyway() throws -> Keyway {
+    func makeKeyway(primaryMethodSelectionPolicy: PrimaryMethodSelectionPolicy = .manual) throws -> Keyway {
         guard let configId = configId ?? ProcessInfo.processInfo.environment["KEYWAY_CONFIG_ID"], !configId.isEmpty
         else {
             throw ValidationError("Pass --config-id (the dev server prints it at start) or set KEYWAY_CONFIG_ID.")
         }
         guard let url = URL(string: server) else { throw ValidationError("--server is not a URL.") }
         do {
-            return try Keyway(configId: configId, baseURL: url)
+            return try Keyway(
+                configId: configId, baseURL: url,
+                options: KeywayOptions(primaryMethodSelectionPolicy: primaryMethodSelectionPolicy))
         } catch {
             throw ValidationError(String(describing: error))
         }

@@ -6,6 +6,8 @@ import KeywayProtocol
 struct GenericStepRenderer {
     let flow: KeywayFlow
     let terminal: Terminal
+    /// Reasons the server gave for bad fields, by name.
+    var fieldErrors: [String: String] = [:]
 
     func answer(_ step: Step) async -> Bool {
         let actions = step.actions
@@ -24,16 +26,11 @@ struct GenericStepRenderer {
             return false
         }
         let action = actions[choice - 1]
-        var parameters: [String: String] = [:]
-        for field in action.fields where field.type != .hidden {
-            var question = field.label ?? field.name
-            if let options = field.options {
-                question += " (" + options.map(\.value).joined(separator: ", ") + ")"
-            }
-            if field.type == .checkbox { question += " (yes/no)" }
-            guard let value = terminal.ask("\(question): ") else { return false }
-            parameters[field.name] = field.type == .checkbox ? String(["y", "yes", "true"].contains(value.lowercased())) : value
+        guard let values = FieldReader(terminal: terminal).values(for: action.fields, errors: fieldErrors) else {
+            await flow.cancel()
+            return false
         }
+        let parameters = action.validate(values).values
         await flow.submit(action: action, parameters: parameters)
         return true
     }

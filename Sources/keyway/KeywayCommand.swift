@@ -6,5 +6,5 @@ struct KeywayCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "keyway",
         abstract: "The Keyway command-line client.",
-        subcommands: [LoginCommand.self, TokenCommand.self, WhoAmICommand.self, LogoutCommand.self])
+        subcommands: [LoginCommand.self, SignupCommand.self, AccountCommand.self, TokenCommand.self, WhoAmICommand.self, LogoutCommand.self])
 }

@@ -3,52 +3,34 @@ import Foundation
 import Keyway
 import KeywayProtocol
 
-/// `keyway login EMAIL`: signs in through the SDK, prompting in the terminal.
+/// `keyway login IDENTIFIER`: signs in through the SDK, prompting in the terminal.
 struct LoginCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "login",
-        abstract: "Sign in with a one-time code sent to your email address.",
+        abstract: "Sign in with your email address or phone number.",
         discussion: """
-            Prompts go to standard error. At the code prompt, type the code, 'resend' for a new code, or \
-            'cancel'. When standard input is not a terminal, the code is read from it line by line. With \
+            Prompts go to standard error; every step the server asks for is rendered (method choice, \
+            codes, authenticator setup, password, forms). Type 'cancel' at a prompt to stop. When standard \
+            input is not a terminal, answers (passwords included) are read from it line by line. With \
             --json the verified token response is printed on standard output and nothing else is. The \
-            session is kept, encrypted, in the state folder for keyway token, whoami and logout.
+            session is kept, encrypted, in the state folder for keyway token, whoami, account and logout.
             """)
 
     @OptionGroup var options: ClientOptions
+    @OptionGroup var flowOptions: FlowOptions
 
-    @Flag(help: "Print the verified token response as JSON on standard output.")
-    var json = false
-
-    @Argument(help: "Your email address.")
-    var email: String
+    @Argument(help: "Your email address or phone number (+14155550123).")
+    var identifier: String
 
     func run() async throws {
-        let keyway = try options.makeKeyway()
+        let keyway = try options.makeKeyway(primaryMethodSelectionPolicy: flowOptions.selectMethod.policy)
         let stored = try options.makeSession(keyway)
         let terminal = Terminal()
-        let session = LoginSession(keyway: keyway, terminal: terminal, server: options.server)
-        guard let completed = await session.run(email: email) else { throw ExitCode.failure }
-        do {
-            let tokens = try await keyway.exchange(authCode: completed.authCode, codeVerifier: completed.codeVerifier)
-            do {
-                try await stored.save(tokens)
-            } catch {
-                terminal.status("Warning: the session could not be saved: \(error)")
-            }
-            if json {
-                let encoder = JSONEncoder()
-                encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-                terminal.output(String(decoding: try encoder.encode(tokens.response), as: UTF8.self))
-            } else {
-                terminal.status("Signed in as \(tokens.idToken.email ?? tokens.idToken.subject).")
-                terminal.status("Subject:        \(tokens.idToken.subject)")
-                terminal.status("Session:        \(tokens.idToken.sessionId ?? "-")")
-                terminal.status("Access token expires at \(Terminal.format(tokens.accessTokenExpiresAt)).")
-            }
-        } catch {
-            terminal.status("Error: the code could not be redeemed: \(error)")
-            throw ExitCode.failure
-        }
+        let session = FlowSession(keyway: keyway, terminal: terminal, server: options.server)
+        guard case .completed(let completed) = await session.run(start: {
+            await keyway.start(flowType: .signin, identifier: identifier)
+            return true
+        }) else { throw ExitCode.failure }
+        try await SignInResult.finish(completed, keyway: keyway, stored: stored, terminal: terminal, json: flowOptions.json)
     }
 }

@@ -32,6 +32,28 @@ struct Terminal {
         return line.trimmingCharacters(in: .whitespaces)
     }
 
+    /// Shows `question` and reads one line without echoing it when standard input is a terminal
+    /// (termios); from a pipe it reads a plain line, so scripts can type. The line is not
+    /// trimmed; `nil` at end of input.
+    func askSecret(_ question: String) -> String? {
+        FileHandle.standardError.write(Data(question.utf8))
+        guard interactive else {
+            let line = readLine(strippingNewline: true)
+            status("")
+            return line
+        }
+        var original = termios()
+        guard tcgetattr(STDIN_FILENO, &original) == 0 else { return readLine(strippingNewline: true) }
+        var silent = original
+        silent.c_lflag &= ~tcflag_t(ECHO)
+        tcsetattr(STDIN_FILENO, TCSAFLUSH, &silent)
+        defer {
+            tcsetattr(STDIN_FILENO, TCSAFLUSH, &original)
+            status("")
+        }
+        return readLine(strippingNewline: true)
+    }
+
     static func format(_ date: Date) -> String {
         let formatter = DateFormatter()
         formatter.dateFormat = "yyyy-MM-dd HH:mm:ss zzz"

@@ -14,12 +14,16 @@ actor FlowDriver {
     /// The type of the flow in progress, for events.
     private var flowType: FlowType?
 
-    private var flowToken: String?
-    private var step: Step?
+    private(set) var flowToken: String?
+    private(set) var step: Step?
     private var codeVerifier: String?
     /// The flow's ID, once the server created it.
     private var flowId: String?
-    private var generation = 0
+    private(set) var generation = 0
+    /// The identifier the flow started with, for automatic method selection.
+    private var identifier: String?
+    /// Whether the SDK already chose the primary method for this flow.
+    private var automaticSelectionTried = false
 
     init(client: ProtocolClient, options: KeywayOptions, events: EventBroadcaster, logger: KeywayLogger) {
         self.client = client
@@ -32,8 +36,11 @@ actor FlowDriver {
 
     // MARK: Calls
 
+    /// Starts a flow. `authorization` holds the headers that carry an access token (the start of
+    /// an account-management flow), or a failure to build them, reported before any request.
     func start(
-        flowType: FlowType, identifier: String, startToken: String?, inviteCode: String?, codeChallenge: String?
+        flowType: FlowType, identifier: String, startToken: String?, inviteCode: String?, codeChallenge: String?,
+        authorization: Result<[String: String], KeywayError> = .success([:])
     ) async {
         generation += 1
         await clear()
@@ -41,6 +48,14 @@ actor FlowDriver {
         guard !identifier.isEmpty else {
             emitLocalError(.invalidRequest, action: .retryInput, message: "Enter your email address.",
                 field: InvalidField(name: "identifier", reason: "Enter your email address."))
+            return
+        }
+        let headers: [String: String]
+        switch authorization {
+        case .success(let value):
+            headers = value
+        case .failure(let error):
+            emitLocalError(.invalidAccessToken, action: .abort, message: "The access token cannot be used: \(error)")
             return
         }
         let challenge: String
@@ -62,13 +77,14 @@ actor FlowDriver {
             startToken: startToken.map { Sensitive($0) }, inviteCode: inviteCode.map { Sensitive($0) })
         let mine = generation
         self.flowType = flowType
+        self.identifier = identifier
         events.emit(.signInStarted, ["flowType": flowType.rawValue])
         broadcaster.emit(.loading)
-        await handle(generation: mine) { try await self.client.startFlow(request) }
+        await handle(generation: mine) { try await self.client.startFlow(request, authorization: headers) }
     }
 
     func submitCode(_ code: String) async {
-        await perform(actionNamed: "submitCode", parameters: ["code": code.trimmingCharacters(in: .whitespaces)])
+        await perform(actionNamed: FlowActionName.submitCode, parameters: ["code": code.trimmingCharacters(in: .whitespaces)])
     }
 
     /// Requests a new code. `false` while the cooldown runs (no request is sent) or when the
@@ -120,7 +136,7 @@ actor FlowDriver {
             return
         }
         guard let action = step.action(named: name) else {
-            emitLocalError(.actionUnavailable, action: .abort, message: "This step does not offer \(name).")
+            emitLocalError(.actionUnavailable, action: .abort, message: FlowActionName.unavailableMessage(name))
             return
         }
         await perform(action: action, parameters: parameters)
@@ -191,6 +207,7 @@ actor FlowDriver {
                 return
             }
             step = newStep
+            if await selectMethodAutomatically(on: newStep) { return }
             broadcaster.emit(.prompt(PromptContext(step: newStep), Prompt(step: newStep) ?? .unrecognized(kind: newStep.kind)))
         case .noContent:
             await clear()
@@ -231,19 +248,76 @@ actor FlowDriver {
         }
     }
 
-    private func emitLocalError(_ code: ProblemCode, action: ProblemAction, message: String, field: InvalidField? = nil) {
+    /// Emits an error that never reached the server: a `Problem` with status 0 and the given
+    /// invalid fields, so the app handles it like any other.
+    func emitLocalError(_ code: ProblemCode, action: ProblemAction, message: String, field: InvalidField? = nil) {
+        emitLocalError(code, action: action, message: message, fields: field.map { [$0] } ?? [])
+    }
+
+    func emitLocalError(_ code: ProblemCode, action: ProblemAction, message: String, fields: [InvalidField]) {
         let problem = Problem(
             code: code, status: 0, title: "Invalid input", detail: message, action: action,
-            invalidFields: field.map { [$0] })
+            invalidFields: fields.isEmpty ? nil : fields)
         broadcaster.emit(.error(code: code, action: action, message: message, retryable: false, details: problem, meta: nil))
     }
 
     private func clear() async {
         flowToken = nil
         step = nil
+        identifier = nil
+        automaticSelectionTried = false
         codeVerifier = nil
         flowId = nil
         await forgetSavedFlow()
+    }
+
+    // MARK: Automatic method selection
+
+    /// Under ``PrimaryMethodSelectionPolicy/automaticFromIdentifier``, answers the primary
+    /// `selectMethod` step of a sign-in with the option the identifier makes obvious (email →
+    /// `emailOtp`, E.164 phone → `smsOtp`), once per flow, without emitting the prompt. Returns
+    /// `false` when it does not apply (the caller emits the prompt).
+    ///
+    /// When the server refuses the choice and the flow goes on, or the server cannot be reached,
+    /// the `selectMethod` prompt is emitted with the refusal added to its context's messages
+    /// (level `error`, the problem's code): the user chooses by hand. A refusal that ends the flow
+    /// is emitted as the error it is.
+    private func selectMethodAutomatically(on step: Step) async -> Bool {
+        guard options.primaryMethodSelectionPolicy == .automaticFromIdentifier, flowType == .signin,
+            !automaticSelectionTried, step.kind == .selectMethod, let payload = step.selectMethod,
+            payload.purpose == .primary, let identifier, let method = IdentifierKind(identifier).method,
+            let option = payload.methods.first(where: { $0.type == method }),
+            let action = step.action(named: FlowActionName.selectMethod)
+        else { return false }
+        automaticSelectionTried = true
+        logger.log(.info, .flow, "primary method chosen from the identifier", ["method": .plain(method.rawValue)])
+        let token = flowToken
+        let mine = generation
+        broadcaster.emit(.loading)
+        let refusal: Message
+        do {
+            let outcome = try await client.perform(
+                action: action, parameters: ["methodId": option.id], flowToken: token)
+            guard mine == generation else { return true }
+            guard case .problem(let problem) = outcome, problem.action != .restartFlow, problem.action != .abort else {
+                await apply(outcome)
+                return true
+            }
+            logger.log(.notice, .flow, "automatic method choice refused: \(problem.code.rawValue)")
+            refusal = Message(level: "error", code: problem.code.rawValue, text: problem.detail)
+        } catch KeywayError.networkFailure(let why) {
+            guard mine == generation else { return true }
+            refusal = Message(
+                level: "error", code: ProblemCode.networkError.rawValue, text: "The server could not be reached: \(why)")
+        } catch {
+            guard mine == generation else { return true }
+            await apply(error: error)
+            return true
+        }
+        var context = PromptContext(step: step)
+        context.messages.append(refusal)
+        broadcaster.emit(.prompt(context, Prompt(step: step) ?? .unrecognized(kind: step.kind)))
+        return true
     }
 
     // MARK: Resumption

@@ -27,41 +27,18 @@ public struct PromptContext: Sendable, Equatable {
     public var stepInfo: StepInfo?
     /// Set when the server flagged this attempt.
     public var risk: Risk?
-    /// Messages to show.
+    /// Messages to show: the step's own, and, when the SDK's automatic method choice was refused,
+    /// the reason (level `error`, the problem's code) after them.
     public var messages: [Message]
     /// The raw hypermedia step: actions, fields, links.
     public var step: Step
 
+    /// A context for `step`, with the step's own messages.
     public init(step: Step) {
         self.meta = step.meta
         self.stepInfo = step.stepInfo
         self.risk = step.risk
         self.messages = step.messages
         self.step = step
-    }
-}
-
-/// The input a step asks for.
-public enum Prompt: Sendable, Equatable {
-    /// Enter the one-time code sent to `destination` (masked). A new code can be requested from
-    /// `resendAt` on; the current one is valid until `expiresAt`.
-    case enterCode(destination: String, codeLength: Int, expiresAt: Date, resendAt: Date, channel: CodeChannel)
-    /// A step this SDK version has no prompt for. Render its actions and fields from
-    /// ``PromptContext/step`` and answer with ``KeywayFlow/submit(action:parameters:)``.
-    case unrecognized(kind: StepKind)
-
-    /// The prompt for a step, or `nil` for a completed step.
-    public init?(step: Step) {
-        switch step.kind {
-        case .enterCode:
-            guard let payload = step.enterCode else { self = .unrecognized(kind: step.kind); return }
-            self = .enterCode(
-                destination: payload.destination, codeLength: payload.codeLength, expiresAt: payload.expiresAt,
-                resendAt: payload.resendAt, channel: payload.channel)
-        case .completed:
-            return nil
-        default:
-            self = .unrecognized(kind: step.kind)
-        }
     }
 }

@@ -29,13 +29,19 @@ struct ProtocolClient: Sendable {
         #endif
     }
 
-    func startFlow(_ request: StartFlowRequest) async throws -> Outcome {
+    /// The URL of `POST /v1/flows`.
+    var startURL: URL { server.appending(path: "/v1/flows") }
+
+    /// Starts a flow; `authorization` carries the access token of an account-management flow.
+    func startFlow(_ request: StartFlowRequest, authorization: [String: String] = [:]) async throws -> Outcome {
         try await send(
-            method: "POST", url: server.appending(path: "/v1/flows"), flowToken: nil,
-            body: try Self.encoder.encode(request))
+            method: "POST", url: startURL, flowToken: nil, body: try Self.encoder.encode(request),
+            extraHeaders: authorization)
     }
 
-    /// Performs a hypermedia action with a JSON body built from `parameters`.
+    /// Performs a hypermedia action with a JSON object of strings as its body: each field of the
+    /// action with its value from `parameters` (or its pre-filled value), then any other entry of
+    /// `parameters`. `GET` and `DELETE` send no body.
     func perform(action: Action, parameters: [String: String], flowToken: String?) async throws -> Outcome {
         guard let url = server.resolve(href: action.href) else {
             throw KeywayError.invalidResponse("The action \(action.name) points outside the server.")
@@ -47,6 +53,7 @@ struct ProtocolClient: Sendable {
             for field in action.fields {
                 if let value = parameters[field.name] ?? field.value { object[field.name] = value }
             }
+            for (name, value) in parameters where object[name] == nil { object[name] = value }
             body = try Self.encoder.encode(object)
         }
         return try await send(method: method, url: url, flowToken: flowToken, body: body)
@@ -65,13 +72,16 @@ struct ProtocolClient: Sendable {
         return try await send(method: "GET", url: url, flowToken: flowToken, body: nil)
     }
 
-    private func send(method: String, url: URL, flowToken: String?, body: Data?) async throws -> Outcome {
-        var headers = [
+    private func send(
+        method: String, url: URL, flowToken: String?, body: Data?, extraHeaders: [String: String] = [:]
+    ) async throws -> Outcome {
+        var headers = extraHeaders
+        headers.merge([
             ProtocolHeader.configId: configId,
             ProtocolHeader.protocolVersion: ProtocolVersion.current,
             ProtocolHeader.client: Self.clientIdentification,
             "Accept": "application/json, \(Problem.mediaType)",
-        ]
+        ]) { _, sdk in sdk }
         if let flowToken { headers[ProtocolHeader.flowToken] = flowToken }
         if let relyingParty = options.relyingParty { headers[ProtocolHeader.relyingParty] = relyingParty }
         if body != nil { headers["Content-Type"] = "application/json" }

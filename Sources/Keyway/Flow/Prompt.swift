@@ -1,0 +1,118 @@
+import Foundation
+import KeywayProtocol
+
+/// The input a step asks for. Each case says what to render; the ``KeywayFlow`` call that answers
+/// it is named in its documentation. Every prompt can also be abandoned with
+/// ``KeywayFlow/cancel()``, and its raw step is in ``PromptContext/step``.
+public enum Prompt: Sendable, Equatable {
+    /// Enter the one-time code sent to `destination` (masked) by email or SMS (`channel`). Show a
+    /// field of `codeLength` digits. A new code can be requested from `resendAt` on; the current
+    /// one is valid until `expiresAt`.
+    ///
+    /// Answer with ``KeywayFlow/submitCode(_:)``; ask for a new code with ``KeywayFlow/resend()``.
+    case enterCode(destination: String, codeLength: Int, expiresAt: Date, resendAt: Date, channel: CodeChannel)
+
+    /// Choose a method: show one button per option (its `label`, and its masked `destination`
+    /// for code methods). `purpose` says what the choice is for (the first factor of a sign-in,
+    /// a second factor, a method to set up, or proving who you are again). When `skippable` is
+    /// `true`, also offer to skip.
+    ///
+    /// Answer with ``KeywayFlow/selectMethod(id:)`` (the option's ``MethodOption/id``), or
+    /// ``KeywayFlow/skip()`` when `skippable`.
+    case selectMethod(methods: [MethodOption], purpose: MethodPurpose, skippable: Bool)
+
+    /// Collect the phone number that receives codes by SMS, or confirm the one already on the
+    /// account (`existingPhone`, masked). Show a phone field (E.164, such as `+14155550123`).
+    ///
+    /// Answer with ``KeywayFlow/submitPhone(_:)``.
+    case setupSms(existingPhone: String?)
+
+    /// Set up an authenticator app: show `otpauthUrl` as a QR code and `secret` (Base32) for
+    /// manual entry, then a field for the first code (`digits` digits, a new one every `period`
+    /// seconds, HMAC-`algorithm`). Both secrets are ``Sensitive``: read them with `.revealed` only
+    /// to display them, never log them.
+    ///
+    /// Answer with ``KeywayFlow/submitTotp(_:)`` with the code the app shows.
+    case setupTotp(
+        secret: Sensitive<String>, otpauthUrl: Sensitive<String>, period: Int, digits: Int, algorithm: String)
+
+    /// Enter the current code of the authenticator app: a field of `digits` digits. `purpose`
+    /// says what it is for (usually a second factor). Attempts left are in
+    /// `context.step.enterTotp?.attemptsRemaining`.
+    ///
+    /// Answer with ``KeywayFlow/submitTotp(_:)``.
+    case enterTotp(digits: Int, purpose: MethodPurpose)
+
+    /// Enter a password: the account's password to sign in (`purpose == .signIn`), or a new one
+    /// (`.create`, `.change`) of at least `minimumLength` characters when given. Show a secure
+    /// text field.
+    ///
+    /// Answer with ``KeywayFlow/submitPassword(_:)``.
+    case enterPassword(purpose: PasswordPurpose, minimumLength: Int?)
+
+    /// Fill in a server-defined form titled `title`: render one input per field, by its
+    /// ``Field/type`` (`hidden` fields are not shown and keep their value; `select` fields offer
+    /// their ``Field/options``; `checkbox` fields are yes/no), with its label, placeholder and
+    /// limits. ``KeywayProtocol/Action/validate(_:)`` checks values locally and names each bad
+    /// field.
+    ///
+    /// Answer with ``KeywayFlow/submitForm(_:)`` (values by field name).
+    case form(formId: String, title: String, fields: [Field])
+
+    /// The account's methods (`methods`) and what the user may do with them now (`operations`:
+    /// the step's actions other than `cancel`, such as `setupTotp`, `removeTotp`, `setupSms`,
+    /// `removeSms`, `changePassword` and `finish`). Show the methods and one button per operation
+    /// (its ``KeywayProtocol/Action/label``).
+    ///
+    /// Answer with ``KeywayFlow/perform(operation:)`` and the operation's name.
+    case manageAccount(methods: [EnrolledMethod], operations: [Action])
+
+    /// A step this SDK version has no prompt for, or a known step without its payload. Render
+    /// its actions and fields from ``PromptContext/step`` and answer with
+    /// ``KeywayFlow/submit(action:parameters:)`` or ``KeywayFlow/follow(link:)``.
+    case unrecognized(kind: StepKind)
+
+    /// The prompt for a step, or `nil` for a completed step. A step whose kind is known but
+    /// whose payload is missing (or a `form` step without a `submitForm` action) is
+    /// ``unrecognized(kind:)``.
+    public init?(step: Step) {
+        switch step.kind {
+        case .completed:
+            return nil
+        case .enterCode:
+            guard let payload = step.enterCode else { self = .unrecognized(kind: step.kind); return }
+            self = .enterCode(
+                destination: payload.destination, codeLength: payload.codeLength, expiresAt: payload.expiresAt,
+                resendAt: payload.resendAt, channel: payload.channel)
+        case .selectMethod:
+            guard let payload = step.selectMethod else { self = .unrecognized(kind: step.kind); return }
+            self = .selectMethod(methods: payload.methods, purpose: payload.purpose, skippable: payload.skippable)
+        case .setupSms:
+            guard let payload = step.setupSms else { self = .unrecognized(kind: step.kind); return }
+            self = .setupSms(existingPhone: payload.existingPhone)
+        case .setupTotp:
+            guard let payload = step.setupTotp else { self = .unrecognized(kind: step.kind); return }
+            self = .setupTotp(
+                secret: payload.secret, otpauthUrl: payload.otpauthUrl, period: payload.period, digits: payload.digits,
+                algorithm: payload.algorithm)
+        case .enterTotp:
+            guard let payload = step.enterTotp else { self = .unrecognized(kind: step.kind); return }
+            self = .enterTotp(digits: payload.digits, purpose: payload.purpose)
+        case .enterPassword:
+            guard let payload = step.enterPassword else { self = .unrecognized(kind: step.kind); return }
+            self = .enterPassword(purpose: payload.purpose, minimumLength: payload.minimumLength)
+        case .form:
+            guard let payload = step.form, let submit = step.action(named: FlowActionName.submitForm) else {
+                self = .unrecognized(kind: step.kind)
+                return
+            }
+            self = .form(formId: payload.formId, title: payload.title, fields: submit.fields)
+        case .manageAccount:
+            guard let payload = step.manageAccount else { self = .unrecognized(kind: step.kind); return }
+            self = .manageAccount(
+                methods: payload.methods, operations: step.actions.filter { $0.name != FlowActionName.cancel })
+        default:
+            self = .unrecognized(kind: step.kind)
+        }
+    }
+}

@@ -1,0 +1,46 @@
+import ArgumentParser
+import Foundation
+import Keyway
+import KeywayProtocol
+
+/// `keyway account`: manages the signed-in user's methods through an account-management flow.
+struct AccountCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "account",
+        abstract: "See and change the signed-in account's methods (authenticator app, SMS, password).",
+        discussion: """
+            Starts an account-management flow with the stored session's access token and renders its \
+            steps: the account's methods and a numbered list of operations, and whatever an operation \
+            asks for. Choose 'Finish' (or type 'cancel') to stop. When the flow ends with a new sign-in, \
+            the stored session is replaced by it.
+            """)
+
+    @OptionGroup var options: ClientOptions
+
+    @Flag(help: "Print the verified token response as JSON on standard output when the flow ends with a sign-in.")
+    var json = false
+
+    func run() async throws {
+        let keyway = try options.makeKeyway()
+        let stored = try options.makeSession(keyway)
+        let terminal = Terminal()
+        let session = FlowSession(keyway: keyway, terminal: terminal, server: options.server)
+        let outcome = await session.run {
+            do throws(SessionError) {
+                try await keyway.startAccountManagement(session: stored)
+                return true
+            } catch {
+                terminal.status("Error: \(error)\(error == .noAccessTokenPresent ? " Run keyway login first." : "")")
+                return false
+            }
+        }
+        switch outcome {
+        case .completed(let completed):
+            try await SignInResult.finish(completed, keyway: keyway, stored: stored, terminal: terminal, json: json)
+        case .finished:
+            break
+        case .failed:
+            throw ExitCode.failure
+        }
+    }
+}

@@ -1,0 +1,36 @@
+import ArgumentParser
+import Foundation
+import Keyway
+import KeywayProtocol
+
+/// `keyway signup IDENTIFIER`: creates an account through the SDK, prompting in the terminal.
+struct SignupCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "signup",
+        abstract: "Create an account with your email address or phone number.",
+        discussion: """
+            Runs a sign-up flow and renders every step the server asks for, as keyway login does; at \
+            the end the new account is signed in and its session kept.
+            """)
+
+    @OptionGroup var options: ClientOptions
+    @OptionGroup var flowOptions: FlowOptions
+
+    @Option(help: "An invitation code, where sign-up requires one.")
+    var inviteCode: String?
+
+    @Argument(help: "Your email address or phone number (+14155550123).")
+    var identifier: String
+
+    func run() async throws {
+        let keyway = try options.makeKeyway(primaryMethodSelectionPolicy: flowOptions.selectMethod.policy)
+        let stored = try options.makeSession(keyway)
+        let terminal = Terminal()
+        let session = FlowSession(keyway: keyway, terminal: terminal, server: options.server)
+        guard case .completed(let completed) = await session.run(start: {
+            await keyway.start(flowType: .signup, identifier: identifier, inviteCode: inviteCode)
+            return true
+        }) else { throw ExitCode.failure }
+        try await SignInResult.finish(completed, keyway: keyway, stored: stored, terminal: terminal, json: flowOptions.json)
+    }
+}
