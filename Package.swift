@@ -132,7 +132,14 @@ let package = Package(
         ),
         .testTarget(
             name: "KeywayServerTests",
-            dependencies: ["KeywayServer", "KeywayProtocol", "KeywayJOSE"],
+            dependencies: [
+                "KeywayServer", "KeywayProtocol", "KeywayJOSE",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
             swiftSettings: strict
         ),
         .testTarget(
