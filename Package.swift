@@ -71,6 +71,7 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
+            resources: [.copy("Resources/common-passwords.txt")],
             swiftSettings: strict
         ),
         .target(
