@@ -71,6 +71,7 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
+            resources: [.copy("Resources/common-passwords.txt")],
             swiftSettings: strict
         ),
         .target(
@@ -132,7 +133,14 @@ let package = Package(
         ),
         .testTarget(
             name: "KeywayServerTests",
-            dependencies: ["KeywayServer", "KeywayProtocol", "KeywayJOSE"],
+            dependencies: [
+                "KeywayServer", "KeywayProtocol", "KeywayJOSE",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
             swiftSettings: strict
         ),
         .testTarget(

@@ -34,12 +34,15 @@ public final class KeywayServerApp: Sendable {
     private let dpopNonceKey: SymmetricKey
     let clientSecretKey: SymmetricKey
     private let engine: FlowEngine
+    /// Delivers the outbox (`delivery_outbox`): to the dev outbox in dev mode, through the
+    /// delivery command otherwise.
+    let deliveryWorker: DeliveryWorker
     private let issuer: Locked<String?>
 
     private init(
         configuration: ServerConfiguration, devConfigId: String?, logger: Logger, database: any Database,
         outbox: DevOutbox?, signingKey: SigningKey, refreshKey: SymmetricKey, dpopNonceKey: SymmetricKey,
-        clientSecretKey: SymmetricKey, engine: FlowEngine, issuer: Locked<String?>
+        clientSecretKey: SymmetricKey, engine: FlowEngine, deliveryWorker: DeliveryWorker, issuer: Locked<String?>
     ) {
         self.configuration = configuration
         self.devConfigId = devConfigId
@@ -51,6 +54,7 @@ public final class KeywayServerApp: Sendable {
         self.dpopNonceKey = dpopNonceKey
         self.clientSecretKey = clientSecretKey
         self.engine = engine
+        self.deliveryWorker = deliveryWorker
         self.issuer = issuer
     }
 
@@ -80,11 +84,13 @@ public final class KeywayServerApp: Sendable {
                 named: ServerSecretKey.clientSecrets, in: database, now: now)
             let outbox: DevOutbox?
             let sender: any MessageSender
+            let provider: any DeliveryProvider
             let devConfigId: String?
             if configuration.devMode {
                 let devOutbox = DevOutbox(clock: configuration.clock, logger: logger)
                 outbox = devOutbox
                 sender = devOutbox
+                provider = devOutbox
                 devConfigId = try await DevProvisioning.ensureDevApplication(
                     in: database, pinnedConfigId: configuration.devConfigId, now: now)
             } else {
@@ -97,16 +103,21 @@ public final class KeywayServerApp: Sendable {
                     throw ConfigurationError("The delivery command \(command) is not an executable file.")
                 }
                 outbox = nil
-                sender = CommandDelivery(executable: command, arguments: [])
+                let commandDelivery = CommandDelivery(executable: command, arguments: [])
+                sender = commandDelivery
+                provider = commandDelivery
                 devConfigId = nil
             }
             let engine = FlowEngine(
                 database: database, clock: configuration.clock, limits: configuration.limits,
                 hasher: OneTimeCodeHasher(key: codeKey), sender: sender, logger: logger)
+            let deliveryWorker = DeliveryWorker(
+                database: database, clock: configuration.clock, routing: .always(provider), logger: logger)
             return KeywayServerApp(
                 configuration: configuration, devConfigId: devConfigId, logger: logger, database: database,
                 outbox: outbox, signingKey: signingKey, refreshKey: refreshKey, dpopNonceKey: dpopNonceKey,
-                clientSecretKey: clientSecretKey, engine: engine, issuer: Locked(configuration.issuer))
+                clientSecretKey: clientSecretKey, engine: engine, deliveryWorker: deliveryWorker,
+                issuer: Locked(configuration.issuer))
         } catch {
             await Task { await database.shutdown() }.value
             throw error
@@ -127,7 +138,9 @@ public final class KeywayServerApp: Sendable {
         let app = Application(
             router: router,
             configuration: .init(address: .hostname(host, port: configuration.port), serverName: "keyway"),
-            services: [MaintenanceService(database: database, clock: configuration.clock, logger: logger)],
+            services: [
+                MaintenanceService(database: database, clock: configuration.clock, logger: logger), deliveryWorker,
+            ],
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? 0
                 let issuer = issuerBox.withLock { value -> String in

@@ -5,7 +5,9 @@ import KeywayProtocol
 /// email provider, or `sendmail`): the command is run once per message with the message as JSON
 /// on standard input — `{"channel","to","subject","body"}` — and must exit 0 within the timeout.
 /// Its output is discarded, so nothing it prints can carry a code into the server's logs.
-struct CommandDelivery: MessageSender {
+///
+/// As a ``DeliveryProvider`` a failed run (a non-zero status, a timeout) is retried.
+struct CommandDelivery: MessageSender, DeliveryProvider {
     let executable: String
     let arguments: [String]
     var timeout: Duration = .seconds(15)
@@ -32,6 +34,23 @@ struct CommandDelivery: MessageSender {
         }
         guard status == 0 else {
             throw Failure(description: "The delivery command exited with status \(status).")
+        }
+    }
+}
+
+extension CommandDelivery {
+    /// Runs the command for `message`; any failure is worth a retry.
+    func deliver(_ message: DeliveryMessage) async -> DeliveryOutcome {
+        do {
+            try await send(
+                OutgoingMessage(
+                    channel: message.channel, to: message.recipient, code: message.code ?? Sensitive(""),
+                    subject: message.subject, body: message.body.revealed))
+            return .delivered
+        } catch let failure as Failure {
+            return .retryable(failure.description)
+        } catch {
+            return .retryable("the delivery command failed (\(String(describing: type(of: error)))).")
         }
     }
 }

@@ -5,7 +5,10 @@ import Logging
 /// Dev mode's delivery: every message is printed to the log (the only log line that may show a
 /// code) and kept in memory for `GET /dev/outbox`. Holds the latest `capacity` messages, indexed
 /// by recipient so a filtered read does not scan them all.
-actor DevOutbox: MessageSender {
+///
+/// It is both a ``MessageSender`` and a ``DeliveryProvider`` (every attempt succeeds), so the
+/// delivery worker can route messages to it.
+actor DevOutbox: MessageSender, DeliveryProvider {
     /// Every held message, oldest first, from `head` on (earlier slots are evicted).
     private var messages: [OutboxMessage] = []
     private var head = 0
@@ -21,9 +24,12 @@ actor DevOutbox: MessageSender {
     }
 
     func send(_ message: OutgoingMessage) async throws {
-        let entry = OutboxMessage(
-            channel: message.channel, to: message.to, code: message.code.revealed, body: message.body,
-            sentAt: clock.now())
+        record(channel: message.channel, to: message.to, code: message.code.revealed, body: message.body)
+    }
+
+    /// Keeps a message for `GET /dev/outbox` and writes it to the log.
+    private func record(channel: CodeChannel, to recipient: String, code: String, body: String) {
+        let entry = OutboxMessage(channel: channel, to: recipient, code: code, body: body, sentAt: clock.now())
         messages.append(entry)
         byRecipient[entry.to, default: []].append(entry)
         if messages.count - head > capacity {
@@ -37,14 +43,22 @@ actor DevOutbox: MessageSender {
                 head = 0
             }
         }
-        logger.notice(
-            "dev outbox: \(message.channel) to \(message.to): \(message.body)",
-            metadata: ["outbox": "dev"])
+        logger.notice("dev outbox: \(channel) to \(recipient): \(body)", metadata: ["outbox": "dev"])
     }
 
     /// Messages oldest first, optionally only those sent to `recipient`.
     func list(to recipient: String? = nil) -> [OutboxMessage] {
         guard let recipient = recipient?.lowercased() else { return Array(messages[head...]) }
         return byRecipient[recipient] ?? []
+    }
+}
+
+extension DevOutbox {
+    /// Keeps the message like ``send(_:)``; always delivered.
+    func deliver(_ message: DeliveryMessage) async -> DeliveryOutcome {
+        record(
+            channel: message.channel, to: message.recipient, code: message.code?.revealed ?? "",
+            body: message.body.revealed)
+        return .delivered
     }
 }

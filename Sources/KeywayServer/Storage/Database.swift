@@ -31,6 +31,7 @@ struct Repositories: Sendable {
     var registrationTokens: RegistrationTokenRepository { RegistrationTokenRepository(sql: sql) }
     var clientAssertions: SeenOnceRepository { .clientAssertions(sql) }
     var rateLimits: RateLimitRepository { RateLimitRepository(sql: sql) }
+    var deliveryOutbox: DeliveryOutboxRepository { DeliveryOutboxRepository(sql: sql) }
 }
 
 /// A storage failure: the message is for operators; clients see `internal_error`.

@@ -3,7 +3,7 @@ import Logging
 import ServiceLifecycle
 
 /// Deletes flows, authorization codes and refresh token families a day after they expired, once a
-/// minute.
+/// minute; delivered outbox messages a day after delivery and dead letters after a week.
 struct MaintenanceService: Service {
     let database: any Database
     let clock: any ServerClock
@@ -36,6 +36,9 @@ struct MaintenanceService: Service {
             // Rate limit windows are at most a day long in any sane setting.
             try await repositories.rateLimits.deleteExpired(
                 before: min(cutoff, clock.now().addingTimeInterval(-2 * 86_400).epochMilliseconds))
+            // Delivered messages are kept a day, dead letters a week (to be inspected and retried).
+            try await repositories.deliveryOutbox.deleteSettled(
+                deliveredBefore: cutoff, deadBefore: clock.now().addingTimeInterval(-7 * 86_400).epochMilliseconds)
         }
     }
 }
