@@ -31,6 +31,9 @@ struct Repositories: Sendable {
     var registrationTokens: RegistrationTokenRepository { RegistrationTokenRepository(sql: sql) }
     var clientAssertions: SeenOnceRepository { .clientAssertions(sql) }
     var rateLimits: RateLimitRepository { RateLimitRepository(sql: sql) }
+    var policies: PolicyRepository { PolicyRepository(sql: sql) }
+    var inviteCodes: InviteCodeRepository { InviteCodeRepository(sql: sql) }
+    var startTokens: StartTokenRepository { StartTokenRepository(sql: sql) }
 }
 
 /// A storage failure: the message is for operators; clients see `internal_error`.
