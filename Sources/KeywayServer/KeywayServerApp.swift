@@ -25,6 +25,8 @@ public final class KeywayServerApp: Sendable {
     public let configuration: ServerConfiguration
     /// The config ID of the dev application (dev mode only).
     public let devConfigId: String?
+    /// The admin token created at this start (none was configured or stored): show it once.
+    public let createdAdminToken: Sensitive<String>?
 
     private let logger: Logger
     let database: any Database
@@ -40,12 +42,14 @@ public final class KeywayServerApp: Sendable {
     private let issuer: Locked<String?>
 
     private init(
-        configuration: ServerConfiguration, devConfigId: String?, logger: Logger, database: any Database,
-        outbox: DevOutbox?, signingKey: SigningKey, refreshKey: SymmetricKey, dpopNonceKey: SymmetricKey,
-        clientSecretKey: SymmetricKey, engine: FlowEngine, deliveryWorker: DeliveryWorker, issuer: Locked<String?>
+        configuration: ServerConfiguration, devConfigId: String?, createdAdminToken: Sensitive<String>?,
+        logger: Logger, database: any Database, outbox: DevOutbox?, signingKey: SigningKey, refreshKey: SymmetricKey,
+        dpopNonceKey: SymmetricKey, clientSecretKey: SymmetricKey, engine: FlowEngine, deliveryWorker: DeliveryWorker,
+        issuer: Locked<String?>
     ) {
         self.configuration = configuration
         self.devConfigId = devConfigId
+        self.createdAdminToken = createdAdminToken
         self.logger = logger
         self.database = database
         self.outbox = outbox
@@ -82,6 +86,8 @@ public final class KeywayServerApp: Sendable {
                 named: ServerSecretKey.dpopNonces, in: database, now: now)
             let clientSecretKey = try await ServerSecretKey.loadOrCreate(
                 named: ServerSecretKey.clientSecrets, in: database, now: now)
+            let createdAdminToken = try await AdminCredential.prepare(
+                configured: configuration.adminToken, in: database, now: now)
             let outbox: DevOutbox?
             let sender: any MessageSender
             let provider: any DeliveryProvider
@@ -114,7 +120,8 @@ public final class KeywayServerApp: Sendable {
             let deliveryWorker = DeliveryWorker(
                 database: database, clock: configuration.clock, routing: .always(provider), logger: logger)
             return KeywayServerApp(
-                configuration: configuration, devConfigId: devConfigId, logger: logger, database: database,
+                configuration: configuration, devConfigId: devConfigId, createdAdminToken: createdAdminToken,
+                logger: logger, database: database,
                 outbox: outbox, signingKey: signingKey, refreshKey: refreshKey, dpopNonceKey: dpopNonceKey,
                 clientSecretKey: clientSecretKey, engine: engine, deliveryWorker: deliveryWorker,
                 issuer: Locked(configuration.issuer))
@@ -199,6 +206,7 @@ public final class KeywayServerApp: Sendable {
             dpop: dpop, logger: logger
         ).register(on: router)
         HealthRoutes(database: database).register(on: router)
+        AdminRoutes(service: admin, logger: logger).register(on: router)
         if let outbox {
             DevRoutes(outbox: outbox).register(on: router)
         }

@@ -22,12 +22,15 @@ public struct ServerConfiguration: Sendable {
     public var limits: FlowLimits
     /// Lifetimes of issued tokens.
     public var tokenLifetimes: TokenLifetimes
+    /// The admin API's bearer token (at least 32 characters). `nil` keeps the stored one, or
+    /// creates a random one on first start (``KeywayServerApp/createdAdminToken``).
+    public var adminToken: String?
 
     public init(
         host: String = "127.0.0.1", port: Int = 8080, database: DatabaseLocation = .embeddedDefault,
         issuer: String? = nil, devMode: Bool = true, devConfigId: String? = nil, deliveryCommand: String? = nil,
         clock: any ServerClock = SystemClock(), limits: FlowLimits = FlowLimits(),
-        tokenLifetimes: TokenLifetimes = TokenLifetimes()
+        tokenLifetimes: TokenLifetimes = TokenLifetimes(), adminToken: String? = nil
     ) {
         self.host = host
         self.port = port
@@ -39,6 +42,7 @@ public struct ServerConfiguration: Sendable {
         self.clock = clock
         self.limits = limits
         self.tokenLifetimes = tokenLifetimes
+        self.adminToken = adminToken
     }
 }
 

@@ -32,6 +32,9 @@ struct Repositories: Sendable {
     var clientAssertions: SeenOnceRepository { .clientAssertions(sql) }
     var rateLimits: RateLimitRepository { RateLimitRepository(sql: sql) }
     var deliveryOutbox: DeliveryOutboxRepository { DeliveryOutboxRepository(sql: sql) }
+    var policies: PolicyRepository { PolicyRepository(sql: sql) }
+    var inviteCodes: InviteCodeRepository { InviteCodeRepository(sql: sql) }
+    var startTokens: StartTokenRepository { StartTokenRepository(sql: sql) }
 }
 
 /// A storage failure: the message is for operators; clients see `internal_error`.

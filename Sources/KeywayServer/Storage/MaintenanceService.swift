@@ -31,6 +31,7 @@ struct MaintenanceService: Service {
             try await repositories.authorizationCodes.deleteExpired(before: cutoff)
             try await repositories.refreshTokens.deleteExpired(before: cutoff)
             try await repositories.revokedAccessTokens.deleteExpired(before: cutoff)
+            try await repositories.startTokens.deleteExpired(before: cutoff)
             try await repositories.dpopProofs.deleteExpired(before: clock.now().epochMilliseconds)
             try await repositories.clientAssertions.deleteExpired(before: clock.now().epochMilliseconds)
             // Rate limit windows are at most a day long in any sane setting.

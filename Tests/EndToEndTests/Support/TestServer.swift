@@ -35,12 +35,12 @@ final class TestServer: Sendable {
     /// Starts a server; `port: 0` picks a free port.
     static func start(
         databasePath: String = temporaryDatabase(), port: Int = 0, clock: ManualClock, logs: LogCapture = LogCapture(),
-        deliveryCommand: String? = nil, limits: FlowLimits = FlowLimits()
+        deliveryCommand: String? = nil, limits: FlowLimits = FlowLimits(), adminToken: String? = nil
     ) async throws -> TestServer {
         let configuration = ServerConfiguration(
             host: "127.0.0.1", port: port, database: .sqlite(path: databasePath), devMode: deliveryCommand == nil,
             devConfigId: deliveryCommand == nil ? configId : nil, deliveryCommand: deliveryCommand, clock: clock,
-            limits: limits)
+            limits: limits, adminToken: adminToken)
         let app = try await KeywayServerApp.bootstrap(configuration: configuration, logger: logs.logger())
         let (stream, continuation) = AsyncStream.makeStream(of: Int.self)
         let task = Task {

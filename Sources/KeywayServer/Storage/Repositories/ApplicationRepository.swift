@@ -60,6 +60,16 @@ struct ApplicationRepository: Sendable {
         try await sql.raw("SELECT * FROM applications WHERE id = \(bind: id)").first().map(Self.decode)
     }
 
+    /// Every application, oldest first.
+    func all() async throws -> [ApplicationRecord] {
+        try await sql.raw("SELECT * FROM applications ORDER BY created_at, config_id").all().map(Self.decode)
+    }
+
+    func setFlowTypes(_ flowTypes: Set<FlowType>, id: String) async throws {
+        let text = flowTypes.map(\.rawValue).sorted().joined(separator: " ")
+        try await sql.raw("UPDATE applications SET flow_types = \(bind: text) WHERE id = \(bind: id)").run()
+    }
+
     func firstDevApplication() async throws -> ApplicationRecord? {
         try await sql.raw("SELECT * FROM applications WHERE is_dev = 1 ORDER BY created_at LIMIT 1").first()
             .map(Self.decode)

@@ -43,4 +43,14 @@ struct KeyRepository: Sendable {
             "INSERT INTO server_secrets (name, value, created_at) VALUES (\(bind: name), \(bind: value), \(bind: createdAt))"
         ).run()
     }
+
+    /// Stores `value` under `name`, replacing any earlier value.
+    func replaceSecret(named name: String, value: String, createdAt: Int64) async throws {
+        try await sql.raw(
+            """
+            INSERT INTO server_secrets (name, value, created_at) VALUES (\(bind: name), \(bind: value), \(bind: createdAt))
+            ON CONFLICT (name) DO UPDATE SET value = excluded.value, created_at = excluded.created_at
+            """
+        ).run()
+    }
 }

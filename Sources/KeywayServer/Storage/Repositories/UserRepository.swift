@@ -24,6 +24,28 @@ struct UserRepository: Sendable {
         ).run()
     }
 
+    /// The users with this email address, in every project.
+    func find(email: String) async throws -> [UserRecord] {
+        try await sql.raw("SELECT * FROM users WHERE email = \(bind: email) ORDER BY created_at").all().map(Self.decode)
+    }
+
+    /// Blocks the user at `time`, or unblocks it with `nil`. A user blocked already keeps the
+    /// first time.
+    func setBlocked(id: String, at time: Int64?) async throws {
+        if let time {
+            try await sql.raw(
+                "UPDATE users SET blocked_at = \(bind: time) WHERE id = \(bind: id) AND blocked_at IS NULL"
+            ).run()
+        } else {
+            try await sql.raw("UPDATE users SET blocked_at = NULL WHERE id = \(bind: id)").run()
+        }
+    }
+
+    /// Whether the user exists and is blocked.
+    func isBlocked(id: String) async throws -> Bool {
+        try await find(id: id)?.isBlocked ?? false
+    }
+
     func markEmailVerified(id: String) async throws {
         try await sql.raw("UPDATE users SET email_verified = 1 WHERE id = \(bind: id)").run()
     }
@@ -34,6 +56,7 @@ struct UserRepository: Sendable {
             projectId: try row.decode(column: "project_id", as: String.self),
             email: try row.decode(column: "email", as: String.self),
             emailVerified: try row.decode(column: "email_verified", as: Int64.self) != 0,
-            createdAt: try row.decode(column: "created_at", as: Int64.self))
+            createdAt: try row.decode(column: "created_at", as: Int64.self),
+            blockedAt: try row.decode(column: "blocked_at", as: Int64?.self))
     }
 }

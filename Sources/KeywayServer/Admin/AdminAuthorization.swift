@@ -1,0 +1,43 @@
+import Hummingbird
+import HTTPTypes
+import KeywayProtocol
+
+/// Guards every `/admin/*` route: the request needs `Authorization: Bearer ADMIN_TOKEN`.
+/// The presented token's hash is compared in constant time with the stored hash
+/// (``AdminCredential``); a missing or wrong token is answered `401` `admin_unauthorized`.
+///
+/// Admin route files add their routes to the group ``group(on:database:)`` returns, so they all
+/// sit behind this check. The request log never prints headers, so the token stays out of logs.
+struct AdminAuthorization: RouterMiddleware {
+    typealias Context = KeywayRequestContext
+    let database: any Database
+
+    /// The `/admin` route group behind the admin token check.
+    static func group(on router: Router<KeywayRequestContext>, database: any Database)
+        -> RouterGroup<KeywayRequestContext>
+    {
+        router.group("admin").add(middleware: AdminAuthorization(database: database))
+    }
+
+    func handle(
+        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
+        guard let token = Self.bearerToken(request.headers[.authorization]),
+            try await AdminCredential.verify(token, in: database)
+        else {
+            var response = HTTPResponses.problem(AdminProblem.unauthorized.problem, traceId: context.traceId)
+            response.headers[.wwwAuthenticate] = #"Bearer realm="keyway-admin""#
+            return response
+        }
+        return try await next(request, context)
+    }
+
+    /// The token of an `Authorization: Bearer TOKEN` header.
+    static func bearerToken(_ header: String?) -> String? {
+        guard let header else { return nil }
+        let parts = header.split(separator: " ", maxSplits: 1)
+        guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
+        let token = parts[1].trimmingCharacters(in: .whitespaces)
+        return token.isEmpty ? nil : token
+    }
+}

@@ -1,0 +1,21 @@
+/// Why an admin operation failed. The HTTP routes answer each with a problem document; the
+/// subcommands print ``description`` and exit with status 1.
+package enum AdminError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// No application has this config ID.
+    case applicationNotFound(configId: String)
+    /// No user has this ID.
+    case userNotFound(userId: String)
+    /// The policy breaks the listed rules; nothing was saved.
+    case invalidPolicy(PolicyError)
+    /// An input is malformed: the field and a sentence.
+    case invalidInput(field: String, message: String)
+
+    package var description: String {
+        switch self {
+        case .applicationNotFound(let configId): "No application has the config ID \(configId)."
+        case .userNotFound(let userId): "No user has the ID \(userId)."
+        case .invalidPolicy(let error): "The policy was not saved:\n\(error.description)"
+        case .invalidInput(let field, let message): "\(field): \(message)"
+        }
+    }
+}

@@ -1,0 +1,73 @@
+import Foundation
+import KeywayProtocol
+
+/// An application as the admin API lists it.
+package struct AdminApplication: Codable, Sendable, Equatable {
+    /// The config ID (the OAuth `client_id`).
+    package var configId: String
+    package var name: String
+    /// `public` or `confidential`.
+    package var clientType: String
+    /// The flows the application opens.
+    package var flowTypes: [FlowType]
+    /// The project the application belongs to.
+    package var projectId: String
+}
+
+/// An application just created. The client secret (confidential applications only) is shown
+/// this once and stored only as a hash.
+package struct CreatedApplication: Codable, Sendable, Equatable {
+    package var configId: String
+    package var name: String
+    package var clientType: String
+    package var projectId: String
+    package var clientSecret: String?
+}
+
+/// An invite code just issued: shown this once, stored only as a hash.
+package struct IssuedInviteCode: Codable, Sendable, Equatable {
+    package var code: String
+    package var expiresAt: Date
+}
+
+/// A start token just issued: shown this once, stored only as a hash.
+package struct IssuedStartToken: Codable, Sendable, Equatable {
+    package var startToken: String
+    package var expiresAt: Date
+}
+
+/// A user as the admin API shows it.
+package struct AdminUser: Codable, Sendable, Equatable {
+    package var id: String
+    package var projectId: String
+    package var email: String
+    package var emailVerified: Bool
+    package var createdAt: Date
+    package var blocked: Bool
+    /// When the user was blocked.
+    package var blockedAt: Date?
+
+    init(_ record: UserRecord) {
+        id = record.id
+        projectId = record.projectId
+        email = record.email
+        emailVerified = record.emailVerified
+        createdAt = Date(epochMilliseconds: record.createdAt)
+        blocked = record.isBlocked
+        blockedAt = record.blockedAt.map { Date(epochMilliseconds: $0) }
+    }
+}
+
+/// Users found by email.
+package struct AdminUserList: Codable, Sendable, Equatable {
+    package var users: [AdminUser]
+}
+
+/// Applications, oldest first.
+package struct AdminApplicationList: Codable, Sendable, Equatable {
+    package var applications: [AdminApplication]
+
+    package init(applications: [AdminApplication]) {
+        self.applications = applications
+    }
+}

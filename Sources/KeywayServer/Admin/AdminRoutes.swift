@@ -1,0 +1,118 @@
+import Foundation
+import Hummingbird
+import KeywayProtocol
+import Logging
+
+/// The admin API under `/admin`, behind ``AdminAuthorization``: applications, their policies,
+/// invite codes and start tokens, and blocking users. See docs/admin.md.
+struct AdminRoutes {
+    let service: AdminService
+    let logger: Logger
+
+    func register(on router: Router<KeywayRequestContext>) {
+        let admin = AdminAuthorization.group(on: router, database: service.database)
+
+        admin.get("applications") { _, context in
+            try await answer(context) {
+                try HTTPResponses.json(AdminApplicationList(applications: try await service.listApplications()))
+            }
+        }
+        admin.post("applications") { request, context in
+            let body = try await RequestDecoding.json(CreateApplicationRequest.self, from: request, context: context)
+            return try await answer(context) {
+                let created = try await service.createApplication(
+                    name: body.name, clientType: body.clientType ?? "public")
+                logger.notice("admin: application created", metadata: ["configId": "\(created.configId)"])
+                return try HTTPResponses.json(created, status: .created)
+            }
+        }
+        admin.get("applications/:configId/policy") { _, context in
+            let configId = try context.parameters.require("configId")
+            return try await answer(context) { try HTTPResponses.json(try await service.policy(configId: configId)) }
+        }
+        admin.put("applications/:configId/policy") { request, context in
+            let configId = try context.parameters.require("configId")
+            let policy = try await RequestDecoding.json(ApplicationPolicy.self, from: request, context: context)
+            return try await answer(context) {
+                let saved = try await service.setPolicy(policy, configId: configId)
+                logger.notice("admin: policy replaced", metadata: ["configId": "\(configId)"])
+                return try HTTPResponses.json(saved)
+            }
+        }
+        admin.post("applications/:configId/invite-codes") { request, context in
+            let configId = try context.parameters.require("configId")
+            let body = try await optionalJSON(InviteCodeRequest.self, request, context) ?? InviteCodeRequest()
+            return try await answer(context) {
+                let issued = try await service.createInviteCode(configId: configId, expiresInSeconds: body.expiresInSeconds)
+                return try HTTPResponses.json(issued, status: .created)
+            }
+        }
+        admin.post("applications/:configId/start-tokens") { request, context in
+            let configId = try context.parameters.require("configId")
+            let body = try await RequestDecoding.json(StartTokenRequest.self, from: request, context: context)
+            return try await answer(context) {
+                let issued = try await service.createStartToken(
+                    configId: configId, flowType: body.flowType, identifier: body.identifier,
+                    expiresInSeconds: body.expiresInSeconds)
+                return try HTTPResponses.json(issued, status: .created)
+            }
+        }
+        admin.get("users") { request, context in
+            guard let email = request.uri.queryParameters.get("email"), !email.isEmpty else {
+                throw FlowProblem.invalidRequest(
+                    [InvalidField(name: "email", reason: "Give the email address to look up: /admin/users?email=ADDRESS.")])
+            }
+            return try await answer(context) { try HTTPResponses.json(AdminUserList(users: try await service.users(email: email))) }
+        }
+        admin.post("users/:userId/block") { _, context in
+            try await setBlocked(true, context)
+        }
+        admin.post("users/:userId/unblock") { _, context in
+            try await setBlocked(false, context)
+        }
+    }
+
+    private func setBlocked(_ blocked: Bool, _ context: KeywayRequestContext) async throws -> Response {
+        let userId = try context.parameters.require("userId")
+        return try await answer(context) {
+            let user = try await service.setBlocked(userId: userId, blocked: blocked)
+            logger.notice(blocked ? "admin: user blocked" : "admin: user unblocked", metadata: ["user": "\(userId)"])
+            return try HTTPResponses.json(user)
+        }
+    }
+
+    /// Runs `body`, answering ``AdminError``s with their problem documents.
+    private func answer(_ context: KeywayRequestContext, _ body: () async throws -> Response) async throws -> Response {
+        do {
+            return try await body()
+        } catch let error as AdminError {
+            switch error {
+            case .applicationNotFound(let configId):
+                throw AdminProblem.applicationNotFound(configId)
+            case .userNotFound(let userId):
+                throw AdminProblem.userNotFound(userId)
+            case .invalidInput(let field, let message):
+                throw FlowProblem.invalidRequest([InvalidField(name: field, reason: message)], detail: message)
+            case .invalidPolicy(let policyError):
+                var problem = AdminProblem.invalidPolicy(policyError).problem
+                problem.traceId = context.traceId
+                return try HTTPResponses.json(
+                    PolicyRejection(problem: problem, problems: policyError.problems), status: .unprocessableContent,
+                    contentType: Problem.mediaType)
+            }
+        }
+    }
+
+    /// The JSON body, or `nil` when the request has none.
+    private func optionalJSON<T: Decodable>(_ type: T.Type, _ request: Request, _ context: KeywayRequestContext)
+        async throws -> T?
+    {
+        let data = try await RequestDecoding.body(request, context: context)
+        guard !data.isEmpty else { return nil }
+        do {
+            return try WireCoding.makeDecoder().decode(T.self, from: data)
+        } catch let error as DecodingError {
+            throw FlowProblem.invalidRequest([RequestDecoding.invalidField(for: error)])
+        }
+    }
+}

@@ -1,0 +1,181 @@
+import Foundation
+import KeywayProtocol
+
+extension ApplicationPolicy {
+    /// Checks every rule (docs/admin.md lists them) and throws all the problems found at once.
+    ///
+    /// In dev mode messages go to the dev outbox, so SMS needs no webhook; outside dev mode a
+    /// policy using ``AuthenticationMethod/smsOtp`` needs ``DeliverySettings/sms``.
+    public func validate(devMode: Bool) throws(PolicyError) {
+        var problems: [PolicyProblem] = []
+        func refuse(_ code: String, _ field: String, _ message: String) {
+            problems.append(PolicyProblem(code: code, field: field, message: message))
+        }
+
+        // Flow types.
+        let knownFlowTypes: [FlowType] = [.signin, .signup, .accountManage]
+        for (index, type) in flowTypes.enumerated() where !knownFlowTypes.contains(type) {
+            refuse(
+                "unknown_flow_type", "flowTypes[\(index)]",
+                "\(type.rawValue.debugDescription) is not a flow type; use signin, signup or accountManage.")
+        }
+        if Set(flowTypes).count != flowTypes.count {
+            refuse("duplicate_flow_type", "flowTypes", "Each flow type may be listed once.")
+        }
+        if !flowTypes.contains(.signin) {
+            refuse(
+                "signin_not_enabled", "flowTypes",
+                "The signin flow must be enabled: without it users who already have an account could never sign in again.")
+        }
+        let signupOpen = flowTypes.contains(.signup)
+
+        // Primary methods.
+        if primaryMethods.isEmpty {
+            refuse("no_primary_method", "primaryMethods", "At least one primary method is needed to sign users in.")
+        }
+        if Set(primaryMethods).count != primaryMethods.count {
+            refuse("duplicate_method", "primaryMethods", "Each primary method may be listed once.")
+        }
+        let bootstraps = primaryMethods.contains { $0.worksWithoutEnrolment }
+            || (primaryMethods.contains(.password) && signupOpen)
+        if !primaryMethods.isEmpty, !bootstraps {
+            let message: String
+            if primaryMethods.contains(.password) {
+                message =
+                    "This policy would lock every user out: with sign-up closed no one can ever set a password, and a TOTP can only be enrolled after signing in. Add emailOtp or smsOtp, or open signup."
+            } else {
+                message =
+                    "This policy would lock every user out: a TOTP can only be enrolled after signing in, so it cannot be the only way to sign in. Add emailOtp or smsOtp (or password with signup open)."
+            }
+            refuse("policy_locks_out_users", "primaryMethods", message)
+        }
+
+        // Second factor.
+        for (index, method) in mfaMethods.enumerated() where !method.canBeSecondFactor {
+            refuse(
+                "invalid_mfa_method", "mfaMethods[\(index)]",
+                "\(method.rawValue) cannot be a second factor; use emailOtp, smsOtp or totp.")
+        }
+        if Set(mfaMethods).count != mfaMethods.count {
+            refuse("duplicate_method", "mfaMethods", "Each MFA method may be listed once.")
+        }
+        if mfaMode != .off {
+            let secondFactors = mfaMethods.filter(\.canBeSecondFactor)
+            if secondFactors.isEmpty {
+                refuse(
+                    "no_mfa_method", "mfaMethods",
+                    "MFA mode \(mfaMode.rawValue) needs at least one MFA method (emailOtp, smsOtp or totp).")
+            } else {
+                for method in primaryMethods where !secondFactors.contains(where: { $0 != method }) {
+                    refuse(
+                        "mfa_same_as_primary", "mfaMethods",
+                        "A user who signs in with \(method.rawValue) would have no different method for the second factor: add an MFA method other than \(method.rawValue).")
+                }
+            }
+        }
+
+        // Sign-up.
+        if !signupOpen {
+            if signup.requireInviteCode {
+                refuse(
+                    "signup_not_enabled", "signup.requireInviteCode",
+                    "Invite codes only apply to sign-up; add signup to flowTypes or turn requireInviteCode off.")
+            }
+            if !signup.profileFields.isEmpty {
+                refuse(
+                    "signup_not_enabled", "signup.profileFields",
+                    "Profile fields are asked for at sign-up; add signup to flowTypes or remove them.")
+            }
+            if signup.termsOfServiceURL != nil {
+                refuse(
+                    "signup_not_enabled", "signup.termsOfServiceURL",
+                    "Terms of service are accepted at sign-up; add signup to flowTypes or remove the URL.")
+            }
+        }
+        if let terms = signup.termsOfServiceURL, !Self.isWebURL(terms) {
+            refuse(
+                "invalid_url", "signup.termsOfServiceURL",
+                "The terms of service URL must be an absolute http or https URL.")
+        }
+        var seenNames: Set<String> = []
+        for (index, field) in signup.profileFields.enumerated() {
+            let path = "signup.profileFields[\(index)]"
+            if !Self.isIdentifier(field.name) {
+                refuse(
+                    "invalid_field_name", "\(path).name",
+                    "\(field.name.debugDescription) is not a valid field name: use a letter followed by letters, digits or _, at most 64 characters.")
+            } else if !seenNames.insert(field.name).inserted {
+                refuse("duplicate_field_name", "\(path).name", "The field name \(field.name) is used twice.")
+            }
+            let label = field.label?.trimmingCharacters(in: .whitespaces) ?? ""
+            if field.kind != .hidden, label.isEmpty {
+                refuse("missing_field_label", "\(path).label", "The field \(field.name) needs a label.")
+            }
+            if field.kind == .select {
+                let options = field.options ?? []
+                if options.isEmpty {
+                    refuse("missing_field_options", "\(path).options", "The select field \(field.name) needs at least one option.")
+                } else if Set(options).count != options.count {
+                    refuse("duplicate_field_option", "\(path).options", "The select field \(field.name) lists an option twice.")
+                }
+            } else if field.options != nil {
+                refuse("unexpected_field_options", "\(path).options", "Only select fields have options; remove them from \(field.name).")
+            }
+            if let maxLength = field.maxLength, !(1...10_000).contains(maxLength) {
+                refuse("invalid_field_max_length", "\(path).maxLength", "The maximum length of \(field.name) must be between 1 and 10000.")
+            }
+            if let pattern = field.pattern, (try? NSRegularExpression(pattern: pattern)) == nil {
+                refuse("invalid_field_pattern", "\(path).pattern", "The pattern of \(field.name) is not a valid regular expression.")
+            }
+        }
+
+        // Passwords.
+        if !(8...128).contains(password.minimumLength) {
+            refuse(
+                "invalid_password_length", "password.minimumLength",
+                "The minimum password length must be between 8 and 128 characters.")
+        }
+
+        // Delivery.
+        for (channel, settings) in [("sms", delivery.sms), ("email", delivery.email)] {
+            guard let settings else { continue }
+            let path = "delivery.\(channel)"
+            if !Self.isWebURL(settings.url) {
+                refuse("invalid_webhook_url", "\(path).url", "The \(channel) webhook URL must be an absolute http or https URL.")
+            }
+            if settings.signingSecret.count < 32 {
+                refuse(
+                    "webhook_secret_too_short", "\(path).signingSecret",
+                    "The \(channel) webhook signing secret must have at least 32 characters.")
+            }
+            if !(1...30).contains(settings.timeoutSeconds) {
+                refuse(
+                    "invalid_webhook_timeout", "\(path).timeoutSeconds",
+                    "The \(channel) webhook timeout must be between 1 and 30 seconds.")
+            }
+        }
+        if !devMode, uses(.smsOtp), delivery.sms == nil {
+            refuse(
+                "sms_delivery_missing", "delivery.sms",
+                "smsOtp needs SMS delivery outside dev mode: configure delivery.sms with a webhook.")
+        }
+
+        if !problems.isEmpty { throw PolicyError(problems: problems) }
+    }
+
+    /// An absolute `http` or `https` URL with a host.
+    static func isWebURL(_ text: String) -> Bool {
+        guard let components = URLComponents(string: text), let scheme = components.scheme?.lowercased(),
+            scheme == "http" || scheme == "https", let host = components.host, !host.isEmpty
+        else { return false }
+        return true
+    }
+
+    /// A letter followed by letters, digits or `_`, 1…64 ASCII characters.
+    static func isIdentifier(_ name: String) -> Bool {
+        let bytes = Array(name.utf8)
+        guard (1...64).contains(bytes.count), let first = bytes.first else { return false }
+        func isLetter(_ byte: UInt8) -> Bool { (65...90).contains(byte) || (97...122).contains(byte) }
+        return isLetter(first) && bytes.allSatisfy { isLetter($0) || (48...57).contains($0) || $0 == 95 }
+    }
+}

@@ -1,0 +1,58 @@
+import ArgumentParser
+import Foundation
+import KeywayProtocol
+import KeywayServer
+import Logging
+
+/// The `--database` option of the administration subcommands, and opening the admin service on it.
+struct DatabaseOptions: ParsableArguments {
+    @Option(help: "The database: sqlite:PATH or a file path (default: the server's).")
+    var database = "sqlite:.keyway/keyway.sqlite"
+
+    /// The location `--database` names; a bare path is a SQLite file.
+    func location() throws -> DatabaseLocation {
+        do {
+            return try DatabaseLocation(parsing: database.hasPrefix("sqlite:") ? database : "sqlite:\(database)")
+        } catch {
+            throw ValidationError(error.description)
+        }
+    }
+
+    /// Runs `body` with the admin service over the database, closing it afterwards. Admin
+    /// errors are printed to standard error and end the command with status 1.
+    func withService<T>(devMode: Bool = true, _ body: (AdminService) async throws -> T) async throws -> T {
+        var logger = Logger(label: "keyway") { _ in KeywayLogHandler.standardError(label: "keyway") }
+        logger.logLevel = .warning
+        let service = try await AdminService.open(try location(), devMode: devMode, logger: logger)
+        do {
+            let result = try await body(service)
+            await service.close()
+            return result
+        } catch let error as AdminError {
+            await service.close()
+            Output.error(error.description)
+            throw ExitCode.failure
+        } catch {
+            await service.close()
+            throw error
+        }
+    }
+}
+
+/// Writing results: JSON documents and lines of text to standard output, failures to standard error.
+enum Output {
+    /// `value` as indented JSON with sorted keys and RFC 3339 dates.
+    static func json<T: Encodable>(_ value: T) throws {
+        let encoder = WireCoding.makeEncoder()
+        encoder.outputFormatting.insert(.prettyPrinted)
+        line(String(decoding: try encoder.encode(value), as: UTF8.self))
+    }
+
+    static func line(_ text: String) {
+        FileHandle.standardOutput.write(Data((text + "\n").utf8))
+    }
+
+    static func error(_ text: String) {
+        FileHandle.standardError.write(Data((text + "\n").utf8))
+    }
+}

@@ -1,0 +1,124 @@
+import ArgumentParser
+import Foundation
+import KeywayProtocol
+import KeywayServer
+import Logging
+
+/// `keyway-server serve` (the default subcommand): runs the Keyway authentication server.
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Runs the Keyway authentication server (the default subcommand).",
+        discussion: """
+            With no options the server listens on 127.0.0.1:8080, keeps its data in a SQLite file under \
+            ./.keyway/, and runs in dev mode: a dev project and application are created on first start, \
+            and every one-time code is printed to the log and served at GET /dev/outbox.
+            """)
+
+    @Option(help: "The address to listen on.")
+    var host = "127.0.0.1"
+
+    @Option(help: "The port to listen on (0 picks a free port).")
+    var port = 8080
+
+    @Option(help: "The database URL: sqlite:PATH.")
+    var database = "sqlite:.keyway/keyway.sqlite"
+
+    @Option(help: "The OAuth issuer URL (default: the listening URL).")
+    var issuer: String?
+
+    @Flag(help: "Turn dev mode off: no dev application, no dev outbox.")
+    var production = false
+
+    @Option(help: "Pin the config ID of the dev application (for scripts and tests).")
+    var devConfigId: String?
+
+    @Option(help: "Outside dev mode: an executable that delivers each message, given as JSON on standard input.")
+    var deliveryCommand: String?
+
+    @Option(
+        name: .customLong("trust-issuer"),
+        help: ArgumentHelp(
+            "A JSON file describing an external issuer whose tokens may be exchanged for Keyway tokens (repeatable).",
+            discussion: #"{"issuer": "…", "audience": "…", "jwks": {"keys": […]} or "jwksURL": "https://…", "linkByVerifiedEmail": true, "createUsers": true}"#,
+            valueName: "path"))
+    var trustedIssuerFiles: [String] = []
+
+    @Option(help: "Flows one client address may start in 15 minutes (0: no limit; behind a proxy every client shares its address).")
+    var maxFlowStartsPerAddress = RateLimits().flowStartsPerAddress
+
+    @Option(
+        help: ArgumentHelp(
+            "The admin API's bearer token, at least 32 characters (default: $KEYWAY_ADMIN_TOKEN, else the stored one, else a new one printed once).",
+            valueName: "token"))
+    var adminToken: String?
+
+    @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
+    var logLevel: String = "info"
+
+    func validate() throws {
+        guard (0...65_535).contains(port) else { throw ValidationError("--port must be between 0 and 65535.") }
+        guard maxFlowStartsPerAddress >= 0 else { throw ValidationError("--max-flow-starts-per-address must not be negative.") }
+        guard Logger.Level(rawValue: logLevel) != nil else {
+            throw ValidationError("--log-level must be one of trace, debug, info, notice, warning, error, critical.")
+        }
+        if let issuer {
+            guard let url = URL(string: issuer), let scheme = url.scheme, ["http", "https"].contains(scheme),
+                url.host != nil, url.query == nil, url.fragment == nil, !issuer.hasSuffix("/")
+            else {
+                throw ValidationError("--issuer must be an http(s) URL without query, fragment or trailing slash.")
+            }
+        }
+        if production, devConfigId != nil {
+            throw ValidationError("--dev-config-id only applies in dev mode; remove --production or the pin.")
+        }
+    }
+
+    func run() async throws {
+        LoggingSystem.bootstrap(KeywayLogHandler.standardError)
+        var logger = Logger(label: "keyway")
+        logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
+        let location: DatabaseLocation
+        do {
+            location = try DatabaseLocation(parsing: database)
+        } catch {
+            throw ValidationError(error.description)
+        }
+        var limits = FlowLimits()
+        limits.rateLimits.flowStartsPerAddress = maxFlowStartsPerAddress
+        let configuration = ServerConfiguration(
+            host: host, port: port, database: location, issuer: issuer, devMode: !production,
+            devConfigId: devConfigId, deliveryCommand: deliveryCommand, limits: limits,
+            adminToken: adminToken ?? ProcessInfo.processInfo.environment["KEYWAY_ADMIN_TOKEN"].flatMap { $0.isEmpty ? nil : $0 })
+        let server: KeywayServerApp
+        do {
+            server = try await KeywayServerApp.bootstrap(configuration: configuration, logger: logger)
+        } catch let error as ConfigurationError {
+            logger.critical("\(error.description)")
+            throw ExitCode.failure
+        }
+        do {
+            for path in trustedIssuerFiles {
+                try await server.trustIssuer(try TrustedIssuerFile.load(path))
+            }
+        } catch let error as ConfigurationError {
+            logger.critical("\(error.description)")
+            throw ExitCode.failure
+        }
+        let devConfigId = server.devConfigId
+        let createdAdminToken = server.createdAdminToken
+        let log = logger
+        try await server.run { address in
+            log.notice("keyway-server listening on \(address.host):\(address.port), issuer \(address.issuer)")
+            // Written straight to the file handle so it is not held in a stdio buffer when the
+            // output is a pipe or a file. The admin token goes only here, never to the log.
+            if let devConfigId {
+                FileHandle.standardOutput.write(
+                    Data(Banner.dev(configId: devConfigId, issuer: address.issuer, database: location.description).utf8))
+            }
+            if let createdAdminToken {
+                FileHandle.standardOutput.write(Data(Banner.adminToken(createdAdminToken.revealed).utf8))
+            }
+        }
+    }
+}
