@@ -89,13 +89,11 @@ public final class KeywayServerApp: Sendable {
             let createdAdminToken = try await AdminCredential.prepare(
                 configured: configuration.adminToken, in: database, now: now)
             let outbox: DevOutbox?
-            let sender: any MessageSender
             let provider: any DeliveryProvider
             let devConfigId: String?
             if configuration.devMode {
                 let devOutbox = DevOutbox(clock: configuration.clock, logger: logger)
                 outbox = devOutbox
-                sender = devOutbox
                 provider = devOutbox
                 devConfigId = try await DevProvisioning.ensureDevApplication(
                     in: database, pinnedConfigId: configuration.devConfigId, now: now)
@@ -110,15 +108,17 @@ public final class KeywayServerApp: Sendable {
                 }
                 outbox = nil
                 let commandDelivery = CommandDelivery(executable: command, arguments: [])
-                sender = commandDelivery
                 provider = commandDelivery
                 devConfigId = nil
             }
-            let engine = FlowEngine(
-                database: database, clock: configuration.clock, limits: configuration.limits,
-                hasher: OneTimeCodeHasher(key: codeKey), sender: sender, logger: logger)
+            let sealingKey = try await ServerSecretKey.loadOrCreate(
+                named: ServerSecretKey.sealedSecrets, in: database, now: now)
             let deliveryWorker = DeliveryWorker(
                 database: database, clock: configuration.clock, routing: .always(provider), logger: logger)
+            let engine = FlowEngine(
+                database: database, clock: configuration.clock, limits: configuration.limits,
+                hasher: OneTimeCodeHasher(key: codeKey), delivery: deliveryWorker, directory: DatabaseFlowDirectory(),
+                passwords: configuration.passwordHashing, secrets: SecretBox(key: sealingKey), logger: logger)
             return KeywayServerApp(
                 configuration: configuration, devConfigId: devConfigId, createdAdminToken: createdAdminToken,
                 logger: logger, database: database,
@@ -178,9 +178,12 @@ public final class KeywayServerApp: Sendable {
         let issuerBox = issuer
         let fallback = "http://\(configuration.host):\(configuration.port)"
         let currentIssuer: @Sendable () -> String = { issuerBox.current ?? fallback }
-        FlowRoutes(engine: engine).register(on: router)
         let accessTokens = AccessTokenVerifier(signingKey: signingKey, clock: configuration.clock)
         let dpop = DPoPVerifier(clock: configuration.clock, nonceKey: dpopNonceKey)
+        let userRoutes = UserRoutes(
+            database: database, clock: configuration.clock, issuer: currentIssuer, accessTokens: accessTokens,
+            dpop: dpop, logger: logger)
+        FlowRoutes(engine: engine, users: userRoutes).register(on: router)
         let clients = ClientAuthenticator(
             database: database, clock: configuration.clock, issuer: currentIssuer,
             clientSecrets: ClientSecretDerivation(key: clientSecretKey))
@@ -201,10 +204,7 @@ public final class KeywayServerApp: Sendable {
                 clientSecrets: ClientSecretDerivation(key: clientSecretKey), logger: logger),
             signingKey: signingKey, issuer: currentIssuer
         ).register(on: router)
-        UserRoutes(
-            database: database, clock: configuration.clock, issuer: currentIssuer, accessTokens: accessTokens,
-            dpop: dpop, logger: logger
-        ).register(on: router)
+        userRoutes.register(on: router)
         HealthRoutes(database: database).register(on: router)
         AdminRoutes(service: admin, logger: logger).register(on: router)
         if let outbox {

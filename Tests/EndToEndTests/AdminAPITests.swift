@@ -152,8 +152,16 @@ struct AdminAPITests {
         #expect(after.json["flowTypes"] as? [String] == ["signin", "signup"])
 
         let malformed = try await admin(server, "PUT", "/admin/applications/\(configId)/policy", ["primaryMethods": ["magic"]])
-        #expect(malformed.status == 400)
-        #expect(malformed.json["code"] as? String == "invalid_request")
+        // An unknown method is a validation problem of its own, named with its position.
+        #expect(malformed.status == 422)
+        #expect(malformed.json["code"] as? String == "invalid_policy")
+        let unknown = try #require(malformed.json["problems"] as? [[String: Any]])
+        #expect(unknown.first?["code"] as? String == "unknown_method")
+        #expect(unknown.first?["field"] as? String == "primaryMethods[0]")
+        let broken = try await server.request(
+            "PUT", "/admin/applications/\(configId)/policy",
+            headers: ["Authorization": "Bearer \(Self.token)", "Content-Type": "application/json"], body: Data("{".utf8))
+        #expect(broken.status == 400)
     }
 
     @Test func inviteCodesAreRedeemedOnce() async throws {

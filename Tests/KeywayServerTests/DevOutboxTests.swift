@@ -7,14 +7,17 @@ import Testing
 
 @Suite("Dev outbox")
 struct DevOutboxTests {
-    func message(to address: String, code: String) -> OutgoingMessage {
-        OutgoingMessage(channel: .email, to: address, code: Sensitive(code), subject: "s", body: "b \(code)")
+    func message(to address: String, code: String) -> DeliveryMessage {
+        DeliveryMessage(
+            id: "dlv_\(code)", projectId: "prj", flowId: nil, channel: .email, recipient: address, subject: "s",
+            body: Sensitive("b \(code)"), code: Sensitive(code), idempotencyKey: "idk_\(code)", attempt: 1,
+            createdAt: Date())
     }
 
     @Test func keepsTheLatestMessagesAndFiltersByRecipient() async throws {
         let outbox = DevOutbox(capacity: 5, clock: SystemClock(), logger: Logger(label: "test"))
         for index in 0..<12 {
-            try await outbox.send(message(to: index.isMultiple(of: 2) ? "even@example.com" : "odd@example.com", code: "\(index)"))
+            _ = await outbox.deliver(message(to: index.isMultiple(of: 2) ? "even@example.com" : "odd@example.com", code: "\(index)"))
         }
         #expect(await outbox.list().map(\.code) == ["7", "8", "9", "10", "11"])
         #expect(await outbox.list(to: "even@example.com").map(\.code) == ["8", "10"])
@@ -24,9 +27,9 @@ struct DevOutboxTests {
 
     @Test func evictedRecipientsDisappear() async throws {
         let outbox = DevOutbox(capacity: 2, clock: SystemClock(), logger: Logger(label: "test"))
-        try await outbox.send(message(to: "first@example.com", code: "1"))
-        try await outbox.send(message(to: "second@example.com", code: "2"))
-        try await outbox.send(message(to: "third@example.com", code: "3"))
+        _ = await outbox.deliver(message(to: "first@example.com", code: "1"))
+        _ = await outbox.deliver(message(to: "second@example.com", code: "2"))
+        _ = await outbox.deliver(message(to: "third@example.com", code: "3"))
         #expect(await outbox.list(to: "first@example.com").isEmpty)
         #expect(await outbox.list().map(\.to) == ["second@example.com", "third@example.com"])
     }

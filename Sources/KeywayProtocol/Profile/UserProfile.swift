@@ -55,14 +55,15 @@ public struct ProfileFieldDefinition: Codable, Sendable, Equatable {
 /// `GET /v1/me`: the signed-in user and their profile.
 public struct UserProfileDocument: Codable, Sendable, Equatable {
     public var subject: String
-    public var email: String
+    /// The email address; `nil` for a user known by phone number only.
+    public var email: String?
     public var emailVerified: Bool
     public var profile: [String: ProfileValue]
     /// The project's schema, so a client can render the fields.
     public var schema: [ProfileFieldDefinition]
 
     public init(
-        subject: String, email: String, emailVerified: Bool, profile: [String: ProfileValue],
+        subject: String, email: String?, emailVerified: Bool, profile: [String: ProfileValue],
         schema: [ProfileFieldDefinition]
     ) {
         self.subject = subject

@@ -40,8 +40,14 @@ package struct IssuedStartToken: Codable, Sendable, Equatable {
 package struct AdminUser: Codable, Sendable, Equatable {
     package var id: String
     package var projectId: String
-    package var email: String
+    /// `nil` for a user known by phone number only.
+    package var email: String?
     package var emailVerified: Bool
+    /// The E.164 phone number, if any.
+    package var phone: String?
+    package var phoneVerified: Bool
+    /// The methods set up on the account (`totp`, `password`).
+    package var methods: [String]
     package var createdAt: Date
     package var blocked: Bool
     /// When the user was blocked.
@@ -52,6 +58,9 @@ package struct AdminUser: Codable, Sendable, Equatable {
         projectId = record.projectId
         email = record.email
         emailVerified = record.emailVerified
+        phone = record.phone
+        phoneVerified = record.phoneVerified
+        methods = (record.hasTotp ? ["totp"] : []) + (record.passwordHash != nil ? ["password"] : [])
         createdAt = Date(epochMilliseconds: record.createdAt)
         blocked = record.isBlocked
         blockedAt = record.blockedAt.map { Date(epochMilliseconds: $0) }

@@ -25,6 +25,8 @@ public struct ServerConfiguration: Sendable {
     /// The admin API's bearer token (at least 32 characters). `nil` keeps the stored one, or
     /// creates a random one on first start (``KeywayServerApp/createdAdminToken``).
     public var adminToken: String?
+    /// How passwords are hashed and checked.
+    public var passwordHashing: ScryptPasswords = ScryptPasswords()
 
     public init(
         host: String = "127.0.0.1", port: Int = 8080, database: DatabaseLocation = .embeddedDefault,
@@ -81,6 +83,9 @@ public struct RateLimits: Sendable, Equatable {
     /// Codes checked for one identifier per window, over all its flows: restarting a flow does
     /// not buy more guesses.
     public var codeChecksPerIdentifier = 15
+    /// Passwords checked for one identifier per window, counted apart from codes: guessing codes
+    /// does not lock out the password, nor the reverse.
+    public var passwordChecksPerIdentifier = 10
     /// Flows started from one client address per window. Behind a proxy every client has the
     /// proxy's address: raise or turn it off there.
     public var flowStartsPerAddress = 300
@@ -90,6 +95,7 @@ public struct RateLimits: Sendable, Equatable {
     /// Refuses negative limits and windows that are not positive.
     public func validate() throws {
         guard window > 0, flowStartsPerIdentifier >= 0, codeSendsPerIdentifier >= 0, codeChecksPerIdentifier >= 0,
+            passwordChecksPerIdentifier >= 0,
             flowStartsPerAddress >= 0
         else { throw ConfigurationError("Rate limits must not be negative, and their window must be positive.") }
     }

@@ -7,7 +7,7 @@ import KeywayProtocol
 /// Its output is discarded, so nothing it prints can carry a code into the server's logs.
 ///
 /// As a ``DeliveryProvider`` a failed run (a non-zero status, a timeout) is retried.
-struct CommandDelivery: MessageSender, DeliveryProvider {
+struct CommandDelivery: DeliveryProvider {
     let executable: String
     let arguments: [String]
     var timeout: Duration = .seconds(15)
@@ -23,7 +23,7 @@ struct CommandDelivery: MessageSender, DeliveryProvider {
         let description: String
     }
 
-    func send(_ message: OutgoingMessage) async throws {
+    private func send(_ message: OutgoingMessage) async throws {
         let payload = try JSONEncoder().encode(
             Payload(channel: message.channel.rawValue, to: message.to, subject: message.subject, body: message.body))
         let status: Int32

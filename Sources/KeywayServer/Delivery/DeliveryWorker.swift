@@ -96,7 +96,18 @@ final class DeliveryWorker: Service, Sendable {
         }
     }
 
-    private func attempt(_ message: DeliveryMessage) async {
+    /// Makes the first attempt at a message enqueued already claimed
+    /// (``DeliveryOutboxRepository/enqueueClaimed(_:now:lease:)``), records its outcome like any
+    /// attempt (a failure is retried later by the worker, or becomes a dead letter), and answers it.
+    func attemptClaimed(_ message: DeliveryMessage) async -> DeliveryOutcome {
+        await attempt(message)
+    }
+
+    /// How long a message enqueued claimed is held for its inline attempt, in milliseconds.
+    var leaseMilliseconds: Int64 { Int64(lease * 1000) }
+
+    @discardableResult
+    private func attempt(_ message: DeliveryMessage) async -> DeliveryOutcome {
         let metadata: Logger.Metadata = [
             "delivery": "\(message.id)", "channel": "\(message.channel)", "attempt": "\(message.attempt)",
         ]
@@ -140,5 +151,6 @@ final class DeliveryWorker: Service, Sendable {
                 "delivery outcome not recorded",
                 metadata: metadata.merging(["error": "\(String(describing: type(of: error)))"]) { $1 })
         }
+        return outcome
     }
 }

@@ -6,9 +6,9 @@ import Logging
 /// code) and kept in memory for `GET /dev/outbox`. Holds the latest `capacity` messages, indexed
 /// by recipient so a filtered read does not scan them all.
 ///
-/// It is both a ``MessageSender`` and a ``DeliveryProvider`` (every attempt succeeds), so the
-/// delivery worker can route messages to it.
-actor DevOutbox: MessageSender, DeliveryProvider {
+/// It is a ``DeliveryProvider`` whose every attempt succeeds, so the delivery worker routes
+/// dev-mode messages to it.
+actor DevOutbox: DeliveryProvider {
     /// Every held message, oldest first, from `head` on (earlier slots are evicted).
     private var messages: [OutboxMessage] = []
     private var head = 0
@@ -21,10 +21,6 @@ actor DevOutbox: MessageSender, DeliveryProvider {
         self.capacity = max(1, capacity)
         self.clock = clock
         self.logger = logger
-    }
-
-    func send(_ message: OutgoingMessage) async throws {
-        record(channel: message.channel, to: message.to, code: message.code.revealed, body: message.body)
     }
 
     /// Keeps a message for `GET /dev/outbox` and writes it to the log.
@@ -54,7 +50,7 @@ actor DevOutbox: MessageSender, DeliveryProvider {
 }
 
 extension DevOutbox {
-    /// Keeps the message like ``send(_:)``; always delivered.
+    /// Keeps the message for `GET /dev/outbox`; always delivered.
     func deliver(_ message: DeliveryMessage) async -> DeliveryOutcome {
         record(
             channel: message.channel, to: message.recipient, code: message.code?.revealed ?? "",

@@ -1,18 +1,13 @@
 import Foundation
 import KeywayProtocol
 
-/// A message carrying a one-time code, on its way to a user.
+/// A message carrying a one-time code, on its way to a user through the delivery outbox.
 struct OutgoingMessage: Sendable {
     var channel: CodeChannel
     var to: String
     var code: Sensitive<String>
     var subject: String
     var body: String
-}
-
-/// Delivers messages to users (email now, SMS later).
-protocol MessageSender: Sendable {
-    func send(_ message: OutgoingMessage) async throws
 }
 
 /// The text of a sign-in code message.

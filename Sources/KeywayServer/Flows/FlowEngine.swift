@@ -3,83 +3,155 @@ import KeywayJOSE
 import KeywayProtocol
 import Logging
 
-/// Runs flows: validates input, keeps flow state in the database, sends codes, and completes
-/// flows with an authorization code. Knows nothing of HTTP or of the SQL engine.
+/// Runs flows: picks the next step for this user and this application's policy, validates input,
+/// keeps flow state in the database, sends codes, and completes flows with an authorization code.
+/// Knows nothing of HTTP or of the SQL engine.
+///
+/// Every request runs in one write transaction that loads the flow, applies the input and writes
+/// the flow back; messages go out once it committed. A refused attempt that counts (a wrong code
+/// or password) is written with the refusal; a rate-limited one rolls back.
 struct FlowEngine: Sendable {
     let database: any Database
     let clock: any ServerClock
     let limits: FlowLimits
     let hasher: OneTimeCodeHasher
-    let sender: any MessageSender
+    /// Delivers the messages flows enqueue in the outbox.
+    let delivery: DeliveryWorker
+    let directory: any FlowDirectory
+    let passwords: any PasswordHashing
+    let secrets: SecretBox
     let logger: Logger
 
-    private var steps: StepBuilder { StepBuilder(limits: limits) }
+    var steps: StepBuilder { StepBuilder(limits: limits, secrets: secrets) }
+
+    /// Everything a request works on, inside its transaction.
+    struct Context: Sendable {
+        var flow: FlowRecord
+        var progress: FlowProgress
+        let application: ApplicationRecord
+        let policy: FlowPolicy
+        var user: UserRecord?
+        let now: Int64
+        /// Messages to send once the transaction committed.
+        var outgoing: [OutgoingMessage] = []
+        /// Set when the flow completed.
+        var completion: Completion?
+        /// The client's address, hashed, for sessions and risk.
+        var addressHash: String?
+
+        var identifier: Identifier { Identifier(stored: flow.identifier) }
+    }
+
+    /// What a completed flow hands out.
+    struct Completion: Sendable {
+        let authCode: String
+        let expiresAt: Int64
+        let sessionId: String
+        let newUser: Bool
+    }
 
     // MARK: Starting
 
-    /// Starts a flow and sends its first code.
-    func start(configId: String?, request: StartFlowRequest, clientAddress: String? = nil, traceId: String) async throws
-        -> Step
-    {
+    /// Starts a flow and answers with its first step.
+    func start(
+        configId: String?, request: StartFlowRequest, clientAddress: String? = nil,
+        account: (userId: String, sessionId: String)? = nil, traceId: String
+    ) async throws -> Step {
         let application = try await application(for: configId)
-        var invalid: [InvalidField] = []
-        let email = EmailAddress.normalize(request.identifier)
-        if email == nil {
-            invalid.append(InvalidField(name: "identifier", reason: "Enter a valid email address."))
+        var startRequest = request
+        let now = clock.now().epochMilliseconds
+        if let startToken = request.startToken?.revealed {
+            let consumed = try await database.write { repositories in
+                try await self.directory.consumeStartToken(
+                    startToken, applicationId: application.id, now: now, in: repositories)
+            }
+            guard let consumed else { throw FlowProblem.invalidStartToken }
+            startRequest.flowType = consumed.flowType
+            startRequest.identifier = consumed.identifier
         }
-        if request.codeChallengeMethod != PKCE.method {
+        var invalid: [InvalidField] = []
+        let identifier = Identifier(parsing: startRequest.identifier)
+        if startRequest.flowType != .accountManage, identifier == nil {
+            invalid.append(
+                InvalidField(
+                    name: "identifier", reason: "Enter a valid email address or a phone number in international form (+…)."))
+        }
+        if startRequest.codeChallengeMethod != PKCE.method {
             invalid.append(InvalidField(name: "codeChallengeMethod", reason: "Only S256 is supported."))
         }
-        if !PKCE.isValidS256Challenge(request.codeChallenge) {
+        if !PKCE.isValidS256Challenge(startRequest.codeChallenge) {
             invalid.append(
                 InvalidField(
                     name: "codeChallenge",
                     reason: "Send the base64url SHA-256 of the code verifier (43 characters)."))
         }
         if !invalid.isEmpty { throw FlowProblem.invalidRequest(invalid) }
-        guard application.flowTypes.contains(request.flowType) else {
+        let policy = try await database.read { try await self.directory.policy(for: application, in: $0) }
+        let request = startRequest
+        guard policy.flowTypes.contains(request.flowType) else {
             throw FlowProblem.flowTypeNotEnabled(request.flowType)
         }
-        guard let email else { throw FlowProblem.internalError }
+        if request.flowType == .accountManage {
+            guard let account else { throw FlowProblem.invalidAccessToken }
+            return try await startManaging(
+                application: application, policy: policy, userId: account.userId, sessionId: account.sessionId,
+                request: request,
+                clientAddress: clientAddress, now: now, traceId: traceId)
+        }
+        guard let identifier else { throw FlowProblem.internalError }
 
-        let now = clock.now().epochMilliseconds
-        // Counted whether or not a code goes out, so the limits say nothing about the address.
+        let flowId = SecureRandom.identifier(prefix: "flw")
+        let flowToken = SecureRandom.token(prefix: "kft")
         let rates = limits.rateLimits
-        let identifierKey = Self.identifierKey(projectId: application.projectId, identifier: email)
-        try await database.write { repositories in
+        let identifierKey = Self.identifierKey(projectId: application.projectId, identifier: identifier.value)
+        let outcome: (Step, [DeliveryMessage]) = try await database.write { repositories in
+            // Counted whether or not the identifier has an account, so the limits say nothing about it.
             try await self.consume("start-id", identifierKey, limit: rates.flowStartsPerIdentifier, now: now, in: repositories)
             if let clientAddress {
                 try await self.consume(
                     "start-ip", sha256Hex(clientAddress), limit: rates.flowStartsPerAddress, now: now, in: repositories)
             }
-            try await self.consume("send-id", identifierKey, limit: rates.codeSendsPerIdentifier, now: now, in: repositories)
-        }
-        let flowId = SecureRandom.identifier(prefix: "flw")
-        let flowToken = SecureRandom.token(prefix: "kft")
-        let code = OneTimeCodeHasher.generate(digits: limits.codeLength)
-        let user = try await database.read { try await $0.users.find(projectId: application.projectId, email: email) }
-        // A code goes out only where it can lead to a sign-in; otherwise the flow looks the same
-        // but no code can ever match, so responses do not reveal whether the address is known.
-        let deliver = user != nil || application.autoCreateUsers
-        let flow = FlowRecord(
-            id: flowId, applicationId: application.id, flowType: request.flowType, identifier: email,
-            userId: user?.id, state: .awaitingCode, tokenHash: sha256Hex(flowToken),
-            codeChallenge: request.codeChallenge,
-            otpHash: deliver ? hasher.hash(code: code, flowId: flowId) : nil,
-            otpExpiresAt: now + milliseconds(limits.codeLifetime),
-            resendAt: now + milliseconds(limits.resendCooldown), resendCount: 0, failedAttempts: 0,
-            sessionId: nil, createdAt: now, expiresAt: now + milliseconds(limits.flowLifetime), updatedAt: now)
-        try await database.write { try await $0.flows.insert(flow) }
-        if deliver {
-            do {
-                try await send(code: code, to: email)
-            } catch {
-                try? await database.write { try await $0.flows.delete(id: flowId) }
-                throw FlowProblem.deliveryFailed
+            let user = try await repositories.users.find(projectId: application.projectId, identifier: identifier)
+            var mode: FlowProgress.Mode = request.flowType == .signup ? .signUp : .signIn
+            if mode == .signUp, user != nil {
+                // Signing up a known identifier is a sign-in: never a second account.
+                mode = .signIn
             }
+            var progress = FlowProgress(mode: mode, stage: .selectMethod, purpose: .primary)
+            if mode == .signUp, policy.requireInviteCode {
+                guard let invite = request.inviteCode?.revealed, !invite.isEmpty else {
+                    throw FlowProblem.inviteCodeRequired
+                }
+                switch try await self.directory.inviteCodeStatus(
+                    invite, applicationId: application.id, now: now, in: repositories)
+                {
+                case .valid: progress.inviteCodeHash = try self.secrets.seal(Array(invite.utf8), purpose: "invite:\(flowId)")
+                case .used: throw FlowProblem.inviteCodeUsed
+                case .invalid, .expired: throw FlowProblem.invalidInviteCode
+                }
+            }
+            let flow = FlowRecord(
+                id: flowId, applicationId: application.id, flowType: request.flowType, identifier: identifier.value,
+                userId: user?.id, state: .awaitingCode, tokenHash: sha256Hex(flowToken),
+                codeChallenge: request.codeChallenge, otpHash: nil, otpExpiresAt: nil, resendAt: nil, resendCount: 0,
+                failedAttempts: 0, sessionId: nil, createdAt: now, expiresAt: now + self.milliseconds(self.limits.flowLifetime),
+                updatedAt: now)
+            var context = Context(
+                flow: flow, progress: progress, application: application, policy: policy, user: user, now: now,
+                addressHash: clientAddress.map(sha256Hex))
+            try await self.beginPrimary(&context, in: repositories)
+            context.flow.progress = context.progress
+            try await repositories.flows.insert(context.flow)
+            let messages = try await self.enqueue(context, in: repositories)
+            let step = self.steps.step(for: context, flowToken: Sensitive(flowToken), traceId: traceId)
+            return (step, messages)
+        }
+        if try await !deliver(outcome.1) {
+            try? await database.write { try await $0.flows.delete(id: flowId) }
+            throw FlowProblem.deliveryFailed
         }
         logger.info("flow started", metadata: ["flow": "\(flowId)", "type": "\(request.flowType)"])
-        return steps.enterCode(flow: flow, flowToken: Sensitive(flowToken), traceId: traceId)
+        return outcome.0
     }
 
     // MARK: Reading and cancelling
@@ -87,11 +159,12 @@ struct FlowEngine: Sendable {
     /// The flow's current step.
     func current(flowId: String, flowToken: String?, configId: String?, traceId: String) async throws -> Step {
         let now = clock.now().epochMilliseconds
-        let flow = try await database.read { repositories in
-            try await self.authorize(flowId: flowId, flowToken: flowToken, configId: configId, in: repositories)
+        return try await database.read { repositories in
+            let context = try await self.load(
+                flowId: flowId, flowToken: flowToken, configId: configId, now: now, in: repositories)
+            if let problem = self.openProblem(context.flow, now: now) { throw problem }
+            return self.steps.step(for: context, flowToken: nil, traceId: traceId)
         }
-        try checkOpen(flow, now: now)
-        return steps.enterCode(flow: flow, flowToken: nil, traceId: traceId)
     }
 
     /// Cancels the flow; a finished flow stays as it was.
@@ -108,146 +181,108 @@ struct FlowEngine: Sendable {
         }
     }
 
-    // MARK: Codes
+    // MARK: The request cycle
 
-    /// Checks a code. A right code completes the flow with an authorization code.
-    func submitCode(
-        flowId: String, flowToken: String?, configId: String?, code rawCode: String, traceId: String
+    /// Runs one request on an open flow: `body` changes the context and returns a problem to
+    /// answer with (after the changes are written) or `nil` to answer with the next step.
+    /// Messages go out after the commit; when one cannot be delivered, the flow goes back to
+    /// where it was and the request can be repeated.
+    func mutate(
+        flowId: String, flowToken: String?, configId: String?, clientAddress: String? = nil, traceId: String,
+        _ body: @Sendable @escaping (inout Context, Repositories) async throws -> FlowProblem?
     ) async throws -> Step {
-        let code = rawCode.trimmingCharacters(in: .whitespaces)
-        guard code.utf8.count == limits.codeLength, code.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }) else {
-            throw FlowProblem.invalidRequest([
-                InvalidField(name: "code", reason: "Enter the \(limits.codeLength)-digit code.")
-            ])
-        }
         let now = clock.now().epochMilliseconds
-        let authCode = SecureRandom.token(prefix: "kac")
-        let codeExpiresAt = now + milliseconds(limits.authorizationCodeLifetime)
-        let outcome: Result<(FlowRecord, String, Bool), FlowProblem> = try await database.write { repositories in
-            var flow = try await self.authorize(
-                flowId: flowId, flowToken: flowToken, configId: configId, in: repositories)
-            if let problem = self.openProblem(flow, now: now) { return .failure(problem) }
-            if let expires = flow.otpExpiresAt, now >= expires { return .failure(.codeExpired) }
-            guard let application = try await repositories.applications.find(id: flow.applicationId) else {
-                return .failure(.flowNotFound)
-            }
-            try await self.consume(
-                "check-id", Self.identifierKey(projectId: application.projectId, identifier: flow.identifier),
-                limit: self.limits.rateLimits.codeChecksPerIdentifier, now: now, in: repositories)
-            let matches = flow.otpHash.map { self.hasher.verify(code: code, flowId: flow.id, storedHash: $0) } ?? false
-            guard matches else {
-                flow.failedAttempts += 1
-                flow.updatedAt = now
-                let remaining = self.limits.maxCodeAttempts - flow.failedAttempts
-                if remaining <= 0 {
-                    flow.state = .failed
-                    flow.otpHash = nil
+        let outcome: (Step?, FlowProblem?, [DeliveryMessage], FlowRecord) = try await database.write { repositories in
+            var context = try await self.load(
+                flowId: flowId, flowToken: flowToken, configId: configId, now: now, in: repositories)
+            if let problem = self.openProblem(context.flow, now: now) { return (nil, problem, [], context.flow) }
+            context.addressHash = clientAddress.map(sha256Hex)
+            let before = context.flow
+            let problem = try await body(&context, repositories)
+            context.flow.progress = context.progress
+            context.flow.updatedAt = now
+            try await repositories.flows.update(context.flow)
+            let messages = try await self.enqueue(context, in: repositories)
+            if let problem { return (nil, problem, messages, before) }
+            return (self.steps.step(for: context, flowToken: nil, traceId: traceId), nil, messages, before)
+        }
+        let (step, problem, outgoing, before) = outcome
+        if try await !deliver(outgoing) {
+            // Put the flow back as it was, so the same request can be sent again.
+            var copy = before
+            copy.updatedAt = now
+            let restored = copy
+            try? await database.write { try await $0.flows.update(restored) }
+            logger.warning("delivery failed", metadata: ["flow": "\(flowId)"])
+            throw unavailable(channel: outgoing.first?.channel, before: before)
+        }
+        if let problem { throw problem }
+        guard let step else { throw FlowProblem.internalError }
+        if step.kind == .completed {
+            logger.info("flow completed", metadata: ["flow": "\(flowId)", "session": "\(step.completed?.session ?? "")"])
+        }
+        return step
+    }
+
+    /// The problem for a message that could not go out: choose another method when the step the
+    /// flow went back to offers one, else try again.
+    private func unavailable(channel: CodeChannel?, before: FlowRecord) -> FlowProblem {
+        if channel == .sms, let progress = before.progress, progress.stage == .selectMethod,
+            progress.options.contains(where: { $0 != .smsOtp })
+        {
+            return .methodUnavailable
+        }
+        return .deliveryFailed
+    }
+
+    /// Writes the context's messages to the delivery outbox, in the request's transaction, each
+    /// claimed for an attempt right after the commit.
+    private func enqueue(_ context: Context, in repositories: Repositories) async throws -> [DeliveryMessage] {
+        var messages: [DeliveryMessage] = []
+        for message in context.outgoing {
+            messages.append(
+                try await repositories.deliveryOutbox.enqueueClaimed(
+                    DeliveryRequest(
+                        projectId: context.application.projectId, flowId: context.flow.id, channel: message.channel,
+                        recipient: message.to, subject: message.subject, body: Sensitive(message.body),
+                        code: message.code, idempotencyKey: SecureRandom.identifier(prefix: "idk")),
+                    now: context.now, lease: delivery.leaseMilliseconds))
+        }
+        return messages
+    }
+
+    /// Attempts each message once; `false` when one was not delivered. Such a message is
+    /// withdrawn (a dead letter, never sent later): the flow goes back to where it was.
+    private func deliver(_ messages: [DeliveryMessage]) async throws -> Bool {
+        for message in messages {
+            let outcome = await delivery.attemptClaimed(message)
+            guard outcome == .delivered else {
+                let now = clock.now().epochMilliseconds
+                try? await database.write { repositories in
+                    try await repositories.deliveryOutbox.withdraw(
+                        id: message.id, reason: "withdrawn: the flow went back", now: now)
                 }
-                try await repositories.flows.update(flow)
-                return .failure(remaining <= 0 ? .tooManyAttempts : .invalidCode(attemptsRemaining: remaining))
+                return false
             }
-            // The code is right: find or create the user, open a session, issue the code.
-            let userId: String
-            var created = false
-            if let existing = flow.userId {
-                userId = existing
-                try await repositories.users.markEmailVerified(id: existing)
-            } else if let existing = try await repositories.users.find(
-                projectId: application.projectId, email: flow.identifier)
-            {
-                userId = existing.id
-                try await repositories.users.markEmailVerified(id: existing.id)
-            } else {
-                userId = SecureRandom.identifier(prefix: "usr")
-                created = true
-                try await repositories.users.insert(
-                    UserRecord(
-                        id: userId, projectId: application.projectId, email: flow.identifier, emailVerified: true,
-                        createdAt: now))
-            }
-            let sessionId = SecureRandom.identifier(prefix: "ses")
-            try await repositories.sessions.insert(
-                SessionRecord(
-                    id: sessionId, userId: userId, applicationId: application.id, amr: ["otp"], authTime: now,
-                    createdAt: now, revokedAt: nil))
-            try await repositories.authorizationCodes.insert(
-                AuthorizationCodeRecord(
-                    codeHash: sha256Hex(authCode), applicationId: application.id, userId: userId,
-                    sessionId: sessionId, flowId: flow.id, codeChallenge: flow.codeChallenge,
-                    expiresAt: codeExpiresAt, usedAt: nil, createdAt: now))
-            flow.userId = userId
-            flow.state = .completed
-            flow.otpHash = nil
-            flow.sessionId = sessionId
-            flow.updatedAt = now
-            try await repositories.flows.update(flow)
-            return .success((flow, sessionId, created))
         }
-        let (flow, sessionId, created) = try outcome.get()
-        logger.info("flow completed", metadata: ["flow": "\(flow.id)", "session": "\(sessionId)"])
-        return steps.completed(
-            flow: flow, authCode: authCode, codeExpiresAt: Date(epochMilliseconds: codeExpiresAt),
-            sessionId: sessionId, newUser: created, traceId: traceId)
+        return true
     }
 
-    /// Sends a new code once the cooldown has passed.
-    func resend(flowId: String, flowToken: String?, configId: String?, traceId: String) async throws -> Step {
-        let now = clock.now().epochMilliseconds
-        let code = OneTimeCodeHasher.generate(digits: limits.codeLength)
-        let outcome: Result<(FlowRecord, Bool), FlowProblem> = try await database.write { repositories in
-            var flow = try await self.authorize(
-                flowId: flowId, flowToken: flowToken, configId: configId, in: repositories)
-            if let problem = self.openProblem(flow, now: now) { return .failure(problem) }
-            if let resendAt = flow.resendAt, now < resendAt {
-                return .failure(
-                    .resendCooldown(until: Date(epochMilliseconds: resendAt), now: Date(epochMilliseconds: now)))
-            }
-            guard flow.resendCount < self.limits.maxResends else { return .failure(.resendLimitReached) }
-            guard let application = try await repositories.applications.find(id: flow.applicationId) else {
-                return .failure(.flowNotFound)
-            }
-            try await self.consume(
-                "send-id", Self.identifierKey(projectId: application.projectId, identifier: flow.identifier),
-                limit: self.limits.rateLimits.codeSendsPerIdentifier, now: now, in: repositories)
-            let deliver = flow.userId != nil || application.autoCreateUsers
-            flow.otpHash = deliver ? self.hasher.hash(code: code, flowId: flow.id) : nil
-            flow.otpExpiresAt = now + self.milliseconds(self.limits.codeLifetime)
-            flow.resendAt = now + self.milliseconds(self.limits.resendCooldown)
-            flow.resendCount += 1
-            flow.updatedAt = now
-            try await repositories.flows.update(flow)
-            return .success((flow, deliver))
-        }
-        let (flow, deliver) = try outcome.get()
-        if deliver {
-            do {
-                try await send(code: code, to: flow.identifier)
-            } catch {
-                throw FlowProblem.deliveryFailed
-            }
-        }
-        return steps.enterCode(flow: flow, flowToken: nil, traceId: traceId)
-    }
+    // MARK: Loading
 
-    // MARK: Helpers
-
-    /// The counter key of an identifier: a hash of the project and the normalized identifier.
-    private static func identifierKey(projectId: String, identifier: String) -> String {
-        sha256Hex("\(projectId)\u{0}\(identifier)")
-    }
-
-    /// Counts one attempt of `kind` for `key`; over `limit` in the window, refuses with `wait`
-    /// (the refused attempt is not kept: the transaction rolls back).
-    private func consume(_ kind: String, _ key: String, limit: Int, now: Int64, in repositories: Repositories)
-        async throws
-    {
-        guard limit > 0 else { return }
-        let window = milliseconds(limits.rateLimits.window)
-        let (hits, windowStart) = try await repositories.rateLimits.hit(bucket: "\(kind):\(key)", now: now, window: window)
-        if hits > Int64(limit) {
-            logger.notice("rate limit reached", metadata: ["limit": "\(kind)"])
-            throw FlowProblem.rateLimited(until: windowStart + window, now: now)
+    func load(
+        flowId: String, flowToken: String?, configId: String?, now: Int64, in repositories: Repositories
+    ) async throws -> Context {
+        let flow = try await authorize(flowId: flowId, flowToken: flowToken, configId: configId, in: repositories)
+        guard let application = try await repositories.applications.find(id: flow.applicationId) else {
+            throw FlowProblem.flowNotFound
         }
+        let policy = try await directory.policy(for: application, in: repositories)
+        let user: UserRecord? =
+            if let userId = flow.userId { try await repositories.users.find(id: userId) } else { nil }
+        let progress =
+            flow.progress ?? FlowProgress(mode: .signIn, stage: .enterCode, purpose: .primary, codeChannel: .email)
+        return Context(flow: flow, progress: progress, application: application, policy: policy, user: user, now: now)
     }
 
     private func application(for configId: String?) async throws -> ApplicationRecord {
@@ -272,7 +307,7 @@ struct FlowEngine: Sendable {
         return flow
     }
 
-    private func openProblem(_ flow: FlowRecord, now: Int64) -> FlowProblem? {
+    func openProblem(_ flow: FlowRecord, now: Int64) -> FlowProblem? {
         switch flow.state {
         case .awaitingCode: now >= flow.expiresAt ? .flowExpired : nil
         case .failed: .tooManyAttempts
@@ -280,18 +315,28 @@ struct FlowEngine: Sendable {
         }
     }
 
-    private func checkOpen(_ flow: FlowRecord, now: Int64) throws {
-        if let problem = openProblem(flow, now: now) { throw problem }
+    // MARK: Limits
+
+    /// The counter key of an identifier: a hash of the project and the normalized identifier.
+    static func identifierKey(projectId: String, identifier: String) -> String {
+        sha256Hex("\(projectId)\u{0}\(identifier)")
     }
 
-    private func send(code: String, to email: String) async throws {
-        let minutes = Int(limits.codeLifetime / 60)
-        let text = MessageTemplates.signInCode(code, minutes: minutes)
-        try await sender.send(
-            OutgoingMessage(channel: .email, to: email, code: Sensitive(code), subject: text.subject, body: text.body))
+    /// Counts one attempt of `kind` for `key`; over `limit` in the window, refuses with `wait`
+    /// (the refused attempt is not kept: the transaction rolls back).
+    func consume(_ kind: String, _ key: String, limit: Int, now: Int64, in repositories: Repositories)
+        async throws
+    {
+        guard limit > 0 else { return }
+        let window = milliseconds(limits.rateLimits.window)
+        let (hits, windowStart) = try await repositories.rateLimits.hit(bucket: "\(kind):\(key)", now: now, window: window)
+        if hits > Int64(limit) {
+            logger.notice("rate limit reached", metadata: ["limit": "\(kind)"])
+            throw FlowProblem.rateLimited(until: windowStart + window, now: now)
+        }
     }
 
-    private func milliseconds(_ interval: TimeInterval) -> Int64 {
+    func milliseconds(_ interval: TimeInterval) -> Int64 {
         Int64((interval * 1000).rounded())
     }
 }

@@ -97,4 +97,67 @@ struct FlowProblem: Error, Sendable {
         .internalError, status: 500, title: "Internal error",
         detail: "Something went wrong on the server. Try again; quote the trace ID if it keeps happening.",
         action: .retryRequest, retryable: true)
+
+    static let invalidStep = FlowProblem(
+        .invalidStep, status: 409, title: "Not this step",
+        detail: "This flow is not waiting for that. Read the current step and use one of its actions.",
+        action: .retryInput)
+
+    static func invalidCredentials(attemptsRemaining: Int) -> FlowProblem {
+        FlowProblem(
+            .invalidCredentials, status: 400, title: "Wrong identifier or password",
+            detail: attemptsRemaining == 1
+                ? "The identifier or the password is not right. You have 1 attempt left."
+                : "The identifier or the password is not right. You have \(attemptsRemaining) attempts left.",
+            action: .retryInput, attemptsRemaining: attemptsRemaining)
+    }
+
+    static func weakPassword(_ fields: [InvalidField]) -> FlowProblem {
+        FlowProblem(
+            .weakPassword, status: 400, title: "Choose another password",
+            detail: fields.map(\.reason).joined(separator: " "), action: .retryInput, invalidFields: fields)
+    }
+
+    static let codeReplayed = FlowProblem(
+        .codeReplayed, status: 400, title: "Code already used",
+        detail: "That code was already used. Wait for the next code in your authenticator app.", action: .retryInput)
+
+    static let methodUnavailable = FlowProblem(
+        .methodUnavailable, status: 503, title: "Method unavailable",
+        detail: "This method cannot be used right now. Choose another one.", action: .selectMethod, retryable: true)
+
+    static let userBlocked = FlowProblem(
+        .userBlocked, status: 403, title: "Account blocked",
+        detail: "This account is blocked. Contact the application's support.", action: .abort)
+
+    static let invalidStartToken = FlowProblem(
+        .invalidStartToken, status: 400, title: "Invalid start link",
+        detail: "This start link is invalid, expired or already used. Start again.", action: .restartFlow)
+
+    static let inviteCodeRequired = FlowProblem(
+        .invalidInviteCode, status: 400, title: "Invitation code required",
+        detail: "Signing up needs an invitation code.", action: .retryInput,
+        invalidFields: [InvalidField(name: "inviteCode", reason: "Enter your invitation code.")])
+
+    static let invalidInviteCode = FlowProblem(
+        .invalidInviteCode, status: 400, title: "Wrong invitation code",
+        detail: "That invitation code is not valid or has expired. Check it and try again.", action: .retryInput,
+        invalidFields: [InvalidField(name: "inviteCode", reason: "This code is not valid.")])
+
+    static let inviteCodeUsed = FlowProblem(
+        .inviteCodeUsed, status: 409, title: "Invitation code used",
+        detail: "That invitation code was already used. Ask for a new one.", action: .abort)
+
+    static let invalidAccessToken = FlowProblem(
+        .invalidAccessToken, status: 401, title: "Sign in first",
+        detail: "Managing an account needs a valid access token in the Authorization header.", action: .abort)
+
+    static let lastSecondFactor = FlowProblem(
+        .invalidStep, status: 409, title: "Last second factor",
+        detail: "This application requires a second factor: set up another one before removing this one.",
+        action: .retryInput)
+
+    static let lastIdentifier = FlowProblem(
+        .invalidStep, status: 409, title: "Needed to sign in",
+        detail: "This phone number is how you sign in, so it cannot be removed.", action: .retryInput)
 }

@@ -96,7 +96,7 @@ extension TokenEndpoint {
             return .success(
                 Granted(
                     subject: TokenIssuer.Subject(
-                        userId: user.id, email: user.email, emailVerified: user.emailVerified,
+                        userId: user.id, email: user.email, emailVerified: user.emailVerified, phoneNumber: user.verifiedPhone,
                         clientId: application.configId, sessionId: session.id, authTime: session.authTime,
                         amr: session.amr, scope: grantedScope, dpopJkt: binding),
                     refreshToken: issuedToken))

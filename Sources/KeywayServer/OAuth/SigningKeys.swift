@@ -41,6 +41,8 @@ enum ServerSecretKey {
     static let dpopNonces = "dpop_nonce_key"
     /// Derives the secrets of `client_secret_jwt` clients.
     static let clientSecrets = "client_secret_key"
+    /// Seals authenticator secrets and other secrets kept at rest.
+    static let sealedSecrets = "sealed_secret_key"
 
     static func loadOrCreate(named name: String, in database: any Database, now: Date) async throws -> SymmetricKey {
         try await database.write { repositories in

@@ -125,7 +125,7 @@ struct TokenEndpoint: Sendable {
                     dpopJkt: binding))
             return .success(
                 TokenIssuer.Subject(
-                    userId: user.id, email: user.email, emailVerified: user.emailVerified,
+                    userId: user.id, email: user.email, emailVerified: user.emailVerified, phoneNumber: user.verifiedPhone,
                     clientId: application.configId, sessionId: session.id, authTime: session.authTime,
                     amr: session.amr, scope: scope, dpopJkt: binding))
         }

@@ -126,7 +126,7 @@ extension TokenEndpoint {
                     successorId: nil, revokedAt: nil, dpopJkt: binding))
             return .success(
                 TokenIssuer.Subject(
-                    userId: user.id, email: user.email, emailVerified: user.emailVerified,
+                    userId: user.id, email: user.email, emailVerified: user.emailVerified, phoneNumber: user.verifiedPhone,
                     clientId: application.configId, sessionId: sessionId, authTime: nowMillis,
                     amr: [TokenExchange.amr], scope: scope, dpopJkt: binding))
         }

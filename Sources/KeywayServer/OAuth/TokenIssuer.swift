@@ -10,8 +10,10 @@ struct TokenIssuer: Sendable {
 
     struct Subject: Sendable {
         var userId: String
-        var email: String
+        var email: String?
         var emailVerified: Bool
+        /// The verified phone number, if any.
+        var phoneNumber: String? = nil
         var clientId: String
         var sessionId: String
         var authTime: Int64
@@ -43,7 +45,7 @@ struct TokenIssuer: Sendable {
 
     func idToken(for subject: Subject, issuer: String, accessToken: String, now: Date) throws -> String {
         let iat = now.timeIntervalSince1970.rounded(.down)
-        let claims: [String: JSONValue] = [
+        var claims: [String: JSONValue] = [
             "iss": .string(issuer),
             "sub": .string(subject.userId),
             "aud": .string(subject.clientId),
@@ -52,11 +54,17 @@ struct TokenIssuer: Sendable {
             "exp": .number(iat + lifetimes.idToken.rounded()),
             "auth_time": .number(Double(subject.authTime / 1000)),
             "amr": .array(subject.amr.map(JSONValue.string)),
-            "email": .string(subject.email),
-            "email_verified": .bool(subject.emailVerified),
             "sid": .string(subject.sessionId),
             "at_hash": .string(Self.atHash(accessToken)),
         ]
+        if let email = subject.email {
+            claims["email"] = .string(email)
+            claims["email_verified"] = .bool(subject.emailVerified)
+        }
+        if let phone = subject.phoneNumber {
+            claims["phone_number"] = .string(phone)
+            claims["phone_number_verified"] = .bool(true)
+        }
         return try sign(claims, type: "JWT")
     }
 

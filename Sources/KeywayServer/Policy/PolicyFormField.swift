@@ -1,3 +1,5 @@
+import KeywayProtocol
+
 /// One field of the sign-up form an application asks new users to fill in.
 public struct PolicyFormField: Codable, Sendable, Equatable {
     /// The kind of input a field takes.
@@ -22,10 +24,12 @@ public struct PolicyFormField: Codable, Sendable, Equatable {
     public var pattern: String?
     /// The longest value accepted, in characters (1…10,000).
     public var maxLength: Int?
+    /// The value a `hidden` field always sends (and a pre-filled value of other kinds).
+    public var value: String?
 
     public init(
         name: String, kind: Kind, label: String? = nil, placeholder: String? = nil, required: Bool = false,
-        options: [String]? = nil, pattern: String? = nil, maxLength: Int? = nil
+        options: [String]? = nil, pattern: String? = nil, maxLength: Int? = nil, value: String? = nil
     ) {
         self.name = name
         self.kind = kind
@@ -35,10 +39,11 @@ public struct PolicyFormField: Codable, Sendable, Equatable {
         self.options = options
         self.pattern = pattern
         self.maxLength = maxLength
+        self.value = value
     }
 
     private enum CodingKeys: String, CodingKey {
-        case name, kind, label, placeholder, required, options, pattern, maxLength
+        case name, kind, label, placeholder, required, options, pattern, maxLength, value
     }
 
     /// Decodes a field; `required` defaults to `false`.
@@ -52,5 +57,14 @@ public struct PolicyFormField: Codable, Sendable, Equatable {
         options = try container.decodeIfPresent([String].self, forKey: .options)
         pattern = try container.decodeIfPresent(String.self, forKey: .pattern)
         maxLength = try container.decodeIfPresent(Int.self, forKey: .maxLength)
+        value = try container.decodeIfPresent(String.self, forKey: .value)
+    }
+
+    /// The field as a step's action declares it.
+    var field: Field {
+        Field(
+            name: name, type: FieldType(rawValue: kind.rawValue), required: required, label: label,
+            placeholder: placeholder, maxLength: maxLength, pattern: pattern,
+            options: options.map { $0.map { FieldOption(value: $0, label: $0) } }, value: value)
     }
 }

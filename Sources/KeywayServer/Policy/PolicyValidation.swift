@@ -36,6 +36,11 @@ extension ApplicationPolicy {
         if Set(primaryMethods).count != primaryMethods.count {
             refuse("duplicate_method", "primaryMethods", "Each primary method may be listed once.")
         }
+        for (index, method) in primaryMethods.enumerated() where !method.isSupported {
+            refuse(
+                "unknown_method", "primaryMethods[\(index)]",
+                "\(method.rawValue.debugDescription) is not a method; use emailOtp, smsOtp, totp or password.")
+        }
         let bootstraps = primaryMethods.contains { $0.worksWithoutEnrolment }
             || (primaryMethods.contains(.password) && signupOpen)
         if !primaryMethods.isEmpty, !bootstraps {

@@ -37,10 +37,12 @@ final class TestServer: Sendable {
         databasePath: String = temporaryDatabase(), port: Int = 0, clock: ManualClock, logs: LogCapture = LogCapture(),
         deliveryCommand: String? = nil, limits: FlowLimits = FlowLimits(), adminToken: String? = nil
     ) async throws -> TestServer {
-        let configuration = ServerConfiguration(
+        var configuration = ServerConfiguration(
             host: "127.0.0.1", port: port, database: .sqlite(path: databasePath), devMode: deliveryCommand == nil,
             devConfigId: deliveryCommand == nil ? configId : nil, deliveryCommand: deliveryCommand, clock: clock,
             limits: limits, adminToken: adminToken)
+        // A lower scrypt cost than production: the tests check behaviour, not the work factor.
+        configuration.passwordHashing = ScryptPasswords(log2Cost: 12)
         let app = try await KeywayServerApp.bootstrap(configuration: configuration, logger: logs.logger())
         let (stream, continuation) = AsyncStream.makeStream(of: Int.self)
         let task = Task {

@@ -2,9 +2,11 @@ import HTTPTypes
 import Hummingbird
 import KeywayProtocol
 
-/// The flow API under `/v1/flows`.
+/// The flow API under `/v1/flows`: start, read, cancel, and one route per action of a step.
 struct FlowRoutes {
     let engine: FlowEngine
+    /// Verifies the access token that starts an `accountManage` flow.
+    let users: UserRoutes
 
     private static let configIdHeader = HTTPField.Name(ProtocolHeader.configId)!
     private static let flowTokenHeader = HTTPField.Name(ProtocolHeader.flowToken)!
@@ -13,9 +15,18 @@ struct FlowRoutes {
         let flows = router.group("v1/flows")
         flows.post { request, context in
             let body = try await RequestDecoding.json(StartFlowRequest.self, from: request, context: context)
+            var account: (userId: String, sessionId: String)?
+            if body.flowType == .accountManage {
+                do {
+                    let (claims, user) = try await users.authenticate(request)
+                    account = (user.id, claims.sessionId)
+                } catch is OAuthFailure {
+                    throw FlowProblem.invalidAccessToken
+                }
+            }
             let step = try await engine.start(
                 configId: request.headers[Self.configIdHeader], request: body, clientAddress: context.remoteAddress,
-                traceId: context.traceId)
+                account: account, traceId: context.traceId)
             return try HTTPResponses.json(step, status: .created)
         }
         flows.get(":flowId") { request, context in
@@ -30,18 +41,67 @@ struct FlowRoutes {
                 configId: request.headers[Self.configIdHeader])
             return Response(status: .noContent)
         }
+        flows.post(":flowId/method") { request, context in
+            let body = try await RequestDecoding.json(SelectMethodRequest.self, from: request, context: context)
+            return try HTTPResponses.json(try await engine.selectMethod(target(request, context), methodId: body.methodId))
+        }
+        flows.post(":flowId/skip") { request, context in
+            try HTTPResponses.json(try await engine.skip(target(request, context)))
+        }
         flows.post(":flowId/code") { request, context in
             let body = try await RequestDecoding.json(SubmitCodeRequest.self, from: request, context: context)
-            let step = try await engine.submitCode(
-                flowId: try context.parameters.require("flowId"), flowToken: request.headers[Self.flowTokenHeader],
-                configId: request.headers[Self.configIdHeader], code: body.code.revealed, traceId: context.traceId)
-            return try HTTPResponses.json(step)
+            return try HTTPResponses.json(try await engine.submitCode(target(request, context), code: body.code.revealed))
         }
         flows.post(":flowId/resend") { request, context in
-            let step = try await engine.resend(
-                flowId: try context.parameters.require("flowId"), flowToken: request.headers[Self.flowTokenHeader],
-                configId: request.headers[Self.configIdHeader], traceId: context.traceId)
-            return try HTTPResponses.json(step)
+            try HTTPResponses.json(try await engine.resend(target(request, context)))
+        }
+        flows.post(":flowId/password") { request, context in
+            let body = try await RequestDecoding.json(SubmitPasswordRequest.self, from: request, context: context)
+            return try HTTPResponses.json(
+                try await engine.submitPassword(target(request, context), password: body.password.revealed))
+        }
+        flows.post(":flowId/totp") { request, context in
+            let body = try await RequestDecoding.json(SubmitCodeRequest.self, from: request, context: context)
+            return try HTTPResponses.json(try await engine.submitTotp(target(request, context), code: body.code.revealed))
+        }
+        flows.post(":flowId/phone") { request, context in
+            let body = try await RequestDecoding.json(SubmitPhoneRequest.self, from: request, context: context)
+            return try HTTPResponses.json(try await engine.submitPhone(target(request, context), phone: body.phone))
+        }
+        flows.post(":flowId/form") { request, context in
+            let body = try await RequestDecoding.json([String: FormValue].self, from: request, context: context)
+            return try HTTPResponses.json(
+                try await engine.submitForm(target(request, context), values: body.mapValues(\.text)))
+        }
+        flows.post(":flowId/manage/:operation") { request, context in
+            try HTTPResponses.json(
+                try await engine.manage(
+                    target(request, context), operation: try context.parameters.require("operation")))
+        }
+    }
+
+    private func target(_ request: Request, _ context: KeywayRequestContext) throws -> FlowEngine.Target {
+        FlowEngine.Target(
+            flowId: try context.parameters.require("flowId"), flowToken: request.headers[Self.flowTokenHeader],
+            configId: request.headers[Self.configIdHeader], clientAddress: context.remoteAddress,
+            traceId: context.traceId)
+    }
+}
+
+/// A form answer: a string, or a boolean or number a client sent as JSON.
+struct FormValue: Decodable, Sendable {
+    let text: String
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if let value = try? container.decode(String.self) {
+            text = value
+        } else if let value = try? container.decode(Bool.self) {
+            text = value ? "true" : "false"
+        } else if let value = try? container.decode(Double.self) {
+            text = value == value.rounded() ? String(Int(value)) : String(value)
+        } else {
+            throw DecodingError.dataCorruptedError(in: container, debugDescription: "Send text, a boolean or a number.")
         }
     }
 }

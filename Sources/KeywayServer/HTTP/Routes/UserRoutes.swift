@@ -124,7 +124,7 @@ struct UserRoutes {
     }
 
     /// The bearer token's verified claims and its user; RFC 6750 §3.1 errors otherwise.
-    private func authenticate(_ request: Request) async throws -> (AccessTokenClaims, UserRecord) {
+    func authenticate(_ request: Request) async throws -> (AccessTokenClaims, UserRecord) {
         guard let header = request.headers[.authorization] else {
             throw OAuthFailure.missingBearer
         }

@@ -31,4 +31,6 @@ struct FlowRecord: Sendable, Equatable {
     var createdAt: Int64
     var expiresAt: Int64
     var updatedAt: Int64
+    /// Where the flow stands; `nil` for flows written before adaptive flows.
+    var progress: FlowProgress? = nil
 }

@@ -8,4 +8,6 @@ struct SessionRecord: Sendable, Equatable {
     var authTime: Int64
     var createdAt: Int64
     var revokedAt: Int64?
+    /// SHA-256 of the client address the session was opened from.
+    var clientAddressHash: String? = nil
 }

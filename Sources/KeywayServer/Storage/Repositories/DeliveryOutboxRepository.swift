@@ -36,6 +36,29 @@ struct DeliveryOutboxRepository: Sendable {
         return try existing.decode(column: "id", as: String.self)
     }
 
+    /// Adds a message already claimed for its first attempt by the caller, who attempts it as soon
+    /// as the transaction commits (the flow engine does, to answer with the outcome). If the caller
+    /// never reports an outcome, the lease (`lease` milliseconds) runs out and a worker retries it.
+    func enqueueClaimed(_ request: DeliveryRequest, now: Int64, lease: Int64) async throws -> DeliveryMessage {
+        let id = SecureRandom.identifier(prefix: "dlv")
+        let leaseUntil = now + lease
+        try await sql.raw(
+            """
+            INSERT INTO delivery_outbox (id, project_id, flow_id, channel, recipient, subject, body, code,
+                idempotency_key, status, attempts, next_attempt_at, lease_until, created_at, updated_at)
+            VALUES (\(bind: id), \(bind: request.projectId), \(bind: request.flowId),
+                \(bind: request.channel.rawValue), \(bind: request.recipient), \(bind: request.subject),
+                \(bind: request.body.revealed), \(bind: request.code?.revealed), \(bind: request.idempotencyKey),
+                \(bind: DeliveryStatus.State.sending.rawValue), 1, \(bind: leaseUntil), \(bind: leaseUntil),
+                \(bind: now), \(bind: now))
+            """
+        ).run()
+        return DeliveryMessage(
+            id: id, projectId: request.projectId, flowId: request.flowId, channel: request.channel,
+            recipient: request.recipient, subject: request.subject, body: request.body, code: request.code,
+            idempotencyKey: request.idempotencyKey, attempt: 1, createdAt: Date(epochMilliseconds: now))
+    }
+
     /// Whether any message is due at `now`: a cheap read before claiming in a write transaction.
     func hasDue(now: Int64) async throws -> Bool {
         try await sql.raw(
@@ -120,6 +143,20 @@ struct DeliveryOutboxRepository: Sendable {
             SET status = 'dead', subject = '', body = '', code = NULL, lease_until = NULL,
                 last_error = \(bind: error), updated_at = \(bind: now)
             WHERE id = \(bind: id) AND status = 'sending' AND attempts = \(bind: Int64(attempt))
+            """
+        ).run()
+    }
+
+    /// Gives up a message that is not delivered yet because what it was for is gone (the flow
+    /// that needed the code went back to an earlier step): it becomes a dead letter, `reason`
+    /// added to its last error, and is never sent later.
+    func withdraw(id: String, reason: String, now: Int64) async throws {
+        try await sql.raw(
+            """
+            UPDATE delivery_outbox
+            SET status = 'dead', subject = '', body = '', code = NULL, lease_until = NULL,
+                last_error = COALESCE(last_error || '; ', '') || \(bind: reason), updated_at = \(bind: now)
+            WHERE id = \(bind: id) AND status IN ('pending', 'sending')
             """
         ).run()
     }

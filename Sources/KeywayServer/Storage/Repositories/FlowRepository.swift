@@ -1,3 +1,4 @@
+import Foundation
 import KeywayProtocol
 import SQLKit
 
@@ -10,12 +11,13 @@ struct FlowRepository: Sendable {
             """
             INSERT INTO flows (id, application_id, flow_type, identifier, user_id, state, token_hash,
                 code_challenge, otp_hash, otp_expires_at, resend_at, resend_count, failed_attempts, session_id,
-                created_at, expires_at, updated_at)
+                created_at, expires_at, updated_at, progress)
             VALUES (\(bind: flow.id), \(bind: flow.applicationId), \(bind: flow.flowType.rawValue),
                 \(bind: flow.identifier), \(bind: flow.userId), \(bind: flow.state.rawValue), \(bind: flow.tokenHash),
                 \(bind: flow.codeChallenge), \(bind: flow.otpHash), \(bind: flow.otpExpiresAt), \(bind: flow.resendAt),
                 \(bind: Int64(flow.resendCount)), \(bind: Int64(flow.failedAttempts)), \(bind: flow.sessionId),
-                \(bind: flow.createdAt), \(bind: flow.expiresAt), \(bind: flow.updatedAt))
+                \(bind: flow.createdAt), \(bind: flow.expiresAt), \(bind: flow.updatedAt),
+                \(bind: try Self.encode(flow.progress)))
             """
         ).run()
     }
@@ -32,7 +34,7 @@ struct FlowRepository: Sendable {
                 otp_hash = \(bind: flow.otpHash), otp_expires_at = \(bind: flow.otpExpiresAt),
                 resend_at = \(bind: flow.resendAt), resend_count = \(bind: Int64(flow.resendCount)),
                 failed_attempts = \(bind: Int64(flow.failedAttempts)), session_id = \(bind: flow.sessionId),
-                updated_at = \(bind: flow.updatedAt)
+                updated_at = \(bind: flow.updatedAt), progress = \(bind: try Self.encode(flow.progress))
             WHERE id = \(bind: flow.id)
             """
         ).run()
@@ -69,6 +71,13 @@ struct FlowRepository: Sendable {
             sessionId: try row.decode(column: "session_id", as: String?.self),
             createdAt: try row.decode(column: "created_at", as: Int64.self),
             expiresAt: try row.decode(column: "expires_at", as: Int64.self),
-            updatedAt: try row.decode(column: "updated_at", as: Int64.self))
+            updatedAt: try row.decode(column: "updated_at", as: Int64.self),
+            progress: try row.decode(column: "progress", as: String?.self).map {
+                try JSONDecoder().decode(FlowProgress.self, from: Data($0.utf8))
+            })
+    }
+
+    private static func encode(_ progress: FlowProgress?) throws -> String? {
+        try progress.map { String(decoding: try JSONEncoder().encode($0), as: UTF8.self) }
     }
 }

@@ -25,6 +25,20 @@ struct InviteCodeRepository: Sendable {
         ).run()
     }
 
+    /// What `code` is worth now, without using it (a sign-up checks it when it starts and redeems
+    /// it when it creates the account).
+    func status(applicationId: String, code: String, now: Int64) async throws -> InviteCodeRedemption {
+        guard
+            let row = try await sql.raw(
+                "SELECT application_id, expires_at, used_at FROM invite_codes WHERE code_hash = \(bind: sha256Hex(code))"
+            ).first(),
+            try row.decode(column: "application_id", as: String.self) == applicationId
+        else { return .invalid }
+        if try row.decode(column: "used_at", as: Int64?.self) != nil { return .used }
+        if try row.decode(column: "expires_at", as: Int64.self) <= now { return .expired }
+        return .redeemed
+    }
+
     /// Redeems `code` for `userId` at `now` (milliseconds). The code is looked up by its hash, so
     /// no comparison depends on the secret; a code of another application is ``InviteCodeRedemption/invalid``.
     /// Call it in the write transaction that creates the user, so a failed sign-up keeps the code.

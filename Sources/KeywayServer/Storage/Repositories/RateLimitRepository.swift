@@ -24,6 +24,15 @@ struct RateLimitRepository: Sendable {
         return (try row.decode(column: "hits", as: Int64.self), try row.decode(column: "window_start", as: Int64.self))
     }
 
+    /// The hits of `bucket` in the window that contains `now`, without counting one.
+    func current(bucket: String, now: Int64, window: Int64) async throws -> Int64 {
+        let row = try await sql.raw(
+            "SELECT hits, window_start FROM rate_limits WHERE bucket = \(bind: bucket)"
+        ).first()
+        guard let row, try row.decode(column: "window_start", as: Int64.self) > now - window else { return 0 }
+        return try row.decode(column: "hits", as: Int64.self)
+    }
+
     /// Removes counters whose window ended before `cutoff`.
     func deleteExpired(before cutoff: Int64) async throws {
         try await sql.raw("DELETE FROM rate_limits WHERE window_start < \(bind: cutoff)").run()

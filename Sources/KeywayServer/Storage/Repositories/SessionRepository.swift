@@ -7,10 +7,11 @@ struct SessionRepository: Sendable {
     func insert(_ session: SessionRecord) async throws {
         try await sql.raw(
             """
-            INSERT INTO sessions (id, user_id, application_id, amr, auth_time, created_at, revoked_at)
+            INSERT INTO sessions (id, user_id, application_id, amr, auth_time, created_at, revoked_at,
+                client_address_hash)
             VALUES (\(bind: session.id), \(bind: session.userId), \(bind: session.applicationId),
                 \(bind: session.amr.joined(separator: " ")), \(bind: session.authTime), \(bind: session.createdAt),
-                \(bind: session.revokedAt))
+                \(bind: session.revokedAt), \(bind: session.clientAddressHash))
             """
         ).run()
     }
@@ -26,6 +27,21 @@ struct SessionRepository: Sendable {
                 createdAt: try row.decode(column: "created_at", as: Int64.self),
                 revokedAt: try row.decode(column: "revoked_at", as: Int64?.self))
         }
+    }
+
+    /// How many sessions the user opened, and how many of them from `addressHash`.
+    func history(userId: String, addressHash: String?) async throws -> (total: Int, fromAddress: Int) {
+        let row = try await sql.raw(
+            """
+            SELECT COUNT(*) AS total,
+                COALESCE(SUM(CASE WHEN client_address_hash = \(bind: addressHash ?? "") THEN 1 ELSE 0 END), 0) AS here
+            FROM sessions WHERE user_id = \(bind: userId)
+            """
+        ).first()
+        return (
+            Int(try row?.decode(column: "total", as: Int64.self) ?? 0),
+            Int(try row?.decode(column: "here", as: Int64.self) ?? 0)
+        )
     }
 
     /// Revokes every live session of a user.

@@ -14,12 +14,29 @@ struct UserRepository: Sendable {
         try await sql.raw("SELECT * FROM users WHERE id = \(bind: id)").first().map(Self.decode)
     }
 
+    func find(projectId: String, phone: String) async throws -> UserRecord? {
+        try await sql.raw(
+            "SELECT * FROM users WHERE project_id = \(bind: projectId) AND phone = \(bind: phone)"
+        ).first().map(Self.decode)
+    }
+
+    /// The user an identifier names: an email address or an E.164 phone number.
+    func find(projectId: String, identifier: Identifier) async throws -> UserRecord? {
+        switch identifier {
+        case .email(let email): try await find(projectId: projectId, email: email)
+        case .phone(let phone): try await find(projectId: projectId, phone: phone)
+        }
+    }
+
     func insert(_ user: UserRecord) async throws {
         try await sql.raw(
             """
-            INSERT INTO users (id, project_id, email, email_verified, created_at)
-            VALUES (\(bind: user.id), \(bind: user.projectId), \(bind: user.email),
-                \(bind: Int64(user.emailVerified ? 1 : 0)), \(bind: user.createdAt))
+            INSERT INTO users (id, project_id, email, email_verified, created_at, phone, phone_verified,
+                password_hash, totp_secret, totp_last_counter)
+            VALUES (\(bind: user.id), \(bind: user.projectId), \(bind: Self.storedEmail(user)),
+                \(bind: Int64(user.emailVerified ? 1 : 0)), \(bind: user.createdAt), \(bind: user.phone),
+                \(bind: Int64(user.phoneVerified ? 1 : 0)), \(bind: user.passwordHash), \(bind: user.totpSecret),
+                \(bind: user.totpLastCounter))
             """
         ).run()
     }
@@ -46,6 +63,28 @@ struct UserRepository: Sendable {
         try await find(id: id)?.isBlocked ?? false
     }
 
+    /// Writes the user's methods (phone, password, authenticator).
+    func updateMethods(_ user: UserRecord) async throws {
+        try await sql.raw(
+            """
+            UPDATE users SET email_verified = \(bind: Int64(user.emailVerified ? 1 : 0)), phone = \(bind: user.phone),
+                phone_verified = \(bind: Int64(user.phoneVerified ? 1 : 0)), password_hash = \(bind: user.passwordHash),
+                totp_secret = \(bind: user.totpSecret), totp_last_counter = \(bind: user.totpLastCounter)
+            WHERE id = \(bind: user.id)
+            """
+        ).run()
+    }
+
+    /// Moves the last accepted authenticator step forward, only if `counter` is newer: `false`
+    /// when the code (or a later one) was already used.
+    func advanceTotpCounter(id: String, to counter: Int64) async throws -> Bool {
+        let row = try await sql.raw("SELECT totp_last_counter FROM users WHERE id = \(bind: id)").first()
+        let last = try row?.decode(column: "totp_last_counter", as: Int64?.self)
+        if let last, counter <= last { return false }
+        try await sql.raw("UPDATE users SET totp_last_counter = \(bind: counter) WHERE id = \(bind: id)").run()
+        return true
+    }
+
     func markEmailVerified(id: String) async throws {
         try await sql.raw("UPDATE users SET email_verified = 1 WHERE id = \(bind: id)").run()
     }
@@ -54,9 +93,24 @@ struct UserRepository: Sendable {
         UserRecord(
             id: try row.decode(column: "id", as: String.self),
             projectId: try row.decode(column: "project_id", as: String.self),
-            email: try row.decode(column: "email", as: String.self),
+            email: Self.contactEmail(try row.decode(column: "email", as: String.self)),
             emailVerified: try row.decode(column: "email_verified", as: Int64.self) != 0,
             createdAt: try row.decode(column: "created_at", as: Int64.self),
+            phone: try row.decode(column: "phone", as: String?.self),
+            phoneVerified: try row.decode(column: "phone_verified", as: Int64.self) != 0,
+            passwordHash: try row.decode(column: "password_hash", as: String?.self),
+            totpSecret: try row.decode(column: "totp_secret", as: String?.self),
+            totpLastCounter: try row.decode(column: "totp_last_counter", as: Int64?.self),
             blockedAt: try row.decode(column: "blocked_at", as: Int64?.self))
+    }
+
+    /// The `email` column is unique per project and not null: a user known by phone only stores
+    /// `#` and its ID there, which no normalized email address can equal.
+    private static func storedEmail(_ user: UserRecord) -> String {
+        user.email ?? "#\(user.id)"
+    }
+
+    private static func contactEmail(_ stored: String) -> String? {
+        stored.hasPrefix("#") ? nil : stored
     }
 }

@@ -1,20 +1,20 @@
-/// A way for a user to prove who they are.
-public enum AuthenticationMethod: String, Codable, Sendable, Hashable, CaseIterable {
-    /// A one-time code sent to the user's email address.
-    case emailOtp
-    /// A one-time code sent to the user's phone by SMS.
-    case smsOtp
-    /// A time-based one-time password from an authenticator app (RFC 6238), enrolled after sign-in.
-    case totp
-    /// A password the user chose at sign-up or while managing the account.
-    case password
+import KeywayProtocol
+
+/// What the server knows of each authentication method (``AuthenticationMethod`` is the wire
+/// type of the protocol, shared with the SDK).
+extension AuthenticationMethod {
+    /// The methods this server implements.
+    static let supported: [AuthenticationMethod] = [.emailOtp, .smsOtp, .totp, .password]
+
+    /// Whether this server implements the method.
+    var isSupported: Bool { Self.supported.contains(self) }
 
     /// Whether the method can be a second factor (``ApplicationPolicy/mfaMethods``).
-    public var canBeSecondFactor: Bool { self != .password }
+    var canBeSecondFactor: Bool { self == .emailOtp || self == .smsOtp || self == .totp }
 
     /// Whether a user can use the method without having signed in before: a code sent to the
     /// identifier works from the first visit; a TOTP secret and a password must be set up first.
-    public var worksWithoutEnrolment: Bool { self == .emailOtp || self == .smsOtp }
+    var worksWithoutEnrolment: Bool { self == .emailOtp || self == .smsOtp }
 }
 
 /// How an application asks for a second factor.

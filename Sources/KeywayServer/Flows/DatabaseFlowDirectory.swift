@@ -1,0 +1,46 @@
+import KeywayProtocol
+
+/// The flow directory over the server's own tables: stored policies, invitation codes, start
+/// tokens and blocked users.
+struct DatabaseFlowDirectory: FlowDirectory {
+    func policy(for application: ApplicationRecord, in repositories: Repositories) async throws -> FlowPolicy {
+        guard let stored = try await repositories.policies.policy(applicationId: application.id) else {
+            return FlowPolicy.defaults(for: application)
+        }
+        return FlowPolicy(stored, application: application)
+    }
+
+    func consumeStartToken(_ token: String, applicationId: String, now: Int64, in repositories: Repositories)
+        async throws -> (flowType: FlowType, identifier: String)?
+    {
+        guard let claim = try await repositories.startTokens.consume(token: token, applicationId: applicationId, now: now)
+        else { return nil }
+        return (claim.flowType, claim.identifier)
+    }
+
+    func inviteCodeStatus(_ code: String, applicationId: String, now: Int64, in repositories: Repositories)
+        async throws -> InviteCodeStatus
+    {
+        Self.status(try await repositories.inviteCodes.status(applicationId: applicationId, code: code, now: now))
+    }
+
+    func redeemInviteCode(
+        _ code: String, applicationId: String, userId: String, now: Int64, in repositories: Repositories
+    ) async throws -> InviteCodeStatus {
+        Self.status(
+            try await repositories.inviteCodes.redeem(applicationId: applicationId, code: code, userId: userId, now: now))
+    }
+
+    func isBlocked(userId: String, in repositories: Repositories) async throws -> Bool {
+        try await repositories.users.isBlocked(id: userId)
+    }
+
+    private static func status(_ redemption: InviteCodeRedemption) -> InviteCodeStatus {
+        switch redemption {
+        case .redeemed: .valid
+        case .invalid: .invalid
+        case .used: .used
+        case .expired: .expired
+        }
+    }
+}

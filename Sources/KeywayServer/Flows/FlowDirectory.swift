@@ -1,0 +1,29 @@
+import KeywayProtocol
+
+/// What an invitation code is worth.
+enum InviteCodeStatus: Sendable, Equatable {
+    case valid
+    case invalid
+    case used
+    case expired
+}
+
+/// What the flow engine reads from the administration side, inside its own transactions:
+/// application policies, invitation codes, start tokens and blocked users.
+protocol FlowDirectory: Sendable {
+    /// The application's policy (the defaults when none is stored).
+    func policy(for application: ApplicationRecord, in repositories: Repositories) async throws -> FlowPolicy
+    /// Uses a start token once: its flow type and identifier, or `nil` when it is unknown,
+    /// expired, used or for another application.
+    func consumeStartToken(_ token: String, applicationId: String, now: Int64, in repositories: Repositories)
+        async throws -> (flowType: FlowType, identifier: String)?
+    /// Checks an invitation code without using it.
+    func inviteCodeStatus(_ code: String, applicationId: String, now: Int64, in repositories: Repositories)
+        async throws -> InviteCodeStatus
+    /// Uses an invitation code for a new user.
+    func redeemInviteCode(
+        _ code: String, applicationId: String, userId: String, now: Int64, in repositories: Repositories
+    ) async throws -> InviteCodeStatus
+    /// Whether an administrator blocked the user.
+    func isBlocked(userId: String, in repositories: Repositories) async throws -> Bool
+}

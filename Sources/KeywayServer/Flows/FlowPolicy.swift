@@ -1,0 +1,52 @@
+import KeywayProtocol
+
+/// What the flow engine needs to know of an application's policy: which methods sign a user in,
+/// when a second factor is required, which flows are open and what sign-up collects.
+struct FlowPolicy: Sendable, Equatable {
+    /// Methods that sign a user in, in the order they are offered.
+    var primaryMethods: [AuthenticationMethod] = [.emailOtp]
+    /// Methods that count as a second factor.
+    var mfaMethods: [AuthenticationMethod] = []
+    var mfaMode: MFAMode = .off
+    var flowTypes: Set<FlowType> = [.signin]
+    /// Sign-up needs an invitation code.
+    var requireInviteCode = false
+    /// The fields sign-up collects, in the order they are shown.
+    var profileFields: [Field] = []
+    /// When set, sign-up asks the user to accept the terms at this address.
+    var termsOfServiceURL: String? = nil
+    /// The shortest password accepted.
+    var passwordMinimumLength = 10
+    /// Accounts are created on a first verified sign-in (dev applications).
+    var autoCreateUsers = false
+
+    init(
+        primaryMethods: [AuthenticationMethod] = [.emailOtp], flowTypes: Set<FlowType> = [.signin],
+        autoCreateUsers: Bool = false
+    ) {
+        self.primaryMethods = primaryMethods
+        self.flowTypes = flowTypes
+        self.autoCreateUsers = autoCreateUsers
+    }
+
+    /// The engine's view of a stored policy.
+    init(_ policy: ApplicationPolicy, application: ApplicationRecord) {
+        primaryMethods = policy.primaryMethods
+        mfaMethods = policy.mfaMethods
+        mfaMode = policy.mfaMode
+        flowTypes = Set(policy.flowTypes)
+        requireInviteCode = policy.signup.requireInviteCode
+        profileFields = policy.signup.profileFields.map(\.field)
+        termsOfServiceURL = policy.signup.termsOfServiceURL
+        passwordMinimumLength = policy.password.minimumLength
+        autoCreateUsers = application.autoCreateUsers
+    }
+
+    /// The policy of an application without a stored one: email codes only, as the application row says.
+    static func defaults(for application: ApplicationRecord) -> FlowPolicy {
+        FlowPolicy(flowTypes: application.flowTypes, autoCreateUsers: application.autoCreateUsers)
+    }
+
+    /// Whether sign-up shows a form (profile fields or the terms of service).
+    var hasSignupForm: Bool { !profileFields.isEmpty || termsOfServiceURL != nil }
+}
