@@ -114,7 +114,9 @@ public final class KeywayServerApp: Sendable {
             let sealingKey = try await ServerSecretKey.loadOrCreate(
                 named: ServerSecretKey.sealedSecrets, in: database, now: now)
             let deliveryWorker = DeliveryWorker(
-                database: database, clock: configuration.clock, routing: .always(provider), logger: logger)
+                database: database, clock: configuration.clock,
+                routing: .projects(database: database, clock: configuration.clock, fallback: provider, logger: logger),
+                logger: logger)
             let engine = FlowEngine(
                 database: database, clock: configuration.clock, limits: configuration.limits,
                 hasher: OneTimeCodeHasher(key: codeKey), delivery: deliveryWorker, directory: DatabaseFlowDirectory(),

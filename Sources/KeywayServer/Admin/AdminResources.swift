@@ -80,3 +80,37 @@ package struct AdminApplicationList: Codable, Sendable, Equatable {
         self.applications = applications
     }
 }
+
+/// A message the outbox gave up on, as the admin API shows it: no text, the recipient masked.
+package struct AdminDeadLetter: Codable, Sendable, Equatable {
+    package var id: String
+    package var projectId: String
+    package var flowId: String?
+    package var channel: String
+    /// Masked (`a•••@example.com`, `+1•••••••67`).
+    package var recipient: String
+    package var attempts: Int
+    /// Why the last attempt failed (never message text).
+    package var lastError: String?
+    package var createdAt: Date
+    package var updatedAt: Date
+
+    init(_ status: DeliveryStatus) {
+        id = status.id
+        projectId = status.projectId
+        flowId = status.flowId
+        channel = status.channel.rawValue
+        recipient =
+            status.recipient.contains("@")
+            ? EmailAddress.mask(status.recipient) : PhoneNumber.mask(status.recipient)
+        attempts = status.attempts
+        lastError = status.lastError
+        createdAt = status.createdAt
+        updatedAt = status.updatedAt
+    }
+}
+
+/// `GET /admin/dead-letters`.
+package struct AdminDeadLetterList: Codable, Sendable, Equatable {
+    package var deadLetters: [AdminDeadLetter]
+}

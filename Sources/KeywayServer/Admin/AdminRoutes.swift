@@ -64,6 +64,24 @@ struct AdminRoutes {
             }
             return try await answer(context) { try HTTPResponses.json(AdminUserList(users: try await service.users(email: email))) }
         }
+        // Messages the delivery outbox gave up on, newest first; `?configId=` narrows to the
+        // application's project.
+        admin.get("dead-letters") { request, context in
+            try await answer(context) {
+                let configId = request.uri.queryParameters.get("configId")
+                let letters = try await service.database.read { repositories -> [DeliveryStatus]? in
+                    guard let configId else {
+                        return try await repositories.deliveryOutbox.deadLetters()
+                    }
+                    guard let application = try await repositories.applications.find(configId: configId) else {
+                        return nil
+                    }
+                    return try await repositories.deliveryOutbox.deadLetters(projectId: application.projectId)
+                }
+                guard let letters else { throw AdminError.applicationNotFound(configId: configId ?? "") }
+                return try HTTPResponses.json(AdminDeadLetterList(deadLetters: letters.map(AdminDeadLetter.init)))
+            }
+        }
         admin.post("users/:userId/block") { _, context in
             try await setBlocked(true, context)
         }

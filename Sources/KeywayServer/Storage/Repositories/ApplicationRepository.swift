@@ -65,6 +65,13 @@ struct ApplicationRepository: Sendable {
         try await sql.raw("SELECT * FROM applications ORDER BY created_at, config_id").all().map(Self.decode)
     }
 
+    /// The applications of a project, oldest first.
+    func all(projectId: String) async throws -> [ApplicationRecord] {
+        try await sql.raw(
+            "SELECT * FROM applications WHERE project_id = \(bind: projectId) ORDER BY created_at, config_id"
+        ).all().map(Self.decode)
+    }
+
     func setFlowTypes(_ flowTypes: Set<FlowType>, id: String) async throws {
         let text = flowTypes.map(\.rawValue).sorted().joined(separator: " ")
         try await sql.raw("UPDATE applications SET flow_types = \(bind: text) WHERE id = \(bind: id)").run()

@@ -1,0 +1,87 @@
+import Crypto
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Logging
+import NIOCore
+
+/// An SMS provider's webhook on loopback: answers 200, or 500 while `failing`; records every
+/// request and checks its `Keyway-Signature` (HMAC-SHA256 over `t.body`) with the shared secret.
+final class SMSGateway: @unchecked Sendable {
+    // @unchecked: the mutable state is only touched under `lock`.
+    struct Received: Sendable {
+        var to: String
+        var body: String
+        var idempotencyKey: String
+        var signatureValid: Bool
+        var answered: Int
+    }
+
+    let secret = "sms-gateway-shared-secret-0123456789abcdef"
+    private let lock = NSLock()
+    private var isFailing = false
+    private var received: [Received] = []
+    private var task: Task<Void, any Error>?
+    private(set) var port = 0
+
+    var url: String { "http://127.0.0.1:\(port)/sms" }
+    var requests: [Received] { lock.withLock { received } }
+
+    /// Answers 500 from now on (`true`) or 200 (`false`).
+    func fail(_ failing: Bool) {
+        lock.withLock { isFailing = failing }
+    }
+
+    /// The six-digit code of the last message delivered (answered 200) to `phone`.
+    func lastCode(to phone: String) throws -> String {
+        guard let message = requests.last(where: { $0.to == phone && $0.answered == 200 }),
+            let range = message.body.range(of: "[0-9]{6}", options: .regularExpression)
+        else { throw TestFailure("No SMS reached \(phone).") }
+        return String(message.body[range])
+    }
+
+    func start() async throws {
+        let router = Router()
+        let secret = SymmetricKey(data: Data(secret.utf8))
+        router.post("sms") { request, _ -> Response in
+            let raw = Data(try await request.body.collect(upTo: 1 << 20).readableBytesView)
+            let json = (try? JSONSerialization.jsonObject(with: raw)) as? [String: Any] ?? [:]
+            let signature = request.headers[HTTPField.Name("Keyway-Signature")!] ?? ""
+            var valid = false
+            let parts = Dictionary(
+                signature.split(separator: ",").compactMap { part -> (String, String)? in
+                    let pair = part.split(separator: "=", maxSplits: 1)
+                    return pair.count == 2 ? (String(pair[0]), String(pair[1])) : nil
+                }, uniquingKeysWith: { first, _ in first })
+            if let timestamp = parts["t"], let mac = parts["v1"] {
+                let expected = HMAC<SHA256>.authenticationCode(for: Data(timestamp.utf8) + Data(".".utf8) + raw, using: secret)
+                valid = expected.map { String(format: "%02x", $0) }.joined() == mac
+            }
+            let status = self.lock.withLock { () -> Int in
+                let status = self.isFailing ? 500 : 200
+                self.received.append(
+                    Received(
+                        to: json["to"] as? String ?? "", body: json["body"] as? String ?? "",
+                        idempotencyKey: request.headers[HTTPField.Name("Keyway-Idempotency-Key")!] ?? "",
+                        signatureValid: valid, answered: status))
+                return status
+            }
+            return Response(status: HTTPResponse.Status(code: status))
+        }
+        let (stream, continuation) = AsyncStream.makeStream(of: Int.self)
+        var logger = Logger(label: "sms-gateway")
+        logger.logLevel = .error
+        let app = Application(
+            router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+            onServerRunning: { channel in continuation.yield(channel.localAddress?.port ?? 0) }, logger: logger)
+        task = Task { try await app.runService(gracefulShutdownSignals: []) }
+        var iterator = stream.makeAsyncIterator()
+        guard let bound = await iterator.next() else { throw CancellationError() }
+        port = bound
+    }
+
+    func stop() async {
+        task?.cancel()
+        _ = try? await task?.value
+    }
+}
