@@ -215,6 +215,34 @@ struct AdaptiveSignInTests {
         #expect(keyway.flow.currentUpdate.completion != nil)
     }
 
+    @Test func aSignInFromANewAddressMustSetUpTheOptionalSecondFactor() async throws {
+        let harness = try await AdaptiveHarness.start(policy: [
+            "primaryMethods": ["emailOtp"], "mfaMethods": ["totp"], "mfaMode": "optional", "flowTypes": ["signin"],
+        ])
+        defer { Task { await harness.server.stop() } }
+        let keyway = try harness.sdk()
+        let server = harness.server
+        await keyway.start(flowType: .signin, identifier: "travel@example.com")
+        await keyway.flow.submitCode(try await server.latestCode(to: "travel@example.com"))
+        #expect(keyway.flow.currentUpdate.methodChoice?.skippable == true)
+        await keyway.flow.skip()
+        #expect(keyway.flow.currentUpdate.completion != nil)
+
+        // Every earlier session came from elsewhere: this address is new for the user.
+        try await server.execute("UPDATE sessions SET client_address_hash = 'elsewhere'")
+        await keyway.start(flowType: .signin, identifier: "travel@example.com")
+        #expect(keyway.flow.currentUpdate.promptContext?.risk == nil)
+        await keyway.flow.submitCode(try await server.latestCode(to: "travel@example.com"))
+        let risk = try #require(keyway.flow.currentUpdate.promptContext?.risk)
+        #expect(risk.level == "medium")
+        #expect(risk.reasons == ["newAddress"])
+        #expect(keyway.flow.currentUpdate.promptContext?.messages.contains { $0.code == "risk" } == true)
+        // The only second factor must now be set up: no skip.
+        let secret = try #require(keyway.flow.currentUpdate.totpSetup).secret
+        await keyway.flow.submitTotp(TestAuthenticator.code(secret: secret, at: harness.clock.now()))
+        #expect(keyway.flow.currentUpdate.completion != nil)
+    }
+
     @Test func offMFACompletesAfterThePrimaryMethodAndTotpCanBeThePrimaryMethod() async throws {
         let harness = try await AdaptiveHarness.start(policy: [
             "primaryMethods": ["emailOtp", "totp"], "mfaMethods": [], "mfaMode": "off",

@@ -111,6 +111,20 @@ struct TestFailure: Error, CustomStringConvertible {
 
 extension TestServer {
     /// The number of rows of a table, read from the database file by an independent SQLite client.
+    /// Runs one SQL statement on the database file with an independent SQLite client.
+    func execute(_ statement: String) async throws {
+        let result = try await ChildProcess.run(
+            "python3",
+            [
+                "-c",
+                "import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.execute(sys.argv[2]); c.commit()",
+                databasePath, statement,
+            ])
+        guard result.status == 0 else {
+            throw TestFailure("The statement failed: \(String(decoding: result.errors, as: UTF8.self))")
+        }
+    }
+
     func rowCount(_ table: String) async throws -> Int {
         let result = try await ChildProcess.run(
             "python3",
