@@ -73,6 +73,15 @@ struct AdaptiveSignInTests {
         await keyway.flow.selectMethod(id: "password")
         await keyway.flow.submitPassword("violet-harbor-92")
         #expect(keyway.flow.currentUpdate.errorInfo?.code == .invalidCredentials)
+        // Email codes: the same step; the address gets a notice without a code instead.
+        await keyway.start(flowType: .signin, identifier: "nobody@example.com")
+        await keyway.flow.selectMethod(id: "emailOtp")
+        #expect(keyway.flow.currentUpdate.enterCode?.destination == "n•••@example.com")
+        let notice = try #require(try await harness.server.outbox(to: "nobody@example.com").last)
+        #expect(notice.code.isEmpty)
+        #expect(notice.body.contains("no account uses it"))
+        await keyway.flow.submitCode("123456")
+        #expect(keyway.flow.currentUpdate.errorInfo?.code == .invalidCode)
         #expect(try await harness.server.rowCount("users") == 1)
     }
 
@@ -128,7 +137,7 @@ struct AdaptiveSignInTests {
     @Test func requiredMFAEnrolsAnAuthenticatorThenAsksForItAndRefusesAReplayedCode() async throws {
         let harness = try await AdaptiveHarness.start(policy: [
             "primaryMethods": ["emailOtp"], "mfaMethods": ["totp"], "mfaMode": "required",
-            "flowTypes": ["signin", "signup", "accountManage"],
+            "flowTypes": ["signin", "accountManage"],
         ])
         defer { Task { await harness.server.stop() } }
         let keyway = try harness.sdk()

@@ -101,10 +101,12 @@ struct FlowBuildingBlockTests {
         #expect(view.profileFields.first?.type == .select)
         #expect(view.profileFields.first?.options?.map(\.value) == ["a", "b"])
         #expect(view.passwordMinimumLength == 12)
-        #expect(view.autoCreateUsers)
+        // With sign-up open, accounts come from sign-ups only.
+        #expect(!view.autoCreateUsers)
         #expect(view.hasSignupForm)
         let defaults = FlowPolicy.defaults(for: application)
         #expect(defaults.primaryMethods == [.emailOtp])
         #expect(defaults.mfaMode == .off)
+        #expect(defaults.autoCreateUsers)
     }
 }

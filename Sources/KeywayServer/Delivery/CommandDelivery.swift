@@ -44,7 +44,7 @@ extension CommandDelivery {
         do {
             try await send(
                 OutgoingMessage(
-                    channel: message.channel, to: message.recipient, code: message.code ?? Sensitive(""),
+                    channel: message.channel, to: message.recipient, code: message.code,
                     subject: message.subject, body: message.body.revealed))
             return .delivered
         } catch let failure as Failure {

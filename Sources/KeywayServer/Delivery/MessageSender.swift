@@ -5,7 +5,8 @@ import KeywayProtocol
 struct OutgoingMessage: Sendable {
     var channel: CodeChannel
     var to: String
-    var code: Sensitive<String>
+    /// The one-time code the message carries; `nil` for a notice without one.
+    var code: Sensitive<String>?
     var subject: String
     var body: String
 }
@@ -16,6 +17,15 @@ enum MessageTemplates {
         (
             "Your sign-in code",
             "Your sign-in code is \(code). It expires in \(minutes) minutes. If you did not try to sign in, ignore this message."
+        )
+    }
+
+    /// The message sent instead of a code to an identifier without an account: the owner learns
+    /// of the attempt, and the answer takes the same path (and time) as for a known identifier.
+    static func noAccount() -> (subject: String, body: String) {
+        (
+            "Sign-in attempt",
+            "Someone tried to sign in with this address, but no account uses it. If it was you, sign up first. Otherwise, ignore this message."
         )
     }
 }

@@ -128,8 +128,9 @@ extension FlowEngine {
     }
 
     /// Issues a new code to `destination` and moves to `enterCode`. The code goes out only where
-    /// it can lead somewhere; otherwise the step looks the same but no code can match, so the
-    /// answers do not reveal whether the identifier has an account.
+    /// it can lead somewhere; otherwise a notice without a code goes out instead, the step looks
+    /// the same and no code can match, so the answers do not reveal whether the identifier has an
+    /// account.
     func sendCode(
         channel: CodeChannel, to destination: String, _ context: inout Context, in repositories: Repositories
     ) async throws {
@@ -152,6 +153,12 @@ extension FlowEngine {
             context.outgoing.append(
                 OutgoingMessage(
                     channel: channel, to: destination, code: Sensitive(code), subject: text.subject, body: text.body))
+        } else {
+            // No account: a notice without a code takes the same path, so neither the answer
+            // nor its timing tells the identifier apart from a known one.
+            let text = MessageTemplates.noAccount()
+            context.outgoing.append(
+                OutgoingMessage(channel: channel, to: destination, code: nil, subject: text.subject, body: text.body))
         }
     }
 

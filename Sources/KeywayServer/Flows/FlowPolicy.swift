@@ -17,7 +17,9 @@ struct FlowPolicy: Sendable, Equatable {
     var termsOfServiceURL: String? = nil
     /// The shortest password accepted.
     var passwordMinimumLength = 10
-    /// Accounts are created on a first verified sign-in (dev applications).
+    /// Accounts are created on a first verified email or SMS code of a sign-in: for applications
+    /// that create users (the dev application, those of the admin API) while `signup` is closed.
+    /// With `signup` open, accounts come from sign-ups only.
     var autoCreateUsers = false
 
     init(
@@ -39,12 +41,14 @@ struct FlowPolicy: Sendable, Equatable {
         profileFields = policy.signup.profileFields.map(\.field)
         termsOfServiceURL = policy.signup.termsOfServiceURL
         passwordMinimumLength = policy.password.minimumLength
-        autoCreateUsers = application.autoCreateUsers
+        autoCreateUsers = application.autoCreateUsers && !flowTypes.contains(.signup)
     }
 
     /// The policy of an application without a stored one: email codes only, as the application row says.
     static func defaults(for application: ApplicationRecord) -> FlowPolicy {
-        FlowPolicy(flowTypes: application.flowTypes, autoCreateUsers: application.autoCreateUsers)
+        FlowPolicy(
+            flowTypes: application.flowTypes,
+            autoCreateUsers: application.autoCreateUsers && !application.flowTypes.contains(.signup))
     }
 
     /// Whether sign-up shows a form (profile fields or the terms of service).
