@@ -136,6 +136,50 @@ struct SignUpAndAccountTests {
         #expect(try await server.rowCount("users WHERE phone IS NULL AND totp_secret IS NOT NULL") == 1)
     }
 
+    @Test func changingThePasswordNeedsAFreshVerificationAndAStrongPassword() async throws {
+        let harness = try await AdaptiveHarness.start(policy: [
+            "primaryMethods": ["emailOtp", "password"], "flowTypes": ["signin", "signup", "accountManage"],
+        ])
+        defer { Task { await harness.server.stop() } }
+        let keyway = try harness.sdk()
+        try await harness.signUp(keyway, email: "change@example.com", password: "first-passphrase-1")
+        let created = try #require(keyway.flow.currentUpdate.completion)
+        let tokens = try await keyway.exchange(authCode: created.authCode, codeVerifier: try #require(created.codeVerifier))
+        let session = KeywaySession(keyway: keyway, storage: InMemorySecureStorage())
+        try await session.save(tokens)
+
+        try await keyway.startAccountManagement(session: session)
+        guard case .manageAccount(let methods, let operations)? = keyway.flow.currentUpdate.prompt else {
+            throw TestFailure("Expected the account overview, got \(keyway.flow.currentUpdate)")
+        }
+        #expect(methods.map(\.type) == [.emailOtp, .password])
+        #expect(operations.map(\.name).contains("changePassword"))
+        await keyway.flow.perform(operation: "changePassword")
+        // Proving who you are first: the email code or the current password.
+        let verify = try #require(keyway.flow.currentUpdate.methodChoice)
+        #expect(verify.purpose == .reverification)
+        #expect(verify.methods.map(\.type) == [.emailOtp, .password])
+        await keyway.flow.selectMethod(id: "password")
+        await keyway.flow.submitPassword("not-the-password")
+        #expect(keyway.flow.currentUpdate.errorInfo?.code == .invalidCredentials)
+        await keyway.flow.submitPassword("first-passphrase-1")
+        #expect(keyway.flow.currentUpdate.prompt == .enterPassword(purpose: .change, minimumLength: 10))
+        await keyway.flow.submitPassword("qwertyuiop")
+        #expect(keyway.flow.currentUpdate.errorInfo?.code == .weakPassword)
+        await keyway.flow.submitPassword("second-passphrase-2")
+        #expect(keyway.flow.currentUpdate.promptContext?.messages.contains { $0.code == "passwordChanged" } == true)
+        await keyway.flow.perform(operation: "finish")
+        #expect(keyway.flow.currentUpdate.completion != nil)
+
+        // Only the new password signs in now.
+        for (password, works) in [("first-passphrase-1", false), ("second-passphrase-2", true)] {
+            await keyway.start(flowType: .signin, identifier: "change@example.com")
+            await keyway.flow.selectMethod(id: "password")
+            await keyway.flow.submitPassword(password)
+            #expect((keyway.flow.currentUpdate.completion != nil) == works)
+        }
+    }
+
     @Test func aStartTokenPicksTheFlowAndIdentifierOnce() async throws {
         let harness = try await AdaptiveHarness.start(policy: ["primaryMethods": ["emailOtp"], "flowTypes": ["signin"]])
         defer { Task { await harness.server.stop() } }
