@@ -91,6 +91,22 @@ struct AdaptiveErrorTests {
         #expect(refused.action == .abort)
     }
 
+    @Test func aRequiredSecondFactorThatCannotBeSetUpStopsTheFlow() async throws {
+        // A user known by phone only has no email address to use as the second factor.
+        let harness = try await AdaptiveHarness.start(policy: [
+            "primaryMethods": ["smsOtp"], "mfaMethods": ["emailOtp"], "mfaMode": "required",
+            "flowTypes": ["signin", "signup"],
+        ])
+        defer { Task { await harness.server.stop() } }
+        let keyway = try harness.sdk()
+        await keyway.start(flowType: .signup, identifier: "+14155550177")
+        await keyway.flow.submitCode(try await harness.server.latestCode(to: "+14155550177"))
+        let stopped = try #require(keyway.flow.currentUpdate.errorInfo)
+        #expect(stopped.code == .methodUnavailable)
+        #expect(stopped.action == .abort)
+        #expect(try await harness.server.rowCount("users") == 0)
+    }
+
     @Test func actionsOfAnotherStepAreRefused() async throws {
         let harness = try await AdaptiveHarness.start(policy: Self.passwords)
         defer { Task { await harness.server.stop() } }

@@ -26,9 +26,10 @@ extension DeliveryRouting {
                     return nil
                 }
             } catch {
-                // The attempt fails without a provider and is retried with backoff.
+                // The policy could not be read: the attempt fails as retryable, and the worker
+                // tries again with backoff.
                 logger.warning("delivery routing failed", metadata: ["project": "\(projectId)"])
-                return nil
+                return UnroutableDelivery()
             }
             guard let settings else { return fallback }
             guard let url = URL(string: settings.url) else { return nil }
@@ -36,5 +37,12 @@ extension DeliveryRouting {
                 url: url, secret: Sensitive(SymmetricKey(data: Data(settings.signingSecret.utf8))),
                 timeout: .seconds(Int64(settings.timeoutSeconds)), clock: clock, logger: logger)
         }
+    }
+}
+
+/// The provider of an attempt whose route could not be read: always retryable.
+private struct UnroutableDelivery: DeliveryProvider {
+    func deliver(_ message: DeliveryMessage) async -> DeliveryOutcome {
+        .retryable("the project's delivery settings could not be read")
     }
 }

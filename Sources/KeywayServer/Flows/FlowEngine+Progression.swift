@@ -272,6 +272,10 @@ extension FlowEngine {
                     try await offer(options, purpose: .enrolment, skippable: mode == .optional, &context, in: repositories)
                     return nil
                 }
+                if mode == .required {
+                    context.flow.state = .failed
+                    return .secondFactorUnavailable
+                }
             }
             return try await complete(&context, in: repositories)
         case .signIn:
@@ -286,6 +290,12 @@ extension FlowEngine {
                 if !enrollable.isEmpty {
                     try await offer(enrollable, purpose: .enrolment, skippable: mode == .optional, &context, in: repositories)
                     return nil
+                }
+                if mode == .required {
+                    // Never a silent pass: a required second factor that this account cannot
+                    // give nor set up here stops the sign-in.
+                    context.flow.state = .failed
+                    return .secondFactorUnavailable
                 }
             }
             return try await complete(&context, in: repositories)

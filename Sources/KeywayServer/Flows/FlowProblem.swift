@@ -126,6 +126,11 @@ struct FlowProblem: Error, Sendable {
         .methodUnavailable, status: 503, title: "Method unavailable",
         detail: "This method cannot be used right now. Choose another one.", action: .selectMethod, retryable: true)
 
+    static let secondFactorUnavailable = FlowProblem(
+        .methodUnavailable, status: 403, title: "Second factor unavailable",
+        detail: "This application requires a second factor, and none can be used or set up for this account. Contact the application's support.",
+        action: .abort)
+
     static let userBlocked = FlowProblem(
         .userBlocked, status: 403, title: "Account blocked",
         detail: "This account is blocked. Contact the application's support.", action: .abort)
