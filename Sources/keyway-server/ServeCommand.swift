@@ -47,6 +47,12 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Flows one client address may start in 15 minutes (0: no limit; behind a proxy every client shares its address).")
     var maxFlowStartsPerAddress = RateLimits().flowStartsPerAddress
 
+    @Option(help: "Codes (email, SMS) one client address may have sent in 15 minutes (0: no limit).")
+    var maxCodeSendsPerAddress = RateLimits().codeSendsPerAddress
+
+    @Option(help: "Codes and passwords one client address may have checked in 15 minutes (0: no limit).")
+    var maxChecksPerAddress = RateLimits().checksPerAddress
+
     @Option(
         help: ArgumentHelp(
             "The admin API's bearer token, at least 32 characters (default: $KEYWAY_ADMIN_TOKEN, else the stored one, else a new one printed once).",
@@ -59,6 +65,8 @@ struct ServeCommand: AsyncParsableCommand {
     func validate() throws {
         guard (0...65_535).contains(port) else { throw ValidationError("--port must be between 0 and 65535.") }
         guard maxFlowStartsPerAddress >= 0 else { throw ValidationError("--max-flow-starts-per-address must not be negative.") }
+        guard maxCodeSendsPerAddress >= 0 else { throw ValidationError("--max-code-sends-per-address must not be negative.") }
+        guard maxChecksPerAddress >= 0 else { throw ValidationError("--max-checks-per-address must not be negative.") }
         guard Logger.Level(rawValue: logLevel) != nil else {
             throw ValidationError("--log-level must be one of trace, debug, info, notice, warning, error, critical.")
         }
@@ -86,6 +94,8 @@ struct ServeCommand: AsyncParsableCommand {
         }
         var limits = FlowLimits()
         limits.rateLimits.flowStartsPerAddress = maxFlowStartsPerAddress
+        limits.rateLimits.codeSendsPerAddress = maxCodeSendsPerAddress
+        limits.rateLimits.checksPerAddress = maxChecksPerAddress
         let configuration = ServerConfiguration(
             host: host, port: port, database: location, issuer: issuer, devMode: !production,
             devConfigId: devConfigId, deliveryCommand: deliveryCommand, limits: limits,

@@ -49,6 +49,35 @@ struct AdaptiveErrorTests {
         #expect(keyway.flow.currentUpdate.completion != nil)
     }
 
+    @Test func oneAddressCannotGuessAcrossManyAccounts() async throws {
+        var limits = FlowLimits()
+        limits.rateLimits.checksPerAddress = 3
+        limits.rateLimits.codeSendsPerAddress = 4
+        let clock = ManualClock()
+        let server = try await TestServer.start(clock: clock, limits: limits, adminToken: testAdminToken)
+        defer { Task { await server.stop() } }
+        let keyway = try AdaptiveHarness(clock: clock, server: server).sdk()
+        // One wrong code for each of three accounts, then the fourth check is refused.
+        for index in 1...3 {
+            await keyway.start(flowType: .signin, identifier: "spray\(index)@example.com")
+            await keyway.flow.submitCode("000000")
+            #expect(keyway.flow.currentUpdate.errorInfo?.code == .invalidCode)
+        }
+        await keyway.start(flowType: .signin, identifier: "spray4@example.com")
+        await keyway.flow.submitCode(try await server.latestCode(to: "spray4@example.com"))
+        let limited = try #require(keyway.flow.currentUpdate.errorInfo)
+        #expect(limited.code == .rateLimited)
+        #expect(limited.action == .wait)
+        // And the fifth code sent from this address is refused too.
+        await keyway.start(flowType: .signin, identifier: "spray5@example.com")
+        #expect(keyway.flow.currentUpdate.errorInfo?.code == .rateLimited)
+        // The window ends: checks are possible again.
+        clock.advance(by: 15 * 60 + 1)
+        await keyway.start(flowType: .signin, identifier: "spray6@example.com")
+        await keyway.flow.submitCode(try await server.latestCode(to: "spray6@example.com"))
+        #expect(keyway.flow.currentUpdate.completion != nil)
+    }
+
     @Test func expiredCodesExpiredFlowsAndDisabledFlowTypes() async throws {
         let harness = try await AdaptiveHarness.start(policy: ["primaryMethods": ["emailOtp"], "flowTypes": ["signin"]])
         defer { Task { await harness.server.stop() } }

@@ -1,6 +1,7 @@
 import Foundation
 import Keyway
 import KeywayProtocol
+import KeywayServer
 import Testing
 
 /// A server with the admin credential, its clock and an SDK pointed at it.
@@ -8,9 +9,9 @@ struct AdaptiveHarness {
     let clock: ManualClock
     let server: TestServer
 
-    static func start(policy: [String: Any]) async throws -> AdaptiveHarness {
+    static func start(policy: [String: Any], limits: FlowLimits = FlowLimits()) async throws -> AdaptiveHarness {
         let clock = ManualClock()
-        let server = try await TestServer.start(clock: clock, adminToken: testAdminToken)
+        let server = try await TestServer.start(clock: clock, limits: limits, adminToken: testAdminToken)
         try await server.setPolicy(policy)
         return AdaptiveHarness(clock: clock, server: server)
     }

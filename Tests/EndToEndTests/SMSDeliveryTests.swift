@@ -1,18 +1,54 @@
 import Foundation
 import Keyway
 import KeywayProtocol
+import KeywayServer
 import Testing
 
-@Suite("SMS through a webhook provider: signed deliveries, failures, dead letters")
+@Suite("SMS through a webhook provider: signed deliveries, retries, failures, dead letters")
 struct SMSDeliveryTests {
+    static func policy(_ gateway: SMSGateway) -> [String: Any] {
+        [
+            "primaryMethods": ["smsOtp", "password"], "flowTypes": ["signin", "signup"],
+            "delivery": ["sms": ["url": gateway.url, "signingSecret": gateway.secret, "timeoutSeconds": 5]],
+        ]
+    }
+
+    @Test func aFailedAttemptIsRetriedWithBackoffWhileTheRequestWaits() async throws {
+        let gateway = SMSGateway()
+        try await gateway.start()
+        defer { Task { await gateway.stop() } }
+        var limits = FlowLimits()
+        limits.deliveryPatience = .seconds(20)
+        let harness = try await AdaptiveHarness.start(policy: Self.policy(gateway), limits: limits)
+        defer { Task { await harness.server.stop() } }
+        let keyway = try harness.sdk()
+        // The first attempt fails; the worker retries once the backoff has passed (the test moves
+        // the server's clock on while the request waits).
+        gateway.failNext(1)
+        let ticking = Task {
+            while !Task.isCancelled {
+                harness.clock.advance(by: 1)
+                try await Task.sleep(for: .milliseconds(50))
+            }
+        }
+        await keyway.start(flowType: .signup, identifier: "+14155550188")
+        ticking.cancel()
+        #expect(keyway.flow.currentUpdate.enterCode?.channel == .sms)
+        let requests = gateway.requests
+        #expect(requests.map(\.answered) == [500, 200])
+        #expect(Set(requests.map(\.idempotencyKey)).count == 1)
+        #expect(requests.allSatisfy { $0.signatureValid })
+        await keyway.flow.submitCode(try gateway.lastCode(to: "+14155550188"))
+        #expect(keyway.flow.currentUpdate.prompt == .enterPassword(purpose: .create, minimumLength: 10))
+    }
+
     @Test func aFailingGatewaySendsTheFlowBackThenItRecovers() async throws {
         let gateway = SMSGateway()
         try await gateway.start()
         defer { Task { await gateway.stop() } }
-        let harness = try await AdaptiveHarness.start(policy: [
-            "primaryMethods": ["smsOtp", "password"], "flowTypes": ["signin", "signup"],
-            "delivery": ["sms": ["url": gateway.url, "signingSecret": gateway.secret, "timeoutSeconds": 5]],
-        ])
+        var limits = FlowLimits()
+        limits.deliveryPatience = .milliseconds(300)
+        let harness = try await AdaptiveHarness.start(policy: Self.policy(gateway), limits: limits)
         defer { Task { await harness.server.stop() } }
         let keyway = try harness.sdk()
         let phone = "+14155550142"

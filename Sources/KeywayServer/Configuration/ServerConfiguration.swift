@@ -64,6 +64,9 @@ public struct FlowLimits: Sendable {
     public var maxResends: Int = 5
     /// How long an authorization code can be redeemed.
     public var authorizationCodeLifetime: TimeInterval = 60
+    /// How long a request that sends a code waits for it to be delivered, while the delivery
+    /// worker retries a failed attempt with backoff, before the flow goes back (real time).
+    public var deliveryPatience: Duration = .seconds(8)
     /// Limits across flows, per identifier and per client address.
     public var rateLimits = RateLimits()
 
@@ -89,6 +92,11 @@ public struct RateLimits: Sendable, Equatable {
     /// Flows started from one client address per window. Behind a proxy every client has the
     /// proxy's address: raise or turn it off there.
     public var flowStartsPerAddress = 300
+    /// Codes (email, SMS) sent for flows of one client address per window.
+    public var codeSendsPerAddress = 300
+    /// Codes (email, SMS, authenticator) and passwords checked for one client address per window,
+    /// whatever the identifiers: one address cannot guess across many accounts.
+    public var checksPerAddress = 900
 
     public init() {}
 
@@ -96,7 +104,7 @@ public struct RateLimits: Sendable, Equatable {
     public func validate() throws {
         guard window > 0, flowStartsPerIdentifier >= 0, codeSendsPerIdentifier >= 0, codeChecksPerIdentifier >= 0,
             passwordChecksPerIdentifier >= 0,
-            flowStartsPerAddress >= 0
+            flowStartsPerAddress >= 0, codeSendsPerAddress >= 0, checksPerAddress >= 0
         else { throw ConfigurationError("Rate limits must not be negative, and their window must be positive.") }
     }
 }

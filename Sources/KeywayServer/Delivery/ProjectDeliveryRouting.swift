@@ -17,7 +17,7 @@ extension DeliveryRouting {
             do {
                 settings = try await database.read { repositories -> WebhookSettings? in
                     for application in try await repositories.applications.all(projectId: projectId) {
-                        guard let policy = try await repositories.policies.policy(applicationId: application.id) else {
+                        guard let policy = try await repositories.policies.storedPolicy(applicationId: application.id) else {
                             continue
                         }
                         let configured = channel == .sms ? policy.delivery.sms : policy.delivery.email

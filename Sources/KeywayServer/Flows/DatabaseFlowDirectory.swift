@@ -1,10 +1,10 @@
 import KeywayProtocol
 
 /// The flow directory over the server's own tables: stored policies, invitation codes, start
-/// tokens and blocked users.
+/// tokens.
 struct DatabaseFlowDirectory: FlowDirectory {
     func policy(for application: ApplicationRecord, in repositories: Repositories) async throws -> FlowPolicy {
-        guard let stored = try await repositories.policies.policy(applicationId: application.id) else {
+        guard let stored = try await repositories.policies.storedPolicy(applicationId: application.id) else {
             return FlowPolicy.defaults(for: application)
         }
         return FlowPolicy(stored, application: application)
@@ -29,10 +29,6 @@ struct DatabaseFlowDirectory: FlowDirectory {
     ) async throws -> InviteCodeStatus {
         Self.status(
             try await repositories.inviteCodes.redeem(applicationId: applicationId, code: code, userId: userId, now: now))
-    }
-
-    func isBlocked(userId: String, in repositories: Repositories) async throws -> Bool {
-        try await repositories.users.isBlocked(id: userId)
     }
 
     private static func status(_ redemption: InviteCodeRedemption) -> InviteCodeStatus {

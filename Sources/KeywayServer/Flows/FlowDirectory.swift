@@ -9,7 +9,7 @@ enum InviteCodeStatus: Sendable, Equatable {
 }
 
 /// What the flow engine reads from the administration side, inside its own transactions:
-/// application policies, invitation codes, start tokens and blocked users.
+/// application policies, invitation codes and start tokens.
 protocol FlowDirectory: Sendable {
     /// The application's policy (the defaults when none is stored).
     func policy(for application: ApplicationRecord, in repositories: Repositories) async throws -> FlowPolicy
@@ -24,6 +24,4 @@ protocol FlowDirectory: Sendable {
     func redeemInviteCode(
         _ code: String, applicationId: String, userId: String, now: Int64, in repositories: Repositories
     ) async throws -> InviteCodeStatus
-    /// Whether an administrator blocked the user.
-    func isBlocked(userId: String, in repositories: Repositories) async throws -> Bool
 }

@@ -70,6 +70,7 @@ extension FlowEngine {
                 "check-id",
                 Self.identifierKey(projectId: context.application.projectId, identifier: context.flow.identifier),
                 limit: self.limits.rateLimits.codeChecksPerIdentifier, now: context.now, in: repositories)
+            try await self.consumeCheck(context, in: repositories)
             let matches =
                 context.flow.otpHash.map {
                     self.hasher.verify(code: code, flowId: context.flow.id, storedHash: $0)
@@ -144,6 +145,7 @@ extension FlowEngine {
                     "pw-id",
                     Self.identifierKey(projectId: context.application.projectId, identifier: context.flow.identifier),
                     limit: self.limits.rateLimits.passwordChecksPerIdentifier, now: context.now, in: repositories)
+                try await self.consumeCheck(context, in: repositories)
                 guard verified, context.user?.passwordHash == stored else {
                     context.progress.passwordFailures += 1
                     try await self.recordFailure(context, in: repositories)
@@ -203,6 +205,7 @@ extension FlowEngine {
                     "check-id",
                     Self.identifierKey(projectId: context.application.projectId, identifier: context.flow.identifier),
                     limit: self.limits.rateLimits.codeChecksPerIdentifier, now: context.now, in: repositories)
+                try await self.consumeCheck(context, in: repositories)
                 // Without an authenticator the check runs against a throwaway secret: same work, no match.
                 let secret = try context.user?.totpSecret.map { try self.secrets.open($0, purpose: "totp") }
                 let generator = OneTimePassword(secret: secret ?? OneTimePassword.newSecret())

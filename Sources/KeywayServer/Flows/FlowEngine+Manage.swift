@@ -29,7 +29,7 @@ extension FlowEngine {
         return try await database.write { repositories in
             guard let user = try await repositories.users.find(id: userId), user.projectId == application.projectId
             else { throw FlowProblem.invalidAccessToken }
-            if try await self.directory.isBlocked(userId: user.id, in: repositories) { throw FlowProblem.userBlocked }
+            if user.isBlocked { throw FlowProblem.userBlocked }
             let flow = FlowRecord(
                 id: flowId, applicationId: application.id, flowType: .accountManage,
                 identifier: user.email ?? user.phone ?? user.id, userId: user.id, state: .awaitingCode,

@@ -137,6 +137,10 @@ extension FlowEngine {
         try await consume(
             "send-id", Self.identifierKey(projectId: context.application.projectId, identifier: context.flow.identifier),
             limit: limits.rateLimits.codeSendsPerIdentifier, now: context.now, in: repositories)
+        if let address = context.addressHash {
+            try await consume(
+                "send-ip", address, limit: limits.rateLimits.codeSendsPerAddress, now: context.now, in: repositories)
+        }
         let code = OneTimeCodeHasher.generate(digits: limits.codeLength)
         let deliver =
             context.progress.mode != .signIn || context.user != nil
@@ -198,7 +202,7 @@ extension FlowEngine {
                     context.user = user
                 }
                 guard let user = context.user else { throw FlowProblem.internalError }
-                if try await directory.isBlocked(userId: user.id, in: repositories) {
+                if user.isBlocked {
                     context.flow.state = .failed
                     return .userBlocked
                 }

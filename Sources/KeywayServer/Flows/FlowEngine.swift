@@ -251,12 +251,24 @@ struct FlowEngine: Sendable {
         return messages
     }
 
-    /// Attempts each message once; `false` when one was not delivered. Such a message is
-    /// withdrawn (a dead letter, never sent later): the flow goes back to where it was.
+    /// Makes the first attempt at each message right away; a message that fails in a way a retry
+    /// may fix stays with the delivery worker, which retries it with backoff while the request
+    /// waits (up to ``FlowLimits/deliveryPatience``). `false` when one is still not delivered then:
+    /// it is withdrawn (a dead letter, never sent later) and the flow goes back to where it was.
     private func deliver(_ messages: [DeliveryMessage]) async throws -> Bool {
         for message in messages {
-            let outcome = await delivery.attemptClaimed(message)
-            guard outcome == .delivered else {
+            var delivered = await delivery.attemptClaimed(message) == .delivered
+            if !delivered {
+                delivery.wake()
+                let deadline = ContinuousClock.now.advanced(by: limits.deliveryPatience)
+                while ContinuousClock.now < deadline {
+                    let status = try await database.read { try await $0.deliveryOutbox.status(id: message.id) }
+                    if status?.state == .delivered { delivered = true }
+                    if status?.state == .delivered || status?.state == .dead { break }
+                    try await Task.sleep(for: .milliseconds(50))
+                }
+            }
+            guard delivered else {
                 let now = clock.now().epochMilliseconds
                 try? await database.write { repositories in
                     try await repositories.deliveryOutbox.withdraw(
@@ -334,6 +346,13 @@ struct FlowEngine: Sendable {
             logger.notice("rate limit reached", metadata: ["limit": "\(kind)"])
             throw FlowProblem.rateLimited(until: windowStart + window, now: now)
         }
+    }
+
+    /// Counts one check (a code, an authenticator code or a password) for the request's client
+    /// address, over all identifiers.
+    func consumeCheck(_ context: Context, in repositories: Repositories) async throws {
+        guard let address = context.addressHash else { return }
+        try await consume("check-ip", address, limit: limits.rateLimits.checksPerAddress, now: context.now, in: repositories)
     }
 
     func milliseconds(_ interval: TimeInterval) -> Int64 {

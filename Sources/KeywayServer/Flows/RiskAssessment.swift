@@ -10,7 +10,7 @@ extension FlowEngine {
     func assessRisk(_ context: Context, user: UserRecord, in repositories: Repositories) async throws -> Risk? {
         var reasons: [String] = []
         let history = try await repositories.sessions.history(userId: user.id, addressHash: context.addressHash)
-        if context.addressHash != nil, history.total > 0, history.fromAddress == 0 {
+        if context.addressHash != nil, history.any, !history.fromAddress {
             reasons.append("newAddress")
         }
         let failures = try await repositories.rateLimits.current(

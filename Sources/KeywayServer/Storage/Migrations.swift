@@ -328,7 +328,7 @@ enum Migrations {
                 "ALTER TABLE flows ADD COLUMN progress TEXT",
                 // Where sessions came from, hashed, for the risk assessment.
                 "ALTER TABLE sessions ADD COLUMN client_address_hash TEXT",
-                "CREATE INDEX sessions_user_created ON sessions (user_id, created_at)",
+                "CREATE INDEX sessions_user_address ON sessions (user_id, client_address_hash)",
             ]),
     ]
 

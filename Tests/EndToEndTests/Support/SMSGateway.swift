@@ -20,6 +20,7 @@ final class SMSGateway: @unchecked Sendable {
     let secret = "sms-gateway-shared-secret-0123456789abcdef"
     private let lock = NSLock()
     private var isFailing = false
+    private var failuresLeft = 0
     private var received: [Received] = []
     private var task: Task<Void, any Error>?
     private(set) var port = 0
@@ -30,6 +31,11 @@ final class SMSGateway: @unchecked Sendable {
     /// Answers 500 from now on (`true`) or 200 (`false`).
     func fail(_ failing: Bool) {
         lock.withLock { isFailing = failing }
+    }
+
+    /// Answers 500 to the next `count` requests only.
+    func failNext(_ count: Int) {
+        lock.withLock { failuresLeft = count }
     }
 
     /// The six-digit code of the last message delivered (answered 200) to `phone`.
@@ -58,7 +64,8 @@ final class SMSGateway: @unchecked Sendable {
                 valid = expected.map { String(format: "%02x", $0) }.joined() == mac
             }
             let status = self.lock.withLock { () -> Int in
-                let status = self.isFailing ? 500 : 200
+                let status = self.isFailing || self.failuresLeft > 0 ? 500 : 200
+                if self.failuresLeft > 0 { self.failuresLeft -= 1 }
                 self.received.append(
                     Received(
                         to: json["to"] as? String ?? "", body: json["body"] as? String ?? "",

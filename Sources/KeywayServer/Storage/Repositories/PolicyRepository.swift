@@ -10,13 +10,19 @@ struct PolicyRepository: Sendable {
     /// The application's policy (signing secrets unmasked), or `nil` when the application does
     /// not exist.
     func policy(applicationId: String) async throws -> ApplicationPolicy? {
-        if let text = try await sql.raw(
-            "SELECT policy FROM application_policies WHERE application_id = \(bind: applicationId)"
-        ).first()?.decode(column: "policy", as: String.self) {
-            return try JSONDecoder().decode(ApplicationPolicy.self, from: Data(text.utf8))
-        }
+        if let stored = try await storedPolicy(applicationId: applicationId) { return stored }
         guard let application = try await ApplicationRepository(sql: sql).find(id: applicationId) else { return nil }
         return .default(flowTypes: application.flowTypes)
+    }
+
+    /// The policy stored for the application, or `nil` when none is (the default applies).
+    func storedPolicy(applicationId: String) async throws -> ApplicationPolicy? {
+        guard
+            let text = try await sql.raw(
+                "SELECT policy FROM application_policies WHERE application_id = \(bind: applicationId)"
+            ).first()?.decode(column: "policy", as: String.self)
+        else { return nil }
+        return try JSONDecoder().decode(ApplicationPolicy.self, from: Data(text.utf8))
     }
 
     /// Stores the policy (replacing any earlier one) and sets the application's flow types to

@@ -29,19 +29,19 @@ struct SessionRepository: Sendable {
         }
     }
 
-    /// How many sessions the user opened, and how many of them from `addressHash`.
-    func history(userId: String, addressHash: String?) async throws -> (total: Int, fromAddress: Int) {
-        let row = try await sql.raw(
+    /// Whether the user ever opened a session, and whether one from `addressHash`: two indexed
+    /// look-ups that stop at the first row, however many sessions the user has.
+    func history(userId: String, addressHash: String?) async throws -> (any: Bool, fromAddress: Bool) {
+        let any = try await sql.raw("SELECT 1 AS hit FROM sessions WHERE user_id = \(bind: userId) LIMIT 1").first()
+        guard any != nil else { return (false, false) }
+        guard let addressHash else { return (true, false) }
+        let here = try await sql.raw(
             """
-            SELECT COUNT(*) AS total,
-                COALESCE(SUM(CASE WHEN client_address_hash = \(bind: addressHash ?? "") THEN 1 ELSE 0 END), 0) AS here
-            FROM sessions WHERE user_id = \(bind: userId)
+            SELECT 1 AS hit FROM sessions
+            WHERE user_id = \(bind: userId) AND client_address_hash = \(bind: addressHash) LIMIT 1
             """
         ).first()
-        return (
-            Int(try row?.decode(column: "total", as: Int64.self) ?? 0),
-            Int(try row?.decode(column: "here", as: Int64.self) ?? 0)
-        )
+        return (true, here != nil)
     }
 
     /// Revokes every live session of a user.
