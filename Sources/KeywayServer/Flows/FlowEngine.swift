@@ -171,7 +171,7 @@ struct FlowEngine: Sendable {
     func cancel(flowId: String, flowToken: String?, configId: String?) async throws {
         let now = clock.now().epochMilliseconds
         try await database.write { repositories in
-            var flow = try await self.authorize(
+            var (flow, _) = try await self.authorize(
                 flowId: flowId, flowToken: flowToken, configId: configId, in: repositories)
             guard flow.state == .awaitingCode else { return }
             flow.state = .cancelled
@@ -285,10 +285,8 @@ struct FlowEngine: Sendable {
     func load(
         flowId: String, flowToken: String?, configId: String?, now: Int64, in repositories: Repositories
     ) async throws -> Context {
-        let flow = try await authorize(flowId: flowId, flowToken: flowToken, configId: configId, in: repositories)
-        guard let application = try await repositories.applications.find(id: flow.applicationId) else {
-            throw FlowProblem.flowNotFound
-        }
+        let (flow, application) = try await authorize(
+            flowId: flowId, flowToken: flowToken, configId: configId, in: repositories)
         let policy = try await directory.policy(for: application, in: repositories)
         let user: UserRecord? =
             if let userId = flow.userId { try await repositories.users.find(id: userId) } else { nil }
@@ -308,7 +306,7 @@ struct FlowEngine: Sendable {
     /// answers "not found", so a guessed flow ID reveals nothing.
     private func authorize(
         flowId: String, flowToken: String?, configId: String?, in repositories: Repositories
-    ) async throws -> FlowRecord {
+    ) async throws -> (FlowRecord, ApplicationRecord) {
         guard let configId, !configId.isEmpty else { throw FlowProblem.missingConfigId }
         guard let flowToken, let flow = try await repositories.flows.find(id: flowId),
             ConstantTime.equals(sha256Hex(flowToken), flow.tokenHash)
@@ -316,7 +314,7 @@ struct FlowEngine: Sendable {
         guard let application = try await repositories.applications.find(id: flow.applicationId),
             application.configId == configId
         else { throw FlowProblem.flowNotFound }
-        return flow
+        return (flow, application)
     }
 
     func openProblem(_ flow: FlowRecord, now: Int64) -> FlowProblem? {
