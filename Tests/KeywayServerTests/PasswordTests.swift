@@ -83,18 +83,13 @@ struct PasswordHasherTests {
         #expect(result == .init(matches: true, needsRehash: true))
     }
 
-    @Test func dummyVerificationNeverMatchesAndCostsAsMuch() async throws {
-        let stored = try await hasher.hash("correct horse battery staple")
-        #expect(await hasher.verifyDummy("correct horse battery staple") == false)
-        let clock = ContinuousClock()
-        var real = Duration.zero
-        var dummy = Duration.zero
-        for _ in 0..<5 {
-            real += try await clock.measure { _ = try await hasher.verify("guess", against: stored) }
-            dummy += await clock.measure { _ = await hasher.verifyDummy("guess") }
+    @Test func dummyVerificationNeverMatches() async throws {
+        // The dummy runs the same derivation with the hasher's own parameters (see
+        // `PasswordHasher.verifyDummy`), so it costs what a real verification costs; timing it
+        // here would only measure how busy the machine is.
+        for password in ["correct horse battery staple", "", "guess"] {
+            #expect(await hasher.verifyDummy(Sensitive(password)) == false)
         }
-        // Same work (one derivation at the same cost); generous bounds for a shared machine.
-        #expect(dummy > real / 3 && dummy < real * 3)
     }
 
     @Test func theDefaultCostIsTheStandard() {
