@@ -50,6 +50,16 @@ struct WireModelTests {
         #expect(step.actions[0].fields[0].type.rawValue == "colorPicker")
     }
 
+    @Test func openValuesEncodeAsTheirBareString() throws {
+        let encoder = JSONEncoder()
+        #expect(String(decoding: try encoder.encode(AuthenticationMethod(rawValue: "passkey")), as: UTF8.self) == #""passkey""#)
+        #expect(String(decoding: try encoder.encode([MethodPurpose.secondFactor]), as: UTF8.self) == #"["secondFactor"]"#)
+        let decoded = try JSONDecoder().decode([PasswordPurpose].self, from: Data(#"["change","rotate"]"#.utf8))
+        #expect(decoded == [.change, PasswordPurpose(rawValue: "rotate")])
+        #expect("\(ProblemCode.weakPassword)" == "weak_password")
+        #expect(throws: DecodingError.self) { try JSONDecoder().decode(StepKind.self, from: Data("42".utf8)) }
+    }
+
     @Test func startRequest() throws {
         let request = StartFlowRequest(
             flowType: .signin, identifier: "a@example.com", codeChallenge: "c", startToken: Sensitive("s"),

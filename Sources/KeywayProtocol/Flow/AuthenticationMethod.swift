@@ -1,5 +1,5 @@
 /// A way to prove who you are. Unknown methods decode without failing.
-public struct AuthenticationMethod: RawRepresentable, Codable, Sendable, Hashable, CustomStringConvertible {
+public struct AuthenticationMethod: OpenStringValue {
     public let rawValue: String
     public init(rawValue: String) { self.rawValue = rawValue }
 
@@ -12,20 +12,10 @@ public struct AuthenticationMethod: RawRepresentable, Codable, Sendable, Hashabl
     /// A password.
     public static let password = AuthenticationMethod(rawValue: "password")
 
-    public var description: String { rawValue }
-
-    public init(from decoder: any Decoder) throws {
-        rawValue = try decoder.singleValueContainer().decode(String.self)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(rawValue)
-    }
 }
 
 /// Why a step asks for a method: to sign in, as a second factor, or to set one up.
-public struct MethodPurpose: RawRepresentable, Codable, Sendable, Hashable, CustomStringConvertible {
+public struct MethodPurpose: OpenStringValue {
     public let rawValue: String
     public init(rawValue: String) { self.rawValue = rawValue }
 
@@ -38,14 +28,4 @@ public struct MethodPurpose: RawRepresentable, Codable, Sendable, Hashable, Cust
     /// Proving again who you are before a change to the account.
     public static let reverification = MethodPurpose(rawValue: "reverification")
 
-    public var description: String { rawValue }
-
-    public init(from decoder: any Decoder) throws {
-        rawValue = try decoder.singleValueContainer().decode(String.self)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(rawValue)
-    }
 }

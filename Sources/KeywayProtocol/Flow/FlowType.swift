@@ -1,5 +1,5 @@
 /// What a flow is for. Unknown values from a newer server decode without failing.
-public struct FlowType: RawRepresentable, Codable, Sendable, Hashable, CustomStringConvertible {
+public struct FlowType: OpenStringValue {
     public let rawValue: String
     public init(rawValue: String) { self.rawValue = rawValue }
 
@@ -10,14 +10,4 @@ public struct FlowType: RawRepresentable, Codable, Sendable, Hashable, CustomStr
     /// Let a signed-in user manage their account (methods, devices).
     public static let accountManage = FlowType(rawValue: "accountManage")
 
-    public var description: String { rawValue }
-
-    public init(from decoder: any Decoder) throws {
-        rawValue = try decoder.singleValueContainer().decode(String.self)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(rawValue)
-    }
 }

@@ -65,7 +65,7 @@ public struct Field: Codable, Sendable, Equatable {
 }
 
 /// The kind of a field. Unknown kinds decode without failing; render them as text.
-public struct FieldType: RawRepresentable, Codable, Sendable, Hashable, CustomStringConvertible {
+public struct FieldType: OpenStringValue {
     public let rawValue: String
     public init(rawValue: String) { self.rawValue = rawValue }
 
@@ -79,16 +79,6 @@ public struct FieldType: RawRepresentable, Codable, Sendable, Hashable, CustomSt
     /// A one-time code: digits only, usually autofilled from a message.
     public static let code = FieldType(rawValue: "code")
 
-    public var description: String { rawValue }
-
-    public init(from decoder: any Decoder) throws {
-        rawValue = try decoder.singleValueContainer().decode(String.self)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(rawValue)
-    }
 }
 
 /// One choice of a `select` field.

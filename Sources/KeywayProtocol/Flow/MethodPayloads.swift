@@ -87,7 +87,7 @@ public struct EnterTotpPayload: Codable, Sendable, Equatable {
 }
 
 /// What an `enterPassword` step is for.
-public struct PasswordPurpose: RawRepresentable, Codable, Sendable, Hashable, CustomStringConvertible {
+public struct PasswordPurpose: OpenStringValue {
     public let rawValue: String
     public init(rawValue: String) { self.rawValue = rawValue }
 
@@ -98,16 +98,6 @@ public struct PasswordPurpose: RawRepresentable, Codable, Sendable, Hashable, Cu
     /// Choose a new password for the account.
     public static let change = PasswordPurpose(rawValue: "change")
 
-    public var description: String { rawValue }
-
-    public init(from decoder: any Decoder) throws {
-        rawValue = try decoder.singleValueContainer().decode(String.self)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(rawValue)
-    }
 }
 
 /// Payload of an `enterPassword` step.

@@ -1,23 +1,13 @@
 import Foundation
 
 /// The delivery channel of a one-time code.
-public struct CodeChannel: RawRepresentable, Codable, Sendable, Hashable, CustomStringConvertible {
+public struct CodeChannel: OpenStringValue {
     public let rawValue: String
     public init(rawValue: String) { self.rawValue = rawValue }
 
     public static let email = CodeChannel(rawValue: "email")
     public static let sms = CodeChannel(rawValue: "sms")
 
-    public var description: String { rawValue }
-
-    public init(from decoder: any Decoder) throws {
-        rawValue = try decoder.singleValueContainer().decode(String.self)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(rawValue)
-    }
 }
 
 /// Payload of an `enterCode` step.

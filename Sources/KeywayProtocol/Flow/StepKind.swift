@@ -1,6 +1,6 @@
 /// The kind of a step, which the SDK maps to a prompt. Unknown kinds decode without failing, so a
 /// generic renderer can still show a step from a newer server through its actions and fields.
-public struct StepKind: RawRepresentable, Codable, Sendable, Hashable, CustomStringConvertible {
+public struct StepKind: OpenStringValue {
     public let rawValue: String
     public init(rawValue: String) { self.rawValue = rawValue }
 
@@ -23,14 +23,4 @@ public struct StepKind: RawRepresentable, Codable, Sendable, Hashable, CustomStr
     /// The flow is finished. Payload: ``Step/completed``.
     public static let completed = StepKind(rawValue: "completed")
 
-    public var description: String { rawValue }
-
-    public init(from decoder: any Decoder) throws {
-        rawValue = try decoder.singleValueContainer().decode(String.self)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(rawValue)
-    }
 }

@@ -1,18 +1,8 @@
 /// A stable, machine-readable error code. Unknown codes decode without failing.
-public struct ProblemCode: RawRepresentable, Codable, Sendable, Hashable, CustomStringConvertible {
+public struct ProblemCode: OpenStringValue {
     public let rawValue: String
     public init(rawValue: String) { self.rawValue = rawValue }
 
-    public var description: String { rawValue }
-
-    public init(from decoder: any Decoder) throws {
-        rawValue = try decoder.singleValueContainer().decode(String.self)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(rawValue)
-    }
 
     // Request shape
     /// The request body or a parameter is malformed; see `invalidFields`.

@@ -1,0 +1,12 @@
+/// A string-backed set of values that stays open: a value this version does not know still
+/// decodes (and encodes back unchanged), so an older client keeps working with a newer server.
+/// Conforming types get their JSON form (the bare string, from the standard library's
+/// `RawRepresentable` coding) and their `description` (the raw value) from here.
+public protocol OpenStringValue: RawRepresentable, Codable, Sendable, Hashable, CustomStringConvertible
+where RawValue == String {
+    init(rawValue: String)
+}
+
+extension OpenStringValue {
+    public var description: String { rawValue }
+}
