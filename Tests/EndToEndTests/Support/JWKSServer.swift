@@ -52,15 +52,8 @@ final class JWKSServer: @unchecked Sendable {
                 status: .ok, headers: [.contentType: "application/json"],
                 body: .init(byteBuffer: ByteBuffer(bytes: try JSONSerialization.data(withJSONObject: document))))
         }
-        let (stream, continuation) = AsyncStream.makeStream(of: Int.self)
-        var logger = Logger(label: "jwks-server")
-        logger.logLevel = .error
-        let app = Application(
-            router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-            onServerRunning: { channel in continuation.yield(channel.localAddress?.port ?? 0) }, logger: logger)
-        task = Task { try await app.runService(gracefulShutdownSignals: []) }
-        var iterator = stream.makeAsyncIterator()
-        guard let bound = await iterator.next() else { throw CancellationError() }
+        let (bound, running) = try await LoopbackServer.start(router, label: "jwks-server")
+        task = running
         port = bound
     }
 

@@ -75,15 +75,8 @@ final class SMSGateway: @unchecked Sendable {
             }
             return Response(status: HTTPResponse.Status(code: status))
         }
-        let (stream, continuation) = AsyncStream.makeStream(of: Int.self)
-        var logger = Logger(label: "sms-gateway")
-        logger.logLevel = .error
-        let app = Application(
-            router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-            onServerRunning: { channel in continuation.yield(channel.localAddress?.port ?? 0) }, logger: logger)
-        task = Task { try await app.runService(gracefulShutdownSignals: []) }
-        var iterator = stream.makeAsyncIterator()
-        guard let bound = await iterator.next() else { throw CancellationError() }
+        let (bound, running) = try await LoopbackServer.start(router, label: "sms-gateway")
+        task = running
         port = bound
     }
 
