@@ -281,10 +281,28 @@ struct AdaptiveSignInTests {
         await keyway.flow.perform(operation: "finish")
         #expect(keyway.flow.currentUpdate.completion != nil)
 
+        // Replacing the authenticator weakens the account until the new one works: it needs the
+        // current one (or an email code) first, then the new secret replaces the old.
+        harness.clock.advance(by: 60)
+        try await keyway.startAccountManagement(session: session)
+        await keyway.flow.perform(operation: "setupTotp")
+        let verify = try #require(keyway.flow.currentUpdate.methodChoice)
+        #expect(verify.purpose == .reverification)
+        #expect(verify.methods.map(\.type) == [.emailOtp, .totp])
+        await keyway.flow.selectMethod(id: "totp")
+        await keyway.flow.submitTotp(TestAuthenticator.code(secret: secret, at: harness.clock.now()))
+        let replacement = try #require(keyway.flow.currentUpdate.totpSetup).secret
+        #expect(replacement != secret)
+        await keyway.flow.submitTotp(TestAuthenticator.code(secret: replacement, at: harness.clock.now()))
+        await keyway.flow.perform(operation: "finish")
+        #expect(keyway.flow.currentUpdate.completion != nil)
+
         harness.clock.advance(by: 60)
         await keyway.start(flowType: .signin, identifier: "primary@example.com")
         await keyway.flow.selectMethod(id: "totp")
         await keyway.flow.submitTotp(TestAuthenticator.code(secret: secret, at: harness.clock.now()))
+        #expect(keyway.flow.currentUpdate.errorInfo?.code == .invalidCode)
+        await keyway.flow.submitTotp(TestAuthenticator.code(secret: replacement, at: harness.clock.now()))
         let byTotp = try #require(keyway.flow.currentUpdate.completion)
         let again = try await keyway.exchange(authCode: byTotp.authCode, codeVerifier: try #require(byTotp.codeVerifier))
         #expect(again.idToken.subject == tokens.idToken.subject)
