@@ -23,9 +23,11 @@ struct CommandDelivery: DeliveryProvider {
         let description: String
     }
 
-    private func send(_ message: OutgoingMessage) async throws {
+    private func send(_ message: DeliveryMessage) async throws {
         let payload = try JSONEncoder().encode(
-            Payload(channel: message.channel.rawValue, to: message.to, subject: message.subject, body: message.body))
+            Payload(
+                channel: message.channel.rawValue, to: message.recipient, subject: message.subject,
+                body: message.body.revealed))
         let status: Int32
         do {
             status = try await ChildProcess.run(executable, arguments, input: payload, timeout: timeout).status
@@ -42,10 +44,7 @@ extension CommandDelivery {
     /// Runs the command for `message`; any failure is worth a retry.
     func deliver(_ message: DeliveryMessage) async -> DeliveryOutcome {
         do {
-            try await send(
-                OutgoingMessage(
-                    channel: message.channel, to: message.recipient, code: message.code,
-                    subject: message.subject, body: message.body.revealed))
+            try await send(message)
             return .delivered
         } catch let failure as Failure {
             return .retryable(failure.description)

@@ -86,12 +86,24 @@ final class DeliveryWorker: Service, Sendable {
     /// or `nil` for an unknown message. Reads the database, so it also sees attempts made by
     /// other server processes.
     func awaitFirstAttempt(id: String, timeout: Duration) async throws -> DeliveryStatus? {
+        try await awaitStatus(id: id, timeout: timeout) { $0.firstAttemptFinished }
+    }
+
+    /// Waits up to `timeout` for message `id` to be settled — delivered, or dead — while the
+    /// worker retries it, and answers its status then, settled or not (`nil` for an unknown message).
+    func awaitSettled(id: String, timeout: Duration) async throws -> DeliveryStatus? {
+        try await awaitStatus(id: id, timeout: timeout) { $0.state == .delivered || $0.state == .dead }
+    }
+
+    private func awaitStatus(id: String, timeout: Duration, until done: (DeliveryStatus) -> Bool) async throws
+        -> DeliveryStatus?
+    {
         let deadline = ContinuousClock.now.advanced(by: timeout)
         while true {
             guard let status = try await database.read({ try await $0.deliveryOutbox.status(id: id) }) else {
                 return nil
             }
-            if status.firstAttemptFinished || ContinuousClock.now >= deadline { return status }
+            if done(status) || ContinuousClock.now >= deadline { return status }
             try await Task.sleep(until: min(deadline, ContinuousClock.now.advanced(by: .milliseconds(20))))
         }
     }

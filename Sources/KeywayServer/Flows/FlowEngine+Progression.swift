@@ -337,7 +337,7 @@ extension FlowEngine {
                 passwordHash: context.progress.pendingPasswordHash, totpSecret: context.progress.pendingTotpSecret,
                 totpLastCounter: context.progress.pendingTotpCounter)
             try await repositories.users.insert(created)
-            if let sealed = context.progress.inviteCodeHash {
+            if let sealed = context.progress.sealedInviteCode {
                 let code = String(decoding: try secrets.open(sealed, purpose: "invite:\(context.flow.id)"), as: UTF8.self)
                 let status = try await directory.redeemInviteCode(
                     code, applicationId: context.application.id, userId: created.id, now: context.now, in: repositories)

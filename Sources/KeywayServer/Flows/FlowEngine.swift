@@ -125,7 +125,7 @@ struct FlowEngine: Sendable {
                 switch try await self.directory.inviteCodeStatus(
                     invite, applicationId: application.id, now: now, in: repositories)
                 {
-                case .valid: progress.inviteCodeHash = try self.secrets.seal(Array(invite.utf8), purpose: "invite:\(flowId)")
+                case .valid: progress.sealedInviteCode = try self.secrets.seal(Array(invite.utf8), purpose: "invite:\(flowId)")
                 case .used: throw FlowProblem.inviteCodeUsed
                 case .invalid, .expired: throw FlowProblem.invalidInviteCode
                 }
@@ -260,13 +260,8 @@ struct FlowEngine: Sendable {
             var delivered = await delivery.attemptClaimed(message) == .delivered
             if !delivered {
                 delivery.wake()
-                let deadline = ContinuousClock.now.advanced(by: limits.deliveryPatience)
-                while ContinuousClock.now < deadline {
-                    let status = try await database.read { try await $0.deliveryOutbox.status(id: message.id) }
-                    if status?.state == .delivered { delivered = true }
-                    if status?.state == .delivered || status?.state == .dead { break }
-                    try await Task.sleep(for: .milliseconds(50))
-                }
+                let status = try await delivery.awaitSettled(id: message.id, timeout: limits.deliveryPatience)
+                delivered = status?.state == .delivered
             }
             guard delivered else {
                 let now = clock.now().epochMilliseconds

@@ -58,7 +58,7 @@ struct FlowProgress: Codable, Sendable, Equatable {
     /// Sign-up: the form's answers.
     var profile: [String: String]?
     /// Sign-up: the invitation code to redeem when the account is created, sealed.
-    var inviteCodeHash: String?
+    var sealedInviteCode: String?
     /// Sign-up: whether the optional second factor was offered already.
     var enrolmentOffered = false
 

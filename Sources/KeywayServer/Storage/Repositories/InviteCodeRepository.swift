@@ -26,7 +26,7 @@ struct InviteCodeRepository: Sendable {
     }
 
     /// What `code` is worth now, without using it (a sign-up checks it when it starts and redeems
-    /// it when it creates the account).
+    /// it when it creates the account): ``InviteCodeRedemption/redeemed`` means "still valid".
     func status(applicationId: String, code: String, now: Int64) async throws -> InviteCodeRedemption {
         guard
             let row = try await sql.raw(
@@ -43,15 +43,9 @@ struct InviteCodeRepository: Sendable {
     /// no comparison depends on the secret; a code of another application is ``InviteCodeRedemption/invalid``.
     /// Call it in the write transaction that creates the user, so a failed sign-up keeps the code.
     func redeem(applicationId: String, code: String, userId: String, now: Int64) async throws -> InviteCodeRedemption {
+        let current = try await status(applicationId: applicationId, code: code, now: now)
+        guard current == .redeemed else { return current }
         let hash = sha256Hex(code)
-        guard
-            let row = try await sql.raw(
-                "SELECT application_id, expires_at, used_at FROM invite_codes WHERE code_hash = \(bind: hash)"
-            ).first(),
-            try row.decode(column: "application_id", as: String.self) == applicationId
-        else { return .invalid }
-        if try row.decode(column: "used_at", as: Int64?.self) != nil { return .used }
-        if try row.decode(column: "expires_at", as: Int64.self) <= now { return .expired }
         let updated = try await sql.raw(
             """
             UPDATE invite_codes SET used_at = \(bind: now), used_by_user_id = \(bind: userId)

@@ -58,11 +58,6 @@ struct UserRepository: Sendable {
         }
     }
 
-    /// Whether the user exists and is blocked.
-    func isBlocked(id: String) async throws -> Bool {
-        try await find(id: id)?.isBlocked ?? false
-    }
-
     /// Writes the user's methods (phone, password, authenticator).
     func updateMethods(_ user: UserRecord) async throws {
         try await sql.raw(
