@@ -11,6 +11,9 @@ public typealias DeviceKey = ES256SigningKey
 /// ``DeviceKeyStore/dpopKeyName(appIdentifier:configId:)``) so that two apps, or two projects
 /// of one app, never share a key.
 public protocol DeviceKeyStore: Sendable {
+    /// Whether the keys live in hardware the private key cannot leave (the Secure Enclave). The
+    /// server records it, and sign-ins proven with such a key carry `hwk` in `amr` (`swk` otherwise).
+    var isHardwareBacked: Bool { get }
     /// The key named `name`, or `nil` when there is none.
     func key(named name: String) async throws -> (any DeviceKey)?
     /// Creates a new key named `name`, replacing any other.
@@ -26,6 +29,13 @@ extension DeviceKeyStore {
         return try await createKey(named: name)
     }
 
+    /// The name of the key that proves a trusted device for one user of one app and project:
+    /// `keyway.deviceKey.APP.CONFIG_ID.USER.trust`, where `USER` is a digest of the identifier the
+    /// user signs in with.
+    public static func trustKeyName(appIdentifier: String, configId: String, userKey: String) -> String {
+        "keyway.deviceKey.\(appIdentifier).\(configId).\(userKey).trust"
+    }
+
     /// The name of an app's DPoP key for a project: `keyway.deviceKey.APP.CONFIG_ID.dpop`.
     public static func dpopKeyName(appIdentifier: String, configId: String) -> String {
         "keyway.deviceKey.\(appIdentifier).\(configId).dpop"
@@ -37,6 +47,9 @@ extension DeviceKeyStore {
 /// except as a signing key. Where the Secure Enclave exists, a hardware store is preferable.
 public actor SoftwareDeviceKeyStore: DeviceKeyStore {
     private let storage: any SecureStorage
+
+    /// Always `false`: these keys are software keys.
+    public nonisolated var isHardwareBacked: Bool { false }
 
     public init(storage: any SecureStorage) {
         self.storage = storage
