@@ -117,16 +117,19 @@ public final class KeywayServerApp: Sendable {
                 database: database, clock: configuration.clock,
                 routing: .projects(database: database, clock: configuration.clock, fallback: provider, logger: logger),
                 logger: logger)
+            let issuerBox = Locked(configuration.issuer)
+            let fallbackIssuer = "http://\(configuration.host):\(configuration.port)"
             let engine = FlowEngine(
                 database: database, clock: configuration.clock, limits: configuration.limits,
                 hasher: OneTimeCodeHasher(key: codeKey), delivery: deliveryWorker, directory: DatabaseFlowDirectory(),
-                passwords: configuration.passwordHashing, secrets: SecretBox(key: sealingKey), logger: logger)
+                passwords: configuration.passwordHashing, secrets: SecretBox(key: sealingKey), logger: logger,
+                issuer: { issuerBox.current ?? fallbackIssuer })
             return KeywayServerApp(
                 configuration: configuration, devConfigId: devConfigId, createdAdminToken: createdAdminToken,
                 logger: logger, database: database,
                 outbox: outbox, signingKey: signingKey, refreshKey: refreshKey, dpopNonceKey: dpopNonceKey,
                 clientSecretKey: clientSecretKey, engine: engine, deliveryWorker: deliveryWorker,
-                issuer: Locked(configuration.issuer))
+                issuer: issuerBox)
         } catch {
             await Task { await database.shutdown() }.value
             throw error
@@ -186,6 +189,8 @@ public final class KeywayServerApp: Sendable {
             database: database, clock: configuration.clock, issuer: currentIssuer, accessTokens: accessTokens,
             dpop: dpop, logger: logger)
         FlowRoutes(engine: engine, users: userRoutes).register(on: router)
+        let approvals = ApprovalService(database: database, clock: configuration.clock, issuer: currentIssuer, logger: logger)
+        DeviceRoutes(approvals: approvals, users: userRoutes).register(on: router)
         let clients = ClientAuthenticator(
             database: database, clock: configuration.clock, issuer: currentIssuer,
             clientSecrets: ClientSecretDerivation(key: clientSecretKey))

@@ -110,6 +110,9 @@ final class FlowSession {
             return await answerForm(title: title, fields: fields)
         case .manageAccount(let methods, let operations):
             return await answerManageAccount(methods: methods, operations: operations)
+        case .awaitApproval(let matchingNumber, let qrData, let expiresAt):
+            return await awaitApproval(
+                matchingNumber: matchingNumber, qrData: qrData, expiresAt: expiresAt, context: context)
         case .unrecognized:
             return await GenericStepRenderer(flow: flow, terminal: terminal, fieldErrors: fieldErrors)
                 .answer(context.step)

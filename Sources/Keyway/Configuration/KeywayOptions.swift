@@ -36,14 +36,23 @@ public struct KeywayOptions: Sendable {
     public var logging: KeywayLogging
     /// Headers added to every request the SDK sends, in order.
     public var requestInterceptors: [RequestInterceptor]
+    /// Trusted devices: `nil` (the default) never enrols nor proves this device.
+    public var deviceTrust: DeviceTrustOptions?
+    /// Whether an ``Prompt/awaitApproval(matchingNumber:qrData:expiresAt:)`` prompt is polled by
+    /// the SDK at the server's `pollInterval` (the default) until it is approved, denied, expired,
+    /// cancelled or reset. With `false` the app calls ``KeywayFlow/pollApproval()`` itself.
+    public var autoPollApprovals: Bool
 
     public init(
         relyingParty: String? = nil, primaryMethodSelectionPolicy: PrimaryMethodSelectionPolicy = .manual,
         transport: any HTTPTransport = URLSessionTransport(), clock: any KeywayClock = SystemKeywayClock(),
         random: any KeywayRandom = SystemKeywayRandom(), dpopKey: (any DeviceKey)? = nil,
         resumableFlowStorage: (any SecureStorage)? = nil, logging: KeywayLogging = KeywayLogging(),
-        requestInterceptors: [RequestInterceptor] = []
+        requestInterceptors: [RequestInterceptor] = [], deviceTrust: DeviceTrustOptions? = nil,
+        autoPollApprovals: Bool = true
     ) {
+        self.deviceTrust = deviceTrust
+        self.autoPollApprovals = autoPollApprovals
         self.resumableFlowStorage = resumableFlowStorage
         self.logging = logging
         self.requestInterceptors = requestInterceptors

@@ -24,12 +24,21 @@ actor FlowDriver {
     private var identifier: String?
     /// Whether the SDK already chose the primary method for this flow.
     private var automaticSelectionTried = false
+    /// Device trust, when the app turned it on.
+    let deviceAgent: DeviceTrustAgent?
+    /// This flow sent a device enrolment; its completion says whether the server kept it.
+    private var enrolmentSent = false
+    /// The scheduled poll of an `awaitApproval` step.
+    private var pollTask: Task<Void, Never>?
 
     init(client: ProtocolClient, options: KeywayOptions, events: EventBroadcaster, logger: KeywayLogger) {
         self.client = client
         self.options = options
         self.events = events
         self.logger = logger
+        self.deviceAgent = options.deviceTrust.map {
+            DeviceTrustAgent(options: $0, server: client.server, configId: client.configId, logger: logger)
+        }
     }
 
     var currentStep: Step? { step }
@@ -72,9 +81,13 @@ actor FlowDriver {
             codeVerifier = verifier
             challenge = PKCE.challenge(for: verifier)
         }
+        var device: DeviceHint?
+        if let deviceAgent, flowType == .signin || flowType == .signup {
+            device = await deviceAgent.hint(for: identifier)
+        }
         let request = StartFlowRequest(
             flowType: flowType, identifier: identifier, codeChallenge: challenge, codeChallengeMethod: PKCE.method,
-            startToken: startToken.map { Sensitive($0) }, inviteCode: inviteCode.map { Sensitive($0) })
+            startToken: startToken.map { Sensitive($0) }, inviteCode: inviteCode.map { Sensitive($0) }, device: device)
         let mine = generation
         self.flowType = flowType
         self.identifier = identifier
@@ -192,6 +205,7 @@ actor FlowDriver {
                 await saveFlow(expiresAt: newStep.flowExpiresAt)
             }
             if newStep.kind == .completed, let payload = newStep.completed {
+                await settleEnrolment(payload)
                 let verifier = codeVerifier.map { Sensitive($0) }
                 var data = ["flowId": newStep.flowId, "session": payload.session]
                 if let flowType { data["flowType"] = flowType.rawValue }
@@ -207,8 +221,11 @@ actor FlowDriver {
                 return
             }
             step = newStep
+            await forgetRefusedDevice(newStep)
+            if await answerDeviceStep(newStep) { return }
             if await selectMethodAutomatically(on: newStep) { return }
             broadcaster.emit(.prompt(PromptContext(step: newStep), Prompt(step: newStep) ?? .unrecognized(kind: newStep.kind)))
+            if newStep.kind == .awaitApproval { schedulePoll(after: newStep.awaitApproval?.pollInterval) }
         case .noContent:
             await clear()
             broadcaster.emit(.idle)
@@ -262,6 +279,9 @@ actor FlowDriver {
     }
 
     private func clear() async {
+        pollTask?.cancel()
+        pollTask = nil
+        enrolmentSent = false
         flowToken = nil
         step = nil
         identifier = nil
@@ -383,6 +403,11 @@ actor FlowDriver {
             flowToken = saved.flowToken
             codeVerifier = saved.codeVerifier
             step = current
+            if [.deviceEnroll, .deviceChallenge, .awaitApproval].contains(current.kind) {
+                // Answered or polled as any other arrival of the step.
+                await apply(.step(current))
+                return true
+            }
             broadcaster.emit(.prompt(PromptContext(step: current), Prompt(step: current) ?? .unrecognized(kind: current.kind)))
             return true
         default:
@@ -390,6 +415,121 @@ actor FlowDriver {
             await forgetSavedFlow()
             broadcaster.emit(.idle)
             return false
+        }
+    }
+
+    // MARK: Device trust
+
+    /// A step that says the device is not trusted any more makes the SDK forget its key.
+    private func forgetRefusedDevice(_ step: Step) async {
+        guard let deviceAgent, let identifier,
+            step.messages.contains(where: { $0.code == DeviceTrustAgent.notRecognizedCode })
+        else { return }
+        logger.log(.notice, .flow, "the server no longer trusts this device; its key is forgotten")
+        await deviceAgent.forget(identifier)
+    }
+
+    /// Answers `deviceEnroll` and `deviceChallenge` steps without the app: enrols or proves the
+    /// device, or skips the step when it cannot (the flow then asks for the second factor).
+    /// `false` for any other step.
+    private func answerDeviceStep(_ step: Step) async -> Bool {
+        guard step.kind == .deviceEnroll || step.kind == .deviceChallenge else { return false }
+        let mine = generation
+        let token = flowToken
+        var outcome: ProtocolClient.Outcome?
+        do {
+            if let deviceAgent, let identifier {
+                if step.kind == .deviceEnroll, let payload = step.deviceEnroll,
+                    let action = step.action(named: "enrollDevice"),
+                    let request = await deviceAgent.enrolment(for: identifier, payload: payload, flowId: step.flowId)
+                {
+                    enrolmentSent = true
+                    outcome = try await client.perform(action: action, body: request, flowToken: token)
+                } else if step.kind == .deviceChallenge, let payload = step.deviceChallenge,
+                    let action = step.action(named: "proveDevice"),
+                    let signature = await deviceAgent.proof(for: identifier, payload: payload, flowId: step.flowId)
+                {
+                    outcome = try await client.perform(
+                        action: action, body: DeviceSignatureRequest(signature: signature), flowToken: token)
+                }
+            }
+            guard mine == generation else { return true }
+            if case .problem(let problem)? = outcome, problem.action != .restartFlow, problem.action != .abort {
+                // A refused enrolment is not worth failing the sign-in for: go on without it.
+                logger.log(.notice, .flow, "device step refused: \(problem.code.rawValue)")
+                outcome = nil
+            }
+            if outcome == nil {
+                if step.kind == .deviceEnroll, let identifier { await deviceAgent?.forget(identifier) }
+                enrolmentSent = false
+                guard let skip = step.action(named: "skip") else {
+                    broadcaster.emit(.prompt(PromptContext(step: step), .unrecognized(kind: step.kind)))
+                    return true
+                }
+                outcome = try await client.perform(action: skip, parameters: [:], flowToken: token)
+            }
+            guard mine == generation, let outcome else { return true }
+            await apply(outcome)
+        } catch {
+            guard mine == generation else { return true }
+            await apply(error: error)
+        }
+        return true
+    }
+
+    /// After a completed flow that enrolled the device: keep its record, or drop the key the
+    /// server did not keep.
+    private func settleEnrolment(_ payload: CompletedPayload) async {
+        guard enrolmentSent, let deviceAgent, let identifier else { return }
+        enrolmentSent = false
+        if let deviceId = payload.trustedDeviceId {
+            await deviceAgent.remember(deviceId, for: identifier)
+        } else {
+            await deviceAgent.forget(identifier)
+        }
+    }
+
+    // MARK: Approval polling
+
+    /// Polls the `awaitApproval` step after `seconds` (at least one), when the app lets the SDK poll.
+    private func schedulePoll(after seconds: Int?) {
+        pollTask?.cancel()
+        pollTask = nil
+        guard options.autoPollApprovals, step?.kind == .awaitApproval else { return }
+        let mine = generation
+        let delay = max(1, seconds ?? 2)
+        pollTask = Task {
+            try? await Task.sleep(for: .seconds(delay))
+            guard !Task.isCancelled else { return }
+            await self.poll(generation: mine)
+        }
+    }
+
+    /// One automatic poll: a pending answer schedules the next one without a new prompt; any
+    /// other answer is applied as usual (which ends polling).
+    private func poll(generation mine: Int) async {
+        guard mine == generation, let step, step.kind == .awaitApproval, let action = step.action(named: "poll") else {
+            return
+        }
+        let interval = step.awaitApproval?.pollInterval
+        let outcome: ProtocolClient.Outcome
+        do {
+            outcome = try await client.perform(action: action, parameters: [:], flowToken: flowToken)
+        } catch {
+            guard mine == generation else { return }
+            logger.log(.notice, .flow, "approval poll failed; trying again")
+            schedulePoll(after: interval)
+            return
+        }
+        guard mine == generation else { return }
+        switch outcome {
+        case .step(let next) where next.kind == .awaitApproval:
+            self.step = next
+            schedulePoll(after: next.awaitApproval?.pollInterval)
+        case .problem(let problem) where problem.code == .slowDown:
+            schedulePoll(after: max(problem.retryAfterSeconds ?? 0, interval ?? 0))
+        default:
+            await apply(outcome)
         }
     }
 }

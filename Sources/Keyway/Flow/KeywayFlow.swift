@@ -87,6 +87,20 @@ public final class KeywayFlow: Sendable {
         await driver.perform(operation: operation)
     }
 
+    /// Stops trusting one of the devices a ``Prompt/manageAccount(methods:operations:)`` prompt
+    /// lists (`context.step.manageAccount?.devices`). The prompt comes back without it.
+    public func revokeDevice(id: String) async {
+        await driver.perform(actionNamed: "revokeDevice", parameters: ["deviceId": id])
+    }
+
+    /// Polls an ``Prompt/awaitApproval(matchingNumber:qrData:expiresAt:)`` prompt once: the
+    /// prompt again while no trusted device answered, the next step once one approved, an error
+    /// when it was denied or expired. Needed only with ``KeywayOptions/autoPollApprovals`` off;
+    /// polling faster than the server's `pollInterval` answers `slow_down` with `wait`.
+    public func pollApproval() async {
+        await driver.perform(actionNamed: "poll", parameters: [:])
+    }
+
     /// Requests a new code. Returns `false` without contacting the server while the cooldown
     /// runs (see the prompt's `resendAt`), and `false` when the server refuses; `true` once a new
     /// code was sent, after the prompt was re-emitted with its new `resendAt`.

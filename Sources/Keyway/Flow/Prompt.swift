@@ -61,11 +61,24 @@ public enum Prompt: Sendable, Equatable {
 
     /// The account's methods (`methods`) and what the user may do with them now (`operations`:
     /// the step's actions other than `cancel`, such as `setupTotp`, `removeTotp`, `setupSms`,
-    /// `removeSms`, `changePassword` and `finish`). Show the methods and one button per operation
-    /// (its ``KeywayProtocol/Action/label``).
+    /// `removeSms`, `changePassword`, `revokeDevice`, `revokeAllDevices` and `finish`). Show the
+    /// methods and one button per operation (its ``KeywayProtocol/Action/label``). The account's
+    /// trusted devices, when the application has them, are in
+    /// `context.step.manageAccount?.devices`.
     ///
-    /// Answer with ``KeywayFlow/perform(operation:)`` and the operation's name.
+    /// Answer with ``KeywayFlow/perform(operation:)`` and the operation's name, or
+    /// ``KeywayFlow/revokeDevice(id:)`` for one device.
     case manageAccount(methods: [EnrolledMethod], operations: [Action])
+
+    /// Wait while one of the user's trusted devices approves the sign-in: show `matchingNumber`
+    /// (the approving device shows it too, and the user checks they match) and `qrData` as a QR
+    /// code that a trusted device can scan instead; the request expires at `expiresAt`.
+    ///
+    /// With ``KeywayOptions/autoPollApprovals`` (the default) the SDK polls until the sign-in is
+    /// approved (the flow moves on), denied (`approval_denied`, `abort`) or expired
+    /// (`approval_expired`, `restartFlow`); otherwise call ``KeywayFlow/pollApproval()``. Abandon
+    /// it with ``KeywayFlow/cancel()``.
+    case awaitApproval(matchingNumber: String, qrData: Sensitive<String>, expiresAt: Date)
 
     /// A step this SDK version has no prompt for, or a known step without its payload. Render
     /// its actions and fields from ``PromptContext/step`` and answer with
@@ -111,6 +124,9 @@ public enum Prompt: Sendable, Equatable {
             guard let payload = step.manageAccount else { self = .unrecognized(kind: step.kind); return }
             self = .manageAccount(
                 methods: payload.methods, operations: step.actions.filter { $0.name != FlowActionName.cancel })
+        case .awaitApproval:
+            guard let payload = step.awaitApproval else { self = .unrecognized(kind: step.kind); return }
+            self = .awaitApproval(matchingNumber: payload.matchingNumber, qrData: payload.qrData, expiresAt: payload.expiresAt)
         default:
             self = .unrecognized(kind: step.kind)
         }

@@ -59,6 +59,14 @@ struct ProtocolClient: Sendable {
         return try await send(method: method, url: url, flowToken: flowToken, body: body)
     }
 
+    /// Performs a `POST` action with an encoded JSON body (the device steps' requests).
+    func perform(action: Action, body: some Encodable & Sendable, flowToken: String?) async throws -> Outcome {
+        guard let url = server.resolve(href: action.href) else {
+            throw KeywayError.invalidResponse("The action \(action.name) points outside the server.")
+        }
+        return try await send(method: "POST", url: url, flowToken: flowToken, body: try Self.encoder.encode(body))
+    }
+
     /// Reads a flow's current step (`GET /v1/flows/{flowId}`); the ID must be path-safe.
     func readFlow(id: String, flowToken: String) async throws -> Outcome {
         try await send(method: "GET", url: server.appending(path: "/v1/flows/\(id)"), flowToken: flowToken, body: nil)

@@ -224,7 +224,7 @@ actor TokenClient {
         return document
     }
 
-    private func bearerRequest(_ method: String, url: URL, accessToken: Sensitive<String>, body: Data? = nil)
+    func bearerRequest(_ method: String, url: URL, accessToken: Sensitive<String>, body: Data? = nil)
         async throws -> TransportResponse
     {
         var headers = try authorizationHeaders(method: method, url: url, accessToken: accessToken, nonce: nil)
@@ -259,7 +259,7 @@ actor TokenClient {
         !value.isEmpty && value.utf8.count <= 8192 && value.utf8.allSatisfy { (0x21...0x7E).contains($0) }
     }
 
-    private static func oauthError(_ response: TransportResponse) -> KeywayError {
+    static func oauthError(_ response: TransportResponse) -> KeywayError {
         if let error = try? JSONDecoder().decode(OAuthErrorResponse.self, from: response.body) {
             return .oauth(status: response.status, error: error)
         }

@@ -11,6 +11,8 @@ public struct AuthenticationMethod: OpenStringValue {
     public static let totp = AuthenticationMethod(rawValue: "totp")
     /// A password.
     public static let password = AuthenticationMethod(rawValue: "password")
+    /// Approval from one of the user's trusted devices (pushed to it, or by scanning a QR code).
+    public static let deviceApproval = AuthenticationMethod(rawValue: "deviceApproval")
 
 }
 

@@ -151,8 +151,12 @@ public struct EnrolledMethod: Codable, Sendable, Equatable {
 public struct ManageAccountPayload: Codable, Sendable, Equatable {
     /// The methods set up on the account.
     public var methods: [EnrolledMethod]
+    /// The account's trusted devices in this application; each can be revoked with the
+    /// `revokeDevice` action (field `deviceId`), all of them with `revokeAllDevices`.
+    public var devices: [TrustedDevice]?
 
-    public init(methods: [EnrolledMethod]) {
+    public init(methods: [EnrolledMethod], devices: [TrustedDevice]? = nil) {
         self.methods = methods
+        self.devices = devices
     }
 }

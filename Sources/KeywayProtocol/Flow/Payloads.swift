@@ -48,8 +48,15 @@ public struct CompletedPayload: Codable, Sendable, Equatable {
     public var session: String
     /// Whether this flow created the user (a first sign-in) rather than finding an existing one.
     public var newUser: Bool?
+    /// The trusted device this flow enrolled, when it enrolled one: the client keeps its key
+    /// under this ID.
+    public var trustedDeviceId: String?
 
-    public init(authCode: Sensitive<String>, expiresAt: Date, session: String, newUser: Bool? = nil) {
+    public init(
+        authCode: Sensitive<String>, expiresAt: Date, session: String, newUser: Bool? = nil,
+        trustedDeviceId: String? = nil
+    ) {
+        self.trustedDeviceId = trustedDeviceId
         self.authCode = authCode
         self.expiresAt = expiresAt
         self.session = session

@@ -11,11 +11,14 @@ public struct StartFlowRequest: Codable, Sendable, Equatable {
     public var startToken: Sensitive<String>?
     /// An invitation code, where sign-up requires one.
     public var inviteCode: Sensitive<String>?
+    /// Device trust: the trusted device the client holds, and whether it can enrol one.
+    public var device: DeviceHint?
 
     public init(
         flowType: FlowType, identifier: String, codeChallenge: String, codeChallengeMethod: String = "S256",
-        startToken: Sensitive<String>? = nil, inviteCode: Sensitive<String>? = nil
+        startToken: Sensitive<String>? = nil, inviteCode: Sensitive<String>? = nil, device: DeviceHint? = nil
     ) {
+        self.device = device
         self.flowType = flowType
         self.identifier = identifier
         self.codeChallenge = codeChallenge

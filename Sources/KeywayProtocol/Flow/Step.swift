@@ -37,6 +37,12 @@ public struct Step: Codable, Sendable, Equatable {
     public var form: FormPayload?
     /// Payload of a ``StepKind/manageAccount`` step.
     public var manageAccount: ManageAccountPayload?
+    /// Payload of a ``StepKind/deviceEnroll`` step.
+    public var deviceEnroll: DeviceEnrollPayload?
+    /// Payload of a ``StepKind/deviceChallenge`` step.
+    public var deviceChallenge: DeviceChallengePayload?
+    /// Payload of an ``StepKind/awaitApproval`` step.
+    public var awaitApproval: AwaitApprovalPayload?
     /// Payload of a ``StepKind/completed`` step.
     public var completed: CompletedPayload?
     /// Request metadata (trace ID).
@@ -49,7 +55,9 @@ public struct Step: Codable, Sendable, Equatable {
         selectMethod: SelectMethodPayload? = nil, setupSms: SetupSmsPayload? = nil,
         setupTotp: SetupTotpPayload? = nil, enterTotp: EnterTotpPayload? = nil,
         enterPassword: EnterPasswordPayload? = nil, form: FormPayload? = nil,
-        manageAccount: ManageAccountPayload? = nil, completed: CompletedPayload? = nil, meta: Meta
+        manageAccount: ManageAccountPayload? = nil, deviceEnroll: DeviceEnrollPayload? = nil,
+        deviceChallenge: DeviceChallengePayload? = nil, awaitApproval: AwaitApprovalPayload? = nil,
+        completed: CompletedPayload? = nil, meta: Meta
     ) {
         self.flowId = flowId
         self.kind = kind
@@ -68,6 +76,9 @@ public struct Step: Codable, Sendable, Equatable {
         self.enterPassword = enterPassword
         self.form = form
         self.manageAccount = manageAccount
+        self.deviceEnroll = deviceEnroll
+        self.deviceChallenge = deviceChallenge
+        self.awaitApproval = awaitApproval
         self.completed = completed
         self.meta = meta
     }

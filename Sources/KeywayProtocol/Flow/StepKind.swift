@@ -20,6 +20,12 @@ public struct StepKind: OpenStringValue {
     public static let form = StepKind(rawValue: "form")
     /// See and change the account's methods. Payload: ``Step/manageAccount``.
     public static let manageAccount = StepKind(rawValue: "manageAccount")
+    /// Internal: the SDK enrols this device as trusted. Payload: ``Step/deviceEnroll``.
+    public static let deviceEnroll = StepKind(rawValue: "deviceEnroll")
+    /// Internal: the SDK proves this trusted device. Payload: ``Step/deviceChallenge``.
+    public static let deviceChallenge = StepKind(rawValue: "deviceChallenge")
+    /// Wait for a trusted device to approve the sign-in. Payload: ``Step/awaitApproval``.
+    public static let awaitApproval = StepKind(rawValue: "awaitApproval")
     /// The flow is finished. Payload: ``Step/completed``.
     public static let completed = StepKind(rawValue: "completed")
 

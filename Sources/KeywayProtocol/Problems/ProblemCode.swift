@@ -67,6 +67,21 @@ public struct ProblemCode: OpenStringValue {
     /// The access token that starts an account-management flow is missing or invalid.
     public static let invalidAccessToken = ProblemCode(rawValue: "invalid_access_token")
 
+    // Devices and approvals
+    /// A device signature does not verify, or names a device that is not trusted (unknown,
+    /// revoked, expired, another user's or another application's).
+    public static let invalidDeviceSignature = ProblemCode(rawValue: "invalid_device_signature")
+    /// A trusted device denied the sign-in.
+    public static let approvalDenied = ProblemCode(rawValue: "approval_denied")
+    /// The approval request expired before a trusted device answered it.
+    public static let approvalExpired = ProblemCode(rawValue: "approval_expired")
+    /// The approval request was already approved or denied.
+    public static let approvalAlreadyDecided = ProblemCode(rawValue: "approval_already_decided")
+    /// The approval request or QR data is unknown to this server, or not for this device's user.
+    public static let approvalNotFound = ProblemCode(rawValue: "approval_not_found")
+    /// The client polled faster than the step's `pollInterval`.
+    public static let slowDown = ProblemCode(rawValue: "slow_down")
+
     // Server
     /// The server failed unexpectedly; the request may be repeated.
     public static let internalError = ProblemCode(rawValue: "internal_error")

@@ -12,6 +12,10 @@ public enum ProtocolHeader {
     public static let client = "X-Keyway-Client"
     /// The trace ID of a request; the server echoes it (or its own) on every answer.
     public static let traceId = "X-Keyway-Trace-Id"
+    /// The Unix time (seconds) a trusted device signed a request at.
+    public static let deviceTime = "X-Keyway-Device-Time"
+    /// A trusted device's signature (ES256, raw `r‖s`, base64url) of a request.
+    public static let deviceSignature = "X-Keyway-Device-Signature"
 }
 
 /// The version of the flow protocol described by this module.

@@ -9,6 +9,8 @@ package enum AdminError: Error, Sendable, Equatable, CustomStringConvertible {
     case invalidPolicy(PolicyError)
     /// An input is malformed: the field and a sentence.
     case invalidInput(field: String, message: String)
+    /// The user has no trusted device with this ID.
+    case deviceNotFound(deviceId: String)
 
     package var description: String {
         switch self {
@@ -16,6 +18,7 @@ package enum AdminError: Error, Sendable, Equatable, CustomStringConvertible {
         case .userNotFound(let userId): "No user has the ID \(userId)."
         case .invalidPolicy(let error): "The policy was not saved:\n\(error.description)"
         case .invalidInput(let field, let message): "\(field): \(message)"
+        case .deviceNotFound(let deviceId): "The user has no trusted device with the ID \(deviceId)."
         }
     }
 }

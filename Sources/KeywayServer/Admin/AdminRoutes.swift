@@ -88,6 +88,29 @@ struct AdminRoutes {
         admin.post("users/:userId/unblock") { _, context in
             try await setBlocked(false, context)
         }
+        admin.get("users/:userId/devices") { _, context in
+            let userId = try context.parameters.require("userId")
+            return try await answer(context) {
+                try HTTPResponses.json(TrustedDeviceList(devices: try await service.trustedDevices(userId: userId)))
+            }
+        }
+        admin.delete("users/:userId/devices/:deviceId") { _, context in
+            let userId = try context.parameters.require("userId")
+            let deviceId = try context.parameters.require("deviceId")
+            return try await answer(context) {
+                try await service.revokeDevice(userId: userId, deviceId: deviceId)
+                logger.notice("admin: trusted device revoked", metadata: ["user": "\(userId)", "device": "\(deviceId)"])
+                return Response(status: .noContent)
+            }
+        }
+        admin.delete("users/:userId/devices") { _, context in
+            let userId = try context.parameters.require("userId")
+            return try await answer(context) {
+                let count = try await service.revokeDevices(userId: userId)
+                logger.notice("admin: trusted devices revoked", metadata: ["user": "\(userId)", "count": "\(count)"])
+                return Response(status: .noContent)
+            }
+        }
     }
 
     private func setBlocked(_ blocked: Bool, _ context: KeywayRequestContext) async throws -> Response {
@@ -111,6 +134,9 @@ struct AdminRoutes {
                 throw AdminProblem.userNotFound(userId)
             case .invalidInput(let field, let message):
                 throw FlowProblem.invalidRequest([InvalidField(name: field, reason: message)], detail: message)
+            case .deviceNotFound:
+                throw FlowProblem(
+                    .notFound, status: 404, title: "Device not found", detail: error.description, action: .abort)
             case .invalidPolicy(let policyError):
                 var problem = AdminProblem.invalidPolicy(policyError).problem
                 problem.traceId = context.traceId

@@ -127,6 +127,11 @@ package struct AdminService: Sendable {
             {
                 policy.delivery.email?.signingSecret = stored.signingSecret
             }
+            if policy.delivery.events?.signingSecret == WebhookSettings.maskedSecret,
+                let stored = current.delivery.events
+            {
+                policy.delivery.events?.signingSecret = stored.signingSecret
+            }
             do throws(PolicyError) {
                 try policy.validate(devMode: devMode)
             } catch {
@@ -241,6 +246,38 @@ package struct AdminService: Sendable {
                 throw AdminError.userNotFound(userId: userId)
             }
             return AdminUser(user)
+        }
+    }
+
+    // MARK: Trusted devices
+
+    /// The user's trusted devices in every application.
+    package func trustedDevices(userId: String) async throws -> [TrustedDevice] {
+        let now = clock.now().epochMilliseconds
+        return try await database.read { repositories in
+            guard try await repositories.users.find(id: userId) != nil else { throw AdminError.userNotFound(userId: userId) }
+            return try await repositories.trustedDevices.trusted(userId: userId, applicationId: nil, now: now)
+                .map(TrustedDevice.init)
+        }
+    }
+
+    /// Stops trusting one device of the user.
+    package func revokeDevice(userId: String, deviceId: String) async throws {
+        let now = clock.now().epochMilliseconds
+        try await database.write { repositories in
+            guard try await repositories.users.find(id: userId) != nil else { throw AdminError.userNotFound(userId: userId) }
+            guard try await repositories.trustedDevices.revoke(id: deviceId, userId: userId, now: now) else {
+                throw AdminError.deviceNotFound(deviceId: deviceId)
+            }
+        }
+    }
+
+    /// Stops trusting every device of the user; returns how many were trusted.
+    package func revokeDevices(userId: String) async throws -> Int {
+        let now = clock.now().epochMilliseconds
+        return try await database.write { repositories in
+            guard try await repositories.users.find(id: userId) != nil else { throw AdminError.userNotFound(userId: userId) }
+            return try await repositories.trustedDevices.revokeAll(userId: userId, applicationId: nil, now: now)
         }
     }
 

@@ -20,7 +20,12 @@ extension DeliveryRouting {
                         guard let policy = try await repositories.policies.storedPolicy(applicationId: application.id) else {
                             continue
                         }
-                        let configured = channel == .sms ? policy.delivery.sms : policy.delivery.email
+                        let configured =
+                            switch channel {
+                            case .sms: policy.delivery.sms
+                            case .event: policy.delivery.events
+                            default: policy.delivery.email
+                            }
                         if let configured { return configured }
                     }
                     return nil
@@ -31,7 +36,8 @@ extension DeliveryRouting {
                 logger.warning("delivery routing failed", metadata: ["project": "\(projectId)"])
                 return UnroutableDelivery()
             }
-            guard let settings else { return fallback }
+            // Events only ever go to a configured webhook.
+            guard let settings else { return channel == .event ? nil : fallback }
             guard let url = URL(string: settings.url) else { return nil }
             return WebhookDeliveryProvider(
                 url: url, secret: Sensitive(SymmetricKey(data: Data(settings.signingSecret.utf8))),

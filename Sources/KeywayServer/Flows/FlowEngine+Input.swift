@@ -12,9 +12,11 @@ extension FlowEngine {
         let configId: String?
         var clientAddress: String? = nil
         let traceId: String
+        /// The client's `User-Agent`, when sent.
+        var userAgent: String? = nil
     }
 
-    private func run(
+    func run(
         _ target: Target, _ body: @Sendable @escaping (inout Context, Repositories) async throws -> FlowProblem?
     ) async throws -> Step {
         try await mutate(
@@ -22,7 +24,7 @@ extension FlowEngine {
             clientAddress: target.clientAddress, traceId: target.traceId, body)
     }
 
-    private func expect(_ stage: FlowProgress.Stage, _ context: Context) throws {
+    func expect(_ stage: FlowProgress.Stage, _ context: Context) throws {
         guard context.progress.stage == stage else { throw FlowProblem.invalidStep }
     }
 
@@ -46,6 +48,9 @@ extension FlowEngine {
     /// Skips an optional second factor.
     func skip(_ target: Target) async throws -> Step {
         try await run(target) { context, repositories in
+            if context.progress.stage == .deviceEnroll || context.progress.stage == .deviceChallenge {
+                return try await self.skipDeviceStep(&context, in: repositories)
+            }
             try self.expect(.selectMethod, context)
             guard context.progress.skippable else { throw FlowProblem.invalidStep }
             context.progress.secondFactorSkipped = true

@@ -13,6 +13,8 @@ extension FlowEngine {
         case setupSms
         case removeSms
         case changePassword
+        case revokeDevice
+        case revokeAllDevices
         case finish
     }
 
@@ -39,9 +41,13 @@ extension FlowEngine {
                 progress: FlowProgress(
                     mode: .manage, stage: .manageAccount, purpose: .primary, primaryDone: true, amr: []))
             try await repositories.flows.insert(flow)
-            let context = Context(
+            var context = Context(
                 flow: flow, progress: flow.progress!, application: application, policy: policy, user: user, now: now,
-                addressHash: clientAddress.map(sha256Hex))
+                addressHash: clientAddress.map(sha256Hex), audience: self.issuer())
+            if policy.devices.enabled {
+                context.trustedDevices = try await repositories.trustedDevices.trusted(
+                    userId: user.id, applicationId: application.id, now: now)
+            }
             return self.steps.step(for: context, flowToken: Sensitive(flowToken), traceId: traceId)
         }
     }
@@ -60,13 +66,17 @@ extension FlowEngine {
             if user.phone != nil, user.email != nil { operations.append(.removeSms) }
         }
         if policy.primaryMethods.contains(.password) { operations.append(.changePassword) }
+        if policy.devices.enabled, !context.trustedDevices.isEmpty {
+            operations.append(.revokeDevice)
+            operations.append(.revokeAllDevices)
+        }
         operations.append(.finish)
         return operations
     }
 
     /// Runs an operation of the `manageAccount` step, after a fresh verification when it
     /// weakens the account.
-    func manage(_ target: Target, operation name: String) async throws -> Step {
+    func manage(_ target: Target, operation name: String, deviceId: String? = nil) async throws -> Step {
         guard let operation = Operation(rawValue: name) else {
             throw FlowProblem.invalidRequest([InvalidField(name: "operation", reason: "No such operation.")])
         }
@@ -81,6 +91,10 @@ extension FlowEngine {
             context.progress.notice = nil
             if operation == .finish {
                 return try await self.complete(&context, in: repositories)
+            }
+            if operation == .revokeDevice || operation == .revokeAllDevices {
+                // Revoking makes the account safer: no fresh verification needed.
+                return try await self.revokeDevices(operation, deviceId: deviceId, &context, in: repositories)
             }
             if self.weakens(operation, context), !self.recentlyVerified(context) {
                 let options = self.reverificationOptions(context)
@@ -107,7 +121,7 @@ extension FlowEngine {
         case .removeTotp, .removeSms, .changePassword: true
         case .setupTotp: context.user?.hasTotp ?? false
         case .setupSms: context.user?.phone != nil
-        case .finish: false
+        case .finish, .revokeDevice, .revokeAllDevices: false
         }
     }
 
@@ -152,9 +166,37 @@ extension FlowEngine {
             context.user = user
             context.progress.stage = .manageAccount
             context.progress.notice = operation == .removeTotp ? "totpRemoved" : "smsRemoved"
+        case .revokeDevice, .revokeAllDevices:
+            return try await revokeDevices(operation, deviceId: nil, &context, in: repositories)
         case .finish:
             return try await complete(&context, in: repositories)
         }
+        return nil
+    }
+
+    /// Stops trusting one of the user's devices in this application, or all of them.
+    private func revokeDevices(
+        _ operation: Operation, deviceId: String?, _ context: inout Context, in repositories: Repositories
+    ) async throws -> FlowProblem? {
+        guard let user = context.user else { throw FlowProblem.internalError }
+        if operation == .revokeDevice {
+            guard let deviceId, context.trustedDevices.contains(where: { $0.id == deviceId }),
+                try await repositories.trustedDevices.revoke(id: deviceId, userId: user.id, now: context.now)
+            else {
+                throw FlowProblem.invalidRequest([
+                    InvalidField(name: "deviceId", reason: "Choose one of the trusted devices listed.")
+                ])
+            }
+            context.progress.notice = "deviceRevoked"
+        } else {
+            _ = try await repositories.trustedDevices.revokeAll(
+                userId: user.id, applicationId: context.application.id, now: context.now)
+            context.progress.notice = "devicesRevoked"
+        }
+        logger.notice("trusted device revoked", metadata: ["user": "\(user.id)", "device": "\(deviceId ?? "all")"])
+        context.trustedDevices = try await repositories.trustedDevices.trusted(
+            userId: user.id, applicationId: context.application.id, now: context.now)
+        context.progress.stage = .manageAccount
         return nil
     }
 }

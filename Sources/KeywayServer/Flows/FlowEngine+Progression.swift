@@ -28,6 +28,7 @@ extension FlowEngine {
             case .emailOtp: return user.email != nil && user.emailVerified
             case .smsOtp: return user.verifiedPhone != nil
             case .totp: return user.hasTotp
+            case .deviceApproval: return context.approverCount > 0
             default: return false
             }
         }
@@ -78,6 +79,7 @@ extension FlowEngine {
             try await begin(method, purpose: .primary, &context, in: repositories)
             return
         }
+        if try await offerDeviceAlone(&context, in: repositories) { return }
         let options = primaryOptions(context)
         guard !options.isEmpty else {
             let reason =
@@ -109,6 +111,8 @@ extension FlowEngine {
             context.progress.stage = .setupTotp
         case (.smsOtp, .enrolment):
             context.progress.stage = .setupSms
+        case (.deviceApproval, .secondFactor):
+            try await requestApproval(&context, in: repositories)
         case (.totp, _):
             context.progress.stage = .enterTotp
         case (.password, _):
@@ -281,10 +285,13 @@ extension FlowEngine {
                     return .secondFactorUnavailable
                 }
             }
+            if offerDeviceEnrolment(&context) { return nil }
             return try await complete(&context, in: repositories)
         case .signIn:
             let mode = effectiveMFAMode(context)
             if mode != .off, !context.progress.secondFactorDone, !context.progress.secondFactorSkipped {
+                if try await offerDeviceChallenge(&context, in: repositories) { return nil }
+                context.approverCount = try await approverCount(context, in: repositories)
                 let enrolled = enrolledSecondFactors(context)
                 if !enrolled.isEmpty {
                     try await offer(enrolled, purpose: .secondFactor, skippable: mode == .optional, &context, in: repositories)
@@ -302,6 +309,7 @@ extension FlowEngine {
                     return .secondFactorUnavailable
                 }
             }
+            if offerDeviceEnrolment(&context) { return nil }
             return try await complete(&context, in: repositories)
         }
     }
@@ -360,6 +368,8 @@ extension FlowEngine {
             guard let existing = context.user else { throw FlowProblem.internalError }
             user = existing
         }
+        let trustedDeviceId = try await storeEnrolledDevice(&context, user: user, in: repositories)
+        context.progress.enrolledDeviceId = trustedDeviceId
         var amr: [String] = []
         for method in context.progress.amr where !amr.contains(method) { amr.append(method) }
         if context.progress.secondFactorDone, !amr.contains("mfa") { amr.append("mfa") }
@@ -386,7 +396,9 @@ extension FlowEngine {
         context.flow.otpHash = nil
         context.flow.sessionId = sessionId
         context.flow.userId = user.id
-        context.completion = Completion(authCode: authCode, expiresAt: expiresAt, sessionId: sessionId, newUser: newUser)
+        context.completion = Completion(
+            authCode: authCode, expiresAt: expiresAt, sessionId: sessionId, newUser: newUser,
+            trustedDeviceId: trustedDeviceId)
         return nil
     }
 

@@ -21,6 +21,8 @@ struct FlowEngine: Sendable {
     let passwords: any PasswordHashing
     let secrets: SecretBox
     let logger: Logger
+    /// The server's issuer URL, the audience device signatures bind.
+    let issuer: @Sendable () -> String
 
     var steps: StepBuilder { StepBuilder(limits: limits, secrets: secrets) }
 
@@ -38,6 +40,16 @@ struct FlowEngine: Sendable {
         var completion: Completion?
         /// The client's address, hashed, for sessions and risk.
         var addressHash: String?
+        /// The client's address, coarsely (approval requests show it).
+        var location: String?
+        /// The server's issuer URL, which device signatures bind.
+        var audience = ""
+        /// Events for the project's backend, written to the outbox with the request.
+        var events: [DeliveryRequest] = []
+        /// Trusted devices other than the client's own that could approve this sign-in.
+        var approverCount = 0
+        /// The user's trusted devices, for a `manageAccount` step.
+        var trustedDevices: [TrustedDeviceRecord] = []
 
         var identifier: Identifier { Identifier(stored: flow.identifier) }
     }
@@ -48,13 +60,15 @@ struct FlowEngine: Sendable {
         let expiresAt: Int64
         let sessionId: String
         let newUser: Bool
+        /// The device the flow enrolled.
+        let trustedDeviceId: String?
     }
 
     // MARK: Starting
 
     /// Starts a flow and answers with its first step.
     func start(
-        configId: String?, request: StartFlowRequest, clientAddress: String? = nil,
+        configId: String?, request: StartFlowRequest, clientAddress: String? = nil, userAgent: String? = nil,
         account: (userId: String, sessionId: String)? = nil, traceId: String
     ) async throws -> Step {
         let application = try await application(for: configId)
@@ -118,6 +132,11 @@ struct FlowEngine: Sendable {
                 mode = .signIn
             }
             var progress = FlowProgress(mode: mode, stage: .selectMethod, purpose: .primary)
+            if policy.devices.enabled, let hint = request.device {
+                progress.deviceHint = DeviceHint(
+                    deviceId: hint.deviceId.flatMap { $0.isEmpty || $0.count > 100 ? nil : $0 }, canEnrol: hint.canEnrol)
+                progress.userAgent = userAgent.map { String($0.prefix(200)) }
+            }
             if mode == .signUp, policy.requireInviteCode {
                 guard let invite = request.inviteCode?.revealed, !invite.isEmpty else {
                     throw FlowProblem.inviteCodeRequired
@@ -138,7 +157,8 @@ struct FlowEngine: Sendable {
                 updatedAt: now)
             var context = Context(
                 flow: flow, progress: progress, application: application, policy: policy, user: user, now: now,
-                addressHash: clientAddress.map(sha256Hex))
+                addressHash: clientAddress.map(sha256Hex), location: CoarseLocation.of(clientAddress),
+                audience: self.issuer())
             try await self.beginPrimary(&context, in: repositories)
             context.flow.progress = context.progress
             try await repositories.flows.insert(context.flow)
@@ -192,21 +212,28 @@ struct FlowEngine: Sendable {
         _ body: @Sendable @escaping (inout Context, Repositories) async throws -> FlowProblem?
     ) async throws -> Step {
         let now = clock.now().epochMilliseconds
-        let outcome: (Step?, FlowProblem?, [DeliveryMessage], FlowRecord) = try await database.write { repositories in
+        let outcome: (Step?, FlowProblem?, [DeliveryMessage], FlowRecord, Bool) = try await database.write { repositories in
             var context = try await self.load(
                 flowId: flowId, flowToken: flowToken, configId: configId, now: now, in: repositories)
-            if let problem = self.openProblem(context.flow, now: now) { return (nil, problem, [], context.flow) }
+            if let problem = self.openProblem(context.flow, now: now) { return (nil, problem, [], context.flow, false) }
             context.addressHash = clientAddress.map(sha256Hex)
+            context.location = CoarseLocation.of(clientAddress)
             let before = context.flow
             let problem = try await body(&context, repositories)
             context.flow.progress = context.progress
             context.flow.updatedAt = now
             try await repositories.flows.update(context.flow)
             let messages = try await self.enqueue(context, in: repositories)
-            if let problem { return (nil, problem, messages, before) }
-            return (self.steps.step(for: context, flowToken: nil, traceId: traceId), nil, messages, before)
+            for event in context.events {
+                _ = try await repositories.deliveryOutbox.enqueue(event, now: now)
+            }
+            let hasEvents = !context.events.isEmpty
+            if let problem { return (nil, problem, messages, before, hasEvents) }
+            return (self.steps.step(for: context, flowToken: nil, traceId: traceId), nil, messages, before, hasEvents)
         }
-        let (step, problem, outgoing, before) = outcome
+        let (step, problem, outgoing, before, hasEvents) = outcome
+        // Events go out through the worker, never holding up the answer.
+        if hasEvents { delivery.wake() }
         if try await !deliver(outgoing) {
             // Put the flow back as it was, so the same request can be sent again.
             var copy = before
@@ -287,7 +314,14 @@ struct FlowEngine: Sendable {
             if let userId = flow.userId { try await repositories.users.find(id: userId) } else { nil }
         let progress =
             flow.progress ?? FlowProgress(mode: .signIn, stage: .enterCode, purpose: .primary, codeChannel: .email)
-        return Context(flow: flow, progress: progress, application: application, policy: policy, user: user, now: now)
+        var context = Context(
+            flow: flow, progress: progress, application: application, policy: policy, user: user, now: now,
+            audience: issuer())
+        if progress.mode == .manage, policy.devices.enabled, let user {
+            context.trustedDevices = try await repositories.trustedDevices.trusted(
+                userId: user.id, applicationId: application.id, now: now)
+        }
+        return context
     }
 
     private func application(for configId: String?) async throws -> ApplicationRecord {

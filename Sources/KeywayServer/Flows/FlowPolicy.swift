@@ -21,6 +21,10 @@ struct FlowPolicy: Sendable, Equatable {
     /// that create users (the dev application, those of the admin API) while `signup` is closed.
     /// With `signup` open, accounts come from sign-ups only.
     var autoCreateUsers = false
+    /// Trusted devices and approvals.
+    var devices = DeviceTrustSettings()
+    /// Whether the project's backend receives events (`approval.requested`).
+    var sendsEvents = false
 
     init(
         primaryMethods: [AuthenticationMethod] = [.emailOtp], flowTypes: Set<FlowType> = [.signin],
@@ -42,6 +46,8 @@ struct FlowPolicy: Sendable, Equatable {
         termsOfServiceURL = policy.signup.termsOfServiceURL
         passwordMinimumLength = policy.password.minimumLength
         autoCreateUsers = application.autoCreateUsers && !flowTypes.contains(.signup)
+        devices = policy.devices
+        sendsEvents = policy.delivery.events != nil
     }
 
     /// The policy of an application without a stored one: email codes only, as the application row says.

@@ -165,4 +165,34 @@ struct FlowProblem: Error, Sendable {
     static let lastIdentifier = FlowProblem(
         .invalidStep, status: 409, title: "Needed to sign in",
         detail: "This phone number is how you sign in, so it cannot be removed.", action: .retryInput)
+
+    // MARK: Devices and approvals
+
+    static let invalidDeviceSignature = FlowProblem(
+        .invalidDeviceSignature, status: 401, title: "Device not trusted",
+        detail: "The device signature does not verify, or the device is not trusted for this account.",
+        action: .abort)
+
+    static let approvalDenied = FlowProblem(
+        .approvalDenied, status: 403, title: "Sign-in denied",
+        detail: "The sign-in was denied from one of your trusted devices.", action: .abort)
+
+    static let approvalExpired = FlowProblem(
+        .approvalExpired, status: 410, title: "Approval expired",
+        detail: "No trusted device approved the sign-in in time. Start again.", action: .restartFlow)
+
+    static let approvalAlreadyDecided = FlowProblem(
+        .approvalAlreadyDecided, status: 409, title: "Already decided",
+        detail: "This sign-in request was already approved or denied.", action: .abort)
+
+    static let approvalNotFound = FlowProblem(
+        .approvalNotFound, status: 404, title: "Approval request not found",
+        detail: "No pending sign-in request of this account matches.", action: .abort)
+
+    static func slowDown(seconds: Int) -> FlowProblem {
+        FlowProblem(
+            .slowDown, status: 429, title: "Polling too fast",
+            detail: "Wait \(seconds) seconds between polls.", action: .wait, retryable: true,
+            retryAfterSeconds: seconds)
+    }
 }

@@ -12,6 +12,9 @@ struct FlowProgress: Codable, Sendable, Equatable {
         case setupTotp
         case form
         case manageAccount
+        case deviceEnroll
+        case deviceChallenge
+        case awaitApproval
     }
 
     /// What the flow does for the user.
@@ -69,6 +72,32 @@ struct FlowProgress: Codable, Sendable, Equatable {
 
     /// A message to show with the next step (`passwordChanged`, `totpAdded`…).
     var notice: String?
+
+    // MARK: Devices
+
+    /// What the client said about device trust when the flow started.
+    var deviceHint: DeviceHint?
+    /// The client's `User-Agent` at the start, shortened.
+    var userAgent: String?
+    /// The challenge of the current `deviceEnroll` or `deviceChallenge` stage.
+    var deviceChallenge: String?
+    /// The hinted device was looked at (proven or refused); it is not offered again.
+    var deviceChecked = false
+    /// A trusted device proved itself in this flow.
+    var deviceProven = false
+    /// The client was asked to enrol its device (it did or skipped).
+    var deviceEnrolOffered = false
+    /// A device enrolled in this flow, written when the flow completes.
+    var pendingDevice: TrustedDeviceRecord?
+    /// The device the completed flow enrolled.
+    var enrolledDeviceId: String?
+    /// The approval request the flow waits for, and its QR secret (sealed).
+    var approvalId: String?
+    var sealedApprovalSecret: String?
+    var matchingNumber: String?
+    var approvalExpiresAt: Int64?
+    /// When the client last polled the approval.
+    var lastPolledAt: Int64?
 
     var passwordFailures = 0
     var totpFailures = 0

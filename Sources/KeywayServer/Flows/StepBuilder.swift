@@ -137,13 +137,55 @@ struct StepBuilder: Sendable {
         case .manageAccount:
             step.kind = .manageAccount
             step.stepInfo = StepInfo(id: "manageAccount", label: "Your sign-in methods")
-            step.manageAccount = ManageAccountPayload(methods: enrolled(context))
+            step.manageAccount = ManageAccountPayload(
+                methods: enrolled(context),
+                devices: context.policy.devices.enabled ? context.trustedDevices.map(TrustedDevice.init) : nil)
             for operation in FlowEngine.operations(context) {
+                let fields =
+                    operation == .revokeDevice
+                    ? [
+                        Field(
+                            name: "deviceId", type: .select, required: true, label: "Device",
+                            options: context.trustedDevices.map { FieldOption(value: $0.id, label: $0.name) })
+                    ] : []
                 step.actions.append(
                     Action(
                         name: operation.rawValue, href: "\(base)/manage/\(operation.rawValue)", method: "POST",
-                        label: Self.operationLabels[operation] ?? operation.rawValue))
+                        label: Self.operationLabels[operation] ?? operation.rawValue, fields: fields))
             }
+        case .deviceEnroll:
+            step.kind = .deviceEnroll
+            step.stepInfo = StepInfo(id: "trustDevice", label: "Remembering this device")
+            step.deviceEnroll = DeviceEnrollPayload(challenge: progress.deviceChallenge ?? "", audience: context.audience)
+            step.actions.append(Action(name: "enrollDevice", href: "\(base)/device/enroll", method: "POST", label: "Trust this device"))
+            step.actions.append(Action(name: "skip", href: "\(base)/skip", method: "POST", label: "Not now"))
+        case .deviceChallenge:
+            step.kind = .deviceChallenge
+            step.stepInfo = StepInfo(id: "proveDevice", label: "Checking this device")
+            step.deviceChallenge = DeviceChallengePayload(
+                challenge: progress.deviceChallenge ?? "", audience: context.audience,
+                deviceId: progress.deviceHint?.deviceId ?? "")
+            step.actions.append(Action(name: "proveDevice", href: "\(base)/device/prove", method: "POST", label: "Continue"))
+            step.actions.append(Action(name: "skip", href: "\(base)/skip", method: "POST", label: "Use another method"))
+        case .awaitApproval:
+            step.kind = .awaitApproval
+            step.stepInfo = StepInfo(id: "awaitApproval", label: "Approve on your other device")
+            if let sealed = progress.sealedApprovalSecret, let approvalId = progress.approvalId,
+                let secret = try? secrets.open(sealed, purpose: "approval:\(flow.id)")
+            {
+                let qr = ApprovalQRData(
+                    server: context.audience, configId: context.application.configId, approvalId: approvalId,
+                    flowId: flow.id, secret: String(decoding: secret, as: UTF8.self))
+                step.awaitApproval = AwaitApprovalPayload(
+                    matchingNumber: progress.matchingNumber ?? "", qrData: Sensitive(qr.text),
+                    expiresAt: Date(epochMilliseconds: progress.approvalExpiresAt ?? flow.expiresAt),
+                    pollInterval: context.policy.devices.approvalPollIntervalSeconds)
+            }
+            step.messages.append(
+                Message(
+                    level: "info", code: "approvalRequested",
+                    text: "Approve this sign-in on one of your trusted devices, or scan the code with it. Check that it shows \(progress.matchingNumber ?? "")."))
+            step.actions.append(Action(name: "poll", href: "\(base)/approval", method: "POST", label: "Check again"))
         }
         step.actions.append(Action(name: "cancel", href: base, method: "DELETE", label: "Cancel"))
         return step
@@ -164,7 +206,7 @@ struct StepBuilder: Sendable {
         step.messages = [Message(level: "info", code: "signedIn", text: text)]
         step.completed = CompletedPayload(
             authCode: Sensitive(completion.authCode), expiresAt: Date(epochMilliseconds: completion.expiresAt),
-            session: completion.sessionId, newUser: completion.newUser)
+            session: completion.sessionId, newUser: completion.newUser, trustedDeviceId: completion.trustedDeviceId)
         return step
     }
 
@@ -199,6 +241,8 @@ struct StepBuilder: Sendable {
                 label: progress.purpose == .enrolment ? "Set up an authenticator app" : "Use your authenticator app")
         case .password:
             return MethodOption(id: method.rawValue, type: method, label: "Enter your password")
+        case .deviceApproval:
+            return MethodOption(id: method.rawValue, type: method, label: "Approve on another trusted device")
         default:
             return MethodOption(id: method.rawValue, type: method, label: method.rawValue)
         }
@@ -245,6 +289,9 @@ struct StepBuilder: Sendable {
         "totpRemoved": "Your authenticator app was removed.",
         "smsAdded": "Your phone number is verified.",
         "smsRemoved": "Your phone number was removed.",
+        "deviceRevoked": "The device is no longer trusted.",
+        "devicesRevoked": "No device is trusted any more.",
+        FlowEngine.deviceNotRecognized: "This device is not trusted any more; confirm it is you another way.",
     ]
 
     private static let operationLabels: [FlowEngine.Operation: String] = [
@@ -253,6 +300,8 @@ struct StepBuilder: Sendable {
         .setupSms: "Set up or change the SMS phone number",
         .removeSms: "Remove the SMS phone number",
         .changePassword: "Change the password",
+        .revokeDevice: "Stop trusting a device",
+        .revokeAllDevices: "Stop trusting every device",
         .finish: "Done",
     ]
 }

@@ -25,12 +25,16 @@ public struct ApplicationPolicy: Codable, Sendable, Equatable {
     public var password: PasswordSettings
     /// Where messages are delivered, per channel.
     public var delivery: DeliverySettings
+    /// Trusted devices and approvals.
+    public var devices: DeviceTrustSettings
 
     public init(
         primaryMethods: [AuthenticationMethod], mfaMethods: [AuthenticationMethod] = [], mfaMode: MFAMode = .off,
         flowTypes: [FlowType] = [.signin], signup: SignupSettings = SignupSettings(),
-        password: PasswordSettings = PasswordSettings(), delivery: DeliverySettings = DeliverySettings()
+        password: PasswordSettings = PasswordSettings(), delivery: DeliverySettings = DeliverySettings(),
+        devices: DeviceTrustSettings = DeviceTrustSettings()
     ) {
+        self.devices = devices
         self.primaryMethods = primaryMethods
         self.mfaMethods = mfaMethods
         self.mfaMode = mfaMode
@@ -55,6 +59,7 @@ public struct ApplicationPolicy: Codable, Sendable, Equatable {
         var copy = self
         copy.delivery.sms = delivery.sms?.masked
         copy.delivery.email = delivery.email?.masked
+        copy.delivery.events = delivery.events?.masked
         return copy
     }
 
@@ -64,11 +69,11 @@ public struct ApplicationPolicy: Codable, Sendable, Equatable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case primaryMethods, mfaMethods, mfaMode, flowTypes, signup, password, delivery
+        case primaryMethods, mfaMethods, mfaMode, flowTypes, signup, password, delivery, devices
     }
 
     /// Decodes a policy. Only `primaryMethods` is required; the other fields default to the
-    /// values of ``init(primaryMethods:mfaMethods:mfaMode:flowTypes:signup:password:delivery:)``.
+    /// values of ``init(primaryMethods:mfaMethods:mfaMode:flowTypes:signup:password:delivery:devices:)``.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         primaryMethods = try container.decode([AuthenticationMethod].self, forKey: .primaryMethods)
@@ -78,6 +83,7 @@ public struct ApplicationPolicy: Codable, Sendable, Equatable {
         signup = try container.decodeIfPresent(SignupSettings.self, forKey: .signup) ?? SignupSettings()
         password = try container.decodeIfPresent(PasswordSettings.self, forKey: .password) ?? PasswordSettings()
         delivery = try container.decodeIfPresent(DeliverySettings.self, forKey: .delivery) ?? DeliverySettings()
+        devices = try container.decodeIfPresent(DeviceTrustSettings.self, forKey: .devices) ?? DeviceTrustSettings()
     }
 }
 

@@ -10,7 +10,7 @@ extension AuthenticationMethod {
     var isSupported: Bool { Self.supported.contains(self) }
 
     /// Whether the method can be a second factor (``ApplicationPolicy/mfaMethods``).
-    var canBeSecondFactor: Bool { self == .emailOtp || self == .smsOtp || self == .totp }
+    var canBeSecondFactor: Bool { self == .emailOtp || self == .smsOtp || self == .totp || self == .deviceApproval }
 
     /// Whether a user can use the method without having signed in before: a code sent to the
     /// identifier works from the first visit; a TOTP secret and a password must be set up first.

@@ -36,7 +36,12 @@ extension ApplicationPolicy {
         if Set(primaryMethods).count != primaryMethods.count {
             refuse("duplicate_method", "primaryMethods", "Each primary method may be listed once.")
         }
-        for (index, method) in primaryMethods.enumerated() where !method.isSupported {
+        for (index, method) in primaryMethods.enumerated() where method == .deviceApproval {
+            refuse(
+                "invalid_primary_method", "primaryMethods[\(index)]",
+                "deviceApproval is a second factor: a trusted device approves a sign-in whose user is already known. Put it in mfaMethods.")
+        }
+        for (index, method) in primaryMethods.enumerated() where !method.isSupported && method != .deviceApproval {
             refuse(
                 "unknown_method", "primaryMethods[\(index)]",
                 "\(method.rawValue.debugDescription) is not a method; use emailOtp, smsOtp, totp or password.")
@@ -59,7 +64,7 @@ extension ApplicationPolicy {
         for (index, method) in mfaMethods.enumerated() where !method.canBeSecondFactor {
             refuse(
                 "invalid_mfa_method", "mfaMethods[\(index)]",
-                "\(method.rawValue) cannot be a second factor; use emailOtp, smsOtp or totp.")
+                "\(method.rawValue) cannot be a second factor; use emailOtp, smsOtp, totp or deviceApproval.")
         }
         if Set(mfaMethods).count != mfaMethods.count {
             refuse("duplicate_method", "mfaMethods", "Each MFA method may be listed once.")
@@ -69,7 +74,7 @@ extension ApplicationPolicy {
             if secondFactors.isEmpty {
                 refuse(
                     "no_mfa_method", "mfaMethods",
-                    "MFA mode \(mfaMode.rawValue) needs at least one MFA method (emailOtp, smsOtp or totp).")
+                    "MFA mode \(mfaMode.rawValue) needs at least one MFA method (emailOtp, smsOtp, totp or deviceApproval).")
             } else {
                 for method in primaryMethods where !secondFactors.contains(where: { $0 != method }) {
                     refuse(
@@ -77,6 +82,36 @@ extension ApplicationPolicy {
                         "A user who signs in with \(method.rawValue) would have no different method for the second factor: add an MFA method other than \(method.rawValue).")
                 }
             }
+        }
+
+        // Devices.
+        if mfaMethods.contains(.deviceApproval) {
+            if !devices.enabled {
+                refuse(
+                    "devices_not_enabled", "mfaMethods",
+                    "deviceApproval needs trusted devices: set devices.enabled to true.")
+            }
+            if mfaMode == .required, !mfaMethods.contains(where: { $0 != .deviceApproval && $0.canBeSecondFactor }) {
+                refuse(
+                    "policy_locks_out_users", "mfaMethods",
+                    "deviceApproval cannot be the only required second factor: a user without a trusted device could never sign in. Add emailOtp, smsOtp or totp.")
+            }
+        }
+        if !(1...365).contains(devices.trustLifetimeDays) {
+            refuse("invalid_trust_lifetime", "devices.trustLifetimeDays", "The trust lifetime must be between 1 and 365 days.")
+        }
+        if !(1...100).contains(devices.maximumDevices) {
+            refuse("invalid_maximum_devices", "devices.maximumDevices", "The maximum number of devices must be between 1 and 100.")
+        }
+        if !(30...600).contains(devices.approvalLifetimeSeconds) {
+            refuse(
+                "invalid_approval_lifetime", "devices.approvalLifetimeSeconds",
+                "An approval request must last between 30 and 600 seconds.")
+        }
+        if !(1...30).contains(devices.approvalPollIntervalSeconds) {
+            refuse(
+                "invalid_poll_interval", "devices.approvalPollIntervalSeconds",
+                "The poll interval must be between 1 and 30 seconds.")
         }
 
         // Sign-up.
@@ -142,7 +177,7 @@ extension ApplicationPolicy {
         }
 
         // Delivery.
-        for (channel, settings) in [("sms", delivery.sms), ("email", delivery.email)] {
+        for (channel, settings) in [("sms", delivery.sms), ("email", delivery.email), ("events", delivery.events)] {
             guard let settings else { continue }
             let path = "delivery.\(channel)"
             if !Self.isWebURL(settings.url) {

@@ -43,9 +43,13 @@ public struct DeliverySettings: Codable, Sendable, Equatable {
     public var sms: WebhookSettings?
     /// Email messages (email one-time codes).
     public var email: WebhookSettings?
+    /// Events for the project's backend (`approval.requested`, so it can send a push
+    /// notification). Without settings no event is sent.
+    public var events: WebhookSettings?
 
-    public init(sms: WebhookSettings? = nil, email: WebhookSettings? = nil) {
+    public init(sms: WebhookSettings? = nil, email: WebhookSettings? = nil, events: WebhookSettings? = nil) {
         self.sms = sms
         self.email = email
+        self.events = events
     }
 }

@@ -35,6 +35,8 @@ struct Repositories: Sendable {
     var policies: PolicyRepository { PolicyRepository(sql: sql) }
     var inviteCodes: InviteCodeRepository { InviteCodeRepository(sql: sql) }
     var startTokens: StartTokenRepository { StartTokenRepository(sql: sql) }
+    var trustedDevices: TrustedDeviceRepository { TrustedDeviceRepository(sql: sql) }
+    var approvals: ApprovalRepository { ApprovalRepository(sql: sql) }
 }
 
 /// A storage failure: the message is for operators; clients see `internal_error`.

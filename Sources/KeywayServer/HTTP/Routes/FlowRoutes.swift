@@ -26,7 +26,7 @@ struct FlowRoutes {
             }
             let step = try await engine.start(
                 configId: request.headers[Self.configIdHeader], request: body, clientAddress: context.remoteAddress,
-                account: account, traceId: context.traceId)
+                userAgent: request.headers[.userAgent], account: account, traceId: context.traceId)
             return try HTTPResponses.json(step, status: .created)
         }
         flows.get(":flowId") { request, context in
@@ -74,9 +74,27 @@ struct FlowRoutes {
                 try await engine.submitForm(target(request, context), values: body.mapValues(\.text)))
         }
         flows.post(":flowId/manage/:operation") { request, context in
-            try HTTPResponses.json(
+            // Operations take no body, except revokeDevice ({"deviceId": …}).
+            var deviceId: String?
+            if request.headers[.contentLength].map({ $0 != "0" }) ?? false || request.headers[.transferEncoding] != nil {
+                deviceId = try await RequestDecoding.json(ManageOperationRequest.self, from: request, context: context)
+                    .deviceId
+            }
+            return try HTTPResponses.json(
                 try await engine.manage(
-                    target(request, context), operation: try context.parameters.require("operation")))
+                    target(request, context), operation: try context.parameters.require("operation"),
+                    deviceId: deviceId))
+        }
+        flows.post(":flowId/device/enroll") { request, context in
+            let body = try await RequestDecoding.json(EnrollDeviceRequest.self, from: request, context: context)
+            return try HTTPResponses.json(try await engine.enrolDevice(target(request, context), request: body))
+        }
+        flows.post(":flowId/device/prove") { request, context in
+            let body = try await RequestDecoding.json(DeviceSignatureRequest.self, from: request, context: context)
+            return try HTTPResponses.json(try await engine.proveDevice(target(request, context), signature: body.signature))
+        }
+        flows.post(":flowId/approval") { request, context in
+            try HTTPResponses.json(try await engine.pollApproval(target(request, context)))
         }
     }
 
@@ -86,6 +104,11 @@ struct FlowRoutes {
             configId: request.headers[Self.configIdHeader], clientAddress: context.remoteAddress,
             traceId: context.traceId)
     }
+}
+
+/// The body of a `manage` operation that names a device.
+struct ManageOperationRequest: Decodable, Sendable {
+    var deviceId: String?
 }
 
 /// A form answer: a string, or a boolean or number a client sent as JSON.

@@ -1,0 +1,110 @@
+import Crypto
+import Foundation
+import KeywayJOSE
+import KeywayProtocol
+
+/// Does the device side of trust for one SDK instance: reads and writes the device record, creates
+/// and uses the device key, and signs the ``DeviceSigningInput``s. Every failure to read a record
+/// or a key is treated as "no trusted device" (the flow then falls back to the second factor).
+struct DeviceTrustAgent: Sendable {
+    let options: DeviceTrustOptions
+    let server: ServerURL
+    let configId: String
+    let logger: KeywayLogger
+
+    /// The message code of a step that no longer trusts the device the client named.
+    static let notRecognizedCode = "deviceNotRecognized"
+
+    /// The audience signatures bind: the server's issuer URL.
+    var audience: String { server.root.absoluteString }
+
+    func namespace(for identifier: String) -> DeviceNamespace {
+        DeviceNamespace(appIdentifier: options.appIdentifier, configId: configId, identifier: identifier)
+    }
+
+    /// The device trusted for `identifier` whose key is still here; a record without its key is
+    /// forgotten.
+    func trustedDevice(for identifier: String) async -> (record: DeviceRecord, key: any DeviceKey)? {
+        let names = namespace(for: identifier)
+        guard let data = try? await options.storage.read(key: names.recordKey),
+            let record = try? JSONDecoder().decode(DeviceRecord.self, from: data), record.version == 1,
+            record.server == audience, record.configId == configId
+        else { return nil }
+        guard let key = try? await options.keyStore.key(named: record.keyName) else {
+            logger.log(.notice, .flow, "the device key is missing; the device record is forgotten")
+            await forget(identifier)
+            return nil
+        }
+        return (record, key)
+    }
+
+    /// What to tell the server when a flow starts.
+    func hint(for identifier: String) async -> DeviceHint {
+        DeviceHint(deviceId: await trustedDevice(for: identifier)?.record.deviceId, canEnrol: true)
+    }
+
+    /// Forgets the device record and key of `identifier`.
+    func forget(_ identifier: String) async {
+        let names = namespace(for: identifier)
+        try? await options.storage.delete(key: names.recordKey)
+        try? await options.keyStore.deleteKey(named: names.keyName)
+    }
+
+    /// Creates a new device key for `identifier` and the request that enrols it, or `nil` when
+    /// the step is not for this server or no key can be kept.
+    func enrolment(for identifier: String, payload: DeviceEnrollPayload, flowId: String) async -> EnrollDeviceRequest? {
+        guard payload.audience == audience else {
+            logger.log(.warning, .flow, "device enrolment for another server refused")
+            return nil
+        }
+        let names = namespace(for: identifier)
+        try? await options.storage.delete(key: names.recordKey)
+        guard let key = try? await options.keyStore.createKey(named: names.keyName) else { return nil }
+        let jwk = ECJWK.publicJWK(for: key.publicKey)
+        guard let thumbprint = jwk.kid,
+            let data = DeviceSigningInput.enrolment(
+                challenge: payload.challenge, flowId: flowId, configId: configId, audience: audience,
+                keyThumbprint: thumbprint
+            ).data,
+            let signature = try? key.signature(for: data)
+        else { return nil }
+        return EnrollDeviceRequest(
+            publicKey: jwk, signature: Base64URL.encode(signature.rawRepresentation), name: options.deviceName,
+            hardwareBacked: options.keyStore.isHardwareBacked)
+    }
+
+    /// Keeps the record of a device the server enrolled.
+    func remember(_ deviceId: String, for identifier: String) async {
+        let names = namespace(for: identifier)
+        let record = DeviceRecord(server: audience, configId: configId, deviceId: deviceId, keyName: names.keyName)
+        guard let data = try? JSONEncoder().encode(record) else { return }
+        do {
+            try await options.storage.write(key: names.recordKey, data: data)
+            logger.log(.info, .flow, "device trusted", ["device": .plain(deviceId)])
+        } catch {
+            logger.log(.warning, .flow, "the device record could not be saved: \(error)")
+        }
+    }
+
+    /// The signature of a `deviceChallenge`, or `nil` when this device cannot answer it.
+    func proof(for identifier: String, payload: DeviceChallengePayload, flowId: String) async -> String? {
+        guard payload.audience == audience, let (record, key) = await trustedDevice(for: identifier),
+            record.deviceId == payload.deviceId,
+            let data = DeviceSigningInput.challenge(
+                challenge: payload.challenge, flowId: flowId, configId: configId, audience: audience,
+                deviceId: record.deviceId
+            ).data,
+            let signature = try? key.signature(for: data)
+        else { return nil }
+        return Base64URL.encode(signature.rawRepresentation)
+    }
+
+    /// Signs `input` with the device key of `identifier`.
+    func sign(_ input: DeviceSigningInput, identifier: String) async throws -> (deviceId: String, signature: String) {
+        guard let (record, key) = await trustedDevice(for: identifier) else {
+            throw KeywayError.invalidConfiguration("This device is not trusted for \(identifier): sign in on it first.")
+        }
+        guard let data = input.data else { throw KeywayError.invalidConfiguration("The request cannot be signed.") }
+        return (record.deviceId, Base64URL.encode(try key.signature(for: data).rawRepresentation))
+    }
+}

@@ -1,0 +1,42 @@
+/// What a client tells the server about device trust when it starts a flow.
+public struct DeviceHint: Codable, Sendable, Equatable {
+    /// The trusted device this client holds a key for, for this user, app and project.
+    public var deviceId: String?
+    /// Whether the client can keep a device key (and so answer `deviceEnroll`). The server only
+    /// issues device steps to clients that say so.
+    public var canEnrol: Bool
+
+    public init(deviceId: String? = nil, canEnrol: Bool) {
+        self.deviceId = deviceId
+        self.canEnrol = canEnrol
+    }
+}
+
+/// Body of the `enrollDevice` action.
+public struct EnrollDeviceRequest: Codable, Sendable, Equatable {
+    /// The device key's public half.
+    public var publicKey: JSONWebKey
+    /// ES256 signature (raw `r‖s`, base64url) of the enrolment input.
+    public var signature: String
+    /// A name for the device ("Alice's iPhone"), 1…100 characters.
+    public var name: String
+    /// Whether the key is kept in hardware it cannot leave (Secure Enclave).
+    public var hardwareBacked: Bool
+
+    public init(publicKey: JSONWebKey, signature: String, name: String, hardwareBacked: Bool) {
+        self.publicKey = publicKey
+        self.signature = signature
+        self.name = name
+        self.hardwareBacked = hardwareBacked
+    }
+}
+
+/// Body of the `proveDevice` action: the device key's signature of the challenge input.
+public struct DeviceSignatureRequest: Codable, Sendable, Equatable {
+    /// ES256 signature (raw `r‖s`, base64url).
+    public var signature: String
+
+    public init(signature: String) {
+        self.signature = signature
+    }
+}

@@ -1,0 +1,73 @@
+import Foundation
+
+/// The exact bytes a device key signs (ES256, raw `r‖s`, base64url) for each proof a trusted
+/// device gives. Every proof binds what it is for, the server's fresh challenge or the request it
+/// answers, the flow, the application (config ID) and the server (`audience`, the issuer URL), so
+/// a signature made for one of them is worthless for any other.
+///
+/// The canonical form is UTF-8 lines joined by `\n`: `keyway-device-v1`, the purpose, then the
+/// purpose's values in a fixed order. No value may contain a line break.
+public struct DeviceSigningInput: Sendable, Equatable {
+    /// What a proof is for.
+    public enum Purpose: String, Sendable {
+        /// Enrolling a new trusted device in a flow: challenge, flow ID, config ID, audience, key thumbprint.
+        case enrol
+        /// Proving a trusted device in a flow: challenge, flow ID, config ID, audience, device ID.
+        case challenge
+        /// Deciding an approval request: approval ID, flow ID, config ID, audience, device ID, decision.
+        case approval
+        /// Reading a device's pending approval requests: device ID, config ID, audience, time (Unix seconds).
+        case listApprovals
+    }
+
+    /// The first line of every input.
+    public static let version = "keyway-device-v1"
+
+    public let purpose: Purpose
+    public let values: [String]
+
+    private init(purpose: Purpose, values: [String]) {
+        self.purpose = purpose
+        self.values = values
+    }
+
+    /// The input of a `deviceEnroll` step's signature.
+    public static func enrolment(
+        challenge: String, flowId: String, configId: String, audience: String, keyThumbprint: String
+    ) -> DeviceSigningInput {
+        DeviceSigningInput(purpose: .enrol, values: [challenge, flowId, configId, audience, keyThumbprint])
+    }
+
+    /// The input of a `deviceChallenge` step's signature.
+    public static func challenge(
+        challenge: String, flowId: String, configId: String, audience: String, deviceId: String
+    ) -> DeviceSigningInput {
+        DeviceSigningInput(purpose: .challenge, values: [challenge, flowId, configId, audience, deviceId])
+    }
+
+    /// The input of an approval decision's signature.
+    public static func approval(
+        approvalId: String, flowId: String, configId: String, audience: String, deviceId: String,
+        decision: ApprovalDecision
+    ) -> DeviceSigningInput {
+        DeviceSigningInput(
+            purpose: .approval, values: [approvalId, flowId, configId, audience, deviceId, decision.rawValue])
+    }
+
+    /// The input of the signature that lists a device's pending approval requests.
+    public static func listApprovals(deviceId: String, configId: String, audience: String, time: Int64)
+        -> DeviceSigningInput
+    {
+        DeviceSigningInput(purpose: .listApprovals, values: [deviceId, configId, audience, String(time)])
+    }
+
+    /// The canonical text, or `nil` when a value is empty or holds a line break (such an input is
+    /// never signed nor accepted).
+    public var canonical: String? {
+        guard values.allSatisfy({ !$0.isEmpty && !$0.contains(where: \.isNewline) }) else { return nil }
+        return ([Self.version, purpose.rawValue] + values).joined(separator: "\n")
+    }
+
+    /// The bytes to sign, or `nil` as for ``canonical``.
+    public var data: Data? { canonical.map { Data($0.utf8) } }
+}

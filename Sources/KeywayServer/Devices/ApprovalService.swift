@@ -1,0 +1,146 @@
+import Foundation
+import KeywayJOSE
+import KeywayProtocol
+import Logging
+
+/// What trusted devices do outside flows: list the sign-ins waiting for their approval (a request
+/// signed by the device key, optionally waiting for one to arrive), and approve or deny one with
+/// a signature over that exact request. Also the device lists and revocations of account
+/// settings and the admin API.
+struct ApprovalService: Sendable {
+    let database: any Database
+    let clock: any ServerClock
+    let issuer: @Sendable () -> String
+    let logger: Logger
+
+    /// How far the time of a signed list request may be from the server's clock.
+    static let clockSkew: Int64 = 5 * 60
+
+    /// The longest a list request waits for a request to arrive.
+    static let longestWait: Duration = .seconds(30)
+
+    // MARK: Listing
+
+    /// The pending requests of the device's user, for the device that signed `time` (Unix seconds).
+    /// With `wait`, holds the answer until a request is pending or `wait` ran out.
+    func pending(
+        deviceId: String, configId: String?, time: String?, signature: String?, wait: Duration
+    ) async throws -> ApprovalRequestList {
+        guard let configId, !configId.isEmpty else { throw FlowProblem.missingConfigId }
+        guard let time, let seconds = Int64(time), let signature else { throw FlowProblem.invalidDeviceSignature }
+        let now = clock.now().epochMilliseconds
+        guard abs(now / 1000 - seconds) <= Self.clockSkew else { throw FlowProblem.invalidDeviceSignature }
+        let device = try await database.read { repositories -> TrustedDeviceRecord? in
+            guard let device = try await repositories.trustedDevices.find(id: deviceId),
+                let application = try await repositories.applications.find(id: device.applicationId),
+                application.configId == configId, device.isTrusted(at: now)
+            else { return nil }
+            return device
+        }
+        let input = DeviceSigningInput.listApprovals(
+            deviceId: deviceId, configId: configId, audience: issuer(), time: seconds)
+        guard let device, DeviceSignatures.verify(signature, of: input, storedKey: device.publicKey) else {
+            throw FlowProblem.invalidDeviceSignature
+        }
+        let deadline = ContinuousClock.now + min(wait, Self.longestWait)
+        while true {
+            let list = try await requests(for: device.userId)
+            if !list.approvals.isEmpty || ContinuousClock.now >= deadline { return list }
+            // Polls the database, so a request written by any server instance is seen.
+            try await Task.sleep(for: .milliseconds(250))
+        }
+    }
+
+    private func requests(for userId: String) async throws -> ApprovalRequestList {
+        let now = clock.now().epochMilliseconds
+        return try await database.read { repositories in
+            var approvals: [ApprovalRequest] = []
+            for approval in try await repositories.approvals.pending(userId: userId, now: now) {
+                guard let application = try await repositories.applications.find(id: approval.applicationId) else {
+                    continue
+                }
+                approvals.append(
+                    ApprovalRequest(
+                        id: approval.id, flowId: approval.flowId, applicationName: application.name,
+                        configId: application.configId, location: approval.location, userAgent: approval.userAgent,
+                        matchingNumber: approval.matchingNumber, createdAt: Date(epochMilliseconds: approval.createdAt),
+                        expiresAt: Date(epochMilliseconds: approval.expiresAt)))
+            }
+            return ApprovalRequestList(approvals: approvals)
+        }
+    }
+
+    // MARK: Deciding
+
+    /// Approves or denies a pending request with a trusted device of the same user. The signature
+    /// binds the request, its flow, its application, this server, the device and the decision;
+    /// QR data's secret, when sent, must be the request's. Each request is decided once.
+    func decide(approvalId: String, request: ApprovalDecisionRequest) async throws -> ApprovalDecision {
+        guard request.decision == .approve || request.decision == .deny else {
+            throw FlowProblem.invalidRequest([InvalidField(name: "decision", reason: "Send approve or deny.")])
+        }
+        let now = clock.now().epochMilliseconds
+        let audience = issuer()
+        return try await database.write { repositories in
+            guard let approval = try await repositories.approvals.find(id: approvalId),
+                let application = try await repositories.applications.find(id: approval.applicationId)
+            else { throw FlowProblem.approvalNotFound }
+            guard let device = try await repositories.trustedDevices.find(id: request.deviceId),
+                device.userId == approval.userId, device.isTrusted(at: now)
+            else { throw FlowProblem.invalidDeviceSignature }
+            let input = DeviceSigningInput.approval(
+                approvalId: approval.id, flowId: approval.flowId, configId: application.configId, audience: audience,
+                deviceId: device.id, decision: request.decision)
+            guard DeviceSignatures.verify(request.signature, of: input, storedKey: device.publicKey) else {
+                throw FlowProblem.invalidDeviceSignature
+            }
+            if let secret = request.qrSecret?.revealed,
+                !ConstantTime.equals(sha256Hex(secret), approval.qrSecretHash)
+            {
+                throw FlowProblem.approvalNotFound
+            }
+            guard approval.state == .pending else { throw FlowProblem.approvalAlreadyDecided }
+            guard now < approval.expiresAt else { throw FlowProblem.approvalExpired }
+            let state: ApprovalRecord.State = request.decision == .approve ? .approved : .denied
+            guard try await repositories.approvals.decide(id: approval.id, state: state, deviceId: device.id, now: now)
+            else { throw FlowProblem.approvalAlreadyDecided }
+            // Deciding is not a sign-in of this device: its trust window stays as it is.
+            try await repositories.trustedDevices.touch(id: device.id, now: now, trustedUntil: device.trustedUntil)
+            logger.notice(
+                "approval decided",
+                metadata: ["approval": "\(approval.id)", "device": "\(device.id)", "decision": "\(request.decision.rawValue)"])
+            return request.decision
+        }
+    }
+
+    // MARK: Device lists
+
+    /// The user's trusted devices in an application (every application when `nil`).
+    func devices(userId: String, applicationId: String?) async throws -> [TrustedDevice] {
+        let now = clock.now().epochMilliseconds
+        return try await database.read { repositories in
+            try await repositories.trustedDevices.trusted(userId: userId, applicationId: applicationId, now: now)
+                .map(TrustedDevice.init)
+        }
+    }
+
+    /// Stops trusting one device of the user; `false` when the user has no such trusted device.
+    func revoke(deviceId: String, userId: String) async throws -> Bool {
+        let now = clock.now().epochMilliseconds
+        let revoked = try await database.write { repositories in
+            try await repositories.trustedDevices.revoke(id: deviceId, userId: userId, now: now)
+        }
+        if revoked { logger.notice("trusted device revoked", metadata: ["user": "\(userId)", "device": "\(deviceId)"]) }
+        return revoked
+    }
+
+    /// Stops trusting every device of the user in an application (every application when `nil`).
+    func revokeAll(userId: String, applicationId: String?) async throws -> Int {
+        let now = clock.now().epochMilliseconds
+        let count = try await database.write { repositories in
+            try await repositories.trustedDevices.revokeAll(userId: userId, applicationId: applicationId, now: now)
+        }
+        logger.notice("trusted devices revoked", metadata: ["user": "\(userId)", "count": "\(count)"])
+        return count
+    }
+}
