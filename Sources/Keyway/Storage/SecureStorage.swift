@@ -58,6 +58,11 @@ public actor InMemorySecureStorage: SecureStorage {
         entries[key] = nil
     }
 
+    /// The keys stored, sorted.
+    public func keys() -> [String] {
+        entries.keys.sorted()
+    }
+
     /// Makes the storage fail as a locked device would, or work again with `nil`.
     public func setUnavailable(_ reason: String?) {
         unavailableReason = reason

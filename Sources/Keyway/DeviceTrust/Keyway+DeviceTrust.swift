@@ -1,0 +1,172 @@
+import Foundation
+import KeywayProtocol
+
+extension Keyway {
+    // MARK: This device
+
+    /// The server's ID of this device when it is trusted for `identifier` (with
+    /// ``KeywayOptions/deviceTrust`` set and its key present), else `nil`.
+    public func trustedDeviceId(for identifier: String) async -> String? {
+        await deviceAgent?.trustedDevice(for: identifier)?.record.deviceId
+    }
+
+    /// Forgets this device's key and record for `identifier`. The server still lists the device
+    /// until it is revoked (``revokeTrustedDevice(id:accessToken:)``).
+    public func forgetTrustedDevice(for identifier: String) async {
+        await deviceAgent?.forget(identifier)
+    }
+
+    // MARK: Approving sign-ins elsewhere
+
+    /// The sign-ins of `identifier`'s account waiting for approval, as this trusted device sees
+    /// them (`GET /v1/devices/{id}/approvals`, signed with the device key). With `waitSeconds`
+    /// (0…30) the server holds the answer until a request arrives or the time ran out.
+    ///
+    /// Throws ``KeywayError/invalidConfiguration(_:)`` when this device is not trusted for
+    /// `identifier`, and ``KeywayError/problem(_:)`` (`invalid_device_signature`) when the server
+    /// no longer trusts it.
+    public func pendingApprovals(for identifier: String, waitSeconds: Int = 0) async throws -> [ApprovalRequest] {
+        guard (0...30).contains(waitSeconds) else {
+            throw KeywayError.invalidConfiguration("Wait 0 to 30 seconds for approval requests.")
+        }
+        let agent = try requireDeviceAgent()
+        let time = Int64(options.clock.now().timeIntervalSince1970)
+        guard let deviceId = await agent.trustedDevice(for: identifier)?.record.deviceId else {
+            throw KeywayError.invalidConfiguration("This device is not trusted for \(identifier): sign in on it first.")
+        }
+        let (_, signature) = try await agent.sign(
+            .listApprovals(deviceId: deviceId, configId: configId, audience: agent.audience, time: time),
+            identifier: identifier)
+        var components = URLComponents(
+            url: server.appending(path: "/v1/devices/\(deviceId)/approvals"), resolvingAgainstBaseURL: false)
+        components?.queryItems = [URLQueryItem(name: "wait", value: String(waitSeconds))]
+        guard let url = components?.url else { throw KeywayError.invalidConfiguration("The device ID is malformed.") }
+        let response = try await deviceRequest(
+            "GET", url: url,
+            headers: [ProtocolHeader.deviceTime: String(time), ProtocolHeader.deviceSignature: signature])
+        return try Self.decode(ApprovalRequestList.self, from: response).approvals
+    }
+
+    /// Approves or denies a pending sign-in with this trusted device's key. The signature binds
+    /// the request, its flow, its application, this server and the decision, so it cannot be
+    /// used for any other request.
+    ///
+    /// Throws ``KeywayError/problem(_:)``: `approval_already_decided`, `approval_expired`,
+    /// `approval_not_found` or `invalid_device_signature`.
+    public func decide(_ request: ApprovalRequest, _ decision: ApprovalDecision, for identifier: String) async throws {
+        try await decide(
+            approvalId: request.id, flowId: request.flowId, configId: request.configId, decision: decision,
+            qrSecret: nil, identifier: identifier)
+    }
+
+    /// Approves the sign-in a QR code shows (the `qrData` of an
+    /// ``Prompt/awaitApproval(matchingNumber:qrData:expiresAt:)`` prompt on the other device) with
+    /// this trusted device's key. Throws ``KeywayError/invalidConfiguration(_:)`` for data that is
+    /// not Keyway QR data or names another server, and the errors of
+    /// ``decide(_:_:for:)``.
+    public func approve(qrData: String, for identifier: String) async throws {
+        guard let data = ApprovalQRData(qrData) else {
+            throw KeywayError.invalidConfiguration("This is not a Keyway approval code.")
+        }
+        guard data.server == server.root.absoluteString else {
+            throw KeywayError.invalidConfiguration("This approval code is for another server (\(data.server)).")
+        }
+        try await decide(
+            approvalId: data.approvalId, flowId: data.flowId, configId: data.configId, decision: .approve,
+            qrSecret: data.secret, identifier: identifier)
+    }
+
+    private func decide(
+        approvalId: String, flowId: String, configId: String, decision: ApprovalDecision, qrSecret: String?,
+        identifier: String
+    ) async throws {
+        let agent = try requireDeviceAgent()
+        let deviceId = await agent.trustedDevice(for: identifier)?.record.deviceId ?? ""
+        let (signer, signature) = try await agent.sign(
+            .approval(
+                approvalId: approvalId, flowId: flowId, configId: configId, audience: agent.audience,
+                deviceId: deviceId, decision: decision),
+            identifier: identifier)
+        let body = ApprovalDecisionRequest(
+            deviceId: signer, decision: decision, signature: signature, qrSecret: qrSecret.map { Sensitive($0) })
+        guard approvalId.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" }) else {
+            throw KeywayError.invalidConfiguration("The approval request ID is malformed.")
+        }
+        _ = try await deviceRequest(
+            "POST", url: server.appending(path: "/v1/approvals/\(approvalId)"),
+            body: try WireCoding.makeEncoder().encode(body))
+    }
+
+    // MARK: The account's devices
+
+    /// The signed-in user's trusted devices in this application (`GET /v1/me/devices`).
+    public func trustedDevices(accessToken: Sensitive<String>) async throws -> [TrustedDevice] {
+        let response = try await tokenClient.bearerRequest(
+            "GET", url: server.appending(path: "/v1/me/devices"), accessToken: accessToken)
+        guard response.status == 200 else { throw Self.failure(response) }
+        return try Self.decode(TrustedDeviceList.self, from: response).devices
+    }
+
+    /// Stops trusting one of the signed-in user's devices: its next sign-in asks for the second
+    /// factor again. Throws ``KeywayError/problem(_:)`` (`not_found`) for an unknown device.
+    public func revokeTrustedDevice(id: String, accessToken: Sensitive<String>) async throws {
+        guard !id.isEmpty, id.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" }) else {
+            throw KeywayError.invalidConfiguration("The device ID is malformed.")
+        }
+        let response = try await tokenClient.bearerRequest(
+            "DELETE", url: server.appending(path: "/v1/me/devices/\(id)"), accessToken: accessToken)
+        guard response.status == 204 else { throw Self.failure(response) }
+    }
+
+    /// Stops trusting every device of the signed-in user in this application.
+    public func revokeAllTrustedDevices(accessToken: Sensitive<String>) async throws {
+        let response = try await tokenClient.bearerRequest(
+            "DELETE", url: server.appending(path: "/v1/me/devices"), accessToken: accessToken)
+        guard response.status == 204 else { throw Self.failure(response) }
+    }
+
+    // MARK: Plumbing
+
+    private func requireDeviceAgent() throws -> DeviceTrustAgent {
+        guard let deviceAgent else {
+            throw KeywayError.invalidConfiguration("Trusted devices need KeywayOptions.deviceTrust.")
+        }
+        return deviceAgent
+    }
+
+    private var deviceAgent: DeviceTrustAgent? { flow.driver.deviceAgent }
+
+    private func deviceRequest(
+        _ method: String, url: URL, headers extra: [String: String] = [:], body: Data? = nil
+    ) async throws -> TransportResponse {
+        var headers = extra
+        headers[ProtocolHeader.configId] = configId
+        headers["Accept"] = "application/json, \(Problem.mediaType)"
+        if body != nil { headers["Content-Type"] = "application/json" }
+        let response: TransportResponse
+        do {
+            response = try await transport.send(TransportRequest(method: method, url: url, headers: headers, body: body))
+        } catch let error as KeywayError {
+            throw error
+        } catch {
+            throw KeywayError.networkFailure(error.localizedDescription)
+        }
+        guard (200..<300).contains(response.status) else { throw Self.failure(response) }
+        return response
+    }
+
+    private static func failure(_ response: TransportResponse) -> KeywayError {
+        if let problem = try? WireCoding.makeDecoder().decode(Problem.self, from: response.body) {
+            return .problem(problem)
+        }
+        return TokenClient.oauthError(response)
+    }
+
+    private static func decode<T: Decodable>(_ type: T.Type, from response: TransportResponse) throws -> T {
+        do {
+            return try WireCoding.makeDecoder().decode(type, from: response.body)
+        } catch {
+            throw KeywayError.invalidResponse("The server's answer could not be read (\(error)).")
+        }
+    }
+}
