@@ -275,7 +275,7 @@ extension FlowEngine {
                 guard context.now >= approval.expiresAt else { return nil }
                 context.flow.state = .failed
                 return .approvalExpired
-            case .denied:
+            case .denied, .withdrawn:
                 context.flow.state = .failed
                 return .approvalDenied
             case .approved:

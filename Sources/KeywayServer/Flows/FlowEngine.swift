@@ -198,6 +198,9 @@ struct FlowEngine: Sendable {
             flow.otpHash = nil
             flow.updatedAt = now
             try await repositories.flows.update(flow)
+            if flow.progress?.approvalId != nil {
+                try await repositories.approvals.withdraw(flowId: flow.id, now: now)
+            }
         }
     }
 

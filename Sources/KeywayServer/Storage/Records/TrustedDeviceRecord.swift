@@ -26,6 +26,8 @@ struct TrustedDeviceRecord: Sendable, Equatable, Codable {
 struct ApprovalRecord: Sendable, Equatable {
     enum State: String, Sendable {
         case pending, approved, denied
+        /// The waiting flow was cancelled.
+        case withdrawn
     }
 
     var id: String

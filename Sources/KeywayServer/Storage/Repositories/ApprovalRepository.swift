@@ -44,6 +44,16 @@ struct ApprovalRepository: Sendable {
         ).first() != nil
     }
 
+    /// Withdraws the pending request of a cancelled flow.
+    func withdraw(flowId: String, now: Int64) async throws {
+        try await sql.raw(
+            """
+            UPDATE approval_requests SET state = 'withdrawn', decided_at = \(bind: now)
+            WHERE flow_id = \(bind: flowId) AND state = 'pending'
+            """
+        ).run()
+    }
+
     private static func record(_ row: any SQLRow) throws -> ApprovalRecord {
         ApprovalRecord(
             id: try row.decode(column: "id", as: String.self),

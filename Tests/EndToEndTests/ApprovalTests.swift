@@ -1,0 +1,279 @@
+import Foundation
+import Keyway
+import KeywayProtocol
+import Testing
+
+@Suite("Approvals: a trusted device lets a sign-in on a new device through")
+struct ApprovalTests {
+    static let email = "ann@example.com"
+
+    static func policy(events: String? = nil, secret: String = "") -> [String: Any] {
+        var policy: [String: Any] = [
+            "primaryMethods": ["emailOtp"], "mfaMethods": ["totp", "deviceApproval"], "mfaMode": "required",
+            "flowTypes": ["signin", "accountManage"],
+            "devices": ["enabled": true, "approvalPollIntervalSeconds": 1, "approvalLifetimeSeconds": 60],
+        ]
+        if let events { policy["delivery"] = ["events": ["url": events, "signingSecret": secret]] }
+        return policy
+    }
+
+    /// A harness with one trusted device (`trusted`) for ``email`` and a new device's SDK.
+    struct Setup {
+        let harness: AdaptiveHarness
+        let trusted: Keyway
+        let newDevice: Keyway
+        let transport: PathCountingTransport
+        let secret: String
+    }
+
+    static func setUp(policy: [String: Any] = policy(), autoPoll: Bool = true) async throws -> Setup {
+        let harness = try await AdaptiveHarness.start(policy: policy)
+        let trusted = try TestDevice().sdk(harness)
+        let secret = try await harness.signInSettingUpTotp(trusted, email: email)
+        _ = try await harness.tokens(trusted)
+        let transport = PathCountingTransport()
+        let newDevice = try TestDevice().sdk(harness, transport: transport, autoPoll: autoPoll)
+        return Setup(harness: harness, trusted: trusted, newDevice: newDevice, transport: transport, secret: secret)
+    }
+
+    /// Signs in on the new device up to the approval prompt; answers its matching number and QR data.
+    static func requestApproval(_ setup: Setup) async throws -> (number: String, qrData: String) {
+        try await setup.harness.signInWithCode(setup.newDevice, email: email)
+        let choice = try #require(setup.newDevice.flow.currentUpdate.methodChoice)
+        #expect(choice.methods.map(\.type) == [.totp, .deviceApproval])
+        #expect(choice.purpose == .secondFactor)
+        await setup.newDevice.flow.selectMethod(id: "deviceApproval")
+        guard case .awaitApproval(let number, let qrData, let expiresAt)? = setup.newDevice.flow.currentUpdate.prompt else {
+            throw TestFailure("Expected the approval prompt, got \(setup.newDevice.flow.currentUpdate)")
+        }
+        #expect(expiresAt > setup.harness.clock.now())
+        return (number, qrData.revealed)
+    }
+
+    /// Waits until the new device's flow leaves the approval prompt, moving the server's clock
+    /// along (faster than real time) so its polls are never refused as too fast.
+    static func settled(_ keyway: Keyway, clock: ManualClock) async throws -> FlowUpdate {
+        for _ in 0..<300 {
+            let update = keyway.flow.currentUpdate
+            switch update {
+            case .prompt(_, .awaitApproval), .loading:
+                clock.advance(by: 0.1)
+                try await Task.sleep(for: .milliseconds(50))
+            default:
+                return update
+            }
+        }
+        throw TestFailure("The approval never settled.")
+    }
+
+    @Test func aPushApprovalSignsTheNewDeviceInAndTrustsIt() async throws {
+        let setup = try await Self.setUp()
+        defer { Task { await setup.harness.server.stop() } }
+        let (number, _) = try await Self.requestApproval(setup)
+
+        let pending = try await setup.trusted.pendingApprovals(for: Self.email)
+        let request = try #require(pending.first)
+        #expect(pending.count == 1)
+        #expect(request.matchingNumber == number)
+        #expect(request.applicationName.isEmpty == false)
+        #expect(request.location == "127.0.0.x")
+        #expect(request.configId == TestServer.configId)
+        try await setup.trusted.decide(request, .approve, for: Self.email)
+
+        let done = try await Self.settled(setup.newDevice, clock: setup.harness.clock)
+        #expect(done.completion != nil, "got \(done)")
+        let tokens = try await setup.harness.tokens(setup.newDevice)
+        #expect(tokens.idToken.authenticationMethods == ["otp", "swk", "mfa"])
+        // The approved device was enrolled too.
+        #expect(await setup.newDevice.trustedDeviceId(for: Self.email) != nil)
+        #expect(try await setup.trusted.pendingApprovals(for: Self.email).isEmpty)
+
+        // A second decision of the same request is refused.
+        do {
+            try await setup.trusted.decide(request, .deny, for: Self.email)
+            Issue.record("A decided request was decided again.")
+        } catch KeywayError.problem(let problem) {
+            #expect(problem.code == .approvalAlreadyDecided)
+        }
+    }
+
+    @Test func aDenialEndsTheSignInWithAbort() async throws {
+        let setup = try await Self.setUp()
+        defer { Task { await setup.harness.server.stop() } }
+        _ = try await Self.requestApproval(setup)
+        let request = try #require(try await setup.trusted.pendingApprovals(for: Self.email).first)
+        try await setup.trusted.decide(request, .deny, for: Self.email)
+        let done = try await Self.settled(setup.newDevice, clock: setup.harness.clock)
+        #expect(done.errorInfo?.code == .approvalDenied)
+        #expect(done.errorInfo?.action == .abort)
+    }
+
+    @Test func anExpiredRequestEndsWithRestartAndCannotBeApproved() async throws {
+        let setup = try await Self.setUp()
+        defer { Task { await setup.harness.server.stop() } }
+        _ = try await Self.requestApproval(setup)
+        let request = try #require(try await setup.trusted.pendingApprovals(for: Self.email).first)
+        setup.harness.clock.advance(by: 61)
+        let done = try await Self.settled(setup.newDevice, clock: setup.harness.clock)
+        #expect(done.errorInfo?.code == .approvalExpired)
+        #expect(done.errorInfo?.action == .restartFlow)
+        do {
+            try await setup.trusted.decide(request, .approve, for: Self.email)
+            Issue.record("An expired request was approved.")
+        } catch KeywayError.problem(let problem) {
+            #expect(problem.code == .approvalExpired)
+        }
+    }
+
+    @Test func aQRApprovalWorksOnceAndOnlyForItsOwnRequest() async throws {
+        let setup = try await Self.setUp()
+        defer { Task { await setup.harness.server.stop() } }
+        let (_, qrData) = try await Self.requestApproval(setup)
+        let parsed = try #require(ApprovalQRData(qrData))
+        #expect(parsed.server == setup.harness.server.baseURL.absoluteString)
+
+        // A QR code whose secret was changed is not this request's.
+        var forged = parsed
+        forged.secret = "kqr_forged"
+        do {
+            try await setup.trusted.approve(qrData: forged.text, for: Self.email)
+            Issue.record("A forged QR secret was accepted.")
+        } catch KeywayError.problem(let problem) {
+            #expect(problem.code == .approvalNotFound)
+        }
+        do {
+            try await setup.trusted.approve(qrData: "https://example.com", for: Self.email)
+            Issue.record("Foreign data was accepted.")
+        } catch KeywayError.invalidConfiguration {}
+
+        try await setup.trusted.approve(qrData: qrData, for: Self.email)
+        #expect(try await Self.settled(setup.newDevice, clock: setup.harness.clock).completion != nil)
+        do {
+            try await setup.trusted.approve(qrData: qrData, for: Self.email)
+            Issue.record("A QR code was used twice.")
+        } catch KeywayError.problem(let problem) {
+            #expect(problem.code == .approvalAlreadyDecided)
+        }
+    }
+
+    @Test func aSignedDecisionCannotBeReplayedForAnotherFlow() async throws {
+        let setup = try await Self.setUp(autoPoll: false)
+        defer { Task { await setup.harness.server.stop() } }
+        _ = try await Self.requestApproval(setup)
+        let first = try #require(try await setup.trusted.pendingApprovals(for: Self.email).first)
+        // Capture what the trusted device sends by deciding through a recording transport.
+        let recorder = BodyRecordingTransport()
+        var options = setup.trusted.options
+        options.transport = recorder
+        let recording = try Keyway(configId: TestServer.configId, baseURL: setup.harness.server.baseURL, options: options)
+        try await recording.decide(first, .approve, for: Self.email)
+        let body = try #require(recorder.lastBody(pathSuffix: "/v1/approvals/\(first.id)"))
+
+        // A second sign-in waits for its own approval; the captured decision is worthless for it.
+        let other = try TestDevice().sdk(setup.harness, autoPoll: false)
+        try await setup.harness.signInWithCode(other, email: Self.email)
+        await other.flow.selectMethod(id: "deviceApproval")
+        let second = try #require(try await setup.trusted.pendingApprovals(for: Self.email).first { $0.id != first.id })
+        let replayed = try await setup.harness.server.request(
+            "POST", "/v1/approvals/\(second.id)", headers: ["Content-Type": "application/json"], body: body)
+        #expect(replayed.status == 401)
+        #expect(String(decoding: replayed.body, as: UTF8.self).contains("invalid_device_signature"))
+        // The same body again on its own request: already decided.
+        let again = try await setup.harness.server.request(
+            "POST", "/v1/approvals/\(first.id)", headers: ["Content-Type": "application/json"], body: body)
+        #expect(again.status == 409)
+        // Manual polling: the first flow goes on once polled.
+        await setup.newDevice.flow.pollApproval()
+        #expect(setup.newDevice.flow.currentUpdate.completion != nil)
+        // Polling faster than the interval is refused.
+        await other.flow.pollApproval()
+        await other.flow.pollApproval()
+        #expect(other.flow.currentUpdate.errorInfo?.code == .slowDown)
+        #expect(other.flow.currentUpdate.errorInfo?.action == .wait)
+    }
+
+    @Test func pollingStopsOnCancelAndOnReset() async throws {
+        let setup = try await Self.setUp()
+        defer { Task { await setup.harness.server.stop() } }
+        _ = try await Self.requestApproval(setup)
+        await setup.newDevice.flow.cancel()
+        try await Task.sleep(for: .milliseconds(2500))
+        #expect(setup.transport.count(suffix: "/approval") == 0)
+
+        _ = try await Self.requestApproval(setup)
+        await setup.newDevice.reset()
+        try await Task.sleep(for: .milliseconds(2500))
+        #expect(setup.transport.count(suffix: "/approval") == 0)
+
+        // The cancelled flow's request was withdrawn; the reset one's waits until it expires.
+        #expect(try await setup.trusted.pendingApprovals(for: Self.email).count == 1)
+
+        // Without interruption it polls about once a second, and no faster.
+        let (number, _) = try await Self.requestApproval(setup)
+        let ticker = Task {
+            while !Task.isCancelled {
+                setup.harness.clock.advance(by: 1)
+                try? await Task.sleep(for: .milliseconds(250))
+            }
+        }
+        try await Task.sleep(for: .milliseconds(3300))
+        let polls = setup.transport.count(suffix: "/approval")
+        #expect((2...4).contains(polls), "polled \(polls) times")
+        let request = try #require(
+            try await setup.trusted.pendingApprovals(for: Self.email).last { $0.matchingNumber == number })
+        try await setup.trusted.decide(request, .approve, for: Self.email)
+        #expect(try await Self.settled(setup.newDevice, clock: setup.harness.clock).completion != nil)
+        ticker.cancel()
+        let after = setup.transport.count(suffix: "/approval")
+        try await Task.sleep(for: .milliseconds(1500))
+        #expect(setup.transport.count(suffix: "/approval") == after)
+    }
+
+    @Test func aLongPollReturnsWhenARequestArrivesAndTheBackendHearsOfIt() async throws {
+        let gateway = SMSGateway()
+        try await gateway.start()
+        defer { Task { await gateway.stop() } }
+        let setup = try await Self.setUp(policy: Self.policy(events: gateway.url, secret: gateway.secret))
+        defer { Task { await setup.harness.server.stop() } }
+        let trusted = setup.trusted
+        let waiting = Task { try await trusted.pendingApprovals(for: Self.email, waitSeconds: 10) }
+        try await Task.sleep(for: .milliseconds(400))
+        let started = ContinuousClock.now
+        let (number, _) = try await Self.requestApproval(setup)
+        let pending = try await waiting.value
+        #expect(pending.map(\.matchingNumber) == [number])
+        #expect(ContinuousClock.now - started < .seconds(5))
+
+        // The project's backend got a signed approval.requested event.
+        for _ in 0..<100 where gateway.requests.isEmpty { try await Task.sleep(for: .milliseconds(50)) }
+        let event = try #require(gateway.requests.first)
+        #expect(event.signatureValid)
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(event.body.utf8)) as? [String: Any])
+        #expect(json["type"] as? String == "approval.requested")
+        #expect(json["matchingNumber"] as? String == number)
+        #expect(json["approvalId"] as? String == pending.first?.id)
+
+        // An unsigned or stale list request is refused.
+        let deviceId = try #require(await trusted.trustedDeviceId(for: Self.email))
+        let unsigned = try await setup.harness.server.request(
+            "GET", "/v1/devices/\(deviceId)/approvals", headers: ["X-Keyway-Config-Id": TestServer.configId])
+        #expect(unsigned.status == 401)
+    }
+}
+
+/// The real transport, keeping the bodies sent.
+final class BodyRecordingTransport: HTTPTransport, @unchecked Sendable {
+    // @unchecked: `sent` is only touched under `lock`.
+    private let inner = URLSessionTransport()
+    private let lock = NSLock()
+    private var sent: [(path: String, body: Data?)] = []
+
+    func send(_ request: TransportRequest) async throws -> TransportResponse {
+        lock.withLock { sent.append((request.url.path, request.body)) }
+        return try await inner.send(request)
+    }
+
+    func lastBody(pathSuffix: String) -> Data? {
+        lock.withLock { sent.last { $0.path.hasSuffix(pathSuffix) }?.body ?? nil }
+    }
+}
