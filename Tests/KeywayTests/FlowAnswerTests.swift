@@ -98,14 +98,14 @@ struct FlowAnswerTests {
     }
 
     @Test func unrecognizedStepsAnswerThroughTheirActions() async throws {
-        let approval = Steps.step(
-            kind: "awaitApproval", payload: #"{"pollInterval": 2}"#,
+        let challenge = Steps.step(
+            kind: "pushChallenge", payload: #"{"pollInterval": 2}"#,
             actions: [
                 Steps.action(
                     "confirm", path: "/approval", fields: #"[{"name": "answer", "type": "text", "required": true}]"#),
                 Steps.cancel,
             ])
-        let (keyway, transport) = try await started(on: approval)
+        let (keyway, transport) = try await started(on: challenge)
         guard case .prompt(let context, .unrecognized) = keyway.flow.currentUpdate,
             let confirm = context.step.action(named: "confirm")
         else {

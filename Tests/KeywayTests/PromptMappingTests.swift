@@ -94,8 +94,8 @@ struct PromptMappingTests {
 
     @Test func unknownKindIsUnrecognizedAndCompletedHasNoPrompt() throws {
         let step = try Steps.decode(
-            Steps.step(kind: "awaitApproval", payload: #"{"pollInterval": 2}"#, actions: [Steps.cancel]))
-        #expect(Prompt(step: step) == .unrecognized(kind: StepKind(rawValue: "awaitApproval")))
+            Steps.step(kind: "pushChallenge", payload: #"{"pollInterval": 2}"#, actions: [Steps.cancel]))
+        #expect(Prompt(step: step) == .unrecognized(kind: StepKind(rawValue: "pushChallenge")))
         #expect(Prompt(step: try Steps.decode(Steps.completed)) == nil)
     }
 }
