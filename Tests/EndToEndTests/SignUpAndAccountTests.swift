@@ -1,5 +1,6 @@
 import Foundation
 import Keyway
+import KeywayServer
 import KeywayProtocol
 import Testing
 
@@ -195,6 +196,42 @@ struct SignUpAndAccountTests {
         let reused = try #require(keyway.flow.currentUpdate.errorInfo)
         #expect(reused.code == .invalidStartToken)
         #expect(reused.action == .restartFlow)
+    }
+
+    @Test func aStartRefusedBeforeTheFlowExistsLeavesTheStartTokenUsable() async throws {
+        var limits = FlowLimits()
+        limits.rateLimits.flowStartsPerIdentifier = 1
+        limits.rateLimits.window = 10  // shorter than the start token's lifetime
+        let harness = try await AdaptiveHarness.start(
+            policy: ["primaryMethods": ["emailOtp"], "flowTypes": ["signin"]], limits: limits)
+        defer { Task { await harness.server.stop() } }
+        let issued = try await harness.server.admin(
+            "POST", "/admin/applications/\(TestServer.configId)/start-tokens",
+            ["flowType": "signin", "identifier": "kept@example.com"])
+        let token = try #require(issued.json["startToken"] as? String)
+
+        // A malformed request is refused before any flow exists.
+        let malformed = try await harness.server.request(
+            "POST", "/v1/flows", headers: ["Content-Type": "application/json", "X-Keyway-Config-Id": TestServer.configId],
+            body: try JSONSerialization.data(withJSONObject: [
+                "flowType": "signin", "identifier": "x@example.com", "codeChallenge": "short",
+                "codeChallengeMethod": "S256", "startToken": token,
+            ]))
+        #expect(malformed.status == 400)
+
+        // A rate limit inside the flow's transaction rolls the token's use back too.
+        let keyway = try harness.sdk()
+        await keyway.start(flowType: .signin, identifier: "kept@example.com")
+        #expect(keyway.flow.currentUpdate.enterCode != nil)
+        await keyway.start(flowType: .signin, identifier: "ignored@example.com", startToken: token)
+        #expect(keyway.flow.currentUpdate.errorInfo?.code == .rateLimited)
+
+        // Once the window passed, the token still starts its flow, once.
+        harness.clock.advance(by: limits.rateLimits.window + 1)
+        await keyway.start(flowType: .signin, identifier: "ignored@example.com", startToken: token)
+        #expect(keyway.flow.currentUpdate.enterCode?.destination == "k•••@example.com")
+        await keyway.start(flowType: .signin, identifier: "ignored@example.com", startToken: token)
+        #expect(keyway.flow.currentUpdate.errorInfo?.code == .invalidStartToken)
     }
 
     @Test func accountManagementNeedsAValidAccessToken() async throws {

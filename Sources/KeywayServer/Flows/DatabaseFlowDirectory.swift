@@ -18,6 +18,18 @@ struct DatabaseFlowDirectory: FlowDirectory {
         return (claim.flowType, claim.identifier)
     }
 
+    func startTokenClaim(_ token: String, applicationId: String, now: Int64, in repositories: Repositories)
+        async throws -> (flowType: FlowType, identifier: String)?
+    {
+        guard let claim = try await repositories.startTokens.claim(token: token, applicationId: applicationId, now: now)
+        else { return nil }
+        return (claim.flowType, claim.identifier)
+    }
+
+    func releaseStartToken(_ token: String, usedAt: Int64, in repositories: Repositories) async throws {
+        try await repositories.startTokens.release(token: token, usedAt: usedAt)
+    }
+
     func inviteCodeStatus(_ code: String, applicationId: String, now: Int64, in repositories: Repositories)
         async throws -> InviteCodeStatus
     {

@@ -17,6 +17,11 @@ protocol FlowDirectory: Sendable {
     /// expired, used or for another application.
     func consumeStartToken(_ token: String, applicationId: String, now: Int64, in repositories: Repositories)
         async throws -> (flowType: FlowType, identifier: String)?
+    /// What a start token was issued for, without using it; `nil` as for ``consumeStartToken(_:applicationId:now:in:)``.
+    func startTokenClaim(_ token: String, applicationId: String, now: Int64, in repositories: Repositories)
+        async throws -> (flowType: FlowType, identifier: String)?
+    /// Makes a start token used at `usedAt` usable again.
+    func releaseStartToken(_ token: String, usedAt: Int64, in repositories: Repositories) async throws
     /// Checks an invitation code without using it.
     func inviteCodeStatus(_ code: String, applicationId: String, now: Int64, in repositories: Repositories)
         async throws -> InviteCodeStatus

@@ -74,14 +74,16 @@ struct FlowEngine: Sendable {
         let application = try await application(for: configId)
         var startRequest = request
         let now = clock.now().epochMilliseconds
-        if let startToken = request.startToken?.revealed {
-            let consumed = try await database.write { repositories in
-                try await self.directory.consumeStartToken(
-                    startToken, applicationId: application.id, now: now, in: repositories)
+        // A start token is only read here; the flow's own transaction uses it, so a request that
+        // fails before the flow exists leaves it usable.
+        let startToken = request.startToken?.revealed
+        if let startToken {
+            let claim = try await database.read { repositories in
+                try await self.directory.startTokenClaim(startToken, applicationId: application.id, now: now, in: repositories)
             }
-            guard let consumed else { throw FlowProblem.invalidStartToken }
-            startRequest.flowType = consumed.flowType
-            startRequest.identifier = consumed.identifier
+            guard let claim else { throw FlowProblem.invalidStartToken }
+            startRequest.flowType = claim.flowType
+            startRequest.identifier = claim.identifier
         }
         var invalid: [InvalidField] = []
         let identifier = Identifier(parsing: startRequest.identifier)
@@ -107,6 +109,13 @@ struct FlowEngine: Sendable {
         }
         if request.flowType == .accountManage {
             guard let account else { throw FlowProblem.invalidAccessToken }
+            if let startToken {
+                let used = try await database.write { repositories in
+                    try await self.directory.consumeStartToken(
+                        startToken, applicationId: application.id, now: now, in: repositories)
+                }
+                guard used != nil else { throw FlowProblem.invalidStartToken }
+            }
             return try await startManaging(
                 application: application, policy: policy, userId: account.userId, sessionId: account.sessionId,
                 request: request,
@@ -119,6 +128,11 @@ struct FlowEngine: Sendable {
         let rates = limits.rateLimits
         let identifierKey = Self.identifierKey(projectId: application.projectId, identifier: identifier.value)
         let outcome: (Step, [DeliveryMessage]) = try await database.write { repositories in
+            if let startToken {
+                guard try await self.directory.consumeStartToken(
+                    startToken, applicationId: application.id, now: now, in: repositories) != nil
+                else { throw FlowProblem.invalidStartToken }
+            }
             // Counted whether or not the identifier has an account, so the limits say nothing about it.
             try await self.consume("start-id", identifierKey, limit: rates.flowStartsPerIdentifier, now: now, in: repositories)
             if let clientAddress {
@@ -167,7 +181,12 @@ struct FlowEngine: Sendable {
             return (step, messages)
         }
         if try await !deliver(outcome.1) {
-            try? await database.write { try await $0.flows.delete(id: flowId) }
+            try? await database.write { repositories in
+                try await repositories.flows.delete(id: flowId)
+                if let startToken {
+                    try await self.directory.releaseStartToken(startToken, usedAt: now, in: repositories)
+                }
+            }
             throw FlowProblem.deliveryFailed
         }
         logger.info("flow started", metadata: ["flow": "\(flowId)", "type": "\(request.flowType)"])

@@ -10,6 +10,7 @@ struct FlowRoutes {
 
     private static let configIdHeader = HTTPField.Name(ProtocolHeader.configId)!
     private static let flowTokenHeader = HTTPField.Name(ProtocolHeader.flowToken)!
+    private static let clientHeader = HTTPField.Name(ProtocolHeader.client)!
 
     func register(on router: Router<KeywayRequestContext>) {
         let flows = router.group("v1/flows")
@@ -26,7 +27,8 @@ struct FlowRoutes {
             }
             let step = try await engine.start(
                 configId: request.headers[Self.configIdHeader], request: body, clientAddress: context.remoteAddress,
-                userAgent: request.headers[.userAgent], account: account, traceId: context.traceId)
+                userAgent: request.headers[.userAgent] ?? request.headers[Self.clientHeader], account: account,
+                traceId: context.traceId)
             return try HTTPResponses.json(step, status: .created)
         }
         flows.get(":flowId") { request, context in

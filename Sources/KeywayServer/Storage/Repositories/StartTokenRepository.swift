@@ -51,6 +51,32 @@ struct StartTokenRepository: Sendable {
             identifier: try row.decode(column: "identifier", as: String.self))
     }
 
+    /// What the token was issued for while it can still be used, without using it.
+    func claim(token: String, applicationId: String, now: Int64) async throws -> StartTokenClaim? {
+        guard
+            let row = try await sql.raw(
+                """
+                SELECT flow_type, identifier FROM start_tokens
+                WHERE token_hash = \(bind: sha256Hex(token)) AND application_id = \(bind: applicationId)
+                    AND used_at IS NULL AND expires_at > \(bind: now)
+                """
+            ).first()
+        else { return nil }
+        return StartTokenClaim(
+            flowType: FlowType(rawValue: try row.decode(column: "flow_type", as: String.self)),
+            identifier: try row.decode(column: "identifier", as: String.self))
+    }
+
+    /// Makes a token used at `usedAt` usable again (the flow it started was undone).
+    func release(token: String, usedAt: Int64) async throws {
+        try await sql.raw(
+            """
+            UPDATE start_tokens SET used_at = NULL
+            WHERE token_hash = \(bind: sha256Hex(token)) AND used_at = \(bind: usedAt)
+            """
+        ).run()
+    }
+
     func deleteExpired(before cutoff: Int64) async throws {
         try await sql.raw("DELETE FROM start_tokens WHERE expires_at < \(bind: cutoff)").run()
     }
