@@ -36,6 +36,10 @@ let package = Package(
             swiftSettings: strict
         ),
         .target(
+            name: "KeywayQR",
+            swiftSettings: strict
+        ),
+        .target(
             name: "KeywayJOSE",
             dependencies: [
                 "KeywayProtocol",
@@ -109,6 +113,7 @@ let package = Package(
             name: "keyway",
             dependencies: [
                 "Keyway",
+                "KeywayQR",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict
@@ -129,6 +134,11 @@ let package = Package(
         .testTarget(
             name: "KeywayTests",
             dependencies: ["Keyway", "KeywayProtocol", "KeywayJOSE"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "KeywayQRTests",
+            dependencies: ["KeywayQR"],
             swiftSettings: strict
         ),
         .testTarget(
