@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import Keyway
 import KeywayProtocol
@@ -271,4 +272,37 @@ struct TrustedDeviceTests {
         await keyway.flow.submitTotp(TestAuthenticator.code(secret: secret, at: harness.clock.now()))
         _ = try await harness.tokens(keyway)
     }
+
+    @Test func aRefusedEnrolmentCompletesTheSignInWithoutTrustingTheDevice() async throws {
+        let harness = try await AdaptiveHarness.start(policy: AdaptiveHarness.deviceTrustPolicy)
+        defer { Task { await harness.server.stop() } }
+        let storage = InMemorySecureStorage()
+        var options = KeywayOptions(clock: harness.clock)
+        options.deviceTrust = DeviceTrustOptions(
+            appIdentifier: "com.example.shop", storage: storage, keyStore: MismatchedKeyStore(), deviceName: "Broken")
+        let keyway = try Keyway(configId: TestServer.configId, baseURL: harness.server.baseURL, options: options)
+        let errors = Collected<ProblemCode>()
+        keyway.flow.onUpdate = { update in if let error = update.errorInfo { errors.append(error.code) } }
+        _ = try await harness.signInSettingUpTotp(keyway, email: "broken@example.com")
+        keyway.flow.onUpdate = nil
+        let tokens = try await harness.tokens(keyway)
+        #expect(errors.all.isEmpty)
+        #expect(await keyway.trustedDeviceId(for: "broken@example.com") == nil)
+        #expect(try await keyway.trustedDevices(accessToken: tokens.response.accessToken).isEmpty)
+    }
+}
+
+/// A key store whose keys sign with another key than the public one they show.
+struct MismatchedKeyStore: DeviceKeyStore {
+    struct Key: DeviceKey {
+        let shown = P256.Signing.PrivateKey()
+        let signer = P256.Signing.PrivateKey()
+        var publicKey: P256.Signing.PublicKey { shown.publicKey }
+        func signature(for data: Data) throws -> P256.Signing.ECDSASignature { try signer.signature(for: data) }
+    }
+
+    var isHardwareBacked: Bool { false }
+    func key(named name: String) async throws -> (any DeviceKey)? { nil }
+    func createKey(named name: String) async throws -> any DeviceKey { Key() }
+    func deleteKey(named name: String) async throws {}
 }

@@ -98,7 +98,10 @@ extension FlowEngine {
                 challenge: challenge, flowId: context.flow.id, configId: context.application.configId,
                 audience: context.audience, keyThumbprint: thumbprint)
             guard DeviceSignatures.verify(request.signature, of: input, with: jwk) else {
-                throw FlowProblem.invalidDeviceSignature
+                // Not worth ending a sign-in for: the client may skip enrolment.
+                throw FlowProblem.invalidRequest([
+                    InvalidField(name: "signature", reason: "The signature does not verify with this key and challenge.")
+                ])
             }
             let encoded = String(decoding: try JSONEncoder().encode(jwk), as: UTF8.self)
             context.progress.pendingDevice = TrustedDeviceRecord(
