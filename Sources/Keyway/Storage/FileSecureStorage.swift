@@ -8,7 +8,7 @@ import Foundation
 ///   (nonce, ciphertext, tag) of the namespace's entries as JSON.
 /// - Every write re-encrypts the whole namespace into a temporary file in the same folder,
 ///   flushes it to disk and renames it over the old file, so a crash leaves either the old or the
-///   new file, never a torn one.
+///   new file, never a torn one. The next write removes a temporary file a crash left behind.
 /// - A wrong key, a different key version or a damaged file fails closed with
 ///   ``SecureStorageError/unreadable(_:)``; nothing is overwritten.
 ///
@@ -144,9 +144,16 @@ public actor FileSecureStorage: SecureStorage, CrossProcessLocking {
         } catch {
             throw .unavailable("The entries could not be encrypted.")
         }
-        try Self.ensureDirectory(fileURL.deletingLastPathComponent())
-        let temporary = fileURL.deletingLastPathComponent()
-            .appendingPathComponent(".\(fileURL.lastPathComponent).\(UUID().uuidString).tmp")
+        let directory = fileURL.deletingLastPathComponent()
+        try Self.ensureDirectory(directory)
+        // Writers hold the namespace's lock, so any temporary file of this namespace is what an
+        // interrupted write left behind.
+        let prefix = ".\(fileURL.lastPathComponent)."
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        where name.hasPrefix(prefix) && name.hasSuffix(".tmp") {
+            try? FileManager.default.removeItem(at: directory.appendingPathComponent(name))
+        }
+        let temporary = directory.appendingPathComponent("\(prefix)\(UUID().uuidString).tmp")
         guard Self.writeDurably(sealed, to: temporary.path) else {
             try? FileManager.default.removeItem(at: temporary)
             throw .unavailable("\(temporary.path) cannot be written.")
