@@ -4,26 +4,39 @@ import Keyway
 
 /// The options every command that talks to a server shares.
 struct ClientOptions: ParsableArguments {
+    /// The CLI's app identifier, part of its device key and record names.
+    static let appIdentifier = "dev.keyway.cli"
+
     @Option(help: "The Keyway server URL.")
     var server = "http://127.0.0.1:8080"
 
     @Option(help: "The application's config ID (default: $KEYWAY_CONFIG_ID).")
     var configId: String?
 
-    @Option(help: "Where the CLI keeps its encrypted session (default: $KEYWAY_HOME or ~/.keyway).")
+    @Option(help: "Where the CLI keeps its encrypted session and device key (default: $KEYWAY_HOME or ~/.keyway).")
     var stateDir: String?
 
-    /// The SDK for the chosen server and application.
+    /// The SDK for the chosen server and application, with trusted devices on: after a second
+    /// factor the SDK enrols this machine (named after its host name) and later sign-ins prove it
+    /// instead, when the application's policy allows it. The device records and software keys are
+    /// kept encrypted under the state folder: the key in `devices.key` (mode 0600), the entries in
+    /// `devices.kwstore`.
     func makeKeyway(primaryMethodSelectionPolicy: PrimaryMethodSelectionPolicy = .manual) throws -> Keyway {
         guard let configId = configId ?? ProcessInfo.processInfo.environment["KEYWAY_CONFIG_ID"], !configId.isEmpty
         else {
             throw ValidationError("Pass --config-id (the dev server prints it at start) or set KEYWAY_CONFIG_ID.")
         }
         guard let url = URL(string: server) else { throw ValidationError("--server is not a URL.") }
+        let directory = URL(fileURLWithPath: stateDirectory, isDirectory: true)
         do {
+            let storage = try FileSecureStorage(
+                directory: directory, namespace: "devices",
+                keySource: .keyFile(directory.appendingPathComponent("devices.key")))
+            // No name given: the SDK uses the host name.
+            let deviceTrust = DeviceTrustOptions(appIdentifier: Self.appIdentifier, storage: storage)
             return try Keyway(
                 configId: configId, baseURL: url,
-                options: KeywayOptions(primaryMethodSelectionPolicy: primaryMethodSelectionPolicy))
+                options: KeywayOptions(primaryMethodSelectionPolicy: primaryMethodSelectionPolicy, deviceTrust: deviceTrust))
         } catch {
             throw ValidationError(String(describing: error))
         }

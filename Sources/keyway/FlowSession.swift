@@ -145,7 +145,9 @@ final class FlowSession {
         var line = "Error: \(message) [\(code.rawValue)]"
         switch action {
         case .restartFlow: line += " Run the command again to start over."
-        case .abort: line += details?.status == 0 ? "" : " Check the server URL and config ID."
+        case .abort:
+            // A denied approval is a decision, not a misconfiguration.
+            if details?.status != 0, code != .approvalDenied { line += " Check the server URL and config ID." }
         case .wait:
             if let retryAt = details?.retryAt { line += " Try again at \(Terminal.format(retryAt))." }
         default: break

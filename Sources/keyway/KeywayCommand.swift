@@ -6,5 +6,8 @@ struct KeywayCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "keyway",
         abstract: "The Keyway command-line client.",
-        subcommands: [LoginCommand.self, SignupCommand.self, AccountCommand.self, TokenCommand.self, WhoAmICommand.self, LogoutCommand.self])
+        subcommands: [
+            LoginCommand.self, SignupCommand.self, AccountCommand.self, DevicesCommand.self, ApproveCommand.self,
+            TokenCommand.self, WhoAmICommand.self, LogoutCommand.self,
+        ])
 }

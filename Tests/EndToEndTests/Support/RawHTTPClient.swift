@@ -30,9 +30,12 @@ enum RawHTTPClient {
             head.headers.add(name: "Connection", value: "close")
             for (name, value) in headers { head.headers.add(name: name, value: value) }
             head.headers.add(name: "Content-Length", value: String(body?.count ?? 0))
-            try await outbound.write(.head(head))
-            if let body, !body.isEmpty { try await outbound.write(.body(.byteBuffer(ByteBuffer(bytes: body)))) }
-            try await outbound.write(.end(nil))
+            // One write: the server may answer and close the connection as soon as it has the
+            // head, and a later write of the end would then fail on the closed channel.
+            var parts: [HTTPClientRequestPart] = [.head(head)]
+            if let body, !body.isEmpty { parts.append(.body(.byteBuffer(ByteBuffer(bytes: body)))) }
+            parts.append(.end(nil))
+            try await outbound.write(contentsOf: parts)
             var response = Response(status: 0, headers: [:], body: Data())
             for try await part in inbound {
                 switch part {

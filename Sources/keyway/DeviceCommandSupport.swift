@@ -1,0 +1,38 @@
+import ArgumentParser
+import Foundation
+import Keyway
+import KeywayProtocol
+
+/// What `keyway devices` and `keyway approve` share: who is signed in, and errors as sentences.
+enum DeviceCommandSupport {
+    /// The identifier this device is trusted under: `explicit` when given, else the email address
+    /// of the stored session; `nil` when there is neither.
+    static func identifier(explicit: String?, session: KeywaySession) async throws(SessionError) -> String? {
+        if let explicit, !explicit.trimmingCharacters(in: .whitespaces).isEmpty { return explicit }
+        return try await session.tokens()?.email
+    }
+
+    /// The human sentence for an error of the SDK: the server's problem detail with its code, the
+    /// reason of a refused call, or what is missing.
+    static func sentence(for error: any Error, server: String) -> String {
+        switch error {
+        case let error as SessionError:
+            return "\(error)\(error == .noAccessTokenPresent ? " Run keyway login first." : "")"
+        case let error as KeywayError:
+            switch error {
+            case .problem(let problem): return "\(problem.detail) [\(problem.code.rawValue)]"
+            case .invalidConfiguration(let why): return why
+            case .networkFailure: return "could not reach the Keyway server at \(server). Is it running?"
+            default: return String(describing: error)
+            }
+        default:
+            return String(describing: error)
+        }
+    }
+
+    /// Reports `error` on standard error and fails the command (exit status 1).
+    static func fail(_ error: any Error, terminal: Terminal, server: String) -> ExitCode {
+        terminal.status("Error: \(sentence(for: error, server: server))")
+        return ExitCode.failure
+    }
+}
