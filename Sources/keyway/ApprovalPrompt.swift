@@ -11,6 +11,7 @@ extension FlowSession {
         terminal.status("Approve this sign-in on one of your trusted devices (keyway approve).")
         terminal.status("Matching number: \(matchingNumber)")
         terminal.status("Or approve by scanning this code (keyway approve --qr DATA):")
+        terminal.qrCode(qrData.revealed)
         terminal.status(qrData.revealed)
         terminal.status("Waiting until \(Self.timeFormatter.string(from: expiresAt))…")
         for await update in flow.updates {

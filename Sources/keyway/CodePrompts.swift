@@ -34,6 +34,7 @@ extension FlowSession {
     ) async -> Bool {
         terminal.status("Add this account to your authenticator app (scan the otpauth URL as a QR code, or type the secret).")
         terminal.status("Secret:  \(Self.grouped(secret.revealed))")
+        terminal.qrCode(otpauthUrl.revealed)
         terminal.status("otpauth: \(otpauthUrl.revealed)")
         terminal.status("(\(algorithm), \(digits) digits, a new code every \(period) seconds)")
         return await askTotp(digits: digits)

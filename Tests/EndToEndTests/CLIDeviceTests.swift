@@ -22,7 +22,8 @@ struct CLIDeviceTests {
         init(_ harness: AdaptiveHarness) {
             self.harness = harness
             let home = FileManager.default.temporaryDirectory.appendingPathComponent("keyway-cli-\(UUID().uuidString)")
-            environment = ["KEYWAY_CONFIG_ID": TestServer.configId, "KEYWAY_HOME": home.path]
+            // KEYWAY_QR: draw QR codes although standard error is a pipe here.
+            environment = ["KEYWAY_CONFIG_ID": TestServer.configId, "KEYWAY_HOME": home.path, "KEYWAY_QR": "1"]
         }
 
         /// Starts `keyway ARGUMENTS --server URL` in this home.
@@ -79,6 +80,10 @@ struct CLIDeviceTests {
         let shown = login.standardError.split(separator: "\n")
         let number = try #require(shown.first { $0.hasPrefix("Matching number: ") }).dropFirst("Matching number: ".count)
         let qrData = try #require(shown.first { $0.hasPrefix(ApprovalQRData.prefix) })
+        // The QR code is drawn above its text: rows of half blocks, all of one width.
+        let drawn = shown.filter { $0.contains("█") }
+        #expect(drawn.count > 10)
+        #expect(Set(drawn.map(\.count)).count == 1)
         return (login, String(number), String(qrData))
     }
 

@@ -124,11 +124,15 @@ struct ApprovalService: Sendable {
         }
     }
 
-    /// Stops trusting one device of the user; `false` when the user has no such trusted device.
-    func revoke(deviceId: String, userId: String) async throws -> Bool {
+    /// Stops trusting one device of the user in an application; `false` when the user has no such
+    /// trusted device there.
+    func revoke(deviceId: String, userId: String, applicationId: String) async throws -> Bool {
         let now = clock.now().epochMilliseconds
-        let revoked = try await database.write { repositories in
-            try await repositories.trustedDevices.revoke(id: deviceId, userId: userId, now: now)
+        let revoked = try await database.write { repositories -> Bool in
+            guard let device = try await repositories.trustedDevices.find(id: deviceId),
+                device.applicationId == applicationId
+            else { return false }
+            return try await repositories.trustedDevices.revoke(id: deviceId, userId: userId, now: now)
         }
         if revoked { logger.notice("trusted device revoked", metadata: ["user": "\(userId)", "device": "\(deviceId)"]) }
         return revoked

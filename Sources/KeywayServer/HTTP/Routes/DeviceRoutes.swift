@@ -42,8 +42,9 @@ struct DeviceRoutes {
         }
         router.delete("v1/me/devices/:deviceId") { request, context in
             let deviceId = try context.parameters.require("deviceId")
-            return try await signedIn(request) { _, user in
-                guard try await approvals.revoke(deviceId: deviceId, userId: user.id) else {
+            return try await signedIn(request) { claims, user in
+                let application = try await application(for: claims.clientId)
+                guard try await approvals.revoke(deviceId: deviceId, userId: user.id, applicationId: application) else {
                     throw FlowProblem(
                         .notFound, status: 404, title: "Device not found",
                         detail: "No trusted device of this account has this ID.", action: .abort)

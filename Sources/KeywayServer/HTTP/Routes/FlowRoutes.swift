@@ -27,7 +27,7 @@ struct FlowRoutes {
             }
             let step = try await engine.start(
                 configId: request.headers[Self.configIdHeader], request: body, clientAddress: context.remoteAddress,
-                userAgent: request.headers[.userAgent] ?? request.headers[Self.clientHeader], account: account,
+                userAgent: request.headers[Self.clientHeader] ?? request.headers[.userAgent], account: account,
                 traceId: context.traceId)
             return try HTTPResponses.json(step, status: .created)
         }
