@@ -229,6 +229,19 @@ struct ApprovalTests {
         #expect(setup.transport.count(suffix: "/approval") == after)
     }
 
+    @Test func pollingStopsAtExpiryWhenTheServerIsGone() async throws {
+        let setup = try await Self.setUp()
+        _ = try await Self.requestApproval(setup)
+        await setup.harness.server.stop()
+        setup.harness.clock.advance(by: 61)
+        let done = try await Self.settled(setup.newDevice, clock: setup.harness.clock)
+        #expect(done.errorInfo?.code == .approvalExpired)
+        #expect(done.errorInfo?.action == .restartFlow)
+        let polls = setup.transport.count(suffix: "/approval")
+        try await Task.sleep(for: .milliseconds(1500))
+        #expect(setup.transport.count(suffix: "/approval") == polls)
+    }
+
     @Test func aLongPollReturnsWhenARequestArrivesAndTheBackendHearsOfIt() async throws {
         let gateway = SMSGateway()
         try await gateway.start()

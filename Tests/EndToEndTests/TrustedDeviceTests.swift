@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import Keyway
 import KeywayProtocol
+import KeywayServer
 import Testing
 
 @Suite("Trusted devices: enrolment after MFA, skipping MFA, revocation and recovery")
@@ -271,6 +272,42 @@ struct TrustedDeviceTests {
         #expect(keyway.flow.currentUpdate.prompt == .enterTotp(digits: 6, purpose: .secondFactor))
         await keyway.flow.submitTotp(TestAuthenticator.code(secret: secret, at: harness.clock.now()))
         _ = try await harness.tokens(keyway)
+    }
+
+    @Test func anAccessTokenOnlyListsAndRevokesItsOwnApplicationsDevices() async throws {
+        let harness = try await AdaptiveHarness.start(policy: AdaptiveHarness.deviceTrustPolicy)
+        defer { Task { await harness.server.stop() } }
+        let email = "apps@example.com"
+        let keyway = try TestDevice().sdk(harness)
+        _ = try await harness.signInSettingUpTotp(keyway, email: email)
+        let own = try await harness.tokens(keyway)
+        let deviceId = try #require(await keyway.trustedDeviceId(for: email))
+
+        // Another application of the same project (registered from this one), same user.
+        let registration = try await harness.server.app.issueRegistrationToken(templateConfigId: TestServer.configId)
+        let registered = try await harness.server.request(
+            "POST", "/oauth2/register",
+            headers: ["Content-Type": "application/json", "Authorization": "Bearer \(registration.revealed)"],
+            body: try JSONSerialization.data(withJSONObject: ["token_endpoint_auth_method": "none"]))
+        let otherConfig = try #require(
+            (try JSONSerialization.jsonObject(with: registered.body) as? [String: Any])?["client_id"] as? String)
+        let other = try Keyway(configId: otherConfig, baseURL: harness.server.baseURL, options: KeywayOptions(clock: harness.clock))
+        await other.start(identifier: email)
+        await other.flow.submitCode(try await harness.server.latestCode(to: email))
+        let foreign = try await harness.tokens(other)
+        #expect(foreign.idToken.subject == own.idToken.subject)
+
+        #expect(try await other.trustedDevices(accessToken: foreign.response.accessToken).isEmpty)
+        do {
+            try await other.revokeTrustedDevice(id: deviceId, accessToken: foreign.response.accessToken)
+            Issue.record("A token of another application revoked the device.")
+        } catch KeywayError.problem(let problem) {
+            #expect(problem.code == .notFound)
+        }
+        try await other.revokeAllTrustedDevices(accessToken: foreign.response.accessToken)
+        #expect(try await keyway.trustedDevices(accessToken: own.response.accessToken).map(\.id) == [deviceId])
+        try await keyway.revokeTrustedDevice(id: deviceId, accessToken: own.response.accessToken)
+        #expect(try await keyway.trustedDevices(accessToken: own.response.accessToken).isEmpty)
     }
 
     @Test func aRefusedEnrolmentCompletesTheSignInWithoutTrustingTheDevice() async throws {

@@ -517,6 +517,15 @@ actor FlowDriver {
             outcome = try await client.perform(action: action, parameters: [:], flowToken: flowToken)
         } catch {
             guard mine == generation else { return }
+            if let expiresAt = step.awaitApproval?.expiresAt, options.clock.now() >= expiresAt {
+                // The server cannot be reached and the request is over anyway: stop here.
+                logger.log(.notice, .flow, "approval poll failed after the request expired; polling stops")
+                await clear()
+                emitLocalError(
+                    .approvalExpired, action: .restartFlow,
+                    message: "No trusted device approved the sign-in in time, and the server cannot be reached. Start again.")
+                return
+            }
             logger.log(.notice, .flow, "approval poll failed; trying again")
             schedulePoll(after: interval)
             return
