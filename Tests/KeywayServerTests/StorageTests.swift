@@ -24,6 +24,46 @@ struct StorageTests {
         await database.shutdown()
     }
 
+    @Test func theSweepDeletesEndedDevicesAndOldApprovalRequests() async throws {
+        let database = try await openDatabase()
+        try await Migrations.apply(to: database, now: Date())
+        let clock = TestClock()
+        let now = clock.now().epochMilliseconds
+        let day: Int64 = 86_400_000
+        @Sendable func device(_ id: String, trustedUntil: Int64, revokedAt: Int64? = nil) -> TrustedDeviceRecord {
+            TrustedDeviceRecord(
+                id: id, userId: "usr_1", applicationId: "app_1", publicKey: "{}", keyThumbprint: "t", name: id,
+                userAgent: nil, hardwareBacked: false, createdAt: now - 100 * day, lastUsedAt: nil,
+                trustedUntil: trustedUntil, revokedAt: revokedAt)
+        }
+        @Sendable func approval(_ id: String, expiresAt: Int64) -> ApprovalRecord {
+            ApprovalRecord(
+                id: id, flowId: "flw_\(id)", applicationId: "app_1", userId: "usr_1", matchingNumber: "42",
+                qrSecretHash: "h", state: .pending, location: nil, userAgent: nil, createdAt: expiresAt - 120_000,
+                expiresAt: expiresAt)
+        }
+        try await database.write { repositories in
+            try await repositories.trustedDevices.insert(device("dev_trusted", trustedUntil: now + day))
+            try await repositories.trustedDevices.insert(device("dev_recently_revoked", trustedUntil: now + day, revokedAt: now - day))
+            try await repositories.trustedDevices.insert(device("dev_long_revoked", trustedUntil: now + day, revokedAt: now - 31 * day))
+            try await repositories.trustedDevices.insert(device("dev_long_ended", trustedUntil: now - 31 * day))
+            try await repositories.approvals.insert(approval("apr_recent", expiresAt: now - 60_000))
+            try await repositories.approvals.insert(approval("apr_old", expiresAt: now - 2 * day))
+        }
+        try await MaintenanceService(database: database, clock: clock, logger: Logger(label: "test")).sweep()
+        let (devices, approvals) = try await database.read { repositories in
+            (
+                try await repositories.sql.raw("SELECT id FROM trusted_devices ORDER BY id").all()
+                    .map { try $0.decode(column: "id", as: String.self) },
+                try await repositories.sql.raw("SELECT id FROM approval_requests").all()
+                    .map { try $0.decode(column: "id", as: String.self) }
+            )
+        }
+        #expect(devices == ["dev_recently_revoked", "dev_trusted"])
+        #expect(approvals == ["apr_recent"])
+        await database.shutdown()
+    }
+
     @Test func refreshTokenMigrationUpgradesExistingTokens() async throws {
         let database = try await openDatabase()
         #expect(try await Migrations.apply(to: database, now: Date(), through: 1) == [1])

@@ -2,8 +2,9 @@ import Foundation
 import Logging
 import ServiceLifecycle
 
-/// Deletes flows, authorization codes and refresh token families a day after they expired, once a
-/// minute; delivered outbox messages a day after delivery and dead letters after a week.
+/// Deletes flows, authorization codes, refresh token families and approval requests a day after
+/// they expired, once a minute; delivered outbox messages a day after delivery and dead letters
+/// after a week; trusted devices 30 days after they were revoked or their trust ended.
 struct MaintenanceService: Service {
     let database: any Database
     let clock: any ServerClock
@@ -32,6 +33,9 @@ struct MaintenanceService: Service {
             try await repositories.refreshTokens.deleteExpired(before: cutoff)
             try await repositories.revokedAccessTokens.deleteExpired(before: cutoff)
             try await repositories.startTokens.deleteExpired(before: cutoff)
+            try await repositories.approvals.deleteExpired(before: cutoff)
+            try await repositories.trustedDevices.deleteEnded(
+                before: clock.now().addingTimeInterval(-30 * 86_400).epochMilliseconds)
             try await repositories.dpopProofs.deleteExpired(before: clock.now().epochMilliseconds)
             try await repositories.clientAssertions.deleteExpired(before: clock.now().epochMilliseconds)
             // Rate limit windows are at most a day long in any sane setting.

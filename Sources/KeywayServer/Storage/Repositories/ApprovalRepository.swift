@@ -54,6 +54,11 @@ struct ApprovalRepository: Sendable {
         ).run()
     }
 
+    /// Deletes the requests that expired before `cutoff`, whatever became of them.
+    func deleteExpired(before cutoff: Int64) async throws {
+        try await sql.raw("DELETE FROM approval_requests WHERE expires_at < \(bind: cutoff)").run()
+    }
+
     private static func record(_ row: any SQLRow) throws -> ApprovalRecord {
         ApprovalRecord(
             id: try row.decode(column: "id", as: String.self),

@@ -82,6 +82,13 @@ struct TrustedDeviceRepository: Sendable {
         ).all().count
     }
 
+    /// Deletes the devices revoked, or whose trust ended, before `cutoff`.
+    func deleteEnded(before cutoff: Int64) async throws {
+        try await sql.raw(
+            "DELETE FROM trusted_devices WHERE revoked_at < \(bind: cutoff) OR trusted_until < \(bind: cutoff)"
+        ).run()
+    }
+
     private static func record(_ row: any SQLRow) throws -> TrustedDeviceRecord {
         TrustedDeviceRecord(
             id: try row.decode(column: "id", as: String.self),
