@@ -100,9 +100,12 @@ package struct AdminDeadLetter: Codable, Sendable, Equatable {
         projectId = status.projectId
         flowId = status.flowId
         channel = status.channel.rawValue
+        // An event's recipient is a user ID, not a secret; addresses and numbers are masked.
         recipient =
-            status.recipient.contains("@")
-            ? EmailAddress.mask(status.recipient) : PhoneNumber.mask(status.recipient)
+            status.channel == .event
+            ? status.recipient
+            : status.recipient.contains("@")
+                ? EmailAddress.mask(status.recipient) : PhoneNumber.mask(status.recipient)
         attempts = status.attempts
         lastError = status.lastError
         createdAt = status.createdAt
