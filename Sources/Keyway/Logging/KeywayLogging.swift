@@ -125,5 +125,5 @@ struct KeywayLogger: Sendable {
     static func mask(_ secret: String) -> String { "•••(\(secret.count))" }
 
     /// Header values that carry credentials.
-    static let secretHeaders: Set<String> = ["authorization", "dpop", "x-keyway-flow-token", "cookie"]
+    static let secretHeaders: Set<String> = ["authorization", "dpop", "x-keyway-flow-token", "cookie", "x-keyway-device-signature"]
 }
