@@ -69,6 +69,9 @@ struct TrustedDeviceTests {
         // the device is enrolled again under a new ID, all without an error reaching the app.
         let errors = Collected<ProblemCode>()
         keyway.flow.onUpdate = { update in if let error = update.errorInfo { errors.append(error.code) } }
+        let events = Collected<KeywayEvent.Name>()
+        let listening = Task { for await event in keyway.events { events.append(event.name) } }
+        defer { listening.cancel() }
         try await harness.signInWithCode(keyway, email: "rev@example.com")
         #expect(keyway.flow.currentUpdate.prompt == .enterTotp(digits: 6, purpose: .secondFactor))
         #expect(await keyway.trustedDeviceId(for: "rev@example.com") == nil)
@@ -78,6 +81,8 @@ struct TrustedDeviceTests {
         _ = try await harness.tokens(keyway)
         let again = try #require(await keyway.trustedDeviceId(for: "rev@example.com"))
         #expect(again != deviceId)
+        try await Task.sleep(for: .milliseconds(100))
+        #expect(events.all.filter { $0 == .deviceForgotten || $0 == .deviceTrusted } == [.deviceForgotten, .deviceTrusted])
     }
 
     @Test func theAdminAPIListsAndRevokesDevices() async throws {

@@ -95,6 +95,7 @@ extension Keyway {
         _ = try await deviceRequest(
             "POST", url: server.appending(path: "/v1/approvals/\(approvalId)"),
             body: try WireCoding.makeEncoder().encode(body))
+        eventBroadcaster.emit(.approvalDecided, ["approvalId": approvalId, "decision": decision.rawValue])
     }
 
     // MARK: The account's devices

@@ -22,6 +22,13 @@ public struct KeywayEvent: Sendable, Equatable {
         /// The server refused the refresh token, so the account was signed out (`account`,
         /// `reason`: the server's explanation).
         case sessionExpired
+        /// This device became trusted for the user who signed in (`deviceId`).
+        case deviceTrusted
+        /// The server no longer trusts this device for the user, so its key was deleted
+        /// (`reason`: `notRecognized`); the second factor is asked for, and the device enrols again.
+        case deviceForgotten
+        /// This trusted device approved or denied a sign-in (`approvalId`, `decision`).
+        case approvalDecided
     }
 
     /// Whether a completed sign-in created the user.

@@ -427,6 +427,7 @@ actor FlowDriver {
         else { return }
         logger.log(.notice, .flow, "the server no longer trusts this device; its key is forgotten")
         await deviceAgent.forget(identifier)
+        events.emit(.deviceForgotten, ["reason": "notRecognized"])
     }
 
     /// Answers `deviceEnroll` and `deviceChallenge` steps without the app: enrols or proves the
@@ -484,6 +485,7 @@ actor FlowDriver {
         enrolmentSent = false
         if let deviceId = payload.trustedDeviceId {
             await deviceAgent.remember(deviceId, for: identifier)
+            events.emit(.deviceTrusted, ["deviceId": deviceId])
         } else {
             await deviceAgent.forget(identifier)
         }
