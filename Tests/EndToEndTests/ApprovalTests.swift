@@ -271,7 +271,36 @@ struct ApprovalTests {
         let unsigned = try await setup.harness.server.request(
             "GET", "/v1/devices/\(deviceId)/approvals", headers: ["X-Keyway-Config-Id": TestServer.configId])
         #expect(unsigned.status == 401)
+
+        // A signed list request is answered once: replaying it is refused.
+        let recorder = BodyRecordingTransport()
+        var options = trusted.options
+        options.transport = recorder
+        let recording = try Keyway(configId: TestServer.configId, baseURL: setup.harness.server.baseURL, options: options)
+        _ = try await recording.pendingApprovals(for: Self.email)
+        let headers = try #require(recorder.lastHeaders(pathSuffix: "/approvals"))
+        let replayed = try await setup.harness.server.request(
+            "GET", "/v1/devices/\(deviceId)/approvals", headers: headers)
+        #expect(replayed.status == 401)
+
+        // A signature of a time too far from the server's is refused.
+        let stale = setup.harness.clock.now().addingTimeInterval(-600)
+        var staleOptions = trusted.options
+        staleOptions.clock = FixedClock(date: stale)
+        let late = try Keyway(configId: TestServer.configId, baseURL: setup.harness.server.baseURL, options: staleOptions)
+        do {
+            _ = try await late.pendingApprovals(for: Self.email)
+            Issue.record("A stale signed request was answered.")
+        } catch KeywayError.problem(let problem) {
+            #expect(problem.code == .invalidDeviceSignature)
+        }
     }
+}
+
+/// A clock that stands still.
+struct FixedClock: KeywayClock {
+    let date: Date
+    func now() -> Date { date }
 }
 
 /// The real transport, keeping the bodies sent.
@@ -279,11 +308,15 @@ final class BodyRecordingTransport: HTTPTransport, @unchecked Sendable {
     // @unchecked: `sent` is only touched under `lock`.
     private let inner = URLSessionTransport()
     private let lock = NSLock()
-    private var sent: [(path: String, body: Data?)] = []
+    private var sent: [(path: String, headers: [String: String], body: Data?)] = []
 
     func send(_ request: TransportRequest) async throws -> TransportResponse {
-        lock.withLock { sent.append((request.url.path, request.body)) }
+        lock.withLock { sent.append((request.url.path, request.headers, request.body)) }
         return try await inner.send(request)
+    }
+
+    func lastHeaders(pathSuffix: String) -> [String: String]? {
+        lock.withLock { sent.last { $0.path.hasSuffix(pathSuffix) }?.headers }
     }
 
     func lastBody(pathSuffix: String) -> Data? {

@@ -42,6 +42,12 @@ struct ApprovalService: Sendable {
         guard let device, DeviceSignatures.verify(signature, of: input, storedKey: device.publicKey) else {
             throw FlowProblem.invalidDeviceSignature
         }
+        // Each signed request is answered once: a captured one cannot be replayed to read the list.
+        let fresh = try await database.write { repositories in
+            try await repositories.deviceRequestSignatures.insert(
+                hash: sha256Hex(signature), expiresAt: (seconds + Self.clockSkew) * 1000)
+        }
+        guard fresh else { throw FlowProblem.invalidDeviceSignature }
         let deadline = ContinuousClock.now + min(wait, Self.longestWait)
         while true {
             let list = try await requests(for: device.userId)

@@ -37,6 +37,7 @@ struct Repositories: Sendable {
     var startTokens: StartTokenRepository { StartTokenRepository(sql: sql) }
     var trustedDevices: TrustedDeviceRepository { TrustedDeviceRepository(sql: sql) }
     var approvals: ApprovalRepository { ApprovalRepository(sql: sql) }
+    var deviceRequestSignatures: SeenOnceRepository { .deviceRequestSignatures(sql) }
 }
 
 /// A storage failure: the message is for operators; clients see `internal_error`.

@@ -371,6 +371,14 @@ enum Migrations {
                 )
                 """,
                 "CREATE INDEX approval_requests_user ON approval_requests (user_id, state, expires_at)",
+                // Signed list requests already answered, so a captured one cannot be replayed.
+                """
+                CREATE TABLE device_request_signatures (
+                    signature_hash TEXT PRIMARY KEY,
+                    expires_at BIGINT NOT NULL
+                )
+                """,
+                "CREATE INDEX device_request_signatures_expires_at ON device_request_signatures (expires_at)",
             ]),
     ]
 

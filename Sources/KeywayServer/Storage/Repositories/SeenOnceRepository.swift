@@ -2,7 +2,8 @@ import SQLKit
 
 /// A table of single-use values already seen, by hash, each kept until it could no longer be
 /// accepted anyway: DPoP proofs (RFC 9449 §11.1, by key thumbprint and `jti`) and client
-/// assertions (RFC 7523 §3, by client ID and `jti`). A second use is a replay.
+/// assertions (RFC 7523 §3, by client ID and `jti`), trusted devices' signed list requests (by
+/// signature). A second use is a replay.
 struct SeenOnceRepository: Sendable {
     let sql: any SQLDatabase
     let table: String
@@ -11,6 +12,9 @@ struct SeenOnceRepository: Sendable {
     static func dpopProofs(_ sql: any SQLDatabase) -> Self { Self(sql: sql, table: "dpop_proofs", column: "proof_hash") }
     static func clientAssertions(_ sql: any SQLDatabase) -> Self {
         Self(sql: sql, table: "client_assertions", column: "assertion_hash")
+    }
+    static func deviceRequestSignatures(_ sql: any SQLDatabase) -> Self {
+        Self(sql: sql, table: "device_request_signatures", column: "signature_hash")
     }
 
     /// Records a value; `false` when it was recorded before (a replay).
