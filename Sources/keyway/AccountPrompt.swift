@@ -4,7 +4,7 @@ import KeywayProtocol
 
 /// The account-management prompt: the account's methods, then its operations as a numbered list.
 extension FlowSession {
-    func answerManageAccount(methods: [EnrolledMethod], operations: [Action]) async -> Bool {
+    func answerManageAccount(methods: [EnrolledMethod], devices: [TrustedDevice]?, operations: [Action]) async -> Bool {
         terminal.status("Your sign-in methods:")
         if methods.isEmpty { terminal.status("  (none)") }
         for method in methods {
@@ -12,6 +12,14 @@ extension FlowSession {
             if let detail = method.detail { line += " (\(detail))" }
             if method.isSecondFactor { line += " · second factor" }
             terminal.status(line)
+        }
+        if let devices {
+            terminal.status("Trusted devices:")
+            if devices.isEmpty { terminal.status("  (none)") }
+            for device in devices {
+                let key = device.hardwareBacked ? "hardware key" : "software key"
+                terminal.status("  - \(device.name) (\(key), trusted until \(Terminal.format(device.trustedUntil)))")
+            }
         }
         guard !operations.isEmpty else {
             terminal.status("Error: the server offered no operation.")

@@ -109,7 +109,8 @@ final class FlowSession {
         case .form(_, let title, let fields):
             return await answerForm(title: title, fields: fields)
         case .manageAccount(let methods, let operations):
-            return await answerManageAccount(methods: methods, operations: operations)
+            return await answerManageAccount(
+                methods: methods, devices: context.step.manageAccount?.devices, operations: operations)
         case .awaitApproval(let matchingNumber, let qrData, let expiresAt):
             return await awaitApproval(
                 matchingNumber: matchingNumber, qrData: qrData, expiresAt: expiresAt, context: context)

@@ -200,6 +200,38 @@ struct CLIDeviceTests {
         #expect(garbage.standardError.contains("Error: This is not a Keyway approval code."))
     }
 
+    @Test func accountManagementListsAndRevokesTrustedDevices() async throws {
+        var policy = Self.policy
+        policy["flowTypes"] = ["signin", "signup", "accountManage"]
+        let harness = try await AdaptiveHarness.start(policy: policy)
+        let server = harness.server
+        defer { Task { await server.stop() } }
+        let email = "manage@example.com"
+        let laptop = Device(harness)
+        _ = try await Self.signUp(email, on: laptop)
+
+        let account = try laptop.start(["account"])
+        try await account.waitForError(containing: "Choose 1-")
+        var lines = account.standardError.split(separator: "\n").map(String.init)
+        #expect(lines.contains("Trusted devices:"))
+        #expect(lines.contains { $0.hasPrefix("  - ") && $0.contains("software key, trusted until") })
+        func number(of label: String) throws -> String {
+            let line = try #require(lines.last { $0.contains(label) })
+            return String(line.trimmingCharacters(in: .whitespaces).prefix { $0.isNumber })
+        }
+        account.type(try number(of: "Stop trusting a device"))
+        try await account.waitForError(containing: "Device:")
+        account.type("1")
+        try await account.waitForError(containing: "The device is no longer trusted.")
+        lines = account.standardError.split(separator: "\n").map(String.init)
+        account.type(try number(of: "Done"))
+        #expect(try await account.waitForExit() == 0, "stderr: \(account.standardError)")
+
+        let (status, listing) = try await laptop.run(["devices"])
+        #expect(status == 0)
+        #expect(listing.standardError.contains("No trusted devices.") || listing.standardOutput.contains("No trusted devices."))
+    }
+
     @Test func revokingEveryDeviceBringsBackTheAuthenticator() async throws {
         let harness = try await AdaptiveHarness.start(policy: Self.policy)
         let server = harness.server
