@@ -27,8 +27,6 @@ public final class Keyway: Sendable {
     public let flow: KeywayFlow
 
     let tokenClient: TokenClient
-    /// The app's transport behind the interceptors and logging.
-    let transport: any HTTPTransport
     let eventBroadcaster: EventBroadcaster
     let logger: KeywayLogger
 
@@ -64,7 +62,6 @@ public final class Keyway: Sendable {
         var instrumented = options
         instrumented.transport = InstrumentedTransport(
             inner: options.transport, interceptors: options.requestInterceptors, logger: logger)
-        self.transport = instrumented.transport
         let client = ProtocolClient(server: server, configId: configId, options: instrumented)
         let events = EventBroadcaster(clock: options.clock)
         self.eventBroadcaster = events

@@ -44,6 +44,13 @@ public struct ServerURL: Sendable, Equatable, CustomStringConvertible {
     public var description: String { root.absoluteString }
 
     /// `root` + `path`, where `path` starts with `/` (`/v1/flows`).
+    /// Whether `value` can stand as one segment of a path given to ``appending(path:)``: 1 to 128
+    /// ASCII letters, digits, `_` and `-` (the server's IDs: flows, devices, approvals).
+    static func isPathSegment(_ value: String) -> Bool {
+        !value.isEmpty && value.count <= 128
+            && value.unicodeScalars.allSatisfy { $0.isASCII && (CharacterSet.alphanumerics.contains($0) || $0 == "_" || $0 == "-") }
+    }
+
     public func appending(path: String) -> URL {
         URL(string: root.absoluteString + path)!
     }

@@ -28,7 +28,7 @@ struct DeviceTrustAgent: Sendable {
         let names = namespace(for: identifier)
         guard let data = try? await options.storage.read(key: names.recordKey),
             let record = try? JSONDecoder().decode(DeviceRecord.self, from: data), record.version == 1,
-            record.server == audience, record.configId == configId
+            record.server == audience, record.configId == configId, ServerURL.isPathSegment(record.deviceId)
         else { return nil }
         guard let key = try? await options.keyStore.key(named: record.keyName) else {
             logger.log(.notice, .flow, "the device key is missing; the device record is forgotten")
@@ -99,12 +99,16 @@ struct DeviceTrustAgent: Sendable {
         return Base64URL.encode(signature.rawRepresentation)
     }
 
-    /// Signs `input` with the device key of `identifier`.
-    func sign(_ input: DeviceSigningInput, identifier: String) async throws -> (deviceId: String, signature: String) {
+    /// Signs the input `input` builds from this device's ID with the device key of `identifier`.
+    func sign(identifier: String, _ input: (_ deviceId: String) -> DeviceSigningInput) async throws
+        -> (deviceId: String, signature: String)
+    {
         guard let (record, key) = await trustedDevice(for: identifier) else {
             throw KeywayError.invalidConfiguration("This device is not trusted for \(identifier): sign in on it first.")
         }
-        guard let data = input.data else { throw KeywayError.invalidConfiguration("The request cannot be signed.") }
+        guard let data = input(record.deviceId).data else {
+            throw KeywayError.invalidConfiguration("The request cannot be signed.")
+        }
         return (record.deviceId, Base64URL.encode(try key.signature(for: data).rawRepresentation))
     }
 }

@@ -31,12 +31,9 @@ extension Keyway {
         }
         let agent = try requireDeviceAgent()
         let time = Int64(options.clock.now().timeIntervalSince1970)
-        guard let deviceId = await agent.trustedDevice(for: identifier)?.record.deviceId else {
-            throw KeywayError.invalidConfiguration("This device is not trusted for \(identifier): sign in on it first.")
+        let (deviceId, signature) = try await agent.sign(identifier: identifier) { deviceId in
+            .listApprovals(deviceId: deviceId, configId: configId, audience: agent.audience, time: time)
         }
-        let (_, signature) = try await agent.sign(
-            .listApprovals(deviceId: deviceId, configId: configId, audience: agent.audience, time: time),
-            identifier: identifier)
         var components = URLComponents(
             url: server.appending(path: "/v1/devices/\(deviceId)/approvals"), resolvingAgainstBaseURL: false)
         components?.queryItems = [URLQueryItem(name: "wait", value: String(waitSeconds))]
@@ -80,18 +77,17 @@ extension Keyway {
         approvalId: String, flowId: String, configId: String, decision: ApprovalDecision, qrSecret: String?,
         identifier: String
     ) async throws {
-        let agent = try requireDeviceAgent()
-        let deviceId = await agent.trustedDevice(for: identifier)?.record.deviceId ?? ""
-        let (signer, signature) = try await agent.sign(
-            .approval(
-                approvalId: approvalId, flowId: flowId, configId: configId, audience: agent.audience,
-                deviceId: deviceId, decision: decision),
-            identifier: identifier)
-        let body = ApprovalDecisionRequest(
-            deviceId: signer, decision: decision, signature: signature, qrSecret: qrSecret.map { Sensitive($0) })
-        guard approvalId.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" }) else {
+        guard ServerURL.isPathSegment(approvalId) else {
             throw KeywayError.invalidConfiguration("The approval request ID is malformed.")
         }
+        let agent = try requireDeviceAgent()
+        let (deviceId, signature) = try await agent.sign(identifier: identifier) { deviceId in
+            .approval(
+                approvalId: approvalId, flowId: flowId, configId: configId, audience: agent.audience,
+                deviceId: deviceId, decision: decision)
+        }
+        let body = ApprovalDecisionRequest(
+            deviceId: deviceId, decision: decision, signature: signature, qrSecret: qrSecret.map { Sensitive($0) })
         _ = try await deviceRequest(
             "POST", url: server.appending(path: "/v1/approvals/\(approvalId)"),
             body: try WireCoding.makeEncoder().encode(body))
@@ -111,7 +107,7 @@ extension Keyway {
     /// Stops trusting one of the signed-in user's devices: its next sign-in asks for the second
     /// factor again. Throws ``KeywayError/problem(_:)`` (`not_found`) for an unknown device.
     public func revokeTrustedDevice(id: String, accessToken: Sensitive<String>) async throws {
-        guard !id.isEmpty, id.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" }) else {
+        guard ServerURL.isPathSegment(id) else {
             throw KeywayError.invalidConfiguration("The device ID is malformed.")
         }
         let response = try await tokenClient.bearerRequest(
@@ -144,14 +140,7 @@ extension Keyway {
         headers[ProtocolHeader.configId] = configId
         headers["Accept"] = "application/json, \(Problem.mediaType)"
         if body != nil { headers["Content-Type"] = "application/json" }
-        let response: TransportResponse
-        do {
-            response = try await transport.send(TransportRequest(method: method, url: url, headers: headers, body: body))
-        } catch let error as KeywayError {
-            throw error
-        } catch {
-            throw KeywayError.networkFailure(error.localizedDescription)
-        }
+        let response = try await tokenClient.send(TransportRequest(method: method, url: url, headers: headers, body: body))
         guard (200..<300).contains(response.status) else { throw Self.failure(response) }
         return response
     }

@@ -18,8 +18,5 @@ struct SavedFlow: Codable, Sendable, Equatable {
     static func key(configId: String) -> String { "keyway.flow.\(configId)" }
 
     /// Flow IDs are path segments of the server's making: letters, digits, `_` and `-`.
-    var hasValidFlowId: Bool {
-        !flowId.isEmpty && flowId.count <= 128
-            && flowId.unicodeScalars.allSatisfy { $0.isASCII && (CharacterSet.alphanumerics.contains($0) || $0 == "_" || $0 == "-") }
-    }
+    var hasValidFlowId: Bool { ServerURL.isPathSegment(flowId) }
 }

@@ -298,7 +298,8 @@ actor TokenClient {
         throw KeywayError.invalidIDToken("No published key matches the token's kid.")
     }
 
-    private func send(_ request: TransportRequest) async throws -> TransportResponse {
+    /// Sends through the app's transport; a failure to get any answer is ``KeywayError/networkFailure(_:)``.
+    func send(_ request: TransportRequest) async throws -> TransportResponse {
         do {
             return try await options.transport.send(request)
         } catch let error as KeywayError {

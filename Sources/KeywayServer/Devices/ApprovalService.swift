@@ -61,10 +61,12 @@ struct ApprovalService: Sendable {
         let now = clock.now().epochMilliseconds
         return try await database.read { repositories in
             var approvals: [ApprovalRequest] = []
+            var applications: [String: ApplicationRecord] = [:]
             for approval in try await repositories.approvals.pending(userId: userId, now: now) {
-                guard let application = try await repositories.applications.find(id: approval.applicationId) else {
-                    continue
+                if applications[approval.applicationId] == nil {
+                    applications[approval.applicationId] = try await repositories.applications.find(id: approval.applicationId)
                 }
+                guard let application = applications[approval.applicationId] else { continue }
                 approvals.append(
                     ApprovalRequest(
                         id: approval.id, flowId: approval.flowId, applicationName: application.name,
@@ -121,20 +123,22 @@ struct ApprovalService: Sendable {
 
     // MARK: Device lists
 
-    /// The user's trusted devices in an application (every application when `nil`).
-    func devices(userId: String, applicationId: String?) async throws -> [TrustedDevice] {
+    /// The user's trusted devices in the application of `configId` (an access token's `client_id`).
+    func devices(userId: String, configId: String) async throws -> [TrustedDevice] {
         let now = clock.now().epochMilliseconds
         return try await database.read { repositories in
-            try await repositories.trustedDevices.trusted(userId: userId, applicationId: applicationId, now: now)
+            let applicationId = try await Self.applicationId(configId, in: repositories)
+            return try await repositories.trustedDevices.trusted(userId: userId, applicationId: applicationId, now: now)
                 .map(TrustedDevice.init)
         }
     }
 
-    /// Stops trusting one device of the user in an application; `false` when the user has no such
-    /// trusted device there.
-    func revoke(deviceId: String, userId: String, applicationId: String) async throws -> Bool {
+    /// Stops trusting one device of the user in the application of `configId`; `false` when the
+    /// user has no such trusted device there.
+    func revoke(deviceId: String, userId: String, configId: String) async throws -> Bool {
         let now = clock.now().epochMilliseconds
         let revoked = try await database.write { repositories -> Bool in
+            let applicationId = try await Self.applicationId(configId, in: repositories)
             guard let device = try await repositories.trustedDevices.find(id: deviceId),
                 device.applicationId == applicationId
             else { return false }
@@ -144,13 +148,21 @@ struct ApprovalService: Sendable {
         return revoked
     }
 
-    /// Stops trusting every device of the user in an application (every application when `nil`).
-    func revokeAll(userId: String, applicationId: String?) async throws -> Int {
+    /// Stops trusting every device of the user in the application of `configId`.
+    func revokeAll(userId: String, configId: String) async throws -> Int {
         let now = clock.now().epochMilliseconds
         let count = try await database.write { repositories in
-            try await repositories.trustedDevices.revokeAll(userId: userId, applicationId: applicationId, now: now)
+            let applicationId = try await Self.applicationId(configId, in: repositories)
+            return try await repositories.trustedDevices.revokeAll(userId: userId, applicationId: applicationId, now: now)
         }
         logger.notice("trusted devices revoked", metadata: ["user": "\(userId)", "count": "\(count)"])
         return count
+    }
+
+    private static func applicationId(_ configId: String, in repositories: Repositories) async throws -> String {
+        guard let application = try await repositories.applications.find(configId: configId) else {
+            throw FlowProblem.unknownConfigId
+        }
+        return application.id
     }
 }

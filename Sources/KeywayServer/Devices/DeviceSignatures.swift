@@ -46,7 +46,7 @@ extension TrustedDevice {
 enum CoarseLocation {
     static func of(_ address: String?) -> String? {
         guard let address, !address.isEmpty else { return nil }
-        if address.contains(".") , !address.contains(":") {
+        if address.contains("."), !address.contains(":") {
             let parts = address.split(separator: ".")
             guard parts.count == 4 else { return nil }
             return parts.prefix(3).joined(separator: ".") + ".x"

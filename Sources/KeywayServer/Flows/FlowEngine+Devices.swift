@@ -14,15 +14,24 @@ extension FlowEngine {
 
     // MARK: Offering device steps
 
+    /// The device the client named, when it is trusted now for the context's user in this application.
+    private func hintedTrustedDevice(_ context: Context, in repositories: Repositories) async throws
+        -> TrustedDeviceRecord?
+    {
+        guard let deviceId = context.progress.deviceHint?.deviceId, let user = context.user,
+            let device = try await repositories.trustedDevices.find(id: deviceId), device.userId == user.id,
+            device.applicationId == context.application.id, device.isTrusted(at: context.now)
+        else { return nil }
+        return device
+    }
+
     /// Sign-in with the device alone (``DeviceTrustSettings/deviceAloneSignsIn``): when the client
     /// names a trusted device of the identifier's account and the attempt is low-risk, the flow
     /// starts with `deviceChallenge` instead of a primary method. `false` when it does not apply.
     func offerDeviceAlone(_ context: inout Context, in repositories: Repositories) async throws -> Bool {
         let settings = context.policy.devices
         guard context.progress.mode == .signIn, settings.enabled, settings.deviceAloneSignsIn,
-            let deviceId = context.progress.deviceHint?.deviceId, let user = context.user, !user.isBlocked,
-            let device = try await repositories.trustedDevices.find(id: deviceId),
-            device.userId == user.id, device.applicationId == context.application.id, device.isTrusted(at: context.now)
+            let user = context.user, !user.isBlocked, try await hintedTrustedDevice(context, in: repositories) != nil
         else { return false }
         let risk = try await assessRisk(context, user: user, in: repositories)
         if let risk, risk.level != "low" { return false }
@@ -37,19 +46,16 @@ extension FlowEngine {
     /// risk overrides trust, or when it was tried already.
     func offerDeviceChallenge(_ context: inout Context, in repositories: Repositories) async throws -> Bool {
         let settings = context.policy.devices
-        guard settings.enabled, !context.progress.deviceChecked, let deviceId = context.progress.deviceHint?.deviceId,
-            let user = context.user
+        guard settings.enabled, !context.progress.deviceChecked, context.progress.deviceHint?.deviceId != nil,
+            context.user != nil
         else { return false }
         context.progress.deviceChecked = true
-        guard let device = try await repositories.trustedDevices.find(id: deviceId), device.userId == user.id,
-            device.applicationId == context.application.id, device.isTrusted(at: context.now)
-        else {
+        guard try await hintedTrustedDevice(context, in: repositories) != nil else {
             context.progress.notice = Self.deviceNotRecognized
             return false
         }
         if settings.riskOverridesTrust, let risk = context.progress.risk, risk.level != "low" {
             // The device stays trusted; this sign-in asks for the second factor anyway.
-            context.progress.deviceProven = false
             context.progress.deviceEnrolOffered = true
             return false
         }
@@ -118,17 +124,14 @@ extension FlowEngine {
     /// Checks the signature of a `deviceChallenge` step. A valid one stands in for the second
     /// factor (or signs in alone); any other answer falls back to the methods, with the
     /// `deviceNotRecognized` notice.
-    func proveDevice(_ target: Target, signature: String?) async throws -> Step {
+    func proveDevice(_ target: Target, signature: String) async throws -> Step {
         try await run(target) { context, repositories in
             try self.expect(.deviceChallenge, context)
             let purpose = context.progress.purpose
             let challenge = context.progress.deviceChallenge
             context.progress.deviceChallenge = nil
             context.progress.deviceChecked = true
-            if let signature, let challenge, let deviceId = context.progress.deviceHint?.deviceId,
-                let user = context.user, let device = try await repositories.trustedDevices.find(id: deviceId),
-                device.userId == user.id, device.applicationId == context.application.id,
-                device.isTrusted(at: context.now),
+            if let challenge, let device = try await self.hintedTrustedDevice(context, in: repositories),
                 DeviceSignatures.verify(
                     signature,
                     of: .challenge(
@@ -152,7 +155,7 @@ extension FlowEngine {
                 return try await self.advance(&context, in: repositories)
             }
             // Not proven: forget the device for this flow and carry on with the methods.
-            if signature != nil { context.progress.notice = Self.deviceNotRecognized }
+            context.progress.notice = Self.deviceNotRecognized
             if purpose == .primary {
                 try await self.beginPrimary(&context, in: repositories)
                 return nil

@@ -369,7 +369,6 @@ extension FlowEngine {
             user = existing
         }
         let trustedDeviceId = try await storeEnrolledDevice(&context, user: user, in: repositories)
-        context.progress.enrolledDeviceId = trustedDeviceId
         var amr: [String] = []
         for method in context.progress.amr where !amr.contains(method) { amr.append(method) }
         if context.progress.secondFactorDone, !amr.contains("mfa") { amr.append("mfa") }

@@ -89,8 +89,6 @@ struct FlowProgress: Codable, Sendable, Equatable {
     var deviceEnrolOffered = false
     /// A device enrolled in this flow, written when the flow completes.
     var pendingDevice: TrustedDeviceRecord?
-    /// The device the completed flow enrolled.
-    var enrolledDeviceId: String?
     /// The approval request the flow waits for, and its QR secret (sealed).
     var approvalId: String?
     var sealedApprovalSecret: String?

@@ -21,6 +21,22 @@ enum RequestDecoding {
     static func json<T: Decodable>(_ type: T.Type, from request: Request, context: KeywayRequestContext)
         async throws -> T
     {
+        guard let value = try await json(type, from: request, context: context, required: true) else {
+            throw FlowProblem.internalError
+        }
+        return value
+    }
+
+    /// The decoded body, or `nil` when the request has none (for actions whose body is optional).
+    static func optionalJSON<T: Decodable>(_ type: T.Type, from request: Request, context: KeywayRequestContext)
+        async throws -> T?
+    {
+        try await json(type, from: request, context: context, required: false)
+    }
+
+    private static func json<T: Decodable>(
+        _ type: T.Type, from request: Request, context: KeywayRequestContext, required: Bool
+    ) async throws -> T? {
         if let contentType = request.headers[.contentType], !contentType.lowercased().contains("json") {
             throw FlowProblem(
                 .unsupportedMediaType, status: 415, title: "Unsupported media type",
@@ -28,6 +44,7 @@ enum RequestDecoding {
         }
         let data = try await body(request, context: context)
         guard !data.isEmpty else {
+            guard required else { return nil }
             throw FlowProblem.invalidRequest(
                 [InvalidField(name: "body", reason: "The request needs a JSON body.")])
         }

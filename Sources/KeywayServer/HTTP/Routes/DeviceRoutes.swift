@@ -35,16 +35,14 @@ struct DeviceRoutes {
         }
         router.get("v1/me/devices") { request, _ in
             try await signedIn(request) { claims, user in
-                let application = try await application(for: claims.clientId)
-                return try HTTPResponses.json(
-                    TrustedDeviceList(devices: try await approvals.devices(userId: user.id, applicationId: application)))
+                try HTTPResponses.json(
+                    TrustedDeviceList(devices: try await approvals.devices(userId: user.id, configId: claims.clientId)))
             }
         }
         router.delete("v1/me/devices/:deviceId") { request, context in
             let deviceId = try context.parameters.require("deviceId")
             return try await signedIn(request) { claims, user in
-                let application = try await application(for: claims.clientId)
-                guard try await approvals.revoke(deviceId: deviceId, userId: user.id, applicationId: application) else {
+                guard try await approvals.revoke(deviceId: deviceId, userId: user.id, configId: claims.clientId) else {
                     throw FlowProblem(
                         .notFound, status: 404, title: "Device not found",
                         detail: "No trusted device of this account has this ID.", action: .abort)
@@ -54,8 +52,7 @@ struct DeviceRoutes {
         }
         router.delete("v1/me/devices") { request, _ in
             try await signedIn(request) { claims, user in
-                let application = try await application(for: claims.clientId)
-                _ = try await approvals.revokeAll(userId: user.id, applicationId: application)
+                _ = try await approvals.revokeAll(userId: user.id, configId: claims.clientId)
                 return Response(status: .noContent)
             }
         }
@@ -73,11 +70,5 @@ struct DeviceRoutes {
             return HTTPResponses.oauthError(failure)
         }
         return try await body(claims, user)
-    }
-
-    private func application(for configId: String) async throws -> String {
-        guard let application = try await approvals.database.read({ try await $0.applications.find(configId: configId) })
-        else { throw FlowProblem.unknownConfigId }
-        return application.id
     }
 }

@@ -77,11 +77,8 @@ struct FlowRoutes {
         }
         flows.post(":flowId/manage/:operation") { request, context in
             // Operations take no body, except revokeDevice ({"deviceId": …}).
-            var deviceId: String?
-            if request.headers[.contentLength].map({ $0 != "0" }) ?? false || request.headers[.transferEncoding] != nil {
-                deviceId = try await RequestDecoding.json(ManageOperationRequest.self, from: request, context: context)
-                    .deviceId
-            }
+            let deviceId = try await RequestDecoding.optionalJSON(ManageOperationRequest.self, from: request, context: context)?
+                .deviceId
             return try HTTPResponses.json(
                 try await engine.manage(
                     target(request, context), operation: try context.parameters.require("operation"),
