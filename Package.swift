@@ -131,6 +131,16 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        .target(
+            name: "KeywayTestSupport",
+            dependencies: [
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            path: "Tests/KeywayTestSupport",
+            swiftSettings: strict
+        ),
         .testTarget(
             name: "KeywayTests",
             dependencies: ["Keyway", "KeywayProtocol", "KeywayJOSE"],
@@ -144,7 +154,7 @@ let package = Package(
         .testTarget(
             name: "KeywayServerTests",
             dependencies: [
-                "KeywayServer", "KeywayProtocol", "KeywayJOSE",
+                "KeywayServer", "KeywayProtocol", "KeywayJOSE", "KeywayTestSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -156,7 +166,7 @@ let package = Package(
         .testTarget(
             name: "EndToEndTests",
             dependencies: [
-                "Keyway", "KeywayServer", "KeywayProtocol", "KeywayJOSE", "KeywayBackend",
+                "Keyway", "KeywayServer", "KeywayProtocol", "KeywayJOSE", "KeywayBackend", "KeywayTestSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),

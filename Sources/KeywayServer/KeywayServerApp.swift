@@ -7,11 +7,14 @@ import NIOCore
 import ServiceLifecycle
 
 /// The Keyway server as a library: open storage, apply migrations, load keys, provision dev mode,
-/// then serve HTTP until cancelled.
+/// then serve HTTP until shut down.
 ///
 /// ```swift
 /// let server = try await KeywayServerApp.bootstrap(configuration: .init(port: 0), logger: logger)
 /// try await server.run { address in print("listening on \(address.port)") }
+/// // elsewhere, to stop: `run` returns once requests in progress are answered and the
+/// // database is closed.
+/// await server.shutDown()
 /// ```
 public final class KeywayServerApp: Sendable {
     /// Where the server listens once running.
@@ -40,6 +43,7 @@ public final class KeywayServerApp: Sendable {
     /// delivery command otherwise.
     let deliveryWorker: DeliveryWorker
     private let issuer: Locked<String?>
+    private let shutdownSwitch = GracefulShutdownSwitch()
 
     private init(
         configuration: ServerConfiguration, devConfigId: String?, createdAdminToken: Sensitive<String>?,
@@ -141,8 +145,13 @@ public final class KeywayServerApp: Sendable {
         issuer.current ?? "http://\(configuration.host):\(configuration.port)"
     }
 
-    /// Serves HTTP until the task is cancelled or the process gets SIGINT/SIGTERM, then closes
+    /// Serves HTTP until ``shutDown()`` is called or the process gets SIGINT/SIGTERM, then closes
     /// the database. `onListening` runs once the socket is bound.
+    ///
+    /// Shutting down is graceful: the listening socket closes, idle connections close, requests in
+    /// progress are answered (a long poll returns early), the background services stop, and only
+    /// then is the database closed and `run` returns. Cancelling the task that runs `run` still
+    /// stops the server, but abruptly; prefer ``shutDown()``.
     public func run(onListening: @escaping @Sendable (ListeningAddress) async -> Void = { _ in }) async throws {
         let router = try buildRouter()
         let host = configuration.host
@@ -165,16 +174,25 @@ public final class KeywayServerApp: Sendable {
                 await onListening(ListeningAddress(host: host, port: port, issuer: issuer))
             },
             logger: logger)
+        let group = ServiceGroup(
+            configuration: .init(services: [app], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+        await shutdownSwitch.attach(group)
         let database = self.database
         // Closing runs in a fresh task: the serving task may be cancelled, and a cancelled task
         // cannot run the connections' close on their thread pool.
         do {
-            try await app.runService(gracefulShutdownSignals: [.sigterm, .sigint])
+            try await group.run()
         } catch {
             await Task { await database.shutdown() }.value
             throw error
         }
         await Task { await database.shutdown() }.value
+    }
+
+    /// Shuts the server down gracefully; ``run(onListening:)`` returns once it has. Asked before
+    /// `run` starts, the server stops right after starting. Calling it again does nothing more.
+    public func shutDown() async {
+        await shutdownSwitch.trigger()
     }
 
     private func buildRouter() throws -> Router<KeywayRequestContext> {

@@ -1,5 +1,6 @@
 import Foundation
 import KeywayServer
+import KeywayTestSupport
 import Testing
 
 @Suite("keyway-server project and admin subcommands")
@@ -79,10 +80,10 @@ struct AdminCommandTests {
         #expect(rotated.output.contains("shown once"))
 
         // The server started on the same file accepts the rotated token.
-        let server = try await TestServer.start(databasePath: database, clock: ManualClock())
-        defer { Task { await server.stop() } }
-        #expect(server.app.createdAdminToken == nil)
-        let answer = try await server.request("GET", "/admin/applications", headers: ["Authorization": "Bearer \(token)"])
-        #expect(answer.status == 200)
+        try await withTestServer(TestServer.start(databasePath: database, clock: ManualClock())) { server in
+            #expect(server.app.createdAdminToken == nil)
+            let answer = try await server.request("GET", "/admin/applications", headers: ["Authorization": "Bearer \(token)"])
+            #expect(answer.status == 200)
+        }
     }
 }

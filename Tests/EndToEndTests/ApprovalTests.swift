@@ -1,6 +1,7 @@
 import Foundation
 import Keyway
 import KeywayProtocol
+import KeywayTestSupport
 import Testing
 
 @Suite("Approvals: a trusted device lets a sign-in on a new device through")
@@ -18,22 +19,25 @@ struct ApprovalTests {
     }
 
     /// A harness with one trusted device (`trusted`) for ``email`` and a new device's SDK.
-    struct Setup {
+    struct Setup: ScopedTestServer {
         let harness: AdaptiveHarness
         let trusted: Keyway
         let newDevice: Keyway
         let transport: PathCountingTransport
         let secret: String
+
+        func stop() async { await harness.stop() }
     }
 
     static func setUp(policy: [String: Any] = policy(), autoPoll: Bool = true) async throws -> Setup {
-        let harness = try await AdaptiveHarness.start(policy: policy)
-        let trusted = try TestDevice().sdk(harness)
-        let secret = try await harness.signInSettingUpTotp(trusted, email: email)
-        _ = try await harness.tokens(trusted)
-        let transport = PathCountingTransport()
-        let newDevice = try TestDevice().sdk(harness, transport: transport, autoPoll: autoPoll)
-        return Setup(harness: harness, trusted: trusted, newDevice: newDevice, transport: transport, secret: secret)
+        try await AdaptiveHarness.start(policy: policy).settingUp { harness in
+            let trusted = try TestDevice().sdk(harness)
+            let secret = try await harness.signInSettingUpTotp(trusted, email: email)
+            _ = try await harness.tokens(trusted)
+            let transport = PathCountingTransport()
+            let newDevice = try TestDevice().sdk(harness, transport: transport, autoPoll: autoPoll)
+            return Setup(harness: harness, trusted: trusted, newDevice: newDevice, transport: transport, secret: secret)
+        }
     }
 
     /// Signs in on the new device up to the approval prompt; answers its matching number and QR data.
@@ -67,232 +71,242 @@ struct ApprovalTests {
     }
 
     @Test func aPushApprovalSignsTheNewDeviceInAndTrustsIt() async throws {
-        let setup = try await Self.setUp()
-        defer { Task { await setup.harness.server.stop() } }
-        let (number, _) = try await Self.requestApproval(setup)
+        try await withTestServer(Self.setUp()) { setup in
+            let (number, _) = try await Self.requestApproval(setup)
 
-        let pending = try await setup.trusted.pendingApprovals(for: Self.email)
-        let request = try #require(pending.first)
-        #expect(pending.count == 1)
-        #expect(request.matchingNumber == number)
-        #expect(request.applicationName.isEmpty == false)
-        #expect(request.location == "127.0.0.x")
-        #expect(request.configId == TestServer.configId)
-        try await setup.trusted.decide(request, .approve, for: Self.email)
+            let pending = try await setup.trusted.pendingApprovals(for: Self.email)
+            let request = try #require(pending.first)
+            #expect(pending.count == 1)
+            #expect(request.matchingNumber == number)
+            #expect(request.applicationName.isEmpty == false)
+            #expect(request.location == "127.0.0.x")
+            #expect(request.configId == TestServer.configId)
+            try await setup.trusted.decide(request, .approve, for: Self.email)
 
-        let done = try await Self.settled(setup.newDevice, clock: setup.harness.clock)
-        #expect(done.completion != nil, "got \(done)")
-        let tokens = try await setup.harness.tokens(setup.newDevice)
-        #expect(tokens.idToken.authenticationMethods == ["otp", "swk", "mfa"])
-        // The approved device was enrolled too.
-        #expect(await setup.newDevice.trustedDeviceId(for: Self.email) != nil)
-        #expect(try await setup.trusted.pendingApprovals(for: Self.email).isEmpty)
+            let done = try await Self.settled(setup.newDevice, clock: setup.harness.clock)
+            #expect(done.completion != nil, "got \(done)")
+            let tokens = try await setup.harness.tokens(setup.newDevice)
+            #expect(tokens.idToken.authenticationMethods == ["otp", "swk", "mfa"])
+            // The approved device was enrolled too.
+            #expect(await setup.newDevice.trustedDeviceId(for: Self.email) != nil)
+            #expect(try await setup.trusted.pendingApprovals(for: Self.email).isEmpty)
 
-        // A second decision of the same request is refused.
-        do {
-            try await setup.trusted.decide(request, .deny, for: Self.email)
-            Issue.record("A decided request was decided again.")
-        } catch KeywayError.problem(let problem) {
-            #expect(problem.code == .approvalAlreadyDecided)
+            // A second decision of the same request is refused.
+            do {
+                try await setup.trusted.decide(request, .deny, for: Self.email)
+                Issue.record("A decided request was decided again.")
+            } catch KeywayError.problem(let problem) {
+                #expect(problem.code == .approvalAlreadyDecided)
+            }
         }
     }
 
     @Test func aDenialEndsTheSignInWithAbort() async throws {
-        let setup = try await Self.setUp()
-        defer { Task { await setup.harness.server.stop() } }
-        _ = try await Self.requestApproval(setup)
-        let request = try #require(try await setup.trusted.pendingApprovals(for: Self.email).first)
-        try await setup.trusted.decide(request, .deny, for: Self.email)
-        let done = try await Self.settled(setup.newDevice, clock: setup.harness.clock)
-        #expect(done.errorInfo?.code == .approvalDenied)
-        #expect(done.errorInfo?.action == .abort)
+        try await withTestServer(Self.setUp()) { setup in
+            _ = try await Self.requestApproval(setup)
+            let request = try #require(try await setup.trusted.pendingApprovals(for: Self.email).first)
+            try await setup.trusted.decide(request, .deny, for: Self.email)
+            let done = try await Self.settled(setup.newDevice, clock: setup.harness.clock)
+            #expect(done.errorInfo?.code == .approvalDenied)
+            #expect(done.errorInfo?.action == .abort)
+        }
     }
 
     @Test func anExpiredRequestEndsWithRestartAndCannotBeApproved() async throws {
-        let setup = try await Self.setUp()
-        defer { Task { await setup.harness.server.stop() } }
-        _ = try await Self.requestApproval(setup)
-        let request = try #require(try await setup.trusted.pendingApprovals(for: Self.email).first)
-        setup.harness.clock.advance(by: 61)
-        let done = try await Self.settled(setup.newDevice, clock: setup.harness.clock)
-        #expect(done.errorInfo?.code == .approvalExpired)
-        #expect(done.errorInfo?.action == .restartFlow)
-        do {
-            try await setup.trusted.decide(request, .approve, for: Self.email)
-            Issue.record("An expired request was approved.")
-        } catch KeywayError.problem(let problem) {
-            #expect(problem.code == .approvalExpired)
+        try await withTestServer(Self.setUp()) { setup in
+            _ = try await Self.requestApproval(setup)
+            let request = try #require(try await setup.trusted.pendingApprovals(for: Self.email).first)
+            setup.harness.clock.advance(by: 61)
+            let done = try await Self.settled(setup.newDevice, clock: setup.harness.clock)
+            #expect(done.errorInfo?.code == .approvalExpired)
+            #expect(done.errorInfo?.action == .restartFlow)
+            do {
+                try await setup.trusted.decide(request, .approve, for: Self.email)
+                Issue.record("An expired request was approved.")
+            } catch KeywayError.problem(let problem) {
+                #expect(problem.code == .approvalExpired)
+            }
         }
     }
 
     @Test func aQRApprovalWorksOnceAndOnlyForItsOwnRequest() async throws {
-        let setup = try await Self.setUp()
-        defer { Task { await setup.harness.server.stop() } }
-        let (_, qrData) = try await Self.requestApproval(setup)
-        let parsed = try #require(ApprovalQRData(qrData))
-        #expect(parsed.server == setup.harness.server.baseURL.absoluteString)
+        try await withTestServer(Self.setUp()) { setup in
+            let (_, qrData) = try await Self.requestApproval(setup)
+            let parsed = try #require(ApprovalQRData(qrData))
+            #expect(parsed.server == setup.harness.server.baseURL.absoluteString)
 
-        // A QR code whose secret was changed is not this request's.
-        var forged = parsed
-        forged.secret = "kqr_forged"
-        do {
-            try await setup.trusted.approve(qrData: forged.text, for: Self.email)
-            Issue.record("A forged QR secret was accepted.")
-        } catch KeywayError.problem(let problem) {
-            #expect(problem.code == .approvalNotFound)
-        }
-        do {
-            try await setup.trusted.approve(qrData: "https://example.com", for: Self.email)
-            Issue.record("Foreign data was accepted.")
-        } catch KeywayError.invalidConfiguration {}
+            // A QR code whose secret was changed is not this request's.
+            var forged = parsed
+            forged.secret = "kqr_forged"
+            do {
+                try await setup.trusted.approve(qrData: forged.text, for: Self.email)
+                Issue.record("A forged QR secret was accepted.")
+            } catch KeywayError.problem(let problem) {
+                #expect(problem.code == .approvalNotFound)
+            }
+            do {
+                try await setup.trusted.approve(qrData: "https://example.com", for: Self.email)
+                Issue.record("Foreign data was accepted.")
+            } catch KeywayError.invalidConfiguration {}
 
-        try await setup.trusted.approve(qrData: qrData, for: Self.email)
-        #expect(try await Self.settled(setup.newDevice, clock: setup.harness.clock).completion != nil)
-        do {
             try await setup.trusted.approve(qrData: qrData, for: Self.email)
-            Issue.record("A QR code was used twice.")
-        } catch KeywayError.problem(let problem) {
-            #expect(problem.code == .approvalAlreadyDecided)
+            #expect(try await Self.settled(setup.newDevice, clock: setup.harness.clock).completion != nil)
+            do {
+                try await setup.trusted.approve(qrData: qrData, for: Self.email)
+                Issue.record("A QR code was used twice.")
+            } catch KeywayError.problem(let problem) {
+                #expect(problem.code == .approvalAlreadyDecided)
+            }
         }
     }
 
     @Test func aSignedDecisionCannotBeReplayedForAnotherFlow() async throws {
-        let setup = try await Self.setUp(autoPoll: false)
-        defer { Task { await setup.harness.server.stop() } }
-        _ = try await Self.requestApproval(setup)
-        let first = try #require(try await setup.trusted.pendingApprovals(for: Self.email).first)
-        // Capture what the trusted device sends by deciding through a recording transport.
-        let recorder = BodyRecordingTransport()
-        var options = setup.trusted.options
-        options.transport = recorder
-        let recording = try Keyway(configId: TestServer.configId, baseURL: setup.harness.server.baseURL, options: options)
-        try await recording.decide(first, .approve, for: Self.email)
-        let body = try #require(recorder.lastBody(pathSuffix: "/v1/approvals/\(first.id)"))
+        try await withTestServer(Self.setUp(autoPoll: false)) { setup in
+            _ = try await Self.requestApproval(setup)
+            let first = try #require(try await setup.trusted.pendingApprovals(for: Self.email).first)
+            // Capture what the trusted device sends by deciding through a recording transport.
+            let recorder = BodyRecordingTransport()
+            var options = setup.trusted.options
+            options.transport = recorder
+            let recording = try Keyway(configId: TestServer.configId, baseURL: setup.harness.server.baseURL, options: options)
+            try await recording.decide(first, .approve, for: Self.email)
+            let body = try #require(recorder.lastBody(pathSuffix: "/v1/approvals/\(first.id)"))
 
-        // A second sign-in waits for its own approval; the captured decision is worthless for it.
-        let other = try TestDevice().sdk(setup.harness, autoPoll: false)
-        try await setup.harness.signInWithCode(other, email: Self.email)
-        await other.flow.selectMethod(id: "deviceApproval")
-        let second = try #require(try await setup.trusted.pendingApprovals(for: Self.email).first { $0.id != first.id })
-        let replayed = try await setup.harness.server.request(
-            "POST", "/v1/approvals/\(second.id)", headers: ["Content-Type": "application/json"], body: body)
-        #expect(replayed.status == 401)
-        #expect(String(decoding: replayed.body, as: UTF8.self).contains("invalid_device_signature"))
-        // The same body again on its own request: already decided.
-        let again = try await setup.harness.server.request(
-            "POST", "/v1/approvals/\(first.id)", headers: ["Content-Type": "application/json"], body: body)
-        #expect(again.status == 409)
-        // Manual polling: the first flow goes on once polled.
-        await setup.newDevice.flow.pollApproval()
-        #expect(setup.newDevice.flow.currentUpdate.completion != nil)
-        // Polling faster than the interval is refused.
-        await other.flow.pollApproval()
-        await other.flow.pollApproval()
-        #expect(other.flow.currentUpdate.errorInfo?.code == .slowDown)
-        #expect(other.flow.currentUpdate.errorInfo?.action == .wait)
+            // A second sign-in waits for its own approval; the captured decision is worthless for it.
+            let other = try TestDevice().sdk(setup.harness, autoPoll: false)
+            try await setup.harness.signInWithCode(other, email: Self.email)
+            await other.flow.selectMethod(id: "deviceApproval")
+            let second = try #require(try await setup.trusted.pendingApprovals(for: Self.email).first { $0.id != first.id })
+            let replayed = try await setup.harness.server.request(
+                "POST", "/v1/approvals/\(second.id)", headers: ["Content-Type": "application/json"], body: body)
+            #expect(replayed.status == 401)
+            #expect(String(decoding: replayed.body, as: UTF8.self).contains("invalid_device_signature"))
+            // The same body again on its own request: already decided.
+            let again = try await setup.harness.server.request(
+                "POST", "/v1/approvals/\(first.id)", headers: ["Content-Type": "application/json"], body: body)
+            #expect(again.status == 409)
+            // Manual polling: the first flow goes on once polled.
+            await setup.newDevice.flow.pollApproval()
+            #expect(setup.newDevice.flow.currentUpdate.completion != nil)
+            // Polling faster than the interval is refused.
+            await other.flow.pollApproval()
+            await other.flow.pollApproval()
+            #expect(other.flow.currentUpdate.errorInfo?.code == .slowDown)
+            #expect(other.flow.currentUpdate.errorInfo?.action == .wait)
+        }
     }
 
     @Test func pollingStopsOnCancelAndOnReset() async throws {
-        let setup = try await Self.setUp()
-        defer { Task { await setup.harness.server.stop() } }
-        _ = try await Self.requestApproval(setup)
-        await setup.newDevice.flow.cancel()
-        try await Task.sleep(for: .milliseconds(2500))
-        #expect(setup.transport.count(suffix: "/approval") == 0)
+        try await withTestServer(Self.setUp()) { setup in
+            // Once cancel or reset has returned, no poll is sent: the count stays where it was over
+            // more than two poll intervals (a poll already on its way was counted before).
+            _ = try await Self.requestApproval(setup)
+            await setup.newDevice.flow.cancel()
+            let atCancel = setup.transport.count(suffix: "/approval")
+            try await Task.sleep(for: .milliseconds(2500))
+            #expect(setup.transport.count(suffix: "/approval") == atCancel)
 
-        _ = try await Self.requestApproval(setup)
-        await setup.newDevice.reset()
-        try await Task.sleep(for: .milliseconds(2500))
-        #expect(setup.transport.count(suffix: "/approval") == 0)
+            _ = try await Self.requestApproval(setup)
+            await setup.newDevice.reset()
+            let atReset = setup.transport.count(suffix: "/approval")
+            try await Task.sleep(for: .milliseconds(2500))
+            #expect(setup.transport.count(suffix: "/approval") == atReset)
 
-        // The cancelled flow's request was withdrawn; the reset one's waits until it expires.
-        #expect(try await setup.trusted.pendingApprovals(for: Self.email).count == 1)
+            // The cancelled flow's request was withdrawn; the reset one's waits until it expires.
+            #expect(try await setup.trusted.pendingApprovals(for: Self.email).count == 1)
 
-        // Without interruption it polls about once a second, and no faster.
-        let (number, _) = try await Self.requestApproval(setup)
-        let ticker = Task {
-            while !Task.isCancelled {
-                setup.harness.clock.advance(by: 1)
-                try? await Task.sleep(for: .milliseconds(250))
+            // Without interruption it keeps polling, each poll a second or more after the last.
+            let before = setup.transport.count(suffix: "/approval")
+            let asked = ContinuousClock.now
+            let (number, _) = try await Self.requestApproval(setup)
+            let ticker = Task {
+                while !Task.isCancelled {
+                    setup.harness.clock.advance(by: 1)
+                    try? await Task.sleep(for: .milliseconds(250))
+                }
             }
+            try await waitUntil("the SDK polled three times") { setup.transport.count(suffix: "/approval") >= before + 3 }
+            #expect(ContinuousClock.now - asked >= .seconds(3), "three polls came in less than three seconds")
+            let request = try #require(
+                try await setup.trusted.pendingApprovals(for: Self.email).last { $0.matchingNumber == number })
+            try await setup.trusted.decide(request, .approve, for: Self.email)
+            #expect(try await Self.settled(setup.newDevice, clock: setup.harness.clock).completion != nil)
+            ticker.cancel()
+            let after = setup.transport.count(suffix: "/approval")
+            try await Task.sleep(for: .milliseconds(1500))
+            #expect(setup.transport.count(suffix: "/approval") == after)
         }
-        try await Task.sleep(for: .milliseconds(3300))
-        let polls = setup.transport.count(suffix: "/approval")
-        #expect((2...4).contains(polls), "polled \(polls) times")
-        let request = try #require(
-            try await setup.trusted.pendingApprovals(for: Self.email).last { $0.matchingNumber == number })
-        try await setup.trusted.decide(request, .approve, for: Self.email)
-        #expect(try await Self.settled(setup.newDevice, clock: setup.harness.clock).completion != nil)
-        ticker.cancel()
-        let after = setup.transport.count(suffix: "/approval")
-        try await Task.sleep(for: .milliseconds(1500))
-        #expect(setup.transport.count(suffix: "/approval") == after)
     }
 
     @Test func pollingStopsAtExpiryWhenTheServerIsGone() async throws {
-        let setup = try await Self.setUp()
-        _ = try await Self.requestApproval(setup)
-        await setup.harness.server.stop()
-        setup.harness.clock.advance(by: 61)
-        let done = try await Self.settled(setup.newDevice, clock: setup.harness.clock)
-        #expect(done.errorInfo?.code == .approvalExpired)
-        #expect(done.errorInfo?.action == .restartFlow)
-        let polls = setup.transport.count(suffix: "/approval")
-        try await Task.sleep(for: .milliseconds(1500))
-        #expect(setup.transport.count(suffix: "/approval") == polls)
+        try await withTestServer(Self.setUp()) { setup in
+            _ = try await Self.requestApproval(setup)
+            await setup.harness.server.stop()
+            setup.harness.clock.advance(by: 61)
+            let done = try await Self.settled(setup.newDevice, clock: setup.harness.clock)
+            #expect(done.errorInfo?.code == .approvalExpired)
+            #expect(done.errorInfo?.action == .restartFlow)
+            let polls = setup.transport.count(suffix: "/approval")
+            try await Task.sleep(for: .milliseconds(1500))
+            #expect(setup.transport.count(suffix: "/approval") == polls)
+        }
     }
 
     @Test func aLongPollReturnsWhenARequestArrivesAndTheBackendHearsOfIt() async throws {
-        let gateway = SMSGateway()
-        try await gateway.start()
-        defer { Task { await gateway.stop() } }
-        let setup = try await Self.setUp(policy: Self.policy(events: gateway.url, secret: gateway.secret))
-        defer { Task { await setup.harness.server.stop() } }
-        let trusted = setup.trusted
-        let waiting = Task { try await trusted.pendingApprovals(for: Self.email, waitSeconds: 10) }
-        try await Task.sleep(for: .milliseconds(400))
-        let started = ContinuousClock.now
-        let (number, _) = try await Self.requestApproval(setup)
-        let pending = try await waiting.value
-        #expect(pending.map(\.matchingNumber) == [number])
-        #expect(ContinuousClock.now - started < .seconds(5))
+        try await withTestServer(SMSGateway().start()) { gateway in
+            try await withTestServer(Self.setUp(policy: Self.policy(events: gateway.url, secret: gateway.secret))) { setup in
+                let trusted = setup.trusted
+                let server = setup.harness.server
+                let recorded = try await server.rowCount("device_request_signatures")
+                let waiting = Task { try await trusted.pendingApprovals(for: Self.email, waitSeconds: 10) }
+                // The server records a list request's signature just before it starts waiting.
+                try await waitUntil("the long poll is waiting on the server") {
+                    try await server.rowCount("device_request_signatures") > recorded
+                }
+                let started = ContinuousClock.now
+                let (number, _) = try await Self.requestApproval(setup)
+                let pending = try await waiting.value
+                #expect(pending.map(\.matchingNumber) == [number])
+                #expect(ContinuousClock.now - started < .seconds(5))
 
-        // The project's backend got a signed approval.requested event.
-        for _ in 0..<100 where gateway.requests.isEmpty { try await Task.sleep(for: .milliseconds(50)) }
-        let event = try #require(gateway.requests.first)
-        #expect(event.signatureValid)
-        let json = try #require(try JSONSerialization.jsonObject(with: Data(event.body.utf8)) as? [String: Any])
-        #expect(json["type"] as? String == "approval.requested")
-        #expect(json["matchingNumber"] as? String == number)
-        #expect(json["approvalId"] as? String == pending.first?.id)
+                // The project's backend got a signed approval.requested event.
+                try await waitUntil("the event reached the backend") { !gateway.requests.isEmpty }
+                let event = try #require(gateway.requests.first)
+                #expect(event.signatureValid)
+                let json = try #require(try JSONSerialization.jsonObject(with: Data(event.body.utf8)) as? [String: Any])
+                #expect(json["type"] as? String == "approval.requested")
+                #expect(json["matchingNumber"] as? String == number)
+                #expect(json["approvalId"] as? String == pending.first?.id)
 
-        // An unsigned or stale list request is refused.
-        let deviceId = try #require(await trusted.trustedDeviceId(for: Self.email))
-        let unsigned = try await setup.harness.server.request(
-            "GET", "/v1/devices/\(deviceId)/approvals", headers: ["X-Keyway-Config-Id": TestServer.configId])
-        #expect(unsigned.status == 401)
+                // An unsigned or stale list request is refused.
+                let deviceId = try #require(await trusted.trustedDeviceId(for: Self.email))
+                let unsigned = try await setup.harness.server.request(
+                    "GET", "/v1/devices/\(deviceId)/approvals", headers: ["X-Keyway-Config-Id": TestServer.configId])
+                #expect(unsigned.status == 401)
 
-        // A signed list request is answered once: replaying it is refused.
-        let recorder = BodyRecordingTransport()
-        var options = trusted.options
-        options.transport = recorder
-        let recording = try Keyway(configId: TestServer.configId, baseURL: setup.harness.server.baseURL, options: options)
-        _ = try await recording.pendingApprovals(for: Self.email)
-        let headers = try #require(recorder.lastHeaders(pathSuffix: "/approvals"))
-        let replayed = try await setup.harness.server.request(
-            "GET", "/v1/devices/\(deviceId)/approvals", headers: headers)
-        #expect(replayed.status == 401)
+                // A signed list request is answered once: replaying it is refused.
+                let recorder = BodyRecordingTransport()
+                var options = trusted.options
+                options.transport = recorder
+                let recording = try Keyway(configId: TestServer.configId, baseURL: setup.harness.server.baseURL, options: options)
+                _ = try await recording.pendingApprovals(for: Self.email)
+                let headers = try #require(recorder.lastHeaders(pathSuffix: "/approvals"))
+                let replayed = try await setup.harness.server.request(
+                    "GET", "/v1/devices/\(deviceId)/approvals", headers: headers)
+                #expect(replayed.status == 401)
 
-        // A signature of a time too far from the server's is refused.
-        let stale = setup.harness.clock.now().addingTimeInterval(-600)
-        var staleOptions = trusted.options
-        staleOptions.clock = FixedClock(date: stale)
-        let late = try Keyway(configId: TestServer.configId, baseURL: setup.harness.server.baseURL, options: staleOptions)
-        do {
-            _ = try await late.pendingApprovals(for: Self.email)
-            Issue.record("A stale signed request was answered.")
-        } catch KeywayError.problem(let problem) {
-            #expect(problem.code == .invalidDeviceSignature)
+                // A signature of a time too far from the server's is refused.
+                let stale = setup.harness.clock.now().addingTimeInterval(-600)
+                var staleOptions = trusted.options
+                staleOptions.clock = FixedClock(date: stale)
+                let late = try Keyway(configId: TestServer.configId, baseURL: setup.harness.server.baseURL, options: staleOptions)
+                do {
+                    _ = try await late.pendingApprovals(for: Self.email)
+                    Issue.record("A stale signed request was answered.")
+                } catch KeywayError.problem(let problem) {
+                    #expect(problem.code == .invalidDeviceSignature)
+                }
+            }
         }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import KeywayProtocol
+import KeywayTestSupport
 import Testing
 
 /// `keyway devices` and `keyway approve` as real processes against the real server: two CLI homes
@@ -90,7 +91,7 @@ struct CLIDeviceTests {
     /// Waits for a login waiting on an approval to exit, moving the server's clock on so that
     /// its polls are not refused as too fast.
     static func waitForExit(_ login: CLIProcess, _ harness: AdaptiveHarness) async throws -> Int32 {
-        let deadline = ContinuousClock.now + .seconds(15)
+        let deadline = ContinuousClock.now + .seconds(60)
         while login.exitStatus == nil, ContinuousClock.now < deadline {
             harness.clock.advance(by: 1)
             try await Task.sleep(for: .milliseconds(400))
@@ -107,174 +108,170 @@ struct CLIDeviceTests {
     }
 
     @Test func aNewDeviceSignsInWithAnApprovalGivenByID() async throws {
-        let harness = try await AdaptiveHarness.start(policy: Self.policy)
-        let server = harness.server
-        defer { Task { await server.stop() } }
-        let email = "two.devices@example.com"
-        let laptop = Device(harness)
-        let desktop = Device(harness)
-        _ = try await Self.signUp(email, on: laptop)
+        try await withTestServer(AdaptiveHarness.start(policy: Self.policy)) { harness in
+            let email = "two.devices@example.com"
+            let laptop = Device(harness)
+            let desktop = Device(harness)
+            _ = try await Self.signUp(email, on: laptop)
 
-        // The sign-up trusted the laptop.
-        let (listed, list) = try await laptop.run(["devices"])
-        #expect(listed == 0, "stderr: \(list.standardError)")
-        let first = Self.listedDevices(list.standardOutput)
-        #expect(first.ids.count == 1 && first.this == first.ids.first, "stdout: \(list.standardOutput)")
-        #expect(list.standardOutput.contains("software key"))
-        #expect(list.standardOutput.contains("Last used:     never"))
+            // The sign-up trusted the laptop.
+            let (listed, list) = try await laptop.run(["devices"])
+            #expect(listed == 0, "stderr: \(list.standardError)")
+            let first = Self.listedDevices(list.standardOutput)
+            #expect(first.ids.count == 1 && first.this == first.ids.first, "stdout: \(list.standardOutput)")
+            #expect(list.standardOutput.contains("software key"))
+            #expect(list.standardOutput.contains("Last used:     never"))
 
-        // Nothing is waiting yet.
-        let (idle, empty) = try await laptop.run(["approve"])
-        #expect(idle == 0, "stderr: \(empty.standardError)")
-        #expect(empty.standardError.contains("No sign-in is waiting for approval."))
-        #expect(empty.standardOutput.isEmpty)
+            // Nothing is waiting yet.
+            let (idle, empty) = try await laptop.run(["approve"])
+            #expect(idle == 0, "stderr: \(empty.standardError)")
+            #expect(empty.standardError.contains("No sign-in is waiting for approval."))
+            #expect(empty.standardOutput.isEmpty)
 
-        // The desktop signs in and asks for an approval; the laptop lists it and approves it by ID.
-        let (login, number, _) = try await Self.loginAskingForApproval(email, codeCount: 2, on: desktop)
-        let (shown, pending) = try await laptop.run(["approve"])
-        #expect(shown == 0, "stderr: \(pending.standardError)")
-        let header = try #require(
-            pending.standardOutput.split(separator: "\n").first { $0.hasPrefix("apr_") }, "stdout: \(pending.standardOutput)")
-        #expect(header.hasSuffix("matching number \(number)"))
-        #expect(pending.standardOutput.contains("Application: "))
-        #expect(pending.standardOutput.contains("Client:      "))
-        let requestId = String(header.prefix { !$0.isWhitespace })
+            // The desktop signs in and asks for an approval; the laptop lists it and approves it by ID.
+            let (login, number, _) = try await Self.loginAskingForApproval(email, codeCount: 2, on: desktop)
+            let (shown, pending) = try await laptop.run(["approve"])
+            #expect(shown == 0, "stderr: \(pending.standardError)")
+            let header = try #require(
+                pending.standardOutput.split(separator: "\n").first { $0.hasPrefix("apr_") }, "stdout: \(pending.standardOutput)")
+            #expect(header.hasSuffix("matching number \(number)"))
+            #expect(pending.standardOutput.contains("Application: "))
+            #expect(pending.standardOutput.contains("Client:      "))
+            let requestId = String(header.prefix { !$0.isWhitespace })
 
-        let (unknown, wrong) = try await laptop.run(["approve", "apr_unknown"])
-        #expect(unknown == 1)
-        #expect(wrong.standardError.contains("Error: no sign-in waiting for approval has the ID apr_unknown."))
+            let (unknown, wrong) = try await laptop.run(["approve", "apr_unknown"])
+            #expect(unknown == 1)
+            #expect(wrong.standardError.contains("Error: no sign-in waiting for approval has the ID apr_unknown."))
 
-        let (approved, approve) = try await laptop.run(["approve", requestId])
-        #expect(approved == 0, "stderr: \(approve.standardError)")
-        #expect(approve.standardError.contains("Approved the sign-in to"))
-        #expect(approve.standardError.contains("showing \(number)."))
+            let (approved, approve) = try await laptop.run(["approve", requestId])
+            #expect(approved == 0, "stderr: \(approve.standardError)")
+            #expect(approve.standardError.contains("Approved the sign-in to"))
+            #expect(approve.standardError.contains("showing \(number)."))
 
-        #expect(try await Self.waitForExit(login, harness) == 0, "stderr: \(login.standardError)")
-        #expect(login.standardError.contains("Signed in as \(email)."))
+            #expect(try await Self.waitForExit(login, harness) == 0, "stderr: \(login.standardError)")
+            #expect(login.standardError.contains("Signed in as \(email)."))
 
-        // The approval counted as the second factor: the desktop is trusted now too.
-        let (again, both) = try await desktop.run(["devices"])
-        #expect(again == 0, "stderr: \(both.standardError)")
-        let second = Self.listedDevices(both.standardOutput)
-        #expect(second.ids.count == 2, "stdout: \(both.standardOutput)")
-        #expect(second.this != nil && second.this != first.this)
-        #expect(Set(second.ids) == Set(first.ids + [second.this ?? ""]))
+            // The approval counted as the second factor: the desktop is trusted now too.
+            let (again, both) = try await desktop.run(["devices"])
+            #expect(again == 0, "stderr: \(both.standardError)")
+            let second = Self.listedDevices(both.standardOutput)
+            #expect(second.ids.count == 2, "stdout: \(both.standardOutput)")
+            #expect(second.this != nil && second.this != first.this)
+            #expect(Set(second.ids) == Set(first.ids + [second.this ?? ""]))
+        }
     }
 
     @Test func aWaitingPhoneDeniesThenQRDataApproves() async throws {
-        let harness = try await AdaptiveHarness.start(policy: Self.policy)
-        let server = harness.server
-        defer { Task { await server.stop() } }
-        let email = "qr@example.com"
-        let phone = Device(harness)
-        let laptop = Device(harness)
-        _ = try await Self.signUp(email, on: phone)
+        try await withTestServer(AdaptiveHarness.start(policy: Self.policy)) { harness in
+            let email = "qr@example.com"
+            let phone = Device(harness)
+            let laptop = Device(harness)
+            _ = try await Self.signUp(email, on: phone)
 
-        // Denied by a phone already waiting for a request: the waiting sign-in fails.
-        let deny = try phone.start(["approve", "--wait", "20", "--deny", "--yes"])
-        deny.closeInput()
-        try await deny.waitForError(containing: "Waiting up to 20 seconds")
-        let (refused, number, refusedQR) = try await Self.loginAskingForApproval(email, codeCount: 2, on: laptop)
-        #expect(try await deny.waitForExit() == 0, "stderr: \(deny.standardError)")
-        #expect(deny.standardError.contains("Denied the sign-in to Dev application showing \(number)."))
-        let requestId = try #require(ApprovalQRData(refusedQR)?.approvalId)
-        #expect(deny.standardOutput.hasPrefix("\(requestId)  matching number \(number)"))
-        #expect(try await Self.waitForExit(refused, harness) == 1)
-        #expect(refused.standardError.contains("[approval_denied]"), "stderr: \(refused.standardError)")
-        #expect(!refused.standardError.contains("Check the server URL"))
+            // Denied by a phone already waiting for a request: the waiting sign-in fails.
+            let deny = try phone.start(["approve", "--wait", "20", "--deny", "--yes"])
+            deny.closeInput()
+            try await deny.waitForError(containing: "Waiting up to 20 seconds")
+            let (refused, number, refusedQR) = try await Self.loginAskingForApproval(email, codeCount: 2, on: laptop)
+            #expect(try await deny.waitForExit() == 0, "stderr: \(deny.standardError)")
+            #expect(deny.standardError.contains("Denied the sign-in to Dev application showing \(number)."))
+            let requestId = try #require(ApprovalQRData(refusedQR)?.approvalId)
+            #expect(deny.standardOutput.hasPrefix("\(requestId)  matching number \(number)"))
+            #expect(try await Self.waitForExit(refused, harness) == 1)
+            #expect(refused.standardError.contains("[approval_denied]"), "stderr: \(refused.standardError)")
+            #expect(!refused.standardError.contains("Check the server URL"))
 
-        // Approved from the QR data the laptop shows; the same data cannot be used twice.
-        let (login, _, qrData) = try await Self.loginAskingForApproval(email, codeCount: 3, on: laptop)
-        let (approved, approve) = try await phone.run(["approve", "--qr", qrData])
-        #expect(approved == 0, "stderr: \(approve.standardError)")
-        #expect(approve.standardError.contains("Approved."))
-        #expect(try await Self.waitForExit(login, harness) == 0, "stderr: \(login.standardError)")
-        #expect(login.standardError.contains("Signed in as \(email)."))
-        let (replayed, replay) = try await phone.run(["approve", "--qr", qrData])
-        #expect(replayed == 1)
-        #expect(replay.standardError.contains("[approval_already_decided]"), "stderr: \(replay.standardError)")
+            // Approved from the QR data the laptop shows; the same data cannot be used twice.
+            let (login, _, qrData) = try await Self.loginAskingForApproval(email, codeCount: 3, on: laptop)
+            let (approved, approve) = try await phone.run(["approve", "--qr", qrData])
+            #expect(approved == 0, "stderr: \(approve.standardError)")
+            #expect(approve.standardError.contains("Approved."))
+            #expect(try await Self.waitForExit(login, harness) == 0, "stderr: \(login.standardError)")
+            #expect(login.standardError.contains("Signed in as \(email)."))
+            let (replayed, replay) = try await phone.run(["approve", "--qr", qrData])
+            #expect(replayed == 1)
+            #expect(replay.standardError.contains("[approval_already_decided]"), "stderr: \(replay.standardError)")
 
-        // Data that is not an approval code is refused before anything is sent.
-        let (garbled, garbage) = try await phone.run(["approve", "--qr", "https://example.com"])
-        #expect(garbled == 1)
-        #expect(garbage.standardError.contains("Error: This is not a Keyway approval code."))
+            // Data that is not an approval code is refused before anything is sent.
+            let (garbled, garbage) = try await phone.run(["approve", "--qr", "https://example.com"])
+            #expect(garbled == 1)
+            #expect(garbage.standardError.contains("Error: This is not a Keyway approval code."))
+        }
     }
 
     @Test func accountManagementListsAndRevokesTrustedDevices() async throws {
         var policy = Self.policy
         policy["flowTypes"] = ["signin", "signup", "accountManage"]
-        let harness = try await AdaptiveHarness.start(policy: policy)
-        let server = harness.server
-        defer { Task { await server.stop() } }
-        let email = "manage@example.com"
-        let laptop = Device(harness)
-        _ = try await Self.signUp(email, on: laptop)
+        try await withTestServer(AdaptiveHarness.start(policy: policy)) { harness in
+            let email = "manage@example.com"
+            let laptop = Device(harness)
+            _ = try await Self.signUp(email, on: laptop)
 
-        let account = try laptop.start(["account"])
-        try await account.waitForError(containing: "Choose 1-")
-        var lines = account.standardError.split(separator: "\n").map(String.init)
-        #expect(lines.contains("Trusted devices:"))
-        #expect(lines.contains { $0.hasPrefix("  - ") && $0.contains("software key, trusted until") })
-        func number(of label: String) throws -> String {
-            let line = try #require(lines.last { $0.contains(label) })
-            return String(line.trimmingCharacters(in: .whitespaces).prefix { $0.isNumber })
+            let account = try laptop.start(["account"])
+            try await account.waitForError(containing: "Choose 1-")
+            var lines = account.standardError.split(separator: "\n").map(String.init)
+            #expect(lines.contains("Trusted devices:"))
+            #expect(lines.contains { $0.hasPrefix("  - ") && $0.contains("software key, trusted until") })
+            func number(of label: String) throws -> String {
+                let line = try #require(lines.last { $0.contains(label) })
+                return String(line.trimmingCharacters(in: .whitespaces).prefix { $0.isNumber })
+            }
+            account.type(try number(of: "Stop trusting a device"))
+            try await account.waitForError(containing: "Device:")
+            account.type("1")
+            try await account.waitForError(containing: "The device is no longer trusted.")
+            lines = account.standardError.split(separator: "\n").map(String.init)
+            account.type(try number(of: "Done"))
+            #expect(try await account.waitForExit() == 0, "stderr: \(account.standardError)")
+
+            let (status, listing) = try await laptop.run(["devices"])
+            #expect(status == 0)
+            #expect(listing.standardError.contains("No trusted devices.") || listing.standardOutput.contains("No trusted devices."))
         }
-        account.type(try number(of: "Stop trusting a device"))
-        try await account.waitForError(containing: "Device:")
-        account.type("1")
-        try await account.waitForError(containing: "The device is no longer trusted.")
-        lines = account.standardError.split(separator: "\n").map(String.init)
-        account.type(try number(of: "Done"))
-        #expect(try await account.waitForExit() == 0, "stderr: \(account.standardError)")
-
-        let (status, listing) = try await laptop.run(["devices"])
-        #expect(status == 0)
-        #expect(listing.standardError.contains("No trusted devices.") || listing.standardOutput.contains("No trusted devices."))
     }
 
     @Test func revokingEveryDeviceBringsBackTheAuthenticator() async throws {
-        let harness = try await AdaptiveHarness.start(policy: Self.policy)
-        let server = harness.server
-        defer { Task { await server.stop() } }
-        let email = "revoke@example.com"
-        let laptop = Device(harness)
+        try await withTestServer(AdaptiveHarness.start(policy: Self.policy)) { harness in
+            let email = "revoke@example.com"
+            let laptop = Device(harness)
 
-        // Nobody is signed in yet.
-        let (anonymous, nobody) = try await laptop.run(["devices"])
-        #expect(anonymous == 1)
-        #expect(nobody.standardError.contains("Error: No one is signed in. Run keyway login first."))
-        let (stranger, approver) = try await laptop.run(["approve"])
-        #expect(stranger == 1)
-        #expect(approver.standardError.contains("Run keyway login first, or pass --identifier."))
+            // Nobody is signed in yet.
+            let (anonymous, nobody) = try await laptop.run(["devices"])
+            #expect(anonymous == 1)
+            #expect(nobody.standardError.contains("Error: No one is signed in. Run keyway login first."))
+            let (stranger, approver) = try await laptop.run(["approve"])
+            #expect(stranger == 1)
+            #expect(approver.standardError.contains("Run keyway login first, or pass --identifier."))
 
-        let secret = try await Self.signUp(email, on: laptop)
+            let secret = try await Self.signUp(email, on: laptop)
 
-        // A later sign-in proves the device: no second factor.
-        let trusted = try laptop.start(["login", email])
-        trusted.type(try await Self.code(to: email, count: 2, harness))
-        #expect(try await trusted.waitForExit() == 0, "stderr: \(trusted.standardError)")
-        #expect(!trusted.standardError.contains("authenticator"))
+            // A later sign-in proves the device: no second factor.
+            let trusted = try laptop.start(["login", email])
+            trusted.type(try await Self.code(to: email, count: 2, harness))
+            #expect(try await trusted.waitForExit() == 0, "stderr: \(trusted.standardError)")
+            #expect(!trusted.standardError.contains("authenticator"))
 
-        let (unknown, wrong) = try await laptop.run(["devices", "revoke", "dev_unknown"])
-        #expect(unknown == 1)
-        #expect(wrong.standardError.contains("Error: No trusted device of this account has this ID. [not_found]"))
+            let (unknown, wrong) = try await laptop.run(["devices", "revoke", "dev_unknown"])
+            #expect(unknown == 1)
+            #expect(wrong.standardError.contains("Error: No trusted device of this account has this ID. [not_found]"))
 
-        let (revoked, revoke) = try await laptop.run(["devices", "revoke", "--all"])
-        #expect(revoked == 0, "stderr: \(revoke.standardError)")
-        let (listed, list) = try await laptop.run(["devices"])
-        #expect(listed == 0)
-        #expect(list.standardOutput.isEmpty)
-        #expect(list.standardError.contains("No trusted devices."))
+            let (revoked, revoke) = try await laptop.run(["devices", "revoke", "--all"])
+            #expect(revoked == 0, "stderr: \(revoke.standardError)")
+            let (listed, list) = try await laptop.run(["devices"])
+            #expect(listed == 0)
+            #expect(list.standardOutput.isEmpty)
+            #expect(list.standardError.contains("No trusted devices."))
 
-        // The next sign-in asks for the authenticator again, and trusts the device anew.
-        let login = try laptop.start(["login", email])
-        login.type(try await Self.code(to: email, count: 3, harness))
-        try await login.waitForError(containing: "code from your authenticator app")
-        login.type(TestAuthenticator.code(secret: secret, at: harness.clock.now(), offsetSteps: 1))
-        #expect(try await login.waitForExit() == 0, "stderr: \(login.standardError)")
-        #expect(login.standardError.contains("Signed in as \(email)."))
-        let (relisted, relist) = try await laptop.run(["devices"])
-        #expect(relisted == 0)
-        #expect(Self.listedDevices(relist.standardOutput).this != nil, "stdout: \(relist.standardOutput)")
+            // The next sign-in asks for the authenticator again, and trusts the device anew.
+            let login = try laptop.start(["login", email])
+            login.type(try await Self.code(to: email, count: 3, harness))
+            try await login.waitForError(containing: "code from your authenticator app")
+            login.type(TestAuthenticator.code(secret: secret, at: harness.clock.now(), offsetSteps: 1))
+            #expect(try await login.waitForExit() == 0, "stderr: \(login.standardError)")
+            #expect(login.standardError.contains("Signed in as \(email)."))
+            let (relisted, relist) = try await laptop.run(["devices"])
+            #expect(relisted == 0)
+            #expect(Self.listedDevices(relist.standardOutput).this != nil, "stdout: \(relist.standardOutput)")
+        }
     }
 }

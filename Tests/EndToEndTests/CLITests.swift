@@ -1,4 +1,5 @@
 import Foundation
+import KeywayTestSupport
 import Testing
 
 /// The `keyway` CLI binary, run as a real process against the real server.
@@ -26,112 +27,111 @@ struct CLITests {
     }
 
     @Test func jsonSignInPrintsOnlyTheVerifiedTokenResponse() async throws {
-        let server = try await TestServer.start(clock: ManualClock())
-        defer { Task { await server.stop() } }
-        let cli = try login(server, email: "cli@example.com")
-        let code = try await code(server, to: "cli@example.com")
-        cli.type(code)
-        let status = try await cli.waitForExit()
-        #expect(status == 0, "stderr: \(cli.standardError)")
-        let json = try JSONSerialization.jsonObject(with: Data(cli.standardOutput.utf8)) as? [String: Any]
-        #expect(json?["token_type"] as? String == "Bearer")
-        #expect((json?["id_token"] as? String)?.split(separator: ".").count == 3)
-        #expect((json?["access_token"] as? String)?.isEmpty == false)
-        #expect(json?["refresh_token"] is String)
-        #expect(cli.standardError.contains("Verify your email"))
-        #expect(cli.standardError.contains("c•••@example.com") || cli.standardError.contains("cli@example.com"))
+        try await withTestServer(TestServer.start(clock: ManualClock())) { server in
+            let cli = try login(server, email: "cli@example.com")
+            let code = try await code(server, to: "cli@example.com")
+            cli.type(code)
+            let status = try await cli.waitForExit()
+            #expect(status == 0, "stderr: \(cli.standardError)")
+            let json = try JSONSerialization.jsonObject(with: Data(cli.standardOutput.utf8)) as? [String: Any]
+            #expect(json?["token_type"] as? String == "Bearer")
+            #expect((json?["id_token"] as? String)?.split(separator: ".").count == 3)
+            #expect((json?["access_token"] as? String)?.isEmpty == false)
+            #expect(json?["refresh_token"] is String)
+            #expect(cli.standardError.contains("Verify your email"))
+            #expect(cli.standardError.contains("c•••@example.com") || cli.standardError.contains("cli@example.com"))
+        }
     }
 
     @Test func plainSignInShowsTheSubjectAndExpiry() async throws {
-        let server = try await TestServer.start(clock: ManualClock())
-        defer { Task { await server.stop() } }
-        let cli = try login(server, email: "plain@example.com", json: false)
-        cli.type(try await code(server, to: "plain@example.com"))
-        let status = try await cli.waitForExit()
-        #expect(status == 0, "stderr: \(cli.standardError)")
-        #expect(cli.standardOutput.isEmpty)
-        #expect(cli.standardError.contains("Signed in as plain@example.com."))
-        #expect(cli.standardError.contains("Subject:"))
-        #expect(cli.standardError.contains("Access token expires at"))
+        try await withTestServer(TestServer.start(clock: ManualClock())) { server in
+            let cli = try login(server, email: "plain@example.com", json: false)
+            cli.type(try await code(server, to: "plain@example.com"))
+            let status = try await cli.waitForExit()
+            #expect(status == 0, "stderr: \(cli.standardError)")
+            #expect(cli.standardOutput.isEmpty)
+            #expect(cli.standardError.contains("Signed in as plain@example.com."))
+            #expect(cli.standardError.contains("Subject:"))
+            #expect(cli.standardError.contains("Access token expires at"))
+        }
     }
 
     @Test func wrongCodeThenRightCode() async throws {
-        let server = try await TestServer.start(clock: ManualClock())
-        defer { Task { await server.stop() } }
-        let cli = try login(server, email: "typo@example.com")
-        let code = try await code(server, to: "typo@example.com")
-        cli.type(wrongCode(besides: code))
-        try await cli.waitForError(containing: "[invalid_code]")
-        cli.type(code)
-        let status = try await cli.waitForExit()
-        #expect(status == 0, "stderr: \(cli.standardError)")
-        #expect(cli.standardError.contains("You have 4 attempts left."))
-        #expect(cli.standardOutput.contains("id_token"))
+        try await withTestServer(TestServer.start(clock: ManualClock())) { server in
+            let cli = try login(server, email: "typo@example.com")
+            let code = try await code(server, to: "typo@example.com")
+            cli.type(wrongCode(besides: code))
+            try await cli.waitForError(containing: "[invalid_code]")
+            cli.type(code)
+            let status = try await cli.waitForExit()
+            #expect(status == 0, "stderr: \(cli.standardError)")
+            #expect(cli.standardError.contains("You have 4 attempts left."))
+            #expect(cli.standardOutput.contains("id_token"))
+        }
     }
 
     @Test func resendTooEarlyTellsHowLongToWait() async throws {
         // The CLI runs on the real clock, so the server's clock starts 28 seconds in the past:
         // the cooldown then ends two real seconds after the first code, for both of them.
         let clock = ManualClock(Date().addingTimeInterval(-28))
-        let server = try await TestServer.start(clock: clock)
-        defer { Task { await server.stop() } }
-        let cli = try login(server, email: "early@example.com")
-        _ = try await code(server, to: "early@example.com")
-        cli.type("resend")
-        try await cli.waitForError(containing: "You can ask for a new code in")
-        clock.advance(by: 31)
-        try await Task.sleep(for: .milliseconds(2500))
-        cli.type("resend")
-        try await cli.waitForError(containing: "A new code is on its way.")
-        let second = try await code(server, to: "early@example.com", count: 2)
-        cli.type(second)
-        let status = try await cli.waitForExit()
-        #expect(status == 0, "stderr: \(cli.standardError)")
+        try await withTestServer(TestServer.start(clock: clock)) { server in
+            let cli = try login(server, email: "early@example.com")
+            _ = try await code(server, to: "early@example.com")
+            cli.type("resend")
+            try await cli.waitForError(containing: "You can ask for a new code in")
+            clock.advance(by: 31)
+            try await Task.sleep(for: .milliseconds(2500))
+            cli.type("resend")
+            try await cli.waitForError(containing: "A new code is on its way.")
+            let second = try await code(server, to: "early@example.com", count: 2)
+            cli.type(second)
+            let status = try await cli.waitForExit()
+            #expect(status == 0, "stderr: \(cli.standardError)")
+        }
     }
 
     @Test func cancelAtThePromptExitsWithFailure() async throws {
-        let server = try await TestServer.start(clock: ManualClock())
-        defer { Task { await server.stop() } }
-        let cli = try login(server, email: "quit@example.com")
-        _ = try await code(server, to: "quit@example.com")
-        cli.type("cancel")
-        let status = try await cli.waitForExit()
-        #expect(status != 0)
-        #expect(cli.standardError.contains("Cancelled."))
-        #expect(cli.standardOutput.isEmpty)
+        try await withTestServer(TestServer.start(clock: ManualClock())) { server in
+            let cli = try login(server, email: "quit@example.com")
+            _ = try await code(server, to: "quit@example.com")
+            cli.type("cancel")
+            let status = try await cli.waitForExit()
+            #expect(status != 0)
+            #expect(cli.standardError.contains("Cancelled."))
+            #expect(cli.standardOutput.isEmpty)
+        }
     }
 
     @Test func expiredFlowSaysToStartOver() async throws {
         let clock = ManualClock()
-        let server = try await TestServer.start(clock: clock)
-        defer { Task { await server.stop() } }
-        let cli = try login(server, email: "late@example.com")
-        let code = try await code(server, to: "late@example.com")
-        clock.advance(by: 16 * 60)
-        cli.type(code)
-        let status = try await cli.waitForExit()
-        #expect(status != 0)
-        #expect(cli.standardError.contains("Run the command again to start over."), "stderr: \(cli.standardError)")
-        #expect(cli.standardOutput.isEmpty)
+        try await withTestServer(TestServer.start(clock: clock)) { server in
+            let cli = try login(server, email: "late@example.com")
+            let code = try await code(server, to: "late@example.com")
+            clock.advance(by: 16 * 60)
+            cli.type(code)
+            let status = try await cli.waitForExit()
+            #expect(status != 0)
+            #expect(cli.standardError.contains("Run the command again to start over."), "stderr: \(cli.standardError)")
+            #expect(cli.standardOutput.isEmpty)
+        }
     }
 
     @Test func wrongConfigIdFailsClearly() async throws {
-        let server = try await TestServer.start(clock: ManualClock())
-        defer { Task { await server.stop() } }
-        let cli = try CLIProcess(arguments: [
-            "login", "--server", server.baseURL.absoluteString, "--config-id", "cfg_nope", "who@example.com",
-        ])
-        cli.closeInput()
-        let status = try await cli.waitForExit()
-        #expect(status != 0)
-        #expect(cli.standardError.contains("[unknown_config_id]"), "stderr: \(cli.standardError)")
-        #expect(cli.standardError.contains("Check the server URL and config ID."))
+        try await withTestServer(TestServer.start(clock: ManualClock())) { server in
+            let cli = try CLIProcess(arguments: [
+                "login", "--server", server.baseURL.absoluteString, "--config-id", "cfg_nope", "who@example.com",
+            ])
+            cli.closeInput()
+            let status = try await cli.waitForExit()
+            #expect(status != 0)
+            #expect(cli.standardError.contains("[unknown_config_id]"), "stderr: \(cli.standardError)")
+            #expect(cli.standardError.contains("Check the server URL and config ID."))
+        }
     }
 
     @Test func serverDownFailsClearly() async throws {
-        let server = try await TestServer.start(clock: ManualClock())
-        let url = server.baseURL.absoluteString
-        await server.stop()
+        // A server's address once it has stopped: nothing listens there any more.
+        let url = try await withTestServer(TestServer.start(clock: ManualClock())) { $0.baseURL.absoluteString }
         let cli = try CLIProcess(
             arguments: ["login", "--server", url, "down@example.com"],
             environment: ["KEYWAY_CONFIG_ID": TestServer.configId])

@@ -5,6 +5,7 @@ import Keyway
 import KeywayJOSE
 import KeywayProtocol
 import KeywayServer
+import KeywayTestSupport
 import Testing
 
 /// Builds client assertions (RFC 7523) the way a client's backend would.
@@ -49,11 +50,13 @@ struct AssertionSigner {
 struct ClientRegistrationTests {
     static let assertionType = "urn:ietf:params:oauth:client-assertion-type:jwt-bearer"
 
-    func start() async throws -> (TestServer, ManualClock, String) {
+    /// Runs `body` with a started server, its clock and an initial access token; stops the server after.
+    func withStartedServer(_ body: (TestServer, ManualClock, String) async throws -> Void) async throws {
         let clock = ManualClock()
-        let server = try await TestServer.start(clock: clock)
-        let token = try await server.app.issueRegistrationToken(templateConfigId: TestServer.configId)
-        return (server, clock, token.revealed)
+        try await withTestServer(TestServer.start(clock: clock)) { server in
+            let token = try await server.app.issueRegistrationToken(templateConfigId: TestServer.configId)
+            try await body(server, clock, token.revealed)
+        }
     }
 
     func register(_ server: TestServer, token: String?, _ metadata: [String: Any]) async throws
@@ -92,224 +95,224 @@ struct ClientRegistrationTests {
     }
 
     @Test func privateKeyJWTClientSignsInWithES256AndRS256Assertions() async throws {
-        let (server, clock, token) = try await start()
-        defer { Task { await server.stop() } }
-        let ecKey = P256.Signing.PrivateKey()
-        let rsaKey = try _RSA.Signing.PrivateKey(keySize: .bits2048)
-        var ecJWK = ECJWK.publicJWK(for: ecKey.publicKey)
-        ecJWK.kid = "ec"
-        let (n, e) = ExternalIssuer.rsaComponents(pkcs1: Array(rsaKey.publicKey.pkcs1DERRepresentation))
-        let rsaJWK = JSONWebKey(kty: "RSA", kid: "rsa", n: Base64URL.encode(n), e: Base64URL.encode(e))
-        let keys = try JSONSerialization.jsonObject(with: JSONEncoder().encode(JSONWebKeySet(keys: [ecJWK, rsaJWK])))
-        let registered = try await register(server, token: token, [
-            "client_name": "Billing backend", "token_endpoint_auth_method": "private_key_jwt",
-            "grant_types": ["authorization_code", "refresh_token"], "response_types": ["code"], "jwks": keys,
-            "redirect_uris": ["https://billing.example.com/cb"],
-        ])
-        #expect(registered.status == 201)
-        #expect(registered.headers["cache-control"] == "no-store")
-        let clientId = try #require(registered.json["client_id"] as? String)
-        #expect(registered.json["client_secret"] == nil)
-        #expect(registered.json["token_endpoint_auth_method"] as? String == "private_key_jwt")
-        #expect(registered.json["grant_types"] as? [String] == ["authorization_code", "refresh_token"])
-        #expect(registered.json["client_name"] as? String == "Billing backend")
-        #expect(registered.json["redirect_uris"] == nil)
+        try await withStartedServer { server, clock, token in
+            let ecKey = P256.Signing.PrivateKey()
+            let rsaKey = try _RSA.Signing.PrivateKey(keySize: .bits2048)
+            var ecJWK = ECJWK.publicJWK(for: ecKey.publicKey)
+            ecJWK.kid = "ec"
+            let (n, e) = ExternalIssuer.rsaComponents(pkcs1: Array(rsaKey.publicKey.pkcs1DERRepresentation))
+            let rsaJWK = JSONWebKey(kty: "RSA", kid: "rsa", n: Base64URL.encode(n), e: Base64URL.encode(e))
+            let keys = try JSONSerialization.jsonObject(with: JSONEncoder().encode(JSONWebKeySet(keys: [ecJWK, rsaJWK])))
+            let registered = try await register(server, token: token, [
+                "client_name": "Billing backend", "token_endpoint_auth_method": "private_key_jwt",
+                "grant_types": ["authorization_code", "refresh_token"], "response_types": ["code"], "jwks": keys,
+                "redirect_uris": ["https://billing.example.com/cb"],
+            ])
+            #expect(registered.status == 201)
+            #expect(registered.headers["cache-control"] == "no-store")
+            let clientId = try #require(registered.json["client_id"] as? String)
+            #expect(registered.json["client_secret"] == nil)
+            #expect(registered.json["token_endpoint_auth_method"] as? String == "private_key_jwt")
+            #expect(registered.json["grant_types"] as? [String] == ["authorization_code", "refresh_token"])
+            #expect(registered.json["client_name"] as? String == "Billing backend")
+            #expect(registered.json["redirect_uris"] == nil)
 
-        let tokenURL = "\(server.baseURL.absoluteString)/oauth2/token"
-        let ec = AssertionSigner(clientId: clientId, key: .ec(ecKey, kid: "ec"))
-        let rsa = AssertionSigner(clientId: clientId, key: .rsa(rsaKey, kid: "rsa"))
-        let (code, verifier) = try await self.code(server, clock: clock, clientId: clientId, email: "pkj@example.com")
-        var form = assertionForm(try ec.assertion(audience: tokenURL, now: clock.now()))
-        form["grant_type"] = "authorization_code"
-        form["code"] = code
-        form["code_verifier"] = verifier
-        let redeemed = try await server.token(form)
-        #expect(redeemed.status == 200, "\(redeemed.json)")
-        let refreshToken = try #require(redeemed.json["refresh_token"] as? String)
+            let tokenURL = "\(server.baseURL.absoluteString)/oauth2/token"
+            let ec = AssertionSigner(clientId: clientId, key: .ec(ecKey, kid: "ec"))
+            let rsa = AssertionSigner(clientId: clientId, key: .rsa(rsaKey, kid: "rsa"))
+            let (code, verifier) = try await self.code(server, clock: clock, clientId: clientId, email: "pkj@example.com")
+            var form = assertionForm(try ec.assertion(audience: tokenURL, now: clock.now()))
+            form["grant_type"] = "authorization_code"
+            form["code"] = code
+            form["code_verifier"] = verifier
+            let redeemed = try await server.token(form)
+            #expect(redeemed.status == 200, "\(redeemed.json)")
+            let refreshToken = try #require(redeemed.json["refresh_token"] as? String)
 
-        var refresh = assertionForm(try rsa.assertion(audience: server.baseURL.absoluteString, now: clock.now()))
-        refresh["grant_type"] = "refresh_token"
-        refresh["refresh_token"] = refreshToken
-        let refreshed = try await server.token(refresh)
-        #expect(refreshed.status == 200, "\(refreshed.json)")
+            var refresh = assertionForm(try rsa.assertion(audience: server.baseURL.absoluteString, now: clock.now()))
+            refresh["grant_type"] = "refresh_token"
+            refresh["refresh_token"] = refreshToken
+            let refreshed = try await server.token(refresh)
+            #expect(refreshed.status == 200, "\(refreshed.json)")
 
-        // Without an assertion, the confidential client cannot redeem anything.
-        let (code2, verifier2) = try await self.code(server, clock: clock, clientId: clientId, email: "pkj2@example.com")
-        let bare = try await server.token([
-            "grant_type": "authorization_code", "code": code2, "code_verifier": verifier2, "client_id": clientId,
-        ])
-        #expect(bare.status == 401)
-        #expect(bare.json["error"] as? String == "invalid_client")
+            // Without an assertion, the confidential client cannot redeem anything.
+            let (code2, verifier2) = try await self.code(server, clock: clock, clientId: clientId, email: "pkj2@example.com")
+            let bare = try await server.token([
+                "grant_type": "authorization_code", "code": code2, "code_verifier": verifier2, "client_id": clientId,
+            ])
+            #expect(bare.status == 401)
+            #expect(bare.json["error"] as? String == "invalid_client")
+        }
     }
 
     @Test func assertionsAreCheckedToTheLetter() async throws {
-        let (server, clock, token) = try await start()
-        defer { Task { await server.stop() } }
-        let key = P256.Signing.PrivateKey()
-        var jwk = ECJWK.publicJWK(for: key.publicKey)
-        jwk.kid = "k1"
-        let keys = try JSONSerialization.jsonObject(with: JSONEncoder().encode(JSONWebKeySet(keys: [jwk])))
-        let registered = try await register(server, token: token, ["token_endpoint_auth_method": "private_key_jwt", "jwks": keys])
-        let clientId = try #require(registered.json["client_id"] as? String)
-        let signer = AssertionSigner(clientId: clientId, key: .ec(key, kid: "k1"))
-        let issuer = server.baseURL.absoluteString
-        let now = clock.now()
+        try await withStartedServer { server, clock, token in
+            let key = P256.Signing.PrivateKey()
+            var jwk = ECJWK.publicJWK(for: key.publicKey)
+            jwk.kid = "k1"
+            let keys = try JSONSerialization.jsonObject(with: JSONEncoder().encode(JSONWebKeySet(keys: [jwk])))
+            let registered = try await register(server, token: token, ["token_endpoint_auth_method": "private_key_jwt", "jwks": keys])
+            let clientId = try #require(registered.json["client_id"] as? String)
+            let signer = AssertionSigner(clientId: clientId, key: .ec(key, kid: "k1"))
+            let issuer = server.baseURL.absoluteString
+            let now = clock.now()
 
-        let good = try signer.assertion(audience: issuer, now: now, jti: "once")
-        #expect(try await authenticate(server, assertionForm(good)).status == 200)
-        let stranger = AssertionSigner(clientId: clientId, key: .ec(P256.Signing.PrivateKey(), kid: "k1"))
-        let hmac = AssertionSigner(clientId: clientId, key: .secret("guess"))
-        let cases: [(String, [String: String], [String: String])] = [
-            ("replayed jti", assertionForm(good), [:]),
-            ("wrong audience", assertionForm(try signer.assertion(audience: "https://elsewhere.example", now: now)), [:]),
-            ("expired", assertionForm(try signer.assertion(audience: issuer, now: now.addingTimeInterval(-600))), [:]),
-            ("lives too long", assertionForm(try signer.assertion(audience: issuer, now: now, lifetime: 2 * 3600)), [:]),
-            ("another key", assertionForm(try stranger.assertion(audience: issuer, now: now)), [:]),
-            ("iss is not the client", assertionForm(try signer.assertion(audience: issuer, now: now, issuer: "someone")), [:]),
-            ("HS256 for a key client", assertionForm(try hmac.assertion(audience: issuer, now: now)), [:]),
-            ("a secret instead", ["client_id": clientId, "client_secret": "kcs_guess"], [:]),
-            ("no authentication", ["client_id": clientId], [:]),
-        ]
-        for (name, form, headers) in cases {
-            let answer = try await authenticate(server, form, headers: headers)
-            #expect(answer.status == 401, "\(name)")
-            #expect(answer.json["error"] as? String == "invalid_client", "\(name)")
+            let good = try signer.assertion(audience: issuer, now: now, jti: "once")
+            #expect(try await authenticate(server, assertionForm(good)).status == 200)
+            let stranger = AssertionSigner(clientId: clientId, key: .ec(P256.Signing.PrivateKey(), kid: "k1"))
+            let hmac = AssertionSigner(clientId: clientId, key: .secret("guess"))
+            let cases: [(String, [String: String], [String: String])] = [
+                ("replayed jti", assertionForm(good), [:]),
+                ("wrong audience", assertionForm(try signer.assertion(audience: "https://elsewhere.example", now: now)), [:]),
+                ("expired", assertionForm(try signer.assertion(audience: issuer, now: now.addingTimeInterval(-600))), [:]),
+                ("lives too long", assertionForm(try signer.assertion(audience: issuer, now: now, lifetime: 2 * 3600)), [:]),
+                ("another key", assertionForm(try stranger.assertion(audience: issuer, now: now)), [:]),
+                ("iss is not the client", assertionForm(try signer.assertion(audience: issuer, now: now, issuer: "someone")), [:]),
+                ("HS256 for a key client", assertionForm(try hmac.assertion(audience: issuer, now: now)), [:]),
+                ("a secret instead", ["client_id": clientId, "client_secret": "kcs_guess"], [:]),
+                ("no authentication", ["client_id": clientId], [:]),
+            ]
+            for (name, form, headers) in cases {
+                let answer = try await authenticate(server, form, headers: headers)
+                #expect(answer.status == 401, "\(name)")
+                #expect(answer.json["error"] as? String == "invalid_client", "\(name)")
+            }
+            var wrongType = assertionForm(try signer.assertion(audience: issuer, now: now))
+            wrongType["client_assertion_type"] = "urn:ietf:params:oauth:client-assertion-type:saml2-bearer"
+            #expect(try await authenticate(server, wrongType).json["error"] as? String == "invalid_request")
+            var mismatched = assertionForm(try signer.assertion(audience: issuer, now: now))
+            mismatched["client_id"] = TestServer.configId
+            #expect(try await authenticate(server, mismatched).json["error"] as? String == "invalid_request")
+
+            // A replay is refused across a restart: the used jti is in the database.
+            await server.stop()
+            try await withTestServer(TestServer.start(databasePath: server.databasePath, clock: clock)) { restarted in
+                let replay = try await authenticate(restarted, assertionForm(good))
+                #expect(replay.status == 401)
+            }
         }
-        var wrongType = assertionForm(try signer.assertion(audience: issuer, now: now))
-        wrongType["client_assertion_type"] = "urn:ietf:params:oauth:client-assertion-type:saml2-bearer"
-        #expect(try await authenticate(server, wrongType).json["error"] as? String == "invalid_request")
-        var mismatched = assertionForm(try signer.assertion(audience: issuer, now: now))
-        mismatched["client_id"] = TestServer.configId
-        #expect(try await authenticate(server, mismatched).json["error"] as? String == "invalid_request")
-
-        // A replay is refused across a restart: the used jti is in the database.
-        await server.stop()
-        let restarted = try await TestServer.start(databasePath: server.databasePath, clock: clock)
-        defer { Task { await restarted.stop() } }
-        let replay = try await authenticate(restarted, assertionForm(good))
-        #expect(replay.status == 401)
     }
 
     @Test func clientSecretJWTAndSecretClients() async throws {
-        let (server, clock, token) = try await start()
-        defer { Task { await server.stop() } }
-        let issuer = server.baseURL.absoluteString
-        let jwtClient = try await register(server, token: token, [
-            "token_endpoint_auth_method": "client_secret_jwt", "token_endpoint_auth_signing_alg": "HS256",
-        ])
-        #expect(jwtClient.status == 201)
-        let jwtId = try #require(jwtClient.json["client_id"] as? String)
-        let jwtSecret = try #require(jwtClient.json["client_secret"] as? String)
-        #expect(jwtClient.json["client_secret_expires_at"] as? Int == 0)
-        let signer = AssertionSigner(clientId: jwtId, key: .secret(jwtSecret))
-        #expect(try await authenticate(server, assertionForm(try signer.assertion(audience: issuer, now: clock.now()))).status == 200)
-        let wrong = AssertionSigner(clientId: jwtId, key: .secret(jwtSecret + "x"))
-        #expect(try await authenticate(server, assertionForm(try wrong.assertion(audience: issuer, now: clock.now()))).status == 401)
-        // The secret of a client_secret_jwt client is not accepted as a plain secret.
-        #expect(try await authenticate(server, ["client_id": jwtId, "client_secret": jwtSecret]).status == 401)
+        try await withStartedServer { server, clock, token in
+            let issuer = server.baseURL.absoluteString
+            let jwtClient = try await register(server, token: token, [
+                "token_endpoint_auth_method": "client_secret_jwt", "token_endpoint_auth_signing_alg": "HS256",
+            ])
+            #expect(jwtClient.status == 201)
+            let jwtId = try #require(jwtClient.json["client_id"] as? String)
+            let jwtSecret = try #require(jwtClient.json["client_secret"] as? String)
+            #expect(jwtClient.json["client_secret_expires_at"] as? Int == 0)
+            let signer = AssertionSigner(clientId: jwtId, key: .secret(jwtSecret))
+            #expect(try await authenticate(server, assertionForm(try signer.assertion(audience: issuer, now: clock.now()))).status == 200)
+            let wrong = AssertionSigner(clientId: jwtId, key: .secret(jwtSecret + "x"))
+            #expect(try await authenticate(server, assertionForm(try wrong.assertion(audience: issuer, now: clock.now()))).status == 401)
+            // The secret of a client_secret_jwt client is not accepted as a plain secret.
+            #expect(try await authenticate(server, ["client_id": jwtId, "client_secret": jwtSecret]).status == 401)
 
-        let basicClient = try await register(server, token: token, [:])
-        #expect(basicClient.json["token_endpoint_auth_method"] as? String == "client_secret_basic")
-        let basicId = try #require(basicClient.json["client_id"] as? String)
-        let basicSecret = try #require(basicClient.json["client_secret"] as? String)
-        let basic = "Basic " + Data("\(basicId):\(basicSecret)".utf8).base64EncodedString()
-        #expect(try await authenticate(server, [:], headers: ["Authorization": basic]).status == 200)
-        // Registered for Basic: the same secret in the form is refused.
-        #expect(try await authenticate(server, ["client_id": basicId, "client_secret": basicSecret]).status == 401)
+            let basicClient = try await register(server, token: token, [:])
+            #expect(basicClient.json["token_endpoint_auth_method"] as? String == "client_secret_basic")
+            let basicId = try #require(basicClient.json["client_id"] as? String)
+            let basicSecret = try #require(basicClient.json["client_secret"] as? String)
+            let basic = "Basic " + Data("\(basicId):\(basicSecret)".utf8).base64EncodedString()
+            #expect(try await authenticate(server, [:], headers: ["Authorization": basic]).status == 200)
+            // Registered for Basic: the same secret in the form is refused.
+            #expect(try await authenticate(server, ["client_id": basicId, "client_secret": basicSecret]).status == 401)
 
-        let postClient = try await register(server, token: token, ["token_endpoint_auth_method": "client_secret_post"])
-        let postId = try #require(postClient.json["client_id"] as? String)
-        let postSecret = try #require(postClient.json["client_secret"] as? String)
-        #expect(try await authenticate(server, ["client_id": postId, "client_secret": postSecret]).status == 200)
+            let postClient = try await register(server, token: token, ["token_endpoint_auth_method": "client_secret_post"])
+            let postId = try #require(postClient.json["client_id"] as? String)
+            let postSecret = try #require(postClient.json["client_secret"] as? String)
+            #expect(try await authenticate(server, ["client_id": postId, "client_secret": postSecret]).status == 200)
+        }
     }
 
     @Test func aPublicClientInheritsTheTemplateAndItsGrantTypesAreEnforced() async throws {
-        let (server, clock, token) = try await start()
-        defer { Task { await server.stop() } }
-        let registered = try await register(server, token: token, ["token_endpoint_auth_method": "none"])
-        #expect(registered.status == 201)
-        let clientId = try #require(registered.json["client_id"] as? String)
-        #expect(registered.json["client_secret"] == nil)
-        let keyway = try Keyway(configId: clientId, baseURL: server.baseURL, options: KeywayOptions(clock: clock))
-        await keyway.start(identifier: "public@example.com")
-        await keyway.flow.submitCode(try await server.latestCode(to: "public@example.com"))
-        let completion = try #require(keyway.flow.currentUpdate.completion)
-        let tokens = try await keyway.exchange(authCode: completion.authCode, codeVerifier: try #require(completion.codeVerifier))
-        #expect(tokens.idToken.audience == [clientId])
-        // Registered for authorization_code only: refresh is not allowed.
-        await #expect(throws: KeywayError.oauth(
-            status: 400,
-            error: OAuthErrorResponse(
-                error: "unauthorized_client", errorDescription: "This client is not registered for the grant type refresh_token."))
-        ) {
-            _ = try await keyway.refresh(refreshToken: try #require(tokens.response.refreshToken))
+        try await withStartedServer { server, clock, token in
+            let registered = try await register(server, token: token, ["token_endpoint_auth_method": "none"])
+            #expect(registered.status == 201)
+            let clientId = try #require(registered.json["client_id"] as? String)
+            #expect(registered.json["client_secret"] == nil)
+            let keyway = try Keyway(configId: clientId, baseURL: server.baseURL, options: KeywayOptions(clock: clock))
+            await keyway.start(identifier: "public@example.com")
+            await keyway.flow.submitCode(try await server.latestCode(to: "public@example.com"))
+            let completion = try #require(keyway.flow.currentUpdate.completion)
+            let tokens = try await keyway.exchange(authCode: completion.authCode, codeVerifier: try #require(completion.codeVerifier))
+            #expect(tokens.idToken.audience == [clientId])
+            // Registered for authorization_code only: refresh is not allowed.
+            await #expect(throws: KeywayError.oauth(
+                status: 400,
+                error: OAuthErrorResponse(
+                    error: "unauthorized_client", errorDescription: "This client is not registered for the grant type refresh_token."))
+            ) {
+                _ = try await keyway.refresh(refreshToken: try #require(tokens.response.refreshToken))
+            }
         }
     }
 
     @Test func registrationNeedsAValidInitialAccessToken() async throws {
-        let (server, clock, token) = try await start()
-        defer { Task { await server.stop() } }
-        let missing = try await register(server, token: nil, [:])
-        #expect(missing.status == 401)
-        #expect(missing.headers["www-authenticate"] == #"Bearer realm="keyway""#)
-        let wrong = try await register(server, token: "kit_wrong", [:])
-        #expect(wrong.status == 401)
-        #expect(wrong.json["error"] as? String == "invalid_token")
+        try await withStartedServer { server, clock, token in
+            let missing = try await register(server, token: nil, [:])
+            #expect(missing.status == 401)
+            #expect(missing.headers["www-authenticate"] == #"Bearer realm="keyway""#)
+            let wrong = try await register(server, token: "kit_wrong", [:])
+            #expect(wrong.status == 401)
+            #expect(wrong.json["error"] as? String == "invalid_token")
 
-        let shortLived = try await server.app.issueRegistrationToken(templateConfigId: TestServer.configId, expiresIn: 60)
-        #expect(try await register(server, token: shortLived.revealed, [:]).status == 201)
-        clock.advance(by: 61)
-        #expect(try await register(server, token: shortLived.revealed, [:]).status == 401)
-        #expect(try await register(server, token: token, [:]).status == 201)
-        await #expect(throws: ConfigurationError.self) {
-            _ = try await server.app.issueRegistrationToken(templateConfigId: "cfg_nobody")
+            let shortLived = try await server.app.issueRegistrationToken(templateConfigId: TestServer.configId, expiresIn: 60)
+            #expect(try await register(server, token: shortLived.revealed, [:]).status == 201)
+            clock.advance(by: 61)
+            #expect(try await register(server, token: shortLived.revealed, [:]).status == 401)
+            #expect(try await register(server, token: token, [:]).status == 201)
+            await #expect(throws: ConfigurationError.self) {
+                _ = try await server.app.issueRegistrationToken(templateConfigId: "cfg_nobody")
+            }
         }
     }
 
     @Test func invalidMetadataIsRefusedAndRegistersNothing() async throws {
-        let (server, _, token) = try await start()
-        defer { Task { await server.stop() } }
-        let before = try await server.rowCount("applications")
-        let weakRSA = try _RSA.Signing.PrivateKey(unsafeKeySize: .init(bitCount: 1024))
-        let (n, e) = ExternalIssuer.rsaComponents(pkcs1: Array(weakRSA.publicKey.pkcs1DERRepresentation))
-        let weakKeys: [String: Any] = ["keys": [["kty": "RSA", "n": Base64URL.encode(n), "e": Base64URL.encode(e)]]]
-        let cases: [[String: Any]] = [
-            ["token_endpoint_auth_method": "tls_client_auth"],
-            ["token_endpoint_auth_method": "private_key_jwt"],
-            ["token_endpoint_auth_method": "private_key_jwt", "jwks_uri": "https://example.com/jwks"],
-            ["token_endpoint_auth_method": "private_key_jwt", "jwks": weakKeys],
-            ["token_endpoint_auth_method": "private_key_jwt", "jwks": ["keys": "nope"]],
-            ["token_endpoint_auth_method": "client_secret_basic", "jwks": ["keys": []]],
-            ["token_endpoint_auth_method": "client_secret_jwt", "token_endpoint_auth_signing_alg": "RS256"],
-            ["grant_types": ["implicit"]],
-            ["grant_types": []],
-            ["grant_types": "authorization_code"],
-            ["response_types": ["token"]],
-            ["client_name": 7],
-            ["client_name": String(repeating: "x", count: 101)],
-        ]
-        for metadata in cases {
-            let answer = try await register(server, token: token, metadata)
-            #expect(answer.status == 400, "\(metadata)")
-            #expect(answer.json["error"] as? String == "invalid_client_metadata", "\(metadata)")
-            #expect((answer.json["error_description"] as? String)?.isEmpty == false)
+        try await withStartedServer { server, _, token in
+            let before = try await server.rowCount("applications")
+            let weakRSA = try _RSA.Signing.PrivateKey(unsafeKeySize: .init(bitCount: 1024))
+            let (n, e) = ExternalIssuer.rsaComponents(pkcs1: Array(weakRSA.publicKey.pkcs1DERRepresentation))
+            let weakKeys: [String: Any] = ["keys": [["kty": "RSA", "n": Base64URL.encode(n), "e": Base64URL.encode(e)]]]
+            let cases: [[String: Any]] = [
+                ["token_endpoint_auth_method": "tls_client_auth"],
+                ["token_endpoint_auth_method": "private_key_jwt"],
+                ["token_endpoint_auth_method": "private_key_jwt", "jwks_uri": "https://example.com/jwks"],
+                ["token_endpoint_auth_method": "private_key_jwt", "jwks": weakKeys],
+                ["token_endpoint_auth_method": "private_key_jwt", "jwks": ["keys": "nope"]],
+                ["token_endpoint_auth_method": "client_secret_basic", "jwks": ["keys": []]],
+                ["token_endpoint_auth_method": "client_secret_jwt", "token_endpoint_auth_signing_alg": "RS256"],
+                ["grant_types": ["implicit"]],
+                ["grant_types": []],
+                ["grant_types": "authorization_code"],
+                ["response_types": ["token"]],
+                ["client_name": 7],
+                ["client_name": String(repeating: "x", count: 101)],
+            ]
+            for metadata in cases {
+                let answer = try await register(server, token: token, metadata)
+                #expect(answer.status == 400, "\(metadata)")
+                #expect(answer.json["error"] as? String == "invalid_client_metadata", "\(metadata)")
+                #expect((answer.json["error_description"] as? String)?.isEmpty == false)
+            }
+            let notJSON = try await server.request(
+                "POST", "/oauth2/register", headers: ["Content-Type": "application/json", "Authorization": "Bearer \(token)"],
+                body: Data("[1,2".utf8))
+            #expect(notJSON.status == 400)
+            #expect(try await server.rowCount("applications") == before)
         }
-        let notJSON = try await server.request(
-            "POST", "/oauth2/register", headers: ["Content-Type": "application/json", "Authorization": "Bearer \(token)"],
-            body: Data("[1,2".utf8))
-        #expect(notJSON.status == 400)
-        #expect(try await server.rowCount("applications") == before)
     }
 
     @Test func discoveryAdvertisesRegistrationAndAuthMethods() async throws {
-        let (server, _, _) = try await start()
-        defer { Task { await server.stop() } }
-        let response = try await server.request("GET", "/.well-known/openid-configuration")
-        let document = try JSONDecoder().decode(DiscoveryDocument.self, from: response.body)
-        #expect(document.registrationEndpoint == "\(server.baseURL.absoluteString)/oauth2/register")
-        #expect(Set(document.tokenEndpointAuthMethodsSupported) == [
-            "none", "client_secret_basic", "client_secret_post", "client_secret_jwt", "private_key_jwt",
-        ])
-        #expect(document.tokenEndpointAuthSigningAlgValuesSupported == ["HS256", "ES256", "RS256"])
+        try await withStartedServer { server, _, _ in
+            let response = try await server.request("GET", "/.well-known/openid-configuration")
+            let document = try JSONDecoder().decode(DiscoveryDocument.self, from: response.body)
+            #expect(document.registrationEndpoint == "\(server.baseURL.absoluteString)/oauth2/register")
+            #expect(Set(document.tokenEndpointAuthMethodsSupported) == [
+                "none", "client_secret_basic", "client_secret_post", "client_secret_jwt", "private_key_jwt",
+            ])
+            #expect(document.tokenEndpointAuthSigningAlgValuesSupported == ["HS256", "ES256", "RS256"])
+        }
     }
 }

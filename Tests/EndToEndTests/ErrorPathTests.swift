@@ -1,6 +1,7 @@
 import Foundation
 import Keyway
 import KeywayProtocol
+import KeywayTestSupport
 import Testing
 
 @Suite("Bad input gets a clear problem document")
@@ -13,107 +14,107 @@ struct ErrorPathTests {
     let json = ["Content-Type": "application/json", "X-Keyway-Config-Id": TestServer.configId]
 
     @Test func malformedBodiesAnswer400WithInvalidFields() async throws {
-        let server = try await TestServer.start(clock: ManualClock())
-        defer { Task { await server.stop() } }
-        let notJSON = try problem(try await server.request("POST", "/v1/flows", headers: json, body: Data("{".utf8)))
-        #expect(notJSON.status == 400)
-        #expect(notJSON.code == .invalidRequest)
-        #expect(notJSON.invalidFields?.first?.name == "body")
+        try await withTestServer(TestServer.start(clock: ManualClock())) { server in
+            let notJSON = try problem(try await server.request("POST", "/v1/flows", headers: json, body: Data("{".utf8)))
+            #expect(notJSON.status == 400)
+            #expect(notJSON.code == .invalidRequest)
+            #expect(notJSON.invalidFields?.first?.name == "body")
 
-        let missing = try problem(try await server.request("POST", "/v1/flows", headers: json, body: Data(#"{"flowType":"signin"}"#.utf8)))
-        #expect(missing.status == 400)
-        #expect(missing.action == .retryInput)
-        #expect(missing.invalidFields?.first?.name == "identifier")
+            let missing = try problem(try await server.request("POST", "/v1/flows", headers: json, body: Data(#"{"flowType":"signin"}"#.utf8)))
+            #expect(missing.status == 400)
+            #expect(missing.action == .retryInput)
+            #expect(missing.invalidFields?.first?.name == "identifier")
 
-        let wrongType = try problem(try await server.request(
-            "POST", "/v1/flows", headers: json,
-            body: Data(#"{"flowType":"signin","identifier":42,"codeChallenge":"x","codeChallengeMethod":"S256"}"#.utf8)))
-        #expect(wrongType.invalidFields?.first?.name == "identifier")
+            let wrongType = try problem(try await server.request(
+                "POST", "/v1/flows", headers: json,
+                body: Data(#"{"flowType":"signin","identifier":42,"codeChallenge":"x","codeChallengeMethod":"S256"}"#.utf8)))
+            #expect(wrongType.invalidFields?.first?.name == "identifier")
 
-        let badValues = try problem(try await server.request(
-            "POST", "/v1/flows", headers: json,
-            body: Data(#"{"flowType":"signin","identifier":"not-an-email","codeChallenge":"short","codeChallengeMethod":"plain"}"#.utf8)))
-        #expect(Set(badValues.invalidFields?.map(\.name) ?? []) == ["identifier", "codeChallenge", "codeChallengeMethod"])
-        #expect(badValues.traceId != nil)
+            let badValues = try problem(try await server.request(
+                "POST", "/v1/flows", headers: json,
+                body: Data(#"{"flowType":"signin","identifier":"not-an-email","codeChallenge":"short","codeChallengeMethod":"plain"}"#.utf8)))
+            #expect(Set(badValues.invalidFields?.map(\.name) ?? []) == ["identifier", "codeChallenge", "codeChallengeMethod"])
+            #expect(badValues.traceId != nil)
 
-        let empty = try problem(try await server.request("POST", "/v1/flows", headers: json))
-        #expect(empty.status == 400)
+            let empty = try problem(try await server.request("POST", "/v1/flows", headers: json))
+            #expect(empty.status == 400)
+        }
     }
 
     @Test func configIdIsRequiredAndMustBeKnown() async throws {
         let clock = ManualClock()
-        let server = try await TestServer.start(clock: clock)
-        defer { Task { await server.stop() } }
-        let body = Data(#"{"flowType":"signin","identifier":"a@example.com","codeChallenge":"E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM","codeChallengeMethod":"S256"}"#.utf8)
-        let missing = try problem(try await server.request("POST", "/v1/flows", headers: ["Content-Type": "application/json"], body: body))
-        #expect(missing.code == .missingConfigId)
-        #expect(missing.action == .abort)
+        try await withTestServer(TestServer.start(clock: clock)) { server in
+            let body = Data(#"{"flowType":"signin","identifier":"a@example.com","codeChallenge":"E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM","codeChallengeMethod":"S256"}"#.utf8)
+            let missing = try problem(try await server.request("POST", "/v1/flows", headers: ["Content-Type": "application/json"], body: body))
+            #expect(missing.code == .missingConfigId)
+            #expect(missing.action == .abort)
 
-        let keyway = try Keyway(configId: "cfg_wrong", baseURL: server.baseURL, options: KeywayOptions(clock: clock))
-        await keyway.start(identifier: "a@example.com")
-        let error = try #require(keyway.flow.currentUpdate.errorInfo)
-        #expect(error.code == .unknownConfigId)
-        #expect(error.action == .abort)
+            let keyway = try Keyway(configId: "cfg_wrong", baseURL: server.baseURL, options: KeywayOptions(clock: clock))
+            await keyway.start(identifier: "a@example.com")
+            let error = try #require(keyway.flow.currentUpdate.errorInfo)
+            #expect(error.code == .unknownConfigId)
+            #expect(error.action == .abort)
+        }
     }
 
     @Test func signupIsNotOpenYetForTheDevApplication() async throws {
         let clock = ManualClock()
-        let server = try await TestServer.start(clock: clock)
-        defer { Task { await server.stop() } }
-        let keyway = try makeKeyway(server, clock: clock)
-        await keyway.start(flowType: .signup, identifier: "new@example.com")
-        #expect(keyway.flow.currentUpdate.errorInfo?.code == .flowTypeNotEnabled)
+        try await withTestServer(TestServer.start(clock: clock)) { server in
+            let keyway = try makeKeyway(server, clock: clock)
+            await keyway.start(flowType: .signup, identifier: "new@example.com")
+            #expect(keyway.flow.currentUpdate.errorInfo?.code == .flowTypeNotEnabled)
+        }
     }
 
     @Test func flowTokenAndConfigIdGuardTheFlow() async throws {
         let clock = ManualClock()
-        let server = try await TestServer.start(clock: clock)
-        defer { Task { await server.stop() } }
-        let keyway = try makeKeyway(server, clock: clock)
-        await keyway.start(identifier: "guard@example.com")
-        let step = try #require(await keyway.flow.currentStep)
-        let noToken = try problem(try await server.request("GET", "/v1/flows/\(step.flowId)", headers: ["X-Keyway-Config-Id": TestServer.configId]))
-        #expect(noToken.code == .flowNotFound)
-        let wrongToken = try problem(try await server.request(
-            "GET", "/v1/flows/\(step.flowId)",
-            headers: ["X-Keyway-Config-Id": TestServer.configId, "X-Keyway-Flow-Token": "kft_guess"]))
-        #expect(wrongToken.code == .flowNotFound)
-        #expect(wrongToken.action == .restartFlow)
-        let other = try await server.app.register(.init(name: "Other", clientType: .public))
-        let wrongApp = try problem(try await server.request(
-            "GET", "/v1/flows/\(step.flowId)",
-            headers: ["X-Keyway-Config-Id": other.configId, "X-Keyway-Flow-Token": step.flowToken!.revealed]))
-        #expect(wrongApp.code == .flowNotFound)
-        let ok = try await server.request(
-            "GET", "/v1/flows/\(step.flowId)",
-            headers: ["X-Keyway-Config-Id": TestServer.configId, "X-Keyway-Flow-Token": step.flowToken!.revealed])
-        #expect(ok.status == 200)
+        try await withTestServer(TestServer.start(clock: clock)) { server in
+            let keyway = try makeKeyway(server, clock: clock)
+            await keyway.start(identifier: "guard@example.com")
+            let step = try #require(await keyway.flow.currentStep)
+            let noToken = try problem(try await server.request("GET", "/v1/flows/\(step.flowId)", headers: ["X-Keyway-Config-Id": TestServer.configId]))
+            #expect(noToken.code == .flowNotFound)
+            let wrongToken = try problem(try await server.request(
+                "GET", "/v1/flows/\(step.flowId)",
+                headers: ["X-Keyway-Config-Id": TestServer.configId, "X-Keyway-Flow-Token": "kft_guess"]))
+            #expect(wrongToken.code == .flowNotFound)
+            #expect(wrongToken.action == .restartFlow)
+            let other = try await server.app.register(.init(name: "Other", clientType: .public))
+            let wrongApp = try problem(try await server.request(
+                "GET", "/v1/flows/\(step.flowId)",
+                headers: ["X-Keyway-Config-Id": other.configId, "X-Keyway-Flow-Token": step.flowToken!.revealed]))
+            #expect(wrongApp.code == .flowNotFound)
+            let ok = try await server.request(
+                "GET", "/v1/flows/\(step.flowId)",
+                headers: ["X-Keyway-Config-Id": TestServer.configId, "X-Keyway-Flow-Token": step.flowToken!.revealed])
+            #expect(ok.status == 200)
+        }
     }
 
     @Test func malformedCodeDoesNotCostAnAttempt() async throws {
         let clock = ManualClock()
-        let server = try await TestServer.start(clock: clock)
-        defer { Task { await server.stop() } }
-        let keyway = try makeKeyway(server, clock: clock)
-        await keyway.start(identifier: "typo@example.com")
-        await keyway.flow.submitCode("12ab")
-        let error = try #require(keyway.flow.currentUpdate.errorInfo)
-        #expect(error.code == .invalidRequest)
-        #expect(error.details?.invalidFields?.first?.name == "code")
-        await keyway.flow.submitCode("")
-        #expect(keyway.flow.currentUpdate.errorInfo?.action == .retryInput)
-        await keyway.flow.submitCode(try await server.latestCode(to: "typo@example.com"))
-        #expect(keyway.flow.currentUpdate.completion != nil)
+        try await withTestServer(TestServer.start(clock: clock)) { server in
+            let keyway = try makeKeyway(server, clock: clock)
+            await keyway.start(identifier: "typo@example.com")
+            await keyway.flow.submitCode("12ab")
+            let error = try #require(keyway.flow.currentUpdate.errorInfo)
+            #expect(error.code == .invalidRequest)
+            #expect(error.details?.invalidFields?.first?.name == "code")
+            await keyway.flow.submitCode("")
+            #expect(keyway.flow.currentUpdate.errorInfo?.action == .retryInput)
+            await keyway.flow.submitCode(try await server.latestCode(to: "typo@example.com"))
+            #expect(keyway.flow.currentUpdate.completion != nil)
+        }
     }
 
     @Test func unknownPathsAndDevOutboxOutsideDevMode() async throws {
-        let server = try await TestServer.start(clock: ManualClock())
-        defer { Task { await server.stop() } }
-        let notFound = try problem(try await server.request("GET", "/v1/nothing"))
-        #expect(notFound.status == 404)
-        #expect(notFound.code == .notFound)
-        let health = try await server.request("GET", "/health")
-        #expect(health.status == 200)
+        try await withTestServer(TestServer.start(clock: ManualClock())) { server in
+            let notFound = try problem(try await server.request("GET", "/v1/nothing"))
+            #expect(notFound.status == 404)
+            #expect(notFound.code == .notFound)
+            let health = try await server.request("GET", "/health")
+            #expect(health.status == 200)
+        }
     }
 
     @Test func unreachableServerIsANetworkError() async throws {

@@ -2,6 +2,7 @@ import Foundation
 import Keyway
 import KeywayProtocol
 import KeywayServer
+import KeywayTestSupport
 import Testing
 
 @Suite("Resuming an unfinished flow in a new process")
@@ -25,110 +26,110 @@ struct FlowResumptionTests {
 
     @Test func aFlowKilledOnTheCodeScreenResumesWithoutANewCode() async throws {
         let clock = ManualClock()
-        let server = try await TestServer.start(clock: clock)
-        defer { Task { await server.stop() } }
-        let directory = Self.freshDirectory()
-        let email = "resume@example.com"
+        try await withTestServer(TestServer.start(clock: clock)) { server in
+            let directory = Self.freshDirectory()
+            let email = "resume@example.com"
 
-        // First process: the flow reaches the code prompt, then the process dies.
-        let first = try sdk(server, clock: clock, storage: try Self.storage(in: directory))
-        await first.start(identifier: email)
-        let original = try #require(first.flow.currentUpdate.enterCode)
-        #expect(try await server.outbox(to: email).count == 1)
+            // First process: the flow reaches the code prompt, then the process dies.
+            let first = try sdk(server, clock: clock, storage: try Self.storage(in: directory))
+            await first.start(identifier: email)
+            let original = try #require(first.flow.currentUpdate.enterCode)
+            #expect(try await server.outbox(to: email).count == 1)
 
-        // Second process: same storage file, new SDK instance.
-        clock.advance(by: 20)
-        let second = try sdk(server, clock: clock, storage: try Self.storage(in: directory))
-        #expect(try await second.resumeFlow())
-        let resumed = try #require(second.flow.currentUpdate.enterCode)
-        #expect(resumed.destination == original.destination)
-        #expect(resumed.resendAt == original.resendAt)
-        #expect(try await server.outbox(to: email).count == 1, "resuming must not send a code")
+            // Second process: same storage file, new SDK instance.
+            clock.advance(by: 20)
+            let second = try sdk(server, clock: clock, storage: try Self.storage(in: directory))
+            #expect(try await second.resumeFlow())
+            let resumed = try #require(second.flow.currentUpdate.enterCode)
+            #expect(resumed.destination == original.destination)
+            #expect(resumed.resendAt == original.resendAt)
+            #expect(try await server.outbox(to: email).count == 1, "resuming must not send a code")
 
-        await second.flow.submitCode(try await server.latestCode(to: email))
-        let completion = try #require(second.flow.currentUpdate.completion)
-        let verifier = try #require(completion.codeVerifier, "the saved PKCE verifier comes back")
-        let tokens = try await second.exchange(authCode: completion.authCode, codeVerifier: verifier)
-        #expect(tokens.idToken.email == email)
+            await second.flow.submitCode(try await server.latestCode(to: email))
+            let completion = try #require(second.flow.currentUpdate.completion)
+            let verifier = try #require(completion.codeVerifier, "the saved PKCE verifier comes back")
+            let tokens = try await second.exchange(authCode: completion.authCode, codeVerifier: verifier)
+            #expect(tokens.idToken.email == email)
 
-        // Completion forgets the saved flow.
-        let third = try sdk(server, clock: clock, storage: try Self.storage(in: directory))
-        #expect(try await third.resumeFlow() == false)
-        #expect(third.flow.currentUpdate == .idle)
+            // Completion forgets the saved flow.
+            let third = try sdk(server, clock: clock, storage: try Self.storage(in: directory))
+            #expect(try await third.resumeFlow() == false)
+            #expect(third.flow.currentUpdate == .idle)
+        }
     }
 
     @Test func expiredCancelledAndUnknownFlowsAreNotResumed() async throws {
         let clock = ManualClock()
-        let server = try await TestServer.start(clock: clock)
-        defer { Task { await server.stop() } }
-        let storage = InMemorySecureStorage()
+        try await withTestServer(TestServer.start(clock: clock)) { server in
+            let storage = InMemorySecureStorage()
 
-        // Expired by the saved expiry: forgotten without asking the server.
-        let expiring = try sdk(server, clock: clock, storage: storage)
-        await expiring.start(identifier: "expire@example.com")
-        #expect(try await storage.read(key: "keyway.flow.\(TestServer.configId)") != nil)
-        clock.advance(by: 15 * 60 + 1)
-        #expect(try await sdk(server, clock: clock, storage: storage).resumeFlow() == false)
-        #expect(try await storage.read(key: "keyway.flow.\(TestServer.configId)") == nil)
+            // Expired by the saved expiry: forgotten without asking the server.
+            let expiring = try sdk(server, clock: clock, storage: storage)
+            await expiring.start(identifier: "expire@example.com")
+            #expect(try await storage.read(key: "keyway.flow.\(TestServer.configId)") != nil)
+            clock.advance(by: 15 * 60 + 1)
+            #expect(try await sdk(server, clock: clock, storage: storage).resumeFlow() == false)
+            #expect(try await storage.read(key: "keyway.flow.\(TestServer.configId)") == nil)
 
-        // Cancelled: nothing is left to resume.
-        let cancelling = try sdk(server, clock: clock, storage: storage)
-        await cancelling.start(identifier: "cancel@example.com")
-        await cancelling.flow.cancel()
-        #expect(try await storage.read(key: "keyway.flow.\(TestServer.configId)") == nil)
+            // Cancelled: nothing is left to resume.
+            let cancelling = try sdk(server, clock: clock, storage: storage)
+            await cancelling.start(identifier: "cancel@example.com")
+            await cancelling.flow.cancel()
+            #expect(try await storage.read(key: "keyway.flow.\(TestServer.configId)") == nil)
 
-        // Reset forgets it too.
-        let resetting = try sdk(server, clock: clock, storage: storage)
-        await resetting.start(identifier: "reset@example.com")
-        await resetting.reset()
-        #expect(try await sdk(server, clock: clock, storage: storage).resumeFlow() == false)
+            // Reset forgets it too.
+            let resetting = try sdk(server, clock: clock, storage: storage)
+            await resetting.start(identifier: "reset@example.com")
+            await resetting.reset()
+            #expect(try await sdk(server, clock: clock, storage: storage).resumeFlow() == false)
 
-        // Cancelled on the server by another party: the server's answer ends it.
-        let abandoned = try sdk(server, clock: clock, storage: storage)
-        await abandoned.start(identifier: "gone@example.com")
-        let saved = try #require(try await storage.read(key: "keyway.flow.\(TestServer.configId)"))
-        let json = try #require(try JSONSerialization.jsonObject(with: saved) as? [String: Any])
-        let flowId = try #require(json["flowId"] as? String)
-        let flowToken = try #require(json["flowToken"] as? String)
-        let deleted = try await server.request(
-            "DELETE", "/v1/flows/\(flowId)",
-            headers: ["X-Keyway-Config-Id": TestServer.configId, "X-Keyway-Flow-Token": flowToken])
-        #expect((200..<300).contains(deleted.status))
-        let later = try sdk(server, clock: clock, storage: storage)
-        #expect(try await later.resumeFlow() == false)
-        #expect(try await storage.read(key: "keyway.flow.\(TestServer.configId)") == nil)
+            // Cancelled on the server by another party: the server's answer ends it.
+            let abandoned = try sdk(server, clock: clock, storage: storage)
+            await abandoned.start(identifier: "gone@example.com")
+            let saved = try #require(try await storage.read(key: "keyway.flow.\(TestServer.configId)"))
+            let json = try #require(try JSONSerialization.jsonObject(with: saved) as? [String: Any])
+            let flowId = try #require(json["flowId"] as? String)
+            let flowToken = try #require(json["flowToken"] as? String)
+            let deleted = try await server.request(
+                "DELETE", "/v1/flows/\(flowId)",
+                headers: ["X-Keyway-Config-Id": TestServer.configId, "X-Keyway-Flow-Token": flowToken])
+            #expect((200..<300).contains(deleted.status))
+            let later = try sdk(server, clock: clock, storage: storage)
+            #expect(try await later.resumeFlow() == false)
+            #expect(try await storage.read(key: "keyway.flow.\(TestServer.configId)") == nil)
+        }
     }
 
     @Test func aWrongCodeAfterResumingCountsAsUsual() async throws {
         let clock = ManualClock()
-        let server = try await TestServer.start(clock: clock)
-        defer { Task { await server.stop() } }
-        let storage = InMemorySecureStorage()
-        let first = try sdk(server, clock: clock, storage: storage)
-        await first.start(identifier: "wrong@example.com")
-        let second = try sdk(server, clock: clock, storage: storage)
-        #expect(try await second.resumeFlow())
-        await second.flow.submitCode("000000" == (try await server.latestCode(to: "wrong@example.com")) ? "111111" : "000000")
-        #expect(second.flow.currentUpdate.errorInfo?.code == .invalidCode)
-        // Still resumable: the flow lives on.
-        #expect(try await sdk(server, clock: clock, storage: storage).resumeFlow())
+        try await withTestServer(TestServer.start(clock: clock)) { server in
+            let storage = InMemorySecureStorage()
+            let first = try sdk(server, clock: clock, storage: storage)
+            await first.start(identifier: "wrong@example.com")
+            let second = try sdk(server, clock: clock, storage: storage)
+            #expect(try await second.resumeFlow())
+            await second.flow.submitCode("000000" == (try await server.latestCode(to: "wrong@example.com")) ? "111111" : "000000")
+            #expect(second.flow.currentUpdate.errorInfo?.code == .invalidCode)
+            // Still resumable: the flow lives on.
+            #expect(try await sdk(server, clock: clock, storage: storage).resumeFlow())
+        }
     }
 
     @Test func resumingWithoutStorageOrWhileStorageIsLockedThrows() async throws {
         let clock = ManualClock()
-        let server = try await TestServer.start(clock: clock)
-        defer { Task { await server.stop() } }
-        await #expect(throws: KeywayError.self) { _ = try await makeKeyway(server, clock: clock).resumeFlow() }
+        try await withTestServer(TestServer.start(clock: clock)) { server in
+            await #expect(throws: KeywayError.self) { _ = try await makeKeyway(server, clock: clock).resumeFlow() }
 
-        // A server that cannot be reached keeps the saved flow for a later try.
-        let storage = InMemorySecureStorage()
-        let starting = try sdk(server, clock: clock, storage: storage)
-        await starting.start(identifier: "offline@example.com")
-        let offline = try Keyway(
-            configId: TestServer.configId, baseURL: server.baseURL,
-            options: KeywayOptions(transport: FailingTransport(), clock: clock, resumableFlowStorage: storage))
-        await #expect(throws: KeywayError.self) { _ = try await offline.resumeFlow() }
-        #expect(try await sdk(server, clock: clock, storage: storage).resumeFlow())
+            // A server that cannot be reached keeps the saved flow for a later try.
+            let storage = InMemorySecureStorage()
+            let starting = try sdk(server, clock: clock, storage: storage)
+            await starting.start(identifier: "offline@example.com")
+            let offline = try Keyway(
+                configId: TestServer.configId, baseURL: server.baseURL,
+                options: KeywayOptions(transport: FailingTransport(), clock: clock, resumableFlowStorage: storage))
+            await #expect(throws: KeywayError.self) { _ = try await offline.resumeFlow() }
+            #expect(try await sdk(server, clock: clock, storage: storage).resumeFlow())
+        }
     }
 }
 

@@ -2,29 +2,30 @@ import Foundation
 import Keyway
 import KeywayProtocol
 import KeywayServer
+import KeywayTestSupport
 import Testing
 
 @Suite("An independent OpenID Connect library verifies Keyway's tokens")
 struct InteropTests {
     @Test func pythonJoserfcVerifiesTheIDTokenAndAccessToken() async throws {
         let clock = ManualClock(Date())
-        let server = try await TestServer.start(clock: clock)
-        defer { Task { await server.stop() } }
-        let keyway = try makeKeyway(server, clock: clock)
-        await keyway.start(identifier: "interop@example.com")
-        await keyway.flow.submitCode(try await server.latestCode(to: "interop@example.com"))
-        let completion = try #require(keyway.flow.currentUpdate.completion)
-        let tokens = try await keyway.exchange(authCode: completion.authCode, codeVerifier: completion.codeVerifier!)
+        try await withTestServer(TestServer.start(clock: clock)) { server in
+            let keyway = try makeKeyway(server, clock: clock)
+            await keyway.start(identifier: "interop@example.com")
+            await keyway.flow.submitCode(try await server.latestCode(to: "interop@example.com"))
+            let completion = try #require(keyway.flow.currentUpdate.completion)
+            let tokens = try await keyway.exchange(authCode: completion.authCode, codeVerifier: completion.codeVerifier!)
 
-        let tokenFile = try JSONSerialization.data(withJSONObject: [
-            "id_token": tokens.response.idToken!.revealed, "access_token": tokens.response.accessToken.revealed,
-        ])
-        let (status, text) = try await PythonScript.run(
-            "verify_tokens.py", ["--issuer", server.baseURL.absoluteString, "--audience", TestServer.configId],
-            input: tokenFile)
-        #expect(status == 0, "verify_tokens.py: \(text)")
-        #expect(text.contains("verified id_token sub=\(tokens.idToken.subject)"))
-        #expect(text.contains("verified access_token"))
+            let tokenFile = try JSONSerialization.data(withJSONObject: [
+                "id_token": tokens.response.idToken!.revealed, "access_token": tokens.response.accessToken.revealed,
+            ])
+            let (status, text) = try await PythonScript.run(
+                "verify_tokens.py", ["--issuer", server.baseURL.absoluteString, "--audience", TestServer.configId],
+                input: tokenFile)
+            #expect(status == 0, "verify_tokens.py: \(text)")
+            #expect(text.contains("verified id_token sub=\(tokens.idToken.subject)"))
+            #expect(text.contains("verified access_token"))
+        }
     }
 }
 
@@ -44,51 +45,51 @@ struct InteropSigningTests {
 
     @Test func joserfcAssertionsAndExternalTokensAreAccepted() async throws {
         let clock = ManualClock(Date())
-        let server = try await TestServer.start(clock: clock)
-        defer { Task { await server.stop() } }
-        let keyDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("keyway-keys-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: keyDirectory, withIntermediateDirectories: true)
-        let publicKeys = try await Self.python(["keys", keyDirectory.path])
-        let keySet = try JSONDecoder().decode(JSONWebKeySet.self, from: Data(publicKeys.utf8))
+        try await withTestServer(TestServer.start(clock: clock)) { server in
+            let keyDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("keyway-keys-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: keyDirectory, withIntermediateDirectories: true)
+            let publicKeys = try await Self.python(["keys", keyDirectory.path])
+            let keySet = try JSONDecoder().decode(JSONWebKeySet.self, from: Data(publicKeys.utf8))
 
-        // private_key_jwt with both of the Python keys.
-        let registrationToken = try await server.app.issueRegistrationToken(templateConfigId: TestServer.configId)
-        let registration = try await server.request(
-            "POST", "/oauth2/register",
-            headers: ["Content-Type": "application/json", "Authorization": "Bearer \(registrationToken.revealed)"],
-            body: Data(#"{"token_endpoint_auth_method":"private_key_jwt","jwks":\#(publicKeys)}"#.utf8))
-        #expect(registration.status == 201)
-        let clientId = try #require(
-            (try JSONSerialization.jsonObject(with: registration.body) as? [String: Any])?["client_id"] as? String)
-        let now = Int(clock.now().timeIntervalSince1970)
-        for algorithm in ["RS256", "ES256"] {
-            let assertion = try await Self.python([
-                "sign", keyDirectory.path, algorithm,
+            // private_key_jwt with both of the Python keys.
+            let registrationToken = try await server.app.issueRegistrationToken(templateConfigId: TestServer.configId)
+            let registration = try await server.request(
+                "POST", "/oauth2/register",
+                headers: ["Content-Type": "application/json", "Authorization": "Bearer \(registrationToken.revealed)"],
+                body: Data(#"{"token_endpoint_auth_method":"private_key_jwt","jwks":\#(publicKeys)}"#.utf8))
+            #expect(registration.status == 201)
+            let clientId = try #require(
+                (try JSONSerialization.jsonObject(with: registration.body) as? [String: Any])?["client_id"] as? String)
+            let now = Int(clock.now().timeIntervalSince1970)
+            for algorithm in ["RS256", "ES256"] {
+                let assertion = try await Self.python([
+                    "sign", keyDirectory.path, algorithm,
+                    try Self.json([
+                        "iss": clientId, "sub": clientId, "aud": "\(server.baseURL.absoluteString)/oauth2/token",
+                        "iat": now, "exp": now + 60, "jti": UUID().uuidString,
+                    ]),
+                ])
+                let answer = try await server.form(
+                    "/oauth2/revoke",
+                    ["token": "krt_unknown", "client_assertion_type": "urn:ietf:params:oauth:client-assertion-type:jwt-bearer",
+                     "client_assertion": assertion])
+                #expect(answer.status == 200, "\(algorithm): \(answer.json)")
+            }
+
+            // Token exchange of a token the Python "issuer" signed.
+            try await server.app.trustIssuer(
+                TrustedIssuer(issuer: "https://py-issuer.example", audience: "keyway", keys: keySet))
+            let external = try await Self.python([
+                "sign", keyDirectory.path, "RS256",
                 try Self.json([
-                    "iss": clientId, "sub": clientId, "aud": "\(server.baseURL.absoluteString)/oauth2/token",
-                    "iat": now, "exp": now + 60, "jti": UUID().uuidString,
+                    "iss": "https://py-issuer.example", "sub": "py-user-1", "aud": "keyway", "iat": now, "exp": now + 300,
+                    "email": "py@example.com", "email_verified": true,
                 ]),
             ])
-            let answer = try await server.form(
-                "/oauth2/revoke",
-                ["token": "krt_unknown", "client_assertion_type": "urn:ietf:params:oauth:client-assertion-type:jwt-bearer",
-                 "client_assertion": assertion])
-            #expect(answer.status == 200, "\(algorithm): \(answer.json)")
+            let keyway = try makeKeyway(server, clock: clock)
+            let tokens = try await keyway.exchange(externalToken: Sensitive(external))
+            #expect(tokens.idToken.authenticationMethods == ["fed"])
         }
-
-        // Token exchange of a token the Python "issuer" signed.
-        try await server.app.trustIssuer(
-            TrustedIssuer(issuer: "https://py-issuer.example", audience: "keyway", keys: keySet))
-        let external = try await Self.python([
-            "sign", keyDirectory.path, "RS256",
-            try Self.json([
-                "iss": "https://py-issuer.example", "sub": "py-user-1", "aud": "keyway", "iat": now, "exp": now + 300,
-                "email": "py@example.com", "email_verified": true,
-            ]),
-        ])
-        let keyway = try makeKeyway(server, clock: clock)
-        let tokens = try await keyway.exchange(externalToken: Sensitive(external))
-        #expect(tokens.idToken.authenticationMethods == ["fed"])
     }
 }
 
@@ -102,29 +103,29 @@ struct InteropDPoPTests {
     @Test(arguments: [false, true])
     func pythonClientBindsUsesAndIsRefusedAsKeywayRequires(requireNonce: Bool) async throws {
         let clock = ManualClock(Date())
-        let server = try await TestServer.start(clock: clock)
-        defer { Task { await server.stop() } }
-        var configId = TestServer.configId
-        if requireNonce {
-            configId = try await server.app.register(
-                ApplicationRegistration(
-                    name: "Nonce app", clientType: .public, autoCreateUsers: true,
-                    dpop: DPoPPolicy(mode: .required, requireNonce: true))
-            ).configId
+        try await withTestServer(TestServer.start(clock: clock)) { server in
+            var configId = TestServer.configId
+            if requireNonce {
+                configId = try await server.app.register(
+                    ApplicationRegistration(
+                        name: "Nonce app", clientType: .public, autoCreateUsers: true,
+                        dpop: DPoPPolicy(mode: .required, requireNonce: true))
+                ).configId
+            }
+            let keyway = try Keyway(configId: configId, baseURL: server.baseURL, options: KeywayOptions(clock: clock))
+            await keyway.start(identifier: "python-dpop@example.com")
+            await keyway.flow.submitCode(try await server.latestCode(to: "python-dpop@example.com"))
+            let completion = try #require(keyway.flow.currentUpdate.completion)
+            let (status, output) = try await run([
+                "--issuer", server.baseURL.absoluteString, "--client-id", configId,
+                "--code", completion.authCode.revealed, "--verifier", try #require(completion.codeVerifier).revealed,
+            ])
+            #expect(status == 0, "dpop_client.py: \(output)")
+            for line in ["ok token bound", "ok userinfo", "ok replayed proof refused", "ok bearer use refused", "ok other key refused"] {
+                #expect(output.contains(line), "\(output)")
+            }
+            #expect(output.contains("ok server asked for a nonce") == requireNonce)
         }
-        let keyway = try Keyway(configId: configId, baseURL: server.baseURL, options: KeywayOptions(clock: clock))
-        await keyway.start(identifier: "python-dpop@example.com")
-        await keyway.flow.submitCode(try await server.latestCode(to: "python-dpop@example.com"))
-        let completion = try #require(keyway.flow.currentUpdate.completion)
-        let (status, output) = try await run([
-            "--issuer", server.baseURL.absoluteString, "--client-id", configId,
-            "--code", completion.authCode.revealed, "--verifier", try #require(completion.codeVerifier).revealed,
-        ])
-        #expect(status == 0, "dpop_client.py: \(output)")
-        for line in ["ok token bound", "ok userinfo", "ok replayed proof refused", "ok bearer use refused", "ok other key refused"] {
-            #expect(output.contains(line), "\(output)")
-        }
-        #expect(output.contains("ok server asked for a nonce") == requireNonce)
     }
 }
 

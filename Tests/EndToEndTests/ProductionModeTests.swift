@@ -2,6 +2,7 @@ import Foundation
 import Keyway
 import KeywayProtocol
 import KeywayServer
+import KeywayTestSupport
 import Testing
 
 @Suite("Production mode: no dev outbox, codes go through the delivery command")
@@ -22,39 +23,39 @@ struct ProductionModeTests {
         let clock = ManualClock()
         let logs = LogCapture()
         let delivery = try makeDeliveryScript()
-        let server = try await TestServer.start(clock: clock, logs: logs, deliveryCommand: delivery.script)
-        defer { Task { await server.stop() } }
-        #expect(server.app.devConfigId == nil)
-        #expect(try await server.request("GET", "/dev/outbox").status == 404)
+        try await withTestServer(TestServer.start(clock: clock, logs: logs, deliveryCommand: delivery.script)) { server in
+            #expect(server.app.devConfigId == nil)
+            #expect(try await server.request("GET", "/dev/outbox").status == 404)
 
-        let app = try await server.app.register(.init(name: "Prod", clientType: .public, autoCreateUsers: true))
-        let keyway = try Keyway(configId: app.configId, baseURL: server.baseURL, options: KeywayOptions(clock: clock))
-        await keyway.start(identifier: "prod@example.com")
-        #expect(keyway.flow.currentUpdate.enterCode != nil)
+            let app = try await server.app.register(.init(name: "Prod", clientType: .public, autoCreateUsers: true))
+            let keyway = try Keyway(configId: app.configId, baseURL: server.baseURL, options: KeywayOptions(clock: clock))
+            await keyway.start(identifier: "prod@example.com")
+            #expect(keyway.flow.currentUpdate.enterCode != nil)
 
-        let line = try #require(try String(contentsOf: delivery.messages, encoding: .utf8).split(separator: "\n").first)
-        let message = try JSONSerialization.jsonObject(with: Data(line.utf8)) as! [String: String]
-        #expect(message["channel"] == "email")
-        #expect(message["to"] == "prod@example.com")
-        let body = try #require(message["body"])
-        let code = try #require(body.split(separator: " ").first { $0.count == 7 && $0.hasSuffix(".") }).dropLast()
-        await keyway.flow.submitCode(String(code))
-        #expect(keyway.flow.currentUpdate.completion != nil)
-        #expect(!logs.all.contains { $0.contains(String(code)) })
+            let line = try #require(try String(contentsOf: delivery.messages, encoding: .utf8).split(separator: "\n").first)
+            let message = try JSONSerialization.jsonObject(with: Data(line.utf8)) as! [String: String]
+            #expect(message["channel"] == "email")
+            #expect(message["to"] == "prod@example.com")
+            let body = try #require(message["body"])
+            let code = try #require(body.split(separator: " ").first { $0.count == 7 && $0.hasSuffix(".") }).dropLast()
+            await keyway.flow.submitCode(String(code))
+            #expect(keyway.flow.currentUpdate.completion != nil)
+            #expect(!logs.all.contains { $0.contains(String(code)) })
+        }
     }
 
     @Test func failedDeliveryAnswers503AndKeepsNoFlow() async throws {
         let clock = ManualClock()
         let delivery = try makeDeliveryScript(failing: true)
-        let server = try await TestServer.start(clock: clock, deliveryCommand: delivery.script)
-        defer { Task { await server.stop() } }
-        let app = try await server.app.register(.init(name: "Prod", clientType: .public, autoCreateUsers: true))
-        let keyway = try Keyway(configId: app.configId, baseURL: server.baseURL, options: KeywayOptions(clock: clock))
-        await keyway.start(identifier: "down@example.com")
-        let error = try #require(keyway.flow.currentUpdate.errorInfo)
-        #expect(error.code == .deliveryFailed)
-        #expect(error.action == .retryRequest)
-        #expect(await keyway.flow.currentStep == nil)
+        try await withTestServer(TestServer.start(clock: clock, deliveryCommand: delivery.script)) { server in
+            let app = try await server.app.register(.init(name: "Prod", clientType: .public, autoCreateUsers: true))
+            let keyway = try Keyway(configId: app.configId, baseURL: server.baseURL, options: KeywayOptions(clock: clock))
+            await keyway.start(identifier: "down@example.com")
+            let error = try #require(keyway.flow.currentUpdate.errorInfo)
+            #expect(error.code == .deliveryFailed)
+            #expect(error.action == .retryRequest)
+            #expect(await keyway.flow.currentStep == nil)
+        }
     }
 
     @Test func productionWithoutDeliveryRefusesToStart() async throws {

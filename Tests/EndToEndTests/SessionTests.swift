@@ -2,6 +2,7 @@ import Foundation
 import Keyway
 import KeywayProtocol
 import KeywayServer
+import KeywayTestSupport
 import Testing
 
 /// The real URLSession transport, counting refresh requests and failing the first ones on demand.
@@ -34,7 +35,7 @@ final class CountingTransport: HTTPTransport, @unchecked Sendable {
 
 @Suite("Session: stored tokens, refresh, single flight, failures")
 struct SessionTests {
-    struct Setup {
+    struct Setup: ScopedTestServer {
         let server: TestServer
         let clock: ManualClock
         let keyway: Keyway
@@ -42,147 +43,151 @@ struct SessionTests {
         let storage: InMemorySecureStorage
         let session: KeywaySession
         let first: TokenSet
+
+        func stop() async { await server.stop() }
     }
 
     func signedIn(email: String, retry: KeywaySession.RetryPolicy = .init(maxAttempts: 3, baseDelay: 0.01)) async throws
         -> Setup
     {
         let clock = ManualClock()
-        let server = try await TestServer.start(clock: clock)
-        let transport = CountingTransport()
-        let keyway = try Keyway(
-            configId: TestServer.configId, baseURL: server.baseURL,
-            options: KeywayOptions(transport: transport, clock: clock))
-        await keyway.start(identifier: email)
-        await keyway.flow.submitCode(try await server.latestCode(to: email))
-        let completion = try #require(keyway.flow.currentUpdate.completion)
-        let tokens = try await keyway.exchange(authCode: completion.authCode, codeVerifier: try #require(completion.codeVerifier))
-        let storage = InMemorySecureStorage()
-        let session = KeywaySession(keyway: keyway, storage: storage, retryPolicy: retry)
-        try await session.save(tokens)
-        return Setup(
-            server: server, clock: clock, keyway: keyway, transport: transport, storage: storage, session: session,
-            first: tokens)
+        return try await TestServer.start(clock: clock).settingUp { server in
+            let transport = CountingTransport()
+            let keyway = try Keyway(
+                configId: TestServer.configId, baseURL: server.baseURL,
+                options: KeywayOptions(transport: transport, clock: clock))
+            await keyway.start(identifier: email)
+            await keyway.flow.submitCode(try await server.latestCode(to: email))
+            let completion = try #require(keyway.flow.currentUpdate.completion)
+            let tokens = try await keyway.exchange(
+                authCode: completion.authCode, codeVerifier: try #require(completion.codeVerifier))
+            let storage = InMemorySecureStorage()
+            let session = KeywaySession(keyway: keyway, storage: storage, retryPolicy: retry)
+            try await session.save(tokens)
+            return Setup(
+                server: server, clock: clock, keyway: keyway, transport: transport, storage: storage, session: session,
+                first: tokens)
+        }
     }
 
     @Test func refreshesOnlyWhenTheTokenIsAboutToExpire() async throws {
-        let setup = try await signedIn(email: "session@example.com")
-        defer { Task { await setup.server.stop() } }
-        #expect(try await setup.session.accessToken() == setup.first.response.accessToken)
-        setup.clock.advance(by: 15 * 60 - 61)
-        #expect(try await setup.session.accessToken() == setup.first.response.accessToken)
-        #expect(setup.transport.refreshCount == 0)
+        try await withTestServer(signedIn(email: "session@example.com")) { setup in
+            #expect(try await setup.session.accessToken() == setup.first.response.accessToken)
+            setup.clock.advance(by: 15 * 60 - 61)
+            #expect(try await setup.session.accessToken() == setup.first.response.accessToken)
+            #expect(setup.transport.refreshCount == 0)
 
-        // Inside the 60-second skew: refreshed, and the new pair is what storage holds.
-        setup.clock.advance(by: 2)
-        let fresh = try #require(try await setup.session.accessToken())
-        #expect(fresh != setup.first.response.accessToken)
-        #expect(setup.transport.refreshCount == 1)
-        let stored = try #require(try await setup.session.tokens())
-        #expect(stored.accessToken == fresh)
-        #expect(stored.refreshToken != setup.first.response.refreshToken)
-        #expect(stored.subject == setup.first.idToken.subject)
-        #expect(try await setup.keyway.userInfo(accessToken: fresh).subject == stored.subject)
+            // Inside the 60-second skew: refreshed, and the new pair is what storage holds.
+            setup.clock.advance(by: 2)
+            let fresh = try #require(try await setup.session.accessToken())
+            #expect(fresh != setup.first.response.accessToken)
+            #expect(setup.transport.refreshCount == 1)
+            let stored = try #require(try await setup.session.tokens())
+            #expect(stored.accessToken == fresh)
+            #expect(stored.refreshToken != setup.first.response.refreshToken)
+            #expect(stored.subject == setup.first.idToken.subject)
+            #expect(try await setup.keyway.userInfo(accessToken: fresh).subject == stored.subject)
+        }
     }
 
     @Test func signingOutOfAllDevicesEndsTheOtherDevicesSessions() async throws {
         let clock = ManualClock()
-        let server = try await TestServer.start(clock: clock)
-        defer { Task { await server.stop() } }
-        func device() async throws -> KeywaySession {
-            let keyway = try makeKeyway(server, clock: clock)
-            await keyway.start(identifier: "everywhere@example.com")
-            await keyway.flow.submitCode(try await server.latestCode(to: "everywhere@example.com"))
-            let completion = try #require(keyway.flow.currentUpdate.completion)
-            let session = KeywaySession(keyway: keyway, storage: InMemorySecureStorage())
-            try await session.save(
-                try await keyway.exchange(authCode: completion.authCode, codeVerifier: try #require(completion.codeVerifier)))
-            return session
+        try await withTestServer(TestServer.start(clock: clock)) { server in
+            func device() async throws -> KeywaySession {
+                let keyway = try makeKeyway(server, clock: clock)
+                await keyway.start(identifier: "everywhere@example.com")
+                await keyway.flow.submitCode(try await server.latestCode(to: "everywhere@example.com"))
+                let completion = try #require(keyway.flow.currentUpdate.completion)
+                let session = KeywaySession(keyway: keyway, storage: InMemorySecureStorage())
+                try await session.save(
+                    try await keyway.exchange(authCode: completion.authCode, codeVerifier: try #require(completion.codeVerifier)))
+                return session
+            }
+            let phone = try await device()
+            let laptop = try await device()
+            try await phone.signOut(scope: .allDevices)
+            #expect(try await phone.accounts().isEmpty)
+            await #expect(throws: SessionError.self) { try await laptop.refresh() }
+            #expect(try await laptop.accounts().isEmpty)
         }
-        let phone = try await device()
-        let laptop = try await device()
-        try await phone.signOut(scope: .allDevices)
-        #expect(try await phone.accounts().isEmpty)
-        await #expect(throws: SessionError.self) { try await laptop.refresh() }
-        #expect(try await laptop.accounts().isEmpty)
     }
 
     @Test func concurrentCallersShareOneRefresh() async throws {
-        let setup = try await signedIn(email: "flight@example.com")
-        defer { Task { await setup.server.stop() } }
-        setup.clock.advance(by: 16 * 60)
-        let session = setup.session
-        let tokens = try await withThrowingTaskGroup(of: Sensitive<String>?.self) { group in
-            for _ in 0..<100 {
-                group.addTask { try await session.accessToken() }
+        try await withTestServer(signedIn(email: "flight@example.com")) { setup in
+            setup.clock.advance(by: 16 * 60)
+            let session = setup.session
+            let tokens = try await withThrowingTaskGroup(of: Sensitive<String>?.self) { group in
+                for _ in 0..<100 {
+                    group.addTask { try await session.accessToken() }
+                }
+                var all: [Sensitive<String>?] = []
+                for try await token in group { all.append(token) }
+                return all
             }
-            var all: [Sensitive<String>?] = []
-            for try await token in group { all.append(token) }
-            return all
+            #expect(tokens.count == 100)
+            #expect(Set(tokens.map { $0?.revealed }).count == 1)
+            #expect(setup.transport.refreshCount == 1)
         }
-        #expect(tokens.count == 100)
-        #expect(Set(tokens.map { $0?.revealed }).count == 1)
-        #expect(setup.transport.refreshCount == 1)
     }
 
     @Test func aRefusedRefreshTokenSignsOut() async throws {
-        let setup = try await signedIn(email: "refused@example.com")
-        defer { Task { await setup.server.stop() } }
-        try await setup.keyway.revoke(token: try #require(setup.first.response.refreshToken))
-        setup.clock.advance(by: 16 * 60)
-        await #expect {
-            _ = try await setup.session.accessToken()
-        } throws: { error in
-            guard case SessionError.invalidRefreshToken = error else { return false }
-            return true
+        try await withTestServer(signedIn(email: "refused@example.com")) { setup in
+            try await setup.keyway.revoke(token: try #require(setup.first.response.refreshToken))
+            setup.clock.advance(by: 16 * 60)
+            await #expect {
+                _ = try await setup.session.accessToken()
+            } throws: { error in
+                guard case SessionError.invalidRefreshToken = error else { return false }
+                return true
+            }
+            #expect(try await setup.session.tokens() == nil)
+            await #expect(throws: SessionError.noAccessTokenPresent) { _ = try await setup.session.accessToken() }
+            #expect(try await setup.session.accessToken(throwIfMissing: false) == nil)
         }
-        #expect(try await setup.session.tokens() == nil)
-        await #expect(throws: SessionError.noAccessTokenPresent) { _ = try await setup.session.accessToken() }
-        #expect(try await setup.session.accessToken(throwIfMissing: false) == nil)
     }
 
     @Test func networkFailuresAreRetriedThenReported() async throws {
-        let setup = try await signedIn(email: "retry@example.com")
-        defer { Task { await setup.server.stop() } }
-        setup.clock.advance(by: 16 * 60)
-        setup.transport.failNextRefreshes(2)
-        #expect(try await setup.session.accessToken() != setup.first.response.accessToken)
-        #expect(setup.transport.refreshCount == 3)
+        try await withTestServer(signedIn(email: "retry@example.com")) { setup throws in
+            setup.clock.advance(by: 16 * 60)
+            setup.transport.failNextRefreshes(2)
+            #expect(try await setup.session.accessToken() != setup.first.response.accessToken)
+            #expect(setup.transport.refreshCount == 3)
 
-        setup.clock.advance(by: 16 * 60)
-        setup.transport.failNextRefreshes(3)
-        await #expect {
-            _ = try await setup.session.accessToken()
-        } throws: { error in
-            guard case SessionError.networkConnectionFailure = error else { return false }
-            return true
+            setup.clock.advance(by: 16 * 60)
+            setup.transport.failNextRefreshes(3)
+            await #expect {
+                _ = try await setup.session.accessToken()
+            } throws: { error in
+                guard case SessionError.networkConnectionFailure = error else { return false }
+                return true
+            }
+            // The session survived: the next call refreshes.
+            #expect(try await setup.session.tokens() != nil)
+            #expect(try await setup.session.accessToken() != nil)
         }
-        // The session survived: the next call refreshes.
-        #expect(try await setup.session.tokens() != nil)
-        #expect(try await setup.session.accessToken() != nil)
     }
 
     @Test func unavailableStorageIsNotASignOut() async throws {
-        let setup = try await signedIn(email: "locked@example.com")
-        defer { Task { await setup.server.stop() } }
-        await setup.storage.setUnavailable("device locked")
-        await #expect(throws: SessionError.storageUnavailable("device locked")) {
-            _ = try await setup.session.accessToken()
+        try await withTestServer(signedIn(email: "locked@example.com")) { setup throws in
+            await setup.storage.setUnavailable("device locked")
+            await #expect(throws: SessionError.storageUnavailable("device locked")) {
+                _ = try await setup.session.accessToken()
+            }
+            await setup.storage.setUnavailable(nil)
+            #expect(try await setup.session.accessToken() == setup.first.response.accessToken)
         }
-        await setup.storage.setUnavailable(nil)
-        #expect(try await setup.session.accessToken() == setup.first.response.accessToken)
     }
 
     @Test func signOutRevokesAndForgets() async throws {
-        let setup = try await signedIn(email: "signout@example.com")
-        defer { Task { await setup.server.stop() } }
-        try await setup.session.signOut()
-        #expect(try await setup.session.tokens() == nil)
-        let refused = try await setup.server.token([
-            "grant_type": "refresh_token", "refresh_token": setup.first.response.refreshToken!.revealed,
-            "client_id": TestServer.configId,
-        ])
-        #expect(refused.json["error"] as? String == "invalid_grant")
+        try await withTestServer(signedIn(email: "signout@example.com")) { setup in
+            try await setup.session.signOut()
+            #expect(try await setup.session.tokens() == nil)
+            let refused = try await setup.server.token([
+                "grant_type": "refresh_token", "refresh_token": setup.first.response.refreshToken!.revealed,
+                "client_id": TestServer.configId,
+            ])
+            #expect(refused.json["error"] as? String == "invalid_grant")
+        }
     }
 }
 
@@ -190,35 +195,35 @@ struct SessionTests {
 struct SharedStorageSessionTests {
     @Test func onlyOneOfTwoSessionsOnTheSameFileRefreshes() async throws {
         let clock = ManualClock()
-        let server = try await TestServer.start(clock: clock)
-        defer { Task { await server.stop() } }
-        let transport = CountingTransport()
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("keyway-shared-\(UUID().uuidString)")
-        let keyFile = directory.appendingPathComponent("shared.key")
+        try await withTestServer(TestServer.start(clock: clock)) { server in
+            let transport = CountingTransport()
+            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("keyway-shared-\(UUID().uuidString)")
+            let keyFile = directory.appendingPathComponent("shared.key")
 
-        // An app and its extension: separate SDK instances and storage objects on one file.
-        func member() throws -> (Keyway, KeywaySession) {
-            let keyway = try Keyway(
-                configId: TestServer.configId, baseURL: server.baseURL,
-                options: KeywayOptions(transport: transport, clock: clock))
-            let storage = try FileSecureStorage(directory: directory, namespace: "group", keySource: .keyFile(keyFile))
-            return (keyway, KeywaySession(keyway: keyway, storage: storage))
+            // An app and its extension: separate SDK instances and storage objects on one file.
+            func member() throws -> (Keyway, KeywaySession) {
+                let keyway = try Keyway(
+                    configId: TestServer.configId, baseURL: server.baseURL,
+                    options: KeywayOptions(transport: transport, clock: clock))
+                let storage = try FileSecureStorage(directory: directory, namespace: "group", keySource: .keyFile(keyFile))
+                return (keyway, KeywaySession(keyway: keyway, storage: storage))
+            }
+            let (app, appSession) = try member()
+            let (_, extensionSession) = try member()
+
+            await app.start(identifier: "shared@example.com")
+            await app.flow.submitCode(try await server.latestCode(to: "shared@example.com"))
+            let completion = try #require(app.flow.currentUpdate.completion)
+            try await appSession.save(try await app.exchange(authCode: completion.authCode, codeVerifier: completion.codeVerifier!))
+            #expect(try await extensionSession.tokens()?.subject != nil)
+
+            clock.advance(by: 16 * 60)
+            async let fromApp = appSession.accessToken()
+            async let fromExtension = extensionSession.accessToken()
+            let (first, second) = try await (fromApp, fromExtension)
+            #expect(first == second)
+            #expect(transport.refreshCount == 1)
         }
-        let (app, appSession) = try member()
-        let (_, extensionSession) = try member()
-
-        await app.start(identifier: "shared@example.com")
-        await app.flow.submitCode(try await server.latestCode(to: "shared@example.com"))
-        let completion = try #require(app.flow.currentUpdate.completion)
-        try await appSession.save(try await app.exchange(authCode: completion.authCode, codeVerifier: completion.codeVerifier!))
-        #expect(try await extensionSession.tokens()?.subject != nil)
-
-        clock.advance(by: 16 * 60)
-        async let fromApp = appSession.accessToken()
-        async let fromExtension = extensionSession.accessToken()
-        let (first, second) = try await (fromApp, fromExtension)
-        #expect(first == second)
-        #expect(transport.refreshCount == 1)
     }
 }
 
@@ -226,50 +231,50 @@ struct SharedStorageSessionTests {
 struct MultiAccountSessionTests {
     @Test func accountsLiveSideBySide() async throws {
         let clock = ManualClock()
-        let server = try await TestServer.start(clock: clock)
-        defer { Task { await server.stop() } }
-        let keyway = try makeKeyway(server, clock: clock)
-        let storage = InMemorySecureStorage()
-        let session = KeywaySession(keyway: keyway, storage: storage)
-        func signIn(_ email: String) async throws -> TokenSet {
-            await keyway.start(identifier: email)
-            await keyway.flow.submitCode(try await server.latestCode(to: email))
-            let completion = try #require(keyway.flow.currentUpdate.completion)
-            let tokens = try await keyway.exchange(authCode: completion.authCode, codeVerifier: completion.codeVerifier!)
-            try await session.save(tokens)
-            return tokens
+        try await withTestServer(TestServer.start(clock: clock)) { server in
+            let keyway = try makeKeyway(server, clock: clock)
+            let storage = InMemorySecureStorage()
+            let session = KeywaySession(keyway: keyway, storage: storage)
+            func signIn(_ email: String) async throws -> TokenSet {
+                await keyway.start(identifier: email)
+                await keyway.flow.submitCode(try await server.latestCode(to: email))
+                let completion = try #require(keyway.flow.currentUpdate.completion)
+                let tokens = try await keyway.exchange(authCode: completion.authCode, codeVerifier: completion.codeVerifier!)
+                try await session.save(tokens)
+                return tokens
+            }
+            let work = try await signIn("work@example.com")
+            let home = try await signIn("home@example.com")
+            let workId = work.idToken.subject
+            let homeId = home.idToken.subject
+            #expect(try await session.accounts() == [workId, homeId])
+            #expect(try await session.currentAccount() == homeId)
+            #expect(try await session.tokens()?.email == "home@example.com")
+
+            try await session.switchAccount(to: workId)
+            #expect(try await session.accessToken() == work.response.accessToken)
+            #expect(try await session.accessToken(account: homeId) == home.response.accessToken)
+            await #expect(throws: SessionError.noAccessTokenPresent) { try await session.switchAccount(to: "usr_nobody") }
+
+            // Each account refreshes on its own.
+            clock.advance(by: 16 * 60)
+            let freshHome = try #require(try await session.accessToken(account: homeId))
+            #expect(try await keyway.userInfo(accessToken: freshHome).subject == homeId)
+            #expect(try await session.tokens(account: workId)?.accessToken == work.response.accessToken)
+
+            // Signing one account out leaves the other, and revokes only its own tokens.
+            try await session.signOut(account: homeId)
+            #expect(try await session.accounts() == [workId])
+            #expect(try await session.currentAccount() == workId)
+            #expect(try await session.tokens(account: homeId) == nil)
+            let freshWork = try #require(try await session.accessToken())
+            #expect(try await keyway.userInfo(accessToken: freshWork).subject == workId)
+
+            try await session.signOutAll()
+            #expect(try await session.accounts().isEmpty)
+            #expect(try await session.currentAccount() == nil)
+            #expect(try await session.accessToken(throwIfMissing: false) == nil)
         }
-        let work = try await signIn("work@example.com")
-        let home = try await signIn("home@example.com")
-        let workId = work.idToken.subject
-        let homeId = home.idToken.subject
-        #expect(try await session.accounts() == [workId, homeId])
-        #expect(try await session.currentAccount() == homeId)
-        #expect(try await session.tokens()?.email == "home@example.com")
-
-        try await session.switchAccount(to: workId)
-        #expect(try await session.accessToken() == work.response.accessToken)
-        #expect(try await session.accessToken(account: homeId) == home.response.accessToken)
-        await #expect(throws: SessionError.noAccessTokenPresent) { try await session.switchAccount(to: "usr_nobody") }
-
-        // Each account refreshes on its own.
-        clock.advance(by: 16 * 60)
-        let freshHome = try #require(try await session.accessToken(account: homeId))
-        #expect(try await keyway.userInfo(accessToken: freshHome).subject == homeId)
-        #expect(try await session.tokens(account: workId)?.accessToken == work.response.accessToken)
-
-        // Signing one account out leaves the other, and revokes only its own tokens.
-        try await session.signOut(account: homeId)
-        #expect(try await session.accounts() == [workId])
-        #expect(try await session.currentAccount() == workId)
-        #expect(try await session.tokens(account: homeId) == nil)
-        let freshWork = try #require(try await session.accessToken())
-        #expect(try await keyway.userInfo(accessToken: freshWork).subject == workId)
-
-        try await session.signOutAll()
-        #expect(try await session.accounts().isEmpty)
-        #expect(try await session.currentAccount() == nil)
-        #expect(try await session.accessToken(throwIfMissing: false) == nil)
     }
 }
 
@@ -295,31 +300,31 @@ actor FlakyStorage: SecureStorage {
 struct InterruptedRefreshTests {
     @Test func theGracePeriodRecoversTheLostTokens() async throws {
         let clock = ManualClock()
-        let server = try await TestServer.start(clock: clock)
-        defer { Task { await server.stop() } }
-        let keyway = try makeKeyway(server, clock: clock)
-        await keyway.start(identifier: "killed@example.com")
-        await keyway.flow.submitCode(try await server.latestCode(to: "killed@example.com"))
-        let completion = try #require(keyway.flow.currentUpdate.completion)
-        let tokens = try await keyway.exchange(authCode: completion.authCode, codeVerifier: completion.codeVerifier!)
-        let storage = FlakyStorage()
-        let session = KeywaySession(keyway: keyway, storage: storage)
-        try await session.save(tokens)
+        try await withTestServer(TestServer.start(clock: clock)) { server in
+            let keyway = try makeKeyway(server, clock: clock)
+            await keyway.start(identifier: "killed@example.com")
+            await keyway.flow.submitCode(try await server.latestCode(to: "killed@example.com"))
+            let completion = try #require(keyway.flow.currentUpdate.completion)
+            let tokens = try await keyway.exchange(authCode: completion.authCode, codeVerifier: completion.codeVerifier!)
+            let storage = FlakyStorage()
+            let session = KeywaySession(keyway: keyway, storage: storage)
+            try await session.save(tokens)
 
-        // The server rotates the token, but the new pair is lost before it is stored.
-        clock.advance(by: 16 * 60)
-        await storage.setFailWrites(true)
-        await #expect(throws: SessionError.storageUnavailable("the process died")) { _ = try await session.accessToken() }
-        #expect(try await session.tokens()?.refreshToken == tokens.response.refreshToken)
+            // The server rotates the token, but the new pair is lost before it is stored.
+            clock.advance(by: 16 * 60)
+            await storage.setFailWrites(true)
+            await #expect(throws: SessionError.storageUnavailable("the process died")) { _ = try await session.accessToken() }
+            #expect(try await session.tokens()?.refreshToken == tokens.response.refreshToken)
 
-        // Relaunched within the grace period: the old token gets the same successor, and the
-        // sign-in lives on.
-        await storage.setFailWrites(false)
-        clock.advance(by: 3)
-        let relaunched = KeywaySession(keyway: keyway, storage: storage)
-        let fresh = try #require(try await relaunched.accessToken())
-        #expect(try await keyway.userInfo(accessToken: fresh).subject == tokens.idToken.subject)
-        let next = try #require(try await relaunched.tokens()?.refreshToken)
-        _ = try await keyway.refresh(refreshToken: next)
+            // Relaunched within the grace period: the old token gets the same successor, and the
+            // sign-in lives on.
+            await storage.setFailWrites(false)
+            clock.advance(by: 3)
+            let relaunched = KeywaySession(keyway: keyway, storage: storage)
+            let fresh = try #require(try await relaunched.accessToken())
+            #expect(try await keyway.userInfo(accessToken: fresh).subject == tokens.idToken.subject)
+            let next = try #require(try await relaunched.tokens()?.refreshToken)
+            _ = try await keyway.refresh(refreshToken: next)
+        }
     }
 }

@@ -2,88 +2,89 @@ import Foundation
 import Keyway
 import KeywayJOSE
 import KeywayProtocol
+import KeywayTestSupport
 import Testing
 
 @Suite("Email-OTP sign-in through the SDK against the real server")
 struct SignInTests {
     @Test func signsInAndRedeemsVerifiedTokens() async throws {
         let clock = ManualClock()
-        let server = try await TestServer.start(clock: clock)
-        defer { Task { await server.stop() } }
-        let keyway = try makeKeyway(server, clock: clock, baseURL: URL(string: "\(server.baseURL.absoluteString)/v1/")!)
+        try await withTestServer(TestServer.start(clock: clock)) { server in
+            let keyway = try makeKeyway(server, clock: clock, baseURL: URL(string: "\(server.baseURL.absoluteString)/v1/")!)
 
-        let recorder = UpdateRecorder()
-        keyway.flow.onUpdate = { recorder.record($0) }
-        await keyway.start(flowType: .signin, identifier: "Alice@Example.com")
-        let prompt = try #require(keyway.flow.currentUpdate.enterCode)
-        #expect(prompt.destination == "a•••@example.com")
-        #expect(prompt.codeLength == 6)
-        #expect(prompt.channel == .email)
-        #expect(keyway.flow.currentUpdate.promptContext?.stepInfo?.label == "Verify your email")
-        #expect(keyway.flow.currentUpdate.promptContext?.meta.traceId.isEmpty == false)
+            let recorder = UpdateRecorder()
+            keyway.flow.onUpdate = { recorder.record($0) }
+            await keyway.start(flowType: .signin, identifier: "Alice@Example.com")
+            let prompt = try #require(keyway.flow.currentUpdate.enterCode)
+            #expect(prompt.destination == "a•••@example.com")
+            #expect(prompt.codeLength == 6)
+            #expect(prompt.channel == .email)
+            #expect(keyway.flow.currentUpdate.promptContext?.stepInfo?.label == "Verify your email")
+            #expect(keyway.flow.currentUpdate.promptContext?.meta.traceId.isEmpty == false)
 
-        await keyway.flow.submitCode(try await server.latestCode(to: "alice@example.com"))
-        let completion = try #require(keyway.flow.currentUpdate.completion)
-        #expect(completion.session.hasPrefix("ses_"))
-        let verifier = try #require(completion.codeVerifier)
-        #expect(PKCE.isValidVerifier(verifier.revealed))
-        #expect(recorder.kinds == ["loading", "prompt", "loading", "completed"])
+            await keyway.flow.submitCode(try await server.latestCode(to: "alice@example.com"))
+            let completion = try #require(keyway.flow.currentUpdate.completion)
+            #expect(completion.session.hasPrefix("ses_"))
+            let verifier = try #require(completion.codeVerifier)
+            #expect(PKCE.isValidVerifier(verifier.revealed))
+            #expect(recorder.kinds == ["loading", "prompt", "loading", "completed"])
 
-        let tokens = try await keyway.exchange(authCode: completion.authCode, codeVerifier: verifier)
-        #expect(tokens.idToken.email == "alice@example.com")
-        #expect(tokens.idToken.emailVerified == true)
-        #expect(tokens.idToken.issuer == server.baseURL.absoluteString)
-        #expect(tokens.idToken.audience == [TestServer.configId])
-        #expect(tokens.idToken.sessionId == completion.session)
-        #expect(tokens.idToken.authenticationMethods == ["otp"])
-        #expect(tokens.response.tokenType == "Bearer")
-        #expect(tokens.response.refreshToken != nil)
+            let tokens = try await keyway.exchange(authCode: completion.authCode, codeVerifier: verifier)
+            #expect(tokens.idToken.email == "alice@example.com")
+            #expect(tokens.idToken.emailVerified == true)
+            #expect(tokens.idToken.issuer == server.baseURL.absoluteString)
+            #expect(tokens.idToken.audience == [TestServer.configId])
+            #expect(tokens.idToken.sessionId == completion.session)
+            #expect(tokens.idToken.authenticationMethods == ["otp"])
+            #expect(tokens.response.tokenType == "Bearer")
+            #expect(tokens.response.refreshToken != nil)
 
-        // The access token is an RFC 9068 JWT signed by the published key.
-        let access = try CompactJWS(tokens.response.accessToken.revealed)
-        #expect(access.type == "at+jwt")
-        let jwks = try await server.request("GET", "/.well-known/jwks.json")
-        let keySet = try JSONDecoder().decode(JSONWebKeySet.self, from: jwks.body)
-        try access.verifyES256(with: try ECJWK.publicKey(from: try #require(keySet.keys.first)))
-        let claims = try JSONSerialization.jsonObject(with: access.payload) as! [String: Any]
-        #expect(claims["sub"] as? String == tokens.idToken.subject)
-        #expect(claims["client_id"] as? String == TestServer.configId)
-        #expect(claims["jti"] as? String != nil)
+            // The access token is an RFC 9068 JWT signed by the published key.
+            let access = try CompactJWS(tokens.response.accessToken.revealed)
+            #expect(access.type == "at+jwt")
+            let jwks = try await server.request("GET", "/.well-known/jwks.json")
+            let keySet = try JSONDecoder().decode(JSONWebKeySet.self, from: jwks.body)
+            try access.verifyES256(with: try ECJWK.publicKey(from: try #require(keySet.keys.first)))
+            let claims = try JSONSerialization.jsonObject(with: access.payload) as! [String: Any]
+            #expect(claims["sub"] as? String == tokens.idToken.subject)
+            #expect(claims["client_id"] as? String == TestServer.configId)
+            #expect(claims["jti"] as? String != nil)
 
-        // Signing in again finds the same user.
-        await keyway.start(identifier: "alice@example.com")
-        await keyway.flow.submitCode(try await server.latestCode(to: "alice@example.com"))
-        let second = try #require(keyway.flow.currentUpdate.completion)
-        let again = try await keyway.exchange(authCode: second.authCode, codeVerifier: try #require(second.codeVerifier))
-        #expect(again.idToken.subject == tokens.idToken.subject)
+            // Signing in again finds the same user.
+            await keyway.start(identifier: "alice@example.com")
+            await keyway.flow.submitCode(try await server.latestCode(to: "alice@example.com"))
+            let second = try #require(keyway.flow.currentUpdate.completion)
+            let again = try await keyway.exchange(authCode: second.authCode, codeVerifier: try #require(second.codeVerifier))
+            #expect(again.idToken.subject == tokens.idToken.subject)
+        }
     }
 
     @Test func updatesStreamStartsWithTheCurrentUpdate() async throws {
         let clock = ManualClock()
-        let server = try await TestServer.start(clock: clock)
-        defer { Task { await server.stop() } }
-        let keyway = try makeKeyway(server, clock: clock)
-        var iterator = keyway.flow.updates.makeAsyncIterator()
-        #expect(await iterator.next() == .idle)
-        await keyway.start(identifier: "stream@example.com")
-        #expect(await iterator.next() == .loading)
-        #expect(await iterator.next()?.enterCode != nil)
-        await keyway.reset()
-        #expect(await iterator.next() == .idle)
+        try await withTestServer(TestServer.start(clock: clock)) { server in
+            let keyway = try makeKeyway(server, clock: clock)
+            var iterator = keyway.flow.updates.makeAsyncIterator()
+            #expect(await iterator.next() == .idle)
+            await keyway.start(identifier: "stream@example.com")
+            #expect(await iterator.next() == .loading)
+            #expect(await iterator.next()?.enterCode != nil)
+            await keyway.reset()
+            #expect(await iterator.next() == .idle)
+        }
     }
 
     @Test func appSuppliedChallengeReturnsNoVerifier() async throws {
         let clock = ManualClock()
-        let server = try await TestServer.start(clock: clock)
-        defer { Task { await server.stop() } }
-        let keyway = try makeKeyway(server, clock: clock)
-        let verifier = "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk"
-        await keyway.start(identifier: "own@example.com", codeChallenge: PKCE.challenge(for: verifier))
-        await keyway.flow.submitCode(try await server.latestCode(to: "own@example.com"))
-        let completion = try #require(keyway.flow.currentUpdate.completion)
-        #expect(completion.codeVerifier == nil)
-        let tokens = try await keyway.exchange(authCode: completion.authCode, codeVerifier: Sensitive(verifier))
-        #expect(tokens.idToken.email == "own@example.com")
+        try await withTestServer(TestServer.start(clock: clock)) { server in
+            let keyway = try makeKeyway(server, clock: clock)
+            let verifier = "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk"
+            await keyway.start(identifier: "own@example.com", codeChallenge: PKCE.challenge(for: verifier))
+            await keyway.flow.submitCode(try await server.latestCode(to: "own@example.com"))
+            let completion = try #require(keyway.flow.currentUpdate.completion)
+            #expect(completion.codeVerifier == nil)
+            let tokens = try await keyway.exchange(authCode: completion.authCode, codeVerifier: Sensitive(verifier))
+            #expect(tokens.idToken.email == "own@example.com")
+        }
     }
 }
 

@@ -57,6 +57,10 @@ final class DeliveryWorker: Service, Sendable {
         }
     }
 
+    /// Whether the running service has finished a round and waits for the next (a wake, or the poll
+    /// interval): what a test waits for before it checks that a wake starts a round.
+    var isWaitingForWork: Bool { signal.hasWaiter }
+
     /// Asks the running service to look for due messages now (after an enqueue commits).
     func wake() {
         signal.fire()

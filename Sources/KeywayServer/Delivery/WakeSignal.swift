@@ -21,6 +21,9 @@ final class WakeSignal: Sendable {
         waiter?.resume()
     }
 
+    /// Whether a task is waiting now (it will be resumed by the next ``fire()``).
+    var hasWaiter: Bool { state.withLock { $0.waiter != nil } }
+
     /// Returns after `duration`, when fired, or when the task is cancelled, whichever comes first.
     /// One task waits at a time.
     func wait(upTo duration: Duration) async {

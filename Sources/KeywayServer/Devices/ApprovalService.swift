@@ -2,6 +2,7 @@ import Foundation
 import KeywayJOSE
 import KeywayProtocol
 import Logging
+import ServiceLifecycle
 
 /// What trusted devices do outside flows: list the sign-ins waiting for their approval (a request
 /// signed by the device key, optionally waiting for one to arrive), and approve or deny one with
@@ -51,7 +52,10 @@ struct ApprovalService: Sendable {
         let deadline = ContinuousClock.now + min(wait, Self.longestWait)
         while true {
             let list = try await requests(for: device.userId)
-            if !list.approvals.isEmpty || ContinuousClock.now >= deadline { return list }
+            // A server shutting down answers at once instead of holding its shutdown up.
+            if !list.approvals.isEmpty || ContinuousClock.now >= deadline || Task.isShuttingDownGracefully {
+                return list
+            }
             // Polls the database, so a request written by any server instance is seen.
             try await Task.sleep(for: .milliseconds(250))
         }

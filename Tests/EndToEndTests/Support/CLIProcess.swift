@@ -1,8 +1,11 @@
 import Foundation
 import KeywayServer
+import KeywayTestSupport
 
-/// The built `keyway` CLI, run as a child process with piped standard streams.
-final class CLIProcess: Sendable {
+/// The built `keyway` CLI (or another executable of the package), run as a child process with
+/// piped standard streams. A long-running one (the example backend) is a ``ScopedTestServer``:
+/// ``stop()`` sends SIGTERM, which it answers with a graceful shutdown, and waits for the exit.
+final class CLIProcess: ScopedTestServer, Sendable {
     private let process: ChildProcess
 
     /// The `keyway` executable next to the test bundle in the build folder.
@@ -61,6 +64,12 @@ final class CLIProcess: Sendable {
     /// Stops the process.
     func terminate() {
         process.terminate()
+    }
+
+    /// Sends SIGTERM and waits for the process to exit (killing it after 30 seconds).
+    func stop() async {
+        process.terminate()
+        _ = await process.waitForExit(timeout: .seconds(30))
     }
 
     /// Waits until standard output contains `text`.

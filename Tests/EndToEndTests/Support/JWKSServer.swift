@@ -1,18 +1,21 @@
 import Foundation
 import Hummingbird
+import KeywayTestSupport
 import KeywayProtocol
 import Logging
 import NIOCore
 
 /// A second HTTP server on loopback that publishes a key set, as an external issuer's
 /// `jwks_uri` would. The set can be replaced (key rotation) and requests are counted.
-final class JWKSServer: @unchecked Sendable {
-    // @unchecked: `keySet` and `requests` are only touched under `lock`.
+final class JWKSServer: ScopedTestServer, @unchecked Sendable {
+    // @unchecked: `keySet`, `requests`, `server` and `boundPort` are only touched under `lock`.
     private let lock = NSLock()
     private var keySet: JSONWebKeySet
     private var requests = 0
-    private var task: Task<Void, any Error>?
-    private(set) var port = 0
+    private var server: LoopbackHTTPServer?
+    private var boundPort = 0
+    /// The bound port, once started.
+    var port: Int { lock.withLock { boundPort } }
 
     var url: URL { URL(string: "http://127.0.0.1:\(port)/jwks.json")! }
 
@@ -26,7 +29,9 @@ final class JWKSServer: @unchecked Sendable {
         lock.withLock { keySet = keys }
     }
 
-    func start() async throws {
+    /// Starts serving; answers `self`, so it can be handed to `withTestServer`.
+    @discardableResult
+    func start() async throws -> Self {
         let router = Router()
         router.get("jwks.json") { _, _ -> Response in
             let body = try self.lock.withLock { () throws -> Data in
@@ -52,13 +57,15 @@ final class JWKSServer: @unchecked Sendable {
                 status: .ok, headers: [.contentType: "application/json"],
                 body: .init(byteBuffer: ByteBuffer(bytes: try JSONSerialization.data(withJSONObject: document))))
         }
-        let (bound, running) = try await LoopbackServer.start(router, label: "jwks-server")
-        task = running
-        port = bound
+        let running = try await LoopbackHTTPServer.start(router, label: "jwks-server")
+        lock.withLock {
+            server = running
+            boundPort = running.port
+        }
+        return self
     }
 
     func stop() async {
-        task?.cancel()
-        _ = try? await task?.value
+        await lock.withLock { server }?.stop()
     }
 }

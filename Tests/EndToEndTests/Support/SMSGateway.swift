@@ -2,12 +2,13 @@ import Crypto
 import Foundation
 import HTTPTypes
 import Hummingbird
+import KeywayTestSupport
 import Logging
 import NIOCore
 
 /// An SMS provider's webhook on loopback: answers 200, or 500 while `failing`; records every
 /// request and checks its `Keyway-Signature` (HMAC-SHA256 over `t.body`) with the shared secret.
-final class SMSGateway: @unchecked Sendable {
+final class SMSGateway: ScopedTestServer, @unchecked Sendable {
     // @unchecked: the mutable state is only touched under `lock`.
     struct Received: Sendable {
         var to: String
@@ -22,8 +23,10 @@ final class SMSGateway: @unchecked Sendable {
     private var isFailing = false
     private var failuresLeft = 0
     private var received: [Received] = []
-    private var task: Task<Void, any Error>?
-    private(set) var port = 0
+    private var server: LoopbackHTTPServer?
+    private var boundPort = 0
+    /// The bound port, once started.
+    var port: Int { lock.withLock { boundPort } }
 
     var url: String { "http://127.0.0.1:\(port)/sms" }
     var requests: [Received] { lock.withLock { received } }
@@ -46,7 +49,9 @@ final class SMSGateway: @unchecked Sendable {
         return String(message.body[range])
     }
 
-    func start() async throws {
+    /// Starts serving; answers `self`, so it can be handed to `withTestServer`.
+    @discardableResult
+    func start() async throws -> Self {
         let router = Router()
         let secret = SymmetricKey(data: Data(secret.utf8))
         router.post("sms") { request, _ -> Response in
@@ -75,13 +80,15 @@ final class SMSGateway: @unchecked Sendable {
             }
             return Response(status: HTTPResponse.Status(code: status))
         }
-        let (bound, running) = try await LoopbackServer.start(router, label: "sms-gateway")
-        task = running
-        port = bound
+        let running = try await LoopbackHTTPServer.start(router, label: "sms-gateway")
+        lock.withLock {
+            server = running
+            boundPort = running.port
+        }
+        return self
     }
 
     func stop() async {
-        task?.cancel()
-        _ = try? await task?.value
+        await lock.withLock { server }?.stop()
     }
 }

@@ -1,12 +1,13 @@
 import Foundation
 import KeywayProtocol
 import KeywayServer
+import KeywayTestSupport
 import Logging
 
 
 /// A real `keyway-server` running in-process on an ephemeral loopback port with a temporary
-/// SQLite file.
-final class TestServer: Sendable {
+/// SQLite file. Run it with ``withTestServer(_:isolation:_:)``, which stops it gracefully.
+final class TestServer: ScopedTestServer, Sendable {
     static let configId = "cfg_e2e"
 
     let app: KeywayServerApp
@@ -46,16 +47,24 @@ final class TestServer: Sendable {
         let app = try await KeywayServerApp.bootstrap(configuration: configuration, logger: logs.logger())
         let (stream, continuation) = AsyncStream.makeStream(of: Int.self)
         let task = Task {
-            try await app.run { address in continuation.yield(address.port) }
+            defer { continuation.finish() }
+            try await app.run { address in
+                continuation.yield(address.port)
+                continuation.finish()
+            }
         }
         var iterator = stream.makeAsyncIterator()
-        guard let bound = await iterator.next() else { throw CancellationError() }
+        guard let bound = await iterator.next() else {
+            // The server stopped before binding: report why.
+            try await task.value
+            throw TestFailure("The server stopped before it was listening.")
+        }
         return TestServer(app: app, port: bound, databasePath: databasePath, logs: logs, task: task)
     }
 
-    /// Stops the server and waits until it has closed its database.
+    /// Shuts the server down gracefully and waits until it has closed its database.
     func stop() async {
-        task.cancel()
+        await app.shutDown()
         _ = try? await task.value
     }
 

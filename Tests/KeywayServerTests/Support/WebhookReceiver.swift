@@ -2,14 +2,15 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import KeywayServer
+import KeywayTestSupport
 import Logging
 import NIOCore
 
 /// A webhook endpoint on loopback for the delivery tests: answers from a script (a status, or a
 /// delay first) and records what arrived; ``signaturesAreValid()`` checks every recorded
 /// `Keyway-Signature` with an independent implementation (Python's `hmac`).
-final class WebhookReceiver: @unchecked Sendable {
-    // @unchecked: `script` and `received` are only touched under `lock`.
+final class WebhookReceiver: ScopedTestServer, @unchecked Sendable {
+    // @unchecked: `script`, `received`, `server` and `boundPort` are only touched under `lock`.
     struct Reply: Sendable {
         var status: Int
         var delay: Duration = .zero
@@ -26,9 +27,11 @@ final class WebhookReceiver: @unchecked Sendable {
     private let lock = NSLock()
     private var script: [Reply] = []
     private var received: [Received] = []
-    private var task: Task<Void, any Error>?
+    private var server: LoopbackHTTPServer?
     private let secret: String
-    private(set) var port = 0
+    private var boundPort = 0
+    /// The bound port, once started.
+    var port: Int { lock.withLock { boundPort } }
 
     var url: URL { URL(string: "http://127.0.0.1:\(port)/hook")! }
     var requests: [Received] { lock.withLock { received } }
@@ -42,7 +45,9 @@ final class WebhookReceiver: @unchecked Sendable {
         lock.withLock { script.append(contentsOf: replies) }
     }
 
-    func start() async throws {
+    /// Starts serving; answers `self`, so it can be handed to `withTestServer`.
+    @discardableResult
+    func start() async throws -> Self {
         let router = Router()
         router.post("hook") { request, _ -> Response in
             let body = Data(try await request.body.collect(upTo: 1 << 20).readableBytesView)
@@ -60,21 +65,16 @@ final class WebhookReceiver: @unchecked Sendable {
             let status = reply.status
             return Response(status: HTTPResponse.Status(code: status))
         }
-        let (stream, continuation) = AsyncStream.makeStream(of: Int.self)
-        var logger = Logger(label: "webhook-receiver")
-        logger.logLevel = .error
-        let app = Application(
-            router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-            onServerRunning: { channel in continuation.yield(channel.localAddress?.port ?? 0) }, logger: logger)
-        task = Task { try await app.runService(gracefulShutdownSignals: []) }
-        var iterator = stream.makeAsyncIterator()
-        guard let bound = await iterator.next() else { throw CancellationError() }
-        port = bound
+        let running = try await LoopbackHTTPServer.start(router, label: "webhook-receiver")
+        lock.withLock {
+            server = running
+            boundPort = running.port
+        }
+        return self
     }
 
     func stop() async {
-        task?.cancel()
-        _ = try? await task?.value
+        await lock.withLock { server }?.stop()
     }
 
     /// Whether every request so far carried a valid signature, checked by Python.
