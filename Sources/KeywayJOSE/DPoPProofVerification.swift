@@ -63,7 +63,7 @@ extension DPoP {
         }
         guard let htu = claims["htu"]?.stringValue, let htuURL = URL(string: htu), targetURI(htuURL) == targetURI(url)
         else { throw DPoPProofError("The DPoP proof's htu does not match the request URL.") }
-        guard let iat = claims["iat"]?.numberValue, abs(iat - now.timeIntervalSince1970) <= window else {
+        guard let iat = claims["iat"]?.numericDate, abs(Double(iat) - now.timeIntervalSince1970) <= window else {
             throw DPoPProofError("The DPoP proof's iat is missing or too far from the server's time.")
         }
         if let accessToken {
@@ -72,7 +72,7 @@ extension DPoP {
             }
         }
         return DPoPVerifiedProof(
-            jkt: ECJWK.thumbprint(crv: "P-256", x: x, y: y), jti: jti, issuedAt: Int64(iat),
+            jkt: ECJWK.thumbprint(crv: "P-256", x: x, y: y), jti: jti, issuedAt: iat,
             nonce: claims["nonce"]?.stringValue)
     }
 }

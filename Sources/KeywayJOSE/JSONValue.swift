@@ -54,6 +54,15 @@ public enum JSONValue: Codable, Sendable, Equatable {
         if case .number(let value) = self { return value }
         return nil
     }
+
+    /// The number as whole seconds since the epoch (an RFC 7519 NumericDate, any fraction dropped),
+    /// if this is a finite number within ±2^53: the only times worth comparing, and the only ones
+    /// that convert to an integer without trapping. Arithmetic on the result (adding a leeway or a
+    /// lifetime) cannot overflow either.
+    public var numericDate: Int64? {
+        guard case .number(let value) = self, value.isFinite, abs(value) <= 9_007_199_254_740_992 else { return nil }
+        return Int64(value)
+    }
 }
 
 extension JSONValue {

@@ -55,9 +55,17 @@ struct ServeCommand: AsyncParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "The admin API's bearer token, at least 32 characters (default: $KEYWAY_ADMIN_TOKEN, else the stored one, else a new one printed once).",
+            "The admin API's bearer token, at least 32 characters (default: $KEYWAY_ADMIN_TOKEN, else the stored one, else a new one printed once). Other users see command lines in the process list: prefer $KEYWAY_ADMIN_TOKEN or --admin-token-file.",
             valueName: "token"))
     var adminToken: String?
+
+    @Option(help: ArgumentHelp("A file whose first line is the admin API's bearer token.", valueName: "path"))
+    var adminTokenFile: String?
+
+    @Flag(
+        help: ArgumentHelp(
+            "Run dev mode on a host other than loopback anyway. Dev mode serves every one-time code at /dev/outbox without authentication: anyone who can reach the server can sign in as anyone."))
+    var unsafeDevModeOnNetwork = false
 
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
     var logLevel: String = "info"
@@ -80,6 +88,37 @@ struct ServeCommand: AsyncParsableCommand {
         if production, devConfigId != nil {
             throw ValidationError("--dev-config-id only applies in dev mode; remove --production or the pin.")
         }
+        if adminToken != nil, adminTokenFile != nil {
+            throw ValidationError("Give the admin token once: --admin-token or --admin-token-file, not both.")
+        }
+        if !production, !LoopbackHost.contains(host), !unsafeDevModeOnNetwork {
+            throw ValidationError(
+                "Dev mode serves every one-time code at /dev/outbox without authentication, so it listens on loopback only (127.0.0.1, ::1 or localhost), not on \(host). Run with --production, or force dev mode onto the network with --unsafe-dev-mode-on-network."
+            )
+        }
+        if production, unsafeDevModeOnNetwork {
+            throw ValidationError("--unsafe-dev-mode-on-network only applies in dev mode; remove it or --production.")
+        }
+    }
+
+    /// The admin token from --admin-token-file, --admin-token or $KEYWAY_ADMIN_TOKEN, in that order.
+    func configuredAdminToken(logger: Logger) throws -> String? {
+        if let adminTokenFile {
+            guard let contents = try? String(contentsOfFile: adminTokenFile, encoding: .utf8) else {
+                throw ValidationError("--admin-token-file \(adminTokenFile) cannot be read.")
+            }
+            let token = contents.split(whereSeparator: \.isNewline).first.map(String.init)?
+                .trimmingCharacters(in: .whitespaces) ?? ""
+            guard !token.isEmpty else { throw ValidationError("--admin-token-file \(adminTokenFile) is empty.") }
+            return token
+        }
+        if let adminToken {
+            logger.warning(
+                "the admin token was given with --admin-token: other users of this machine can read it in the process list; use KEYWAY_ADMIN_TOKEN or --admin-token-file instead"
+            )
+            return adminToken
+        }
+        return ProcessInfo.processInfo.environment["KEYWAY_ADMIN_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
     }
 
     func run() async throws {
@@ -99,7 +138,12 @@ struct ServeCommand: AsyncParsableCommand {
         let configuration = ServerConfiguration(
             host: host, port: port, database: location, issuer: issuer, devMode: !production,
             devConfigId: devConfigId, deliveryCommand: deliveryCommand, limits: limits,
-            adminToken: adminToken ?? ProcessInfo.processInfo.environment["KEYWAY_ADMIN_TOKEN"].flatMap { $0.isEmpty ? nil : $0 })
+            adminToken: try configuredAdminToken(logger: logger))
+        if !production, !LoopbackHost.contains(host) {
+            logger.warning(
+                "dev mode on \(host) (--unsafe-dev-mode-on-network): every one-time code is served at /dev/outbox to anyone who can reach this server"
+            )
+        }
         let server: KeywayServerApp
         do {
             server = try await KeywayServerApp.bootstrap(configuration: configuration, logger: logger)

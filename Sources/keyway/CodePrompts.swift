@@ -17,7 +17,8 @@ extension FlowSession {
                     return true
                 }
                 if case .error = flow.currentUpdate { return true }
-                let wait = max(1, Int(resendAt.timeIntervalSinceNow.rounded(.up)))
+                // Clamped before the conversion: a server's time far off cannot trap here.
+                let wait = Int(min(max(1, resendAt.timeIntervalSinceNow.rounded(.up)), 86_400))
                 terminal.status("You can ask for a new code in \(wait) seconds.")
                 continue
             default:

@@ -109,8 +109,17 @@ struct AdaptiveErrorTests {
             await keyway.flow.submitCode(try await harness.server.latestCode(to: "blocked@example.com"))
             let completion = try #require(keyway.flow.currentUpdate.completion)
             let tokens = try await keyway.exchange(authCode: completion.authCode, codeVerifier: try #require(completion.codeVerifier))
+            let bearer = ["Authorization": "Bearer \(tokens.response.accessToken.revealed)"]
+            #expect(try await harness.server.request("GET", "/oauth2/userinfo", headers: bearer).status == 200)
             let blocked = try await harness.server.admin("POST", "/admin/users/\(tokens.idToken.subject)/block")
             #expect(blocked.status == 200)
+            // Blocking ended the sessions: the access token and the refresh token stop working.
+            #expect(try await harness.server.request("GET", "/oauth2/userinfo", headers: bearer).status == 401)
+            let refresh = try await harness.server.token([
+                "grant_type": "refresh_token", "refresh_token": try #require(tokens.response.refreshToken).revealed,
+                "client_id": TestServer.configId,
+            ])
+            #expect(refresh.json["error"] as? String == "invalid_grant")
 
             await keyway.start(flowType: .signin, identifier: "blocked@example.com")
             #expect(keyway.flow.currentUpdate.enterCode != nil)

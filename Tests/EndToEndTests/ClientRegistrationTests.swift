@@ -21,13 +21,14 @@ struct AssertionSigner {
 
     func assertion(
         audience: String, now: Date, lifetime: TimeInterval = 120, jti: String = UUID().uuidString,
-        issuer: String? = nil
+        issuer: String? = nil, overrides: [String: JSONValue] = [:]
     ) throws -> String {
         let iat = now.timeIntervalSince1970.rounded(.down)
-        let claims: [String: JSONValue] = [
+        var claims: [String: JSONValue] = [
             "iss": .string(issuer ?? clientId), "sub": .string(clientId), "aud": .string(audience),
             "iat": .number(iat), "exp": .number(iat + lifetime), "jti": .string(jti),
         ]
+        claims.merge(overrides) { _, override in override }
         let payload = Base64URL.encode(Array(JSONValue.object(claims).serialized().utf8))
         switch key {
         case .ec(let key, let kid):
@@ -238,13 +239,17 @@ struct ClientRegistrationTests {
             let completion = try #require(keyway.flow.currentUpdate.completion)
             let tokens = try await keyway.exchange(authCode: completion.authCode, codeVerifier: try #require(completion.codeVerifier))
             #expect(tokens.idToken.audience == [clientId])
-            // Registered for authorization_code only: refresh is not allowed.
+            // Registered for authorization_code only: no refresh token is issued, nor offline access.
+            #expect(tokens.response.refreshToken == nil)
+            #expect(tokens.response.scope == "openid email")
+            #expect(try await server.rowCount("refresh_tokens") == 0)
+            // And a refresh token of another client cannot be brought to it.
             await #expect(throws: KeywayError.oauth(
                 status: 400,
                 error: OAuthErrorResponse(
                     error: "unauthorized_client", errorDescription: "This client is not registered for the grant type refresh_token."))
             ) {
-                _ = try await keyway.refresh(refreshToken: try #require(tokens.response.refreshToken))
+                _ = try await keyway.refresh(refreshToken: Sensitive("rt-of-someone-else"))
             }
         }
     }

@@ -54,6 +54,14 @@ struct DPoPTests {
             #expect(tokens.response.tokenType == "DPoP")
             let cnf = try claims(of: tokens.response.accessToken.revealed)["cnf"]
             #expect(cnf == .object(["jkt": .string(DPoP.thumbprint(of: key.publicKey))]))
+            // Introspection names the token's type as RFC 6749 §5.1 does, with its key.
+            let backend = try await server.app.register(ApplicationRegistration(name: "Backend", clientType: .confidential))
+            let basic = "Basic " + Data("\(backend.configId):\(try #require(backend.clientSecret).revealed)".utf8)
+                .base64EncodedString()
+            let introspected = try await server.form(
+                "/oauth2/introspect", ["token": tokens.response.accessToken.revealed], headers: ["Authorization": basic])
+            #expect(introspected.json["token_type"] as? String == "DPoP")
+            #expect((introspected.json["cnf"] as? [String: Any])?["jkt"] as? String == DPoP.thumbprint(of: key.publicKey))
 
             // The SDK presents it with the DPoP scheme and a proof; as a bearer token it is refused.
             #expect(try await keyway.userInfo(accessToken: tokens.response.accessToken).email == "dpop@example.com")

@@ -54,7 +54,13 @@ struct RefreshTokenTests {
         try await withTestServer(TestServer.start(clock: clock)) { server in
             let (keyway, first) = try await signIn(server, clock: clock, email: "theft@example.com")
             let spent = try #require(first.response.refreshToken)
-            let live = try #require(try await keyway.refresh(refreshToken: spent).response.refreshToken)
+            let refreshed = try await keyway.refresh(refreshToken: spent)
+            let live = try #require(refreshed.response.refreshToken)
+            let userInfo = { (token: Sensitive<String>) in
+                try await server.request(
+                    "GET", "/oauth2/userinfo", headers: ["Authorization": "Bearer \(token.revealed)"]).status
+            }
+            #expect(try await userInfo(refreshed.response.accessToken) == 200)
 
             clock.advance(by: 11)
             let reuse = try await server.token(refreshForm(spent.revealed))
@@ -65,7 +71,14 @@ struct RefreshTokenTests {
             let afterTheft = try await server.token(refreshForm(live.revealed))
             #expect(afterTheft.json["error"] as? String == "invalid_grant")
             #expect(afterTheft.json["error_description"] as? String == "The refresh token has been revoked.")
-            #expect(server.logs.all.contains { $0.contains("token family revoked") })
+            // So did every access token of the sign-in: its session was revoked.
+            #expect(try await userInfo(first.response.accessToken) == 401)
+            #expect(try await userInfo(refreshed.response.accessToken) == 401)
+            #expect(
+                try await server.request(
+                    "GET", "/v1/me", headers: ["Authorization": "Bearer \(refreshed.response.accessToken.revealed)"]
+                ).status == 401)
+            #expect(server.logs.all.contains { $0.contains("token family and session revoked") })
             #expect(!server.logs.all.contains { $0.contains(spent.revealed) || $0.contains(live.revealed) })
         }
     }

@@ -121,14 +121,15 @@ struct RevocationTests {
             #expect(access.json["active"] as? Bool == true)
             #expect(access.json["sub"] as? String == tokens.idToken.subject)
             #expect(access.json["client_id"] as? String == TestServer.configId)
-            #expect(access.json["token_type"] as? String == "access_token")
+            #expect(access.json["token_type"] as? String == "Bearer")
             #expect(access.json["scope"] as? String == "openid email offline_access")
             #expect(access.json["sid"] as? String == tokens.idToken.sessionId)
 
             let refresh = try await server.form(
                 "/oauth2/introspect", ["token": refreshToken.revealed], headers: ["Authorization": basic])
             #expect(refresh.json["active"] as? Bool == true)
-            #expect(refresh.json["token_type"] as? String == "refresh_token")
+            #expect(refresh.json["token_type"] == nil)
+            #expect(refresh.json["exp"] != nil)
 
             // A spent refresh token is no longer active; garbage is simply inactive.
             let next = try #require(try await keyway.refresh(refreshToken: refreshToken).response.refreshToken)
@@ -155,6 +156,12 @@ struct RevocationTests {
                 "/oauth2/introspect", ["token": "x"],
                 headers: ["Authorization": "Basic " + Data("\(backend.configId):nope".utf8).base64EncodedString()])
             #expect(wrongSecret.status == 401)
+            // No client authentication at all: invalid_client (RFC 7662 §2.3), not a request error.
+            for form in [["token": tokens.response.accessToken.revealed], [:]] {
+                let anonymous = try await server.form("/oauth2/introspect", form)
+                #expect(anonymous.status == 401)
+                #expect(anonymous.json["error"] as? String == "invalid_client")
+            }
         }
     }
 

@@ -83,4 +83,27 @@ struct ParsingTests {
         #expect(!DevProvisioning.isValidConfigId("x"))
         #expect(!DevProvisioning.isValidConfigId("cfg dev"))
     }
+
+    @Test func deviceTimesAreOneToTwelveDigitsAndNothingElse() {
+        #expect(ApprovalService.unixSeconds("1700000000") == 1_700_000_000)
+        #expect(ApprovalService.unixSeconds("0") == 0)
+        #expect(ApprovalService.unixSeconds("999999999999") == 999_999_999_999)
+        for refused in [
+            "", "-1", "+1", " 1", "1 ", "1e9", "0x10", "-9223372036854775808", "9223372036854775807", "1000000000000",
+            "１７００", String(repeating: "9", count: 5_000),
+        ] {
+            #expect(ApprovalService.unixSeconds(refused) == nil, "\(refused.prefix(30))")
+        }
+    }
+
+    @Test func loopbackHosts() {
+        for host in ["127.0.0.1", "127.1.2.3", "localhost", "LOCALHOST", "::1", "[::1]"] {
+            #expect(LoopbackHost.contains(host), "\(host)")
+        }
+        for host in ["0.0.0.0", "::", "128.0.0.1", "127.0.0", "127.0.0.1.5", "127.0.0.256", "127.0.0.-1", "localhost.example.com",
+            "192.168.1.1", "", "127.0.0.01x"]
+        {
+            #expect(!LoopbackHost.contains(host), "\(host)")
+        }
+    }
 }

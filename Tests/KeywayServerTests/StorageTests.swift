@@ -1,4 +1,5 @@
 import Foundation
+import KeywayTestSupport
 import Logging
 import Testing
 
@@ -22,6 +23,43 @@ struct StorageTests {
         let mode = try await database.read { try await $0.sql.raw("PRAGMA journal_mode").first()?.decode(column: "journal_mode", as: String.self) }
         #expect(mode == "wal")
         await database.shutdown()
+    }
+
+    @Test func deletedDataLeavesNoTraceInTheFileOrItsLog() async throws {
+        let database = try await openDatabase()
+        let sentinel = "sentinel-" + UUID().uuidString
+        try await database.write { try await $0.sql.raw("CREATE TABLE scratch (value TEXT)").run() }
+        try await database.write { try await $0.sql.raw("INSERT INTO scratch (value) VALUES (\(bind: sentinel))").run() }
+        try await database.write { try await $0.sql.raw("DELETE FROM scratch").run() }
+        let secureDelete = try await database.read {
+            try await $0.sql.raw("PRAGMA secure_delete").first()?.decode(column: "secure_delete", as: Int.self)
+        }
+        #expect(secureDelete == 1)
+        // The checkpointer copies the log into the file (secure_delete zeroed the row there) and,
+        // with no reader holding an old snapshot, empties the log within seconds.
+        let files = [database.path, database.path + "-wal"]
+        let needle = Data(sentinel.utf8)
+        try await waitUntil("the deleted value is gone from the file and its log") {
+            files.allSatisfy { ((try? Data(contentsOf: URL(fileURLWithPath: $0))) ?? Data()).range(of: needle) == nil }
+        }
+        await database.shutdown()
+    }
+
+    @Test func theFilesAreReadableByTheirOwnerOnly() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("keyway-private-\(UUID().uuidString)")
+        let path = folder.appendingPathComponent("db.sqlite").path
+        let database = try await SQLiteDatabase.open(path: path, logger: Logger(label: "test"))
+        try await Migrations.apply(to: database, now: Date())
+        func permissions(_ path: String) throws -> Int {
+            try #require(try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int)
+        }
+        #expect(try permissions(folder.path) == 0o700)
+        for file in [path, path + "-wal", path + "-shm"] { #expect(try permissions(file) == 0o600, "\(file)") }
+        await database.shutdown()
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: path)
+        let reopened = try await SQLiteDatabase.open(path: path, logger: Logger(label: "test"))
+        #expect(try permissions(path) == 0o600)
+        await reopened.shutdown()
     }
 
     @Test func theSweepDeletesEndedDevicesAndOldApprovalRequests() async throws {

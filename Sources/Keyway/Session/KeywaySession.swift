@@ -194,7 +194,7 @@ public actor KeywaySession {
                 for (name, value) in profiles[current.subject] ?? [:] where user.data[name] == nil {
                     switch value {
                     case .string(let string): user.data[name] = string
-                    case .number(let number): user.data[name] = number.rounded() == number ? String(Int64(number)) : String(number)
+                    case .number(let number): user.data[name] = NumberText.decimal(number)
                     case .bool(let bool): user.data[name] = String(bool)
                     }
                 }

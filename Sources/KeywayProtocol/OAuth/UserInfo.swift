@@ -27,7 +27,8 @@ public struct IntrospectionResponse: Codable, Sendable, Equatable {
     public var scope: String?
     public var clientId: String?
     public var subject: String?
-    /// `access_token` or `refresh_token`.
+    /// An access token's type (RFC 6749 §5.1): `Bearer`, or `DPoP` for a token bound to a key.
+    /// Absent for a refresh token.
     public var tokenType: String?
     public var expiresAt: Int?
     public var issuedAt: Int?

@@ -234,7 +234,8 @@ package struct AdminService: Sendable {
         return try await database.read { try await $0.users.find(email: email) }.map(AdminUser.init)
     }
 
-    /// Blocks or unblocks a user and returns it. A blocked user cannot sign in.
+    /// Blocks or unblocks a user and returns it. A blocked user cannot sign in, and blocking ends
+    /// every session the user has: its refresh tokens and access tokens stop working at once.
     package func setBlocked(userId: String, blocked: Bool) async throws -> AdminUser {
         let now = clock.now().epochMilliseconds
         return try await database.write { repositories in
@@ -242,6 +243,10 @@ package struct AdminService: Sendable {
                 throw AdminError.userNotFound(userId: userId)
             }
             try await repositories.users.setBlocked(id: userId, at: blocked ? now : nil)
+            if blocked {
+                try await repositories.sessions.revokeAll(userId: userId, at: now)
+                try await repositories.refreshTokens.revokeAll(userId: userId, at: now)
+            }
             guard let user = try await repositories.users.find(id: userId) else {
                 throw AdminError.userNotFound(userId: userId)
             }

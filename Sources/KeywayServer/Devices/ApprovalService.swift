@@ -22,13 +22,22 @@ struct ApprovalService: Sendable {
 
     // MARK: Listing
 
+    /// A device's time header as Unix seconds: 1 to 12 ASCII digits and nothing else (no sign, no
+    /// spaces), so every value is a plausible time and the skew arithmetic on it cannot overflow.
+    static func unixSeconds(_ text: String) -> Int64? {
+        guard (1...12).contains(text.utf8.count), text.utf8.allSatisfy({ (0x30...0x39).contains($0) }) else { return nil }
+        return Int64(text)
+    }
+
     /// The pending requests of the device's user, for the device that signed `time` (Unix seconds).
     /// With `wait`, holds the answer until a request is pending or `wait` ran out.
     func pending(
         deviceId: String, configId: String?, time: String?, signature: String?, wait: Duration
     ) async throws -> ApprovalRequestList {
         guard let configId, !configId.isEmpty else { throw FlowProblem.missingConfigId }
-        guard let time, let seconds = Int64(time), let signature else { throw FlowProblem.invalidDeviceSignature }
+        guard let time, let seconds = Self.unixSeconds(time), let signature else {
+            throw FlowProblem.invalidDeviceSignature
+        }
         let now = clock.now().epochMilliseconds
         guard abs(now / 1000 - seconds) <= Self.clockSkew else { throw FlowProblem.invalidDeviceSignature }
         let device = try await database.read { repositories -> TrustedDeviceRecord? in

@@ -84,17 +84,17 @@ struct ExternalTokenVerifier: Sendable {
             throw Refusal("The subject token was not issued for this audience.")
         }
         let seconds = now / 1000
-        guard let exp = claims["exp"]?.numberValue.map({ Int64($0) }) else {
+        guard let exp = claims["exp"]?.numericDate else {
             throw Refusal("The subject token has no expiry (exp).")
         }
         guard seconds < exp + leeway else { throw Refusal("The subject token has expired.") }
         if let nbf = claims["nbf"] {
-            guard let value = nbf.numberValue, Int64(value) <= seconds + leeway else {
+            guard let value = nbf.numericDate, value <= seconds + leeway else {
                 throw Refusal("The subject token is not valid yet (nbf).")
             }
         }
         if let iat = claims["iat"] {
-            guard let value = iat.numberValue, Int64(value) <= seconds + leeway else {
+            guard let value = iat.numericDate, value <= seconds + leeway else {
                 throw Refusal("The subject token was issued in the future (iat).")
             }
         }

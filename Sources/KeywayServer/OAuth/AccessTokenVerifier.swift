@@ -32,10 +32,10 @@ struct AccessTokenVerifier: Sendable {
             claims["iss"]?.stringValue == issuer, claims["aud"]?.stringValue == issuer,
             let tokenId = claims["jti"]?.stringValue, let subject = claims["sub"]?.stringValue,
             let clientId = claims["client_id"]?.stringValue, let sessionId = claims["sid"]?.stringValue,
-            let scope = claims["scope"]?.stringValue, let iat = claims["iat"]?.numberValue,
-            let exp = claims["exp"]?.numberValue
+            let scope = claims["scope"]?.stringValue, let iat = claims["iat"]?.numericDate,
+            let exp = claims["exp"]?.numericDate
         else { return nil }
-        guard clock.now().timeIntervalSince1970 < exp else { return nil }
+        guard clock.now().timeIntervalSince1970 < Double(exp) else { return nil }
         var jkt: String?
         if case .object(let confirmation)? = claims["cnf"] {
             guard let value = confirmation["jkt"]?.stringValue else { return nil }
@@ -43,7 +43,7 @@ struct AccessTokenVerifier: Sendable {
         }
         return AccessTokenClaims(
             tokenId: tokenId, subject: subject, clientId: clientId, sessionId: sessionId, scope: scope,
-            issuedAt: Int64(iat), expiresAt: Int64(exp), issuer: issuer, dpopJkt: jkt)
+            issuedAt: iat, expiresAt: exp, issuer: issuer, dpopJkt: jkt)
     }
 
     /// Verifies the token and checks, in `repositories`, that it was not revoked and that its

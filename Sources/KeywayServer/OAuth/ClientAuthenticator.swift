@@ -133,7 +133,7 @@ struct ClientAuthenticator: Sendable {
             throw refuse("The client assertion's audience must be this server's issuer or token endpoint.")
         }
         let now = clock.now().epochMilliseconds / 1000
-        guard let exp = claims["exp"]?.numberValue.map({ Int64($0) }) else {
+        guard let exp = claims["exp"]?.numericDate else {
             throw refuse("The client assertion has no expiry (exp).")
         }
         guard now < exp + Self.leeway else { throw refuse("The client assertion has expired.") }
@@ -142,7 +142,7 @@ struct ClientAuthenticator: Sendable {
         }
         for name in ["nbf", "iat"] {
             if let value = claims[name] {
-                guard let seconds = value.numberValue, Int64(seconds) <= now + Self.leeway else {
+                guard let seconds = value.numericDate, seconds <= now + Self.leeway else {
                     throw refuse("The client assertion is not valid yet (\(name)).")
                 }
             }

@@ -5,7 +5,8 @@ import KeywayProtocol
 /// app's backend) only. A backend may introspect tokens of any application of its own project
 /// (typically the tokens its mobile app holds); for tokens of other projects, and for any token
 /// that is unknown, expired, revoked, spent or whose sign-in ended, the answer is
-/// `{"active": false}`.
+/// `{"active": false}`. `token_type` is an access token's type in the sense of RFC 6749 §5.1
+/// (`Bearer`, or `DPoP` for a key-bound token); a refresh token, which has no such type, has none.
 struct IntrospectionEndpoint: Sendable {
     let database: any Database
     let clock: any ServerClock
@@ -14,6 +15,14 @@ struct IntrospectionEndpoint: Sendable {
     let accessTokens: AccessTokenVerifier
 
     func handle(form: [String: String], authorization: String?) async throws -> IntrospectionResponse {
+        // RFC 7662 §2.1 and RFC 6749 §5.2: a request that does not authenticate a client at all is
+        // refused as invalid_client (401), before anything about the token is looked at.
+        guard authorization != nil || form["client_id"] != nil || form["client_assertion"] != nil
+            || form["client_assertion_type"] != nil
+        else {
+            throw OAuthFailure.invalidClient(
+                "Introspection needs client authentication: a confidential application's credentials.", usedBasic: false)
+        }
         guard let token = form["token"], !token.isEmpty else {
             throw OAuthFailure.invalidRequest("token is required.")
         }
@@ -32,7 +41,7 @@ struct IntrospectionEndpoint: Sendable {
                 else { return .inactive }
                 return IntrospectionResponse(
                     active: true, scope: claims.scope, clientId: claims.clientId, subject: claims.subject,
-                    tokenType: "access_token", expiresAt: Int(claims.expiresAt), issuedAt: Int(claims.issuedAt),
+                    tokenType: claims.dpopJkt == nil ? "Bearer" : "DPoP", expiresAt: Int(claims.expiresAt), issuedAt: Int(claims.issuedAt),
                     issuer: issuer, sessionId: claims.sessionId, tokenId: claims.tokenId,
                     confirmation: claims.dpopJkt.map { .init(jkt: $0) })
             }
@@ -44,7 +53,7 @@ struct IntrospectionEndpoint: Sendable {
             else { return .inactive }
             return IntrospectionResponse(
                 active: true, scope: record.scope, clientId: owner.configId, subject: record.userId,
-                tokenType: "refresh_token", expiresAt: Int(record.expiresAt / 1000),
+                tokenType: nil, expiresAt: Int(record.expiresAt / 1000),
                 issuedAt: Int(record.createdAt / 1000), issuer: issuer, sessionId: record.sessionId,
                 confirmation: record.dpopJkt.map { .init(jkt: $0) })
         }

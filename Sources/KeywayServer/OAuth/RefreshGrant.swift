@@ -46,7 +46,7 @@ extension TokenEndpoint {
                             ? "The refresh token is bound to a DPoP key: send a DPoP proof."
                             : "The DPoP proof's key is not the key the refresh token is bound to."))
             }
-            guard let user = try await repositories.users.find(id: record.userId),
+            guard let user = try await repositories.users.find(id: record.userId), user.blockedAt == nil,
                 let session = try await repositories.sessions.find(id: record.sessionId), session.revokedAt == nil
             else {
                 return .failure(.invalidGrant("The sign-in behind this refresh token has ended."))
@@ -69,9 +69,13 @@ extension TokenEndpoint {
                 guard nowMillis - rotatedAt <= graceMillis, let successor, successor.revokedAt == nil,
                     successor.rotatedAt == nil, nowMillis < successor.expiresAt
                 else {
+                    // The whole sign-in ends: the family's refresh tokens and, through its session,
+                    // every access token issued from it (UserInfo, introspection, /v1/me and
+                    // account management all check the session).
                     try await repositories.refreshTokens.revokeFamily(record.familyId, at: nowMillis)
+                    try await repositories.sessions.revoke(id: record.sessionId, at: nowMillis)
                     logger.warning(
-                        "refresh token reused after rotation; token family revoked",
+                        "refresh token reused after rotation; token family and session revoked",
                         metadata: ["family": "\(record.familyId)", "client": "\(application.configId)"])
                     return .failure(
                         .invalidGrant("The refresh token was already used. Every token of its sign-in has been revoked."))

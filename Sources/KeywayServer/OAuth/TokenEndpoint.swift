@@ -83,8 +83,8 @@ struct TokenEndpoint: Sendable {
         let now = clock.now()
         let nowMillis = now.epochMilliseconds
         let codeHash = sha256Hex(code)
-        let refreshToken = RefreshTokenDerivation.root()
-        let scope = Self.signInScope
+        let refreshToken = Self.issuesRefreshTokens(to: application) ? RefreshTokenDerivation.root() : nil
+        let scope = refreshToken == nil ? Self.withoutOfflineAccess(Self.signInScope) : Self.signInScope
         let policy = application.refreshTokens ?? tokens.lifetimes.refreshTokens
         let familyExpiresAt = nowMillis + Int64((policy.absoluteLifetime * 1000).rounded())
         let expiresAt = min(nowMillis + Int64((policy.idleLifetime * 1000).rounded()), familyExpiresAt)
@@ -115,14 +115,16 @@ struct TokenEndpoint: Sendable {
             guard let user = try await repositories.users.find(id: record.userId),
                 let session = try await repositories.sessions.find(id: record.sessionId), session.revokedAt == nil
             else { return .failure(.invalidGrant("The session behind this code no longer exists.")) }
-            let id = SecureRandom.identifier(prefix: "rt")
-            try await repositories.refreshTokens.insert(
-                RefreshTokenRecord(
-                    id: id, tokenHash: sha256Hex(refreshToken), familyId: id, scope: scope,
-                    applicationId: application.id, userId: user.id, sessionId: session.id,
-                    authorizationCodeHash: codeHash, createdAt: nowMillis, expiresAt: expiresAt,
-                    familyExpiresAt: familyExpiresAt, rotatedAt: nil, successorId: nil, revokedAt: nil,
-                    dpopJkt: binding))
+            if let refreshToken {
+                let id = SecureRandom.identifier(prefix: "rt")
+                try await repositories.refreshTokens.insert(
+                    RefreshTokenRecord(
+                        id: id, tokenHash: sha256Hex(refreshToken), familyId: id, scope: scope,
+                        applicationId: application.id, userId: user.id, sessionId: session.id,
+                        authorizationCodeHash: codeHash, createdAt: nowMillis, expiresAt: expiresAt,
+                        familyExpiresAt: familyExpiresAt, rotatedAt: nil, successorId: nil, revokedAt: nil,
+                        dpopJkt: binding))
+            }
             return .success(
                 TokenIssuer.Subject(
                     userId: user.id, email: user.email, emailVerified: user.emailVerified, phoneNumber: user.verifiedPhone,
@@ -132,14 +134,25 @@ struct TokenEndpoint: Sendable {
         return try tokenResponse(for: try outcome.get(), refreshToken: refreshToken, now: now)
     }
 
+    /// Whether `application` gets refresh tokens: a registered client only when it registered the
+    /// `refresh_token` grant; an application without a grant list (made by an administrator) always.
+    static func issuesRefreshTokens(to application: ApplicationRecord) -> Bool {
+        application.grantTypes?.contains("refresh_token") ?? true
+    }
+
+    /// `scope` without `offline_access`, for a client that gets no refresh token.
+    static func withoutOfflineAccess(_ scope: String) -> String {
+        scope.split(separator: " ").filter { $0 != "offline_access" }.joined(separator: " ")
+    }
+
     /// Mints the access token, and the ID token when the scope includes `openid`.
-    func tokenResponse(for subject: TokenIssuer.Subject, refreshToken: String, now: Date) throws -> TokenResponse {
+    func tokenResponse(for subject: TokenIssuer.Subject, refreshToken: String?, now: Date) throws -> TokenResponse {
         let issuer = issuer()
         let accessToken = try tokens.accessToken(for: subject, issuer: issuer, now: now)
         let includesOpenID = subject.scope.split(separator: " ").contains("openid")
         let idToken = try includesOpenID ? tokens.idToken(for: subject, issuer: issuer, accessToken: accessToken, now: now) : nil
         return TokenResponse(
             accessToken: Sensitive(accessToken), tokenType: subject.dpopJkt == nil ? "Bearer" : "DPoP", expiresIn: Int(tokens.lifetimes.accessToken),
-            idToken: idToken.map { Sensitive($0) }, refreshToken: Sensitive(refreshToken), scope: subject.scope)
+            idToken: idToken.map { Sensitive($0) }, refreshToken: refreshToken.map { Sensitive($0) }, scope: subject.scope)
     }
 }

@@ -43,7 +43,7 @@ extension TokenEndpoint {
                 throw OAuthFailure.invalidTarget("This server only issues tokens for \(issuer); \(parameter) names another target.")
             }
         }
-        let scope = try Self.exchangeScope(form["scope"])
+        let requestedScope = try Self.exchangeScope(form["scope"])
 
         let now = clock.now()
         let nowMillis = now.epochMilliseconds
@@ -75,7 +75,8 @@ extension TokenEndpoint {
             throw OAuthFailure.invalidGrant(refusal.message)
         }
 
-        let refreshToken = RefreshTokenDerivation.root()
+        let refreshToken = Self.issuesRefreshTokens(to: application) ? RefreshTokenDerivation.root() : nil
+        let scope = refreshToken == nil ? Self.withoutOfflineAccess(requestedScope) : requestedScope
         let policy = application.refreshTokens ?? tokens.lifetimes.refreshTokens
         let familyExpiresAt = nowMillis + Int64((policy.absoluteLifetime * 1000).rounded())
         let expiresAt = min(nowMillis + Int64((policy.idleLifetime * 1000).rounded()), familyExpiresAt)
@@ -117,13 +118,16 @@ extension TokenEndpoint {
                 SessionRecord(
                     id: sessionId, userId: user.id, applicationId: application.id, amr: [TokenExchange.amr],
                     authTime: nowMillis, createdAt: nowMillis, revokedAt: nil))
-            let id = SecureRandom.identifier(prefix: "rt")
-            try await repositories.refreshTokens.insert(
-                RefreshTokenRecord(
-                    id: id, tokenHash: sha256Hex(refreshToken), familyId: id, scope: scope,
-                    applicationId: application.id, userId: user.id, sessionId: sessionId, authorizationCodeHash: nil,
-                    createdAt: nowMillis, expiresAt: expiresAt, familyExpiresAt: familyExpiresAt, rotatedAt: nil,
-                    successorId: nil, revokedAt: nil, dpopJkt: binding))
+            if let refreshToken {
+                let id = SecureRandom.identifier(prefix: "rt")
+                try await repositories.refreshTokens.insert(
+                    RefreshTokenRecord(
+                        id: id, tokenHash: sha256Hex(refreshToken), familyId: id, scope: scope,
+                        applicationId: application.id, userId: user.id, sessionId: sessionId,
+                        authorizationCodeHash: nil, createdAt: nowMillis, expiresAt: expiresAt,
+                        familyExpiresAt: familyExpiresAt, rotatedAt: nil, successorId: nil, revokedAt: nil,
+                        dpopJkt: binding))
+            }
             return .success(
                 TokenIssuer.Subject(
                     userId: user.id, email: user.email, emailVerified: user.emailVerified, phoneNumber: user.verifiedPhone,

@@ -121,7 +121,7 @@ struct FormValue: Decodable, Sendable {
         } else if let value = try? container.decode(Bool.self) {
             text = value ? "true" : "false"
         } else if let value = try? container.decode(Double.self) {
-            text = value == value.rounded() ? String(Int(value)) : String(value)
+            text = NumberText.decimal(value)
         } else {
             throw DecodingError.dataCorruptedError(in: container, debugDescription: "Send text, a boolean or a number.")
         }

@@ -23,13 +23,14 @@ final class SQLiteDatabase: Database {
         self.logger = logger
     }
 
-    /// Opens (creating if needed) the database file and its parent folder.
+    /// Opens (creating if needed) the database file and its parent folder. The file holds the
+    /// server's keys: see ``DatabaseFiles/secure(path:)`` for its permissions.
     static func open(path: String, readerCount: Int = 4, logger: Logger) async throws -> SQLiteDatabase {
-        let url = URL(fileURLWithPath: path)
-        try FileManager.default.createDirectory(
-            at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try DatabaseFiles.secure(path: path)
         let writer = try SQLiteHandle(path: path)
         try writer.execute("PRAGMA journal_mode = WAL")
+        // Deleted content is overwritten with zeros, not left in free pages.
+        try writer.execute("PRAGMA secure_delete = ON")
         try writer.execute("PRAGMA synchronous = NORMAL")
         try writer.execute("PRAGMA foreign_keys = ON")
         // Checkpoints (which fsync) run off the writer, on a thread of their own: see `checkpoint()`.
@@ -43,6 +44,10 @@ final class SQLiteDatabase: Database {
     /// Copies the write-ahead log back into the database file every 250 ms, in `PASSIVE` mode
     /// (it never blocks the writer or readers), on a thread outside the concurrency pool: its
     /// fsync can take milliseconds, and a transaction waiting on it would stall every request.
+    /// Every fifth second the checkpoint is a `TRUNCATE` one without waiting (busy timeout 0):
+    /// when no reader holds an old snapshot it empties the log file, so the old page images a WAL
+    /// keeps (codes and tokens since deleted) do not outlive it; when it cannot, it does no more
+    /// than a passive checkpoint.
     private func startCheckpointing() {
         let path = self.path
         let logger = self.logger
@@ -53,9 +58,12 @@ final class SQLiteDatabase: Database {
                 return
             }
             defer { handle.close() }
+            _ = try? handle.execute("PRAGMA busy_timeout = 0")
+            var round = 0
             while !stop.current {
+                round += 1
                 do {
-                    try handle.execute("PRAGMA wal_checkpoint(PASSIVE)")
+                    try handle.execute(round % 20 == 0 ? "PRAGMA wal_checkpoint(TRUNCATE)" : "PRAGMA wal_checkpoint(PASSIVE)")
                 } catch {
                     logger.warning("WAL checkpoint failed: \(error)")
                 }

@@ -1,0 +1,92 @@
+import Foundation
+import KeywayServer
+import KeywayTestSupport
+import Testing
+
+/// `keyway-server serve` as an operator starts it: where dev mode may listen, how the admin token
+/// is given, and the permissions of the files that hold the server's keys.
+@Suite("keyway-server serve: safe defaults")
+struct ServeCommandTests {
+    /// A fresh folder (not yet created) and the database URL of a file in it.
+    static func temporaryFolder() -> (folder: String, database: String) {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("keyway-serve-\(UUID().uuidString)").path
+        return (folder, "sqlite:\(folder)/keyway.sqlite")
+    }
+
+    /// Starts `keyway-server serve` with `arguments` and waits until it listens; answers its port.
+    static func serve(_ arguments: [String], environment: [String: String] = [:]) async throws -> (CLIProcess, Int) {
+        let process = try CLIProcess(arguments: ["serve", "--port", "0"] + arguments, environment: environment, executable: "keyway-server")
+        return try await process.settingUp { process in
+            try await process.waitForError(containing: "keyway-server listening on")
+            let line = process.standardError.split(separator: "\n").first { $0.contains("keyway-server listening on") } ?? ""
+            let port = try #require(line.firstMatch(of: /listening on .+:([0-9]+),/).flatMap { Int($0.output.1) })
+            return (process, port)
+        }
+    }
+
+    static func permissions(_ path: String) throws -> Int {
+        try #require(try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int)
+    }
+
+    @Test func devModeRefusesToListenBeyondLoopbackUnlessForced() async throws {
+        let (_, database) = Self.temporaryFolder()
+        for host in ["0.0.0.0", "::", "192.0.2.10", "example.com"] {
+            let refused = try CLIProcess(
+                arguments: ["serve", "--host", host, "--port", "0", "--database", database], executable: "keyway-server")
+            let status = try await refused.waitForExit()
+            #expect(status != 0)
+            #expect(refused.standardError.contains("--unsafe-dev-mode-on-network"), "\(host): \(refused.standardError)")
+            #expect(!refused.standardError.contains("listening on"))
+        }
+        let (process, _) = try await Self.serve(["--host", "0.0.0.0", "--database", database, "--unsafe-dev-mode-on-network"])
+        try await withTestServer(process) { process in
+            #expect(process.standardError.contains("dev mode on 0.0.0.0"))
+        }
+        // Loopback needs no flag.
+        let (loopback, _) = try await Self.serve(["--host", "127.0.0.1", "--database", database])
+        await loopback.stop()
+    }
+
+    @Test func anAdminTokenOnTheCommandLineIsWarnedAboutAndAFileIsNot() async throws {
+        let (folder, database) = Self.temporaryFolder()
+        let token = "kad_" + String(repeating: "a1", count: 20)
+        let (onCommandLine, port) = try await Self.serve(["--database", database, "--admin-token", token])
+        try await withTestServer(onCommandLine) { process in
+            #expect(process.standardError.contains("process list"))
+            #expect(!process.standardError.contains(token))
+            let listed = try await RawHTTPClient.send(
+                method: "GET", host: "127.0.0.1", port: port, path: "/admin/applications",
+                headers: ["Authorization": "Bearer \(token)"], body: nil)
+            #expect(listed.status == 200)
+        }
+
+        let file = folder + "/admin-token"
+        try Data((token + "\n").utf8).write(to: URL(fileURLWithPath: file))
+        let (fromFile, filePort) = try await Self.serve(["--database", database, "--admin-token-file", file])
+        try await withTestServer(fromFile) { process in
+            #expect(!process.standardError.contains("process list"))
+            let listed = try await RawHTTPClient.send(
+                method: "GET", host: "127.0.0.1", port: filePort, path: "/admin/applications",
+                headers: ["Authorization": "Bearer \(token)"], body: nil)
+            #expect(listed.status == 200)
+        }
+    }
+
+    @Test func theDatabaseAndItsFolderAreReadableByTheOwnerOnly() async throws {
+        let (folder, database) = Self.temporaryFolder()
+        let path = folder + "/keyway.sqlite"
+        let (process, _) = try await Self.serve(["--database", database])
+        try await withTestServer(process) { _ throws in
+            #expect(try Self.permissions(folder) == 0o700)
+            for file in [path, path + "-wal", path + "-shm"] {
+                #expect(try Self.permissions(file) == 0o600, "\(file)")
+            }
+        }
+        // A file an older version left readable by others is narrowed on the next start.
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: path)
+        let (restarted, _) = try await Self.serve(["--database", database])
+        try await withTestServer(restarted) { _ throws in
+            #expect(try Self.permissions(path) == 0o600)
+        }
+    }
+}
