@@ -96,7 +96,7 @@ struct CLIDeviceTests {
             harness.clock.advance(by: 1)
             try await Task.sleep(for: .milliseconds(400))
         }
-        return try await login.waitForExit(timeout: .seconds(5))
+        return try await login.waitForExit(timeout: .seconds(30))
     }
 
     /// The device IDs `keyway devices` printed, and the one marked as this device.

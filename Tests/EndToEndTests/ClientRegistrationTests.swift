@@ -98,7 +98,7 @@ struct ClientRegistrationTests {
     @Test func privateKeyJWTClientSignsInWithES256AndRS256Assertions() async throws {
         try await withStartedServer { server, clock, token in
             let ecKey = P256.Signing.PrivateKey()
-            let rsaKey = try _RSA.Signing.PrivateKey(keySize: .bits2048)
+            let rsaKey = try ExternalIssuer.sharedRSAKey.get()
             var ecJWK = ECJWK.publicJWK(for: ecKey.publicKey)
             ecJWK.kid = "ec"
             let (n, e) = ExternalIssuer.rsaComponents(pkcs1: Array(rsaKey.publicKey.pkcs1DERRepresentation))

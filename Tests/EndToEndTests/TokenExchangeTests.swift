@@ -16,8 +16,12 @@ struct ExternalIssuer {
     let ecKey = P256.Signing.PrivateKey()
     let rsaKey: _RSA.Signing.PrivateKey
 
+    /// One RSA key for the whole run: generating a 2048-bit key can take seconds in a debug build,
+    /// holding a thread of the shared concurrency pool all that time.
+    static let sharedRSAKey = Result { try _RSA.Signing.PrivateKey(keySize: .bits2048) }
+
     init() throws {
-        rsaKey = try _RSA.Signing.PrivateKey(keySize: .bits2048)
+        rsaKey = try Self.sharedRSAKey.get()
     }
 
     var ecJWK: JSONWebKey {

@@ -344,7 +344,7 @@ struct DeliveryTests {
 
             // Once an attempt has run, the wait answers at once with the finished, failing status.
             #expect(try await fixture.worker.deliverDue() == 1)
-            let failed = try #require(try await fixture.worker.awaitFirstAttempt(id: failing, timeout: .seconds(10)))
+            let failed = try #require(try await fixture.worker.awaitFirstAttempt(id: failing, timeout: .seconds(30)))
             #expect(failed.firstAttemptFinished && failed.isFailing)
 
             #expect(try await fixture.worker.awaitFirstAttempt(id: "dlv_unknown", timeout: .milliseconds(10)) == nil)
@@ -366,7 +366,7 @@ struct DeliveryTests {
             try await waitUntil("the service waits for work") { worker.isWaitingForWork }
             let id = try await fixture.enqueue()
             worker.wake()
-            let status = try #require(try await worker.awaitFirstAttempt(id: id, timeout: .seconds(10)))
+            let status = try #require(try await worker.awaitFirstAttempt(id: id, timeout: .seconds(30)))
             #expect(status.state == .delivered)
             service.cancel()
             try await service.value
