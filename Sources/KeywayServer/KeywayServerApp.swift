@@ -196,8 +196,8 @@ public final class KeywayServerApp: Sendable {
     }
 
     private func buildRouter() throws -> Router<KeywayRequestContext> {
-        let router = Router(context: KeywayRequestContext.self)
-        router.middlewares.add(RequestLogMiddleware(logger: logger))
+        let router = RouteTable()
+        router.add(middleware: RequestLogMiddleware(logger: logger))
         let issuerBox = issuer
         let fallback = "http://\(configuration.host):\(configuration.port)"
         let currentIssuer: @Sendable () -> String = { issuerBox.current ?? fallback }
@@ -235,6 +235,7 @@ public final class KeywayServerApp: Sendable {
         if let outbox {
             DevRoutes(outbox: outbox).register(on: router)
         }
-        return router
+        router.answerOtherMethods()
+        return router.router
     }
 }

@@ -281,7 +281,13 @@ struct AdaptiveSignInTests {
                 throw TestFailure("Expected the account overview, got \(keyway.flow.currentUpdate)")
             }
             #expect(methods.map(\.type).contains(.totp))
+            // Finishing issues a code (new tokens): an access token alone is not enough for that,
+            // the user confirms who they are first.
             await keyway.flow.perform(operation: "finish")
+            let confirm = try #require(keyway.flow.currentUpdate.methodChoice)
+            #expect(confirm.purpose == .reverification)
+            await keyway.flow.selectMethod(id: "totp")
+            await keyway.flow.submitTotp(TestAuthenticator.code(secret: secret, at: harness.clock.now().addingTimeInterval(30)))
             #expect(keyway.flow.currentUpdate.completion != nil)
 
             // Replacing the authenticator weakens the account until the new one works: it needs the

@@ -105,7 +105,8 @@ struct CLIAdaptiveTests {
 
             // Account management: add an SMS phone number (adding needs no re-verification), then done.
             let account = try CLIProcess(arguments: ["account", "--server", url], environment: environment)
-            try await account.waitForError(containing: "What would you like to do?")
+            // The whole menu, up to its prompt.
+            try await account.waitForError(containing: "Choose 1-")
             #expect(account.standardError.contains("Set up or change the SMS phone number"))
             let lines = account.standardError.split(separator: "\n")
             let setupLine = try #require(lines.first { $0.contains("Set up or change the SMS phone number") })
@@ -116,10 +117,16 @@ struct CLIAdaptiveTests {
             try await account.waitForError(containing: "international form")
             account.type("+14155550166")
             account.type(try await code(to: "+14155550166", count: 1))
-            try await account.waitForError(containing: "Your phone number is verified.")
-            let done = try #require(
-                account.standardError.split(separator: "\n").last { $0.contains(". Done") })
+            // The menu printed again after the message, not the one before it.
+            let menu = try await account.waitForError(containing: "Choose 1-", after: "Your phone number is verified.")
+            let done = try #require(menu.split(separator: "\n").last { $0.contains(". Done") })
+            let sentBefore = try await server.outbox(to: email).count
             account.type(String(done.trimmingCharacters(in: .whitespaces).prefix { $0.isNumber }))
+            // Finishing mints new tokens, so the user confirms who they are first.
+            let confirm = try await account.waitForError(containing: "Choose 1-", after: "Confirm it is you:")
+            let emailChoice = try #require(confirm.split(separator: "\n").last { $0.contains("Email a code") })
+            account.type(String(emailChoice.trimmingCharacters(in: .whitespaces).prefix { $0.isNumber }))
+            account.type(try await code(to: email, count: sentBefore + 1))
             #expect(try await account.waitForExit() == 0, "stderr: \(account.standardError)")
             #expect(try await server.rowCount("users WHERE phone = '+14155550166' AND phone_verified = 1") == 1)
         }

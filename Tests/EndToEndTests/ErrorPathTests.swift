@@ -117,6 +117,41 @@ struct ErrorPathTests {
         }
     }
 
+    @Test func aKnownPathWithAnotherMethodIs405WithAllowInItsFamilysFormat() async throws {
+        try await withTestServer(TestServer.start(clock: ManualClock())) { server in
+            // OAuth endpoints answer as RFC 6749 §5.2 does.
+            for method in ["GET", "PUT", "DELETE", "HEAD"] {
+                let token = try await server.request(method, "/oauth2/token")
+                #expect(token.status == 405, "\(method)")
+                #expect(token.headers["allow"] == "POST")
+                if method != "HEAD" {
+                    #expect(token.headers["content-type"]?.hasPrefix("application/json") == true)
+                    let json = try JSONSerialization.jsonObject(with: token.body) as? [String: Any]
+                    #expect(json?["error"] as? String == "invalid_request")
+                }
+            }
+            // The flow API and the rest answer with problem documents.
+            let flows = try await server.request("DELETE", "/v1/flows")
+            #expect(flows.status == 405)
+            #expect(flows.headers["allow"] == "POST")
+            #expect(try problem(flows).code == .methodNotAllowed)
+            let code = try await server.request("GET", "/v1/flows/flw_x/code")
+            #expect(code.status == 405)
+            #expect(code.headers["allow"] == "POST")
+            let me = try await server.request("PUT", "/v1/me")
+            #expect(me.status == 405)
+            #expect(me.headers["allow"] == "GET, HEAD, PATCH")
+            // HEAD is answered wherever GET is, without a body.
+            for path in ["/health", "/.well-known/openid-configuration", "/.well-known/jwks.json"] {
+                let head = try await server.request("HEAD", path)
+                #expect(head.status == 200, "\(path)")
+                #expect(head.body.isEmpty)
+            }
+            // An unknown path stays 404.
+            #expect(try await server.request("DELETE", "/v1/nothing").status == 404)
+        }
+    }
+
     @Test func unreachableServerIsANetworkError() async throws {
         let keyway = try Keyway(configId: "cfg_x", baseURL: URL(string: "http://127.0.0.1:9")!)
         await keyway.start(identifier: "a@example.com")

@@ -63,7 +63,8 @@ struct TrustedDeviceTests {
             await keyway.flow.revokeDevice(id: deviceId)
             #expect(keyway.flow.currentUpdate.promptContext?.step.manageAccount?.devices == [])
             #expect(keyway.flow.currentUpdate.promptContext?.messages.map(\.code).contains("deviceRevoked") == true)
-            await keyway.flow.perform(operation: "finish")
+            // Leaving keeps the tokens the app has: no new code without a fresh verification.
+            await keyway.flow.cancel()
 
             // The next challenge is refused: the SDK forgets the key, the user enters the code, and
             // the device is enrolled again under a new ID, all without an error reaching the app.

@@ -13,7 +13,7 @@ struct AdminAuthorization: RouterMiddleware {
     let database: any Database
 
     /// The `/admin` route group behind the admin token check.
-    static func group(on router: Router<KeywayRequestContext>, database: any Database)
+    static func group(on router: RouteTable, database: any Database)
         -> RouterGroup<KeywayRequestContext>
     {
         router.group("admin").add(middleware: AdminAuthorization(database: database))

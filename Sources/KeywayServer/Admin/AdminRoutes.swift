@@ -9,7 +9,7 @@ struct AdminRoutes {
     let service: AdminService
     let logger: Logger
 
-    func register(on router: Router<KeywayRequestContext>) {
+    func register(on router: RouteTable) {
         let admin = AdminAuthorization.group(on: router, database: service.database)
 
         admin.get("applications") { _, context in

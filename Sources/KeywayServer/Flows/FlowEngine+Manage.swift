@@ -21,11 +21,14 @@ extension FlowEngine {
     /// How long a fresh verification covers further changes in the same flow.
     static let reverificationLifetime: Int64 = 5 * 60 * 1000
 
-    /// Starts an `accountManage` flow for the user an access token named.
+    /// Starts an `accountManage` flow for the user an access token named. The code it ends with is
+    /// for the token's session and at most the token's scope, and only after a fresh verification.
     func startManaging(
-        application: ApplicationRecord, policy: FlowPolicy, userId: String, sessionId: String? = nil,
+        application: ApplicationRecord, policy: FlowPolicy, account: Account,
         request: StartFlowRequest, clientAddress: String?, now: Int64, traceId: String
     ) async throws -> Step {
+        let userId = account.userId
+        let sessionId = account.sessionId
         let flowId = SecureRandom.identifier(prefix: "flw")
         let flowToken = SecureRandom.token(prefix: "kft")
         return try await database.write { repositories in
@@ -39,7 +42,8 @@ extension FlowEngine {
                 resendAt: nil, resendCount: 0, failedAttempts: 0, sessionId: sessionId, createdAt: now,
                 expiresAt: now + self.milliseconds(self.limits.flowLifetime), updatedAt: now,
                 progress: FlowProgress(
-                    mode: .manage, stage: .manageAccount, purpose: .primary, primaryDone: true, amr: []))
+                    mode: .manage, stage: .manageAccount, purpose: .primary, primaryDone: true, amr: [],
+                    grantedScope: account.scope))
             try await repositories.flows.insert(flow)
             var context = Context(
                 flow: flow, progress: flow.progress!, application: application, policy: policy, user: user, now: now,
@@ -89,7 +93,7 @@ extension FlowEngine {
             }
             guard Self.operations(context).contains(operation) else { throw FlowProblem.invalidStep }
             context.progress.notice = nil
-            if operation == .finish {
+            if operation == .finish, self.recentlyVerified(context) {
                 return try await self.complete(&context, in: repositories)
             }
             if operation == .revokeDevice || operation == .revokeAllDevices {
@@ -115,13 +119,15 @@ extension FlowEngine {
         }
     }
 
-    /// Whether an operation needs a fresh verification: removing or replacing a method, or a new password.
+    /// Whether an operation needs a fresh verification: removing or replacing a method, a new
+    /// password, or finishing (which issues an authorization code, so new tokens: an access token
+    /// alone must not be enough to mint them).
     private func weakens(_ operation: Operation, _ context: Context) -> Bool {
         switch operation {
-        case .removeTotp, .removeSms, .changePassword: true
+        case .removeTotp, .removeSms, .changePassword, .finish: true
         case .setupTotp: context.user?.hasTotp ?? false
         case .setupSms: context.user?.phone != nil
-        case .finish, .revokeDevice, .revokeAllDevices: false
+        case .revokeDevice, .revokeAllDevices: false
         }
     }
 

@@ -390,7 +390,7 @@ extension FlowEngine {
             AuthorizationCodeRecord(
                 codeHash: sha256Hex(authCode), applicationId: context.application.id, userId: user.id,
                 sessionId: sessionId, flowId: context.flow.id, codeChallenge: context.flow.codeChallenge,
-                expiresAt: expiresAt, usedAt: nil, createdAt: context.now))
+                expiresAt: expiresAt, usedAt: nil, createdAt: context.now, scope: context.progress.grantedScope))
         context.flow.state = .completed
         context.flow.otpHash = nil
         context.flow.sessionId = sessionId

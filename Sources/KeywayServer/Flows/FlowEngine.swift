@@ -66,10 +66,20 @@ struct FlowEngine: Sendable {
 
     // MARK: Starting
 
+    /// The signed-in user an access token names, for an `accountManage` flow.
+    struct Account: Sendable {
+        var userId: String
+        var sessionId: String
+        /// The application the access token was issued to.
+        var clientId: String
+        /// The access token's scope.
+        var scope: String
+    }
+
     /// Starts a flow and answers with its first step.
     func start(
         configId: String?, request: StartFlowRequest, clientAddress: String? = nil, userAgent: String? = nil,
-        account: (userId: String, sessionId: String)? = nil, traceId: String
+        account: Account? = nil, traceId: String
     ) async throws -> Step {
         let application = try await application(for: configId)
         var startRequest = request
@@ -109,6 +119,8 @@ struct FlowEngine: Sendable {
         }
         if request.flowType == .accountManage {
             guard let account else { throw FlowProblem.invalidAccessToken }
+            // A token manages the account only through the application it was issued to.
+            guard account.clientId == application.configId else { throw FlowProblem.accessTokenOfAnotherApplication }
             if let startToken {
                 let used = try await database.write { repositories in
                     try await self.directory.consumeStartToken(
@@ -117,8 +129,7 @@ struct FlowEngine: Sendable {
                 guard used != nil else { throw FlowProblem.invalidStartToken }
             }
             return try await startManaging(
-                application: application, policy: policy, userId: account.userId, sessionId: account.sessionId,
-                request: request,
+                application: application, policy: policy, account: account, request: request,
                 clientAddress: clientAddress, now: now, traceId: traceId)
         }
         guard let identifier else { throw FlowProblem.internalError }

@@ -157,6 +157,11 @@ struct FlowProblem: Error, Sendable {
         .invalidAccessToken, status: 401, title: "Sign in first",
         detail: "Managing an account needs a valid access token in the Authorization header.", action: .abort)
 
+    static let accessTokenOfAnotherApplication = FlowProblem(
+        .invalidAccessToken, status: 401, title: "Sign in to this application",
+        detail: "The access token was issued to another application: manage the account from the application that signed in.",
+        action: .abort)
+
     static let lastSecondFactor = FlowProblem(
         .invalidStep, status: 409, title: "Last second factor",
         detail: "This application requires a second factor: set up another one before removing this one.",

@@ -69,6 +69,9 @@ struct FlowProgress: Codable, Sendable, Equatable {
     var pendingOperation: String?
     /// Account management: when the user last proved who they are in this flow.
     var reverifiedAt: Int64?
+    /// Account management: the scope of the access token that opened the flow; the code it ends
+    /// with is redeemed for no more than that.
+    var grantedScope: String?
 
     /// A message to show with the next step (`passwordChanged`, `totpAdded`…).
     var notice: String?

@@ -83,13 +83,12 @@ struct TokenEndpoint: Sendable {
         let now = clock.now()
         let nowMillis = now.epochMilliseconds
         let codeHash = sha256Hex(code)
-        let refreshToken = Self.issuesRefreshTokens(to: application) ? RefreshTokenDerivation.root() : nil
-        let scope = refreshToken == nil ? Self.withoutOfflineAccess(Self.signInScope) : Self.signInScope
+        let candidateRefreshToken = RefreshTokenDerivation.root()
         let policy = application.refreshTokens ?? tokens.lifetimes.refreshTokens
         let familyExpiresAt = nowMillis + Int64((policy.absoluteLifetime * 1000).rounded())
         let expiresAt = min(nowMillis + Int64((policy.idleLifetime * 1000).rounded()), familyExpiresAt)
 
-        let outcome: Result<TokenIssuer.Subject, OAuthFailure> = try await database.write { repositories in
+        let outcome: Result<(TokenIssuer.Subject, String?), OAuthFailure> = try await database.write { repositories in
             guard let record = try await repositories.authorizationCodes.find(hash: codeHash) else {
                 return .failure(.invalidGrant("The authorization code is invalid."))
             }
@@ -115,6 +114,12 @@ struct TokenEndpoint: Sendable {
             guard let user = try await repositories.users.find(id: record.userId),
                 let session = try await repositories.sessions.find(id: record.sessionId), session.revokedAt == nil
             else { return .failure(.invalidGrant("The session behind this code no longer exists.")) }
+            // A sign-in's code is for the sign-in scope; account management's for no more than
+            // the token that opened it. Offline access (a refresh token) only for a client that
+            // registered the refresh_token grant.
+            var scope = record.scope ?? Self.signInScope
+            if !Self.issuesRefreshTokens(to: application) { scope = Self.withoutOfflineAccess(scope) }
+            let refreshToken = scope.split(separator: " ").contains("offline_access") ? candidateRefreshToken : nil
             if let refreshToken {
                 let id = SecureRandom.identifier(prefix: "rt")
                 try await repositories.refreshTokens.insert(
@@ -126,12 +131,16 @@ struct TokenEndpoint: Sendable {
                         dpopJkt: binding))
             }
             return .success(
-                TokenIssuer.Subject(
-                    userId: user.id, email: user.email, emailVerified: user.emailVerified, phoneNumber: user.verifiedPhone,
-                    clientId: application.configId, sessionId: session.id, authTime: session.authTime,
-                    amr: session.amr, scope: scope, dpopJkt: binding))
+                (
+                    TokenIssuer.Subject(
+                        userId: user.id, email: user.email, emailVerified: user.emailVerified,
+                        phoneNumber: user.verifiedPhone, clientId: application.configId, sessionId: session.id,
+                        authTime: session.authTime, amr: session.amr, scope: scope, dpopJkt: binding),
+                    refreshToken
+                ))
         }
-        return try tokenResponse(for: try outcome.get(), refreshToken: refreshToken, now: now)
+        let (subject, refreshToken) = try outcome.get()
+        return try tokenResponse(for: subject, refreshToken: refreshToken, now: now)
     }
 
     /// Whether `application` gets refresh tokens: a registered client only when it registered the

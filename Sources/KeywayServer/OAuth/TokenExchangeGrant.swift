@@ -75,8 +75,9 @@ extension TokenEndpoint {
             throw OAuthFailure.invalidGrant(refusal.message)
         }
 
-        let refreshToken = Self.issuesRefreshTokens(to: application) ? RefreshTokenDerivation.root() : nil
-        let scope = refreshToken == nil ? Self.withoutOfflineAccess(requestedScope) : requestedScope
+        // A refresh token only with offline access, and only for a client that may hold one.
+        let scope = Self.issuesRefreshTokens(to: application) ? requestedScope : Self.withoutOfflineAccess(requestedScope)
+        let refreshToken = scope.split(separator: " ").contains("offline_access") ? RefreshTokenDerivation.root() : nil
         let policy = application.refreshTokens ?? tokens.lifetimes.refreshTokens
         let familyExpiresAt = nowMillis + Int64((policy.absoluteLifetime * 1000).rounded())
         let expiresAt = min(nowMillis + Int64((policy.idleLifetime * 1000).rounded()), familyExpiresAt)

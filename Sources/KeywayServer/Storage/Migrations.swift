@@ -380,6 +380,12 @@ enum Migrations {
                 """,
                 "CREATE INDEX device_request_signatures_expires_at ON device_request_signatures (expires_at)",
             ]),
+        Migration(
+            version: 13, name: "the scope of an authorization code",
+            statements: [
+                // NULL: a sign-in's code, redeemed for the sign-in scope.
+                "ALTER TABLE authorization_codes ADD COLUMN scope TEXT"
+            ]),
     ]
 
     /// Applies every migration (up to `through`) the database has not seen yet, each in its own

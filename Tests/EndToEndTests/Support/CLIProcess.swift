@@ -101,6 +101,26 @@ final class CLIProcess: ScopedTestServer, Sendable {
         }
     }
 
+    /// Waits until standard error contains `text` after the last `marker` (a prompt printed again
+    /// after a message), and answers what was printed after the marker.
+    @discardableResult
+    func waitForError(containing text: String, after marker: String, timeout: Duration = .seconds(20)) async throws
+        -> String
+    {
+        let deadline = ContinuousClock.now + timeout
+        while true {
+            let errors = standardError
+            if let range = errors.range(of: marker, options: .backwards) {
+                let tail = String(errors[range.upperBound...])
+                if tail.contains(text) { return tail }
+            }
+            guard process.isRunning, ContinuousClock.now < deadline else {
+                throw TestFailure("The CLI never printed \"\(text)\" after \"\(marker)\". Standard error:\n\(errors)")
+            }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+    }
+
     /// Waits for the process to exit and returns its exit status.
     func waitForExit(timeout: Duration = .seconds(30)) async throws -> Int32 {
         guard let status = await process.waitForExit(timeout: timeout) else {

@@ -5,7 +5,7 @@ import KeywayProtocol
 struct DevRoutes {
     let outbox: DevOutbox
 
-    func register(on router: Router<KeywayRequestContext>) {
+    func register(on router: RouteTable) {
         router.get("dev/outbox") { request, _ in
             let recipient = request.uri.queryParameters.get("to")
             return try HTTPResponses.json(OutboxListing(messages: await outbox.list(to: recipient)))

@@ -16,7 +16,7 @@ struct DeviceRoutes {
     private static let timeHeader = HTTPField.Name(ProtocolHeader.deviceTime)!
     private static let signatureHeader = HTTPField.Name(ProtocolHeader.deviceSignature)!
 
-    func register(on router: Router<KeywayRequestContext>) {
+    func register(on router: RouteTable) {
         router.get("v1/devices/:deviceId/approvals") { request, context in
             let waitText = request.uri.queryParameters.get("wait") ?? "0"
             guard let wait = Int(waitText), (0...30).contains(wait) else {

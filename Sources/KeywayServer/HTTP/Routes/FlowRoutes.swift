@@ -12,15 +12,16 @@ struct FlowRoutes {
     private static let flowTokenHeader = HTTPField.Name(ProtocolHeader.flowToken)!
     private static let clientHeader = HTTPField.Name(ProtocolHeader.client)!
 
-    func register(on router: Router<KeywayRequestContext>) {
+    func register(on router: RouteTable) {
         let flows = router.group("v1/flows")
         flows.post { request, context in
             let body = try await RequestDecoding.json(StartFlowRequest.self, from: request, context: context)
-            var account: (userId: String, sessionId: String)?
+            var account: FlowEngine.Account?
             if body.flowType == .accountManage {
                 do {
                     let (claims, user) = try await users.authenticate(request)
-                    account = (user.id, claims.sessionId)
+                    account = FlowEngine.Account(
+                        userId: user.id, sessionId: claims.sessionId, clientId: claims.clientId, scope: claims.scope)
                 } catch is OAuthFailure {
                     throw FlowProblem.invalidAccessToken
                 }

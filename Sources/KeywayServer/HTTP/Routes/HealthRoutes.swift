@@ -8,7 +8,7 @@ struct HealthRoutes {
         let status: String
     }
 
-    func register(on router: Router<KeywayRequestContext>) {
+    func register(on router: RouteTable) {
         router.get("health") { _, _ in
             _ = try await database.read { try await $0.sql.raw("SELECT 1 AS ok").first() }
             return try HTTPResponses.json(Health(status: "ok"))

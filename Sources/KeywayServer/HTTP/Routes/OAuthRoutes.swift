@@ -17,7 +17,7 @@ struct OAuthRoutes {
     /// Discovery and JWKS answers may be cached by clients for this long.
     static let metadataCacheControl = "public, max-age=300"
 
-    func register(on router: Router<KeywayRequestContext>) throws {
+    func register(on router: RouteTable) throws {
         // Both documents are fixed while the server runs (the issuer is settled once the socket is
         // bound), so each is encoded once.
         let jwks = try HTTPResponses.encode(JSONWebKeySet(keys: [signingKey.publicJWK]))
@@ -75,7 +75,7 @@ struct OAuthRoutes {
     /// A form-encoded OAuth endpoint: parses the body (RFC 6749 §3.2: form encoding, no repeated
     /// parameters) and answers every failure as an RFC 6749 §5.2 error.
     private func post(
-        _ path: RouterPath, on router: Router<KeywayRequestContext>,
+        _ path: RouterPath, on router: RouteTable,
         _ handler: @escaping @Sendable ([String: String], Request) async throws -> Response
     ) {
         let logger = tokenEndpoint.logger

@@ -15,7 +15,7 @@ struct UserRoutes {
     let dpop: DPoPVerifier
     let logger: Logger
 
-    func register(on router: Router<KeywayRequestContext>) {
+    func register(on router: RouteTable) {
         let userInfo: @Sendable (Request, KeywayRequestContext) async throws -> Response = { request, _ in
             do {
                 let (claims, user) = try await authenticate(request)

@@ -9,4 +9,7 @@ struct AuthorizationCodeRecord: Sendable, Equatable {
     var expiresAt: Int64
     var usedAt: Int64?
     var createdAt: Int64
+    /// The scope the code may be redeemed for; `nil` for a sign-in's code (the sign-in scope). A
+    /// code from account management carries the scope of the access token that opened it.
+    var scope: String? = nil
 }

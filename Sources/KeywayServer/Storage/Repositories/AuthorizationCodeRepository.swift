@@ -8,10 +8,10 @@ struct AuthorizationCodeRepository: Sendable {
         try await sql.raw(
             """
             INSERT INTO authorization_codes (code_hash, application_id, user_id, session_id, flow_id,
-                code_challenge, expires_at, used_at, created_at)
+                code_challenge, expires_at, used_at, created_at, scope)
             VALUES (\(bind: code.codeHash), \(bind: code.applicationId), \(bind: code.userId),
                 \(bind: code.sessionId), \(bind: code.flowId), \(bind: code.codeChallenge), \(bind: code.expiresAt),
-                \(bind: code.usedAt), \(bind: code.createdAt))
+                \(bind: code.usedAt), \(bind: code.createdAt), \(bind: code.scope))
             """
         ).run()
     }
@@ -27,7 +27,8 @@ struct AuthorizationCodeRepository: Sendable {
                 codeChallenge: try row.decode(column: "code_challenge", as: String.self),
                 expiresAt: try row.decode(column: "expires_at", as: Int64.self),
                 usedAt: try row.decode(column: "used_at", as: Int64?.self),
-                createdAt: try row.decode(column: "created_at", as: Int64.self))
+                createdAt: try row.decode(column: "created_at", as: Int64.self),
+                scope: try row.decode(column: "scope", as: String?.self))
         }
     }
 

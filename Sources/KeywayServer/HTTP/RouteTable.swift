@@ -1,0 +1,75 @@
+import HTTPTypes
+import Hummingbird
+import KeywayProtocol
+
+/// The server's router, remembering which methods each path answers. Once every route is in,
+/// ``answerOtherMethods()`` makes each other method on a known path answer `405 Method Not
+/// Allowed` with an `Allow` header (RFC 9110 §15.5.6), instead of the `404` of an unknown path, in
+/// the error format of the path's family: RFC 6749 §5.2 JSON under `/oauth2/`, a problem document
+/// elsewhere. `HEAD` is answered wherever `GET` is (the router generates it).
+final class RouteTable: RouterMethods {
+    typealias Context = KeywayRequestContext
+
+    let router: Router<Context>
+    private var paths: [(path: RouterPath, methods: Set<HTTPRequest.Method>)] = []
+
+    init() {
+        router = Router(context: Context.self, options: .autoGenerateHeadEndpoints)
+    }
+
+    @discardableResult
+    func on<Responder: HTTPResponder>(
+        _ path: RouterPath, method: HTTPRequest.Method, responder: Responder
+    ) -> Self where Responder.Context == Context {
+        if let index = paths.firstIndex(where: { $0.path.description == path.description }) {
+            paths[index].methods.insert(method)
+        } else {
+            paths.append((path, [method]))
+        }
+        router.on(path, method: method, responder: responder)
+        return self
+    }
+
+    @discardableResult
+    func add(middleware: any MiddlewareProtocol<Request, Response, Context>) -> Self {
+        router.add(middleware: middleware)
+        return self
+    }
+
+    /// Registers the `405` answers; call after every route is in.
+    func answerOtherMethods() {
+        let candidates: [HTTPRequest.Method] = [.get, .head, .post, .put, .patch, .delete, .options]
+        for (path, methods) in paths {
+            var allowed = methods
+            if allowed.contains(.get) { allowed.insert(.head) }
+            let allow = candidates.filter(allowed.contains).map(\.rawValue).joined(separator: ", ")
+            let oauth = path.description.hasPrefix("/oauth2/")
+            for method in candidates where !allowed.contains(method) {
+                router.on(path, method: method, responder: MethodNotAllowedResponder(allow: allow, oauth: oauth))
+            }
+        }
+    }
+}
+
+/// `405` for a known path with another method.
+struct MethodNotAllowedResponder: HTTPResponder {
+    typealias Context = KeywayRequestContext
+    let allow: String
+    let oauth: Bool
+
+    func respond(to request: Request, context: Context) throws -> Response {
+        let detail = "\(request.uri.path) does not accept \(request.method.rawValue); it accepts \(allow)."
+        var response: Response
+        if oauth {
+            var failure = OAuthFailure.invalidRequest(detail)
+            failure.status = 405
+            response = HTTPResponses.oauthError(failure)
+        } else {
+            response = HTTPResponses.problem(
+                Problem(code: .methodNotAllowed, status: 405, title: "Method not allowed", detail: detail, action: .abort),
+                traceId: context.traceId)
+        }
+        response.headers[.allow] = allow
+        return response
+    }
+}
