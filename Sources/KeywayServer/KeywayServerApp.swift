@@ -126,7 +126,9 @@ public final class KeywayServerApp: Sendable {
             let engine = FlowEngine(
                 database: database, clock: configuration.clock, limits: configuration.limits,
                 hasher: OneTimeCodeHasher(key: codeKey), delivery: deliveryWorker, directory: DatabaseFlowDirectory(),
-                passwords: configuration.passwordHashing, secrets: SecretBox(key: sealingKey), logger: logger,
+                passwords: configuration.customPasswordHashing ?? configuration.passwordHashing,
+                passwordGate: PasswordGate(capacity: configuration.limits.maxConcurrentPasswordChecks),
+                secrets: SecretBox(key: sealingKey), logger: logger,
                 issuer: { issuerBox.current ?? fallbackIssuer })
             return KeywayServerApp(
                 configuration: configuration, devConfigId: devConfigId, createdAdminToken: createdAdminToken,
@@ -158,6 +160,8 @@ public final class KeywayServerApp: Sendable {
         let issuerBox = issuer
         let app = Application(
             router: router,
+            server: .http1(
+                configuration: .init(idleTimeout: .milliseconds(Int64(max(0.1, configuration.idleTimeout) * 1000)))),
             configuration: .init(address: .hostname(host, port: configuration.port), serverName: "keyway"),
             services: [
                 MaintenanceService(database: database, clock: configuration.clock, logger: logger), deliveryWorker,

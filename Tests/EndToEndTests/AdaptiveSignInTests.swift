@@ -10,9 +10,13 @@ struct AdaptiveHarness: ScopedTestServer {
     let clock: ManualClock
     let server: TestServer
 
-    static func start(policy: [String: Any], limits: FlowLimits = FlowLimits()) async throws -> AdaptiveHarness {
+    static func start(
+        policy: [String: Any], limits: FlowLimits = FlowLimits(), passwords: (any PasswordHashing)? = nil
+    ) async throws -> AdaptiveHarness {
         let clock = ManualClock()
-        return try await TestServer.start(clock: clock, limits: limits, adminToken: testAdminToken).settingUp { server in
+        let server = try await TestServer.start(
+            clock: clock, limits: limits, adminToken: testAdminToken, passwords: passwords)
+        return try await server.settingUp { server in
             try await server.setPolicy(policy)
             return AdaptiveHarness(clock: clock, server: server)
         }

@@ -116,9 +116,10 @@ struct InteropDPoPTests {
             await keyway.start(identifier: "python-dpop@example.com")
             await keyway.flow.submitCode(try await server.latestCode(to: "python-dpop@example.com"))
             let completion = try #require(keyway.flow.currentUpdate.completion)
+            // `--name=value`: a base64url value may start with "-", which argparse would take for an option.
             let (status, output) = try await run([
-                "--issuer", server.baseURL.absoluteString, "--client-id", configId,
-                "--code", completion.authCode.revealed, "--verifier", try #require(completion.codeVerifier).revealed,
+                "--issuer=\(server.baseURL.absoluteString)", "--client-id=\(configId)",
+                "--code=\(completion.authCode.revealed)", "--verifier=\(try #require(completion.codeVerifier).revealed)",
             ])
             #expect(status == 0, "dpop_client.py: \(output)")
             for line in ["ok token bound", "ok userinfo", "ok replayed proof refused", "ok bearer use refused", "ok other key refused"] {

@@ -6,12 +6,14 @@ import NIOCore
 import NIOPosix
 import Testing
 
-/// A TCP connection to a server that sends nothing, and learns when the server closes it.
+/// A TCP connection to a server that sends nothing (or the start of a request, then nothing), and
+/// learns when the server closes it.
 struct IdleConnection: Sendable {
     let closed: Task<Bool, Never>
 
-    /// Connects to `port` and waits, in the background, for the server to close the connection.
-    static func open(port: Int) async throws -> IdleConnection {
+    /// Connects to `port`, sends `prefix`, and waits, in the background, for the server to close
+    /// the connection.
+    static func open(port: Int, sending prefix: String = "") async throws -> IdleConnection {
         let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .connect(host: "127.0.0.1", port: port) { channel in
                 channel.eventLoop.makeCompletedFuture {
@@ -19,7 +21,8 @@ struct IdleConnection: Sendable {
                 }
             }
         let closed = Task {
-            (try? await channel.executeThenClose { inbound, _ in
+            (try? await channel.executeThenClose { inbound, outbound in
+                if !prefix.isEmpty { try await outbound.write(ByteBuffer(string: prefix)) }
                 for try await _ in inbound {}
                 return true
             }) ?? true

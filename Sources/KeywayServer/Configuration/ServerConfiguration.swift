@@ -27,6 +27,11 @@ public struct ServerConfiguration: Sendable {
     public var adminToken: String?
     /// How passwords are hashed and checked.
     public var passwordHashing: ScryptPasswords = ScryptPasswords()
+    /// How long a connection may stay idle — no request, or a request whose head has not arrived
+    /// in full — before the server closes it. A response in progress (a long poll) is never cut.
+    public var idleTimeout: TimeInterval = 20
+    /// Replaces ``passwordHashing`` (tests observe or hold the hashing with it).
+    package var customPasswordHashing: (any PasswordHashing)?
 
     public init(
         host: String = "127.0.0.1", port: Int = 8080, database: DatabaseLocation = .embeddedDefault,
@@ -69,6 +74,9 @@ public struct FlowLimits: Sendable {
     public var deliveryPatience: Duration = .seconds(8)
     /// Limits across flows, per identifier and per client address.
     public var rateLimits = RateLimits()
+    /// Password checks and hashes in progress or waiting at once; past it a request is answered
+    /// `503` with the `wait` action at once instead of queueing.
+    public var maxConcurrentPasswordChecks = 16
 
     public init() {}
 }

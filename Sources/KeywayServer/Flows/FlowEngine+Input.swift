@@ -119,40 +119,37 @@ extension FlowEngine {
     // MARK: Passwords
 
     /// Checks a password (sign-in, re-verification) or sets one (sign-up, change). The slow hash
-    /// runs outside the write transaction.
+    /// runs outside the write transaction, and only once the attempt was counted: a check is
+    /// admitted (its limits checked and the attempt recorded as a failure until it succeeds) in a
+    /// transaction of its own first, so a refused attempt costs no hashing, and parallel attempts
+    /// on one flow cannot get past its attempt limit. Each check first takes a place in the bounded
+    /// ``PasswordGate``; with none free it is refused at once with `wait`, uncounted.
     func submitPassword(_ target: Target, password: String) async throws -> Step {
         let now = clock.now().epochMilliseconds
-        let (purpose, stored, minimumLength) = try await database.read { repositories in
+        let (purpose, minimumLength) = try await database.read { repositories in
             let context = try await self.load(
                 flowId: target.flowId, flowToken: target.flowToken, configId: target.configId, now: now,
                 in: repositories)
             if let problem = self.openProblem(context.flow, now: now) { throw problem }
             try self.expect(.enterPassword, context)
-            return (
-                context.progress.passwordPurpose ?? .signIn, context.user?.passwordHash,
-                context.policy.passwordMinimumLength
-            )
+            return (context.progress.passwordPurpose ?? .signIn, context.policy.passwordMinimumLength)
         }
         guard !password.isEmpty, password.count <= 1024 else {
             throw FlowProblem.invalidRequest([InvalidField(name: "password", reason: "Enter your password.")])
         }
         if purpose == .signIn {
-            let verified: Bool
-            if let stored {
-                verified = await passwords.verify(password, against: stored)
-            } else {
-                await passwords.verifyDummy(password)
-                verified = false
+            // A place first (a check refused for want of one costs nothing, not even an attempt),
+            // then the attempt is counted, then hashed.
+            let (stored, verified) = try await passwordGate.withPlace { () async throws -> (String?, Bool) in
+                let stored = try await self.admitPasswordCheck(target, now: now)
+                if let stored { return (stored, await self.passwords.verify(password, against: stored)) }
+                await self.passwords.verifyDummy(password)
+                return (nil, false)
             }
             return try await run(target) { context, repositories in
                 try self.expect(.enterPassword, context)
-                try await self.consume(
-                    "pw-id",
-                    Self.identifierKey(projectId: context.application.projectId, identifier: context.flow.identifier),
-                    limit: self.limits.rateLimits.passwordChecksPerIdentifier, now: context.now, in: repositories)
-                try await self.consumeCheck(context, in: repositories)
                 guard verified, context.user?.passwordHash == stored else {
-                    context.progress.passwordFailures += 1
+                    // The attempt was counted as a failure when it was admitted.
                     try await self.recordFailure(context, in: repositories)
                     let remaining = self.limits.maxCodeAttempts - context.progress.passwordFailures
                     if remaining <= 0 {
@@ -161,12 +158,13 @@ extension FlowEngine {
                     }
                     return .invalidCredentials(attemptsRemaining: remaining)
                 }
+                context.progress.passwordFailures = max(0, context.progress.passwordFailures - 1)
                 return try await self.succeeded(.password, &context, in: repositories)
             }
         }
         let problems = passwords.problems(with: password, minimumLength: minimumLength)
         if !problems.isEmpty { throw FlowProblem.weakPassword(problems) }
-        let hash = try await passwords.hash(password)
+        let hash = try await passwordGate.withPlace { try await self.passwords.hash(password) }
         return try await run(target) { context, repositories in
             try self.expect(.enterPassword, context)
             guard context.progress.passwordPurpose == purpose else { throw FlowProblem.invalidStep }
@@ -183,6 +181,39 @@ extension FlowEngine {
             context.progress.notice = "passwordChanged"
             return nil
         }
+    }
+
+    /// Admits one password check: in one transaction, checks the flow's attempts and the limits
+    /// per identifier and per client address, and records the attempt as a failure (undone when
+    /// the password matches). Answers the stored hash to check against (`nil`: no password, or no
+    /// account). A flow out of attempts is closed; a rate-limited check rolls back and throws.
+    private func admitPasswordCheck(_ target: Target, now: Int64) async throws -> String? {
+        let outcome: Result<String?, FlowProblem> = try await database.write { repositories in
+            var context = try await self.load(
+                flowId: target.flowId, flowToken: target.flowToken, configId: target.configId, now: now,
+                in: repositories)
+            if let problem = self.openProblem(context.flow, now: now) { return .failure(problem) }
+            try self.expect(.enterPassword, context)
+            context.addressHash = target.clientAddress.map(sha256Hex)
+            guard context.progress.passwordFailures < self.limits.maxCodeAttempts else {
+                context.flow.state = .failed
+                context.flow.progress = context.progress
+                context.flow.updatedAt = now
+                try await repositories.flows.update(context.flow)
+                return .failure(.tooManyAttempts)
+            }
+            try await self.consume(
+                "pw-id",
+                Self.identifierKey(projectId: context.application.projectId, identifier: context.flow.identifier),
+                limit: self.limits.rateLimits.passwordChecksPerIdentifier, now: now, in: repositories)
+            try await self.consumeCheck(context, in: repositories)
+            context.progress.passwordFailures += 1
+            context.flow.progress = context.progress
+            context.flow.updatedAt = now
+            try await repositories.flows.update(context.flow)
+            return .success(context.user?.passwordHash)
+        }
+        return try outcome.get()
     }
 
     // MARK: Authenticator codes

@@ -19,6 +19,8 @@ struct FlowEngine: Sendable {
     let delivery: DeliveryWorker
     let directory: any FlowDirectory
     let passwords: any PasswordHashing
+    /// Bounds the password hashing waiting at once.
+    let passwordGate: PasswordGate
     let secrets: SecretBox
     let logger: Logger
     /// The server's issuer URL, the audience device signatures bind.

@@ -157,6 +157,11 @@ struct FlowProblem: Error, Sendable {
         .invalidAccessToken, status: 401, title: "Sign in first",
         detail: "Managing an account needs a valid access token in the Authorization header.", action: .abort)
 
+    static let passwordChecksBusy = FlowProblem(
+        .serviceUnavailable, status: 503, title: "Busy",
+        detail: "The server is checking too many passwords at once. Try again in a second.", action: .wait,
+        retryable: true, retryAfterSeconds: 1)
+
     static let accessTokenOfAnotherApplication = FlowProblem(
         .invalidAccessToken, status: 401, title: "Sign in to this application",
         detail: "The access token was issued to another application: manage the account from the application that signed in.",

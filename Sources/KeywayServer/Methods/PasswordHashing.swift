@@ -1,7 +1,7 @@
 import KeywayProtocol
 
 /// Password hashing and the rules a new password must meet, as the flow engine uses them.
-protocol PasswordHashing: Sendable {
+package protocol PasswordHashing: Sendable {
     /// The stored form of a new password.
     func hash(_ password: String) async throws -> String
     /// Whether `password` matches `stored`, compared in constant time.

@@ -15,19 +15,19 @@ public struct ScryptPasswords: PasswordHashing {
         hasher = PasswordHasher(parameters: .init(logN: log2Cost, r: 8, p: 1))
     }
 
-    func hash(_ password: String) async throws -> String {
+    package func hash(_ password: String) async throws -> String {
         try await hasher.hash(Sensitive(password))
     }
 
-    func verify(_ password: String, against stored: String) async -> Bool {
+    package func verify(_ password: String, against stored: String) async -> Bool {
         (try? await hasher.verify(Sensitive(password), against: stored))?.matches ?? false
     }
 
-    func verifyDummy(_ password: String) async {
+    package func verifyDummy(_ password: String) async {
         _ = await hasher.verifyDummy(Sensitive(password))
     }
 
-    func problems(with password: String, minimumLength: Int) -> [InvalidField] {
+    package func problems(with password: String, minimumLength: Int) -> [InvalidField] {
         do {
             try PasswordPolicy(minimumLength: minimumLength).check(Sensitive(password))
             return []

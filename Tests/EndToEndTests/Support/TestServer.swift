@@ -36,7 +36,8 @@ final class TestServer: ScopedTestServer, Sendable {
     /// Starts a server; `port: 0` picks a free port.
     static func start(
         databasePath: String = temporaryDatabase(), port: Int = 0, clock: ManualClock, logs: LogCapture = LogCapture(),
-        deliveryCommand: String? = nil, limits: FlowLimits = FlowLimits(), adminToken: String? = nil
+        deliveryCommand: String? = nil, limits: FlowLimits = FlowLimits(), adminToken: String? = nil,
+        passwords: (any PasswordHashing)? = nil, idleTimeout: TimeInterval = 20
     ) async throws -> TestServer {
         var configuration = ServerConfiguration(
             host: "127.0.0.1", port: port, database: .sqlite(path: databasePath), devMode: deliveryCommand == nil,
@@ -44,6 +45,8 @@ final class TestServer: ScopedTestServer, Sendable {
             limits: limits, adminToken: adminToken)
         // A lower scrypt cost than production: the tests check behaviour, not the work factor.
         configuration.passwordHashing = ScryptPasswords(log2Cost: 12)
+        configuration.customPasswordHashing = passwords
+        configuration.idleTimeout = idleTimeout
         let app = try await KeywayServerApp.bootstrap(configuration: configuration, logger: logs.logger())
         let (stream, continuation) = AsyncStream.makeStream(of: Int.self)
         let task = Task {

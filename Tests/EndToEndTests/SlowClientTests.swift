@@ -1,0 +1,29 @@
+import Foundation
+import Keyway
+import KeywayTestSupport
+import Testing
+
+/// Clients that open connections and send nothing, or half a request and then nothing, hold no
+/// more than a socket each, and only until the idle timeout: they cannot stop real users.
+@Suite("Slow clients")
+struct SlowClientTests {
+    @Test(.timeLimit(.minutes(2)))
+    func fiveHundredSlowConnectionsCannotStopASignInAndAreClosedWhenIdle() async throws {
+        let clock = ManualClock()
+        try await withTestServer(TestServer.start(clock: clock, idleTimeout: 3)) { server in
+            var slow: [IdleConnection] = []
+            for index in 0..<500 {
+                // Half of them send nothing, half the start of a request head.
+                let prefix = index.isMultiple(of: 2) ? "" : "POST /v1/flows HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Le"
+                slow.append(try await IdleConnection.open(port: server.port, sending: prefix))
+            }
+            // A real sign-in goes through meanwhile.
+            let keyway = try makeKeyway(server, clock: clock)
+            await keyway.start(identifier: "busy@example.com")
+            await keyway.flow.submitCode(try await server.latestCode(to: "busy@example.com"))
+            #expect(keyway.flow.currentUpdate.completion != nil)
+            // The server closed every slow connection once it had been idle for its timeout.
+            for connection in slow { #expect(await connection.closed.value) }
+        }
+    }
+}
