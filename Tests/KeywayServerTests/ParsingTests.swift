@@ -106,4 +106,34 @@ struct ParsingTests {
             #expect(!LoopbackHost.contains(host), "\(host)")
         }
     }
+
+    @Test func invisibleAndMixedScriptAddressesAreRefused() {
+        for refused in [
+            "a\u{200B}lice@example.com", "al\u{00AD}ice@example.com", "alice\u{200D}@example.com", "\u{202E}alice@example.com",
+            "alice@exa\u{FE0F}mple.com", "alice@example\u{2060}.com", "p\u{0430}ypal@example.com", "alice@p\u{0430}ypal.com",
+            "\u{03BF}pen@example.com", "admin@g\u{043E}\u{043E}gle.com",
+        ] {
+            #expect(EmailAddress.normalize(refused) == nil, "\(refused.unicodeScalars.map { String($0.value, radix: 16) })")
+        }
+        for accepted in [
+            "jürgen@example.com", "иван@пример.рф", "ivan@пример.рф", "山田たろう@例え.jp", "ομάδα@example.gr", "user+tag@example.com",
+            "김철수@example.kr", "1234@example.com",
+        ] {
+            #expect(EmailAddress.normalize(accepted) != nil, "\(accepted)")
+        }
+        // Full-width letters are folded to ASCII first (NFKC): one address, not a mixed one.
+        #expect(EmailAddress.normalize("ａｌｉｃｅ@example.com") == "alice@example.com")
+    }
+
+    @Test func clientAddressesCountIPv6ByTheirSlash64() {
+        #expect(ClientAddress.network(of: "192.0.2.7") == "192.0.2.7")
+        #expect(ClientAddress.network(of: "::ffff:192.0.2.7") == "192.0.2.7")
+        #expect(ClientAddress.network(of: "2001:db8:1:2:3:4:5:6") == "2001:db8:1:2::/64")
+        #expect(ClientAddress.network(of: "2001:db8:1:2::9") == "2001:db8:1:2::/64")
+        #expect(ClientAddress.network(of: "2001:DB8:1:2:ffff::1") == "2001:db8:1:2::/64")
+        #expect(ClientAddress.network(of: "2001:db8:1:3::1") == "2001:db8:1:3::/64")
+        #expect(ClientAddress.hash("2001:db8:1:2::1") == ClientAddress.hash("2001:db8:1:2:aaaa::2"))
+        #expect(ClientAddress.hash("2001:db8:1:2::1") != ClientAddress.hash("2001:db8:1:3::1"))
+        #expect(ClientAddress.network(of: "not an address") == "not an address")
+    }
 }

@@ -28,4 +28,13 @@ enum MessageTemplates {
             "Someone tried to sign in with this address, but no account uses it. If it was you, sign up first. Otherwise, ignore this message."
         )
     }
+
+    /// The message sent instead of a code to a phone number another account already uses: the
+    /// step that asked for it looks the same as for a free number, and no code can match.
+    static func phoneInUse() -> (subject: String, body: String) {
+        (
+            "Phone number not added",
+            "Someone tried to add this phone number to an account, but it already belongs to one. If it was you, use another number. Otherwise, ignore this message."
+        )
+    }
 }

@@ -194,7 +194,7 @@ extension FlowEngine {
                 in: repositories)
             if let problem = self.openProblem(context.flow, now: now) { return .failure(problem) }
             try self.expect(.enterPassword, context)
-            context.addressHash = target.clientAddress.map(sha256Hex)
+            context.addressHash = target.clientAddress.map(ClientAddress.hash)
             guard context.progress.passwordFailures < self.limits.maxCodeAttempts else {
                 context.flow.state = .failed
                 context.flow.progress = context.progress
@@ -288,15 +288,13 @@ extension FlowEngine {
         }
         return try await run(target) { context, repositories in
             try self.expect(.setupSms, context)
-            if let owner = try await repositories.users.find(projectId: context.application.projectId, phone: phone),
-                owner.id != context.user?.id
-            {
-                throw FlowProblem.invalidRequest([
-                    InvalidField(name: "phone", reason: "This phone number cannot be used. Enter another one.")
-                ])
-            }
+            // A number another account uses gets the same answer as a free one — a code step —
+            // but only a notice goes to it and no code can match; the code sends it costs are
+            // limited per identifier and address like any code, so numbers cannot be probed.
+            let owner = try await repositories.users.find(projectId: context.application.projectId, phone: phone)
+            let free = owner == nil || owner?.id == context.user?.id
             context.progress.pendingPhone = phone
-            try await self.sendCode(channel: .sms, to: phone, &context, in: repositories)
+            try await self.sendCode(channel: .sms, to: phone, deliverable: free, &context, in: repositories)
             return nil
         }
     }

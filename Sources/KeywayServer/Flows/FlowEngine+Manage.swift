@@ -47,7 +47,7 @@ extension FlowEngine {
             try await repositories.flows.insert(flow)
             var context = Context(
                 flow: flow, progress: flow.progress!, application: application, policy: policy, user: user, now: now,
-                addressHash: clientAddress.map(sha256Hex), audience: self.issuer())
+                addressHash: clientAddress.map(ClientAddress.hash), audience: self.issuer())
             if policy.devices.enabled {
                 context.trustedDevices = try await repositories.trustedDevices.trusted(
                     userId: user.id, applicationId: application.id, now: now)

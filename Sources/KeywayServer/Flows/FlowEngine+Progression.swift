@@ -69,7 +69,9 @@ extension FlowEngine {
 
     /// The first step of a new flow: verify the identifier (sign-up) or choose a primary method.
     func beginPrimary(_ context: inout Context, in repositories: Repositories) async throws {
-        if context.progress.mode == .signUp {
+        // A sign-up verifies the identifier with a code first; so does a sign-up of an identifier
+        // that already has an account (it becomes a sign-in), so the answer does not tell them apart.
+        if context.progress.mode == .signUp || context.progress.startedAsSignUp == true {
             let method: AuthenticationMethod = context.identifier.email != nil ? .emailOtp : .smsOtp
             guard method == .emailOtp || context.policy.primaryMethods.contains(.smsOtp) else {
                 throw FlowProblem.invalidRequest([
@@ -136,7 +138,8 @@ extension FlowEngine {
     /// the same and no code can match, so the answers do not reveal whether the identifier has an
     /// account.
     func sendCode(
-        channel: CodeChannel, to destination: String, _ context: inout Context, in repositories: Repositories
+        channel: CodeChannel, to destination: String, deliverable: Bool = true, _ context: inout Context,
+        in repositories: Repositories
     ) async throws {
         try await consume(
             "send-id", Self.identifierKey(projectId: context.application.projectId, identifier: context.flow.identifier),
@@ -147,8 +150,9 @@ extension FlowEngine {
         }
         let code = OneTimeCodeHasher.generate(digits: limits.codeLength)
         let deliver =
-            context.progress.mode != .signIn || context.user != nil
-            || (context.policy.autoCreateUsers && context.progress.purpose == .primary)
+            deliverable
+            && (context.progress.mode != .signIn || context.user != nil
+                || (context.policy.autoCreateUsers && context.progress.purpose == .primary))
         context.flow.otpHash = deliver ? hasher.hash(code: code, flowId: context.flow.id) : nil
         context.flow.otpExpiresAt = context.now + milliseconds(limits.codeLifetime)
         context.flow.resendAt = context.now + milliseconds(limits.resendCooldown)
@@ -162,9 +166,9 @@ extension FlowEngine {
                 OutgoingMessage(
                     channel: channel, to: destination, code: Sensitive(code), subject: text.subject, body: text.body))
         } else {
-            // No account: a notice without a code takes the same path, so neither the answer
-            // nor its timing tells the identifier apart from a known one.
-            let text = MessageTemplates.noAccount()
+            // No account (or a phone number that is someone else's): a notice without a code takes
+            // the same path, so neither the answer nor its timing tells the cases apart.
+            let text = deliverable ? MessageTemplates.noAccount() : MessageTemplates.phoneInUse()
             context.outgoing.append(
                 OutgoingMessage(channel: channel, to: destination, code: nil, subject: text.subject, body: text.body))
         }
@@ -179,6 +183,15 @@ extension FlowEngine {
         let amr = Self.amr(for: method)
         switch context.progress.purpose {
         case .primary:
+            if context.progress.startedAsSignUp == true {
+                context.progress.startedAsSignUp = nil
+                if !context.policy.primaryMethods.contains(method) {
+                    // The code proved the address, which is not a way in under this policy: the
+                    // sign-in goes on with the policy's own methods.
+                    try await beginPrimary(&context, in: repositories)
+                    return nil
+                }
+            }
             context.progress.primaryDone = true
             context.progress.primaryMethod = method
             context.progress.amr.append(amr)

@@ -150,7 +150,7 @@ struct FlowEngine: Sendable {
             try await self.consume("start-id", identifierKey, limit: rates.flowStartsPerIdentifier, now: now, in: repositories)
             if let clientAddress {
                 try await self.consume(
-                    "start-ip", sha256Hex(clientAddress), limit: rates.flowStartsPerAddress, now: now, in: repositories)
+                    "start-ip", ClientAddress.hash(clientAddress), limit: rates.flowStartsPerAddress, now: now, in: repositories)
             }
             let user = try await repositories.users.find(projectId: application.projectId, identifier: identifier)
             var mode: FlowProgress.Mode = request.flowType == .signup ? .signUp : .signIn
@@ -159,19 +159,25 @@ struct FlowEngine: Sendable {
                 mode = .signIn
             }
             var progress = FlowProgress(mode: mode, stage: .selectMethod, purpose: .primary)
+            if request.flowType == .signup, mode == .signIn { progress.startedAsSignUp = true }
             if policy.devices.enabled, let hint = request.device {
                 progress.deviceHint = DeviceHint(
                     deviceId: hint.deviceId.flatMap { $0.isEmpty || $0.count > 100 ? nil : $0 }, canEnrol: hint.canEnrol)
                 progress.userAgent = userAgent.map { String($0.prefix(200)) }
             }
-            if mode == .signUp, policy.requireInviteCode {
+            // Checked for every sign-up, of a new identifier or a known one, so the answer does not
+            // tell them apart; only a new account redeems the code.
+            if request.flowType == .signup, policy.requireInviteCode {
                 guard let invite = request.inviteCode?.revealed, !invite.isEmpty else {
                     throw FlowProblem.inviteCodeRequired
                 }
                 switch try await self.directory.inviteCodeStatus(
                     invite, applicationId: application.id, now: now, in: repositories)
                 {
-                case .valid: progress.sealedInviteCode = try self.secrets.seal(Array(invite.utf8), purpose: "invite:\(flowId)")
+                case .valid:
+                    if mode == .signUp {
+                        progress.sealedInviteCode = try self.secrets.seal(Array(invite.utf8), purpose: "invite:\(flowId)")
+                    }
                 case .used: throw FlowProblem.inviteCodeUsed
                 case .invalid, .expired: throw FlowProblem.invalidInviteCode
                 }
@@ -184,7 +190,7 @@ struct FlowEngine: Sendable {
                 updatedAt: now)
             var context = Context(
                 flow: flow, progress: progress, application: application, policy: policy, user: user, now: now,
-                addressHash: clientAddress.map(sha256Hex), location: CoarseLocation.of(clientAddress),
+                addressHash: clientAddress.map(ClientAddress.hash), location: CoarseLocation.of(clientAddress),
                 audience: self.issuer())
             try await self.beginPrimary(&context, in: repositories)
             context.flow.progress = context.progress
@@ -251,7 +257,7 @@ struct FlowEngine: Sendable {
             var context = try await self.load(
                 flowId: flowId, flowToken: flowToken, configId: configId, now: now, in: repositories)
             if let problem = self.openProblem(context.flow, now: now) { return (nil, problem, [], context.flow, false) }
-            context.addressHash = clientAddress.map(sha256Hex)
+            context.addressHash = clientAddress.map(ClientAddress.hash)
             context.location = CoarseLocation.of(clientAddress)
             let before = context.flow
             let problem = try await body(&context, repositories)

@@ -72,6 +72,9 @@ struct FlowProgress: Codable, Sendable, Equatable {
     /// Account management: the scope of the access token that opened the flow; the code it ends
     /// with is redeemed for no more than that.
     var grantedScope: String?
+    /// A sign-up of an identifier that already has an account: a sign-in that starts, as a
+    /// sign-up does, by verifying the identifier with a code, so the first answer is the same.
+    var startedAsSignUp: Bool?
 
     /// A message to show with the next step (`passwordChanged`, `totpAdded`…).
     var notice: String?
