@@ -165,3 +165,33 @@ struct PasswordLoadTests {
         }
     }
 }
+
+/// Guesses are counted per account once the account is known: another identifier of the same
+/// account does not bring a fresh budget.
+@Suite("Limits per account")
+struct AccountLimitTests {
+    @Test func anAccountReachedByEmailAndPhoneHasOneBudgetOfPasswordGuesses() async throws {
+        var limits = FlowLimits()
+        limits.rateLimits.passwordChecksPerIdentifier = 4
+        try await withTestServer(
+            AdaptiveHarness.start(
+                policy: ["primaryMethods": ["emailOtp", "smsOtp", "password"], "flowTypes": ["signin", "signup"]],
+                limits: limits)
+        ) { harness in
+            let server = harness.server
+            try await harness.signUp(try harness.sdk(), email: "both@example.com", password: "the-right-passphrase-1")
+            try await server.execute("UPDATE users SET phone = '+14155550177', phone_verified = 1 WHERE email = 'both@example.com'")
+            for identifier in ["both@example.com", "+14155550177", "both@example.com", "+14155550177"] {
+                let flow = try await PasswordLoadTests.passwordStep(server, email: identifier)
+                #expect(try await PasswordLoadTests.submit(server, flow, "wrong").code == "invalid_credentials", "\(identifier)")
+            }
+            // The fifth guess is refused whichever identifier it comes through.
+            for identifier in ["+14155550177", "both@example.com"] {
+                let flow = try await PasswordLoadTests.passwordStep(server, email: identifier)
+                let refused = try await PasswordLoadTests.submit(server, flow, "the-right-passphrase-1")
+                #expect(refused.status == 429, "\(identifier)")
+                #expect(refused.code == "rate_limited")
+            }
+        }
+    }
+}

@@ -72,8 +72,7 @@ extension FlowEngine {
             try self.expect(.enterCode, context)
             if let expires = context.flow.otpExpiresAt, context.now >= expires { return .codeExpired }
             try await self.consume(
-                "check-id",
-                Self.identifierKey(projectId: context.application.projectId, identifier: context.flow.identifier),
+                "check-id", Self.accountKey(context),
                 limit: self.limits.rateLimits.codeChecksPerIdentifier, now: context.now, in: repositories)
             try await self.consumeCheck(context, in: repositories)
             let matches =
@@ -203,8 +202,7 @@ extension FlowEngine {
                 return .failure(.tooManyAttempts)
             }
             try await self.consume(
-                "pw-id",
-                Self.identifierKey(projectId: context.application.projectId, identifier: context.flow.identifier),
+                "pw-id", Self.accountKey(context),
                 limit: self.limits.rateLimits.passwordChecksPerIdentifier, now: now, in: repositories)
             try await self.consumeCheck(context, in: repositories)
             context.progress.passwordFailures += 1
@@ -238,8 +236,7 @@ extension FlowEngine {
                 return try await self.succeeded(.totp, &context, in: repositories)
             case .enterTotp:
                 try await self.consume(
-                    "check-id",
-                    Self.identifierKey(projectId: context.application.projectId, identifier: context.flow.identifier),
+                    "check-id", Self.accountKey(context),
                     limit: self.limits.rateLimits.codeChecksPerIdentifier, now: context.now, in: repositories)
                 try await self.consumeCheck(context, in: repositories)
                 // Without an authenticator the check runs against a throwaway secret: same work, no match.

@@ -402,6 +402,14 @@ struct FlowEngine: Sendable {
         sha256Hex("\(projectId)\u{0}\(identifier)")
     }
 
+    /// The counter key of the account a flow is for: its user once known — so an account reached
+    /// by email and by phone has one budget of guesses, not one per identifier — else the
+    /// identifier.
+    static func accountKey(_ context: Context) -> String {
+        if let user = context.user { return sha256Hex("user\u{0}\(user.id)") }
+        return identifierKey(projectId: context.application.projectId, identifier: context.flow.identifier)
+    }
+
     /// Counts one attempt of `kind` for `key`; over `limit` in the window, refuses with `wait`
     /// (the refused attempt is not kept: the transaction rolls back).
     func consume(_ kind: String, _ key: String, limit: Int, now: Int64, in repositories: Repositories)
