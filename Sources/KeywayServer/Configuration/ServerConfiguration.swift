@@ -105,6 +105,14 @@ public struct RateLimits: Sendable, Equatable {
     /// Codes (email, SMS, authenticator) and passwords checked for one client address per window,
     /// whatever the identifiers: one address cannot guess across many accounts.
     public var checksPerAddress = 900
+    /// The per-identifier limits above hold per identifier *and client network*: they throttle
+    /// whoever sends the attempts, not the identifier's owner. Counted over every client together,
+    /// an identifier may have this many times more per window; past that it is slowed to one
+    /// attempt per ``slowedInterval`` — never blocked for the whole window — and clients from a
+    /// network the account signed in from before are not slowed at all.
+    public var identifierCeilingFactor = 3
+    /// The spacing of attempts for an identifier past its ceiling.
+    public var slowedInterval: TimeInterval = 60
 
     public init() {}
 
@@ -112,8 +120,12 @@ public struct RateLimits: Sendable, Equatable {
     public func validate() throws {
         guard window > 0, flowStartsPerIdentifier >= 0, codeSendsPerIdentifier >= 0, codeChecksPerIdentifier >= 0,
             passwordChecksPerIdentifier >= 0,
-            flowStartsPerAddress >= 0, codeSendsPerAddress >= 0, checksPerAddress >= 0
-        else { throw ConfigurationError("Rate limits must not be negative, and their window must be positive.") }
+            flowStartsPerAddress >= 0, codeSendsPerAddress >= 0, checksPerAddress >= 0, identifierCeilingFactor >= 1,
+            slowedInterval > 0
+        else {
+            throw ConfigurationError(
+                "Rate limits must not be negative, the ceiling factor at least 1, and the window and slowed interval positive.")
+        }
     }
 }
 

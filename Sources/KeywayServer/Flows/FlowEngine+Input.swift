@@ -71,8 +71,8 @@ extension FlowEngine {
         return try await run(target) { context, repositories in
             try self.expect(.enterCode, context)
             if let expires = context.flow.otpExpiresAt, context.now >= expires { return .codeExpired }
-            try await self.consume(
-                "check-id", Self.accountKey(context),
+            try await self.consumeForIdentifier(
+                "check-id", Self.accountKey(context), clientHash: context.addressHash, userId: context.user?.id,
                 limit: self.limits.rateLimits.codeChecksPerIdentifier, now: context.now, in: repositories)
             try await self.consumeCheck(context, in: repositories)
             let matches =
@@ -201,8 +201,8 @@ extension FlowEngine {
                 try await repositories.flows.update(context.flow)
                 return .failure(.tooManyAttempts)
             }
-            try await self.consume(
-                "pw-id", Self.accountKey(context),
+            try await self.consumeForIdentifier(
+                "pw-id", Self.accountKey(context), clientHash: context.addressHash, userId: context.user?.id,
                 limit: self.limits.rateLimits.passwordChecksPerIdentifier, now: now, in: repositories)
             try await self.consumeCheck(context, in: repositories)
             context.progress.passwordFailures += 1
@@ -235,8 +235,8 @@ extension FlowEngine {
                 context.progress.pendingTotpCounter = Int64(step)
                 return try await self.succeeded(.totp, &context, in: repositories)
             case .enterTotp:
-                try await self.consume(
-                    "check-id", Self.accountKey(context),
+                try await self.consumeForIdentifier(
+                    "check-id", Self.accountKey(context), clientHash: context.addressHash, userId: context.user?.id,
                     limit: self.limits.rateLimits.codeChecksPerIdentifier, now: context.now, in: repositories)
                 try await self.consumeCheck(context, in: repositories)
                 // Without an authenticator the check runs against a throwaway secret: same work, no match.

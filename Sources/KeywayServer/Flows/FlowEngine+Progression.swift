@@ -141,9 +141,10 @@ extension FlowEngine {
         channel: CodeChannel, to destination: String, deliverable: Bool = true, _ context: inout Context,
         in repositories: Repositories
     ) async throws {
-        try await consume(
+        try await consumeForIdentifier(
             "send-id", Self.identifierKey(projectId: context.application.projectId, identifier: context.flow.identifier),
-            limit: limits.rateLimits.codeSendsPerIdentifier, now: context.now, in: repositories)
+            clientHash: context.addressHash, userId: context.user?.id, limit: limits.rateLimits.codeSendsPerIdentifier,
+            now: context.now, in: repositories)
         if let address = context.addressHash {
             try await consume(
                 "send-ip", address, limit: limits.rateLimits.codeSendsPerAddress, now: context.now, in: repositories)

@@ -146,13 +146,15 @@ struct FlowEngine: Sendable {
                     startToken, applicationId: application.id, now: now, in: repositories) != nil
                 else { throw FlowProblem.invalidStartToken }
             }
-            // Counted whether or not the identifier has an account, so the limits say nothing about it.
-            try await self.consume("start-id", identifierKey, limit: rates.flowStartsPerIdentifier, now: now, in: repositories)
-            if let clientAddress {
-                try await self.consume(
-                    "start-ip", ClientAddress.hash(clientAddress), limit: rates.flowStartsPerAddress, now: now, in: repositories)
-            }
             let user = try await repositories.users.find(projectId: application.projectId, identifier: identifier)
+            // Counted whether or not the identifier has an account, so the limits say nothing about it.
+            let clientHash = clientAddress.map(ClientAddress.hash)
+            try await self.consumeForIdentifier(
+                "start-id", identifierKey, clientHash: clientHash, userId: user?.id, limit: rates.flowStartsPerIdentifier,
+                now: now, in: repositories)
+            if let clientHash {
+                try await self.consume("start-ip", clientHash, limit: rates.flowStartsPerAddress, now: now, in: repositories)
+            }
             var mode: FlowProgress.Mode = request.flowType == .signup ? .signUp : .signIn
             if mode == .signUp, user != nil {
                 // Signing up a known identifier is a sign-in: never a second account.
@@ -408,6 +410,41 @@ struct FlowEngine: Sendable {
     static func accountKey(_ context: Context) -> String {
         if let user = context.user { return sha256Hex("user\u{0}\(user.id)") }
         return identifierKey(projectId: context.application.projectId, identifier: context.flow.identifier)
+    }
+
+    /// Counts one attempt of `kind` for an identifier or account (`key`) so that an attacker
+    /// cannot lock its owner out: the limit holds per client network (whoever floods gets `wait`
+    /// for the window), and over every client together the identifier past its ceiling
+    /// (``RateLimits/identifierCeilingFactor`` times the limit) is slowed to one attempt per
+    /// ``RateLimits/slowedInterval``, never blocked for the window; a client from a network the
+    /// account signed in from before (`userId`'s sessions) is not slowed at all. A refused attempt
+    /// is not counted (the transaction rolls back).
+    func consumeForIdentifier(
+        _ kind: String, _ key: String, clientHash: String?, userId: String?, limit: Int, now: Int64,
+        in repositories: Repositories
+    ) async throws {
+        guard limit > 0 else { return }
+        let rates = limits.rateLimits
+        let window = milliseconds(rates.window)
+        if let clientHash {
+            let (hits, windowStart) = try await repositories.rateLimits.hit(
+                bucket: "\(kind):\(key):\(clientHash)", now: now, window: window)
+            if hits > Int64(limit) {
+                logger.notice("rate limit reached", metadata: ["limit": "\(kind)", "scope": "client"])
+                throw FlowProblem.rateLimited(until: windowStart + window, now: now)
+            }
+        }
+        let (total, _) = try await repositories.rateLimits.hit(bucket: "\(kind):\(key)", now: now, window: window)
+        guard total > Int64(limit) * Int64(rates.identifierCeilingFactor) else { return }
+        if let userId, try await repositories.sessions.history(userId: userId, addressHash: clientHash).fromAddress {
+            return
+        }
+        let spacing = milliseconds(rates.slowedInterval)
+        let (recent, slotStart) = try await repositories.rateLimits.hit(bucket: "\(kind)-slow:\(key)", now: now, window: spacing)
+        if recent > 1 {
+            logger.notice("rate limit reached", metadata: ["limit": "\(kind)", "scope": "slowed"])
+            throw FlowProblem.rateLimited(until: slotStart + spacing, now: now)
+        }
     }
 
     /// Counts one attempt of `kind` for `key`; over `limit` in the window, refuses with `wait`

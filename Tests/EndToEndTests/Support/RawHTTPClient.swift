@@ -14,10 +14,15 @@ enum RawHTTPClient {
         var body: Data
     }
 
+    /// Sends one request; `source` picks the local address to send from (another loopback
+    /// address plays another client).
     static func send(
-        method: String, host: String, port: Int, path: String, headers: [String: String], body: Data?
+        method: String, host: String, port: Int, path: String, headers: [String: String], body: Data?,
+        source: String? = nil
     ) async throws -> Response {
-        let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+        var bootstrap = ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+        if let source { bootstrap = bootstrap.bind(to: try SocketAddress(ipAddress: source, port: 0)) }
+        let channel = try await bootstrap
             .connect(host: host, port: port) { channel in
                 channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.addHTTPClientHandlers()

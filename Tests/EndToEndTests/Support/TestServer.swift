@@ -86,12 +86,13 @@ final class TestServer: ScopedTestServer, Sendable {
         return code
     }
 
-    /// A raw HTTP request to the server.
+    /// A raw HTTP request to the server, from `source` (another loopback address plays another
+    /// client; 127.0.0.1 by default).
     func request(
-        _ method: String, _ path: String, headers: [String: String] = [:], body: Data? = nil
+        _ method: String, _ path: String, headers: [String: String] = [:], body: Data? = nil, from source: String? = nil
     ) async throws -> (status: Int, headers: [String: String], body: Data) {
         let response = try await RawHTTPClient.send(
-            method: method, host: "127.0.0.1", port: port, path: path, headers: headers, body: body)
+            method: method, host: "127.0.0.1", port: port, path: path, headers: headers, body: body, source: source)
         return (response.status, response.headers, response.body)
     }
 
