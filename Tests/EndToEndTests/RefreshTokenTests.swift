@@ -233,4 +233,32 @@ struct RefreshTokenTests {
             #expect(try await keyway.refresh(refreshToken: spent).response.refreshToken == successor)
         }
     }
+
+    @Test func aRotationWhoseAnswerWasLostIsRetrievedAfterTheGraceWindowAcrossARestart() async throws {
+        let clock = ManualClock()
+        let first = try await TestServer.start(clock: clock)
+        let (keyway, spent, successor) = try await withTestServer(first) { first in
+            let (keyway, tokens) = try await signIn(first, clock: clock, email: "lost-answer@example.com")
+            let spent = try #require(tokens.response.refreshToken)
+            let successor = try #require(try await keyway.refresh(refreshToken: spent).response.refreshToken)
+            // The server stops between the rotation's commit and its answer: the answer never went out.
+            try await first.execute("UPDATE refresh_tokens SET answered_at = NULL")
+            return (keyway, spent, successor)
+        }
+
+        try await withTestServer(TestServer.start(databasePath: first.databasePath, port: first.port, clock: clock)) { second in
+            // Long after the 10-second grace period the client retries the token it still holds,
+            // and gets the successor it never saw: nobody is signed out by the server's fault.
+            clock.advance(by: 120)
+            #expect(try await keyway.refresh(refreshToken: spent).response.refreshToken == successor)
+            // That answer went out: from now on the usual grace period holds, and a later replay
+            // of the spent token is reuse, which ends the sign-in.
+            clock.advance(by: 11)
+            let replay = try await second.token(refreshForm(spent.revealed))
+            #expect(replay.json["error"] as? String == "invalid_grant")
+            #expect((replay.json["error_description"] as? String)?.contains("already used") == true)
+            let afterwards = try await second.token(refreshForm(successor.revealed))
+            #expect(afterwards.json["error"] as? String == "invalid_grant")
+        }
+    }
 }

@@ -64,7 +64,7 @@ struct DeliveryTests {
     }
 
     static func makeFixture(
-        timeout: TimeAmount = .seconds(10), retryPolicy: DeliveryRetryPolicy = DeliveryRetryPolicy(),
+        timeout: TimeAmount = .seconds(60), retryPolicy: DeliveryRetryPolicy = DeliveryRetryPolicy(),
         lease: TimeInterval = 60
     ) async throws -> Fixture {
         let path = FileManager.default.temporaryDirectory

@@ -29,7 +29,7 @@ public struct ServerConfiguration: Sendable {
     public var passwordHashing: ScryptPasswords = ScryptPasswords()
     /// How long a connection may stay idle — no request, or a request whose head has not arrived
     /// in full — before the server closes it. A response in progress (a long poll) is never cut.
-    public var idleTimeout: TimeInterval = 20
+    public var idleTimeout: TimeInterval = 60
     /// Replaces ``passwordHashing`` (tests observe or hold the hashing with it).
     package var customPasswordHashing: (any PasswordHashing)?
 

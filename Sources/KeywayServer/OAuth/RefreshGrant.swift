@@ -5,10 +5,18 @@ import KeywayProtocol
 ///
 /// - Each refresh spends the presented token and issues its successor in the same transaction.
 /// - A spent token presented again within the application's grace period, while its successor is
-///   still the live token, gets that same successor back (with fresh access and ID tokens).
+///   still the live token, gets that same successor back (with fresh access and ID tokens). The
+///   grace period counts from when the client could have seen the successor: when its answer went
+///   out. A successor whose answer never went out (the server stopped between the commit and the
+///   answer) stays retrievable by a retry for ``unansweredRetryWindow``, across restarts (the
+///   successor is derived from its predecessor with a persisted key).
 /// - A spent token presented at any other time means two parties hold the family: every token of
 ///   the family is revoked and the answer is `invalid_grant`.
 extension TokenEndpoint {
+    /// How long a retry of a spent token still gets its successor when the successor's answer never
+    /// went out: 15 minutes.
+    static let unansweredRetryWindow: Int64 = 15 * 60 * 1000
+
     func refresh(form: [String: String], application: ApplicationRecord, binding: String?) async throws
         -> TokenResponse
     {
@@ -27,6 +35,8 @@ extension TokenEndpoint {
         struct Granted: Sendable {
             var subject: TokenIssuer.Subject
             var refreshToken: String
+            /// The row of the token handed out, to record that its answer went out.
+            var refreshTokenId: String
         }
         let outcome: Result<Granted, OAuthFailure> = try await database.write { repositories in
             guard let record = try await repositories.refreshTokens.find(hash: sha256Hex(presented)) else {
@@ -60,13 +70,22 @@ extension TokenEndpoint {
             }
 
             let issuedToken: String
+            let issuedTokenId: String
             if let rotatedAt = record.rotatedAt {
                 // A spent token. Only the grace case may continue.
                 var successor: RefreshTokenRecord?
                 if let successorId = record.successorId {
                     successor = try await repositories.refreshTokens.find(id: successorId)
                 }
-                guard nowMillis - rotatedAt <= graceMillis, let successor, successor.revokedAt == nil,
+                let withinGrace: Bool
+                if let answeredAt = successor?.answeredAt {
+                    withinGrace = nowMillis - answeredAt <= graceMillis
+                } else {
+                    // The successor's answer never went out: a retry comes from a client that did
+                    // not get it, and gets it now.
+                    withinGrace = nowMillis - rotatedAt <= max(graceMillis, Self.unansweredRetryWindow)
+                }
+                guard withinGrace, let successor, successor.revokedAt == nil,
                     successor.rotatedAt == nil, nowMillis < successor.expiresAt
                 else {
                     // The whole sign-in ends: the family's refresh tokens and, through its session,
@@ -81,6 +100,7 @@ extension TokenEndpoint {
                         .invalidGrant("The refresh token was already used. Every token of its sign-in has been revoked."))
                 }
                 issuedToken = successorToken
+                issuedTokenId = successor.id
             } else {
                 guard nowMillis < record.expiresAt else {
                     return .failure(.invalidGrant("The refresh token has expired."))
@@ -96,6 +116,7 @@ extension TokenEndpoint {
                         dpopJkt: record.dpopJkt))
                 try await repositories.refreshTokens.markRotated(id: record.id, successorId: successorId, at: nowMillis)
                 issuedToken = successorToken
+                issuedTokenId = successorId
             }
             return .success(
                 Granted(
@@ -103,10 +124,14 @@ extension TokenEndpoint {
                         userId: user.id, email: user.email, emailVerified: user.emailVerified, phoneNumber: user.verifiedPhone,
                         clientId: application.configId, sessionId: session.id, authTime: session.authTime,
                         amr: session.amr, scope: grantedScope, dpopJkt: binding),
-                    refreshToken: issuedToken))
+                    refreshToken: issuedToken, refreshTokenId: issuedTokenId))
         }
         let granted = try outcome.get()
-        return try tokenResponse(for: granted.subject, refreshToken: granted.refreshToken, now: now)
+        let response = try tokenResponse(for: granted.subject, refreshToken: granted.refreshToken, now: now)
+        // The answer goes out now: from here the client could have seen the successor, and the
+        // grace period for a retry counts from this moment.
+        try await database.write { try await $0.refreshTokens.markAnswered(id: granted.refreshTokenId, at: nowMillis) }
+        return response
     }
 
     /// Splits a scope parameter (RFC 6749 §3.3); an empty or malformed one is `invalid_scope`.

@@ -386,6 +386,12 @@ enum Migrations {
                 // NULL: a sign-in's code, redeemed for the sign-in scope.
                 "ALTER TABLE authorization_codes ADD COLUMN scope TEXT"
             ]),
+        Migration(
+            version: 14, name: "when a refresh token's answer went out",
+            statements: [
+                // NULL: the answer is not known to have gone out (tokens from before included).
+                "ALTER TABLE refresh_tokens ADD COLUMN answered_at BIGINT"
+            ]),
     ]
 
     /// Applies every migration (up to `through`) the database has not seen yet, each in its own

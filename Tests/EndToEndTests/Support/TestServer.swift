@@ -33,11 +33,13 @@ final class TestServer: ScopedTestServer, Sendable {
             .appendingPathComponent("keyway.sqlite").path
     }
 
-    /// Starts a server; `port: 0` picks a free port.
+    /// Starts a server; `port: 0` picks a free port. The idle timeout is long by default: on a
+    /// loaded machine an accepted connection can wait many seconds before the server reads it,
+    /// and the tests check behaviour, not the timeout (the slow-client tests set a short one).
     static func start(
         databasePath: String = temporaryDatabase(), port: Int = 0, clock: ManualClock, logs: LogCapture = LogCapture(),
         deliveryCommand: String? = nil, limits: FlowLimits = FlowLimits(), adminToken: String? = nil,
-        passwords: (any PasswordHashing)? = nil, idleTimeout: TimeInterval = 20
+        passwords: (any PasswordHashing)? = nil, idleTimeout: TimeInterval = 300
     ) async throws -> TestServer {
         var configuration = ServerConfiguration(
             host: "127.0.0.1", port: port, database: .sqlite(path: databasePath), devMode: deliveryCommand == nil,

@@ -24,4 +24,7 @@ struct RefreshTokenRecord: Sendable, Equatable {
     var revokedAt: Int64?
     /// The thumbprint of the DPoP key the family is bound to, if any.
     var dpopJkt: String? = nil
+    /// When the answer carrying this token was handed out; `nil` while it never was (the server
+    /// stopped between the rotation's commit and its answer).
+    var answeredAt: Int64? = nil
 }

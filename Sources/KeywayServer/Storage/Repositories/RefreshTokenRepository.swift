@@ -19,6 +19,13 @@ struct RefreshTokenRepository: Sendable {
         ).run()
     }
 
+    /// Records when the answer carrying token `id` was first handed out.
+    func markAnswered(id: String, at time: Int64) async throws {
+        try await sql.raw(
+            "UPDATE refresh_tokens SET answered_at = \(bind: time) WHERE id = \(bind: id) AND answered_at IS NULL"
+        ).run()
+    }
+
     /// Revokes every refresh token issued from the given authorization code, rotated ones included.
     func revokeIssued(fromCodeHash codeHash: String, at time: Int64) async throws {
         try await sql.raw(
@@ -83,6 +90,7 @@ struct RefreshTokenRepository: Sendable {
             rotatedAt: try row.decode(column: "rotated_at", as: Int64?.self),
             successorId: try row.decode(column: "successor_id", as: String?.self),
             revokedAt: try row.decode(column: "revoked_at", as: Int64?.self),
-            dpopJkt: try row.decode(column: "dpop_jkt", as: String?.self))
+            dpopJkt: try row.decode(column: "dpop_jkt", as: String?.self),
+            answeredAt: try row.decode(column: "answered_at", as: Int64?.self))
     }
 }
