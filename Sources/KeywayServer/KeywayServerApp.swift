@@ -161,7 +161,9 @@ public final class KeywayServerApp: Sendable {
         let app = Application(
             router: router,
             server: .http1(
-                configuration: .init(idleTimeout: .milliseconds(Int64(max(0.1, configuration.idleTimeout) * 1000)))),
+                configuration: .init(
+                    additionalChannelHandlers: [ParserErrorProblemHandler()],
+                    idleTimeout: .milliseconds(Int64(max(0.1, configuration.idleTimeout) * 1000)))),
             configuration: .init(address: .hostname(host, port: configuration.port), serverName: "keyway"),
             services: [
                 MaintenanceService(database: database, clock: configuration.clock, logger: logger), deliveryWorker,

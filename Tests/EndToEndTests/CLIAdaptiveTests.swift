@@ -12,7 +12,7 @@ struct CLIAdaptiveTests {
             "flowTypes": ["signin", "signup"],
         ])) { harness in
             let server = harness.server
-            let home = FileManager.default.temporaryDirectory.appendingPathComponent("keyway-cli-\(UUID().uuidString)").path
+            let home = TestFiles.directory.appendingPathComponent("keyway-cli-\(UUID().uuidString)").path
             let environment = ["KEYWAY_CONFIG_ID": TestServer.configId, "KEYWAY_HOME": home]
             let url = server.baseURL.absoluteString
             let email = "terminal@example.com"
@@ -70,7 +70,7 @@ struct CLIAdaptiveTests {
             ],
         ])) { harness in
             let server = harness.server
-            let home = FileManager.default.temporaryDirectory.appendingPathComponent("keyway-cli-\(UUID().uuidString)").path
+            let home = TestFiles.directory.appendingPathComponent("keyway-cli-\(UUID().uuidString)").path
             let environment = ["KEYWAY_CONFIG_ID": TestServer.configId, "KEYWAY_HOME": home]
             let url = server.baseURL.absoluteString
             let email = "form@example.com"

@@ -22,7 +22,7 @@ struct CLIDeviceTests {
 
         init(_ harness: AdaptiveHarness) {
             self.harness = harness
-            let home = FileManager.default.temporaryDirectory.appendingPathComponent("keyway-cli-\(UUID().uuidString)")
+            let home = TestFiles.directory.appendingPathComponent("keyway-cli-\(UUID().uuidString)")
             // KEYWAY_QR: draw QR codes although standard error is a pipe here.
             environment = ["KEYWAY_CONFIG_ID": TestServer.configId, "KEYWAY_HOME": home.path, "KEYWAY_QR": "1"]
         }

@@ -8,7 +8,7 @@ import Testing
 struct CLISessionTests {
     @Test func loginThenTokenWhoAmIAndLogout() async throws {
         try await withTestServer(TestServer.start(clock: ManualClock())) { server in
-            let home = FileManager.default.temporaryDirectory.appendingPathComponent("keyway-cli-\(UUID().uuidString)").path
+            let home = TestFiles.directory.appendingPathComponent("keyway-cli-\(UUID().uuidString)").path
             let environment = ["KEYWAY_CONFIG_ID": TestServer.configId, "KEYWAY_HOME": home]
             let url = server.baseURL.absoluteString
             func run(_ arguments: [String]) async throws -> CLIProcess {

@@ -252,7 +252,7 @@ struct DPoPTests {
     @Test func theDeviceKeyStoreKeepsTheDPoPKeyAcrossLaunches() async throws {
         let clock = ManualClock()
         try await withTestServer(TestServer.start(clock: clock)) { server in
-            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("keyway-keys-\(UUID().uuidString)")
+            let directory = TestFiles.directory.appendingPathComponent("keyway-keys-\(UUID().uuidString)")
             func store() throws -> SoftwareDeviceKeyStore {
                 SoftwareDeviceKeyStore(
                     storage: try FileSecureStorage(

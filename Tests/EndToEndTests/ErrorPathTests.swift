@@ -117,6 +117,25 @@ struct ErrorPathTests {
         }
     }
 
+    @Test func requestsTheHTTPParserRefusesGetAProblemDocument() async throws {
+        try await withTestServer(TestServer.start(clock: ManualClock())) { server in
+            let malformed = [
+                "GET /v1/fl\u{00E9}ws HTTP/1.1\r\nHost: x\r\n\r\n", "GET /health HTTP/1.1\r\nHost: x\r\nX-Bad: a\u{0}b\r\n\r\n",
+                "BREW /health HTTP/1.1\r\nHost: x\r\n\r\n", "GET /health HTTP/9.9\r\nHost: x\r\n\r\n",
+                "GET /health HTTP/1.1\r\nContent-Length: -1\r\n\r\n",
+            ]
+            for request in malformed {
+                let answer = try await IdleConnection.exchange(port: server.port, sending: request)
+                let (head, body) = answer.split(separator: "\r\n\r\n", maxSplits: 1).map(String.init).pair
+                #expect(head.hasPrefix("HTTP/1.1 400"), "\(request.debugDescription): \(answer)")
+                #expect(head.lowercased().contains("content-type: application/problem+json"), "\(head)")
+                let json = try JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any]
+                #expect(json?["code"] as? String == "invalid_request")
+            }
+            #expect(try await server.request("GET", "/health").status == 200)
+        }
+    }
+
     @Test func aKnownPathWithAnotherMethodIs405WithAllowInItsFamilysFormat() async throws {
         try await withTestServer(TestServer.start(clock: ManualClock())) { server in
             // OAuth endpoints answer as RFC 6749 §5.2 does.

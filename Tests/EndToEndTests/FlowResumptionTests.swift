@@ -15,7 +15,7 @@ struct FlowResumptionTests {
     }
 
     static func freshDirectory() -> URL {
-        FileManager.default.temporaryDirectory.appendingPathComponent("keyway-resume-\(UUID().uuidString)")
+        TestFiles.directory.appendingPathComponent("keyway-resume-\(UUID().uuidString)")
     }
 
     func sdk(_ server: TestServer, clock: ManualClock, storage: any SecureStorage) throws -> Keyway {

@@ -46,7 +46,7 @@ struct InteropSigningTests {
     @Test func joserfcAssertionsAndExternalTokensAreAccepted() async throws {
         let clock = ManualClock(Date())
         try await withTestServer(TestServer.start(clock: clock)) { server in
-            let keyDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("keyway-keys-\(UUID().uuidString)")
+            let keyDirectory = TestFiles.directory.appendingPathComponent("keyway-keys-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: keyDirectory, withIntermediateDirectories: true)
             let publicKeys = try await Self.python(["keys", keyDirectory.path])
             let keySet = try JSONDecoder().decode(JSONWebKeySet.self, from: Data(publicKeys.utf8))

@@ -9,7 +9,7 @@ import Testing
 struct ProductionModeTests {
     /// A delivery script that appends each message (JSON) as one line to `messages.jsonl`.
     func makeDeliveryScript(failing: Bool = false) throws -> (script: String, messages: URL) {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("keyway-delivery-\(UUID().uuidString)")
+        let directory = TestFiles.directory.appendingPathComponent("keyway-delivery-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let messages = directory.appendingPathComponent("messages.jsonl")
         let script = directory.appendingPathComponent("deliver.sh")

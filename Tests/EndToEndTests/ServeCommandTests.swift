@@ -9,7 +9,7 @@ import Testing
 struct ServeCommandTests {
     /// A fresh folder (not yet created) and the database URL of a file in it.
     static func temporaryFolder() -> (folder: String, database: String) {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("keyway-serve-\(UUID().uuidString)").path
+        let folder = TestFiles.directory.appendingPathComponent("keyway-serve-\(UUID().uuidString)").path
         return (folder, "sqlite:\(folder)/keyway.sqlite")
     }
 

@@ -197,7 +197,7 @@ struct SharedStorageSessionTests {
         let clock = ManualClock()
         try await withTestServer(TestServer.start(clock: clock)) { server in
             let transport = CountingTransport()
-            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("keyway-shared-\(UUID().uuidString)")
+            let directory = TestFiles.directory.appendingPathComponent("keyway-shared-\(UUID().uuidString)")
             let keyFile = directory.appendingPathComponent("shared.key")
 
             // An app and its extension: separate SDK instances and storage objects on one file.

@@ -31,6 +31,29 @@ struct IdleConnection: Sendable {
     }
 }
 
+extension IdleConnection {
+    /// Sends `text` as raw bytes and answers everything the server wrote until it closed.
+    static func exchange(port: Int, sending text: String) async throws -> String {
+        let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .connect(host: "127.0.0.1", port: port) { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
+                }
+            }
+        return try await channel.executeThenClose { inbound, outbound in
+            try await outbound.write(ByteBuffer(bytes: Array(text.utf8)))
+            var received = ByteBuffer()
+            for try await var chunk in inbound { received.writeBuffer(&chunk) }
+            return String(buffer: received)
+        }
+    }
+}
+
+extension Array where Element == String {
+    /// The first two elements, the second empty when missing.
+    var pair: (String, String) { (first ?? "", count > 1 ? self[1] : "") }
+}
+
 @Suite("Graceful shutdown")
 struct ShutdownTests {
     @Test(.timeLimit(.minutes(2)))

@@ -156,7 +156,7 @@ struct StateAndEventsTests {
     @Test func stateSurvivesARestartAndIsSharedBetweenSessionsOfOneStorage() async throws {
         let clock = ManualClock()
         try await withTestServer(TestServer.start(clock: clock)) { server in
-            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("keyway-state-\(UUID().uuidString)")
+            let directory = TestFiles.directory.appendingPathComponent("keyway-state-\(UUID().uuidString)")
             func storage() throws -> FileSecureStorage {
                 try FileSecureStorage(
                     directory: directory, namespace: "shared", keySource: .keyFile(directory.appendingPathComponent("k")))

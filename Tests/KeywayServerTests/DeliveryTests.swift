@@ -67,7 +67,7 @@ struct DeliveryTests {
         timeout: TimeAmount = .seconds(60), retryPolicy: DeliveryRetryPolicy = DeliveryRetryPolicy(),
         lease: TimeInterval = 60
     ) async throws -> Fixture {
-        let path = FileManager.default.temporaryDirectory
+        let path = TestFiles.directory
             .appendingPathComponent("keyway-delivery-\(UUID().uuidString)/db.sqlite").path
         let database = try await SQLiteDatabase.open(path: path, logger: Logger(label: "test"))
         let clock = TestClock()

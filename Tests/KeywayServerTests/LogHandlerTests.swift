@@ -1,4 +1,5 @@
 import Foundation
+import KeywayTestSupport
 import Logging
 import Testing
 
@@ -23,7 +24,7 @@ struct LogHandlerTests {
     }
 
     @Test func writesWholeLinesToItsFile() throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("keyway-log-\(UUID().uuidString)").path
+        let path = TestFiles.directory.appendingPathComponent("keyway-log-\(UUID().uuidString)").path
         let descriptor = open(path, O_CREAT | O_WRONLY | O_TRUNC, 0o600)
         #expect(descriptor >= 0)
         var logger = Logger(label: "keyway") { label in KeywayLogHandler(label: label, fileDescriptor: descriptor) }

@@ -8,7 +8,7 @@ import Testing
 @Suite("SQLite storage")
 struct StorageTests {
     func openDatabase() async throws -> SQLiteDatabase {
-        let path = FileManager.default.temporaryDirectory
+        let path = TestFiles.directory
             .appendingPathComponent("keyway-storage-\(UUID().uuidString)/db.sqlite").path
         return try await SQLiteDatabase.open(path: path, logger: Logger(label: "test"))
     }
@@ -46,7 +46,7 @@ struct StorageTests {
     }
 
     @Test func theFilesAreReadableByTheirOwnerOnly() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("keyway-private-\(UUID().uuidString)")
+        let folder = TestFiles.directory.appendingPathComponent("keyway-private-\(UUID().uuidString)")
         let path = folder.appendingPathComponent("db.sqlite").path
         let database = try await SQLiteDatabase.open(path: path, logger: Logger(label: "test"))
         try await Migrations.apply(to: database, now: Date())

@@ -52,4 +52,10 @@ struct ServerURLTests {
             try Keyway(configId: "  ", baseURL: URL(string: "https://auth.example.com")!)
         }
     }
+
+    @Test func aPathAURLCannotHoldAsItIsIsEncodedNotTrapped() throws {
+        let url = try ServerURL(URL(string: "https://auth.example.com")!)
+        #expect(url.appending(path: "/v1/flows/a b").absoluteString == "https://auth.example.com/v1/flows/a%20b")
+        #expect(url.appending(path: "/v1/flows/é\u{0}%").absoluteString.hasPrefix("https://auth.example.com/v1/flows/"))
+    }
 }

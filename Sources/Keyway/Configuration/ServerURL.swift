@@ -52,7 +52,11 @@ public struct ServerURL: Sendable, Equatable, CustomStringConvertible {
     }
 
     public func appending(path: String) -> URL {
-        URL(string: root.absoluteString + path)!
+        if let url = URL(string: root.absoluteString + path) { return url }
+        // Characters a URL cannot hold as they are (spaces, non-ASCII) are percent-encoded
+        // rather than trapping; every string encodes to a valid path.
+        let encoded = path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? ""
+        return URL(string: root.absoluteString + encoded) ?? root
     }
 
     /// Resolves a hypermedia `href`: an absolute path is taken below the root; an absolute URL is

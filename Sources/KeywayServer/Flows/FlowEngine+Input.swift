@@ -185,7 +185,7 @@ extension FlowEngine {
     /// Admits one password check: in one transaction, checks the flow's attempts and the limits
     /// per identifier and per client address, and records the attempt as a failure (undone when
     /// the password matches). Answers the stored hash to check against (`nil`: no password, or no
-    /// account). A flow out of attempts is closed; a rate-limited check rolls back and throws.
+    /// account). A check past the flow's attempts is refused; a rate-limited one rolls back and throws.
     private func admitPasswordCheck(_ target: Target, now: Int64) async throws -> String? {
         let outcome: Result<String?, FlowProblem> = try await database.write { repositories in
             var context = try await self.load(
@@ -194,11 +194,9 @@ extension FlowEngine {
             if let problem = self.openProblem(context.flow, now: now) { return .failure(problem) }
             try self.expect(.enterPassword, context)
             context.addressHash = target.clientAddress.map(ClientAddress.hash)
+            // Out of attempts: refused without a hash. The flow is closed by the check that used the
+            // last attempt, once it knows its result (a right password among them still counts).
             guard context.progress.passwordFailures < self.limits.maxCodeAttempts else {
-                context.flow.state = .failed
-                context.flow.progress = context.progress
-                context.flow.updatedAt = now
-                try await repositories.flows.update(context.flow)
                 return .failure(.tooManyAttempts)
             }
             try await self.consumeForIdentifier(

@@ -35,7 +35,7 @@ final class CLIProcess: ScopedTestServer, Sendable {
         var merged = ProcessInfo.processInfo.environment
         merged.removeValue(forKey: "KEYWAY_CONFIG_ID")
         // Each run keeps its session in a folder of its own unless the test shares one.
-        merged["KEYWAY_HOME"] = FileManager.default.temporaryDirectory
+        merged["KEYWAY_HOME"] = TestFiles.directory
             .appendingPathComponent("keyway-cli-\(UUID().uuidString)").path
         for (key, value) in environment { merged[key] = value }
         process = try ChildProcess(

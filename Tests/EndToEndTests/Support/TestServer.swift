@@ -28,7 +28,7 @@ final class TestServer: ScopedTestServer, Sendable {
 
     /// A fresh temporary database path.
     static func temporaryDatabase() -> String {
-        FileManager.default.temporaryDirectory
+        TestFiles.directory
             .appendingPathComponent("keyway-e2e-\(UUID().uuidString)")
             .appendingPathComponent("keyway.sqlite").path
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import NIOPosix
 import SQLKit
 
 /// SQLite in WAL mode: one writer connection whose transactions are serialized by an async lock
@@ -26,15 +27,21 @@ final class SQLiteDatabase: Database {
     /// Opens (creating if needed) the database file and its parent folder. The file holds the
     /// server's keys: see ``DatabaseFiles/secure(path:)`` for its permissions.
     static func open(path: String, readerCount: Int = 4, logger: Logger) async throws -> SQLiteDatabase {
-        try DatabaseFiles.secure(path: path)
-        let writer = try SQLiteHandle(path: path)
-        try writer.execute("PRAGMA journal_mode = WAL")
-        // Deleted content is overwritten with zeros, not left in free pages.
-        try writer.execute("PRAGMA secure_delete = ON")
-        try writer.execute("PRAGMA synchronous = NORMAL")
-        try writer.execute("PRAGMA foreign_keys = ON")
-        // Checkpoints (which fsync) run off the writer, on a thread of their own: see `checkpoint()`.
-        try writer.execute("PRAGMA wal_autocheckpoint = 0")
+        // Opening creates files and switches a new database to WAL, which syncs to disk: that runs
+        // on a thread of NIO's blocking pool, never holding one of Swift's few cooperative threads
+        // while a busy disk takes its time.
+        let writer = try await NIOThreadPool.singleton.runIfActive {
+            try DatabaseFiles.secure(path: path)
+            let writer = try SQLiteHandle(path: path)
+            try writer.execute("PRAGMA journal_mode = WAL")
+            // Deleted content is overwritten with zeros, not left in free pages.
+            try writer.execute("PRAGMA secure_delete = ON")
+            try writer.execute("PRAGMA synchronous = NORMAL")
+            try writer.execute("PRAGMA foreign_keys = ON")
+            // Checkpoints (which fsync) run off the writer, on a thread of their own: see `checkpoint()`.
+            try writer.execute("PRAGMA wal_autocheckpoint = 0")
+            return writer
+        }
         let database = SQLiteDatabase(
             path: path, writer: writer, readers: ReaderPool(path: path, limit: max(1, readerCount)), logger: logger)
         database.startCheckpointing()
