@@ -26,4 +26,18 @@ struct SlowClientTests {
             for connection in slow { #expect(await connection.closed.value) }
         }
     }
+
+    @Test(.timeLimit(.minutes(2)))
+    func aRequestAnsweredBeforeItsBodyIsReadDoesNotLeaveTheConnectionOpen() async throws {
+        try await withTestServer(TestServer.start(clock: ManualClock(), adminToken: testAdminToken, idleTimeout: 3)) { server in
+            // A body announced but only begun: the admin check answers 401 without reading it, and
+            // the connection is closed once idle instead of staying half-open with the body unread.
+            let partial =
+                "POST /admin/applications HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                + "Content-Length: 100000\r\n\r\n{\"name\": \"x"
+            let answer = try await IdleConnection.exchange(port: server.port, sending: partial)
+            #expect(answer.hasPrefix("HTTP/1.1 401"), "\(answer)")
+            #expect(try await server.request("GET", "/health").status == 200)
+        }
+    }
 }
