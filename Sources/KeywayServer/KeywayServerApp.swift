@@ -127,7 +127,9 @@ public final class KeywayServerApp: Sendable {
                 database: database, clock: configuration.clock, limits: configuration.limits,
                 hasher: OneTimeCodeHasher(key: codeKey), delivery: deliveryWorker, directory: DatabaseFlowDirectory(),
                 passwords: configuration.customPasswordHashing ?? configuration.passwordHashing,
-                passwordGate: PasswordGate(capacity: configuration.limits.maxConcurrentPasswordChecks),
+                passwordGate: PasswordGate(
+                    capacity: configuration.limits.maxConcurrentPasswordChecks,
+                    perNetwork: configuration.limits.maxConcurrentPasswordChecksPerNetwork),
                 secrets: SecretBox(key: sealingKey), logger: logger,
                 issuer: { issuerBox.current ?? fallbackIssuer })
             return KeywayServerApp(

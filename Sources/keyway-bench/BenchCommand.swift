@@ -8,7 +8,7 @@ struct BenchCommand: AsyncParsableCommand {
         commandName: "keyway-bench",
         abstract: "Measures keyway-server and the Keyway SDK.",
         discussion: "scripts/bench runs these in order, with the server and the load generator pinned to separate cores.",
-        subcommands: [CryptoCommand.self, SDKCommand.self, LoadCommand.self])
+        subcommands: [CryptoCommand.self, SDKCommand.self, LoadCommand.self, PasswordFloodCommand.self])
 }
 
 /// Writes a line to standard error (progress); the report goes to standard output.

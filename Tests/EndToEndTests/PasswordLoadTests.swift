@@ -66,18 +66,21 @@ struct PasswordLoadTests {
 
     /// Starts a sign-in for `email` over raw HTTP and chooses the password: answers the flow's
     /// ID and token.
-    static func passwordStep(_ server: TestServer, email: String) async throws -> (id: String, token: String) {
+    static func passwordStep(_ server: TestServer, email: String, from source: String? = nil) async throws
+        -> (id: String, token: String)
+    {
         let challenge = "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM"
         let started = try await server.request(
             "POST", "/v1/flows", headers: ["Content-Type": "application/json", ProtocolHeader.configId: TestServer.configId],
             body: Data(
                 #"{"flowType":"signin","identifier":"\#(email)","codeChallenge":"\#(challenge)","codeChallengeMethod":"S256"}"#
-                    .utf8))
+                    .utf8), from: source)
         let flow = try #require(try JSONSerialization.jsonObject(with: started.body) as? [String: Any])
         let id = try #require(flow["flowId"] as? String)
         let token = try #require(flow["flowToken"] as? String)
         let chosen = try await server.request(
-            "POST", "/v1/flows/\(id)/method", headers: headers(token), body: Data(#"{"methodId":"password"}"#.utf8))
+            "POST", "/v1/flows/\(id)/method", headers: headers(token), body: Data(#"{"methodId":"password"}"#.utf8),
+            from: source)
         #expect(chosen.status == 200, "\(String(decoding: chosen.body, as: UTF8.self))")
         return (id, token)
     }
@@ -86,19 +89,21 @@ struct PasswordLoadTests {
         ["Content-Type": "application/json", ProtocolHeader.configId: TestServer.configId, ProtocolHeader.flowToken: token]
     }
 
-    static func submit(_ server: TestServer, _ flow: (id: String, token: String), _ password: String) async throws
-        -> (status: Int, code: String?)
-    {
+    static func submit(
+        _ server: TestServer, _ flow: (id: String, token: String), _ password: String, from source: String? = nil
+    ) async throws -> (status: Int, code: String?) {
         let answer = try await server.request(
             "POST", "/v1/flows/\(flow.id)/password", headers: headers(flow.token),
-            body: Data(#"{"password":"\#(password)"}"#.utf8))
+            body: Data(#"{"password":"\#(password)"}"#.utf8), from: source)
         let json = (try? JSONSerialization.jsonObject(with: answer.body)) as? [String: Any]
         return (answer.status, json?["code"] as? String)
     }
 
     @Test func parallelWrongPasswordsOnOneFlowHashNoMoreThanItsAttempts() async throws {
         let passwords = ObservedPasswords()
-        try await withTestServer(AdaptiveHarness.start(policy: Self.policy, passwords: passwords)) { harness in
+        var limits = FlowLimits()
+        limits.maxConcurrentPasswordChecksPerNetwork = 16
+        try await withTestServer(AdaptiveHarness.start(policy: Self.policy, limits: limits, passwords: passwords)) { harness in
             try await harness.signUp(try harness.sdk(), email: "load@example.com", password: "the-right-passphrase-1")
             let before = passwords.checkCount
             let flow = try await Self.passwordStep(harness.server, email: "load@example.com")
@@ -137,6 +142,38 @@ struct PasswordLoadTests {
             #expect(refused.status == 429)
             #expect(refused.code == "rate_limited")
             #expect(passwords.checkCount - before == 3)
+        }
+    }
+
+    @Test func oneNetworkCannotTakeEveryPlaceInTheGate() async throws {
+        var limits = FlowLimits()
+        limits.maxConcurrentPasswordChecksPerNetwork = 2
+        let passwords = ObservedPasswords()
+        try await withTestServer(AdaptiveHarness.start(policy: Self.policy, limits: limits, passwords: passwords)) { harness in
+            let server = harness.server
+            try await harness.signUp(try harness.sdk(), email: "share@example.com", password: "the-right-passphrase-1")
+            var flows: [(id: String, token: String)] = []
+            for _ in 0..<3 { flows.append(try await Self.passwordStep(server, email: "other\(flows.count)@example.com", from: "127.0.0.2")) }
+            let owner = try await Self.passwordStep(server, email: "share@example.com", from: "127.0.0.3")
+            let before = passwords.checkCount
+            passwords.hold()
+            let first = flows[0]
+            let second = flows[1]
+            let flooding = [
+                Task { try await Self.submit(server, first, "guess-1", from: "127.0.0.2") },
+                Task { try await Self.submit(server, second, "guess-2", from: "127.0.0.2") },
+            ]
+            try await waitUntil("two checks from one network are being hashed") { passwords.checkCount == before + 2 }
+            // A third from the same network is shed at once...
+            let shed = try await Self.submit(server, flows[2], "guess-3", from: "127.0.0.2")
+            #expect(shed.status == 503)
+            #expect(shed.code == "service_unavailable")
+            // ...while a check from another network still gets a place.
+            let owners = Task { try await Self.submit(server, owner, "the-right-passphrase-1", from: "127.0.0.3") }
+            try await waitUntil("the other network's check is being hashed") { passwords.checkCount == before + 3 }
+            passwords.release()
+            #expect(try await owners.value.status == 200)
+            for task in flooding { #expect(try await task.value.code == "invalid_credentials") }
         }
     }
 

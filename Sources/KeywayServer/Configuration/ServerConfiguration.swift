@@ -77,6 +77,8 @@ public struct FlowLimits: Sendable {
     /// Password checks and hashes in progress or waiting at once; past it a request is answered
     /// `503` with the `wait` action at once instead of queueing.
     public var maxConcurrentPasswordChecks = 16
+    /// Of those, how many one client network may have at once.
+    public var maxConcurrentPasswordChecksPerNetwork = 2
 
     public init() {}
 }

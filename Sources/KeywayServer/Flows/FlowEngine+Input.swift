@@ -139,7 +139,8 @@ extension FlowEngine {
         if purpose == .signIn {
             // A place first (a check refused for want of one costs nothing, not even an attempt),
             // then the attempt is counted, then hashed.
-            let (stored, verified) = try await passwordGate.withPlace { () async throws -> (String?, Bool) in
+            let network = target.clientAddress.map(ClientAddress.hash)
+            let (stored, verified) = try await passwordGate.withPlace(network: network) { () async throws -> (String?, Bool) in
                 let stored = try await self.admitPasswordCheck(target, now: now)
                 if let stored { return (stored, await self.passwords.verify(password, against: stored)) }
                 await self.passwords.verifyDummy(password)
@@ -163,7 +164,9 @@ extension FlowEngine {
         }
         let problems = passwords.problems(with: password, minimumLength: minimumLength)
         if !problems.isEmpty { throw FlowProblem.weakPassword(problems) }
-        let hash = try await passwordGate.withPlace { try await self.passwords.hash(password) }
+        let hash = try await passwordGate.withPlace(network: target.clientAddress.map(ClientAddress.hash)) {
+            try await self.passwords.hash(password)
+        }
         return try await run(target) { context, repositories in
             try self.expect(.enterPassword, context)
             guard context.progress.passwordPurpose == purpose else { throw FlowProblem.invalidStep }

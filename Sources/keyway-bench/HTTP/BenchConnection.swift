@@ -36,11 +36,15 @@ final class BenchConnection {
         self.hostHeader = hostHeader
     }
 
-    /// Opens a connection, runs `body` with it and closes it.
+    /// Opens a connection (from the local address `source`, when given: another loopback address
+    /// plays another client), runs `body` with it and closes it.
     static func with<Result>(
-        host: String, port: Int, group: any EventLoopGroup, _ body: (BenchConnection) async throws -> Result
+        host: String, port: Int, group: any EventLoopGroup, source: String? = nil,
+        _ body: (BenchConnection) async throws -> Result
     ) async throws -> Result {
-        let channel = try await ClientBootstrap(group: group)
+        var bootstrap = ClientBootstrap(group: group)
+        if let source { bootstrap = bootstrap.bind(to: try SocketAddress(ipAddress: source, port: 0)) }
+        let channel = try await bootstrap
             .channelOption(ChannelOptions.socketOption(.tcp_nodelay), value: 1)
             .connect(host: host, port: port) { channel in
                 channel.eventLoop.makeCompletedFuture {

@@ -15,6 +15,8 @@ final class SQLiteDatabase: Database {
     private let readers: ReaderPool
     private let logger: Logger
     private let checkpointStop = Locked(false)
+    /// When the last write transaction ended (`DispatchTime` uptime nanoseconds).
+    private let lastWrite = Locked<UInt64>(0)
     let path: String
 
     private init(path: String, writer: SQLiteHandle, readers: ReaderPool, logger: Logger) {
@@ -51,14 +53,16 @@ final class SQLiteDatabase: Database {
     /// Copies the write-ahead log back into the database file every 250 ms, in `PASSIVE` mode
     /// (it never blocks the writer or readers), on a thread outside the concurrency pool: its
     /// fsync can take milliseconds, and a transaction waiting on it would stall every request.
-    /// Every fifth second the checkpoint is a `TRUNCATE` one without waiting (busy timeout 0):
-    /// when no reader holds an old snapshot it empties the log file, so the old page images a WAL
-    /// keeps (codes and tokens since deleted) do not outlive it; when it cannot, it does no more
-    /// than a passive checkpoint.
+    /// Every fifth second, once no write has come for two seconds, the checkpoint is a `TRUNCATE`
+    /// one without waiting (busy timeout 0): when no reader holds an old snapshot it empties the
+    /// log file, so the old page images a WAL keeps (codes and tokens since deleted) do not outlive
+    /// a quiet moment; when it cannot, it does no more than a passive checkpoint. It waits for a
+    /// quiet moment because a truncating checkpoint holds writers back while it syncs the file.
     private func startCheckpointing() {
         let path = self.path
         let logger = self.logger
         let stop = checkpointStop
+        let lastWrite = self.lastWrite
         let thread = Thread {
             guard let handle = try? SQLiteHandle(path: path) else {
                 logger.warning("WAL checkpoint connection could not be opened; relying on SQLite's own checkpoints")
@@ -69,8 +73,14 @@ final class SQLiteDatabase: Database {
             var round = 0
             while !stop.current {
                 round += 1
+                // A write may end between the two readings: the difference is taken only when it
+                // is positive, never wrapped.
+                let last = lastWrite.current
+                let now = DispatchTime.now().uptimeNanoseconds
+                let quiet = now > last && now - last > 2_000_000_000
                 do {
-                    try handle.execute(round % 20 == 0 ? "PRAGMA wal_checkpoint(TRUNCATE)" : "PRAGMA wal_checkpoint(PASSIVE)")
+                    try handle.execute(
+                        round % 20 == 0 && quiet ? "PRAGMA wal_checkpoint(TRUNCATE)" : "PRAGMA wal_checkpoint(PASSIVE)")
                 } catch {
                     logger.warning("WAL checkpoint failed: \(error)")
                 }
@@ -92,6 +102,7 @@ final class SQLiteDatabase: Database {
         let logger = self.logger
         return try await writeLock.withLock {
             try writer.execute("BEGIN IMMEDIATE")
+            defer { self.lastWrite.withLock { $0 = DispatchTime.now().uptimeNanoseconds } }
             do {
                 let result = try await body(Repositories(sql: SQLiteHandleDatabase(handle: writer, logger: logger)))
                 try writer.execute("COMMIT")
