@@ -11,6 +11,18 @@ struct BenchCommand: AsyncParsableCommand {
         subcommands: [CryptoCommand.self, SDKCommand.self, LoadCommand.self, PasswordFloodCommand.self])
 }
 
+/// The running dev-mode server a command drives.
+struct ServerTarget: ParsableArguments {
+    @Option(help: "The server's host.")
+    var host = "127.0.0.1"
+
+    @Option(help: "The server's port.")
+    var port: Int
+
+    @Option(help: "The dev application's config ID.")
+    var configId: String
+}
+
 /// Writes a line to standard error (progress); the report goes to standard output.
 func progress(_ text: String) {
     FileHandle.standardError.write(Data((text + "\n").utf8))

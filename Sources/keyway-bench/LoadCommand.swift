@@ -9,14 +9,10 @@ struct LoadCommand: AsyncParsableCommand {
         commandName: "load",
         abstract: "Drives a running dev-mode keyway-server: memory, discovery/JWKS, sign-ins, code redemption, refresh.")
 
-    @Option(help: "The server's host.")
-    var host = "127.0.0.1"
-
-    @Option(help: "The server's port.")
-    var port: Int
-
-    @Option(help: "The dev application's config ID.")
-    var configId: String
+    @OptionGroup var server: ServerTarget
+    private var host: String { server.host }
+    private var port: Int { server.port }
+    private var configId: String { server.configId }
 
     @Option(help: "The server's process ID, for its resident memory.")
     var serverPid: Int32?

@@ -13,14 +13,10 @@ struct PasswordFloodCommand: AsyncParsableCommand {
         commandName: "password-flood",
         abstract: "Times real password sign-ins, alone and while other clients send wrong passwords as fast as they can.")
 
-    @Option(help: "The server's host.")
-    var host = "127.0.0.1"
-
-    @Option(help: "The server's port.")
-    var port: Int
-
-    @Option(help: "The dev application's config ID.")
-    var configId: String
+    @OptionGroup var server: ServerTarget
+    private var host: String { server.host }
+    private var port: Int { server.port }
+    private var configId: String { server.configId }
 
     @Option(help: "The server's admin token (to let the application sign in with passwords).")
     var adminToken: String

@@ -198,43 +198,51 @@ struct ApprovalTests {
 
     @Test func pollingStopsOnCancelAndOnReset() async throws {
         try await withTestServer(Self.setUp()) { setup in
-            // Once cancel or reset has returned, no poll is sent: the count stays where it was over
-            // more than two poll intervals (a poll already on its way was counted before).
+            let clock = setup.harness.clock
+            func flowId() throws -> String { try #require(setup.newDevice.flow.currentUpdate.promptContext?.step.flowId) }
+            func polls(_ flow: String) -> Int { setup.transport.count(suffix: "\(flow)/approval") }
+            /// Waits until `flow` has polled `count` times, moving the server's clock along so its
+            /// polls are never refused as too fast.
+            func awaitPolls(_ flow: String, _ count: Int) async throws {
+                try await waitUntil("flow \(flow) polled \(count) times") {
+                    clock.advance(by: 0.1)
+                    return polls(flow) >= count
+                }
+            }
+
+            // Once cancel has returned, the cancelled flow sends no poll: the next flow polls twice,
+            // a second or more apart, longer than the cancelled one's next poll would have taken.
             _ = try await Self.requestApproval(setup)
+            let cancelled = try flowId()
             await setup.newDevice.flow.cancel()
-            let atCancel = setup.transport.count(suffix: "/approval")
-            try await Task.sleep(for: .milliseconds(2500))
-            #expect(setup.transport.count(suffix: "/approval") == atCancel)
-
+            let atCancel = polls(cancelled)
             _ = try await Self.requestApproval(setup)
-            await setup.newDevice.reset()
-            let atReset = setup.transport.count(suffix: "/approval")
-            try await Task.sleep(for: .milliseconds(2500))
-            #expect(setup.transport.count(suffix: "/approval") == atReset)
+            let resetFlow = try flowId()
+            try await awaitPolls(resetFlow, 2)
+            #expect(polls(cancelled) == atCancel)
 
+            // The same once reset has returned.
+            await setup.newDevice.reset()
+            let atReset = polls(resetFlow)
             // The cancelled flow's request was withdrawn; the reset one's waits until it expires.
             #expect(try await setup.trusted.pendingApprovals(for: Self.email).count == 1)
 
             // Without interruption it keeps polling, each poll a second or more after the last.
-            let before = setup.transport.count(suffix: "/approval")
             let asked = ContinuousClock.now
             let (number, _) = try await Self.requestApproval(setup)
-            let ticker = Task {
-                while !Task.isCancelled {
-                    setup.harness.clock.advance(by: 1)
-                    try? await Task.sleep(for: .milliseconds(250))
-                }
-            }
-            try await waitUntil("the SDK polled three times") { setup.transport.count(suffix: "/approval") >= before + 3 }
+            let kept = try flowId()
+            try await awaitPolls(kept, 3)
             #expect(ContinuousClock.now - asked >= .seconds(3), "three polls came in less than three seconds")
+            #expect(polls(resetFlow) == atReset)
+
+            // Once the approval completed the flow, it holds no approval step, so no poll can follow.
             let request = try #require(
                 try await setup.trusted.pendingApprovals(for: Self.email).last { $0.matchingNumber == number })
             try await setup.trusted.decide(request, .approve, for: Self.email)
-            #expect(try await Self.settled(setup.newDevice, clock: setup.harness.clock).completion != nil)
-            ticker.cancel()
-            let after = setup.transport.count(suffix: "/approval")
-            try await Task.sleep(for: .milliseconds(1500))
-            #expect(setup.transport.count(suffix: "/approval") == after)
+            #expect(try await Self.settled(setup.newDevice, clock: clock).completion != nil)
+            let after = polls(kept)
+            #expect(await setup.newDevice.flow.currentStep?.kind != .awaitApproval)
+            #expect(polls(kept) == after)
         }
     }
 
@@ -246,8 +254,9 @@ struct ApprovalTests {
             let done = try await Self.settled(setup.newDevice, clock: setup.harness.clock)
             #expect(done.errorInfo?.code == .approvalExpired)
             #expect(done.errorInfo?.action == .restartFlow)
+            // The flow was put aside with its step: no poll can follow, and none did.
             let polls = setup.transport.count(suffix: "/approval")
-            try await Task.sleep(for: .milliseconds(1500))
+            #expect(await setup.newDevice.flow.currentStep == nil)
             #expect(setup.transport.count(suffix: "/approval") == polls)
         }
     }
