@@ -177,6 +177,7 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
+            exclude: ["Fixtures"],
             swiftSettings: strict
         ),
     ],
