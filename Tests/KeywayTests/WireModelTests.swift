@@ -13,7 +13,12 @@ struct WireModelTests {
 
     @Test func enterCodeStep() throws {
         let step = Step(
-            flowId: "flw_1", kind: .enterCode, stepInfo: StepInfo(id: "verifyEmail", label: "Verify your email"),
+            flowId: "flw_1",
+            payload: .enterCode(
+                EnterCodePayload(
+                    destination: "a•••@example.com", codeLength: 6, expiresAt: date, resendAt: date, channel: .email,
+                    attemptsRemaining: 5)),
+            stepInfo: StepInfo(id: "verifyEmail", label: "Verify your email"),
             actions: [
                 Action(
                     name: "submitCode", href: "/v1/flows/flw_1/code", method: "POST", label: "Continue",
@@ -23,18 +28,14 @@ struct WireModelTests {
             links: [Link(rel: "self", href: "/v1/flows/flw_1")],
             messages: [Message(level: "info", code: "codeSent", text: "Sent.")],
             risk: Risk(level: "medium", message: "New device", reasons: ["newDevice"]), flowExpiresAt: date,
-            flowToken: Sensitive("kft_x"),
-            enterCode: EnterCodePayload(
-                destination: "a•••@example.com", codeLength: 6, expiresAt: date, resendAt: date, channel: .email,
-                attemptsRemaining: 5),
-            meta: Meta(traceId: "t1"))
+            flowToken: Sensitive("kft_x"), meta: Meta(traceId: "t1"))
         #expect(try roundTrip(step) == step)
     }
 
     @Test func completedStep() throws {
         let step = Step(
-            flowId: "flw_1", kind: .completed,
-            completed: CompletedPayload(authCode: Sensitive("kac_1"), expiresAt: date, session: "ses_1"),
+            flowId: "flw_1",
+            payload: .completed(CompletedPayload(authCode: Sensitive("kac_1"), expiresAt: date, session: "ses_1")),
             meta: Meta(traceId: "t2"))
         #expect(try roundTrip(step) == step)
     }
@@ -48,6 +49,39 @@ struct WireModelTests {
         let step = try WireCoding.makeDecoder().decode(Step.self, from: Data(json.utf8))
         #expect(step.kind.rawValue == "somethingNew")
         #expect(step.actions[0].fields[0].type.rawValue == "colorPicker")
+    }
+
+    @Test func aStepCarriesTheOnePayloadItsKindNames() throws {
+        // Another kind's payload beside the step's own is not read.
+        let json = #"""
+            {"flowId":"f","kind":"enterTotp","enterTotp":{"digits":6,"period":30,"purpose":"secondFactor",
+            "attemptsRemaining":4},"enterCode":{"destination":"x","codeLength":6,"expiresAt":"2026-11-24T00:00:00Z",
+            "resendAt":"2026-11-24T00:00:00Z","channel":"email","attemptsRemaining":5},"actions":[],"links":[],
+            "messages":[],"meta":{"traceId":"t"}}
+            """#
+        let step = try WireCoding.makeDecoder().decode(Step.self, from: Data(json.utf8))
+        #expect(step.payload == .enterTotp(EnterTotpPayload(digits: 6, period: 30, purpose: .secondFactor, attemptsRemaining: 4)))
+        #expect(step.enterCode == nil)
+        let encoded = try JSONSerialization.jsonObject(with: WireCoding.makeEncoder().encode(step)) as! [String: Any]
+        #expect(encoded["kind"] as? String == "enterTotp")
+        #expect(encoded["enterTotp"] != nil)
+        #expect(encoded["enterCode"] == nil)
+
+        // A known kind without its payload, or with null, is a step without one.
+        for body in [#""kind":"enterCode""#, #""kind":"enterCode","enterCode":null"#] {
+            let bare = try WireCoding.makeDecoder().decode(
+                Step.self, from: Data(#"{"flowId":"f",\#(body),"meta":{"traceId":"t"}}"#.utf8))
+            #expect(bare.payload == .none(.enterCode))
+            #expect(bare.kind == .enterCode)
+            let again = try JSONSerialization.jsonObject(with: WireCoding.makeEncoder().encode(bare)) as! [String: Any]
+            #expect(again["enterCode"] == nil)
+        }
+
+        // A payload that is there but malformed is an error, not a silent step without one.
+        #expect(throws: DecodingError.self) {
+            try WireCoding.makeDecoder().decode(
+                Step.self, from: Data(#"{"flowId":"f","kind":"enterTotp","enterTotp":{"digits":"six"},"meta":{"traceId":"t"}}"#.utf8))
+        }
     }
 
     @Test func openValuesEncodeAsTheirBareString() throws {

@@ -89,45 +89,37 @@ public enum Prompt: Sendable, Equatable {
     /// whose payload is missing (or a `form` step without a `submitForm` action) is
     /// ``unrecognized(kind:)``.
     public init?(step: Step) {
-        switch step.kind {
+        switch step.payload {
         case .completed:
             return nil
-        case .enterCode:
-            guard let payload = step.enterCode else { self = .unrecognized(kind: step.kind); return }
+        case .enterCode(let payload):
             self = .enterCode(
                 destination: payload.destination, codeLength: payload.codeLength, expiresAt: payload.expiresAt,
                 resendAt: payload.resendAt, channel: payload.channel)
-        case .selectMethod:
-            guard let payload = step.selectMethod else { self = .unrecognized(kind: step.kind); return }
+        case .selectMethod(let payload):
             self = .selectMethod(methods: payload.methods, purpose: payload.purpose, skippable: payload.skippable)
-        case .setupSms:
-            guard let payload = step.setupSms else { self = .unrecognized(kind: step.kind); return }
+        case .setupSms(let payload):
             self = .setupSms(existingPhone: payload.existingPhone)
-        case .setupTotp:
-            guard let payload = step.setupTotp else { self = .unrecognized(kind: step.kind); return }
+        case .setupTotp(let payload):
             self = .setupTotp(
                 secret: payload.secret, otpauthUrl: payload.otpauthUrl, period: payload.period, digits: payload.digits,
                 algorithm: payload.algorithm)
-        case .enterTotp:
-            guard let payload = step.enterTotp else { self = .unrecognized(kind: step.kind); return }
+        case .enterTotp(let payload):
             self = .enterTotp(digits: payload.digits, purpose: payload.purpose)
-        case .enterPassword:
-            guard let payload = step.enterPassword else { self = .unrecognized(kind: step.kind); return }
+        case .enterPassword(let payload):
             self = .enterPassword(purpose: payload.purpose, minimumLength: payload.minimumLength)
-        case .form:
-            guard let payload = step.form, let submit = step.action(named: FlowActionName.submitForm) else {
+        case .form(let payload):
+            guard let submit = step.action(named: FlowActionName.submitForm) else {
                 self = .unrecognized(kind: step.kind)
                 return
             }
             self = .form(formId: payload.formId, title: payload.title, fields: submit.fields)
-        case .manageAccount:
-            guard let payload = step.manageAccount else { self = .unrecognized(kind: step.kind); return }
+        case .manageAccount(let payload):
             self = .manageAccount(
                 methods: payload.methods, operations: step.actions.filter { $0.name != FlowActionName.cancel })
-        case .awaitApproval:
-            guard let payload = step.awaitApproval else { self = .unrecognized(kind: step.kind); return }
+        case .awaitApproval(let payload):
             self = .awaitApproval(matchingNumber: payload.matchingNumber, qrData: payload.qrData, expiresAt: payload.expiresAt)
-        default:
+        case .deviceEnroll, .deviceChallenge, .none:
             self = .unrecognized(kind: step.kind)
         }
     }

@@ -1,11 +1,15 @@
 import Foundation
 
 /// One answer of the flow API: what the server asks for next, and the hypermedia around it.
-public struct Step: Codable, Sendable, Equatable {
+///
+/// On the wire a step names its `kind` and carries that kind's payload under a key of the same
+/// name (`"kind": "enterCode", "enterCode": {…}`); here the two are one value, ``payload``, so a
+/// step cannot carry two payloads or a payload of another kind.
+public struct Step: Sendable, Equatable {
     /// The flow this step belongs to.
     public var flowId: String
-    /// What the step asks for.
-    public var kind: StepKind
+    /// What the step asks for, with its payload.
+    public var payload: StepPayload
     /// A label for the current stage, such as "Verify your email".
     public var stepInfo: StepInfo?
     /// The operations the client may perform now, each with its target and fields.
@@ -21,46 +25,19 @@ public struct Step: Codable, Sendable, Equatable {
     /// The flow's secret token. Present only in the answer that created the flow; the client sends
     /// it back in ``ProtocolHeader/flowToken`` on every later request.
     public var flowToken: Sensitive<String>?
-    /// Payload of an ``StepKind/enterCode`` step.
-    public var enterCode: EnterCodePayload?
-    /// Payload of a ``StepKind/selectMethod`` step.
-    public var selectMethod: SelectMethodPayload?
-    /// Payload of a ``StepKind/setupSms`` step.
-    public var setupSms: SetupSmsPayload?
-    /// Payload of a ``StepKind/setupTotp`` step.
-    public var setupTotp: SetupTotpPayload?
-    /// Payload of a ``StepKind/enterTotp`` step.
-    public var enterTotp: EnterTotpPayload?
-    /// Payload of a ``StepKind/enterPassword`` step.
-    public var enterPassword: EnterPasswordPayload?
-    /// Payload of a ``StepKind/form`` step.
-    public var form: FormPayload?
-    /// Payload of a ``StepKind/manageAccount`` step.
-    public var manageAccount: ManageAccountPayload?
-    /// Payload of a ``StepKind/deviceEnroll`` step.
-    public var deviceEnroll: DeviceEnrollPayload?
-    /// Payload of a ``StepKind/deviceChallenge`` step.
-    public var deviceChallenge: DeviceChallengePayload?
-    /// Payload of an ``StepKind/awaitApproval`` step.
-    public var awaitApproval: AwaitApprovalPayload?
-    /// Payload of a ``StepKind/completed`` step.
-    public var completed: CompletedPayload?
     /// Request metadata (trace ID).
     public var meta: Meta
 
+    /// What the step asks for.
+    public var kind: StepKind { payload.kind }
+
     public init(
-        flowId: String, kind: StepKind, stepInfo: StepInfo? = nil, actions: [Action] = [],
+        flowId: String, payload: StepPayload, stepInfo: StepInfo? = nil, actions: [Action] = [],
         links: [Link] = [], messages: [Message] = [], risk: Risk? = nil, flowExpiresAt: Date? = nil,
-        flowToken: Sensitive<String>? = nil, enterCode: EnterCodePayload? = nil,
-        selectMethod: SelectMethodPayload? = nil, setupSms: SetupSmsPayload? = nil,
-        setupTotp: SetupTotpPayload? = nil, enterTotp: EnterTotpPayload? = nil,
-        enterPassword: EnterPasswordPayload? = nil, form: FormPayload? = nil,
-        manageAccount: ManageAccountPayload? = nil, deviceEnroll: DeviceEnrollPayload? = nil,
-        deviceChallenge: DeviceChallengePayload? = nil, awaitApproval: AwaitApprovalPayload? = nil,
-        completed: CompletedPayload? = nil, meta: Meta
+        flowToken: Sensitive<String>? = nil, meta: Meta
     ) {
         self.flowId = flowId
-        self.kind = kind
+        self.payload = payload
         self.stepInfo = stepInfo
         self.actions = actions
         self.links = links
@@ -68,18 +45,6 @@ public struct Step: Codable, Sendable, Equatable {
         self.risk = risk
         self.flowExpiresAt = flowExpiresAt
         self.flowToken = flowToken
-        self.enterCode = enterCode
-        self.selectMethod = selectMethod
-        self.setupSms = setupSms
-        self.setupTotp = setupTotp
-        self.enterTotp = enterTotp
-        self.enterPassword = enterPassword
-        self.form = form
-        self.manageAccount = manageAccount
-        self.deviceEnroll = deviceEnroll
-        self.deviceChallenge = deviceChallenge
-        self.awaitApproval = awaitApproval
-        self.completed = completed
         self.meta = meta
     }
 
@@ -91,6 +56,91 @@ public struct Step: Codable, Sendable, Equatable {
     /// The link with the given relation, if the step has it.
     public func link(rel: String) -> Link? {
         links.first { $0.rel == rel }
+    }
+}
+
+extension Step: Codable {
+    private enum CodingKeys: String, CodingKey {
+        case flowId, kind, stepInfo, actions, links, messages, risk, flowExpiresAt, flowToken, meta
+    }
+
+    /// The key of the payload: the kind's name.
+    private struct PayloadKey: CodingKey {
+        let stringValue: String
+        init(stringValue: String) { self.stringValue = stringValue }
+        var intValue: Int? { nil }
+        init?(intValue: Int) { nil }
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        flowId = try container.decode(String.self, forKey: .flowId)
+        let kind = try container.decode(StepKind.self, forKey: .kind)
+        payload = try Self.decodePayload(kind: kind, from: decoder.container(keyedBy: PayloadKey.self))
+        stepInfo = try container.decodeIfPresent(StepInfo.self, forKey: .stepInfo)
+        actions = try container.decodeIfPresent([Action].self, forKey: .actions) ?? []
+        links = try container.decodeIfPresent([Link].self, forKey: .links) ?? []
+        messages = try container.decodeIfPresent([Message].self, forKey: .messages) ?? []
+        risk = try container.decodeIfPresent(Risk.self, forKey: .risk)
+        flowExpiresAt = try container.decodeIfPresent(Date.self, forKey: .flowExpiresAt)
+        flowToken = try container.decodeIfPresent(Sensitive<String>.self, forKey: .flowToken)
+        meta = try container.decode(Meta.self, forKey: .meta)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(flowId, forKey: .flowId)
+        try container.encode(kind, forKey: .kind)
+        try container.encodeIfPresent(stepInfo, forKey: .stepInfo)
+        try container.encode(actions, forKey: .actions)
+        try container.encode(links, forKey: .links)
+        try container.encode(messages, forKey: .messages)
+        try container.encodeIfPresent(risk, forKey: .risk)
+        try container.encodeIfPresent(flowExpiresAt, forKey: .flowExpiresAt)
+        try container.encodeIfPresent(flowToken, forKey: .flowToken)
+        try container.encode(meta, forKey: .meta)
+        var payloads = encoder.container(keyedBy: PayloadKey.self)
+        let key = PayloadKey(stringValue: kind.rawValue)
+        switch payload {
+        case .enterCode(let body): try payloads.encode(body, forKey: key)
+        case .selectMethod(let body): try payloads.encode(body, forKey: key)
+        case .setupSms(let body): try payloads.encode(body, forKey: key)
+        case .setupTotp(let body): try payloads.encode(body, forKey: key)
+        case .enterTotp(let body): try payloads.encode(body, forKey: key)
+        case .enterPassword(let body): try payloads.encode(body, forKey: key)
+        case .form(let body): try payloads.encode(body, forKey: key)
+        case .manageAccount(let body): try payloads.encode(body, forKey: key)
+        case .deviceEnroll(let body): try payloads.encode(body, forKey: key)
+        case .deviceChallenge(let body): try payloads.encode(body, forKey: key)
+        case .awaitApproval(let body): try payloads.encode(body, forKey: key)
+        case .completed(let body): try payloads.encode(body, forKey: key)
+        case .none: break
+        }
+    }
+
+    /// The payload under the kind's key: a kind this version does not know, or a known kind
+    /// without its key, decodes as ``StepPayload/none(_:)``; a payload that is there but malformed
+    /// is an error.
+    private static func decodePayload(kind: StepKind, from container: KeyedDecodingContainer<PayloadKey>) throws
+        -> StepPayload
+    {
+        let key = PayloadKey(stringValue: kind.rawValue)
+        guard container.contains(key), try !container.decodeNil(forKey: key) else { return .none(kind) }
+        switch kind {
+        case .enterCode: return .enterCode(try container.decode(EnterCodePayload.self, forKey: key))
+        case .selectMethod: return .selectMethod(try container.decode(SelectMethodPayload.self, forKey: key))
+        case .setupSms: return .setupSms(try container.decode(SetupSmsPayload.self, forKey: key))
+        case .setupTotp: return .setupTotp(try container.decode(SetupTotpPayload.self, forKey: key))
+        case .enterTotp: return .enterTotp(try container.decode(EnterTotpPayload.self, forKey: key))
+        case .enterPassword: return .enterPassword(try container.decode(EnterPasswordPayload.self, forKey: key))
+        case .form: return .form(try container.decode(FormPayload.self, forKey: key))
+        case .manageAccount: return .manageAccount(try container.decode(ManageAccountPayload.self, forKey: key))
+        case .deviceEnroll: return .deviceEnroll(try container.decode(DeviceEnrollPayload.self, forKey: key))
+        case .deviceChallenge: return .deviceChallenge(try container.decode(DeviceChallengePayload.self, forKey: key))
+        case .awaitApproval: return .awaitApproval(try container.decode(AwaitApprovalPayload.self, forKey: key))
+        case .completed: return .completed(try container.decode(CompletedPayload.self, forKey: key))
+        default: return .none(kind)
+        }
     }
 }
 

@@ -4,29 +4,29 @@ public struct StepKind: OpenStringValue {
     public let rawValue: String
     public init(rawValue: String) { self.rawValue = rawValue }
 
-    /// Enter a one-time code sent by email or SMS. Payload: ``Step/enterCode``.
+    /// Enter a one-time code sent by email or SMS. Payload: ``StepPayload/enterCode(_:)``.
     public static let enterCode = StepKind(rawValue: "enterCode")
-    /// Choose a method among those available now. Payload: ``Step/selectMethod``.
+    /// Choose a method among those available now. Payload: ``StepPayload/selectMethod(_:)``.
     public static let selectMethod = StepKind(rawValue: "selectMethod")
-    /// Collect or confirm the phone number that receives codes. Payload: ``Step/setupSms``.
+    /// Collect or confirm the phone number that receives codes. Payload: ``StepPayload/setupSms(_:)``.
     public static let setupSms = StepKind(rawValue: "setupSms")
-    /// Set up an authenticator app. Payload: ``Step/setupTotp``.
+    /// Set up an authenticator app. Payload: ``StepPayload/setupTotp(_:)``.
     public static let setupTotp = StepKind(rawValue: "setupTotp")
-    /// Enter a code from the authenticator app. Payload: ``Step/enterTotp``.
+    /// Enter a code from the authenticator app. Payload: ``StepPayload/enterTotp(_:)``.
     public static let enterTotp = StepKind(rawValue: "enterTotp")
-    /// Enter, choose or change a password. Payload: ``Step/enterPassword``.
+    /// Enter, choose or change a password. Payload: ``StepPayload/enterPassword(_:)``.
     public static let enterPassword = StepKind(rawValue: "enterPassword")
-    /// Fill in server-defined fields (the fields of the `submitForm` action). Payload: ``Step/form``.
+    /// Fill in server-defined fields (the fields of the `submitForm` action). Payload: ``StepPayload/form(_:)``.
     public static let form = StepKind(rawValue: "form")
-    /// See and change the account's methods. Payload: ``Step/manageAccount``.
+    /// See and change the account's methods. Payload: ``StepPayload/manageAccount(_:)``.
     public static let manageAccount = StepKind(rawValue: "manageAccount")
-    /// Internal: the SDK enrols this device as trusted. Payload: ``Step/deviceEnroll``.
+    /// Internal: the SDK enrols this device as trusted. Payload: ``StepPayload/deviceEnroll(_:)``.
     public static let deviceEnroll = StepKind(rawValue: "deviceEnroll")
-    /// Internal: the SDK proves this trusted device. Payload: ``Step/deviceChallenge``.
+    /// Internal: the SDK proves this trusted device. Payload: ``StepPayload/deviceChallenge(_:)``.
     public static let deviceChallenge = StepKind(rawValue: "deviceChallenge")
-    /// Wait for a trusted device to approve the sign-in. Payload: ``Step/awaitApproval``.
+    /// Wait for a trusted device to approve the sign-in. Payload: ``StepPayload/awaitApproval(_:)``.
     public static let awaitApproval = StepKind(rawValue: "awaitApproval")
-    /// The flow is finished. Payload: ``Step/completed``.
+    /// The flow is finished. Payload: ``StepPayload/completed(_:)``.
     public static let completed = StepKind(rawValue: "completed")
 
 }

@@ -11,7 +11,7 @@ struct StepBuilder: Sendable {
         let progress = context.progress
         let base = "/v1/flows/\(flow.id)"
         var step = Step(
-            flowId: flow.id, kind: .enterCode, links: [Link(rel: "self", href: base)], risk: progress.risk,
+            flowId: flow.id, payload: .none(.enterCode), links: [Link(rel: "self", href: base)], risk: progress.risk,
             flowExpiresAt: Date(epochMilliseconds: flow.expiresAt), flowToken: flowToken, meta: Meta(traceId: traceId))
         if let completion = context.completion {
             return completed(step, context: context, completion: completion)
@@ -24,11 +24,10 @@ struct StepBuilder: Sendable {
         }
         switch progress.stage {
         case .selectMethod:
-            step.kind = .selectMethod
             step.stepInfo = Self.info(for: progress.purpose)
             let options = progress.options.map { option(for: $0, context: context) }
-            step.selectMethod = SelectMethodPayload(
-                methods: options, purpose: progress.purpose, skippable: progress.skippable)
+            step.payload = .selectMethod(SelectMethodPayload(
+                methods: options, purpose: progress.purpose, skippable: progress.skippable))
             step.actions.append(
                 Action(
                     name: "selectMethod", href: "\(base)/method", method: "POST", label: "Continue",
@@ -44,7 +43,6 @@ struct StepBuilder: Sendable {
             let channel = progress.codeChannel ?? .email
             let destination = progress.codeDestination ?? flow.identifier
             let masked = channel == .sms ? PhoneNumber.mask(destination) : EmailAddress.mask(destination)
-            step.kind = .enterCode
             step.stepInfo =
                 progress.purpose == .primary
                 ? (channel == .sms
@@ -52,11 +50,11 @@ struct StepBuilder: Sendable {
                     : StepInfo(id: "verifyEmail", label: "Verify your email"))
                 : progress.purpose == .enrolment
                     ? StepInfo(id: "verifyPhone", label: "Verify your phone") : Self.info(for: progress.purpose)
-            step.enterCode = EnterCodePayload(
+            step.payload = .enterCode(EnterCodePayload(
                 destination: masked, codeLength: limits.codeLength,
                 expiresAt: Date(epochMilliseconds: flow.otpExpiresAt ?? flow.expiresAt),
                 resendAt: Date(epochMilliseconds: flow.resendAt ?? flow.createdAt), channel: channel,
-                attemptsRemaining: max(0, limits.maxCodeAttempts - flow.failedAttempts))
+                attemptsRemaining: max(0, limits.maxCodeAttempts - flow.failedAttempts)))
             step.actions.append(
                 Action(
                     name: "submitCode", href: "\(base)/code", method: "POST", label: "Continue",
@@ -67,7 +65,6 @@ struct StepBuilder: Sendable {
                     level: "info", code: "codeSent", text: "We sent a \(limits.codeLength)-digit code to \(masked)."))
         case .enterPassword:
             let purpose = progress.passwordPurpose ?? .signIn
-            step.kind = .enterPassword
             step.stepInfo =
                 switch purpose {
                 case .create: StepInfo(id: "createPassword", label: "Choose a password")
@@ -75,8 +72,8 @@ struct StepBuilder: Sendable {
                 default: StepInfo(id: "enterPassword", label: "Enter your password")
                 }
             let choosing = purpose != .signIn
-            step.enterPassword = EnterPasswordPayload(
-                purpose: purpose, minimumLength: choosing ? context.policy.passwordMinimumLength : nil)
+            step.payload = .enterPassword(EnterPasswordPayload(
+                purpose: purpose, minimumLength: choosing ? context.policy.passwordMinimumLength : nil))
             step.actions.append(
                 Action(
                     name: "submitPassword", href: "\(base)/password", method: "POST", label: "Continue",
@@ -87,37 +84,35 @@ struct StepBuilder: Sendable {
                             minLength: choosing ? context.policy.passwordMinimumLength : nil, maxLength: 128)
                     ]))
         case .enterTotp:
-            step.kind = .enterTotp
             step.stepInfo =
                 progress.purpose == .primary
                 ? StepInfo(id: "enterTotp", label: "Enter the code from your authenticator")
                 : Self.info(for: progress.purpose)
-            step.enterTotp = EnterTotpPayload(
+            step.payload = .enterTotp(EnterTotpPayload(
                 digits: 6, period: 30, purpose: progress.purpose,
-                attemptsRemaining: max(0, limits.maxCodeAttempts - progress.totpFailures))
+                attemptsRemaining: max(0, limits.maxCodeAttempts - progress.totpFailures)))
             step.actions.append(
                 Action(
                     name: "submitTotp", href: "\(base)/totp", method: "POST", label: "Continue",
                     fields: [codeField(length: 6)]))
         case .setupTotp:
-            step.kind = .setupTotp
             step.stepInfo = StepInfo(id: "setupTotp", label: "Set up your authenticator")
+            step.payload = .none(.setupTotp)
             if let sealed = progress.pendingTotpSecret, let secret = try? secrets.open(sealed, purpose: "totp") {
                 let generator = OneTimePassword(secret: secret)
                 let account = context.user?.email ?? context.user?.phone ?? flow.identifier
-                step.setupTotp = SetupTotpPayload(
+                step.payload = .setupTotp(SetupTotpPayload(
                     secret: Sensitive(Base32.encode(secret, padding: false)),
                     otpauthUrl: Sensitive(generator.provisioningURI(issuer: context.application.name, account: account)),
-                    period: generator.period, digits: generator.digits, algorithm: generator.algorithm.rawValue)
+                    period: generator.period, digits: generator.digits, algorithm: generator.algorithm.rawValue))
             }
             step.actions.append(
                 Action(
                     name: "submitTotp", href: "\(base)/totp", method: "POST", label: "Verify",
                     fields: [codeField(length: 6)]))
         case .setupSms:
-            step.kind = .setupSms
             step.stepInfo = StepInfo(id: "setupSms", label: "Add your phone number")
-            step.setupSms = SetupSmsPayload(existingPhone: context.user?.phone.map(PhoneNumber.mask))
+            step.payload = .setupSms(SetupSmsPayload(existingPhone: context.user?.phone.map(PhoneNumber.mask)))
             step.actions.append(
                 Action(
                     name: "submitPhone", href: "\(base)/phone", method: "POST", label: "Send a code",
@@ -127,19 +122,17 @@ struct StepBuilder: Sendable {
                             placeholder: "+14155550123", autocomplete: "tel", maxLength: 32)
                     ]))
         case .form:
-            step.kind = .form
             step.stepInfo = StepInfo(id: "profile", label: "Tell us about you")
-            step.form = FormPayload(formId: "profile", title: "About you")
+            step.payload = .form(FormPayload(formId: "profile", title: "About you"))
             step.actions.append(
                 Action(
                     name: "submitForm", href: "\(base)/form", method: "POST", label: "Continue",
                     fields: SignupForm.fields(for: context.policy)))
         case .manageAccount:
-            step.kind = .manageAccount
             step.stepInfo = StepInfo(id: "manageAccount", label: "Your sign-in methods")
-            step.manageAccount = ManageAccountPayload(
+            step.payload = .manageAccount(ManageAccountPayload(
                 methods: enrolled(context),
-                devices: context.policy.devices.enabled ? context.trustedDevices.map(TrustedDevice.init) : nil)
+                devices: context.policy.devices.enabled ? context.trustedDevices.map(TrustedDevice.init) : nil))
             for operation in FlowEngine.operations(context) {
                 let fields =
                     operation == .revokeDevice
@@ -154,32 +147,30 @@ struct StepBuilder: Sendable {
                         label: Self.operationLabels[operation] ?? operation.rawValue, fields: fields))
             }
         case .deviceEnroll:
-            step.kind = .deviceEnroll
             step.stepInfo = StepInfo(id: "trustDevice", label: "Remembering this device")
-            step.deviceEnroll = DeviceEnrollPayload(challenge: progress.deviceChallenge ?? "", audience: context.audience)
+            step.payload = .deviceEnroll(DeviceEnrollPayload(challenge: progress.deviceChallenge ?? "", audience: context.audience))
             step.actions.append(Action(name: "enrollDevice", href: "\(base)/device/enroll", method: "POST", label: "Trust this device"))
             step.actions.append(Action(name: "skip", href: "\(base)/skip", method: "POST", label: "Not now"))
         case .deviceChallenge:
-            step.kind = .deviceChallenge
             step.stepInfo = StepInfo(id: "proveDevice", label: "Checking this device")
-            step.deviceChallenge = DeviceChallengePayload(
+            step.payload = .deviceChallenge(DeviceChallengePayload(
                 challenge: progress.deviceChallenge ?? "", audience: context.audience,
-                deviceId: progress.deviceHint?.deviceId ?? "")
+                deviceId: progress.deviceHint?.deviceId ?? ""))
             step.actions.append(Action(name: "proveDevice", href: "\(base)/device/prove", method: "POST", label: "Continue"))
             step.actions.append(Action(name: "skip", href: "\(base)/skip", method: "POST", label: "Use another method"))
         case .awaitApproval:
-            step.kind = .awaitApproval
             step.stepInfo = StepInfo(id: "awaitApproval", label: "Approve on your other device")
+            step.payload = .none(.awaitApproval)
             if let sealed = progress.sealedApprovalSecret, let approvalId = progress.approvalId,
                 let secret = try? secrets.open(sealed, purpose: "approval:\(flow.id)")
             {
                 let qr = ApprovalQRData(
                     server: context.audience, configId: context.application.configId, approvalId: approvalId,
                     flowId: flow.id, secret: String(decoding: secret, as: UTF8.self))
-                step.awaitApproval = AwaitApprovalPayload(
+                step.payload = .awaitApproval(AwaitApprovalPayload(
                     matchingNumber: progress.matchingNumber ?? "", qrData: Sensitive(qr.text),
                     expiresAt: Date(epochMilliseconds: progress.approvalExpiresAt ?? flow.expiresAt),
-                    pollInterval: context.policy.devices.approvalPollIntervalSeconds)
+                    pollInterval: context.policy.devices.approvalPollIntervalSeconds))
             }
             step.messages.append(
                 Message(
@@ -193,7 +184,6 @@ struct StepBuilder: Sendable {
 
     private func completed(_ base: Step, context: FlowEngine.Context, completion: FlowEngine.Completion) -> Step {
         var step = base
-        step.kind = .completed
         step.links = []
         step.flowExpiresAt = nil
         let (info, text): (StepInfo, String) =
@@ -204,9 +194,9 @@ struct StepBuilder: Sendable {
             }
         step.stepInfo = info
         step.messages = [Message(level: "info", code: "signedIn", text: text)]
-        step.completed = CompletedPayload(
+        step.payload = .completed(CompletedPayload(
             authCode: Sensitive(completion.authCode), expiresAt: Date(epochMilliseconds: completion.expiresAt),
-            session: completion.sessionId, newUser: completion.newUser, trustedDeviceId: completion.trustedDeviceId)
+            session: completion.sessionId, newUser: completion.newUser, trustedDeviceId: completion.trustedDeviceId))
         return step
     }
 
