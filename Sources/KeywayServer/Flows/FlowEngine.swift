@@ -26,7 +26,7 @@ struct FlowEngine: Sendable {
     /// The server's issuer URL, the audience device signatures bind.
     let issuer: @Sendable () -> String
 
-    var steps: StepBuilder { StepBuilder(limits: limits, secrets: secrets) }
+    var steps: StepBuilder { StepBuilder(engine: self) }
 
     /// Everything a request works on, inside its transaction.
     struct Context: Sendable {
@@ -155,17 +155,17 @@ struct FlowEngine: Sendable {
             if let clientHash {
                 try await self.consume("start-ip", clientHash, limit: rates.flowStartsPerAddress, now: now, in: repositories)
             }
-            var mode: FlowProgress.Mode = request.flowType == .signup ? .signUp : .signIn
-            if mode == .signUp, user != nil {
-                // Signing up a known identifier is a sign-in: never a second account.
-                mode = .signIn
-            }
-            var progress = FlowProgress(mode: mode, stage: .selectMethod, purpose: .primary)
-            if request.flowType == .signup, mode == .signIn { progress.startedAsSignUp = true }
+            // Signing up a known identifier is a sign-in: never a second account.
+            let signsUp = request.flowType == .signup && user == nil
+            var progress = FlowProgress(
+                mode: signsUp
+                    ? .signUp(FlowProgress.SignUpDraft())
+                    : .signIn(FlowProgress.SignIn(startedAsSignUp: request.flowType == .signup)),
+                stage: .choosing(MethodChoice(options: [], purpose: .primary)))
             if policy.devices.enabled, let hint = request.device {
-                progress.deviceHint = DeviceHint(
+                progress.device.hint = DeviceHint(
                     deviceId: hint.deviceId.flatMap { $0.isEmpty || $0.count > 100 ? nil : $0 }, canEnrol: hint.canEnrol)
-                progress.userAgent = userAgent.map { String($0.prefix(200)) }
+                progress.device.userAgent = userAgent.map { String($0.prefix(200)) }
             }
             // Checked for every sign-up, of a new identifier or a known one, so the answer does not
             // tell them apart; only a new account redeems the code.
@@ -177,8 +177,9 @@ struct FlowEngine: Sendable {
                     invite, applicationId: application.id, now: now, in: repositories)
                 {
                 case .valid:
-                    if mode == .signUp {
-                        progress.sealedInviteCode = try self.secrets.seal(Array(invite.utf8), purpose: "invite:\(flowId)")
+                    if var draft = progress.signUpDraft {
+                        draft.sealedInviteCode = try self.secrets.seal(Array(invite.utf8), purpose: "invite:\(flowId)")
+                        progress.signUpDraft = draft
                     }
                 case .used: throw FlowProblem.inviteCodeUsed
                 case .invalid, .expired: throw FlowProblem.invalidInviteCode
@@ -238,8 +239,8 @@ struct FlowEngine: Sendable {
             flow.otpHash = nil
             flow.updatedAt = now
             try await repositories.flows.update(flow)
-            if flow.progress?.approvalId != nil {
-                try await repositories.approvals.withdraw(flowId: flow.id, now: now)
+            if case .method(let active)? = flow.progress?.stage, let module = FlowMethods.module(active.method) {
+                try await module.cancelled(active, flowId: flow.id, now: now, in: repositories)
             }
         }
     }
@@ -297,8 +298,8 @@ struct FlowEngine: Sendable {
     /// The problem for a message that could not go out: choose another method when the step the
     /// flow went back to offers one, else try again.
     private func unavailable(channel: CodeChannel?, before: FlowRecord) -> FlowProblem {
-        if channel == .sms, let progress = before.progress, progress.stage == .selectMethod,
-            progress.options.contains(where: { $0 != .smsOtp })
+        if channel == .sms, case .choosing(let choice)? = before.progress?.stage,
+            choice.options.contains(where: { $0 != .smsOtp })
         {
             return .methodUnavailable
         }
@@ -355,12 +356,16 @@ struct FlowEngine: Sendable {
         let policy = try await directory.policy(for: application, in: repositories)
         let user: UserRecord? =
             if let userId = flow.userId { try await repositories.users.find(id: userId) } else { nil }
+        // Rows of the first release carry no progress: they were sign-ins at an email code.
         let progress =
-            flow.progress ?? FlowProgress(mode: .signIn, stage: .enterCode, purpose: .primary, codeChannel: .email)
+            try flow.progress
+            ?? FlowProgress(
+                mode: .signIn(FlowProgress.SignIn()),
+                stage: .method(ActiveMethod(.emailOtp, purpose: .primary, state: CodeStage(destination: flow.identifier))))
         var context = Context(
             flow: flow, progress: progress, application: application, policy: policy, user: user, now: now,
             audience: issuer())
-        if progress.mode == .manage, policy.devices.enabled, let user {
+        if progress.isManage, policy.devices.enabled, let user {
             context.trustedDevices = try await repositories.trustedDevices.trusted(
                 userId: user.id, applicationId: application.id, now: now)
         }

@@ -3,18 +3,19 @@ import KeywayProtocol
 /// What the server knows of each authentication method (``AuthenticationMethod`` is the wire
 /// type of the protocol, shared with the SDK).
 extension AuthenticationMethod {
-    /// The methods this server implements.
-    static let supported: [AuthenticationMethod] = [.emailOtp, .smsOtp, .totp, .password]
+    /// The methods this server implements as a primary method: those of the method modules
+    /// (``FlowMethods``) that can be one.
+    static var supported: [AuthenticationMethod] { FlowMethods.all.filter(\.canBePrimary).map(\.id) }
 
-    /// Whether this server implements the method.
-    var isSupported: Bool { Self.supported.contains(self) }
+    /// Whether this server implements the method as a primary method.
+    var isSupported: Bool { FlowMethods.module(self)?.canBePrimary ?? false }
 
     /// Whether the method can be a second factor (``ApplicationPolicy/mfaMethods``).
-    var canBeSecondFactor: Bool { self == .emailOtp || self == .smsOtp || self == .totp || self == .deviceApproval }
+    var canBeSecondFactor: Bool { FlowMethods.module(self)?.canBeSecondFactor ?? false }
 
     /// Whether a user can use the method without having signed in before: a code sent to the
     /// identifier works from the first visit; a TOTP secret and a password must be set up first.
-    var worksWithoutEnrolment: Bool { self == .emailOtp || self == .smsOtp }
+    var worksWithoutEnrolment: Bool { FlowMethods.module(self)?.worksWithoutEnrolment ?? false }
 }
 
 /// How an application asks for a second factor.

@@ -2,7 +2,9 @@ import HTTPTypes
 import Hummingbird
 import KeywayProtocol
 
-/// The flow API under `/v1/flows`: start, read, cancel, and one route per action of a step.
+/// The flow API under `/v1/flows`: start, read, cancel, the engine's own actions (choose a
+/// method, skip, the sign-up form, account management), and the routes each method registers
+/// for its input (``FlowMethod/routes(_:)``).
 struct FlowRoutes {
     let engine: FlowEngine
     /// Verifies the access token that starts an `accountManage` flow.
@@ -46,35 +48,15 @@ struct FlowRoutes {
         }
         flows.post(":flowId/method") { request, context in
             let body = try await RequestDecoding.json(SelectMethodRequest.self, from: request, context: context)
-            return try HTTPResponses.json(try await engine.selectMethod(target(request, context), methodId: body.methodId))
+            return try HTTPResponses.json(try await engine.selectMethod(Self.target(request, context), methodId: body.methodId))
         }
         flows.post(":flowId/skip") { request, context in
-            try HTTPResponses.json(try await engine.skip(target(request, context)))
-        }
-        flows.post(":flowId/code") { request, context in
-            let body = try await RequestDecoding.json(SubmitCodeRequest.self, from: request, context: context)
-            return try HTTPResponses.json(try await engine.submitCode(target(request, context), code: body.code.revealed))
-        }
-        flows.post(":flowId/resend") { request, context in
-            try HTTPResponses.json(try await engine.resend(target(request, context)))
-        }
-        flows.post(":flowId/password") { request, context in
-            let body = try await RequestDecoding.json(SubmitPasswordRequest.self, from: request, context: context)
-            return try HTTPResponses.json(
-                try await engine.submitPassword(target(request, context), password: body.password.revealed))
-        }
-        flows.post(":flowId/totp") { request, context in
-            let body = try await RequestDecoding.json(SubmitCodeRequest.self, from: request, context: context)
-            return try HTTPResponses.json(try await engine.submitTotp(target(request, context), code: body.code.revealed))
-        }
-        flows.post(":flowId/phone") { request, context in
-            let body = try await RequestDecoding.json(SubmitPhoneRequest.self, from: request, context: context)
-            return try HTTPResponses.json(try await engine.submitPhone(target(request, context), phone: body.phone))
+            try HTTPResponses.json(try await engine.skip(Self.target(request, context)))
         }
         flows.post(":flowId/form") { request, context in
             let body = try await RequestDecoding.json([String: FormValue].self, from: request, context: context)
             return try HTTPResponses.json(
-                try await engine.submitForm(target(request, context), values: body.mapValues(\.text)))
+                try await engine.submitForm(Self.target(request, context), values: body.mapValues(\.text)))
         }
         flows.post(":flowId/manage/:operation") { request, context in
             // Operations take no body, except revokeDevice ({"deviceId": …}).
@@ -82,30 +64,24 @@ struct FlowRoutes {
                 .deviceId
             return try HTTPResponses.json(
                 try await engine.manage(
-                    target(request, context), operation: try context.parameters.require("operation"),
+                    Self.target(request, context), operation: try context.parameters.require("operation"),
                     deviceId: deviceId))
         }
-        flows.post(":flowId/device/enroll") { request, context in
-            let body = try await RequestDecoding.json(EnrollDeviceRequest.self, from: request, context: context)
-            return try HTTPResponses.json(try await engine.enrolDevice(target(request, context), request: body))
-        }
-        flows.post(":flowId/device/prove") { request, context in
-            let body = try await RequestDecoding.json(DeviceSignatureRequest.self, from: request, context: context)
-            return try HTTPResponses.json(try await engine.proveDevice(target(request, context), signature: body.signature))
-        }
-        flows.post(":flowId/approval") { request, context in
-            try HTTPResponses.json(try await engine.pollApproval(target(request, context)))
+        // Each method's own input, and the code step the code methods share.
+        let routes = FlowInputRoutes(group: flows, engine: engine)
+        FlowEngine.codeRoutes(routes)
+        for method in FlowMethods.all {
+            method.routes(routes)
         }
     }
 
-    private func target(_ request: Request, _ context: KeywayRequestContext) throws -> FlowEngine.Target {
+    static func target(_ request: Request, _ context: KeywayRequestContext) throws -> FlowEngine.Target {
         FlowEngine.Target(
             flowId: try context.parameters.require("flowId"), flowToken: request.headers[Self.flowTokenHeader],
             configId: request.headers[Self.configIdHeader], clientAddress: context.remoteAddress,
             traceId: context.traceId)
     }
 }
-
 /// The body of a `manage` operation that names a device.
 struct ManageOperationRequest: Decodable, Sendable {
     var deviceId: String?

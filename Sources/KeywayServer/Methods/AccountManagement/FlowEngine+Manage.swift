@@ -42,8 +42,7 @@ extension FlowEngine {
                 resendAt: nil, resendCount: 0, failedAttempts: 0, sessionId: sessionId, createdAt: now,
                 expiresAt: now + self.milliseconds(self.limits.flowLifetime), updatedAt: now,
                 progress: FlowProgress(
-                    mode: .manage, stage: .manageAccount, purpose: .primary, primaryDone: true, amr: [],
-                    grantedScope: account.scope))
+                    mode: .manage(FlowProgress.Management(grantedScope: account.scope)), stage: .manageAccount))
             try await repositories.flows.insert(flow)
             var context = Context(
                 flow: flow, progress: flow.progress!, application: application, policy: policy, user: user, now: now,
@@ -88,7 +87,7 @@ extension FlowEngine {
             flowId: target.flowId, flowToken: target.flowToken, configId: target.configId,
             clientAddress: target.clientAddress, traceId: target.traceId
         ) { context, repositories in
-            guard context.progress.mode == .manage, context.progress.stage == .manageAccount else {
+            guard context.progress.isManage, context.progress.stage == .manageAccount else {
                 throw FlowProblem.invalidStep
             }
             guard Self.operations(context).contains(operation) else { throw FlowProblem.invalidStep }
@@ -103,18 +102,11 @@ extension FlowEngine {
             if self.weakens(operation, context), !self.recentlyVerified(context) {
                 let options = self.reverificationOptions(context)
                 guard !options.isEmpty else { throw FlowProblem.methodUnavailable }
-                context.progress.pendingOperation = operation.rawValue
-                if options.count == 1 {
-                    try await self.begin(options[0], purpose: .reverification, &context, in: repositories)
-                } else {
-                    context.progress.stage = .selectMethod
-                    context.progress.purpose = .reverification
-                    context.progress.options = options
-                    context.progress.skippable = false
-                }
+                context.progress.management?.pendingOperation = operation.rawValue
+                try await self.offer(options, purpose: .reverification, skippable: false, &context, in: repositories)
                 return nil
             }
-            context.progress.pendingOperation = operation.rawValue
+            context.progress.management?.pendingOperation = operation.rawValue
             return try await self.runPendingOperation(&context, in: repositories)
         }
     }
@@ -138,22 +130,20 @@ extension FlowEngine {
 
     /// Carries out the operation that waited for a verification.
     func runPendingOperation(_ context: inout Context, in repositories: Repositories) async throws -> FlowProblem? {
-        guard let name = context.progress.pendingOperation, let operation = Operation(rawValue: name),
+        guard let name = context.progress.management?.pendingOperation, let operation = Operation(rawValue: name),
             var user = context.user
         else {
             context.progress.stage = .manageAccount
             return nil
         }
-        context.progress.pendingOperation = nil
+        context.progress.management?.pendingOperation = nil
         switch operation {
         case .setupTotp:
             try await begin(.totp, purpose: .enrolment, &context, in: repositories)
         case .setupSms:
             try await begin(.smsOtp, purpose: .enrolment, &context, in: repositories)
         case .changePassword:
-            context.progress.stage = .enterPassword
-            context.progress.purpose = .reverification
-            context.progress.passwordPurpose = .change
+            try PasswordMethod.beginChoosing(.change, &context)
         case .removeTotp, .removeSms:
             let removing: AuthenticationMethod = operation == .removeTotp ? .totp : .smsOtp
             if operation == .removeSms, user.email == nil { return .lastIdentifier }

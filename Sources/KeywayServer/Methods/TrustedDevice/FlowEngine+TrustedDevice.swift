@@ -2,9 +2,9 @@ import Foundation
 import KeywayJOSE
 import KeywayProtocol
 
-/// Trusted devices in flows: enrolling the device after a second factor, proving it on later
+/// Trusted devices in flows: enrolling the device after a second factor, and proving it on later
 /// sign-ins instead of the second factor (or instead of everything, for a low-risk sign-in when
-/// the policy allows), and approvals of a sign-in from another trusted device.
+/// the policy allows).
 ///
 /// A device that cannot be proven never ends a flow: the flow falls back to the second factor
 /// and the step carries the `deviceNotRecognized` notice, on which the client forgets its key.
@@ -18,7 +18,7 @@ extension FlowEngine {
     private func hintedTrustedDevice(_ context: Context, in repositories: Repositories) async throws
         -> TrustedDeviceRecord?
     {
-        guard let deviceId = context.progress.deviceHint?.deviceId, let user = context.user,
+        guard let deviceId = context.progress.device.hint?.deviceId, let user = context.user,
             let device = try await repositories.trustedDevices.find(id: deviceId), device.userId == user.id,
             device.applicationId == context.application.id, device.isTrusted(at: context.now)
         else { return nil }
@@ -30,14 +30,13 @@ extension FlowEngine {
     /// starts with `deviceChallenge` instead of a primary method. `false` when it does not apply.
     func offerDeviceAlone(_ context: inout Context, in repositories: Repositories) async throws -> Bool {
         let settings = context.policy.devices
-        guard context.progress.mode == .signIn, settings.enabled, settings.deviceAloneSignsIn,
+        guard context.progress.isSignIn, settings.enabled, settings.deviceAloneSignsIn,
             let user = context.user, !user.isBlocked, try await hintedTrustedDevice(context, in: repositories) != nil
         else { return false }
         let risk = try await assessRisk(context, user: user, in: repositories)
         if let risk, risk.level != "low" { return false }
-        context.progress.stage = .deviceChallenge
-        context.progress.purpose = .primary
-        context.progress.deviceChallenge = DeviceSignatures.newChallenge()
+        context.progress.stage = .method(
+            try ActiveMethod(.trustedDevice, purpose: .primary, state: TrustedDeviceStage(challenge: DeviceSignatures.newChallenge())))
         return true
     }
 
@@ -46,35 +45,36 @@ extension FlowEngine {
     /// risk overrides trust, or when it was tried already.
     func offerDeviceChallenge(_ context: inout Context, in repositories: Repositories) async throws -> Bool {
         let settings = context.policy.devices
-        guard settings.enabled, !context.progress.deviceChecked, context.progress.deviceHint?.deviceId != nil,
+        guard settings.enabled, !context.progress.device.checked, context.progress.device.hint?.deviceId != nil,
             context.user != nil
         else { return false }
-        context.progress.deviceChecked = true
+        context.progress.device.checked = true
         guard try await hintedTrustedDevice(context, in: repositories) != nil else {
             context.progress.notice = Self.deviceNotRecognized
             return false
         }
         if settings.riskOverridesTrust, let risk = context.progress.risk, risk.level != "low" {
             // The device stays trusted; this sign-in asks for the second factor anyway.
-            context.progress.deviceEnrolOffered = true
+            context.progress.device.enrolOffered = true
             return false
         }
-        context.progress.stage = .deviceChallenge
-        context.progress.purpose = .secondFactor
-        context.progress.deviceChallenge = DeviceSignatures.newChallenge()
+        context.progress.stage = .method(
+            try ActiveMethod(
+                .trustedDevice, purpose: .secondFactor, state: TrustedDeviceStage(challenge: DeviceSignatures.newChallenge())))
         return true
     }
 
     /// After a second factor, asks a client that can keep a key to enrol its device. `false` when
     /// it does not apply (devices off, the client cannot enrol, a device proved itself already).
-    func offerDeviceEnrolment(_ context: inout Context) -> Bool {
-        guard context.policy.devices.enabled, context.progress.mode != .manage,
-            context.progress.deviceHint?.canEnrol == true, context.progress.secondFactorDone,
-            !context.progress.deviceProven, !context.progress.deviceEnrolOffered
+    func offerDeviceEnrolment(_ context: inout Context) throws -> Bool {
+        guard context.policy.devices.enabled, !context.progress.isManage,
+            context.progress.device.hint?.canEnrol == true, context.progress.secondFactorDone,
+            !context.progress.deviceProven, !context.progress.device.enrolOffered
         else { return false }
-        context.progress.stage = .deviceEnroll
-        context.progress.purpose = .enrolment
-        context.progress.deviceChallenge = DeviceSignatures.newChallenge()
+        context.progress.stage = .method(
+            try ActiveMethod(
+                .trustedDevice, purpose: .enrolment,
+                state: TrustedDeviceStage(challenge: DeviceSignatures.newChallenge(), enrolling: true)))
         if context.progress.notice == Self.deviceNotRecognized { context.progress.notice = nil }
         return true
     }
@@ -85,7 +85,9 @@ extension FlowEngine {
     /// the device for the moment the flow completes.
     func enrolDevice(_ target: Target, request: EnrollDeviceRequest) async throws -> Step {
         try await run(target) { context, repositories in
-            try self.expect(.deviceEnroll, context)
+            guard let stage = TrustedDeviceMethod.stage(context), stage.enrolling == true else {
+                throw FlowProblem.invalidStep
+            }
             let name = request.name.trimmingCharacters(in: .whitespacesAndNewlines)
             var invalid: [InvalidField] = []
             if name.isEmpty || name.count > 100 || name.contains(where: \.isNewline) {
@@ -97,7 +99,7 @@ extension FlowEngine {
             }
             if !invalid.isEmpty { throw FlowProblem.invalidRequest(invalid) }
             let jwk = ECJWK.publicJWK(for: key)
-            guard let thumbprint = jwk.kid, let challenge = context.progress.deviceChallenge else {
+            guard let thumbprint = jwk.kid, let challenge = stage.challenge else {
                 throw FlowProblem.internalError
             }
             let input = DeviceSigningInput.enrolment(
@@ -110,13 +112,12 @@ extension FlowEngine {
                 ])
             }
             let encoded = String(decoding: try JSONEncoder().encode(jwk), as: UTF8.self)
-            context.progress.pendingDevice = TrustedDeviceRecord(
+            context.progress.device.pending = TrustedDeviceRecord(
                 id: SecureRandom.identifier(prefix: "dev"), userId: context.user?.id ?? "",
                 applicationId: context.application.id, publicKey: encoded, keyThumbprint: thumbprint, name: name,
-                userAgent: context.progress.userAgent, hardwareBacked: request.hardwareBacked, createdAt: context.now,
+                userAgent: context.progress.device.userAgent, hardwareBacked: request.hardwareBacked, createdAt: context.now,
                 lastUsedAt: nil, trustedUntil: context.now + context.policy.devices.trustLifetimeMilliseconds)
-            context.progress.deviceEnrolOffered = true
-            context.progress.deviceChallenge = nil
+            context.progress.device.enrolOffered = true
             return try await self.advance(&context, in: repositories)
         }
     }
@@ -126,11 +127,12 @@ extension FlowEngine {
     /// `deviceNotRecognized` notice.
     func proveDevice(_ target: Target, signature: String) async throws -> Step {
         try await run(target) { context, repositories in
-            try self.expect(.deviceChallenge, context)
+            guard let stage = TrustedDeviceMethod.stage(context), stage.enrolling != true else {
+                throw FlowProblem.invalidStep
+            }
             let purpose = context.progress.purpose
-            let challenge = context.progress.deviceChallenge
-            context.progress.deviceChallenge = nil
-            context.progress.deviceChecked = true
+            let challenge = stage.challenge
+            context.progress.device.checked = true
             if let challenge, let device = try await self.hintedTrustedDevice(context, in: repositories),
                 DeviceSignatures.verify(
                     signature,
@@ -144,14 +146,12 @@ extension FlowEngine {
                     settings.lifetimeMode == .sliding
                     ? context.now + settings.trustLifetimeMilliseconds : device.trustedUntil
                 try await repositories.trustedDevices.touch(id: device.id, now: context.now, trustedUntil: until)
-                context.progress.deviceProven = true
-                context.progress.amr.append(device.amr)
                 if purpose == .primary {
                     // The device alone: one factor, so no `mfa` in `amr`.
-                    context.progress.primaryDone = true
+                    context.progress.prove(.trustedDevice, role: .primary, amr: device.amr, at: context.now)
                     return try await self.complete(&context, in: repositories)
                 }
-                context.progress.secondFactorDone = true
+                context.progress.prove(.trustedDevice, role: .secondFactor, amr: device.amr, at: context.now)
                 return try await self.advance(&context, in: repositories)
             }
             // Not proven: forget the device for this flow and carry on with the methods.
@@ -166,22 +166,17 @@ extension FlowEngine {
 
     /// Skips a device step the client cannot answer (no key, no storage).
     func skipDeviceStep(_ context: inout Context, in repositories: Repositories) async throws -> FlowProblem? {
-        switch context.progress.stage {
-        case .deviceEnroll:
-            context.progress.deviceEnrolOffered = true
-            context.progress.deviceChallenge = nil
+        guard let stage = TrustedDeviceMethod.stage(context) else { throw FlowProblem.invalidStep }
+        if stage.enrolling == true {
+            context.progress.device.enrolOffered = true
             return try await advance(&context, in: repositories)
-        case .deviceChallenge:
-            context.progress.deviceChecked = true
-            context.progress.deviceChallenge = nil
-            if context.progress.purpose == .primary {
-                try await beginPrimary(&context, in: repositories)
-                return nil
-            }
-            return try await advance(&context, in: repositories)
-        default:
-            throw FlowProblem.invalidStep
         }
+        context.progress.device.checked = true
+        if context.progress.purpose == .primary {
+            try await beginPrimary(&context, in: repositories)
+            return nil
+        }
+        return try await advance(&context, in: repositories)
     }
 
     // MARK: Writing the device
@@ -191,8 +186,8 @@ extension FlowEngine {
     func storeEnrolledDevice(_ context: inout Context, user: UserRecord, in repositories: Repositories)
         async throws -> String?
     {
-        guard var device = context.progress.pendingDevice else { return nil }
-        context.progress.pendingDevice = nil
+        guard var device = context.progress.device.pending else { return nil }
+        context.progress.device.pending = nil
         device.userId = user.id
         let settings = context.policy.devices
         let trusted = try await repositories.trustedDevices.trusted(
@@ -211,109 +206,4 @@ extension FlowEngine {
         logger.info("device trusted", metadata: ["user": "\(user.id)", "device": "\(device.id)"])
         return device.id
     }
-
-    // MARK: Approvals
-
-    /// How many trusted devices could approve a sign-in of the context's user, other than the one
-    /// the client named.
-    func approverCount(_ context: Context, in repositories: Repositories) async throws -> Int {
-        guard context.policy.devices.enabled, context.policy.mfaMethods.contains(.deviceApproval),
-            let user = context.user
-        else { return 0 }
-        let devices = try await repositories.trustedDevices.trusted(userId: user.id, applicationId: nil, now: context.now)
-        return devices.filter { $0.id != context.progress.deviceHint?.deviceId }.count
-    }
-
-    /// Opens an approval request for the flow and moves to `awaitApproval`; tells the project's
-    /// backend (`approval.requested`) when it receives events.
-    func requestApproval(_ context: inout Context, in repositories: Repositories) async throws {
-        guard let user = context.user else { throw FlowProblem.methodUnavailable }
-        let settings = context.policy.devices
-        let secret = SecureRandom.token(prefix: "kqr")
-        let approval = ApprovalRecord(
-            id: SecureRandom.identifier(prefix: "apr"), flowId: context.flow.id, applicationId: context.application.id,
-            userId: user.id, matchingNumber: String(Int.random(in: 10...99)), qrSecretHash: sha256Hex(secret),
-            state: .pending, location: context.location, userAgent: context.progress.userAgent, createdAt: context.now,
-            expiresAt: context.now + Int64(settings.approvalLifetimeSeconds) * 1000)
-        try await repositories.approvals.insert(approval)
-        context.progress.stage = .awaitApproval
-        context.progress.approvalId = approval.id
-        context.progress.sealedApprovalSecret = try secrets.seal(Array(secret.utf8), purpose: "approval:\(context.flow.id)")
-        context.progress.matchingNumber = approval.matchingNumber
-        context.progress.approvalExpiresAt = approval.expiresAt
-        context.progress.lastPolledAt = nil
-        if context.policy.sendsEvents {
-            let event = ApprovalRequestedEvent(
-                type: "approval.requested", approvalId: approval.id, userId: user.id,
-                applicationName: context.application.name, configId: context.application.configId,
-                matchingNumber: approval.matchingNumber, location: approval.location, userAgent: approval.userAgent,
-                createdAt: Date(epochMilliseconds: approval.createdAt),
-                expiresAt: Date(epochMilliseconds: approval.expiresAt))
-            let encoder = JSONEncoder()
-            encoder.dateEncodingStrategy = .iso8601
-            encoder.outputFormatting = .sortedKeys
-            context.events.append(
-                DeliveryRequest(
-                    projectId: context.application.projectId, flowId: context.flow.id, channel: .event,
-                    recipient: user.id, subject: event.type,
-                    body: Sensitive(String(decoding: try encoder.encode(event), as: UTF8.self)), code: nil,
-                    idempotencyKey: SecureRandom.identifier(prefix: "idk")))
-        }
-    }
-
-    /// Polls the approval the flow waits for: the same step while it is pending, the next step
-    /// once approved, and an error action when it was denied or expired. Polling faster than the
-    /// step's `pollInterval` is refused with `slow_down`.
-    func pollApproval(_ target: Target) async throws -> Step {
-        try await run(target) { context, repositories in
-            try self.expect(.awaitApproval, context)
-            let interval = Int64(context.policy.devices.approvalPollIntervalSeconds) * 1000
-            // A little slack for clocks and transport jitter.
-            if let last = context.progress.lastPolledAt, context.now - last < interval - 250 {
-                throw FlowProblem.slowDown(seconds: context.policy.devices.approvalPollIntervalSeconds)
-            }
-            context.progress.lastPolledAt = context.now
-            guard let approvalId = context.progress.approvalId,
-                let approval = try await repositories.approvals.find(id: approvalId), approval.flowId == context.flow.id
-            else { throw FlowProblem.internalError }
-            switch approval.state {
-            case .pending:
-                guard context.now >= approval.expiresAt else { return nil }
-                context.flow.state = .failed
-                return .approvalExpired
-            case .denied, .withdrawn:
-                context.flow.state = .failed
-                return .approvalDenied
-            case .approved:
-                context.progress.secondFactorDone = true
-                var approver: TrustedDeviceRecord?
-                if let deviceId = approval.decidedByDeviceId {
-                    approver = try await repositories.trustedDevices.find(id: deviceId)
-                }
-                context.progress.amr.append(approver?.amr ?? "swk")
-                context.progress.approvalId = nil
-                context.progress.sealedApprovalSecret = nil
-                return try await self.advance(&context, in: repositories)
-            }
-        }
-    }
-}
-
-/// The body of the `approval.requested` event sent to the project's events webhook.
-struct ApprovalRequestedEvent: Codable, Sendable {
-    var type: String
-    var approvalId: String
-    var userId: String
-    var applicationName: String
-    var configId: String
-    var matchingNumber: String
-    var location: String?
-    var userAgent: String?
-    var createdAt: Date
-    var expiresAt: Date
-}
-
-extension CodeChannel {
-    /// Events for the project's backend; delivered only to a configured events webhook.
-    static let event = CodeChannel(rawValue: "event")
 }

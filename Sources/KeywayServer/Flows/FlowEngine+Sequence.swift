@@ -1,0 +1,283 @@
+import Foundation
+import KeywayProtocol
+
+/// The sequence every flow follows — identify, primary method, second factor, device trust,
+/// completion — with its sign-up and account-management variants. Which methods are open at
+/// each point is asked of the method modules (``FlowMethods``).
+extension FlowEngine {
+    // MARK: Choosing methods
+
+    /// The primary methods open to the identifier, in the policy's order.
+    func primaryOptions(_ context: Context) -> [AuthenticationMethod] {
+        context.policy.primaryMethods.filter { FlowMethods.module($0)?.isPrimaryOption(context) ?? false }
+    }
+
+    /// The second factors the user has set up that the policy counts, other than the primary method.
+    func enrolledSecondFactors(_ context: Context) -> [AuthenticationMethod] {
+        guard context.user != nil else { return [] }
+        return context.policy.mfaMethods.filter { method in
+            method != context.progress.primaryMethod && (FlowMethods.module(method)?.isEnrolled(context) ?? false)
+        }
+    }
+
+    /// The second factors that can be set up within the flow.
+    func enrollableSecondFactors(_ context: Context) -> [AuthenticationMethod] {
+        context.policy.mfaMethods.filter { method in
+            method != context.progress.primaryMethod && (FlowMethods.module(method)?.canEnrol(context) ?? false)
+        }
+    }
+
+    /// The methods that prove again who a signed-in user is.
+    func reverificationOptions(_ context: Context) -> [AuthenticationMethod] {
+        guard context.user != nil else { return [] }
+        return FlowMethods.all.filter { $0.canReverify(context) }.map(\.id)
+    }
+
+    /// The MFA mode that applies now: elevated risk makes an optional second factor required.
+    func effectiveMFAMode(_ context: Context) -> MFAMode {
+        let mode = context.policy.mfaMode
+        if mode == .optional, let risk = context.progress.risk, risk.level != "low" { return .required }
+        return mode
+    }
+
+    // MARK: Starting a method
+
+    /// The first step of a new flow: verify the identifier (sign-up) or choose a primary method.
+    func beginPrimary(_ context: inout Context, in repositories: Repositories) async throws {
+        // A sign-up verifies the identifier with a code first; so does a sign-up of an identifier
+        // that already has an account (it becomes a sign-in), so the answer does not tell them apart.
+        if context.progress.isSignUp || context.progress.signIn?.startedAsSignUp == true {
+            let method: AuthenticationMethod = context.identifier.email != nil ? .emailOtp : .smsOtp
+            guard method == .emailOtp || context.policy.primaryMethods.contains(.smsOtp) else {
+                throw FlowProblem.invalidRequest([
+                    InvalidField(name: "identifier", reason: "Sign up with an email address.")
+                ])
+            }
+            try await begin(method, purpose: .primary, &context, in: repositories)
+            return
+        }
+        if try await offerDeviceAlone(&context, in: repositories) { return }
+        let options = primaryOptions(context)
+        guard !options.isEmpty else {
+            let reason =
+                context.identifier.email != nil
+                ? "This application does not sign in with an email address." : "This application does not sign in with a phone number."
+            throw FlowProblem.invalidRequest([InvalidField(name: "identifier", reason: reason)])
+        }
+        try await offer(options, purpose: .primary, skippable: false, &context, in: repositories)
+    }
+
+    /// Moves to the stage of `method` for `purpose`.
+    func begin(
+        _ method: AuthenticationMethod, purpose: MethodPurpose, _ context: inout Context, in repositories: Repositories
+    ) async throws {
+        guard let module = FlowMethods.module(method) else { throw FlowProblem.methodUnavailable }
+        try await module.begin(purpose, &context, engine: self, in: repositories)
+    }
+
+    /// Shows a choice, or goes straight to the only method when nothing can be skipped.
+    func offer(
+        _ options: [AuthenticationMethod], purpose: MethodPurpose, skippable: Bool, _ context: inout Context,
+        in repositories: Repositories
+    ) async throws {
+        if options.count == 1, !skippable {
+            try await begin(options[0], purpose: purpose, &context, in: repositories)
+            return
+        }
+        context.progress.stage = .choosing(MethodChoice(options: options, purpose: purpose, skippable: skippable))
+    }
+
+    // MARK: Successes
+
+    /// Records that `method` succeeded for the current purpose (adding `amr` to the session),
+    /// then moves on. A method that set something up has written it already.
+    func proved(_ method: FlowMethodID, amr: String, _ context: inout Context, in repositories: Repositories)
+        async throws -> FlowProblem?
+    {
+        switch context.progress.purpose {
+        case .primary:
+            if context.progress.signIn?.startedAsSignUp == true {
+                context.progress.signIn?.startedAsSignUp = false
+                if !context.policy.primaryMethods.contains(method) {
+                    // The code proved the address, which is not a way in under this policy: the
+                    // sign-in goes on with the policy's own methods.
+                    try await beginPrimary(&context, in: repositories)
+                    return nil
+                }
+            }
+            context.progress.prove(method, role: .primary, amr: amr, at: context.now)
+            if context.progress.isSignIn {
+                if let problem = try await signedInUser(by: method, &context, in: repositories) { return problem }
+            }
+        case .secondFactor, .enrolment:
+            context.progress.prove(method, role: .secondFactor, amr: amr, at: context.now)
+        case .reverification:
+            context.progress.prove(method, role: .reverification, amr: amr, at: context.now)
+            return try await runPendingOperation(&context, in: repositories)
+        default:
+            throw FlowProblem.internalError
+        }
+        return try await advance(&context, in: repositories)
+    }
+
+    /// After the primary method of a sign-in: the account (created on a first sign-in of a dev
+    /// application), refused when blocked, and the attempt's risk.
+    private func signedInUser(by method: FlowMethodID, _ context: inout Context, in repositories: Repositories)
+        async throws -> FlowProblem?
+    {
+        if context.user == nil {
+            // Only a dev application creates accounts on a first sign-in; elsewhere the method
+            // cannot have succeeded without an account.
+            guard context.policy.autoCreateUsers, FlowMethods.module(method)?.worksWithoutEnrolment == true else {
+                throw FlowProblem.internalError
+            }
+            let user = UserRecord(
+                id: SecureRandom.identifier(prefix: "usr"), projectId: context.application.projectId,
+                email: context.identifier.email, emailVerified: context.identifier.email != nil,
+                createdAt: context.now, phone: context.identifier.phone,
+                phoneVerified: context.identifier.phone != nil)
+            try await repositories.users.insert(user)
+            context.user = user
+            context.flow.userId = user.id
+            context.progress.signIn?.createdUser = true
+        }
+        guard let user = context.user else { throw FlowProblem.internalError }
+        if user.isBlocked {
+            context.flow.state = .failed
+            return .userBlocked
+        }
+        context.progress.risk = try await assessRisk(context, user: user, in: repositories)
+        return nil
+    }
+
+    /// Picks the next step once the current one succeeded, or completes the flow: a sign-up first
+    /// gathers its form and password; then, for sign-ups and sign-ins alike, the second factor
+    /// (a trusted device's proof, one the user has, or one to set up), the device's enrolment, and
+    /// completion.
+    func advance(_ context: inout Context, in repositories: Repositories) async throws -> FlowProblem? {
+        switch context.progress.mode {
+        case .manage:
+            context.progress.stage = .manageAccount
+            return nil
+        case .signUp(let draft):
+            if context.policy.hasSignupForm, draft.profile == nil {
+                context.progress.stage = .form
+                return nil
+            }
+            if context.policy.primaryMethods.contains(.password), draft.passwordHash == nil {
+                try PasswordMethod.beginChoosing(.create, &context)
+                return nil
+            }
+        case .signIn:
+            break
+        }
+        let mode = effectiveMFAMode(context)
+        let progress = context.progress
+        if mode != .off, !progress.secondFactorDone, !progress.secondFactorSkipped,
+            !(mode == .optional && progress.enrolmentOffered)
+        {
+            if progress.isSignIn {
+                if try await offerDeviceChallenge(&context, in: repositories) { return nil }
+                context.approverCount = try await approverCount(context, in: repositories)
+                let enrolled = enrolledSecondFactors(context)
+                if !enrolled.isEmpty {
+                    try await offer(enrolled, purpose: .secondFactor, skippable: mode == .optional, &context, in: repositories)
+                    return nil
+                }
+            }
+            let enrollable = enrollableSecondFactors(context)
+            if !enrollable.isEmpty {
+                context.progress.enrolmentOffered = true
+                try await offer(enrollable, purpose: .enrolment, skippable: mode == .optional, &context, in: repositories)
+                return nil
+            }
+            if mode == .required {
+                // Never a silent pass: a required second factor that this account cannot give
+                // nor set up here stops the flow.
+                context.flow.state = .failed
+                return .secondFactorUnavailable
+            }
+        }
+        if try offerDeviceEnrolment(&context) { return nil }
+        return try await complete(&context, in: repositories)
+    }
+
+    // MARK: Completing
+
+    /// Creates the account of a sign-up, opens the session and issues the authorization code.
+    func complete(_ context: inout Context, in repositories: Repositories) async throws -> FlowProblem? {
+        var newUser = context.progress.signIn?.createdUser ?? false
+        let user: UserRecord
+        if let draft = context.progress.signUpDraft {
+            user = try await createAccount(draft, &context, in: repositories)
+            newUser = true
+        } else {
+            guard let existing = context.user else { throw FlowProblem.internalError }
+            user = existing
+        }
+        let trustedDeviceId = try await storeEnrolledDevice(&context, user: user, in: repositories)
+        var amr = context.progress.amr
+        if amr.isEmpty { amr = ["otp"] }
+        let sessionId: String
+        if context.progress.isManage, let existing = context.flow.sessionId {
+            sessionId = existing
+        } else {
+            sessionId = SecureRandom.identifier(prefix: "ses")
+            try await repositories.sessions.insert(
+                SessionRecord(
+                    id: sessionId, userId: user.id, applicationId: context.application.id, amr: amr,
+                    authTime: context.now, createdAt: context.now, revokedAt: nil,
+                    clientAddressHash: context.addressHash))
+        }
+        let authCode = SecureRandom.token(prefix: "kac")
+        let expiresAt = context.now + milliseconds(limits.authorizationCodeLifetime)
+        try await repositories.authorizationCodes.insert(
+            AuthorizationCodeRecord(
+                codeHash: sha256Hex(authCode), applicationId: context.application.id, userId: user.id,
+                sessionId: sessionId, flowId: context.flow.id, codeChallenge: context.flow.codeChallenge,
+                expiresAt: expiresAt, usedAt: nil, createdAt: context.now,
+                scope: context.progress.management?.grantedScope))
+        context.flow.state = .completed
+        context.flow.otpHash = nil
+        context.flow.sessionId = sessionId
+        context.flow.userId = user.id
+        context.completion = Completion(
+            authCode: authCode, expiresAt: expiresAt, sessionId: sessionId, newUser: newUser,
+            trustedDeviceId: trustedDeviceId)
+        return nil
+    }
+
+    /// Creates the account a sign-up gathered: its identifier, the methods set up in the flow,
+    /// the invitation redeemed and the form's answers. Nothing of it stays when a part fails.
+    private func createAccount(_ draft: FlowProgress.SignUpDraft, _ context: inout Context, in repositories: Repositories)
+        async throws -> UserRecord
+    {
+        let identifier = context.identifier
+        let created = UserRecord(
+            id: SecureRandom.identifier(prefix: "usr"), projectId: context.application.projectId,
+            email: identifier.email, emailVerified: identifier.email != nil, createdAt: context.now,
+            phone: identifier.phone ?? draft.phone, phoneVerified: identifier.phone != nil || draft.phone != nil,
+            passwordHash: draft.passwordHash, totpSecret: draft.totpSecret, totpLastCounter: draft.totpCounter)
+        try await repositories.users.insert(created)
+        if let sealed = draft.sealedInviteCode {
+            let code = String(decoding: try secrets.open(sealed, purpose: "invite:\(context.flow.id)"), as: UTF8.self)
+            let status = try await directory.redeemInviteCode(
+                code, applicationId: context.application.id, userId: created.id, now: context.now, in: repositories)
+            guard status == .valid else {
+                // Nothing of the account stays: the transaction rolls back.
+                throw status == .used ? FlowProblem.inviteCodeUsed : FlowProblem.invalidInviteCode
+            }
+        }
+        if let profile = draft.profile, !profile.isEmpty {
+            try await repositories.profiles.setProfile(
+                profile.mapValues { ProfileValue.string($0) }, userId: created.id, at: context.now)
+        }
+        context.user = created
+        context.flow.userId = created.id
+        var cleared = draft
+        cleared.passwordHash = nil
+        cleared.totpSecret = nil
+        context.progress.signUpDraft = cleared
+        return created
+    }
+}

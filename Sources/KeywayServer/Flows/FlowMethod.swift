@@ -1,0 +1,144 @@
+import Foundation
+import Hummingbird
+import KeywayProtocol
+
+/// The ID of a method module: the ``AuthenticationMethod`` it provides (the wire value a choice
+/// offers), or a server-side one for a module that is never chosen (``trustedDevice``).
+typealias FlowMethodID = AuthenticationMethod
+
+extension AuthenticationMethod {
+    /// A trusted device proving itself with its key: offered by the engine, never chosen.
+    static let trustedDevice = AuthenticationMethod(rawValue: "trustedDevice")
+}
+
+/// One authentication method, in one folder under `Methods/`: when it is open to a user, the
+/// choice that offers it, the stage it moves the flow to (its own `Codable` state inside
+/// ``ActiveMethod``), the step it shows there, the input it accepts (its routes), and what the
+/// user proves with it. The engine (``FlowEngine``) knows only the sequence — identify, primary,
+/// second factor, device trust, completion — and asks the methods in ``FlowMethods/all``.
+///
+/// Adding a method: a folder with a type conforming to this protocol (the compiler lists what it
+/// must say), its payload in `KeywayProtocol`, and one line in ``FlowMethods/all``.
+protocol FlowMethod: Sendable {
+    /// The module's ID, stored in flow state.
+    var id: FlowMethodID { get }
+
+    // MARK: Policy
+
+    /// Whether an application may list it in ``ApplicationPolicy/primaryMethods``.
+    var canBePrimary: Bool { get }
+    /// Whether an application may list it in ``ApplicationPolicy/mfaMethods``.
+    var canBeSecondFactor: Bool { get }
+    /// Whether a user can use it without having set it up: a code sent to the identifier works
+    /// from the first visit; a secret or a password must be set up first.
+    var worksWithoutEnrolment: Bool { get }
+
+    // MARK: Availability
+
+    /// Whether it can be the first factor for the flow's identifier (never depending on the
+    /// account, so it reveals nothing about it).
+    func isPrimaryOption(_ context: FlowEngine.Context) -> Bool
+    /// Whether the flow's user has it set up as a second factor.
+    func isEnrolled(_ context: FlowEngine.Context) -> Bool
+    /// Whether the user can set it up within the flow.
+    func canEnrol(_ context: FlowEngine.Context) -> Bool
+    /// Whether it can prove again who a signed-in user is.
+    func canReverify(_ context: FlowEngine.Context) -> Bool
+
+    // MARK: Steps
+
+    /// The choice offering it for `purpose`.
+    func option(for purpose: MethodPurpose, _ context: FlowEngine.Context) -> MethodOption
+    /// Moves the flow to its stage for `purpose` (sending a code where it needs one).
+    func begin(
+        _ purpose: MethodPurpose, _ context: inout FlowEngine.Context, engine: FlowEngine, in repositories: Repositories
+    ) async throws
+    /// Fills in the step of its stage.
+    func step(for active: ActiveMethod, _ context: FlowEngine.Context, into draft: inout StepDraft, engine: FlowEngine)
+    /// How a `manageAccount` step lists it, when the user has it.
+    func enrolledMethod(_ context: FlowEngine.Context) -> EnrolledMethod?
+
+    // MARK: Input
+
+    /// Registers the routes of its input (`POST /v1/flows/{id}/…`).
+    func routes(_ routes: FlowInputRoutes)
+    /// Answers `skip` on its stage; methods whose steps cannot be skipped refuse.
+    func skip(_ active: ActiveMethod, _ context: inout FlowEngine.Context, engine: FlowEngine, in repositories: Repositories)
+        async throws -> FlowProblem?
+    /// Undoes what its stage holds outside the flow when the flow is cancelled.
+    func cancelled(_ active: ActiveMethod, flowId: String, now: Int64, in repositories: Repositories) async throws
+    /// Texts of the notices its operations leave on the next step.
+    var notices: [String: String] { get }
+}
+
+extension FlowMethod {
+    var canBePrimary: Bool { false }
+    var canBeSecondFactor: Bool { false }
+    var worksWithoutEnrolment: Bool { false }
+    func isPrimaryOption(_ context: FlowEngine.Context) -> Bool { false }
+    func isEnrolled(_ context: FlowEngine.Context) -> Bool { false }
+    func canEnrol(_ context: FlowEngine.Context) -> Bool { false }
+    func canReverify(_ context: FlowEngine.Context) -> Bool { false }
+    func enrolledMethod(_ context: FlowEngine.Context) -> EnrolledMethod? { nil }
+    func skip(_ active: ActiveMethod, _ context: inout FlowEngine.Context, engine: FlowEngine, in repositories: Repositories)
+        async throws -> FlowProblem?
+    {
+        throw FlowProblem.invalidStep
+    }
+    func cancelled(_ active: ActiveMethod, flowId: String, now: Int64, in repositories: Repositories) async throws {}
+    var notices: [String: String] { [:] }
+
+    func option(for purpose: MethodPurpose, _ context: FlowEngine.Context) -> MethodOption {
+        MethodOption(id: id.rawValue, type: id, label: id.rawValue)
+    }
+}
+
+/// The method modules of this server, in the order steps list them.
+enum FlowMethods {
+    static let all: [any FlowMethod] = [
+        EmailCodeMethod(),
+        SMSCodeMethod(),
+        AuthenticatorMethod(),
+        PasswordMethod(),
+        ApprovalMethod(),
+        TrustedDeviceMethod(),
+    ]
+
+    private static let byId: [FlowMethodID: any FlowMethod] = Dictionary(
+        uniqueKeysWithValues: all.map { ($0.id, $0) })
+
+    /// The module with `id`, if this server has it.
+    static func module(_ id: FlowMethodID) -> (any FlowMethod)? { byId[id] }
+}
+
+/// A step being built: its payload, label, actions and messages. ``StepBuilder`` adds what every
+/// step has (the `self` link, notices, `cancel`).
+struct StepDraft: Sendable {
+    /// `/v1/flows/{id}`, the base of every action's `href`.
+    let base: String
+    var payload: StepPayload
+    var info: StepInfo?
+    var actions: [Action] = []
+    var messages: [Message] = []
+
+    /// Adds a `POST` action on `base/path`.
+    mutating func post(_ name: String, _ path: String, label: String, fields: [Field] = []) {
+        actions.append(Action(name: name, href: "\(base)/\(path)", method: "POST", label: label, fields: fields))
+    }
+}
+
+/// The routes a method registers for its input: `POST /v1/flows/{flowId}/{path}`, each handed the
+/// request's ``FlowEngine/Target``.
+struct FlowInputRoutes {
+    let group: RouterGroup<KeywayRequestContext>
+    let engine: FlowEngine
+
+    func post(
+        _ path: String,
+        _ handler: @Sendable @escaping (Request, KeywayRequestContext, FlowEngine.Target) async throws -> Step
+    ) {
+        group.post(":flowId/\(path)") { request, context in
+            try HTTPResponses.json(try await handler(request, context, FlowRoutes.target(request, context)))
+        }
+    }
+}

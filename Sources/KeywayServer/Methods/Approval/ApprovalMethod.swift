@@ -1,0 +1,73 @@
+import Foundation
+import KeywayProtocol
+
+/// Approval by another trusted device: a second factor for users with a trusted device other than
+/// the one signing in. The flow waits at `awaitApproval` (the SDK polls) until the request is
+/// approved, denied or expires.
+struct ApprovalMethod: FlowMethod {
+    let id: FlowMethodID = .deviceApproval
+
+    var canBeSecondFactor: Bool { true }
+
+    /// Counted before a second factor is offered (``FlowEngine/approverCount(_:in:)``).
+    func isEnrolled(_ context: FlowEngine.Context) -> Bool { context.approverCount > 0 }
+
+    func option(for purpose: MethodPurpose, _ context: FlowEngine.Context) -> MethodOption {
+        MethodOption(id: id.rawValue, type: id, label: "Approve on another trusted device")
+    }
+
+    func begin(
+        _ purpose: MethodPurpose, _ context: inout FlowEngine.Context, engine: FlowEngine, in repositories: Repositories
+    ) async throws {
+        guard purpose == .secondFactor else { throw FlowProblem.methodUnavailable }
+        try await engine.requestApproval(&context, in: repositories)
+    }
+
+    func step(for active: ActiveMethod, _ context: FlowEngine.Context, into draft: inout StepDraft, engine: FlowEngine) {
+        let stage = (try? active.state(as: ApprovalStage.self)) ?? ApprovalStage()
+        let flow = context.flow
+        draft.info = StepInfo(id: "awaitApproval", label: "Approve on your other device")
+        draft.payload = .none(.awaitApproval)
+        if let sealed = stage.sealedSecret, let approvalId = stage.approvalId,
+            let secret = try? engine.secrets.open(sealed, purpose: "approval:\(flow.id)")
+        {
+            let qr = ApprovalQRData(
+                server: context.audience, configId: context.application.configId, approvalId: approvalId,
+                flowId: flow.id, secret: String(decoding: secret, as: UTF8.self))
+            draft.payload = .awaitApproval(
+                AwaitApprovalPayload(
+                    matchingNumber: stage.matchingNumber ?? "", qrData: Sensitive(qr.text),
+                    expiresAt: Date(epochMilliseconds: stage.expiresAt ?? flow.expiresAt),
+                    pollInterval: context.policy.devices.approvalPollIntervalSeconds))
+        }
+        draft.messages.append(
+            Message(
+                level: "info", code: "approvalRequested",
+                text: "Approve this sign-in on one of your trusted devices, or scan the code with it. Check that it shows \(stage.matchingNumber ?? "")."))
+        draft.post("poll", "approval", label: "Check again")
+    }
+
+    func cancelled(_ active: ActiveMethod, flowId: String, now: Int64, in repositories: Repositories) async throws {
+        try await repositories.approvals.withdraw(flowId: flowId, now: now)
+    }
+
+    func routes(_ routes: FlowInputRoutes) {
+        let engine = routes.engine
+        routes.post("approval") { _, _, target in
+            try await engine.pollApproval(target)
+        }
+    }
+}
+
+/// The state of an approval stage. Every member is optional.
+struct ApprovalStage: Codable, Sendable, Equatable {
+    /// The approval request the flow waits for.
+    var approvalId: String?
+    /// Its QR secret, sealed to the flow.
+    var sealedSecret: String?
+    var matchingNumber: String?
+    /// When the request expires, in milliseconds since 1970.
+    var expiresAt: Int64?
+    /// When the client last polled.
+    var lastPolledAt: Int64?
+}

@@ -1,0 +1,109 @@
+import Foundation
+import KeywayProtocol
+
+/// Approval requests: the flow waits while another of the user's trusted devices approves the
+/// sign-in (pushed to it, or by scanning the step's QR code), matching the number both show.
+extension FlowEngine {
+    /// How many trusted devices could approve a sign-in of the context's user, other than the one
+    /// the client named.
+    func approverCount(_ context: Context, in repositories: Repositories) async throws -> Int {
+        guard context.policy.devices.enabled, context.policy.mfaMethods.contains(.deviceApproval),
+            let user = context.user
+        else { return 0 }
+        let devices = try await repositories.trustedDevices.trusted(userId: user.id, applicationId: nil, now: context.now)
+        return devices.filter { $0.id != context.progress.device.hint?.deviceId }.count
+    }
+
+    /// Opens an approval request for the flow and moves to `awaitApproval`; tells the project's
+    /// backend (`approval.requested`) when it receives events.
+    func requestApproval(_ context: inout Context, in repositories: Repositories) async throws {
+        guard let user = context.user else { throw FlowProblem.methodUnavailable }
+        let settings = context.policy.devices
+        let secret = SecureRandom.token(prefix: "kqr")
+        let approval = ApprovalRecord(
+            id: SecureRandom.identifier(prefix: "apr"), flowId: context.flow.id, applicationId: context.application.id,
+            userId: user.id, matchingNumber: String(Int.random(in: 10...99)), qrSecretHash: sha256Hex(secret),
+            state: .pending, location: context.location, userAgent: context.progress.device.userAgent, createdAt: context.now,
+            expiresAt: context.now + Int64(settings.approvalLifetimeSeconds) * 1000)
+        try await repositories.approvals.insert(approval)
+        context.progress.stage = .method(
+            try ActiveMethod(
+                .deviceApproval, purpose: .secondFactor,
+                state: ApprovalStage(
+                    approvalId: approval.id,
+                    sealedSecret: try secrets.seal(Array(secret.utf8), purpose: "approval:\(context.flow.id)"),
+                    matchingNumber: approval.matchingNumber, expiresAt: approval.expiresAt)))
+        if context.policy.sendsEvents {
+            let event = ApprovalRequestedEvent(
+                type: "approval.requested", approvalId: approval.id, userId: user.id,
+                applicationName: context.application.name, configId: context.application.configId,
+                matchingNumber: approval.matchingNumber, location: approval.location, userAgent: approval.userAgent,
+                createdAt: Date(epochMilliseconds: approval.createdAt),
+                expiresAt: Date(epochMilliseconds: approval.expiresAt))
+            let encoder = JSONEncoder()
+            encoder.dateEncodingStrategy = .iso8601
+            encoder.outputFormatting = .sortedKeys
+            context.events.append(
+                DeliveryRequest(
+                    projectId: context.application.projectId, flowId: context.flow.id, channel: .event,
+                    recipient: user.id, subject: event.type,
+                    body: Sensitive(String(decoding: try encoder.encode(event), as: UTF8.self)), code: nil,
+                    idempotencyKey: SecureRandom.identifier(prefix: "idk")))
+        }
+    }
+
+    /// Polls the approval the flow waits for: the same step while it is pending, the next step
+    /// once approved, and an error action when it was denied or expired. Polling faster than the
+    /// step's `pollInterval` is refused with `slow_down`.
+    func pollApproval(_ target: Target) async throws -> Step {
+        try await run(target) { context, repositories in
+            guard let active = context.progress.active(.deviceApproval),
+                var stage = try? active.state(as: ApprovalStage.self)
+            else { throw FlowProblem.invalidStep }
+            let interval = Int64(context.policy.devices.approvalPollIntervalSeconds) * 1000
+            // A little slack for clocks and transport jitter.
+            if let last = stage.lastPolledAt, context.now - last < interval - 250 {
+                throw FlowProblem.slowDown(seconds: context.policy.devices.approvalPollIntervalSeconds)
+            }
+            stage.lastPolledAt = context.now
+            context.progress.stage = .method(try ActiveMethod(.deviceApproval, purpose: active.purpose, state: stage))
+            guard let approvalId = stage.approvalId,
+                let approval = try await repositories.approvals.find(id: approvalId), approval.flowId == context.flow.id
+            else { throw FlowProblem.internalError }
+            switch approval.state {
+            case .pending:
+                guard context.now >= approval.expiresAt else { return nil }
+                context.flow.state = .failed
+                return .approvalExpired
+            case .denied, .withdrawn:
+                context.flow.state = .failed
+                return .approvalDenied
+            case .approved:
+                var approver: TrustedDeviceRecord?
+                if let deviceId = approval.decidedByDeviceId {
+                    approver = try await repositories.trustedDevices.find(id: deviceId)
+                }
+                return try await self.proved(.deviceApproval, amr: approver?.amr ?? "swk", &context, in: repositories)
+            }
+        }
+    }
+}
+
+/// The body of the `approval.requested` event sent to the project's events webhook.
+struct ApprovalRequestedEvent: Codable, Sendable {
+    var type: String
+    var approvalId: String
+    var userId: String
+    var applicationName: String
+    var configId: String
+    var matchingNumber: String
+    var location: String?
+    var userAgent: String?
+    var createdAt: Date
+    var expiresAt: Date
+}
+
+extension CodeChannel {
+    /// Events for the project's backend; delivered only to a configured events webhook.
+    static let event = CodeChannel(rawValue: "event")
+}

@@ -1,0 +1,70 @@
+import Foundation
+import KeywayProtocol
+
+/// Email codes: a one-time code sent to the account's email address. A primary method for an
+/// email identifier (from the first visit: the code also verifies the address), a second factor
+/// once the address is verified, and a way to prove again who a signed-in user is.
+struct EmailCodeMethod: CodeMethod {
+    let id: FlowMethodID = .emailOtp
+    let channel: CodeChannel = .email
+
+    var canBePrimary: Bool { true }
+    var canBeSecondFactor: Bool { true }
+    var worksWithoutEnrolment: Bool { true }
+
+    func isPrimaryOption(_ context: FlowEngine.Context) -> Bool { context.identifier.email != nil }
+
+    func isEnrolled(_ context: FlowEngine.Context) -> Bool {
+        context.user.map { $0.email != nil && $0.emailVerified } ?? false
+    }
+
+    func canReverify(_ context: FlowEngine.Context) -> Bool { isEnrolled(context) }
+
+    /// Where a code for `purpose` goes: the identifier for a first factor, else the account's address.
+    private func destination(for purpose: MethodPurpose, _ context: FlowEngine.Context) -> String? {
+        purpose == .primary ? context.identifier.email : context.user?.email
+    }
+
+    func option(for purpose: MethodPurpose, _ context: FlowEngine.Context) -> MethodOption {
+        let masked = destination(for: purpose, context).map(EmailAddress.mask)
+        return MethodOption(
+            id: id.rawValue, type: id, label: masked.map { "Email a code to \($0)" } ?? "Email a code", destination: masked)
+    }
+
+    func begin(
+        _ purpose: MethodPurpose, _ context: inout FlowEngine.Context, engine: FlowEngine, in repositories: Repositories
+    ) async throws {
+        guard let destination = destination(for: purpose, context) else { throw FlowProblem.methodUnavailable }
+        try await engine.sendCode(self, purpose: purpose, to: destination, &context, in: repositories)
+    }
+
+    func step(for active: ActiveMethod, _ context: FlowEngine.Context, into draft: inout StepDraft, engine: FlowEngine) {
+        let destination = (try? active.state(as: CodeStage.self))?.destination ?? context.flow.identifier
+        CodeStep.build(
+            channel: channel, destination: destination, purpose: active.purpose, context, into: &draft,
+            limits: engine.limits)
+    }
+
+    func enrolledMethod(_ context: FlowEngine.Context) -> EnrolledMethod? {
+        guard let email = context.user?.email else { return nil }
+        return EnrolledMethod(
+            type: id, label: "Email codes", detail: EmailAddress.mask(email),
+            isSecondFactor: context.policy.mfaMethods.contains(id))
+    }
+
+    /// The code step's routes are shared by the code methods (``FlowEngine/codeRoutes(_:)``).
+    func routes(_ routes: FlowInputRoutes) {}
+
+    func codeAccepted(
+        _ active: ActiveMethod, destination: String, _ context: inout FlowEngine.Context, engine: FlowEngine,
+        in repositories: Repositories
+    ) async throws -> FlowProblem? {
+        // A code sent to the account's address proves the address.
+        if context.progress.isSignIn, var user = context.user, !user.emailVerified, user.email == destination {
+            user.emailVerified = true
+            try await repositories.users.updateMethods(user)
+            context.user = user
+        }
+        return try await engine.proved(id, amr: "otp", &context, in: repositories)
+    }
+}

@@ -1,0 +1,75 @@
+import Foundation
+import KeywayProtocol
+
+/// Passwords: a primary method for accounts that have one, chosen at sign-up when the policy
+/// lists it, changed in account management, and a way to prove again who a user is. Checked with
+/// scrypt outside the flow's transaction, behind ``PasswordGate`` (``FlowEngine/submitPassword(_:password:)``).
+struct PasswordMethod: FlowMethod {
+    let id: FlowMethodID = .password
+
+    var canBePrimary: Bool { true }
+
+    func isPrimaryOption(_ context: FlowEngine.Context) -> Bool { true }
+
+    func canReverify(_ context: FlowEngine.Context) -> Bool { context.user?.passwordHash != nil }
+
+    func option(for purpose: MethodPurpose, _ context: FlowEngine.Context) -> MethodOption {
+        MethodOption(id: id.rawValue, type: id, label: "Enter your password")
+    }
+
+    func begin(
+        _ purpose: MethodPurpose, _ context: inout FlowEngine.Context, engine: FlowEngine, in repositories: Repositories
+    ) async throws {
+        context.progress.stage = .method(try ActiveMethod(id, purpose: purpose, state: PasswordStage(purpose: .signIn)))
+    }
+
+    /// Asks for a new password: the one of the account a sign-up creates (`create`), or a new one
+    /// for the account (`change`, after a fresh verification).
+    static func beginChoosing(_ purpose: PasswordPurpose, _ context: inout FlowEngine.Context) throws {
+        context.progress.stage = .method(
+            try ActiveMethod(
+                .password, purpose: purpose == .change ? .reverification : .primary, state: PasswordStage(purpose: purpose)))
+    }
+
+    func step(for active: ActiveMethod, _ context: FlowEngine.Context, into draft: inout StepDraft, engine: FlowEngine) {
+        let purpose = (try? active.state(as: PasswordStage.self))?.purpose ?? .signIn
+        draft.info =
+            switch purpose {
+            case .create: StepInfo(id: "createPassword", label: "Choose a password")
+            case .change: StepInfo(id: "changePassword", label: "Choose a new password")
+            default: StepInfo(id: "enterPassword", label: "Enter your password")
+            }
+        let choosing = purpose != .signIn
+        let minimumLength = context.policy.passwordMinimumLength
+        draft.payload = .enterPassword(EnterPasswordPayload(purpose: purpose, minimumLength: choosing ? minimumLength : nil))
+        draft.post(
+            "submitPassword", "password", label: "Continue",
+            fields: [
+                Field(
+                    name: "password", type: .password, required: true, label: "Password",
+                    autocomplete: choosing ? "new-password" : "current-password",
+                    minLength: choosing ? minimumLength : nil, maxLength: 128)
+            ])
+    }
+
+    func enrolledMethod(_ context: FlowEngine.Context) -> EnrolledMethod? {
+        guard context.user?.passwordHash != nil else { return nil }
+        return EnrolledMethod(type: id, label: "Password", isSecondFactor: false)
+    }
+
+    var notices: [String: String] { ["passwordChanged": "Your password was changed."] }
+
+    func routes(_ routes: FlowInputRoutes) {
+        let engine = routes.engine
+        routes.post("password") { request, context, target in
+            let body = try await RequestDecoding.json(SubmitPasswordRequest.self, from: request, context: context)
+            return try await engine.submitPassword(target, password: body.password.revealed)
+        }
+    }
+}
+
+/// The state of a password stage: what the password is for.
+struct PasswordStage: Codable, Sendable, Equatable {
+    /// Sign in (the default when missing), create or change.
+    var purpose: PasswordPurpose?
+}

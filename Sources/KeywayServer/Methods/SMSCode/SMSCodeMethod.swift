@@ -1,0 +1,128 @@
+import Foundation
+import KeywayProtocol
+
+/// SMS codes: a one-time code sent to a phone number. A primary method for a phone identifier,
+/// a second factor once the account has a verified number, one that can be set up within a flow
+/// (`setupSms`: the number, then a code to it), and a way to prove again who a user is.
+struct SMSCodeMethod: CodeMethod {
+    let id: FlowMethodID = .smsOtp
+    let channel: CodeChannel = .sms
+
+    var canBePrimary: Bool { true }
+    var canBeSecondFactor: Bool { true }
+    var worksWithoutEnrolment: Bool { true }
+
+    func isPrimaryOption(_ context: FlowEngine.Context) -> Bool { context.identifier.phone != nil }
+
+    func isEnrolled(_ context: FlowEngine.Context) -> Bool { context.user?.verifiedPhone != nil }
+
+    func canEnrol(_ context: FlowEngine.Context) -> Bool {
+        context.user?.verifiedPhone == nil && context.identifier.phone == nil
+    }
+
+    func canReverify(_ context: FlowEngine.Context) -> Bool { isEnrolled(context) }
+
+    private func destination(for purpose: MethodPurpose, _ context: FlowEngine.Context) -> String? {
+        purpose == .primary ? context.identifier.phone : context.user?.verifiedPhone
+    }
+
+    func option(for purpose: MethodPurpose, _ context: FlowEngine.Context) -> MethodOption {
+        if purpose == .enrolment {
+            return MethodOption(id: id.rawValue, type: id, label: "Text me codes (SMS)")
+        }
+        let masked = destination(for: purpose, context).map(PhoneNumber.mask)
+        return MethodOption(
+            id: id.rawValue, type: id, label: masked.map { "Text a code to \($0)" } ?? "Text a code", destination: masked)
+    }
+
+    func begin(
+        _ purpose: MethodPurpose, _ context: inout FlowEngine.Context, engine: FlowEngine, in repositories: Repositories
+    ) async throws {
+        if purpose == .enrolment {
+            // The number first (`setupSms`), then a code to it.
+            context.progress.stage = .method(try ActiveMethod(id, purpose: purpose, state: CodeStage()))
+            return
+        }
+        guard let destination = destination(for: purpose, context) else { throw FlowProblem.methodUnavailable }
+        try await engine.sendCode(self, purpose: purpose, to: destination, &context, in: repositories)
+    }
+
+    func step(for active: ActiveMethod, _ context: FlowEngine.Context, into draft: inout StepDraft, engine: FlowEngine) {
+        guard let destination = (try? active.state(as: CodeStage.self))?.destination else {
+            draft.info = StepInfo(id: "setupSms", label: "Add your phone number")
+            draft.payload = .setupSms(SetupSmsPayload(existingPhone: context.user?.phone.map(PhoneNumber.mask)))
+            draft.post(
+                "submitPhone", "phone", label: "Send a code",
+                fields: [
+                    Field(
+                        name: "phone", type: .phone, required: true, label: "Phone number", placeholder: "+14155550123",
+                        autocomplete: "tel", maxLength: 32)
+                ])
+            return
+        }
+        CodeStep.build(
+            channel: channel, destination: destination, purpose: active.purpose, context, into: &draft,
+            limits: engine.limits)
+    }
+
+    func enrolledMethod(_ context: FlowEngine.Context) -> EnrolledMethod? {
+        guard let phone = context.user?.verifiedPhone else { return nil }
+        return EnrolledMethod(
+            type: id, label: "SMS codes", detail: PhoneNumber.mask(phone),
+            isSecondFactor: context.policy.mfaMethods.contains(id))
+    }
+
+    var notices: [String: String] {
+        ["smsAdded": "Your phone number is verified.", "smsRemoved": "Your phone number was removed."]
+    }
+
+    func routes(_ routes: FlowInputRoutes) {
+        let engine = routes.engine
+        routes.post("phone") { request, context, target in
+            let body = try await RequestDecoding.json(SubmitPhoneRequest.self, from: request, context: context)
+            return try await submitPhone(target, phone: body.phone, engine: engine)
+        }
+    }
+
+    /// Takes the phone number of a `setupSms` step and sends it a code.
+    func submitPhone(_ target: FlowEngine.Target, phone raw: String, engine: FlowEngine) async throws -> Step {
+        guard let phone = PhoneNumber.normalize(raw) else {
+            throw FlowProblem.invalidRequest([
+                InvalidField(
+                    name: "phone", reason: "Enter the number in international form: + then the country code and number.")
+            ])
+        }
+        return try await engine.run(target) { context, repositories in
+            guard let active = context.progress.active(id), (try? active.state(as: CodeStage.self))?.destination == nil
+            else { throw FlowProblem.invalidStep }
+            // A number another account uses gets the same answer as a free one — a code step —
+            // but only a notice goes to it and no code can match; the code sends it costs are
+            // limited per identifier and address like any code, so numbers cannot be probed.
+            let owner = try await repositories.users.find(projectId: context.application.projectId, phone: phone)
+            let free = owner == nil || owner?.id == context.user?.id
+            try await engine.sendCode(
+                self, purpose: active.purpose, to: phone, deliverable: free, &context, in: repositories)
+            return nil
+        }
+    }
+
+    func codeAccepted(
+        _ active: ActiveMethod, destination: String, _ context: inout FlowEngine.Context, engine: FlowEngine,
+        in repositories: Repositories
+    ) async throws -> FlowProblem? {
+        if active.purpose == .enrolment {
+            if var draft = context.progress.signUpDraft {
+                // Kept for the account the sign-up creates.
+                draft.phone = destination
+                context.progress.signUpDraft = draft
+            } else if var user = context.user {
+                user.phone = destination
+                user.phoneVerified = true
+                try await repositories.users.updateMethods(user)
+                context.user = user
+                if context.progress.isManage { context.progress.notice = "smsAdded" }
+            }
+        }
+        return try await engine.proved(id, amr: "sms", &context, in: repositories)
+    }
+}

@@ -1,0 +1,76 @@
+import Foundation
+import KeywayProtocol
+
+/// Trusted devices: a device the user enrolled (its key kept by the SDK) proves itself with a
+/// signature over a challenge (`deviceChallenge`), standing in for the second factor — or for
+/// everything, for a low-risk sign-in when the policy allows — and a device that can keep a key is
+/// enrolled after a second factor (`deviceEnroll`). Never chosen by the user: the engine offers
+/// it (``FlowEngine/offerDeviceChallenge(_:in:)``, ``FlowEngine/offerDeviceEnrolment(_:)``), and
+/// the SDK answers both steps itself.
+struct TrustedDeviceMethod: FlowMethod {
+    let id: FlowMethodID = .trustedDevice
+
+    /// The trusted-device stage the flow is at.
+    static func stage(_ context: FlowEngine.Context) -> TrustedDeviceStage? {
+        try? context.progress.active(.trustedDevice)?.state(as: TrustedDeviceStage.self)
+    }
+
+    func begin(
+        _ purpose: MethodPurpose, _ context: inout FlowEngine.Context, engine: FlowEngine, in repositories: Repositories
+    ) async throws {
+        // Offered by the engine, never chosen.
+        throw FlowProblem.methodUnavailable
+    }
+
+    func step(for active: ActiveMethod, _ context: FlowEngine.Context, into draft: inout StepDraft, engine: FlowEngine) {
+        let stage = (try? active.state(as: TrustedDeviceStage.self)) ?? TrustedDeviceStage()
+        if stage.enrolling == true {
+            draft.info = StepInfo(id: "trustDevice", label: "Remembering this device")
+            draft.payload = .deviceEnroll(DeviceEnrollPayload(challenge: stage.challenge ?? "", audience: context.audience))
+            draft.post("enrollDevice", "device/enroll", label: "Trust this device")
+            draft.post("skip", "skip", label: "Not now")
+        } else {
+            draft.info = StepInfo(id: "proveDevice", label: "Checking this device")
+            draft.payload = .deviceChallenge(
+                DeviceChallengePayload(
+                    challenge: stage.challenge ?? "", audience: context.audience,
+                    deviceId: context.progress.device.hint?.deviceId ?? ""))
+            draft.post("proveDevice", "device/prove", label: "Continue")
+            draft.post("skip", "skip", label: "Use another method")
+        }
+    }
+
+    func skip(_ active: ActiveMethod, _ context: inout FlowEngine.Context, engine: FlowEngine, in repositories: Repositories)
+        async throws -> FlowProblem?
+    {
+        try await engine.skipDeviceStep(&context, in: repositories)
+    }
+
+    var notices: [String: String] {
+        [
+            FlowEngine.deviceNotRecognized: "This device is not trusted any more; confirm it is you another way.",
+            "deviceRevoked": "The device is no longer trusted.",
+            "devicesRevoked": "No device is trusted any more.",
+        ]
+    }
+
+    func routes(_ routes: FlowInputRoutes) {
+        let engine = routes.engine
+        routes.post("device/enroll") { request, context, target in
+            let body = try await RequestDecoding.json(EnrollDeviceRequest.self, from: request, context: context)
+            return try await engine.enrolDevice(target, request: body)
+        }
+        routes.post("device/prove") { request, context, target in
+            let body = try await RequestDecoding.json(DeviceSignatureRequest.self, from: request, context: context)
+            return try await engine.proveDevice(target, signature: body.signature)
+        }
+    }
+}
+
+/// The state of a trusted-device stage. Every member is optional.
+struct TrustedDeviceStage: Codable, Sendable, Equatable {
+    /// The challenge the device signs.
+    var challenge: String?
+    /// `true` while enrolling the device (`deviceEnroll`); else the device proves itself.
+    var enrolling: Bool?
+}
