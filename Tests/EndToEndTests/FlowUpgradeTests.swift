@@ -50,6 +50,23 @@ struct FlowUpgradeTests {
         }
     }
 
+    @Test func aFlowThisReleaseCannotReadIsAnsweredAsGoneAndStartsAgain() async throws {
+        let clock = ManualClock()
+        try await withTestServer(TestServer.start(clock: clock)) { server in
+            let keyway = try makeKeyway(server, clock: clock)
+            await keyway.start(identifier: "later@example.com")
+            #expect(keyway.flow.currentUpdate.enterCode != nil)
+            // As a newer release (rolled back) would leave it: a stage this one does not know.
+            try await server.execute(
+                #"UPDATE flows SET progress = '{"version":2,"mode":"signIn","stage":{"kind":"passkeyCeremony"}}'"#)
+            await keyway.flow.submitCode("123456")
+            let error = try #require(keyway.flow.currentUpdate.errorInfo)
+            #expect(error.code == .flowNotFound)
+            #expect(error.action == .restartFlow)
+            #expect(server.logs.all.contains { $0.contains("flow unreadable") })
+        }
+    }
+
     /// Answers each step of a resumed flow the way its user would.
     struct Run {
         let keyway: Keyway

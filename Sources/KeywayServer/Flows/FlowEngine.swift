@@ -385,8 +385,14 @@ struct FlowEngine: Sendable {
         flowId: String, flowToken: String?, configId: String?, in repositories: Repositories
     ) async throws -> (FlowRecord, ApplicationRecord) {
         guard let configId, !configId.isEmpty else { throw FlowProblem.missingConfigId }
-        guard let flowToken, let flow = try await repositories.flows.find(id: flowId),
-            ConstantTime.equals(sha256Hex(flowToken), flow.tokenHash)
+        let found: FlowRecord?
+        do {
+            found = try await repositories.flows.find(id: flowId)
+        } catch let error as UnreadableFlowProgress {
+            logger.warning("flow unreadable", metadata: ["flow": "\(flowId)", "reason": "\(error.reason)"])
+            throw FlowProblem.flowNotFound
+        }
+        guard let flowToken, let flow = found, ConstantTime.equals(sha256Hex(flowToken), flow.tokenHash)
         else { throw FlowProblem.flowNotFound }
         guard let application = try await repositories.applications.find(id: flow.applicationId),
             application.configId == configId

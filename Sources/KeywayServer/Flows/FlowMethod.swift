@@ -54,7 +54,7 @@ protocol FlowMethod: Sendable {
         _ purpose: MethodPurpose, _ context: inout FlowEngine.Context, engine: FlowEngine, in repositories: Repositories
     ) async throws
     /// Fills in the step of its stage.
-    func step(for active: ActiveMethod, _ context: FlowEngine.Context, into draft: inout StepDraft, engine: FlowEngine)
+    func step(for active: ActiveMethod, _ context: FlowEngine.Context, into draft: inout StepDraft, using resources: StepResources)
     /// How a `manageAccount` step lists it, when the user has it.
     func enrolledMethod(_ context: FlowEngine.Context) -> EnrolledMethod?
 
@@ -109,6 +109,13 @@ enum FlowMethods {
 
     /// The module with `id`, if this server has it.
     static func module(_ id: FlowMethodID) -> (any FlowMethod)? { byId[id] }
+}
+
+/// What a method needs to draw its step: the flow limits (code length, attempts) and the box that
+/// opens the secrets its state keeps sealed.
+struct StepResources: Sendable {
+    let limits: FlowLimits
+    let secrets: SecretBox
 }
 
 /// A step being built: its payload, label, actions and messages. ``StepBuilder`` adds what every

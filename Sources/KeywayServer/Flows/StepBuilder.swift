@@ -4,7 +4,7 @@ import KeywayProtocol
 /// Turns a flow's progress into the wire step: what every step has (the `self` link, notices,
 /// the risk message, `cancel`), the steps of the engine's own stages (a choice of method, the
 /// sign-up form, the account's methods, completion), and, for a method's stage, what its module
-/// (``FlowMethod/step(for:_:into:engine:)``) fills in.
+/// (``FlowMethod/step(for:_:into:using:)``) fills in.
 struct StepBuilder: Sendable {
     let engine: FlowEngine
 
@@ -43,7 +43,8 @@ struct StepBuilder: Sendable {
                 ])
             if choice.skippable { draft.post("skip", "skip", label: "Not now") }
         case .method(let active):
-            FlowMethods.module(active.method)?.step(for: active, context, into: &draft, engine: engine)
+            FlowMethods.module(active.method)?.step(
+                for: active, context, into: &draft, using: StepResources(limits: engine.limits, secrets: engine.secrets))
         case .form:
             draft.info = StepInfo(id: "profile", label: "Tell us about you")
             draft.payload = .form(FormPayload(formId: "profile", title: "About you"))

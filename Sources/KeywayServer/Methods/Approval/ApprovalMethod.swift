@@ -23,13 +23,13 @@ struct ApprovalMethod: FlowMethod {
         try await engine.requestApproval(&context, in: repositories)
     }
 
-    func step(for active: ActiveMethod, _ context: FlowEngine.Context, into draft: inout StepDraft, engine: FlowEngine) {
+    func step(for active: ActiveMethod, _ context: FlowEngine.Context, into draft: inout StepDraft, using resources: StepResources) {
         let stage = (try? active.state(as: ApprovalStage.self)) ?? ApprovalStage()
         let flow = context.flow
         draft.info = StepInfo(id: "awaitApproval", label: "Approve on your other device")
         draft.payload = .none(.awaitApproval)
         if let sealed = stage.sealedSecret, let approvalId = stage.approvalId,
-            let secret = try? engine.secrets.open(sealed, purpose: "approval:\(flow.id)")
+            let secret = try? resources.secrets.open(sealed, purpose: "approval:\(flow.id)")
         {
             let qr = ApprovalQRData(
                 server: context.audience, configId: context.application.configId, approvalId: approvalId,

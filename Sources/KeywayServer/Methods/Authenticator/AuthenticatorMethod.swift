@@ -36,7 +36,7 @@ struct AuthenticatorMethod: FlowMethod {
         context.progress.stage = .method(try ActiveMethod(id, purpose: purpose, state: state))
     }
 
-    func step(for active: ActiveMethod, _ context: FlowEngine.Context, into draft: inout StepDraft, engine: FlowEngine) {
+    func step(for active: ActiveMethod, _ context: FlowEngine.Context, into draft: inout StepDraft, using resources: StepResources) {
         let state = (try? active.state(as: AuthenticatorStage.self)) ?? AuthenticatorStage()
         guard let sealed = state.sealedSecret else {
             draft.info =
@@ -46,13 +46,13 @@ struct AuthenticatorMethod: FlowMethod {
             draft.payload = .enterTotp(
                 EnterTotpPayload(
                     digits: 6, period: 30, purpose: active.purpose,
-                    attemptsRemaining: max(0, engine.limits.maxCodeAttempts - context.progress.failures(of: id))))
+                    attemptsRemaining: max(0, resources.limits.maxCodeAttempts - context.progress.failures(of: id))))
             draft.post("submitTotp", "totp", label: "Continue", fields: [StepBuilder.codeField(length: 6)])
             return
         }
         draft.info = StepInfo(id: "setupTotp", label: "Set up your authenticator")
         draft.payload = .none(.setupTotp)
-        if let secret = try? engine.secrets.open(sealed, purpose: "totp") {
+        if let secret = try? resources.secrets.open(sealed, purpose: "totp") {
             let generator = OneTimePassword(secret: secret)
             let account = context.user?.email ?? context.user?.phone ?? context.flow.identifier
             draft.payload = .setupTotp(

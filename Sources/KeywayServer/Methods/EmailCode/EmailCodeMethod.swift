@@ -38,11 +38,11 @@ struct EmailCodeMethod: CodeMethod {
         try await engine.sendCode(self, purpose: purpose, to: destination, &context, in: repositories)
     }
 
-    func step(for active: ActiveMethod, _ context: FlowEngine.Context, into draft: inout StepDraft, engine: FlowEngine) {
+    func step(for active: ActiveMethod, _ context: FlowEngine.Context, into draft: inout StepDraft, using resources: StepResources) {
         let destination = (try? active.state(as: CodeStage.self))?.destination ?? context.flow.identifier
         CodeStep.build(
             channel: channel, destination: destination, purpose: active.purpose, context, into: &draft,
-            limits: engine.limits)
+            limits: resources.limits)
     }
 
     func enrolledMethod(_ context: FlowEngine.Context) -> EnrolledMethod? {

@@ -31,7 +31,7 @@ struct PasswordMethod: FlowMethod {
                 .password, purpose: purpose == .change ? .reverification : .primary, state: PasswordStage(purpose: purpose)))
     }
 
-    func step(for active: ActiveMethod, _ context: FlowEngine.Context, into draft: inout StepDraft, engine: FlowEngine) {
+    func step(for active: ActiveMethod, _ context: FlowEngine.Context, into draft: inout StepDraft, using resources: StepResources) {
         let purpose = (try? active.state(as: PasswordStage.self))?.purpose ?? .signIn
         draft.info =
             switch purpose {

@@ -47,7 +47,7 @@ struct SMSCodeMethod: CodeMethod {
         try await engine.sendCode(self, purpose: purpose, to: destination, &context, in: repositories)
     }
 
-    func step(for active: ActiveMethod, _ context: FlowEngine.Context, into draft: inout StepDraft, engine: FlowEngine) {
+    func step(for active: ActiveMethod, _ context: FlowEngine.Context, into draft: inout StepDraft, using resources: StepResources) {
         guard let destination = (try? active.state(as: CodeStage.self))?.destination else {
             draft.info = StepInfo(id: "setupSms", label: "Add your phone number")
             draft.payload = .setupSms(SetupSmsPayload(existingPhone: context.user?.phone.map(PhoneNumber.mask)))
@@ -62,7 +62,7 @@ struct SMSCodeMethod: CodeMethod {
         }
         CodeStep.build(
             channel: channel, destination: destination, purpose: active.purpose, context, into: &draft,
-            limits: engine.limits)
+            limits: resources.limits)
     }
 
     func enrolledMethod(_ context: FlowEngine.Context) -> EnrolledMethod? {

@@ -22,7 +22,7 @@ struct TrustedDeviceMethod: FlowMethod {
         throw FlowProblem.methodUnavailable
     }
 
-    func step(for active: ActiveMethod, _ context: FlowEngine.Context, into draft: inout StepDraft, engine: FlowEngine) {
+    func step(for active: ActiveMethod, _ context: FlowEngine.Context, into draft: inout StepDraft, using resources: StepResources) {
         let stage = (try? active.state(as: TrustedDeviceStage.self)) ?? TrustedDeviceStage()
         if stage.enrolling == true {
             draft.info = StepInfo(id: "trustDevice", label: "Remembering this device")

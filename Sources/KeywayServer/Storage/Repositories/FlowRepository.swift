@@ -72,12 +72,23 @@ struct FlowRepository: Sendable {
             createdAt: try row.decode(column: "created_at", as: Int64.self),
             expiresAt: try row.decode(column: "expires_at", as: Int64.self),
             updatedAt: try row.decode(column: "updated_at", as: Int64.self),
-            progress: try row.decode(column: "progress", as: String?.self).map {
-                try JSONDecoder().decode(FlowProgress.self, from: Data($0.utf8))
+            progress: try row.decode(column: "progress", as: String?.self).map { text in
+                do {
+                    return try JSONDecoder().decode(FlowProgress.self, from: Data(text.utf8))
+                } catch {
+                    throw UnreadableFlowProgress(reason: String(describing: error))
+                }
             })
     }
 
     private static func encode(_ progress: FlowProgress?) throws -> String? {
         try progress.map { String(decoding: try JSONEncoder().encode($0), as: UTF8.self) }
     }
+}
+
+/// A flow whose progress this release cannot read (a stage a newer release added, during a
+/// rollback): the flow cannot go on here and is answered as not found, so the client starts again.
+struct UnreadableFlowProgress: Error, CustomStringConvertible {
+    let reason: String
+    var description: String { "The flow's progress cannot be read: \(reason)" }
 }

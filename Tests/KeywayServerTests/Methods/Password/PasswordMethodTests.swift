@@ -1,0 +1,40 @@
+import Foundation
+import KeywayProtocol
+import Testing
+
+@testable import KeywayServer
+
+@Suite("Passwords: a primary method and a credential to choose; their steps")
+struct PasswordMethodTests {
+    let method = PasswordMethod()
+
+    @Test func aPrimaryMethodNeverASecondFactor() {
+        #expect(method.canBePrimary && !method.canBeSecondFactor && !method.worksWithoutEnrolment)
+        #expect(method.isPrimaryOption(FlowContexts.context()))
+        #expect(!method.isEnrolled(FlowContexts.context(user: FlowContexts.user(password: true))))
+        #expect(method.canReverify(FlowContexts.context(user: FlowContexts.user(password: true))))
+        #expect(!method.canReverify(FlowContexts.context()))
+    }
+
+    @Test func choosingAPasswordShowsTheMinimumLengthSigningInDoesNot() throws {
+        var context = FlowContexts.context()
+        try PasswordMethod.beginChoosing(.create, &context)
+        guard case .method(let create) = context.progress.stage else { throw StepMismatch(.none(.form)) }
+        #expect(create.purpose == .primary)
+        let choosing = FlowContexts.step(method, create, context)
+        #expect(
+            choosing.payload
+                == .enterPassword(EnterPasswordPayload(purpose: .create, minimumLength: context.policy.passwordMinimumLength)))
+        #expect(choosing.actions.first?.fields.first?.autocomplete == "new-password")
+        #expect(choosing.info?.id == "createPassword")
+
+        try PasswordMethod.beginChoosing(.change, &context)
+        guard case .method(let change) = context.progress.stage else { throw StepMismatch(.none(.form)) }
+        #expect(change.purpose == .reverification)
+
+        let signIn = try ActiveMethod(.password, purpose: .primary, state: PasswordStage(purpose: .signIn))
+        let entering = FlowContexts.step(method, signIn, FlowContexts.context(stage: .method(signIn)))
+        #expect(entering.payload == .enterPassword(EnterPasswordPayload(purpose: .signIn, minimumLength: nil)))
+        #expect(entering.actions.first?.fields.first?.autocomplete == "current-password")
+    }
+}
