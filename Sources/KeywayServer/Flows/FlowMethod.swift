@@ -58,6 +58,18 @@ protocol FlowMethod: Sendable {
     /// How a `manageAccount` step lists it, when the user has it.
     func enrolledMethod(_ context: FlowEngine.Context) -> EnrolledMethod?
 
+    // MARK: Account management
+
+    /// The names of every operation it can offer on a `manageAccount` step.
+    var manageOperationNames: [String] { get }
+    /// The operations it offers the user now (``ManageOperation``).
+    func manageOperations(_ context: FlowEngine.Context) -> [ManageOperation]
+    /// Runs one of its operations, after a fresh verification when the operation needs one.
+    func manage(
+        _ operation: String, input: ManageInput, _ context: inout FlowEngine.Context, engine: FlowEngine,
+        in repositories: Repositories
+    ) async throws -> FlowProblem?
+
     // MARK: Input
 
     /// Registers the routes of its input (`POST /v1/flows/{id}/…`).
@@ -87,6 +99,14 @@ extension FlowMethod {
     }
     func cancelled(_ active: ActiveMethod, flowId: String, now: Int64, in repositories: Repositories) async throws {}
     var notices: [String: String] { [:] }
+    var manageOperationNames: [String] { [] }
+    func manageOperations(_ context: FlowEngine.Context) -> [ManageOperation] { [] }
+    func manage(
+        _ operation: String, input: ManageInput, _ context: inout FlowEngine.Context, engine: FlowEngine,
+        in repositories: Repositories
+    ) async throws -> FlowProblem? {
+        throw FlowProblem.invalidStep
+    }
 
     func option(for purpose: MethodPurpose, _ context: FlowEngine.Context) -> MethodOption {
         MethodOption(id: id.rawValue, type: id, label: id.rawValue)
@@ -109,6 +129,22 @@ enum FlowMethods {
 
     /// The module with `id`, if this server has it.
     static func module(_ id: FlowMethodID) -> (any FlowMethod)? { byId[id] }
+}
+
+/// An operation a `manageAccount` step offers: an action of the step (`POST manage/{name}`).
+struct ManageOperation: Sendable, Equatable {
+    var name: String
+    var label: String
+    /// Whether it weakens the account (removing or replacing a method, a new password), so the
+    /// user proves again who they are first.
+    var needsReverification: Bool
+    /// The action's fields (the device to revoke).
+    var fields: [Field] = []
+}
+
+/// The input of a `manage` operation: only `revokeDevice` takes one.
+struct ManageInput: Sendable {
+    var deviceId: String?
 }
 
 /// What a method needs to draw its step: the flow limits (code length, attempts) and the box that

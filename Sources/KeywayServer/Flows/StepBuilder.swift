@@ -55,17 +55,8 @@ struct StepBuilder: Sendable {
                 ManageAccountPayload(
                     methods: FlowMethods.all.compactMap { $0.enrolledMethod(context) },
                     devices: context.policy.devices.enabled ? context.trustedDevices.map(TrustedDevice.init) : nil))
-            for operation in FlowEngine.operations(context) {
-                let fields =
-                    operation == .revokeDevice
-                    ? [
-                        Field(
-                            name: "deviceId", type: .select, required: true, label: "Device",
-                            options: context.trustedDevices.map { FieldOption(value: $0.id, label: $0.name) })
-                    ] : []
-                draft.post(
-                    operation.rawValue, "manage/\(operation.rawValue)",
-                    label: Self.operationLabels[operation] ?? operation.rawValue, fields: fields)
+            for (operation, _) in FlowEngine.operations(context) {
+                draft.post(operation.name, "manage/\(operation.name)", label: operation.label, fields: operation.fields)
             }
         }
         var built = step
@@ -117,15 +108,4 @@ struct StepBuilder: Sendable {
         default: StepInfo(id: "chooseMethod", label: "Choose how to sign in")
         }
     }
-
-    private static let operationLabels: [FlowEngine.Operation: String] = [
-        .setupTotp: "Set up an authenticator app",
-        .removeTotp: "Remove the authenticator app",
-        .setupSms: "Set up or change the SMS phone number",
-        .removeSms: "Remove the SMS phone number",
-        .changePassword: "Change the password",
-        .revokeDevice: "Stop trusting a device",
-        .revokeAllDevices: "Stop trusting every device",
-        .finish: "Done",
-    ]
 }

@@ -35,4 +35,26 @@ struct FlowMethodsTests {
             stage: .manageAccount)
         #expect(FlowMethods.all.compactMap { $0.enrolledMethod(context) }.map(\.type) == [.emailOtp, .smsOtp, .totp, .password])
     }
+
+    @Test func theManageStepOffersEachModulesOperationsThenFinish() {
+        var policy = FlowPolicy(primaryMethods: [.emailOtp, .password])
+        policy.mfaMethods = [.totp, .smsOtp]
+        let everything = FlowContexts.context(
+            user: FlowContexts.user(phone: "+14155550123", password: true, totp: true), policy: policy,
+            mode: .manage(FlowProgress.Management()), stage: .manageAccount)
+        let offered = FlowEngine.operations(everything).map(\.operation)
+        #expect(offered.map(\.name) == ["setupSms", "removeSms", "setupTotp", "removeTotp", "changePassword", "finish"])
+        // Everything that weakens the account, and finishing, needs a fresh verification.
+        #expect(offered.filter(\.needsReverification).map(\.name) == offered.map(\.name))
+
+        let fresh = FlowContexts.context(
+            user: FlowContexts.user(), policy: policy, mode: .manage(FlowProgress.Management()), stage: .manageAccount)
+        let first = FlowEngine.operations(fresh).map(\.operation)
+        #expect(first.map(\.name) == ["setupSms", "setupTotp", "changePassword", "finish"])
+        #expect(first.filter { !$0.needsReverification }.map(\.name) == ["setupSms", "setupTotp"])
+
+        let names = FlowMethods.all.flatMap(\.manageOperationNames)
+        #expect(Set(names).count == names.count, "an operation belongs to one method")
+        #expect(FlowEngine.operations(FlowContexts.context(user: nil)).map(\.operation.name) == ["finish"])
+    }
 }

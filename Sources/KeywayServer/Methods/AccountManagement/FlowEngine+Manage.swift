@@ -2,21 +2,14 @@ import Foundation
 import KeywayJOSE
 import KeywayProtocol
 
-/// Account management: a signed-in user sees their methods and adds, replaces or removes a
-/// second factor or changes the password. Every change that weakens the account (removing or
-/// replacing a method, a new password) first asks the user to prove who they are again.
+/// Account management: a signed-in user sees their methods and runs the operations the methods
+/// offer (``FlowMethod/manageOperations(_:)``: set up, replace or remove a second factor, change
+/// the password, stop trusting devices), then finishes. Every operation that weakens the account
+/// (``ManageOperation/needsReverification``), and finishing, first asks the user to prove who
+/// they are again; one verification covers further changes for ``reverificationLifetime``.
 extension FlowEngine {
-    /// The operations of a `manageAccount` step.
-    enum Operation: String, Sendable, CaseIterable {
-        case setupTotp
-        case removeTotp
-        case setupSms
-        case removeSms
-        case changePassword
-        case revokeDevice
-        case revokeAllDevices
-        case finish
-    }
+    /// The operation that ends the flow with an authorization code for the token's session.
+    static let finishOperation = ManageOperation(name: "finish", label: "Done", needsReverification: true)
 
     /// How long a fresh verification covers further changes in the same flow.
     static let reverificationLifetime: Int64 = 5 * 60 * 1000
@@ -35,17 +28,17 @@ extension FlowEngine {
             guard let user = try await repositories.users.find(id: userId), user.projectId == application.projectId
             else { throw FlowProblem.invalidAccessToken }
             if user.isBlocked { throw FlowProblem.userBlocked }
+            let progress = FlowProgress(
+                mode: .manage(FlowProgress.Management(grantedScope: account.scope)), stage: .manageAccount)
             let flow = FlowRecord(
                 id: flowId, applicationId: application.id, flowType: .accountManage,
                 identifier: user.email ?? user.phone ?? user.id, userId: user.id, state: .awaitingCode,
                 tokenHash: sha256Hex(flowToken), codeChallenge: request.codeChallenge, otpHash: nil, otpExpiresAt: nil,
                 resendAt: nil, resendCount: 0, failedAttempts: 0, sessionId: sessionId, createdAt: now,
-                expiresAt: now + self.milliseconds(self.limits.flowLifetime), updatedAt: now,
-                progress: FlowProgress(
-                    mode: .manage(FlowProgress.Management(grantedScope: account.scope)), stage: .manageAccount))
+                expiresAt: now + self.milliseconds(self.limits.flowLifetime), updatedAt: now, progress: progress)
             try await repositories.flows.insert(flow)
             var context = Context(
-                flow: flow, progress: flow.progress!, application: application, policy: policy, user: user, now: now,
+                flow: flow, progress: progress, application: application, policy: policy, user: user, now: now,
                 addressHash: clientAddress.map(ClientAddress.hash), audience: self.issuer())
             if policy.devices.enabled {
                 context.trustedDevices = try await repositories.trustedDevices.trusted(
@@ -55,71 +48,42 @@ extension FlowEngine {
         }
     }
 
-    /// The operations open to the user now.
-    static func operations(_ context: Context) -> [Operation] {
-        guard let user = context.user else { return [.finish] }
-        let policy = context.policy
-        var operations: [Operation] = []
-        if policy.mfaMethods.contains(.totp) || policy.primaryMethods.contains(.totp) {
-            operations.append(.setupTotp)
-            if user.hasTotp { operations.append(.removeTotp) }
+    /// The operations open to the user now, each with the method that runs it (`nil`: finishing).
+    static func operations(_ context: Context) -> [(operation: ManageOperation, method: (any FlowMethod)?)] {
+        var operations: [(ManageOperation, (any FlowMethod)?)] = []
+        if context.user != nil {
+            for method in FlowMethods.all {
+                operations += method.manageOperations(context).map { ($0, method) }
+            }
         }
-        if policy.mfaMethods.contains(.smsOtp) || policy.primaryMethods.contains(.smsOtp) {
-            operations.append(.setupSms)
-            if user.phone != nil, user.email != nil { operations.append(.removeSms) }
-        }
-        if policy.primaryMethods.contains(.password) { operations.append(.changePassword) }
-        if policy.devices.enabled, !context.trustedDevices.isEmpty {
-            operations.append(.revokeDevice)
-            operations.append(.revokeAllDevices)
-        }
-        operations.append(.finish)
+        operations.append((finishOperation, nil))
         return operations
     }
 
     /// Runs an operation of the `manageAccount` step, after a fresh verification when it
     /// weakens the account.
     func manage(_ target: Target, operation name: String, deviceId: String? = nil) async throws -> Step {
-        guard let operation = Operation(rawValue: name) else {
+        let known = FlowMethods.all.contains { $0.manageOperationNames.contains(name) } || name == Self.finishOperation.name
+        guard known else {
             throw FlowProblem.invalidRequest([InvalidField(name: "operation", reason: "No such operation.")])
         }
-        return try await mutate(
-            flowId: target.flowId, flowToken: target.flowToken, configId: target.configId,
-            clientAddress: target.clientAddress, traceId: target.traceId
-        ) { context, repositories in
+        let input = ManageInput(deviceId: deviceId)
+        return try await run(target) { context, repositories in
             guard context.progress.isManage, context.progress.stage == .manageAccount else {
                 throw FlowProblem.invalidStep
             }
-            guard Self.operations(context).contains(operation) else { throw FlowProblem.invalidStep }
+            guard let (operation, _) = Self.operations(context).first(where: { $0.operation.name == name }) else {
+                throw FlowProblem.invalidStep
+            }
             context.progress.notice = nil
-            if operation == .finish, self.recentlyVerified(context) {
-                return try await self.complete(&context, in: repositories)
-            }
-            if operation == .revokeDevice || operation == .revokeAllDevices {
-                // Revoking makes the account safer: no fresh verification needed.
-                return try await self.revokeDevices(operation, deviceId: deviceId, &context, in: repositories)
-            }
-            if self.weakens(operation, context), !self.recentlyVerified(context) {
+            if operation.needsReverification, !self.recentlyVerified(context) {
                 let options = self.reverificationOptions(context)
                 guard !options.isEmpty else { throw FlowProblem.methodUnavailable }
-                context.progress.management?.pendingOperation = operation.rawValue
+                context.progress.management?.pendingOperation = name
                 try await self.offer(options, purpose: .reverification, skippable: false, &context, in: repositories)
                 return nil
             }
-            context.progress.management?.pendingOperation = operation.rawValue
-            return try await self.runPendingOperation(&context, in: repositories)
-        }
-    }
-
-    /// Whether an operation needs a fresh verification: removing or replacing a method, a new
-    /// password, or finishing (which issues an authorization code, so new tokens: an access token
-    /// alone must not be enough to mint them).
-    private func weakens(_ operation: Operation, _ context: Context) -> Bool {
-        switch operation {
-        case .removeTotp, .removeSms, .changePassword, .finish: true
-        case .setupTotp: context.user?.hasTotp ?? false
-        case .setupSms: context.user?.phone != nil
-        case .revokeDevice, .revokeAllDevices: false
+            return try await self.perform(name, input: input, &context, in: repositories)
         }
     }
 
@@ -130,69 +94,30 @@ extension FlowEngine {
 
     /// Carries out the operation that waited for a verification.
     func runPendingOperation(_ context: inout Context, in repositories: Repositories) async throws -> FlowProblem? {
-        guard let name = context.progress.management?.pendingOperation, let operation = Operation(rawValue: name),
-            var user = context.user
-        else {
+        guard let name = context.progress.management?.pendingOperation, context.user != nil else {
             context.progress.stage = .manageAccount
             return nil
         }
         context.progress.management?.pendingOperation = nil
-        switch operation {
-        case .setupTotp:
-            try await begin(.totp, purpose: .enrolment, &context, in: repositories)
-        case .setupSms:
-            try await begin(.smsOtp, purpose: .enrolment, &context, in: repositories)
-        case .changePassword:
-            try PasswordMethod.beginChoosing(.change, &context)
-        case .removeTotp, .removeSms:
-            let removing: AuthenticationMethod = operation == .removeTotp ? .totp : .smsOtp
-            if operation == .removeSms, user.email == nil { return .lastIdentifier }
-            if context.policy.mfaMode == .required {
-                let remaining = enrolledSecondFactors(context).filter { $0 != removing }
-                if remaining.isEmpty { return .lastSecondFactor }
-            }
-            if operation == .removeTotp {
-                user.totpSecret = nil
-                user.totpLastCounter = nil
-            } else {
-                user.phone = nil
-                user.phoneVerified = false
-            }
-            try await repositories.users.updateMethods(user)
-            context.user = user
-            context.progress.stage = .manageAccount
-            context.progress.notice = operation == .removeTotp ? "totpRemoved" : "smsRemoved"
-        case .revokeDevice, .revokeAllDevices:
-            return try await revokeDevices(operation, deviceId: nil, &context, in: repositories)
-        case .finish:
-            return try await complete(&context, in: repositories)
-        }
-        return nil
+        return try await perform(name, input: ManageInput(), &context, in: repositories)
     }
 
-    /// Stops trusting one of the user's devices in this application, or all of them.
-    private func revokeDevices(
-        _ operation: Operation, deviceId: String?, _ context: inout Context, in repositories: Repositories
-    ) async throws -> FlowProblem? {
-        guard let user = context.user else { throw FlowProblem.internalError }
-        if operation == .revokeDevice {
-            guard let deviceId, context.trustedDevices.contains(where: { $0.id == deviceId }),
-                try await repositories.trustedDevices.revoke(id: deviceId, userId: user.id, now: context.now)
-            else {
-                throw FlowProblem.invalidRequest([
-                    InvalidField(name: "deviceId", reason: "Choose one of the trusted devices listed.")
-                ])
-            }
-            context.progress.notice = "deviceRevoked"
-        } else {
-            _ = try await repositories.trustedDevices.revokeAll(
-                userId: user.id, applicationId: context.application.id, now: context.now)
-            context.progress.notice = "devicesRevoked"
+    /// Runs `name` with the method that offers it; the flow is back at the account's methods
+    /// unless the operation moved it on (a method to set up, a password to choose, completion).
+    private func perform(_ name: String, input: ManageInput, _ context: inout Context, in repositories: Repositories)
+        async throws -> FlowProblem?
+    {
+        if name == Self.finishOperation.name { return try await complete(&context, in: repositories) }
+        guard let method = FlowMethods.all.first(where: { $0.manageOperationNames.contains(name) }) else {
+            throw FlowProblem.invalidStep
         }
-        logger.notice("trusted device revoked", metadata: ["user": "\(user.id)", "device": "\(deviceId ?? "all")"])
-        context.trustedDevices = try await repositories.trustedDevices.trusted(
-            userId: user.id, applicationId: context.application.id, now: context.now)
         context.progress.stage = .manageAccount
-        return nil
+        return try await method.manage(name, input: input, &context, engine: self, in: repositories)
+    }
+
+    /// Whether `removing` may go: under a required second factor, the account keeps at least one.
+    func keepsASecondFactor(without removing: AuthenticationMethod, _ context: Context) -> Bool {
+        guard context.policy.mfaMode == .required else { return true }
+        return !enrolledSecondFactors(context).filter { $0 != removing }.isEmpty
     }
 }

@@ -1,0 +1,21 @@
+import Foundation
+import KeywayProtocol
+
+/// The password's operation on the account-management step.
+extension PasswordMethod {
+    var manageOperationNames: [String] { ["changePassword"] }
+
+    func manageOperations(_ context: FlowEngine.Context) -> [ManageOperation] {
+        guard context.policy.primaryMethods.contains(id) else { return [] }
+        return [ManageOperation(name: "changePassword", label: "Change the password", needsReverification: true)]
+    }
+
+    func manage(
+        _ operation: String, input: ManageInput, _ context: inout FlowEngine.Context, engine: FlowEngine,
+        in repositories: Repositories
+    ) async throws -> FlowProblem? {
+        guard operation == "changePassword" else { throw FlowProblem.invalidStep }
+        try Self.beginChoosing(.change, &context)
+        return nil
+    }
+}
