@@ -151,7 +151,8 @@ extension FlowEngine {
     }
 
     /// Picks the next step once the current one succeeded, or completes the flow: a sign-up first
-    /// gathers its form and password; then, for sign-ups and sign-ins alike, the second factor
+    /// gathers its form and what a method needs set up before the account exists (a password);
+    /// then, for sign-ups and sign-ins alike, the second factor
     /// (a trusted device's proof, one the user has, or one to set up), the device's enrolment, and
     /// completion.
     func advance(_ context: inout Context, in repositories: Repositories) async throws -> FlowProblem? {
@@ -164,8 +165,8 @@ extension FlowEngine {
                 context.progress.stage = .form
                 return nil
             }
-            if context.policy.primaryMethods.contains(.password), draft.passwordHash == nil {
-                try PasswordMethod.beginChoosing(.create, &context)
+            if let method = FlowMethods.all.first(where: { $0.isRequiredAtSignUp(context) }) {
+                try method.beginSignUp(&context)
                 return nil
             }
         case .signIn:
@@ -253,11 +254,15 @@ extension FlowEngine {
         async throws -> UserRecord
     {
         let identifier = context.identifier
-        let created = UserRecord(
+        var created = UserRecord(
             id: SecureRandom.identifier(prefix: "usr"), projectId: context.application.projectId,
             email: identifier.email, emailVerified: identifier.email != nil, createdAt: context.now,
-            phone: identifier.phone ?? draft.phone, phoneVerified: identifier.phone != nil || draft.phone != nil,
-            passwordHash: draft.passwordHash, totpSecret: draft.totpSecret, totpLastCounter: draft.totpCounter)
+            phone: identifier.phone, phoneVerified: identifier.phone != nil)
+        for method in FlowMethods.all {
+            if let credential = draft.credentials[method.id.rawValue] {
+                try method.applyCredential(credential, to: &created)
+            }
+        }
         try await repositories.users.insert(created)
         if let sealed = draft.sealedInviteCode {
             let code = String(decoding: try secrets.open(sealed, purpose: "invite:\(context.flow.id)"), as: UTF8.self)
@@ -274,9 +279,9 @@ extension FlowEngine {
         }
         context.user = created
         context.flow.userId = created.id
+        // The credentials are the account's now: none stays in the flow's row.
         var cleared = draft
-        cleared.passwordHash = nil
-        cleared.totpSecret = nil
+        cleared.credentials = [:]
         context.progress.signUpDraft = cleared
         return created
     }

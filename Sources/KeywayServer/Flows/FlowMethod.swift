@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import KeywayJOSE
 import KeywayProtocol
 
 /// The ID of a method module: the ``AuthenticationMethod`` it provides (the wire value a choice
@@ -58,6 +59,17 @@ protocol FlowMethod: Sendable {
     /// How a `manageAccount` step lists it, when the user has it.
     func enrolledMethod(_ context: FlowEngine.Context) -> EnrolledMethod?
 
+    // MARK: Sign-up
+
+    /// Whether a sign-up must set it up before the account exists (a password, where the policy
+    /// signs in with one).
+    func isRequiredAtSignUp(_ context: FlowEngine.Context) -> Bool
+    /// Moves a sign-up to the step that sets it up.
+    func beginSignUp(_ context: inout FlowEngine.Context) throws
+    /// Writes what a sign-up set up with it (its credential in the ``FlowProgress/SignUpDraft``)
+    /// into the account the sign-up creates.
+    func applyCredential(_ credential: JSONValue, to user: inout UserRecord) throws
+
     // MARK: Account management
 
     /// The names of every operation it can offer on a `manageAccount` step.
@@ -100,6 +112,9 @@ extension FlowMethod {
     func cancelled(_ active: ActiveMethod, flowId: String, now: Int64, in repositories: Repositories) async throws {}
     var notices: [String: String] { [:] }
     var manageOperationNames: [String] { [] }
+    func isRequiredAtSignUp(_ context: FlowEngine.Context) -> Bool { false }
+    func beginSignUp(_ context: inout FlowEngine.Context) throws { throw FlowProblem.internalError }
+    func applyCredential(_ credential: JSONValue, to user: inout UserRecord) throws {}
     func manageOperations(_ context: FlowEngine.Context) -> [ManageOperation] { [] }
     func manage(
         _ operation: String, input: ManageInput, _ context: inout FlowEngine.Context, engine: FlowEngine,

@@ -16,12 +16,11 @@ struct FlowProgressCodingTests {
     }
 
     @Test func everyModeAndStageRoundTripsWithItsVersion() throws {
-        var signUp = FlowProgress(
-            mode: .signUp(
-                FlowProgress.SignUpDraft(
-                    passwordHash: "h", profile: ["displayName": "Ann"], sealedInviteCode: "v1.x", totpSecret: "v1.t",
-                    totpCounter: 7, phone: "+14155550123")),
-            stage: .form)
+        var draft = FlowProgress.SignUpDraft(profile: ["displayName": "Ann"], sealedInviteCode: "v1.x")
+        try draft.keep(PasswordCredential(hash: "h"), for: .password)
+        try draft.keep(AuthenticatorCredential(sealedSecret: "v1.t", counter: 7), for: .totp)
+        try draft.keep(PhoneCredential(phone: "+14155550123"), for: .smsOtp)
+        var signUp = FlowProgress(mode: .signUp(draft), stage: .form)
         signUp.prove(.emailOtp, role: .primary, amr: "otp", at: 1)
         signUp.prove(.password, role: .credential, amr: "pwd", at: 2)
         signUp.enrolmentOffered = true
@@ -120,12 +119,13 @@ struct FlowProgressCodingTests {
              "totpFailures":1,"deviceChecked":false,"deviceProven":false,"deviceEnrolOffered":false,
              "createdUser":false,"secondFactorSkipped":false}
             """#)
+        let draft = try #require(progress.signUpDraft)
+        #expect(draft.profile == ["displayName": "Ann"] && draft.sealedInviteCode == "v1.i")
+        #expect(draft.credential(.password, as: PasswordCredential.self) == PasswordCredential(hash: "h"))
         #expect(
-            progress.mode
-                == .signUp(
-                    FlowProgress.SignUpDraft(
-                        passwordHash: "h", profile: ["displayName": "Ann"], sealedInviteCode: "v1.i", totpSecret: "v1.t",
-                        totpCounter: 9)))
+            draft.credential(.totp, as: AuthenticatorCredential.self)
+                == AuthenticatorCredential(sealedSecret: "v1.t", counter: 9))
+        #expect(draft.credentials.count == 2)
         #expect(progress.stage == .choosing(MethodChoice(options: [.smsOtp], purpose: .enrolment, skippable: true)))
         #expect(progress.primaryMethod == .emailOtp && progress.secondFactorDone)
         #expect(progress.amr == ["otp", "pwd", "mfa"])
@@ -142,7 +142,7 @@ struct FlowProgressCodingTests {
             {"mode":"signUp","stage":"enterCode","purpose":"enrolment","codeChannel":"sms",
              "codeDestination":"+14155550123","pendingPhone":"+14155550123","primaryDone":true,"amr":["otp","pwd"]}
             """#)
-        #expect(progress.signUpDraft?.phone == nil, "not proven yet")
+        #expect(progress.signUpDraft?.credentials.isEmpty == true, "not proven yet")
         #expect(
             progress.stage
                 == .method(try ActiveMethod(.smsOtp, purpose: .enrolment, state: CodeStage(destination: "+14155550123"))))

@@ -51,18 +51,25 @@ struct FlowProgress: Sendable, Equatable {
     }
 
     /// What a sign-up gathers for the account it creates when it completes.
-    struct SignUpDraft: Sendable, Equatable, Codable {
-        /// The password chosen, hashed.
-        var passwordHash: String?
+    struct SignUpDraft: Sendable, Equatable {
         /// The form's answers.
         var profile: [String: String]?
         /// The invitation code to redeem when the account is created, sealed.
         var sealedInviteCode: String?
-        /// An authenticator set up in the flow: its sealed secret and the step of its first code.
-        var totpSecret: String?
-        var totpCounter: Int64?
-        /// A phone number verified in the flow.
-        var phone: String?
+        /// What the methods set up in the flow keep for the account (a password's hash, an
+        /// authenticator's sealed secret, a verified phone number), each in its module's own form,
+        /// by method ID (``FlowMethod/applyCredential(_:to:)``).
+        var credentials: [String: JSONValue] = [:]
+
+        /// The credential `method` keeps, in its form.
+        func credential<Credential: Decodable>(_ method: FlowMethodID, as type: Credential.Type) -> Credential? {
+            try? credentials[method.rawValue]?.decoding(type)
+        }
+
+        /// Keeps `credential` for `method`.
+        mutating func keep<Credential: Encodable>(_ credential: Credential, for method: FlowMethodID) throws {
+            credentials[method.rawValue] = try JSONValue.encoding(credential)
+        }
     }
 
     struct Management: Sendable, Equatable, Codable {
@@ -271,5 +278,16 @@ extension Proof: Codable {
         role = Role(rawValue: try container.decode(String.self, forKey: .role)) ?? .credential
         amr = try container.value(.amr, or: "otp")
         at = try container.value(.at, or: 0)
+    }
+}
+
+extension FlowProgress.SignUpDraft: Codable {
+    private enum CodingKeys: String, CodingKey { case profile, sealedInviteCode, credentials }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        profile = try container.decodeIfPresent([String: String].self, forKey: .profile)
+        sealedInviteCode = try container.decodeIfPresent(String.self, forKey: .sealedInviteCode)
+        credentials = try container.value(.credentials, or: [:])
     }
 }

@@ -120,12 +120,16 @@ extension FlowProgressV0 {
         case .signIn:
             mode = .signIn(FlowProgress.SignIn(startedAsSignUp: startedAsSignUp ?? false, createdUser: createdUser ?? false))
         case .signUp:
-            var draft = FlowProgress.SignUpDraft(
-                passwordHash: pendingPasswordHash, profile: profile, sealedInviteCode: sealedInviteCode)
+            var draft = FlowProgress.SignUpDraft(profile: profile, sealedInviteCode: sealedInviteCode)
+            if let pendingPasswordHash { try draft.keep(PasswordCredential(hash: pendingPasswordHash), for: .password) }
             // An authenticator or phone number proven already waits for the account; one still
             // being set up stays in its stage.
-            if stage != .setupTotp { (draft.totpSecret, draft.totpCounter) = (pendingTotpSecret, pendingTotpCounter) }
-            if stage != .enterCode || purpose != .enrolment { draft.phone = pendingPhone }
+            if stage != .setupTotp, let pendingTotpSecret {
+                try draft.keep(AuthenticatorCredential(sealedSecret: pendingTotpSecret, counter: pendingTotpCounter), for: .totp)
+            }
+            if stage != .enterCode || purpose != .enrolment, let pendingPhone {
+                try draft.keep(PhoneCredential(phone: pendingPhone), for: .smsOtp)
+            }
             mode = .signUp(draft)
         case .manage:
             mode = .manage(FlowProgress.Management(grantedScope: grantedScope, pendingOperation: pendingOperation))

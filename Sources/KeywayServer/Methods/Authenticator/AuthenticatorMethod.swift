@@ -1,4 +1,5 @@
 import Foundation
+import KeywayJOSE
 import KeywayProtocol
 
 /// Authenticator apps (RFC 6238 TOTP): set up within a flow (`setupTotp`: a new secret, proven
@@ -15,7 +16,8 @@ struct AuthenticatorMethod: FlowMethod {
     func isEnrolled(_ context: FlowEngine.Context) -> Bool { context.user?.hasTotp ?? false }
 
     func canEnrol(_ context: FlowEngine.Context) -> Bool {
-        !(context.user?.hasTotp ?? false) && context.progress.signUpDraft?.totpSecret == nil
+        !(context.user?.hasTotp ?? false)
+            && context.progress.signUpDraft?.credential(id, as: AuthenticatorCredential.self) == nil
     }
 
     func canReverify(_ context: FlowEngine.Context) -> Bool { isEnrolled(context) }
@@ -62,6 +64,12 @@ struct AuthenticatorMethod: FlowMethod {
                     period: generator.period, digits: generator.digits, algorithm: generator.algorithm.rawValue))
         }
         draft.post("submitTotp", "totp", label: "Verify", fields: [StepBuilder.codeField(length: 6)])
+    }
+
+    func applyCredential(_ credential: JSONValue, to user: inout UserRecord) throws {
+        let authenticator = try credential.decoding(AuthenticatorCredential.self)
+        user.totpSecret = authenticator.sealedSecret
+        user.totpLastCounter = authenticator.counter
     }
 
     func enrolledMethod(_ context: FlowEngine.Context) -> EnrolledMethod? {
@@ -127,8 +135,7 @@ struct AuthenticatorMethod: FlowMethod {
         async throws
     {
         if var draft = context.progress.signUpDraft {
-            draft.totpSecret = sealed
-            draft.totpCounter = counter
+            try draft.keep(AuthenticatorCredential(sealedSecret: sealed, counter: counter), for: id)
             context.progress.signUpDraft = draft
             return
         }
@@ -159,4 +166,12 @@ struct AuthenticatorMethod: FlowMethod {
 struct AuthenticatorStage: Codable, Sendable, Equatable {
     /// While setting one up: the new secret, sealed, until its first code is entered.
     var sealedSecret: String?
+}
+
+/// An authenticator a sign-up set up, kept for the account it creates.
+struct AuthenticatorCredential: Codable, Sendable, Equatable {
+    /// The secret, sealed.
+    var sealedSecret: String
+    /// The step of the code that proved it (a replay of it is refused).
+    var counter: Int64?
 }

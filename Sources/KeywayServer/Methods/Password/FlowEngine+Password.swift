@@ -63,7 +63,7 @@ extension FlowEngine {
             guard try self.passwordStage(context) == purpose else { throw FlowProblem.invalidStep }
             if purpose == .create {
                 guard var draft = context.progress.signUpDraft else { throw FlowProblem.invalidStep }
-                draft.passwordHash = hash
+                try draft.keep(PasswordCredential(hash: hash), for: .password)
                 context.progress.signUpDraft = draft
                 context.progress.prove(.password, role: .credential, amr: "pwd", at: context.now)
                 return try await self.advance(&context, in: repositories)

@@ -1,4 +1,5 @@
 import Foundation
+import KeywayJOSE
 import KeywayProtocol
 
 /// Passwords: a primary method for accounts that have one, chosen at sign-up when the policy
@@ -52,6 +53,20 @@ struct PasswordMethod: FlowMethod {
             ])
     }
 
+    /// A sign-up chooses the password the policy signs in with before the account exists.
+    func isRequiredAtSignUp(_ context: FlowEngine.Context) -> Bool {
+        guard let draft = context.progress.signUpDraft else { return false }
+        return context.policy.primaryMethods.contains(id) && draft.credential(id, as: PasswordCredential.self) == nil
+    }
+
+    func beginSignUp(_ context: inout FlowEngine.Context) throws {
+        try Self.beginChoosing(.create, &context)
+    }
+
+    func applyCredential(_ credential: JSONValue, to user: inout UserRecord) throws {
+        user.passwordHash = try credential.decoding(PasswordCredential.self).hash
+    }
+
     func enrolledMethod(_ context: FlowEngine.Context) -> EnrolledMethod? {
         guard context.user?.passwordHash != nil else { return nil }
         return EnrolledMethod(type: id, label: "Password", isSecondFactor: false)
@@ -72,4 +87,10 @@ struct PasswordMethod: FlowMethod {
 struct PasswordStage: Codable, Sendable, Equatable {
     /// Sign in (the default when missing), create or change.
     var purpose: PasswordPurpose?
+}
+
+/// The password a sign-up chose, kept for the account it creates.
+struct PasswordCredential: Codable, Sendable, Equatable {
+    /// The password's scrypt hash.
+    var hash: String
 }

@@ -1,4 +1,5 @@
 import Foundation
+import KeywayJOSE
 import KeywayProtocol
 
 /// SMS codes: a one-time code sent to a phone number. A primary method for a phone identifier,
@@ -65,6 +66,13 @@ struct SMSCodeMethod: CodeMethod {
             limits: resources.limits)
     }
 
+    /// A number verified in a sign-up; a phone identifier stays the account's number.
+    func applyCredential(_ credential: JSONValue, to user: inout UserRecord) throws {
+        guard user.phone == nil else { return }
+        user.phone = try credential.decoding(PhoneCredential.self).phone
+        user.phoneVerified = true
+    }
+
     func enrolledMethod(_ context: FlowEngine.Context) -> EnrolledMethod? {
         guard let phone = context.user?.verifiedPhone else { return nil }
         return EnrolledMethod(
@@ -113,7 +121,7 @@ struct SMSCodeMethod: CodeMethod {
         if active.purpose == .enrolment {
             if var draft = context.progress.signUpDraft {
                 // Kept for the account the sign-up creates.
-                draft.phone = destination
+                try draft.keep(PhoneCredential(phone: destination), for: id)
                 context.progress.signUpDraft = draft
             } else if var user = context.user {
                 user.phone = destination
@@ -125,4 +133,10 @@ struct SMSCodeMethod: CodeMethod {
         }
         return try await engine.proved(id, amr: "sms", &context, in: repositories)
     }
+}
+
+/// A phone number a sign-up verified, kept for the account it creates.
+struct PhoneCredential: Codable, Sendable, Equatable {
+    /// In E.164 form.
+    var phone: String
 }

@@ -1,4 +1,5 @@
 import Foundation
+import KeywayJOSE
 import KeywayProtocol
 import Testing
 
@@ -8,10 +9,11 @@ import Testing
 struct AuthenticatorMethodTests {
     let method = AuthenticatorMethod()
 
-    @Test func setUpUntilTheAccountOrTheSignUpHasOne() {
+    @Test func setUpUntilTheAccountOrTheSignUpHasOne() throws {
         #expect(method.canEnrol(FlowContexts.context()))
         #expect(!method.canEnrol(FlowContexts.context(user: FlowContexts.user(totp: true))))
-        let draft = FlowProgress.SignUpDraft(totpSecret: "v1.sealed", totpCounter: 1)
+        var draft = FlowProgress.SignUpDraft()
+        try draft.keep(AuthenticatorCredential(sealedSecret: "v1.sealed", counter: 1), for: .totp)
         #expect(!method.canEnrol(FlowContexts.context(user: nil, mode: .signUp(draft))))
         #expect(method.canEnrol(FlowContexts.context(user: nil, mode: .signUp(FlowProgress.SignUpDraft()))))
         #expect(method.isEnrolled(FlowContexts.context(user: FlowContexts.user(totp: true))))
@@ -48,5 +50,13 @@ struct AuthenticatorMethodTests {
                     EnterTotpPayload(
                         digits: 6, period: 30, purpose: .secondFactor, attemptsRemaining: FlowLimits().maxCodeAttempts - 2)))
         #expect(draft.info?.id == "secondFactor")
+    }
+
+    @Test func aSignUpsAuthenticatorIsWrittenToTheAccountItCreates() throws {
+        var user = FlowContexts.user()
+        try method.applyCredential(
+            try JSONValue.encoding(AuthenticatorCredential(sealedSecret: "v1.s", counter: 3)), to: &user)
+        #expect(user.totpSecret == "v1.s" && user.totpLastCounter == 3)
+        #expect(throws: DecodingError.self) { try method.applyCredential(.object([:]), to: &user) }
     }
 }

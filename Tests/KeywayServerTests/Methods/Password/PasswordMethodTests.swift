@@ -1,4 +1,5 @@
 import Foundation
+import KeywayJOSE
 import KeywayProtocol
 import Testing
 
@@ -36,5 +37,19 @@ struct PasswordMethodTests {
         let entering = FlowContexts.step(method, signIn, FlowContexts.context(stage: .method(signIn)))
         #expect(entering.payload == .enterPassword(EnterPasswordPayload(purpose: .signIn, minimumLength: nil)))
         #expect(entering.actions.first?.fields.first?.autocomplete == "current-password")
+    }
+
+    @Test func aSignUpChoosesThePasswordThePolicySignsInWithOnce() throws {
+        let policy = FlowPolicy(primaryMethods: [.emailOtp, .password], flowTypes: [.signin, .signup])
+        var draft = FlowProgress.SignUpDraft()
+        #expect(method.isRequiredAtSignUp(FlowContexts.context(user: nil, policy: policy, mode: .signUp(draft))))
+        #expect(!method.isRequiredAtSignUp(FlowContexts.context(user: nil, mode: .signUp(draft))), "not in the policy")
+        #expect(!method.isRequiredAtSignUp(FlowContexts.context(policy: policy)), "not a sign-up")
+        try draft.keep(PasswordCredential(hash: "scrypt$x"), for: .password)
+        #expect(!method.isRequiredAtSignUp(FlowContexts.context(user: nil, policy: policy, mode: .signUp(draft))))
+
+        var user = FlowContexts.user()
+        try method.applyCredential(try JSONValue.encoding(PasswordCredential(hash: "scrypt$x")), to: &user)
+        #expect(user.passwordHash == "scrypt$x")
     }
 }

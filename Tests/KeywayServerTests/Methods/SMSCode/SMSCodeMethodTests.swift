@@ -1,4 +1,5 @@
 import Foundation
+import KeywayJOSE
 import KeywayProtocol
 import Testing
 
@@ -38,5 +39,15 @@ struct SMSCodeMethodTests {
         #expect(method.enrolledMethod(FlowContexts.context()) == nil)
         let listed = method.enrolledMethod(FlowContexts.context(user: FlowContexts.user(phone: "+14155550123")))
         #expect(listed?.detail == "+1••••••••23" && listed?.label == "SMS codes")
+    }
+
+    @Test func aSignUpsNumberIsWrittenUnlessTheIdentifierIsAPhone() throws {
+        let credential = try JSONValue.encoding(PhoneCredential(phone: "+14155550123"))
+        var byEmail = FlowContexts.user()
+        try method.applyCredential(credential, to: &byEmail)
+        #expect(byEmail.verifiedPhone == "+14155550123")
+        var byPhone = FlowContexts.user(email: nil, phone: "+447700900123")
+        try method.applyCredential(credential, to: &byPhone)
+        #expect(byPhone.verifiedPhone == "+447700900123")
     }
 }
