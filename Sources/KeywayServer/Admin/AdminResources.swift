@@ -60,7 +60,7 @@ package struct AdminUser: Codable, Sendable, Equatable {
         emailVerified = record.emailVerified
         phone = record.phone
         phoneVerified = record.phoneVerified
-        methods = (record.hasTotp ? ["totp"] : []) + (record.passwordHash != nil ? ["password"] : [])
+        methods = FlowMethods.all.filter { $0.isSetUp(on: record) }.map(\.id.rawValue)
         createdAt = Date(epochMilliseconds: record.createdAt)
         blocked = record.isBlocked
         blockedAt = record.blockedAt.map { Date(epochMilliseconds: $0) }

@@ -58,6 +58,9 @@ protocol FlowMethod: Sendable {
     func step(for active: ActiveMethod, _ context: FlowEngine.Context, into draft: inout StepDraft, using resources: StepResources)
     /// How a `manageAccount` step lists it, when the user has it.
     func enrolledMethod(_ context: FlowEngine.Context) -> EnrolledMethod?
+    /// Whether the account has it set up (the admin API lists these): only methods that need
+    /// setting up answer `true`, never a code sent to the account's identifiers.
+    func isSetUp(on user: UserRecord) -> Bool
 
     // MARK: Sign-up
 
@@ -104,6 +107,7 @@ extension FlowMethod {
     func canEnrol(_ context: FlowEngine.Context) -> Bool { false }
     func canReverify(_ context: FlowEngine.Context) -> Bool { false }
     func enrolledMethod(_ context: FlowEngine.Context) -> EnrolledMethod? { nil }
+    func isSetUp(on user: UserRecord) -> Bool { false }
     func skip(_ active: ActiveMethod, _ context: inout FlowEngine.Context, engine: FlowEngine, in repositories: Repositories)
         async throws -> FlowProblem?
     {

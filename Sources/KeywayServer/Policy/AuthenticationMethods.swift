@@ -7,6 +7,9 @@ extension AuthenticationMethod {
     /// (``FlowMethods``) that can be one.
     static var supported: [AuthenticationMethod] { FlowMethods.all.filter(\.canBePrimary).map(\.id) }
 
+    /// The methods this server accepts as a second factor.
+    static var secondFactors: [AuthenticationMethod] { FlowMethods.all.filter(\.canBeSecondFactor).map(\.id) }
+
     /// Whether this server implements the method as a primary method.
     var isSupported: Bool { FlowMethods.module(self)?.canBePrimary ?? false }
 
@@ -14,7 +17,7 @@ extension AuthenticationMethod {
     var canBeSecondFactor: Bool { FlowMethods.module(self)?.canBeSecondFactor ?? false }
 
     /// Whether a user can use the method without having signed in before: a code sent to the
-    /// identifier works from the first visit; a TOTP secret and a password must be set up first.
+    /// identifier works from the first visit; an authenticator or a password must be set up first.
     var worksWithoutEnrolment: Bool { FlowMethods.module(self)?.worksWithoutEnrolment ?? false }
 }
 

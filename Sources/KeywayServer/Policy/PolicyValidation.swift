@@ -44,7 +44,7 @@ extension ApplicationPolicy {
         for (index, method) in primaryMethods.enumerated() where !method.isSupported && method != .deviceApproval {
             refuse(
                 "unknown_method", "primaryMethods[\(index)]",
-                "\(method.rawValue.debugDescription) is not a method; use emailOtp, smsOtp, totp or password.")
+                "\(method.rawValue.debugDescription) is not a method; use \(Self.list(AuthenticationMethod.supported)).")
         }
         let bootstraps = primaryMethods.contains { $0.worksWithoutEnrolment }
             || (primaryMethods.contains(.password) && signupOpen)
@@ -64,7 +64,7 @@ extension ApplicationPolicy {
         for (index, method) in mfaMethods.enumerated() where !method.canBeSecondFactor {
             refuse(
                 "invalid_mfa_method", "mfaMethods[\(index)]",
-                "\(method.rawValue) cannot be a second factor; use emailOtp, smsOtp, totp or deviceApproval.")
+                "\(method.rawValue) cannot be a second factor; use \(Self.list(AuthenticationMethod.secondFactors)).")
         }
         if Set(mfaMethods).count != mfaMethods.count {
             refuse("duplicate_method", "mfaMethods", "Each MFA method may be listed once.")
@@ -74,7 +74,7 @@ extension ApplicationPolicy {
             if secondFactors.isEmpty {
                 refuse(
                     "no_mfa_method", "mfaMethods",
-                    "MFA mode \(mfaMode.rawValue) needs at least one MFA method (emailOtp, smsOtp, totp or deviceApproval).")
+                    "MFA mode \(mfaMode.rawValue) needs at least one MFA method (\(Self.list(AuthenticationMethod.secondFactors))).")
             } else {
                 for method in primaryMethods where !secondFactors.contains(where: { $0 != method }) {
                     refuse(
@@ -204,6 +204,13 @@ extension ApplicationPolicy {
     }
 
     /// An absolute `http` or `https` URL with a host.
+    /// `a, b, c or d`, for the sentences that name the methods a field accepts.
+    static func list(_ methods: [AuthenticationMethod]) -> String {
+        let names = methods.map(\.rawValue)
+        guard names.count > 1 else { return names.first ?? "" }
+        return names.dropLast().joined(separator: ", ") + " or " + names[names.count - 1]
+    }
+
     static func isWebURL(_ text: String) -> Bool {
         guard let components = URLComponents(string: text), let scheme = components.scheme?.lowercased(),
             scheme == "http" || scheme == "https", let host = components.host, !host.isEmpty

@@ -72,6 +72,8 @@ struct AuthenticatorMethod: FlowMethod {
         user.totpLastCounter = authenticator.counter
     }
 
+    func isSetUp(on user: UserRecord) -> Bool { user.hasTotp }
+
     func enrolledMethod(_ context: FlowEngine.Context) -> EnrolledMethod? {
         guard context.user?.hasTotp == true else { return nil }
         return EnrolledMethod(type: id, label: "Authenticator app", isSecondFactor: context.policy.mfaMethods.contains(id))

@@ -67,6 +67,8 @@ struct PasswordMethod: FlowMethod {
         user.passwordHash = try credential.decoding(PasswordCredential.self).hash
     }
 
+    func isSetUp(on user: UserRecord) -> Bool { user.passwordHash != nil }
+
     func enrolledMethod(_ context: FlowEngine.Context) -> EnrolledMethod? {
         guard context.user?.passwordHash != nil else { return nil }
         return EnrolledMethod(type: id, label: "Password", isSecondFactor: false)
