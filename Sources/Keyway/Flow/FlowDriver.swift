@@ -96,14 +96,10 @@ actor FlowDriver {
         await handle(generation: mine) { try await self.client.startFlow(request, authorization: headers) }
     }
 
-    func submitCode(_ code: String) async {
-        await perform(actionNamed: FlowActionName.submitCode, parameters: ["code": code.trimmingCharacters(in: .whitespaces)])
-    }
-
     /// Requests a new code. `false` while the cooldown runs (no request is sent) or when the
     /// server refuses; `true` once a new code is on its way and the prompt was re-emitted.
     func resend() async -> Bool {
-        guard let step, let action = step.action(named: "resend") else { return false }
+        guard let step, let action = step.action(named: FlowAction.resend.name) else { return false }
         if let resendAt = step.enterCode?.resendAt, options.clock.now() < resendAt { return false }
         let mine = generation
         broadcaster.emit(.loading)
@@ -142,14 +138,15 @@ actor FlowDriver {
         broadcaster.emit(.idle)
     }
 
-    /// Performs an action of the current step by name.
-    func perform(actionNamed name: String, parameters: [String: String]) async {
+    /// Performs an action of the current step by name; a step without it gets the action's
+    /// local `action_unavailable` error.
+    func perform(_ flowAction: FlowAction, parameters: [String: String]) async {
         guard let step else {
             emitLocalError(.noActiveFlow, action: .restartFlow, message: "There is no sign-in in progress. Start one first.")
             return
         }
-        guard let action = step.action(named: name) else {
-            emitLocalError(.actionUnavailable, action: .abort, message: FlowActionName.unavailableMessage(name))
+        guard let action = step.action(named: flowAction.name) else {
+            emitLocalError(.actionUnavailable, action: .abort, message: flowAction.unavailableMessage)
             return
         }
         await perform(action: action, parameters: parameters)
@@ -307,7 +304,7 @@ actor FlowDriver {
             !automaticSelectionTried, step.kind == .selectMethod, let payload = step.selectMethod,
             payload.purpose == .primary, let identifier, let method = IdentifierKind(identifier).method,
             let option = payload.methods.first(where: { $0.type == method }),
-            let action = step.action(named: FlowActionName.selectMethod)
+            let action = step.action(named: FlowAction.selectMethod.name)
         else { return false }
         automaticSelectionTried = true
         logger.log(.info, .flow, "primary method chosen from the identifier", ["method": .plain(method.rawValue)])

@@ -5,38 +5,23 @@ import KeywayProtocol
 /// (and what it can of the input) and emits a local error before any request otherwise.
 extension FlowDriver {
     func selectMethod(id: String) async {
-        guard let step = stepOffering(FlowActionName.selectMethod) else { return }
+        guard let step = stepOffering(.selectMethod) else { return }
         if let methods = step.selectMethod?.methods, !methods.contains(where: { $0.id == id }) {
             emitLocalError(
                 .invalidRequest, action: .retryInput, message: "Choose one of the methods offered.",
                 field: InvalidField(name: "methodId", reason: "Not one of the methods offered."))
             return
         }
-        await perform(actionNamed: FlowActionName.selectMethod, parameters: ["methodId": id])
+        await perform(.selectMethod, parameters: ["methodId": id])
     }
 
     func skip() async {
-        guard stepOffering(FlowActionName.skip) != nil else { return }
-        await perform(actionNamed: FlowActionName.skip, parameters: [:])
-    }
-
-    func submitPhone(_ phone: String) async {
-        await perform(
-            actionNamed: FlowActionName.submitPhone,
-            parameters: ["phone": phone.trimmingCharacters(in: .whitespacesAndNewlines)])
-    }
-
-    func submitTotp(_ code: String) async {
-        await perform(actionNamed: FlowActionName.submitTotp, parameters: ["code": code.filter { !$0.isWhitespace }])
-    }
-
-    func submitPassword(_ password: String) async {
-        await perform(actionNamed: FlowActionName.submitPassword, parameters: ["password": password])
+        guard stepOffering(.skip) != nil else { return }
+        await perform(.skip, parameters: [:])
     }
 
     func submitForm(_ values: [String: String]) async {
-        guard let step = stepOffering(FlowActionName.submitForm),
-            let action = step.action(named: FlowActionName.submitForm)
+        guard let step = stepOffering(.submitForm), let action = step.action(named: FlowAction.submitForm.name)
         else { return }
         let validation = action.validate(values)
         if let first = validation.invalidFields.first {
@@ -50,23 +35,23 @@ extension FlowDriver {
     }
 
     func perform(operation name: String) async {
-        guard name != FlowActionName.cancel else {
+        guard name != FlowAction.cancel.name else {
             await cancel()
             return
         }
-        guard stepOffering(name) != nil else { return }
-        await perform(actionNamed: name, parameters: [:])
+        guard stepOffering(.named(name)) != nil else { return }
+        await perform(.named(name), parameters: [:])
     }
 
     /// The current step when it offers the action `name`; otherwise emits the local error
     /// (`no_active_flow` or `action_unavailable`) and returns `nil`.
-    private func stepOffering(_ name: String) -> Step? {
+    private func stepOffering(_ action: FlowAction) -> Step? {
         guard let step else {
             emitLocalError(.noActiveFlow, action: .restartFlow, message: "There is no sign-in in progress. Start one first.")
             return nil
         }
-        guard step.action(named: name) != nil else {
-            emitLocalError(.actionUnavailable, action: .abort, message: FlowActionName.unavailableMessage(name))
+        guard step.action(named: action.name) != nil else {
+            emitLocalError(.actionUnavailable, action: .abort, message: action.unavailableMessage)
             return nil
         }
         return step

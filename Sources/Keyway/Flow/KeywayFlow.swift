@@ -32,11 +32,6 @@ public final class KeywayFlow: Sendable {
         get async { await driver.currentStep }
     }
 
-    /// Submits a one-time code for an `enterCode` prompt.
-    public func submitCode(_ code: String) async {
-        await driver.submitCode(code)
-    }
-
     /// Chooses a method for a ``Prompt/selectMethod(methods:purpose:skippable:)`` prompt: `id` is
     /// the chosen ``MethodOption/id``. An `id` that is not among the options is refused locally
     /// (`invalid_request`).
@@ -48,26 +43,6 @@ public final class KeywayFlow: Sendable {
     /// `true` (an optional second factor).
     public func skip() async {
         await driver.skip()
-    }
-
-    /// Sends the phone number for a ``Prompt/setupSms(existingPhone:)`` prompt, in E.164 form
-    /// (`+14155550123`; the server also accepts spaces and dashes). Leading and trailing spaces
-    /// are trimmed.
-    public func submitPhone(_ phone: String) async {
-        await driver.submitPhone(phone)
-    }
-
-    /// Sends an authenticator code for a ``Prompt/setupTotp(secret:otpauthUrl:period:digits:algorithm:)``
-    /// or ``Prompt/enterTotp(digits:purpose:)`` prompt. Spaces are removed (`"123 456"` is sent as
-    /// `"123456"`). A wrong code gives an error with `retryInput`; the prompt stays valid.
-    public func submitTotp(_ code: String) async {
-        await driver.submitTotp(code)
-    }
-
-    /// Sends the password for a ``Prompt/enterPassword(purpose:minimumLength:)`` prompt, exactly
-    /// as typed. The password is never logged, nor part of any event.
-    public func submitPassword(_ password: String) async {
-        await driver.submitPassword(password)
     }
 
     /// Submits a ``Prompt/form(formId:title:fields:)`` prompt with `values` by field name.
@@ -90,23 +65,7 @@ public final class KeywayFlow: Sendable {
     /// Stops trusting one of the devices a ``Prompt/manageAccount(methods:operations:)`` prompt
     /// lists (`context.step.manageAccount?.devices`). The prompt comes back without it.
     public func revokeDevice(id: String) async {
-        await driver.perform(actionNamed: "revokeDevice", parameters: ["deviceId": id])
-    }
-
-    /// Polls an ``Prompt/awaitApproval(matchingNumber:qrData:expiresAt:)`` prompt once: the
-    /// prompt again while no trusted device answered, the next step once one approved, an error
-    /// when it was denied or expired. Needed only with ``KeywayOptions/autoPollApprovals`` off;
-    /// polling faster than the server's `pollInterval` answers `slow_down` with `wait`.
-    public func pollApproval() async {
-        await driver.perform(actionNamed: "poll", parameters: [:])
-    }
-
-    /// Requests a new code. Returns `false` without contacting the server while the cooldown
-    /// runs (see the prompt's `resendAt`), and `false` when the server refuses; `true` once a new
-    /// code was sent, after the prompt was re-emitted with its new `resendAt`.
-    @discardableResult
-    public func resend() async -> Bool {
-        await driver.resend()
+        await driver.perform(.named("revokeDevice"), parameters: ["deviceId": id])
     }
 
     /// Abandons the flow (telling the server) and returns to ``FlowUpdate/idle``.

@@ -109,14 +109,14 @@ public enum Prompt: Sendable, Equatable {
         case .enterPassword(let payload):
             self = .enterPassword(purpose: payload.purpose, minimumLength: payload.minimumLength)
         case .form(let payload):
-            guard let submit = step.action(named: FlowActionName.submitForm) else {
+            guard let submit = step.action(named: FlowAction.submitForm.name) else {
                 self = .unrecognized(kind: step.kind)
                 return
             }
             self = .form(formId: payload.formId, title: payload.title, fields: submit.fields)
         case .manageAccount(let payload):
             self = .manageAccount(
-                methods: payload.methods, operations: step.actions.filter { $0.name != FlowActionName.cancel })
+                methods: payload.methods, operations: step.actions.filter { $0.name != FlowAction.cancel.name })
         case .awaitApproval(let payload):
             self = .awaitApproval(matchingNumber: payload.matchingNumber, qrData: payload.qrData, expiresAt: payload.expiresAt)
         case .deviceEnroll, .deviceChallenge, .none:

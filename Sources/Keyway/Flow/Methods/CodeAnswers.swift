@@ -1,0 +1,24 @@
+import Foundation
+import KeywayProtocol
+
+/// One-time codes sent by email or SMS: the answer to an ``Prompt/enterCode(destination:codeLength:expiresAt:resendAt:channel:)``
+/// prompt, and a new code.
+extension FlowAction {
+    static let submitCode = FlowAction(name: "submitCode", unavailableMessage: "This step does not ask for a one-time code.")
+    static let resend = FlowAction(name: "resend", unavailableMessage: "This step cannot send a new code.")
+}
+
+extension KeywayFlow {
+    /// Submits a one-time code for an `enterCode` prompt.
+    public func submitCode(_ code: String) async {
+        await driver.perform(.submitCode, parameters: ["code": code.trimmingCharacters(in: .whitespaces)])
+    }
+
+    /// Requests a new code. Returns `false` without contacting the server while the cooldown
+    /// runs (see the prompt's `resendAt`), and `false` when the server refuses; `true` once a new
+    /// code was sent, after the prompt was re-emitted with its new `resendAt`.
+    @discardableResult
+    public func resend() async -> Bool {
+        await driver.resend()
+    }
+}
