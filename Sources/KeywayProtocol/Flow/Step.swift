@@ -64,19 +64,11 @@ extension Step: Codable {
         case flowId, kind, stepInfo, actions, links, messages, risk, flowExpiresAt, flowToken, meta
     }
 
-    /// The key of the payload: the kind's name.
-    private struct PayloadKey: CodingKey {
-        let stringValue: String
-        init(stringValue: String) { self.stringValue = stringValue }
-        var intValue: Int? { nil }
-        init?(intValue: Int) { nil }
-    }
-
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         flowId = try container.decode(String.self, forKey: .flowId)
         let kind = try container.decode(StepKind.self, forKey: .kind)
-        payload = try Self.decodePayload(kind: kind, from: decoder.container(keyedBy: PayloadKey.self))
+        payload = try StepPayload.decode(kind: kind, from: decoder.container(keyedBy: StepPayloadKey.self))
         stepInfo = try container.decodeIfPresent(StepInfo.self, forKey: .stepInfo)
         actions = try container.decodeIfPresent([Action].self, forKey: .actions) ?? []
         links = try container.decodeIfPresent([Link].self, forKey: .links) ?? []
@@ -99,48 +91,8 @@ extension Step: Codable {
         try container.encodeIfPresent(flowExpiresAt, forKey: .flowExpiresAt)
         try container.encodeIfPresent(flowToken, forKey: .flowToken)
         try container.encode(meta, forKey: .meta)
-        var payloads = encoder.container(keyedBy: PayloadKey.self)
-        let key = PayloadKey(stringValue: kind.rawValue)
-        switch payload {
-        case .enterCode(let body): try payloads.encode(body, forKey: key)
-        case .selectMethod(let body): try payloads.encode(body, forKey: key)
-        case .setupSms(let body): try payloads.encode(body, forKey: key)
-        case .setupTotp(let body): try payloads.encode(body, forKey: key)
-        case .enterTotp(let body): try payloads.encode(body, forKey: key)
-        case .enterPassword(let body): try payloads.encode(body, forKey: key)
-        case .form(let body): try payloads.encode(body, forKey: key)
-        case .manageAccount(let body): try payloads.encode(body, forKey: key)
-        case .deviceEnroll(let body): try payloads.encode(body, forKey: key)
-        case .deviceChallenge(let body): try payloads.encode(body, forKey: key)
-        case .awaitApproval(let body): try payloads.encode(body, forKey: key)
-        case .completed(let body): try payloads.encode(body, forKey: key)
-        case .none: break
-        }
-    }
-
-    /// The payload under the kind's key: a kind this version does not know, or a known kind
-    /// without its key, decodes as ``StepPayload/none(_:)``; a payload that is there but malformed
-    /// is an error.
-    private static func decodePayload(kind: StepKind, from container: KeyedDecodingContainer<PayloadKey>) throws
-        -> StepPayload
-    {
-        let key = PayloadKey(stringValue: kind.rawValue)
-        guard container.contains(key), try !container.decodeNil(forKey: key) else { return .none(kind) }
-        switch kind {
-        case .enterCode: return .enterCode(try container.decode(EnterCodePayload.self, forKey: key))
-        case .selectMethod: return .selectMethod(try container.decode(SelectMethodPayload.self, forKey: key))
-        case .setupSms: return .setupSms(try container.decode(SetupSmsPayload.self, forKey: key))
-        case .setupTotp: return .setupTotp(try container.decode(SetupTotpPayload.self, forKey: key))
-        case .enterTotp: return .enterTotp(try container.decode(EnterTotpPayload.self, forKey: key))
-        case .enterPassword: return .enterPassword(try container.decode(EnterPasswordPayload.self, forKey: key))
-        case .form: return .form(try container.decode(FormPayload.self, forKey: key))
-        case .manageAccount: return .manageAccount(try container.decode(ManageAccountPayload.self, forKey: key))
-        case .deviceEnroll: return .deviceEnroll(try container.decode(DeviceEnrollPayload.self, forKey: key))
-        case .deviceChallenge: return .deviceChallenge(try container.decode(DeviceChallengePayload.self, forKey: key))
-        case .awaitApproval: return .awaitApproval(try container.decode(AwaitApprovalPayload.self, forKey: key))
-        case .completed: return .completed(try container.decode(CompletedPayload.self, forKey: key))
-        default: return .none(kind)
-        }
+        var payloads = encoder.container(keyedBy: StepPayloadKey.self)
+        try payload.encode(into: &payloads)
     }
 }
 

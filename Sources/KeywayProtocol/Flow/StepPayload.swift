@@ -51,6 +51,59 @@ public enum StepPayload: Sendable, Equatable {
     }
 }
 
+/// The key a step's payload is under: the name of its kind.
+struct StepPayloadKey: CodingKey {
+    let stringValue: String
+    init(stringValue: String) { self.stringValue = stringValue }
+    var intValue: Int? { nil }
+    init?(intValue: Int) { nil }
+}
+
+extension StepPayload {
+    /// The payload under the kind's key: a kind this version does not know, or a known kind
+    /// without its key (or `null`), decodes as ``none(_:)``; a payload that is there but malformed
+    /// is an error.
+    static func decode(kind: StepKind, from container: KeyedDecodingContainer<StepPayloadKey>) throws -> StepPayload {
+        let key = StepPayloadKey(stringValue: kind.rawValue)
+        guard container.contains(key), try !container.decodeNil(forKey: key) else { return .none(kind) }
+        switch kind {
+        case .enterCode: return .enterCode(try container.decode(EnterCodePayload.self, forKey: key))
+        case .selectMethod: return .selectMethod(try container.decode(SelectMethodPayload.self, forKey: key))
+        case .setupSms: return .setupSms(try container.decode(SetupSmsPayload.self, forKey: key))
+        case .setupTotp: return .setupTotp(try container.decode(SetupTotpPayload.self, forKey: key))
+        case .enterTotp: return .enterTotp(try container.decode(EnterTotpPayload.self, forKey: key))
+        case .enterPassword: return .enterPassword(try container.decode(EnterPasswordPayload.self, forKey: key))
+        case .form: return .form(try container.decode(FormPayload.self, forKey: key))
+        case .manageAccount: return .manageAccount(try container.decode(ManageAccountPayload.self, forKey: key))
+        case .deviceEnroll: return .deviceEnroll(try container.decode(DeviceEnrollPayload.self, forKey: key))
+        case .deviceChallenge: return .deviceChallenge(try container.decode(DeviceChallengePayload.self, forKey: key))
+        case .awaitApproval: return .awaitApproval(try container.decode(AwaitApprovalPayload.self, forKey: key))
+        case .completed: return .completed(try container.decode(CompletedPayload.self, forKey: key))
+        default: return .none(kind)
+        }
+    }
+
+    /// Writes the payload under its kind's key; ``none(_:)`` writes nothing.
+    func encode(into container: inout KeyedEncodingContainer<StepPayloadKey>) throws {
+        let key = StepPayloadKey(stringValue: kind.rawValue)
+        switch self {
+        case .enterCode(let body): try container.encode(body, forKey: key)
+        case .selectMethod(let body): try container.encode(body, forKey: key)
+        case .setupSms(let body): try container.encode(body, forKey: key)
+        case .setupTotp(let body): try container.encode(body, forKey: key)
+        case .enterTotp(let body): try container.encode(body, forKey: key)
+        case .enterPassword(let body): try container.encode(body, forKey: key)
+        case .form(let body): try container.encode(body, forKey: key)
+        case .manageAccount(let body): try container.encode(body, forKey: key)
+        case .deviceEnroll(let body): try container.encode(body, forKey: key)
+        case .deviceChallenge(let body): try container.encode(body, forKey: key)
+        case .awaitApproval(let body): try container.encode(body, forKey: key)
+        case .completed(let body): try container.encode(body, forKey: key)
+        case .none: break
+        }
+    }
+}
+
 extension Step {
     /// The payload of an ``StepKind/enterCode`` step.
     public var enterCode: EnterCodePayload? { if case .enterCode(let body) = payload { body } else { nil } }

@@ -37,29 +37,3 @@ public struct EnterCodePayload: Codable, Sendable, Equatable {
         self.attemptsRemaining = attemptsRemaining
     }
 }
-
-/// Payload of a `completed` step.
-public struct CompletedPayload: Codable, Sendable, Equatable {
-    /// The authorization code to redeem at the token endpoint, once, within its lifetime.
-    public var authCode: Sensitive<String>
-    /// When the authorization code expires.
-    public var expiresAt: Date
-    /// The session the flow created; tokens carry it as `sid`.
-    public var session: String
-    /// Whether this flow created the user (a first sign-in) rather than finding an existing one.
-    public var newUser: Bool?
-    /// The trusted device this flow enrolled, when it enrolled one: the client keeps its key
-    /// under this ID.
-    public var trustedDeviceId: String?
-
-    public init(
-        authCode: Sensitive<String>, expiresAt: Date, session: String, newUser: Bool? = nil,
-        trustedDeviceId: String? = nil
-    ) {
-        self.trustedDeviceId = trustedDeviceId
-        self.authCode = authCode
-        self.expiresAt = expiresAt
-        self.session = session
-        self.newUser = newUser
-    }
-}

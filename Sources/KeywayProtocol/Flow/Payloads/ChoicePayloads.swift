@@ -1,0 +1,36 @@
+import Foundation
+
+/// One choice of a `selectMethod` step.
+public struct MethodOption: Codable, Sendable, Equatable {
+    /// What to send back in ``SelectMethodRequest/methodId``.
+    public var id: String
+    /// The method behind the choice.
+    public var type: AuthenticationMethod
+    /// A label to show ("Email a code to a•••@example.com").
+    public var label: String
+    /// Where a code would go, masked, for code methods.
+    public var destination: String?
+
+    public init(id: String, type: AuthenticationMethod, label: String, destination: String? = nil) {
+        self.id = id
+        self.type = type
+        self.label = label
+        self.destination = destination
+    }
+}
+
+/// Payload of a `selectMethod` step.
+public struct SelectMethodPayload: Codable, Sendable, Equatable {
+    /// The methods available to this user at this point.
+    public var methods: [MethodOption]
+    /// What the chosen method is for.
+    public var purpose: MethodPurpose
+    /// Whether the step can be skipped (an optional second factor); the step then offers `skip`.
+    public var skippable: Bool
+
+    public init(methods: [MethodOption], purpose: MethodPurpose, skippable: Bool = false) {
+        self.methods = methods
+        self.purpose = purpose
+        self.skippable = skippable
+    }
+}
