@@ -50,6 +50,19 @@ public struct ProfileFieldDefinition: Codable, Sendable, Equatable {
         self.encrypted = encrypted
         self.maxLength = maxLength
     }
+
+    private enum CodingKeys: String, CodingKey { case name, type, required, encrypted, maxLength }
+
+    /// Decodes a field; only `name` and `type` are required, the others take the defaults of
+    /// ``init(name:type:required:encrypted:maxLength:)``, and unknown members are ignored.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            name: try container.decode(String.self, forKey: .name), type: try container.decode(FieldType.self, forKey: .type),
+            required: try container.decodeIfPresent(Bool.self, forKey: .required) ?? false,
+            encrypted: try container.decodeIfPresent(Bool.self, forKey: .encrypted) ?? false,
+            maxLength: try container.decodeIfPresent(Int.self, forKey: .maxLength) ?? 1000)
+    }
 }
 
 /// `GET /v1/me`: the signed-in user and their profile.
