@@ -33,6 +33,9 @@ protocol FlowMethod: Sendable {
     /// Whether a user can use it without having set it up: a code sent to the identifier works
     /// from the first visit; a secret or a password must be set up first.
     var worksWithoutEnrolment: Bool { get }
+    /// The problems of its own settings in `policy` (``ApplicationPolicy/validate(devMode:)`` adds
+    /// them to the policy's).
+    func validate(_ policy: ApplicationPolicy, devMode: Bool) -> [PolicyProblem]
 
     // MARK: Availability
 
@@ -102,6 +105,7 @@ extension FlowMethod {
     var canBePrimary: Bool { false }
     var canBeSecondFactor: Bool { false }
     var worksWithoutEnrolment: Bool { false }
+    func validate(_ policy: ApplicationPolicy, devMode: Bool) -> [PolicyProblem] { [] }
     func isPrimaryOption(_ context: FlowEngine.Context) -> Bool { false }
     func isEnrolled(_ context: FlowEngine.Context) -> Bool { false }
     func canEnrol(_ context: FlowEngine.Context) -> Bool { false }

@@ -113,21 +113,3 @@ public struct SignupSettings: Codable, Sendable, Equatable {
         termsOfServiceURL = try container.decodeIfPresent(String.self, forKey: .termsOfServiceURL)
     }
 }
-
-/// Password rules.
-public struct PasswordSettings: Codable, Sendable, Equatable {
-    /// The fewest characters a password may have: 8…128, default 10.
-    public var minimumLength: Int
-
-    public init(minimumLength: Int = 10) {
-        self.minimumLength = minimumLength
-    }
-
-    private enum CodingKeys: String, CodingKey { case minimumLength }
-
-    /// Decodes settings; `minimumLength` defaults to 10.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        minimumLength = try container.decodeIfPresent(Int.self, forKey: .minimumLength) ?? 10
-    }
-}

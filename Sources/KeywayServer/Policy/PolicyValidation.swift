@@ -97,22 +97,6 @@ extension ApplicationPolicy {
                     "deviceApproval cannot be the only required second factor: a user without a trusted device could never sign in. Add emailOtp, smsOtp or totp.")
             }
         }
-        if !(1...365).contains(devices.trustLifetimeDays) {
-            refuse("invalid_trust_lifetime", "devices.trustLifetimeDays", "The trust lifetime must be between 1 and 365 days.")
-        }
-        if !(1...100).contains(devices.maximumDevices) {
-            refuse("invalid_maximum_devices", "devices.maximumDevices", "The maximum number of devices must be between 1 and 100.")
-        }
-        if !(30...600).contains(devices.approvalLifetimeSeconds) {
-            refuse(
-                "invalid_approval_lifetime", "devices.approvalLifetimeSeconds",
-                "An approval request must last between 30 and 600 seconds.")
-        }
-        if !(1...30).contains(devices.approvalPollIntervalSeconds) {
-            refuse(
-                "invalid_poll_interval", "devices.approvalPollIntervalSeconds",
-                "The poll interval must be between 1 and 30 seconds.")
-        }
 
         // Sign-up.
         if !signupOpen {
@@ -169,13 +153,6 @@ extension ApplicationPolicy {
             }
         }
 
-        // Passwords.
-        if !(8...128).contains(password.minimumLength) {
-            refuse(
-                "invalid_password_length", "password.minimumLength",
-                "The minimum password length must be between 8 and 128 characters.")
-        }
-
         // Delivery.
         for (channel, settings) in [("sms", delivery.sms), ("email", delivery.email), ("events", delivery.events)] {
             guard let settings else { continue }
@@ -194,16 +171,14 @@ extension ApplicationPolicy {
                     "The \(channel) webhook timeout must be between 1 and 30 seconds.")
             }
         }
-        if !devMode, uses(.smsOtp), delivery.sms == nil {
-            refuse(
-                "sms_delivery_missing", "delivery.sms",
-                "smsOtp needs SMS delivery outside dev mode: configure delivery.sms with a webhook.")
+        // What each method checks of its own settings.
+        for method in FlowMethods.all {
+            problems += method.validate(self, devMode: devMode)
         }
 
         if !problems.isEmpty { throw PolicyError(problems: problems) }
     }
 
-    /// An absolute `http` or `https` URL with a host.
     /// `a, b, c or d`, for the sentences that name the methods a field accepts.
     static func list(_ methods: [AuthenticationMethod]) -> String {
         let names = methods.map(\.rawValue)
@@ -211,6 +186,7 @@ extension ApplicationPolicy {
         return names.dropLast().joined(separator: ", ") + " or " + names[names.count - 1]
     }
 
+    /// An absolute `http` or `https` URL with a host.
     static func isWebURL(_ text: String) -> Bool {
         guard let components = URLComponents(string: text), let scheme = components.scheme?.lowercased(),
             scheme == "http" || scheme == "https", let host = components.host, !host.isEmpty

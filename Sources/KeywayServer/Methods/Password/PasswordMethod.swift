@@ -10,6 +10,15 @@ struct PasswordMethod: FlowMethod {
 
     var canBePrimary: Bool { true }
 
+    func validate(_ policy: ApplicationPolicy, devMode: Bool) -> [PolicyProblem] {
+        guard !(8...128).contains(policy.password.minimumLength) else { return [] }
+        return [
+            PolicyProblem(
+                code: "invalid_password_length", field: "password.minimumLength",
+                message: "The minimum password length must be between 8 and 128 characters.")
+        ]
+    }
+
     func isPrimaryOption(_ context: FlowEngine.Context) -> Bool { true }
 
     func canReverify(_ context: FlowEngine.Context) -> Bool { context.user?.passwordHash != nil }

@@ -13,6 +13,16 @@ struct SMSCodeMethod: CodeMethod {
     var canBeSecondFactor: Bool { true }
     var worksWithoutEnrolment: Bool { true }
 
+    /// In dev mode codes go to the dev outbox; elsewhere SMS needs a delivery webhook.
+    func validate(_ policy: ApplicationPolicy, devMode: Bool) -> [PolicyProblem] {
+        guard !devMode, policy.uses(id), policy.delivery.sms == nil else { return [] }
+        return [
+            PolicyProblem(
+                code: "sms_delivery_missing", field: "delivery.sms",
+                message: "smsOtp needs SMS delivery outside dev mode: configure delivery.sms with a webhook.")
+        ]
+    }
+
     func isPrimaryOption(_ context: FlowEngine.Context) -> Bool { context.identifier.phone != nil }
 
     func isEnrolled(_ context: FlowEngine.Context) -> Bool { context.user?.verifiedPhone != nil }

@@ -10,6 +10,28 @@ import KeywayProtocol
 struct TrustedDeviceMethod: FlowMethod {
     let id: FlowMethodID = .trustedDevice
 
+    /// The device trust settings (``ApplicationPolicy/devices``), each within its range.
+    func validate(_ policy: ApplicationPolicy, devMode: Bool) -> [PolicyProblem] {
+        let devices = policy.devices
+        var problems: [PolicyProblem] = []
+        func check(_ valid: Bool, _ code: String, _ field: String, _ message: String) {
+            if !valid { problems.append(PolicyProblem(code: code, field: "devices.\(field)", message: message)) }
+        }
+        check(
+            (1...365).contains(devices.trustLifetimeDays), "invalid_trust_lifetime", "trustLifetimeDays",
+            "The trust lifetime must be between 1 and 365 days.")
+        check(
+            (1...100).contains(devices.maximumDevices), "invalid_maximum_devices", "maximumDevices",
+            "The maximum number of devices must be between 1 and 100.")
+        check(
+            (30...600).contains(devices.approvalLifetimeSeconds), "invalid_approval_lifetime", "approvalLifetimeSeconds",
+            "An approval request must last between 30 and 600 seconds.")
+        check(
+            (1...30).contains(devices.approvalPollIntervalSeconds), "invalid_poll_interval", "approvalPollIntervalSeconds",
+            "The poll interval must be between 1 and 30 seconds.")
+        return problems
+    }
+
     /// The trusted-device stage the flow is at.
     static func stage(_ context: FlowEngine.Context) -> TrustedDeviceStage? {
         try? context.progress.active(.trustedDevice)?.state(as: TrustedDeviceStage.self)
