@@ -58,7 +58,8 @@ protocol FlowMethod: Sendable {
         _ purpose: MethodPurpose, _ context: inout FlowEngine.Context, engine: FlowEngine, in repositories: Repositories
     ) async throws
     /// Fills in the step of its stage.
-    func step(for active: ActiveMethod, _ context: FlowEngine.Context, into draft: inout StepDraft, using resources: StepResources)
+    func step(
+        for active: ActiveMethod, _ context: FlowEngine.Context, into draft: inout StepDraft, using resources: StepResources)
     /// How a `manageAccount` step lists it, when the user has it.
     func enrolledMethod(_ context: FlowEngine.Context) -> EnrolledMethod?
     /// Whether the account has it set up (the admin API lists these): only methods that need
@@ -129,10 +130,6 @@ extension FlowMethod {
         in repositories: Repositories
     ) async throws -> FlowProblem? {
         throw FlowProblem.invalidStep
-    }
-
-    func option(for purpose: MethodPurpose, _ context: FlowEngine.Context) -> MethodOption {
-        MethodOption(id: id.rawValue, type: id, label: id.rawValue)
     }
 }
 

@@ -73,22 +73,6 @@ struct FlowProblem: Error, Sendable {
         detail: "Too many wrong codes. Start again to get a new code.", action: .restartFlow,
         attemptsRemaining: 0)
 
-    static let codeExpired = FlowProblem(
-        .codeExpired, status: 400, title: "Code expired",
-        detail: "That code has expired. Ask for a new one.", action: .resendCode)
-
-    static func resendCooldown(until: Date, now: Date) -> FlowProblem {
-        let seconds = max(1, Int((until.timeIntervalSince(now)).rounded(.up)))
-        return FlowProblem(
-            .resendCooldown, status: 429, title: "Too soon",
-            detail: "You can ask for a new code in \(seconds) seconds.", action: .wait, retryable: true,
-            retryAt: until, retryAfterSeconds: seconds)
-    }
-
-    static let resendLimitReached = FlowProblem(
-        .resendLimitReached, status: 429, title: "No more codes",
-        detail: "No more codes can be sent for this sign-in. Start again.", action: .restartFlow)
-
     static let deliveryFailed = FlowProblem(
         .deliveryFailed, status: 503, title: "Delivery failed",
         detail: "The code could not be sent. Try again in a moment.", action: .retryRequest, retryable: true)
@@ -102,25 +86,6 @@ struct FlowProblem: Error, Sendable {
         .invalidStep, status: 409, title: "Not this step",
         detail: "This flow is not waiting for that. Read the current step and use one of its actions.",
         action: .retryInput)
-
-    static func invalidCredentials(attemptsRemaining: Int) -> FlowProblem {
-        FlowProblem(
-            .invalidCredentials, status: 400, title: "Wrong identifier or password",
-            detail: attemptsRemaining == 1
-                ? "The identifier or the password is not right. You have 1 attempt left."
-                : "The identifier or the password is not right. You have \(attemptsRemaining) attempts left.",
-            action: .retryInput, attemptsRemaining: attemptsRemaining)
-    }
-
-    static func weakPassword(_ fields: [InvalidField]) -> FlowProblem {
-        FlowProblem(
-            .weakPassword, status: 400, title: "Choose another password",
-            detail: fields.map(\.reason).joined(separator: " "), action: .retryInput, invalidFields: fields)
-    }
-
-    static let codeReplayed = FlowProblem(
-        .codeReplayed, status: 400, title: "Code already used",
-        detail: "That code was already used. Wait for the next code in your authenticator app.", action: .retryInput)
 
     static let methodUnavailable = FlowProblem(
         .methodUnavailable, status: 503, title: "Method unavailable",
@@ -157,24 +122,10 @@ struct FlowProblem: Error, Sendable {
         .invalidAccessToken, status: 401, title: "Sign in first",
         detail: "Managing an account needs a valid access token in the Authorization header.", action: .abort)
 
-    static let passwordChecksBusy = FlowProblem(
-        .serviceUnavailable, status: 503, title: "Busy",
-        detail: "The server is checking too many passwords at once. Try again in a second.", action: .wait,
-        retryable: true, retryAfterSeconds: 1)
-
     static let accessTokenOfAnotherApplication = FlowProblem(
         .invalidAccessToken, status: 401, title: "Sign in to this application",
         detail: "The access token was issued to another application: manage the account from the application that signed in.",
         action: .abort)
-
-    static let lastSecondFactor = FlowProblem(
-        .invalidStep, status: 409, title: "Last second factor",
-        detail: "This application requires a second factor: set up another one before removing this one.",
-        action: .retryInput)
-
-    static let lastIdentifier = FlowProblem(
-        .invalidStep, status: 409, title: "Needed to sign in",
-        detail: "This phone number is how you sign in, so it cannot be removed.", action: .retryInput)
 
     // MARK: Devices and approvals
 
@@ -183,14 +134,6 @@ struct FlowProblem: Error, Sendable {
         detail: "The device signature does not verify, or the device is not trusted for this account.",
         action: .abort)
 
-    static let approvalDenied = FlowProblem(
-        .approvalDenied, status: 403, title: "Sign-in denied",
-        detail: "The sign-in was denied from one of your trusted devices.", action: .abort)
-
-    static let approvalExpired = FlowProblem(
-        .approvalExpired, status: 410, title: "Approval expired",
-        detail: "No trusted device approved the sign-in in time. Start again.", action: .restartFlow)
-
     static let approvalAlreadyDecided = FlowProblem(
         .approvalAlreadyDecided, status: 409, title: "Already decided",
         detail: "This sign-in request was already approved or denied.", action: .abort)
@@ -198,11 +141,4 @@ struct FlowProblem: Error, Sendable {
     static let approvalNotFound = FlowProblem(
         .approvalNotFound, status: 404, title: "Approval request not found",
         detail: "No pending sign-in request of this account matches.", action: .abort)
-
-    static func slowDown(seconds: Int) -> FlowProblem {
-        FlowProblem(
-            .slowDown, status: 429, title: "Polling too fast",
-            detail: "Wait \(seconds) seconds between polls.", action: .wait, retryable: true,
-            retryAfterSeconds: seconds)
-    }
 }

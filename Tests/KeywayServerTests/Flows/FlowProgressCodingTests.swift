@@ -91,6 +91,9 @@ struct FlowProgressCodingTests {
             try decode(#"{"version":1,"mode":"signIn","stage":{"kind":"passkeyCeremony"}}"#)
         }
         #expect(throws: DecodingError.self) { try decode(#"{"version":1,"mode":"signIn"}"#) }
+        #expect(throws: DecodingError.self) {
+            try decode(#"{"version":1,"mode":"signIn","stage":{"kind":"method","method":"passkey"}}"#)
+        }
     }
 
     @Test func provenFactsDeriveFromTheProofs() {

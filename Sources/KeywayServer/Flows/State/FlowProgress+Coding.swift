@@ -90,9 +90,14 @@ extension FlowProgress.Stage: Codable {
         case "choosing":
             self = .choosing(try container.decode(MethodChoice.self, forKey: .choice))
         case "method":
+            let method = try container.decode(FlowMethodID.self, forKey: .method)
+            guard FlowMethods.module(method) != nil else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: .method, in: container, debugDescription: "A method this release does not have: \(method.rawValue).")
+            }
             self = .method(
                 ActiveMethod(
-                    method: try container.decode(FlowMethodID.self, forKey: .method),
+                    method: method,
                     purpose: try container.value(.purpose, or: .primary),
                     rawState: try container.value(.state, or: JSONValue.object([:]))))
         case "form":

@@ -37,6 +37,10 @@ struct TrustedDeviceMethod: FlowMethod {
         try? context.progress.active(.trustedDevice)?.state(as: TrustedDeviceStage.self)
     }
 
+    func option(for purpose: MethodPurpose, _ context: FlowEngine.Context) -> MethodOption {
+        MethodOption(id: id.rawValue, type: id, label: "Use this trusted device")
+    }
+
     func begin(
         _ purpose: MethodPurpose, _ context: inout FlowEngine.Context, engine: FlowEngine, in repositories: Repositories
     ) async throws {
