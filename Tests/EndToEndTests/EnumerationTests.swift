@@ -93,6 +93,14 @@ struct EnumerationTests {
                 await second.flow.submitCode(firstCode)
                 #expect(second.flow.currentUpdate.errorInfo?.code == .invalidCode)
                 #expect(try await harness.server.rowCount("users WHERE phone = '+14155550100'") == 1)
+
+                // A new code asked for the same number is a notice again, never a code.
+                harness.clock.advance(by: FlowLimits().resendCooldown + 1)
+                let sentBeforeResend = gateway.requests.count
+                #expect(await second.flow.resend())
+                let again = try #require(gateway.requests.dropFirst(sentBeforeResend).first)
+                #expect(again.to == "+14155550100")
+                #expect(again.body.range(of: "[0-9]{6}", options: .regularExpression) == nil)
             }
         }
     }
