@@ -10,3 +10,9 @@ extension ProblemCode {
     /// The current step offers no such action (SDK-side code).
     public static let actionUnavailable = ProblemCode(rawValue: "action_unavailable")
 }
+
+extension ProblemCode {
+    /// The server asks for a step the linear sign-in calls do not answer (a second factor, a
+    /// password…): go on with ``Keyway/flow`` from ``KeywayFlow/currentPrompt`` (SDK-side code).
+    public static let unhandledStep = ProblemCode(rawValue: "unhandled_step")
+}

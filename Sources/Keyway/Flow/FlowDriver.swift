@@ -126,7 +126,7 @@ actor FlowDriver {
         let token = flowToken
         let cancelAction = step?.action(named: "cancel")
         await clear()
-        broadcaster.emit(.idle)
+        broadcaster.emit(.idle, endingFlow: true)
         if let cancelAction {
             _ = try? await client.perform(action: cancelAction, parameters: [:], flowToken: token)
         }
@@ -135,7 +135,7 @@ actor FlowDriver {
     func reset() async {
         generation += 1
         await clear()
-        broadcaster.emit(.idle)
+        broadcaster.emit(.idle, endingFlow: true)
     }
 
     /// Performs an action of the current step by name; a step without it gets the action's
@@ -214,7 +214,8 @@ actor FlowDriver {
                 broadcaster.emit(
                     .completed(
                         session: payload.session, authCode: payload.authCode, expiresAt: payload.expiresAt,
-                        codeVerifier: verifier, meta: newStep.meta))
+                        codeVerifier: verifier, meta: newStep.meta),
+                    endingFlow: true)
                 return
             }
             step = newStep
@@ -225,7 +226,7 @@ actor FlowDriver {
             if newStep.kind == .awaitApproval { schedulePoll(after: newStep.awaitApproval?.pollInterval) }
         case .noContent:
             await clear()
-            broadcaster.emit(.idle)
+            broadcaster.emit(.idle, endingFlow: true)
         case .problem(let problem):
             logger.log(
                 .notice, .flow, "problem \(problem.code.rawValue)",
@@ -239,7 +240,8 @@ actor FlowDriver {
             broadcaster.emit(
                 .error(
                     code: problem.code, action: problem.action, message: problem.detail, retryable: problem.retryable,
-                    details: problem, meta: problem.traceId.map(Meta.init)))
+                    details: problem, meta: problem.traceId.map(Meta.init)),
+                endingFlow: problem.action == .restartFlow || problem.action == .abort)
         }
     }
 
@@ -258,7 +260,8 @@ actor FlowDriver {
             broadcaster.emit(
                 .error(
                     code: .invalidResponse, action: .abort, message: String(describing: error), retryable: false,
-                    details: nil, meta: nil))
+                    details: nil, meta: nil),
+                endingFlow: true)
         }
     }
 
@@ -390,7 +393,7 @@ actor FlowDriver {
             outcome = try await client.readFlow(id: saved.flowId, flowToken: saved.flowToken)
         } catch {
             guard mine == generation else { return false }
-            broadcaster.emit(.idle)
+            broadcaster.emit(.idle, endingFlow: true)
             throw error
         }
         guard mine == generation else { return false }
@@ -410,7 +413,7 @@ actor FlowDriver {
         default:
             // Completed, expired, cancelled or unknown to the server: nothing to pick up.
             await forgetSavedFlow()
-            broadcaster.emit(.idle)
+            broadcaster.emit(.idle, endingFlow: true)
             return false
         }
     }

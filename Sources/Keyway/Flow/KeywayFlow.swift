@@ -21,11 +21,21 @@ public final class KeywayFlow: Sendable {
         set { driver.broadcaster.handler = newValue }
     }
 
-    /// A stream of updates that starts with the current one. Each access makes a new stream.
+    /// A stream of updates that starts with the current one and finishes once the flow is over:
+    /// after `.completed`, after the `.idle` of ``cancel()`` or ``Keyway/reset()``, and after an
+    /// error whose action is `restartFlow` or `abort` — so `for await update in flow.updates`
+    /// ends with the flow. Each access makes a new stream: start the next flow, then iterate again.
     public var updates: AsyncStream<FlowUpdate> { driver.broadcaster.stream() }
 
     /// The latest update.
     public var currentUpdate: FlowUpdate { driver.broadcaster.current }
+
+    /// The prompt the flow is at, with its context — also while ``currentUpdate`` is `.loading`
+    /// or an error the flow goes on after (a wrong code: `retryInput`, `wait`…), so a screen that
+    /// draws the current state keeps its input under the error. `nil` once the flow is over
+    /// (completed, cancelled, reset, or ended by an error whose action is `restartFlow` or
+    /// `abort`) and before it showed a prompt.
+    public var currentPrompt: (context: PromptContext, prompt: Prompt)? { driver.broadcaster.currentPrompt }
 
     /// The raw hypermedia step the flow is on, for generic rendering.
     public var currentStep: Step? {

@@ -1,9 +1,12 @@
 import Foundation
 
-/// Fans each update out to `onUpdate` and to every `updates` stream, and remembers the latest.
+/// Fans each update out to `onUpdate` and to every `updates` stream, and remembers the latest
+/// update and the latest prompt. An update that ends the flow finishes every stream open then.
 final class UpdateBroadcaster: Sendable {
     private struct State {
         var current: FlowUpdate = .idle
+        /// The prompt the flow is at: kept across `.loading` and errors the flow goes on after.
+        var prompt: (context: PromptContext, prompt: Prompt)?
         var handler: (@Sendable (FlowUpdate) -> Void)?
         var continuations: [UUID: AsyncStream<FlowUpdate>.Continuation] = [:]
     }
@@ -12,18 +15,25 @@ final class UpdateBroadcaster: Sendable {
 
     var current: FlowUpdate { state.withLock { $0.current } }
 
+    var currentPrompt: (context: PromptContext, prompt: Prompt)? { state.withLock { $0.prompt } }
+
     var handler: (@Sendable (FlowUpdate) -> Void)? {
         get { state.withLock { $0.handler } }
         set { state.withLock { $0.handler = newValue } }
     }
 
-    /// A new stream that starts with the current update and then yields every later one.
+    /// A new stream that starts with the current update and then yields every later one, until
+    /// an update ends the flow. A stream asked for once the flow completed yields that and ends.
     func stream() -> AsyncStream<FlowUpdate> {
         let id = UUID()
         let (stream, continuation) = AsyncStream.makeStream(of: FlowUpdate.self, bufferingPolicy: .unbounded)
         state.withLock { state in
             continuation.yield(state.current)
-            state.continuations[id] = continuation
+            if case .completed = state.current {
+                continuation.finish()
+            } else {
+                state.continuations[id] = continuation
+            }
         }
         continuation.onTermination = { [weak self] _ in
             self?.state.withLock { _ = $0.continuations.removeValue(forKey: id) }
@@ -31,12 +41,22 @@ final class UpdateBroadcaster: Sendable {
         return stream
     }
 
-    func emit(_ update: FlowUpdate) {
+    /// Emits `update`; with `endingFlow`, the flow is over (completed, cancelled, reset, or
+    /// refused for good): the streams open now get it as their last update, and no prompt is
+    /// current any more.
+    func emit(_ update: FlowUpdate, endingFlow: Bool = false) {
         let (handler, continuations) = state.withLock { state in
             state.current = update
-            return (state.handler, Array(state.continuations.values))
+            if case .prompt(let context, let prompt) = update { state.prompt = (context, prompt) }
+            if endingFlow { state.prompt = nil }
+            let continuations = Array(state.continuations.values)
+            if endingFlow { state.continuations = [:] }
+            return (state.handler, continuations)
         }
-        for continuation in continuations { continuation.yield(update) }
+        for continuation in continuations {
+            continuation.yield(update)
+            if endingFlow { continuation.finish() }
+        }
         handler?(update)
     }
 }
