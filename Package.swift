@@ -166,6 +166,14 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(
+            name: "DocSnippetTests",
+            dependencies: [
+                "Keyway", "KeywayBackend",
+                .product(name: "Hummingbird", package: "hummingbird"),
+            ],
+            swiftSettings: strict
+        ),
+        .testTarget(
             name: "EndToEndTests",
             dependencies: [
                 "Keyway", "KeywayServer", "KeywayProtocol", "KeywayJOSE", "KeywayBackend", "KeywayTestSupport",

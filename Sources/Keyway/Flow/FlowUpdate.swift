@@ -13,8 +13,11 @@ public enum FlowUpdate: Sendable, Equatable {
     /// redeem them with ``Keyway/exchange(authCode:codeVerifier:)`` for a public application.
     case completed(
         session: String, authCode: Sensitive<String>, expiresAt: Date, codeVerifier: Sensitive<String>?, meta: Meta)
-    /// The last request failed. `action` says what to do; `details` is the server's problem
-    /// document when there is one.
+    /// The last request failed. `action` says what to do next; `retryable` only whether the same
+    /// request, unchanged, may succeed later (see ``KeywayProtocol/Problem/retryable``); `details`
+    /// is the server's problem document (`nil` for an error that never reached the server, such as
+    /// `network_error`). While the flow goes on after the error, its prompt is still
+    /// ``KeywayFlow/currentPrompt``.
     case error(
         code: ProblemCode, action: ProblemAction, message: String, retryable: Bool, details: Problem?, meta: Meta?)
 }

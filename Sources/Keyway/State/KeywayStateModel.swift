@@ -4,8 +4,12 @@
     /// ``KeywayState`` as an `@Observable` model for SwiftUI: views that read ``auth`` or
     /// ``user`` update when they change.
     ///
+    /// Make it once, where the session lives (not in a view's initializer, which SwiftUI calls
+    /// again and again), and hand it to the views:
+    ///
     /// ```swift
-    /// @State var model = KeywayStateModel(store: session.state)
+    /// let model = KeywayStateModel(store: session.state)
+    /// // in a view holding `model`:
     /// var body: some View { model.auth.isAuthenticated ? AnyView(Home()) : AnyView(SignIn()) }
     /// ```
     @MainActor

@@ -18,7 +18,10 @@ public struct Problem: Codable, Sendable, Equatable, Error {
     public var code: ProblemCode
     /// What the client should do next.
     public var action: ProblemAction
-    /// Whether the same request may succeed if repeated (possibly after ``retryAt``).
+    /// Whether the *same request, unchanged,* may succeed if sent again (possibly after
+    /// ``retryAt``): a network failure, a rate limit, a busy server. It does not say whether the
+    /// user can go on — ``action`` does: a wrong code is ``ProblemAction/retryInput`` with
+    /// `retryable` `false` (that code will never pass; another may).
     public var retryable: Bool
     /// The earliest moment a retry may succeed.
     public var retryAt: Date?
