@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes Tests/KeywayQRTests/SegnoFixtures.swift: QR code matrices made by the independent encoder
+"""Writes Server/Tests/KeywayQRTests/SegnoFixtures.swift: QR code matrices made by the independent encoder
 segno (pip install segno), which the KeywayQR tests compare module by module.
 
 Every symbol is regular QR (not Micro QR), byte mode, UTF-8 bytes, with the error level as given

@@ -14,7 +14,7 @@ enum Banner {
               Codes       printed below and served at \(issuer)/dev/outbox
 
               Next, sign in from another terminal:
-                swift run keyway login\(serverFlag) --config-id \(configId) you@example.com
+                swift run --package-path Server keyway login\(serverFlag) --config-id \(configId) you@example.com
             ──────────────────────────────────────────────────────────────────────
 
             """

@@ -7,7 +7,7 @@ import FoundationNetworking
 #endif
 
 func snippet_backend_1(
-    keyway: Keyway, session: KeywaySession, storage: any SecureStorage, serverURL: URL, email: String, authCode: Sensitive<String>, codeVerifier: Sensitive<String>, token: Sensitive<String>, request: URLRequest, action: Action, link: Link, scannedText: String, legacyIDToken: String, configId: String, url: URL, folder: URL, clientSecret: String, codeFromApp: String, verifierFromApp: String, backend: KeywayBackend
+    clientSecret: String, codeFromApp: String, verifierFromApp: String, backend: KeywayBackend
 ) async throws {
 
     let backend = try KeywayBackend(configuration: .init(

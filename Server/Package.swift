@@ -1,0 +1,171 @@
+// swift-tools-version:6.0
+// The server side of Keyway: keyway-server, KeywayBackend for an app's own backend, the keyway
+// CLI and the benchmark, with their tests. The SDK they build on is the package at the
+// repository root, which is all an app depends on.
+import PackageDescription
+
+let strict: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+]
+
+let sdk = "keyway"
+
+let package = Package(
+    name: "keyway-server",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "KeywayServer", targets: ["KeywayServer"]),
+        .library(name: "KeywayBackend", targets: ["KeywayBackend"]),
+        .executable(name: "keyway-server", targets: ["keyway-server"]),
+        .executable(name: "keyway", targets: ["keyway"]),
+    ],
+    dependencies: [
+        .package(name: sdk, path: ".."),
+        .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/vapor/sql-kit.git", from: "3.36.0"),
+        .package(url: "https://github.com/vapor/sqlite-kit.git", from: "4.5.2"),
+        .package(url: "https://github.com/vapor/sqlite-nio.git", from: "1.13.2"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift.git", from: "0.2.0"),
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+    ],
+    targets: [
+        .target(
+            name: "KeywayQR",
+            swiftSettings: strict
+        ),
+        .target(
+            name: "KeywayServer",
+            dependencies: [
+                .product(name: "KeywayProtocol", package: sdk),
+                .product(name: "KeywayJOSE", package: sdk),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "SQLKit", package: "sql-kit"),
+                .product(name: "SQLiteKit", package: "sqlite-kit"),
+                .product(name: "SQLiteNIO", package: "sqlite-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+            ],
+            resources: [.copy("Resources/common-passwords.txt")],
+            swiftSettings: strict
+        ),
+        .target(
+            name: "KeywayBackend",
+            dependencies: [
+                .product(name: "Keyway", package: sdk), .product(name: "KeywayProtocol", package: sdk), .product(name: "KeywayJOSE", package: sdk),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "keyway-example-backend",
+            dependencies: [
+                "KeywayBackend", .product(name: "Keyway", package: sdk), .product(name: "KeywayProtocol", package: sdk),
+                .product(name: "Hummingbird", package: "hummingbird"),
+            ],
+            path: "Examples/Backend",
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "keyway-server",
+            dependencies: [
+                "KeywayServer",
+                .product(name: "KeywayProtocol", package: sdk),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "keyway",
+            dependencies: [
+                .product(name: "Keyway", package: sdk),
+                "KeywayQR",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "keyway-bench",
+            dependencies: [
+                .product(name: "Keyway", package: sdk), .product(name: "KeywayProtocol", package: sdk), .product(name: "KeywayJOSE", package: sdk),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Histogram", package: "hdrhistogram-swift"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            swiftSettings: strict
+        ),
+        .target(
+            name: "KeywayTestSupport",
+            dependencies: [
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            path: "Tests/KeywayTestSupport",
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "KeywayQRTests",
+            dependencies: ["KeywayQR"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "KeywayServerTests",
+            dependencies: [
+                "KeywayServer", .product(name: "KeywayProtocol", package: sdk), .product(name: "KeywayJOSE", package: sdk), "KeywayTestSupport",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "BackendDocSnippetTests",
+            dependencies: [
+                .product(name: "Keyway", package: sdk), "KeywayBackend",
+                .product(name: "Hummingbird", package: "hummingbird"),
+            ],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "EndToEndTests",
+            dependencies: [
+                .product(name: "Keyway", package: sdk), "KeywayServer", .product(name: "KeywayProtocol", package: sdk), .product(name: "KeywayJOSE", package: sdk), "KeywayBackend", "KeywayTestSupport",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            exclude: ["Fixtures"],
+            swiftSettings: strict
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)
