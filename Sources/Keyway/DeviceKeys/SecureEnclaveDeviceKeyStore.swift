@@ -1,8 +1,9 @@
-#if canImport(CryptoKit) && canImport(Security) && !os(Linux)
+#if canImport(CryptoKit) && canImport(Security) && (os(iOS) || os(macOS) || os(visionOS))
 import Crypto
 import CryptoKit
 import Foundation
 import KeywayJOSE
+import LocalAuthentication
 import Security
 
 /// A ``DeviceKeyStore`` of Secure Enclave P-256 keys: the private keys are created inside the
@@ -15,6 +16,14 @@ import Security
 ///
 /// Check ``isAvailable`` first (the Simulator and Macs without a Secure Enclave have none) and
 /// fall back to ``SoftwareDeviceKeyStore``.
+///
+/// Keys with ``Protection/userPresence`` ask for Face ID, Touch ID or the passcode at each
+/// signature, and a signature is a synchronous call: without an authentication context the
+/// prompt holds the calling thread until the user answers. Evaluate an `LAContext` in the app
+/// first (with `touchIDAuthenticationAllowableReuseDuration` set) and pass it as
+/// `authenticationContext`, so the signatures within its reuse window do not prompt. Such keys
+/// suit device proofs during an interactive sign-in, not DPoP: a token refresh in the background
+/// cannot show a prompt, so a user-presence DPoP key fails there.
 public struct SecureEnclaveDeviceKeyStore: DeviceKeyStore {
     /// When the Secure Enclave lets a key sign.
     public enum Protection: Sendable, Equatable {
@@ -37,6 +46,7 @@ public struct SecureEnclaveDeviceKeyStore: DeviceKeyStore {
     private let storage: any SecureStorage
     /// When new keys can sign; keys already created keep what they were created with.
     public let protection: Protection
+    private let context: AuthenticationContextBox
 
     /// Always `true`: the private keys live in the Secure Enclave.
     public var isHardwareBacked: Bool { true }
@@ -45,9 +55,14 @@ public struct SecureEnclaveDeviceKeyStore: DeviceKeyStore {
     ///   - storage: where the keys' handles are kept, by key name (for example a
     ///     ``KeychainSecureStorage``).
     ///   - protection: when keys created by this store can sign.
-    public init(storage: any SecureStorage, protection: Protection = .afterFirstUnlock) {
+    ///   - authenticationContext: an `LAContext` the app evaluated already, used by the keys this
+    ///     store creates and loads (see the type's notes on ``Protection/userPresence``).
+    public init(
+        storage: any SecureStorage, protection: Protection = .afterFirstUnlock, authenticationContext: LAContext? = nil
+    ) {
         self.storage = storage
         self.protection = protection
+        self.context = AuthenticationContextBox(authenticationContext)
     }
 
     public func key(named name: String) async throws -> (any DeviceKey)? {
@@ -59,7 +74,8 @@ public struct SecureEnclaveDeviceKeyStore: DeviceKeyStore {
         }
         guard let handle else { return nil }
         do {
-            let key = try CryptoKit.SecureEnclave.P256.Signing.PrivateKey(dataRepresentation: handle)
+            let key = try CryptoKit.SecureEnclave.P256.Signing.PrivateKey(
+                dataRepresentation: handle, authenticationContext: context.context)
             return try SecureEnclaveDeviceKey(key)
         } catch {
             throw KeywayError.storageUnavailable("The device key \(name) cannot be used: \(error).")
@@ -71,7 +87,8 @@ public struct SecureEnclaveDeviceKeyStore: DeviceKeyStore {
         let deviceKey: SecureEnclaveDeviceKey
         let handle: Data
         do {
-            let key = try CryptoKit.SecureEnclave.P256.Signing.PrivateKey(accessControl: access)
+            let key = try CryptoKit.SecureEnclave.P256.Signing.PrivateKey(
+                accessControl: access, authenticationContext: context.context)
             deviceKey = try SecureEnclaveDeviceKey(key)
             handle = key.dataRepresentation
         } catch {
@@ -112,6 +129,17 @@ public struct SecureEnclaveDeviceKeyStore: DeviceKeyStore {
             throw KeywayError.storageUnavailable("The key's access control cannot be created: \(reason).")
         }
         return access
+    }
+}
+
+/// An `LAContext` held by a `Sendable` store. `@unchecked Sendable`: the context is only handed
+/// to CryptoKit, which uses it from whichever thread signs; the app evaluates it before and does
+/// not change it afterwards.
+private final class AuthenticationContextBox: @unchecked Sendable {
+    let context: LAContext?
+
+    init(_ context: LAContext?) {
+        self.context = context
     }
 }
 

@@ -17,19 +17,27 @@
     public final class KeywayStateModel {
         public private(set) var auth: AuthState
         public private(set) var user: UserState
+        /// Follows the store; cancelled when the model goes away, which ends its subscription.
+        @ObservationIgnored private nonisolated(unsafe) var subscription: Task<Void, Never>?
 
+        /// A model following `store` from its current state on.
         public init(store: KeywayStateStore) {
             let snapshot = store.snapshot
             auth = snapshot.auth
             user = snapshot.user
             let updates = store.subscribe { $0 }
-            Task { [weak self] in
+            subscription = Task { [weak self] in
                 for await state in updates {
                     guard let self else { return }
                     if self.auth != state.auth { self.auth = state.auth }
                     if self.user != state.user { self.user = state.user }
                 }
             }
+        }
+
+        deinit {
+            // Only `deinit` reads `subscription` after `init`: no other access can race it.
+            subscription?.cancel()
         }
     }
 #endif

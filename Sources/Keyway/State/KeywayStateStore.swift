@@ -62,6 +62,9 @@ public final class KeywayStateStore: Sendable {
         return stream
     }
 
+    /// How many subscriptions are open (a finished or cancelled one is removed).
+    var subscriberCount: Int { stored.withLock { $0.subscribers.count } }
+
     /// Replaces the state (from the session) and tells subscribers whose selection changed.
     func publish(_ state: KeywayState, accessTokenExpiresAt: Date?) {
         let now = clock.now()

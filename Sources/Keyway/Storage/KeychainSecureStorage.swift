@@ -10,9 +10,14 @@ import Security
 ///   restore elsewhere, not synced with iCloud Keychain).
 /// - An app and its extensions share the items when both use the same `accessGroup` (one of the
 ///   app's keychain access groups, for example `TEAMID.com.example.shared`).
-/// - On macOS the items live in the data protection keychain (`kSecUseDataProtectionKeychain`),
-///   which needs a signed app with a keychain access group; command-line tools use
-///   ``FileSecureStorage`` instead.
+/// - On macOS the items live in the login (file-based) keychain unless
+///   `useDataProtectionKeychain` is `true`. The data protection keychain
+///   (`kSecUseDataProtectionKeychain`) behaves as on iOS, but only for a signed app with a
+///   keychain access group entitlement: without one, every call fails with OSStatus -34018
+///   (`errSecMissingEntitlement`), which this storage reports as a missing entitlement — not as a
+///   locked keychain. Command-line tools and `swift test` use the default, or
+///   ``FileSecureStorage``. On iOS, tvOS, watchOS and visionOS there is only the data protection
+///   keychain.
 /// - A locked keychain (`errSecInteractionNotAllowed`) and every other Keychain failure throw
 ///   ``SecureStorageError/unavailable(_:)``; nothing was changed.
 ///
@@ -55,20 +60,27 @@ public struct KeychainSecureStorage: SecureStorage {
     /// When the items can be read; applied to the items this storage adds (an item that already
     /// exists keeps the accessibility it was added with until it is deleted).
     public let accessibility: Accessibility
+    /// macOS only: keep the items in the data protection keychain (needs a keychain access group
+    /// entitlement; see the type's notes). Ignored elsewhere.
+    public let useDataProtectionKeychain: Bool
 
     /// - Parameters:
     ///   - service: the service name every item is stored under; separate SDK instances (or
     ///     projects) that must not share secrets use separate names.
     ///   - accessGroup: a keychain access group shared with an app extension, or `nil`.
     ///   - accessibility: when the items can be read.
+    ///   - useDataProtectionKeychain: macOS only: use the data protection keychain (an entitled,
+    ///     signed app); `false` uses the login keychain.
     public init(
         service: String = "dev.keyway",
         accessGroup: String? = nil,
-        accessibility: Accessibility = .afterFirstUnlockThisDeviceOnly
+        accessibility: Accessibility = .afterFirstUnlockThisDeviceOnly,
+        useDataProtectionKeychain: Bool = false
     ) {
         self.service = service
         self.accessGroup = accessGroup
         self.accessibility = accessibility
+        self.useDataProtectionKeychain = useDataProtectionKeychain
     }
 
     public func read(key: String) async throws(SecureStorageError) -> Data? {
@@ -123,7 +135,7 @@ public struct KeychainSecureStorage: SecureStorage {
         ]
         if let accessGroup { query[kSecAttrAccessGroup as String] = accessGroup }
         #if os(macOS)
-        query[kSecUseDataProtectionKeychain as String] = true
+        if useDataProtectionKeychain { query[kSecUseDataProtectionKeychain as String] = true }
         #endif
         return query
     }
@@ -132,6 +144,10 @@ public struct KeychainSecureStorage: SecureStorage {
     private static func failure(_ status: OSStatus, _ operation: String) -> SecureStorageError {
         if status == errSecInteractionNotAllowed {
             return .unavailable("The keychain is locked (\(operation), OSStatus \(status)); unlock the device and retry.")
+        }
+        if status == errSecMissingEntitlement {
+            return .unavailable(
+                "The app has no keychain access group entitlement (\(operation), OSStatus -34018): sign it with one, or do not use the data protection keychain.")
         }
         let message = SecCopyErrorMessageString(status, nil).map { $0 as String } ?? "no description"
         return .unavailable("The keychain refused \(operation) with OSStatus \(status): \(message).")

@@ -8,8 +8,10 @@ import Foundation
 /// redirects (a flow token must not travel to another URL) and never answers authentication
 /// challenges (the SDK authenticates with its own headers).
 public struct URLSessionTransport: HTTPTransport {
-    private let session: URLSession
+    private let owner: SessionOwner
     private let timeout: TimeInterval
+
+    private var session: URLSession { owner.session }
 
     /// A transport with its own ephemeral session.
     public init(timeout: TimeInterval = 30) {
@@ -20,7 +22,8 @@ public struct URLSessionTransport: HTTPTransport {
         configuration.urlCredentialStorage = nil
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
         configuration.timeoutIntervalForRequest = timeout
-        self.session = URLSession(configuration: configuration, delegate: TransportDelegate(), delegateQueue: nil)
+        self.owner = SessionOwner(
+            session: URLSession(configuration: configuration, delegate: TransportDelegate(), delegateQueue: nil))
         self.timeout = timeout
     }
 
@@ -70,5 +73,20 @@ private final class TransportDelegate: NSObject, URLSessionTaskDelegate, Sendabl
         } else {
             completionHandler(.cancelAuthenticationChallenge, nil)
         }
+    }
+}
+
+/// Owns the transport's session, shared by the transport's copies: a `URLSession` keeps its
+/// delegate (and itself) alive until it is invalidated, so the last copy to go invalidates it,
+/// letting the requests in flight finish.
+private final class SessionOwner: Sendable {
+    let session: URLSession
+
+    init(session: URLSession) {
+        self.session = session
+    }
+
+    deinit {
+        session.finishTasksAndInvalidate()
     }
 }

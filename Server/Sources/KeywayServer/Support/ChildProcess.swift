@@ -7,6 +7,15 @@ import Darwin
 #endif
 import Foundation
 
+#if canImport(Darwin)
+    /// On Darwin the spawn types are opaque pointers that their `_init` functions allocate.
+    private typealias SpawnFileActions = posix_spawn_file_actions_t?
+    private typealias SpawnAttributes = posix_spawnattr_t?
+#else
+    private typealias SpawnFileActions = posix_spawn_file_actions_t
+    private typealias SpawnAttributes = posix_spawnattr_t
+#endif
+
 /// A child process started with `posix_spawn`, its standard streams on pipes.
 ///
 /// Foundation's `Process` is avoided on purpose: on Linux its `run()` can crash while it lists
@@ -40,14 +49,14 @@ package final class ChildProcess: @unchecked Sendable {
             let input = try Self.makePipe()
             let output = try Self.makePipe()
             let errors = try Self.makePipe()
-            var actions = posix_spawn_file_actions_t()
+            var actions = SpawnFileActions()
             posix_spawn_file_actions_init(&actions)
             defer { posix_spawn_file_actions_destroy(&actions) }
             posix_spawn_file_actions_adddup2(&actions, input.read, 0)
             posix_spawn_file_actions_adddup2(&actions, output.write, 1)
             posix_spawn_file_actions_adddup2(&actions, errors.write, 2)
             Self.addCloseFrom(&actions, 3)
-            var attributes = posix_spawnattr_t()
+            var attributes = SpawnAttributes()
             posix_spawnattr_init(&attributes)
             defer { posix_spawnattr_destroy(&attributes) }
             var noSignals = sigset_t()
@@ -57,7 +66,13 @@ package final class ChildProcess: @unchecked Sendable {
             sigaddset(&defaults, SIGPIPE)
             posix_spawnattr_setsigmask(&attributes, &noSignals)
             posix_spawnattr_setsigdefault(&attributes, &defaults)
-            posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+            #if canImport(Darwin)
+                // Darwin closes every other descriptor in the child itself.
+                posix_spawnattr_setflags(
+                    &attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_CLOEXEC_DEFAULT))
+            #else
+                posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+            #endif
 
             let argv = ([executable] + arguments).map { strdup($0) } + [nil]
             let env = (environment ?? ProcessInfo.processInfo.environment).map { strdup("\($0.key)=\($0.value)") } + [nil]
@@ -192,7 +207,7 @@ package final class ChildProcess: @unchecked Sendable {
     }
 
     /// Adds "close every descriptor from `lowest` up" where the C library offers it (glibc 2.34+).
-    private static func addCloseFrom(_ actions: inout posix_spawn_file_actions_t, _ lowest: Int32) {
+    private static func addCloseFrom(_ actions: inout SpawnFileActions, _ lowest: Int32) {
         #if os(Linux)
         typealias CloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
         guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np")
