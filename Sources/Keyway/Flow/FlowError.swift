@@ -34,15 +34,5 @@ public struct FlowError: Error, Sendable, Equatable, LocalizedError {
 
     public var errorDescription: String? { message }
 
-    public var recoverySuggestion: String? {
-        switch action {
-        case .retryInput: "Check what you entered and try again."
-        case .wait: "Wait a moment, then try again."
-        case .retryRequest: "Check the connection and try again."
-        case .resendCode: "Ask for a new code."
-        case .selectMethod: "Choose another way to sign in."
-        case .restartFlow: "Start signing in again."
-        default: nil
-        }
-    }
+    public var recoverySuggestion: String? { action.suggestion }
 }

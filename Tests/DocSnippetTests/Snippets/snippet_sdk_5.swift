@@ -8,7 +8,14 @@ import FoundationNetworking
 func snippet_sdk_5(
     keyway: Keyway, session: KeywaySession, storage: any SecureStorage, serverURL: URL, email: String, authCode: Sensitive<String>, codeVerifier: Sensitive<String>, token: Sensitive<String>, request: URLRequest, action: Action, link: Link, scannedText: String, legacyIDToken: String, configId: String, url: URL, folder: URL
 ) async throws {
-    try await keyway.startAccountManagement(session: session)   // the current account of a KeywaySession
-    // or, with a token you hold:
-    await keyway.startAccountManagement(accessToken: token, identifier: "ada@example.com")
+    do {
+        let tokens = try await keyway.verifySignInCode("520690")   // FlowError, or KeywayError
+        try await session.save(tokens)                              // SessionError
+    } catch let error as any KeywayRecoverableError {
+        switch error.recovery {
+        case .retry: print("Try again:", error.localizedDescription)
+        case .startOver: print("Sign in again:", error.recoverySuggestion ?? "")
+        case .notRecoverable: print("Report this:", error.localizedDescription)
+        }
+    }
 }

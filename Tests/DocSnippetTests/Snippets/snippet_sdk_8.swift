@@ -8,6 +8,10 @@ import FoundationNetworking
 func snippet_sdk_8(
     keyway: Keyway, session: KeywaySession, storage: any SecureStorage, serverURL: URL, email: String, authCode: Sensitive<String>, codeVerifier: Sensitive<String>, token: Sensitive<String>, request: URLRequest, action: Action, link: Link, scannedText: String, legacyIDToken: String, configId: String, url: URL, folder: URL
 ) async throws {
-    await keyway.flow.submit(action: action, parameters: ["code": "520690"])
-    await keyway.flow.follow(link: link)
+    let pending = try await keyway.pendingApprovals(for: "ada@example.com", waitSeconds: 25)
+    if let request = pending.first {     // show request.applicationName, .location, .matchingNumber
+        try await keyway.decide(request, .approve, for: "ada@example.com")
+    }
+    try await keyway.approve(qrData: scannedText, for: "ada@example.com")
+    _ = pending
 }
