@@ -30,12 +30,35 @@ struct DeviceTrustAgent: Sendable {
             let record = try? JSONDecoder().decode(DeviceRecord.self, from: data), record.version == 1,
             record.server == audience, record.configId == configId, ServerURL.isPathSegment(record.deviceId)
         else { return nil }
-        guard let key = try? await options.keyStore.key(named: record.keyName) else {
+        guard let key = await existingKey(named: record.keyName) else {
             logger.log(.notice, .flow, "the device key is missing; the device record is forgotten")
             await forget(identifier)
             return nil
         }
         return (record, key)
+    }
+
+    /// Where software keys go when the configured hardware store refuses to create one.
+    private var fallbackStore: (any DeviceKeyStore)? {
+        options.keyStore.isHardwareBacked ? SoftwareDeviceKeyStore(storage: options.storage) : nil
+    }
+
+    /// The key named `name`: in the configured store, or else a fallback software key.
+    private func existingKey(named name: String) async -> (any DeviceKey)? {
+        if let key = try? await options.keyStore.key(named: name) { return key }
+        guard let fallbackStore else { return nil }
+        return try? await fallbackStore.key(named: name)
+    }
+
+    /// A new key named `name`, and why it is a software key when the hardware store refused.
+    private func newKey(named name: String) async -> (key: any DeviceKey, hardwareBacked: Bool, fallback: String?)? {
+        do {
+            return (try await options.keyStore.createKey(named: name), options.keyStore.isHardwareBacked, nil)
+        } catch {
+            guard let fallbackStore, let key = try? await fallbackStore.createKey(named: name) else { return nil }
+            logger.log(.warning, .flow, "the hardware key store refused a device key; a software key is used: \(error)")
+            return (key, false, String(describing: error))
+        }
     }
 
     /// What to tell the server when a flow starts.
@@ -48,18 +71,23 @@ struct DeviceTrustAgent: Sendable {
         let names = namespace(for: identifier)
         try? await options.storage.delete(key: names.recordKey)
         try? await options.keyStore.deleteKey(named: names.keyName)
+        try? await fallbackStore?.deleteKey(named: names.keyName)
     }
 
     /// Creates a new device key for `identifier` and the request that enrols it, or `nil` when
-    /// the step is not for this server or no key can be kept.
-    func enrolment(for identifier: String, payload: DeviceEnrollPayload, flowId: String) async -> EnrollDeviceRequest? {
+    /// the step is not for this server or no key can be kept. `fallback` says why the key is a
+    /// software one when the hardware store refused.
+    func enrolment(for identifier: String, payload: DeviceEnrollPayload, flowId: String) async
+        -> (request: EnrollDeviceRequest, fallback: String?)?
+    {
         guard payload.audience == audience else {
             logger.log(.warning, .flow, "device enrolment for another server refused")
             return nil
         }
         let names = namespace(for: identifier)
         try? await options.storage.delete(key: names.recordKey)
-        guard let key = try? await options.keyStore.createKey(named: names.keyName) else { return nil }
+        try? await fallbackStore?.deleteKey(named: names.keyName)
+        guard let (key, hardwareBacked, fallback) = await newKey(named: names.keyName) else { return nil }
         let jwk = ECJWK.publicJWK(for: key.publicKey)
         guard let thumbprint = jwk.kid,
             let data = DeviceSigningInput.enrolment(
@@ -68,9 +96,10 @@ struct DeviceTrustAgent: Sendable {
             ).data,
             let signature = try? key.signature(for: data)
         else { return nil }
-        return EnrollDeviceRequest(
+        let request = EnrollDeviceRequest(
             publicKey: jwk, signature: Base64URL.encode(signature.rawRepresentation), name: options.deviceName,
-            hardwareBacked: options.keyStore.isHardwareBacked)
+            hardwareBacked: hardwareBacked)
+        return (request, fallback)
     }
 
     /// Keeps the record of a device the server enrolled.

@@ -29,6 +29,10 @@ public struct KeywayEvent: Sendable, Equatable {
         case deviceForgotten
         /// This trusted device approved or denied a sign-in (`approvalId`, `decision`).
         case approvalDecided
+        /// The hardware key store refused to create the device key (the Secure Enclave without the
+        /// app's entitlement, for example), so the device enrolled with a software key kept in
+        /// the device trust storage (`reason`); the server records it as not hardware-backed.
+        case deviceKeyFallback
     }
 
     /// Whether a completed sign-in created the user.

@@ -442,8 +442,10 @@ actor FlowDriver {
             if let deviceAgent, let identifier {
                 if step.kind == .deviceEnroll, let payload = step.deviceEnroll,
                     let action = step.action(named: "enrollDevice"),
-                    let request = await deviceAgent.enrolment(for: identifier, payload: payload, flowId: step.flowId)
+                    let (request, fallback) = await deviceAgent.enrolment(
+                        for: identifier, payload: payload, flowId: step.flowId)
                 {
+                    if let fallback { events.emit(.deviceKeyFallback, ["reason": fallback]) }
                     enrolmentSent = true
                     outcome = try await client.perform(action: action, body: request, flowToken: token)
                 } else if step.kind == .deviceChallenge, let payload = step.deviceChallenge,
