@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "Keyway", targets: ["Keyway"]),
         .library(name: "KeywayProtocol", targets: ["KeywayProtocol"]),
         .library(name: "KeywayJOSE", targets: ["KeywayJOSE"]),
+        .library(name: "KeywayUI", targets: ["KeywayUI"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
@@ -40,6 +41,16 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        .target(
+            name: "KeywayUI",
+            dependencies: ["Keyway"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "KeywayUITests",
+            dependencies: ["KeywayUI", "Keyway"],
+            swiftSettings: strict
+        ),
         .testTarget(
             name: "KeywayTests",
             dependencies: ["Keyway", "KeywayProtocol", "KeywayJOSE"],
@@ -47,7 +58,7 @@ let package = Package(
         ),
         .testTarget(
             name: "DocSnippetTests",
-            dependencies: ["Keyway"],
+            dependencies: ["Keyway", "KeywayUI"],
             swiftSettings: strict
         ),
     ],

@@ -154,7 +154,7 @@ let package = Package(
         .testTarget(
             name: "EndToEndTests",
             dependencies: [
-                .product(name: "Keyway", package: sdk), "KeywayServer", .product(name: "KeywayProtocol", package: sdk), .product(name: "KeywayJOSE", package: sdk), "KeywayBackend", "KeywayTestSupport",
+                .product(name: "Keyway", package: sdk), .product(name: "KeywayUI", package: sdk), "KeywayServer", .product(name: "KeywayProtocol", package: sdk), .product(name: "KeywayJOSE", package: sdk), "KeywayBackend", "KeywayTestSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),

@@ -5,16 +5,14 @@ import Keyway
 import FoundationNetworking
 #endif
 
-#if canImport(SwiftUI)
-import SwiftUI
-
-
-@MainActor
-struct AccountBadge: View {
-    let model: KeywayStateModel          // KeywayStateModel(store: session.state), made once
-
-    var body: some View {
-        Text(model.auth.isAuthenticated ? "Signed in" : "Signed out")
+func snippet_sdk_14(
+    keyway: Keyway, session: KeywaySession, storage: any SecureStorage, serverURL: URL, email: String, authCode: Sensitive<String>, codeVerifier: Sensitive<String>, token: Sensitive<String>, request: URLRequest, action: Action, link: Link, scannedText: String, legacyIDToken: String, configId: String, url: URL, folder: URL
+) async throws {
+    await session.reloadState()                       // at launch: load from storage
+    let state = session.state.snapshot                // a plain value
+    print(state.auth.isAuthenticated, state.user.data["email"] ?? "")
+    for await auth in session.state.subscribe({ $0.auth }) {   // emits only on change
+        print(auth.isAuthenticated)
     }
+    _ = state
 }
-#endif

@@ -5,10 +5,16 @@ import Keyway
 import FoundationNetworking
 #endif
 
-func snippet_sdk_15(
-    keyway: Keyway, session: KeywaySession, storage: any SecureStorage, serverURL: URL, email: String, authCode: Sensitive<String>, codeVerifier: Sensitive<String>, token: Sensitive<String>, request: URLRequest, action: Action, link: Link, scannedText: String, legacyIDToken: String, configId: String, url: URL, folder: URL
-) async throws {
-    guard let accessToken = try await session.accessToken() else { return }   // nobody signed in
-    var request = URLRequest(url: URL(string: "https://api.example.com/orders")!)
-    request = try await keyway.authorizedRequest(request, accessToken: accessToken)
+#if canImport(SwiftUI)
+import SwiftUI
+
+
+@MainActor
+struct AccountBadge: View {
+    let model: KeywayStateModel          // KeywayStateModel(store: session.state), made once
+
+    var body: some View {
+        Text(model.auth.isAuthenticated ? "Signed in" : "Signed out")
+    }
 }
+#endif

@@ -8,8 +8,11 @@ import FoundationNetworking
 func snippet_sdk_18(
     keyway: Keyway, session: KeywaySession, storage: any SecureStorage, serverURL: URL, email: String, authCode: Sensitive<String>, codeVerifier: Sensitive<String>, token: Sensitive<String>, request: URLRequest, action: Action, link: Link, scannedText: String, legacyIDToken: String, configId: String, url: URL, folder: URL
 ) async throws {
-    let logging = KeywayLogging(level: .debug, tags: [.http, .flow, .oauth], sinks: [StandardErrorLogSink()])
-    let keyway = try Keyway(configId: "cfg_…", baseURL: url, options: KeywayOptions(logging: logging))
-    _ = logging
+    let keys = SoftwareDeviceKeyStore(storage: storage)
+    let name = SoftwareDeviceKeyStore.dpopKeyName(appIdentifier: "com.example.shop", configId: configId)
+    let keyway = try Keyway(configId: configId, baseURL: url,
+                            options: KeywayOptions(dpopKey: try await keys.existingOrNewKey(named: name)))
+    _ = keys
+    _ = name
     _ = keyway
 }
