@@ -13,8 +13,8 @@
     @MainActor
     @Observable
     public final class KeywayScreenModel {
-        /// The screen to render now.
-        public private(set) var screen = Screen(kind: .idle, title: "")
+        /// The screen to render now (set directly only by previews and tests of a renderer).
+        public internal(set) var screen = Screen(kind: .idle, title: "")
         /// The input values by input name, as the user types them.
         public var values: [String: String] = [:]
         /// The tokens of the completed flow, once redeemed (and saved in the session, if any).

@@ -1,0 +1,182 @@
+#if canImport(SwiftUI)
+    import Keyway
+    import SwiftUI
+    #if canImport(UIKit)
+        import UIKit
+    #endif
+
+    /// Draws a ``KeywayScreenModel``'s current ``Screen``: the title, messages, error banner,
+    /// displays, one control per input, and the buttons. Any step renders, known or not. Text
+    /// scales with Dynamic Type; inputs and buttons carry their labels for VoiceOver.
+    @MainActor
+    public struct KeywayScreenView: View {
+        let model: KeywayScreenModel
+        let theme: KeywayTheme
+
+        /// - Parameters:
+        ///   - model: The model running the flow (made once, where the flow lives).
+        ///   - theme: How the screen looks.
+        public init(model: KeywayScreenModel, theme: KeywayTheme = .standard) {
+            self.model = model
+            self.theme = theme
+        }
+
+        public var body: some View {
+            let screen = model.screen
+            ScrollView {
+                VStack(alignment: .leading, spacing: 16) {
+                    if let logo = theme.logoImageName {
+                        Image(logo).resizable().scaledToFit().frame(maxHeight: 48).accessibilityHidden(true)
+                    }
+                    if !screen.title.isEmpty {
+                        Text(screen.title).font(theme.titleFont).accessibilityAddTraits(.isHeader)
+                    }
+                    if let banner = screen.banner {
+                        VStack(alignment: .leading, spacing: 4) {
+                            Text(banner.message).font(theme.bodyFont)
+                            if let suggestion = banner.suggestion {
+                                Text(suggestion).font(.footnote)
+                            }
+                        }
+                        .padding(12)
+                        .frame(maxWidth: .infinity, alignment: .leading)
+                        .background(theme.errorColor.opacity(0.12), in: RoundedRectangle(cornerRadius: theme.cornerRadius))
+                        .accessibilityElement(children: .combine)
+                    }
+                    ForEach(Array(screen.messages.enumerated()), id: \.offset) { _, message in
+                        Text(message.text).font(theme.bodyFont)
+                            .foregroundStyle(message.level == .error ? theme.errorColor : Color.primary)
+                    }
+                    ForEach(Array(screen.displays.enumerated()), id: \.offset) { _, display in
+                        DisplayView(display: display, theme: theme)
+                    }
+                    ForEach(screen.inputs, id: \.name) { input in
+                        InputView(input: input, value: binding(for: input), theme: theme)
+                    }
+                    if let primary = screen.primaryAction {
+                        Button {
+                            Task { await model.perform(primary) }
+                        } label: {
+                            Text(primary.label).frame(maxWidth: .infinity)
+                        }
+                        .buttonStyle(.borderedProminent)
+                        .tint(theme.accentColor)
+                        .disabled(screen.isLoading)
+                    }
+                    ForEach(screen.secondaryActions) { action in
+                        Button(role: action.role == .cancel ? .cancel : nil) {
+                            Task { await model.perform(action) }
+                        } label: {
+                            Text(action.label).frame(maxWidth: .infinity)
+                        }
+                        .buttonStyle(.bordered)
+                        .disabled(screen.isLoading || (action.availableAt.map { $0 > Date() } ?? false))
+                    }
+                    if screen.isLoading {
+                        ProgressView().frame(maxWidth: .infinity)
+                    }
+                }
+                .padding()
+            }
+        }
+
+        private func binding(for input: ScreenInput) -> Binding<String> {
+            Binding(
+                get: { @MainActor in model.values[input.name] ?? input.initialValue ?? "" },
+                set: { @MainActor in model.values[input.name] = $0 })
+        }
+    }
+
+    /// One input, by its kind.
+    @MainActor
+    struct InputView: View {
+        let input: ScreenInput
+        @Binding var value: String
+        let theme: KeywayTheme
+
+        var body: some View {
+            VStack(alignment: .leading, spacing: 4) {
+                switch input.kind {
+                case .password, .newPassword:
+                    SecureField(input.label, text: $value)
+                        .textFieldStyle(.roundedBorder)
+                case .choice(let options):
+                    Picker(input.label, selection: $value) {
+                        ForEach(options, id: \.value) { option in
+                            Text(option.label).tag(option.value)
+                        }
+                    }
+                case .toggle:
+                    Toggle(
+                        input.label,
+                        isOn: Binding(
+                            get: { @MainActor in value == "true" }, set: { @MainActor in value = $0 ? "true" : "false" }))
+                default:
+                    TextField(input.placeholder ?? input.label, text: $value)
+                        .textFieldStyle(.roundedBorder)
+                        .autocorrectionDisabled()
+                        #if os(iOS) || os(visionOS)
+                            .keyboardType(keyboard)
+                            .textInputAutocapitalization(.never)
+                        #endif
+                        .accessibilityLabel(input.label)
+                }
+                if let error = input.error {
+                    Text(error).font(.footnote).foregroundStyle(theme.errorColor)
+                }
+            }
+        }
+
+        #if os(iOS) || os(visionOS)
+            private var keyboard: UIKeyboardType {
+                switch input.keyboard {
+                case .numberPad: .numberPad
+                case .email: .emailAddress
+                case .phone: .phonePad
+                case .standard: .default
+                }
+            }
+        #endif
+    }
+
+    /// A display: a secret, a QR code's data, an emphasised value, a list.
+    @MainActor
+    struct DisplayView: View {
+        let display: ScreenDisplay
+        let theme: KeywayTheme
+
+        var body: some View {
+            switch display {
+            case .secret(let label, let value):
+                VStack(alignment: .leading, spacing: 4) {
+                    Text(label).font(.footnote)
+                    Text(value.revealed).font(.body.monospaced()).textSelection(.enabled)
+                }
+            case .qrCode(let label, let data):
+                VStack(alignment: .leading, spacing: 4) {
+                    Text(label).font(.footnote)
+                    QRCodeView(text: data.revealed).frame(width: 180, height: 180)
+                }
+            case .emphasis(let label, let value):
+                VStack(spacing: 4) {
+                    Text(label).font(.footnote)
+                    Text(value).font(.largeTitle.monospacedDigit().bold())
+                }
+                .frame(maxWidth: .infinity)
+                .accessibilityElement(children: .combine)
+            case .list(let title, let items):
+                VStack(alignment: .leading, spacing: 6) {
+                    Text(title).font(.headline)
+                    ForEach(Array(items.enumerated()), id: \.offset) { _, item in
+                        HStack {
+                            Text(item.title)
+                            Spacer()
+                            if let detail = item.detail { Text(detail).foregroundStyle(.secondary) }
+                        }
+                        .font(theme.bodyFont)
+                    }
+                }
+            }
+        }
+    }
+#endif

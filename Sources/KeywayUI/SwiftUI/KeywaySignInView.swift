@@ -1,0 +1,70 @@
+#if canImport(SwiftUI)
+    import Keyway
+    import SwiftUI
+
+    /// A whole sign-in in one view, for a sheet: the identifier, then every screen the flow asks
+    /// for, until it hands back the tokens (saved in the model's session) or the user cancels.
+    ///
+    /// ```swift
+    /// .sheet(isPresented: $signingIn) {
+    ///     KeywaySignInView(model: signInModel) { tokens in signingIn = false }
+    /// }
+    /// ```
+    @MainActor
+    public struct KeywaySignInView: View {
+        let model: KeywayScreenModel
+        let theme: KeywayTheme
+        let flowType: FlowType
+        let onSignedIn: @MainActor (TokenSet) -> Void
+        @State private var identifier = ""
+
+        /// - Parameters:
+        ///   - model: The model that runs the flow, made once where the sheet is presented.
+        ///   - flowType: `signin` or `signup`.
+        ///   - theme: How the screens look.
+        ///   - onSignedIn: Called once with the tokens when the flow completed.
+        public init(
+            model: KeywayScreenModel, flowType: FlowType = .signin, theme: KeywayTheme = .standard,
+            onSignedIn: @escaping @MainActor (TokenSet) -> Void
+        ) {
+            self.model = model
+            self.flowType = flowType
+            self.theme = theme
+            self.onSignedIn = onSignedIn
+        }
+
+        public var body: some View {
+            Group {
+                if model.screen.kind == .idle {
+                    VStack(alignment: .leading, spacing: 16) {
+                        Text(flowType == .signup ? "Create your account" : "Sign in").font(theme.titleFont)
+                        if let banner = model.screen.banner {
+                            Text(banner.message).foregroundStyle(theme.errorColor)
+                        }
+                        TextField("Email or phone number", text: $identifier)
+                            .textFieldStyle(.roundedBorder)
+                            .autocorrectionDisabled()
+                            #if os(iOS) || os(visionOS)
+                                .textContentType(.username)
+                                .textInputAutocapitalization(.never)
+                            #endif
+                        Button {
+                            Task { await model.start(identifier: identifier, flowType: flowType) }
+                        } label: {
+                            Text("Continue").frame(maxWidth: .infinity)
+                        }
+                        .buttonStyle(.borderedProminent)
+                        .tint(theme.accentColor)
+                        .disabled(identifier.isEmpty)
+                    }
+                    .padding()
+                } else {
+                    KeywayScreenView(model: model, theme: theme)
+                }
+            }
+            .onChange(of: model.tokens?.idToken.subject) { _, subject in
+                if subject != nil, let tokens = model.tokens { onSignedIn(tokens) }
+            }
+        }
+    }
+#endif
