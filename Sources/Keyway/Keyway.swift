@@ -5,15 +5,16 @@ import KeywayProtocol
     import FoundationNetworking
 #endif
 
-/// The Keyway SDK: starts flows against a Keyway server and redeems their result.
+/// The Keyway SDK's entry point: starts flows against a Keyway server and redeems their result.
+/// (Named apart from the `Keyway` module, so `Keyway.SomeType` always means the module's type.)
 ///
 /// ```swift
-/// let keyway = try Keyway(configId: "cfg_…", baseURL: URL(string: "https://auth.example.com")!)
+/// let keyway = try KeywayClient(configId: "cfg_…", baseURL: URL(string: "https://auth.example.com")!)
 /// keyway.flow.onUpdate = { update in … }
 /// await keyway.start(flowType: .signin, identifier: "alice@example.com")
 /// await keyway.flow.submitCode("123456")
 /// ```
-public final class Keyway: Sendable {
+public final class KeywayClient: Sendable {
     /// The SDK version.
     public static let version = "0.1.0"
 
@@ -197,3 +198,7 @@ public final class Keyway: Sendable {
         try await tokenClient.signOutEverywhere(accessToken: accessToken)
     }
 }
+
+/// The entry type's name before 1.0.
+@available(*, deprecated, renamed: "KeywayClient")
+public typealias Keyway = KeywayClient

@@ -20,15 +20,15 @@
         /// The tokens of the completed flow, once redeemed (and saved in the session, if any).
         public private(set) var tokens: TokenSet?
 
-        @ObservationIgnored private let keyway: Keyway
+        @ObservationIgnored private let keyway: KeywayClient
         @ObservationIgnored private let session: KeywaySession?
         @ObservationIgnored private var started: (identifier: String, flowType: FlowType)?
         @ObservationIgnored private var shownStep: String?
 
         /// - Parameters:
-        ///   - keyway: The SDK whose ``Keyway/flow`` the model runs.
+        ///   - keyway: The SDK whose ``KeywayClient/flow`` the model runs.
         ///   - session: Where to save the tokens when the flow completes (`nil`: only ``tokens``).
-        public init(keyway: Keyway, session: KeywaySession? = nil) {
+        public init(keyway: KeywayClient, session: KeywaySession? = nil) {
             self.keyway = keyway
             self.session = session
         }

@@ -9,7 +9,7 @@ struct FlowAnswerTests {
 
     /// A flow started on `first`.
     private func started(on first: String, transport: ScriptedTransport = ScriptedTransport()) async throws -> (
-        Keyway, ScriptedTransport
+        KeywayClient, ScriptedTransport
     ) {
         transport.on("POST /v1/flows", status: 201, json: first)
         let keyway = try makeKeyway(transport)

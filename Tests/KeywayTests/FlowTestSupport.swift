@@ -57,7 +57,7 @@ final class RecordingEventDelegate: KeywayEventDelegate, @unchecked Sendable {
     private let lock = NSLock()
     private var stored: [KeywayEvent] = []
 
-    func keyway(_ keyway: Keyway, didEmit event: KeywayEvent) { lock.withLock { stored.append(event) } }
+    func keyway(_ keyway: KeywayClient, didEmit event: KeywayEvent) { lock.withLock { stored.append(event) } }
 
     var events: [KeywayEvent] { lock.withLock { stored } }
 }
@@ -210,8 +210,8 @@ enum Steps {
 /// A `Keyway` over a scripted transport.
 func makeKeyway(
     _ transport: ScriptedTransport, policy: PrimaryMethodSelectionPolicy = .manual, logging: KeywayLogging = KeywayLogging()
-) throws -> Keyway {
-    try Keyway(
+) throws -> KeywayClient {
+    try KeywayClient(
         configId: "cfg_test", baseURL: URL(string: "https://auth.example.com")!,
         options: KeywayOptions(primaryMethodSelectionPolicy: policy, transport: transport, logging: logging))
 }

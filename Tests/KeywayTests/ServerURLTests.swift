@@ -49,7 +49,7 @@ struct ServerURLTests {
 
     @Test func keywayRejectsEmptyConfigId() {
         #expect(throws: KeywayError.self) {
-            try Keyway(configId: "  ", baseURL: URL(string: "https://auth.example.com")!)
+            try KeywayClient(configId: "  ", baseURL: URL(string: "https://auth.example.com")!)
         }
     }
 

@@ -105,7 +105,7 @@ struct ApproveCommand: AsyncParsableCommand {
     }
 
     private func decide(
-        _ request: ApprovalRequest, _ decision: ApprovalDecision, identifier: String, keyway: Keyway, terminal: Terminal
+        _ request: ApprovalRequest, _ decision: ApprovalDecision, identifier: String, keyway: KeywayClient, terminal: Terminal
     ) async throws {
         try await keyway.decide(request, decision, for: identifier)
         let done = decision == .deny ? "Denied" : "Approved"

@@ -21,7 +21,7 @@ struct ClientOptions: ParsableArguments {
     /// instead, when the application's policy allows it. The device records and software keys are
     /// kept encrypted under the state folder: the key in `devices.key` (mode 0600), the entries in
     /// `devices.kwstore`.
-    func makeKeyway(primaryMethodSelectionPolicy: PrimaryMethodSelectionPolicy = .manual) throws -> Keyway {
+    func makeKeyway(primaryMethodSelectionPolicy: PrimaryMethodSelectionPolicy = .manual) throws -> KeywayClient {
         guard let configId = configId ?? ProcessInfo.processInfo.environment["KEYWAY_CONFIG_ID"], !configId.isEmpty
         else {
             throw ValidationError("Pass --config-id (the dev server prints it at start) or set KEYWAY_CONFIG_ID.")
@@ -34,7 +34,7 @@ struct ClientOptions: ParsableArguments {
                 keySource: .keyFile(directory.appendingPathComponent("devices.key")))
             // No name given: the SDK uses the host name.
             let deviceTrust = DeviceTrustOptions(appIdentifier: Self.appIdentifier, storage: storage)
-            return try Keyway(
+            return try KeywayClient(
                 configId: configId, baseURL: url,
                 options: KeywayOptions(primaryMethodSelectionPolicy: primaryMethodSelectionPolicy, deviceTrust: deviceTrust))
         } catch {
@@ -44,7 +44,7 @@ struct ClientOptions: ParsableArguments {
 
     /// The session of `keyway`, stored encrypted under the state folder: the key in `cli.key`
     /// (mode 0600), the tokens in `cli.kwstore`, one entry per config ID.
-    func makeSession(_ keyway: Keyway) throws -> KeywaySession {
+    func makeSession(_ keyway: KeywayClient) throws -> KeywaySession {
         let directory = URL(fileURLWithPath: stateDirectory, isDirectory: true)
         do {
             let storage = try FileSecureStorage(

@@ -21,7 +21,7 @@ final class FlowSession {
         case failed
     }
 
-    let keyway: Keyway
+    let keyway: KeywayClient
     let terminal: Terminal
     let server: String
     /// Set when the user chose an operation that ends the flow (`finish`), so that a flow ending
@@ -31,7 +31,7 @@ final class FlowSession {
     /// prompt is asked again.
     var fieldErrors: [String: String] = [:]
 
-    init(keyway: Keyway, terminal: Terminal, server: String) {
+    init(keyway: KeywayClient, terminal: Terminal, server: String) {
         self.keyway = keyway
         self.terminal = terminal
         self.server = server

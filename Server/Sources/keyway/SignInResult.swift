@@ -8,7 +8,7 @@ enum SignInResult {
     /// with `json`, else a summary on standard error). Throws `ExitCode.failure` when the code
     /// cannot be redeemed.
     static func finish(
-        _ completed: FlowSession.Completed, keyway: Keyway, stored: KeywaySession, terminal: Terminal, json: Bool
+        _ completed: FlowSession.Completed, keyway: KeywayClient, stored: KeywaySession, terminal: Terminal, json: Bool
     ) async throws {
         do {
             let tokens = try await keyway.exchange(authCode: completed.authCode, codeVerifier: completed.codeVerifier)

@@ -28,7 +28,7 @@ struct AccountManagementSecurityTests {
                 headers: ["Authorization": "Bearer \(testAdminToken)", "Content-Type": "application/json"],
                 body: try JSONSerialization.data(withJSONObject: Self.policy))
             #expect(policySet.status == 200)
-            let elsewhere = try Keyway(
+            let elsewhere = try KeywayClient(
                 configId: other.configId, baseURL: server.baseURL, options: KeywayOptions(clock: harness.clock))
             await elsewhere.startAccountManagement(accessToken: tokens.response.accessToken, identifier: "owner@example.com")
             let refused = try #require(elsewhere.flow.currentUpdate.errorInfo)

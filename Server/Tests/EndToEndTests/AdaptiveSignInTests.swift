@@ -24,14 +24,14 @@ struct AdaptiveHarness: ScopedTestServer {
 
     func stop() async { await server.stop() }
 
-    func sdk(_ options: (inout KeywayOptions) -> Void = { _ in }) throws -> Keyway {
+    func sdk(_ options: (inout KeywayOptions) -> Void = { _ in }) throws -> KeywayClient {
         var keywayOptions = KeywayOptions(clock: clock)
         options(&keywayOptions)
-        return try Keyway(configId: TestServer.configId, baseURL: server.baseURL, options: keywayOptions)
+        return try KeywayClient(configId: TestServer.configId, baseURL: server.baseURL, options: keywayOptions)
     }
 
     /// Signs up `email` with a password and, where the policy asks, the profile form.
-    func signUp(_ keyway: Keyway, email: String, password: String) async throws {
+    func signUp(_ keyway: KeywayClient, email: String, password: String) async throws {
         await keyway.start(flowType: .signup, identifier: email)
         await keyway.flow.submitCode(try await server.latestCode(to: email))
         if case .form? = keyway.flow.currentUpdate.prompt {

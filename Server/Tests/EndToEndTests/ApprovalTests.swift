@@ -21,8 +21,8 @@ struct ApprovalTests {
     /// A harness with one trusted device (`trusted`) for ``email`` and a new device's SDK.
     struct Setup: ScopedTestServer {
         let harness: AdaptiveHarness
-        let trusted: Keyway
-        let newDevice: Keyway
+        let trusted: KeywayClient
+        let newDevice: KeywayClient
         let transport: PathCountingTransport
         let secret: String
 
@@ -56,7 +56,7 @@ struct ApprovalTests {
 
     /// Waits until the new device's flow leaves the approval prompt, moving the server's clock
     /// along (faster than real time) so its polls are never refused as too fast.
-    static func settled(_ keyway: Keyway, clock: ManualClock) async throws -> FlowUpdate {
+    static func settled(_ keyway: KeywayClient, clock: ManualClock) async throws -> FlowUpdate {
         for _ in 0..<300 {
             let update = keyway.flow.currentUpdate
             switch update {
@@ -168,7 +168,7 @@ struct ApprovalTests {
             let recorder = BodyRecordingTransport()
             var options = setup.trusted.options
             options.transport = recorder
-            let recording = try Keyway(configId: TestServer.configId, baseURL: setup.harness.server.baseURL, options: options)
+            let recording = try KeywayClient(configId: TestServer.configId, baseURL: setup.harness.server.baseURL, options: options)
             try await recording.decide(first, .approve, for: Self.email)
             let body = try #require(recorder.lastBody(pathSuffix: "/v1/approvals/\(first.id)"))
 
@@ -298,7 +298,7 @@ struct ApprovalTests {
                 let recorder = BodyRecordingTransport()
                 var options = trusted.options
                 options.transport = recorder
-                let recording = try Keyway(configId: TestServer.configId, baseURL: setup.harness.server.baseURL, options: options)
+                let recording = try KeywayClient(configId: TestServer.configId, baseURL: setup.harness.server.baseURL, options: options)
                 _ = try await recording.pendingApprovals(for: Self.email)
                 let headers = try #require(recorder.lastHeaders(pathSuffix: "/approvals"))
                 let replayed = try await setup.harness.server.request(
@@ -309,7 +309,7 @@ struct ApprovalTests {
                 let stale = setup.harness.clock.now().addingTimeInterval(-600)
                 var staleOptions = trusted.options
                 staleOptions.clock = FixedClock(date: stale)
-                let late = try Keyway(configId: TestServer.configId, baseURL: setup.harness.server.baseURL, options: staleOptions)
+                let late = try KeywayClient(configId: TestServer.configId, baseURL: setup.harness.server.baseURL, options: staleOptions)
                 do {
                     _ = try await late.pendingApprovals(for: Self.email)
                     Issue.record("A stale signed request was answered.")

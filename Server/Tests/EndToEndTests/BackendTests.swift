@@ -42,9 +42,9 @@ struct BackendTests {
     }
 
     func code(_ server: TestServer, clientId: String, email: String, clock: ManualClock, dpopKey: P256.Signing.PrivateKey? = nil)
-        async throws -> (Keyway, String, String)
+        async throws -> (KeywayClient, String, String)
     {
-        let keyway = try Keyway(
+        let keyway = try KeywayClient(
             configId: clientId, baseURL: server.baseURL, options: KeywayOptions(clock: clock, dpopKey: dpopKey))
         await keyway.start(identifier: email)
         await keyway.flow.submitCode(try await server.latestCode(to: email))

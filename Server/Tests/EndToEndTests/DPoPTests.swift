@@ -15,8 +15,8 @@ struct DPoPTests {
     func signIn(
         _ server: TestServer, clock: ManualClock, email: String, configId: String = TestServer.configId,
         dpopKey: P256.Signing.PrivateKey?
-    ) async throws -> (Keyway, TokenSet) {
-        let keyway = try Keyway(
+    ) async throws -> (KeywayClient, TokenSet) {
+        let keyway = try KeywayClient(
             configId: configId, baseURL: server.baseURL, options: KeywayOptions(clock: clock, dpopKey: dpopKey))
         await keyway.start(identifier: email)
         await keyway.flow.submitCode(try await server.latestCode(to: email))
@@ -263,7 +263,7 @@ struct DPoPTests {
             #expect(name != SoftwareDeviceKeyStore.dpopKeyName(appIdentifier: "com.example.shop", configId: "cfg_other"))
 
             let firstLaunchKey = try await store().existingOrNewKey(named: name)
-            let keyway = try Keyway(
+            let keyway = try KeywayClient(
                 configId: TestServer.configId, baseURL: server.baseURL, options: KeywayOptions(clock: clock, dpopKey: firstLaunchKey))
             await keyway.start(identifier: "device-key@example.com")
             await keyway.flow.submitCode(try await server.latestCode(to: "device-key@example.com"))
@@ -274,14 +274,14 @@ struct DPoPTests {
             // The next launch finds the same key, so the bound refresh token still works.
             let secondLaunchKey = try #require(try await store().key(named: name))
             #expect(secondLaunchKey.publicKey.rawRepresentation == firstLaunchKey.publicKey.rawRepresentation)
-            let relaunched = try Keyway(
+            let relaunched = try KeywayClient(
                 configId: TestServer.configId, baseURL: server.baseURL, options: KeywayOptions(clock: clock, dpopKey: secondLaunchKey))
             let refreshed = try await relaunched.refresh(refreshToken: try #require(tokens.response.refreshToken))
 
             // A new key (the old one deleted) cannot use the bound family.
             try await store().deleteKey(named: name)
             #expect(try await store().key(named: name) == nil)
-            let fresh = try Keyway(
+            let fresh = try KeywayClient(
                 configId: TestServer.configId, baseURL: server.baseURL,
                 options: KeywayOptions(clock: clock, dpopKey: try await store().existingOrNewKey(named: name)))
             await #expect(throws: KeywayError.self) {

@@ -33,7 +33,7 @@ struct DeviceErrorPathTests {
             // A name that is empty.
             var options = KeywayOptions(clock: harness.clock)
             options.deviceTrust = DeviceTrustOptions(appIdentifier: "com.example.shop", storage: InMemorySecureStorage(), deviceName: " ")
-            let unnamed = try Keyway(configId: TestServer.configId, baseURL: harness.server.baseURL, options: options)
+            let unnamed = try KeywayClient(configId: TestServer.configId, baseURL: harness.server.baseURL, options: options)
             _ = try await harness.signInSettingUpTotp(unnamed, email: "noname@example.com")
             #expect(unnamed.flow.currentUpdate.completion != nil)
             #expect(await unnamed.trustedDeviceId(for: "noname@example.com") == nil)

@@ -27,7 +27,7 @@ struct DeviceKeyFallbackTests {
             options.deviceTrust = DeviceTrustOptions(
                 appIdentifier: "com.example.shop", storage: storage, keyStore: RefusingHardwareKeyStore(),
                 deviceName: "A phone without the entitlement")
-            let keyway = try Keyway(configId: TestServer.configId, baseURL: harness.server.baseURL, options: options)
+            let keyway = try KeywayClient(configId: TestServer.configId, baseURL: harness.server.baseURL, options: options)
             let events = Collected<KeywayEvent>()
             let listening = Task { for await event in keyway.events { events.append(event) } }
             defer { listening.cancel() }

@@ -40,7 +40,7 @@ struct FlowFixtureRecorder {
 
     /// A client: an SDK whose flows are resumable from `storage`, optionally with device trust.
     struct Client {
-        let keyway: Keyway
+        let keyway: KeywayClient
         let storage: InMemorySecureStorage
     }
 
@@ -55,7 +55,7 @@ struct FlowFixtureRecorder {
                 deviceName: "Recorded device")
         }
         return Client(
-            keyway: try Keyway(configId: TestServer.configId, baseURL: server.baseURL, options: options), storage: storage)
+            keyway: try KeywayClient(configId: TestServer.configId, baseURL: server.baseURL, options: options), storage: storage)
     }
 
     @Test(.enabled(if: target != nil)) func recordFlowsInFlight() async throws {

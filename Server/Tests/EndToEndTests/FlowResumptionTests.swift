@@ -18,8 +18,8 @@ struct FlowResumptionTests {
         TestFiles.directory.appendingPathComponent("keyway-resume-\(UUID().uuidString)")
     }
 
-    func sdk(_ server: TestServer, clock: ManualClock, storage: any SecureStorage) throws -> Keyway {
-        try Keyway(
+    func sdk(_ server: TestServer, clock: ManualClock, storage: any SecureStorage) throws -> KeywayClient {
+        try KeywayClient(
             configId: TestServer.configId, baseURL: server.baseURL,
             options: KeywayOptions(clock: clock, resumableFlowStorage: storage))
     }
@@ -124,7 +124,7 @@ struct FlowResumptionTests {
             let storage = InMemorySecureStorage()
             let starting = try sdk(server, clock: clock, storage: storage)
             await starting.start(identifier: "offline@example.com")
-            let offline = try Keyway(
+            let offline = try KeywayClient(
                 configId: TestServer.configId, baseURL: server.baseURL,
                 options: KeywayOptions(transport: FailingTransport(), clock: clock, resumableFlowStorage: storage))
             await #expect(throws: KeywayError.self) { _ = try await offline.resumeFlow() }

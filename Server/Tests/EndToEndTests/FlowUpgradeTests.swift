@@ -37,7 +37,7 @@ struct FlowUpgradeTests {
             let storage = try await FlowFixtures.storage(of: recorded, port: server.port)
             var options = KeywayOptions(clock: clock, resumableFlowStorage: storage)
             options.autoPollApprovals = false
-            let keyway = try Keyway(configId: TestServer.configId, baseURL: server.baseURL, options: options)
+            let keyway = try KeywayClient(configId: TestServer.configId, baseURL: server.baseURL, options: options)
             #expect(try await keyway.resumeFlow(), "\(name) resumes")
             #expect(keyway.flow.currentUpdate.stepKind?.rawValue == recorded.stepKind, "\(name) is where it was left")
 
@@ -69,7 +69,7 @@ struct FlowUpgradeTests {
 
     /// Answers each step of a resumed flow the way its user would.
     struct Run {
-        let keyway: Keyway
+        let keyway: KeywayClient
         let server: TestServer
         let clock: ManualClock
         let recorded: RecordedFlow

@@ -17,7 +17,7 @@ struct ProfileTests {
 
     /// Runs `body` with a server that has the profile schema, an SDK and the tokens of `email`'s
     /// sign-in; stops the server after.
-    func withSignedIn(_ email: String, _ body: (TestServer, Keyway, TokenSet) async throws -> Void) async throws {
+    func withSignedIn(_ email: String, _ body: (TestServer, KeywayClient, TokenSet) async throws -> Void) async throws {
         let clock = ManualClock()
         try await withTestServer(TestServer.start(clock: clock)) { server in
             try await server.app.setProfileSchema(schema)

@@ -10,8 +10,8 @@ struct RefreshTokenTests {
     /// Signs `email` in through the SDK and redeems the code: the first token set of a family.
     func signIn(
         _ server: TestServer, clock: ManualClock, email: String, configId: String = TestServer.configId
-    ) async throws -> (Keyway, TokenSet) {
-        let keyway = try Keyway(configId: configId, baseURL: server.baseURL, options: KeywayOptions(clock: clock))
+    ) async throws -> (KeywayClient, TokenSet) {
+        let keyway = try KeywayClient(configId: configId, baseURL: server.baseURL, options: KeywayOptions(clock: clock))
         await keyway.start(identifier: email)
         await keyway.flow.submitCode(try await server.latestCode(to: email))
         let completion = try #require(keyway.flow.currentUpdate.completion)

@@ -7,7 +7,7 @@ import Testing
 
 @Suite("Revocation, introspection, userinfo and signing out everywhere")
 struct RevocationTests {
-    func signIn(_ server: TestServer, clock: ManualClock, email: String) async throws -> (Keyway, TokenSet) {
+    func signIn(_ server: TestServer, clock: ManualClock, email: String) async throws -> (KeywayClient, TokenSet) {
         let keyway = try makeKeyway(server, clock: clock)
         await keyway.start(identifier: email)
         await keyway.flow.submitCode(try await server.latestCode(to: email))

@@ -38,7 +38,7 @@ struct SessionTests {
     struct Setup: ScopedTestServer {
         let server: TestServer
         let clock: ManualClock
-        let keyway: Keyway
+        let keyway: KeywayClient
         let transport: CountingTransport
         let storage: InMemorySecureStorage
         let session: KeywaySession
@@ -53,7 +53,7 @@ struct SessionTests {
         let clock = ManualClock()
         return try await TestServer.start(clock: clock).settingUp { server in
             let transport = CountingTransport()
-            let keyway = try Keyway(
+            let keyway = try KeywayClient(
                 configId: TestServer.configId, baseURL: server.baseURL,
                 options: KeywayOptions(transport: transport, clock: clock))
             await keyway.start(identifier: email)
@@ -201,8 +201,8 @@ struct SharedStorageSessionTests {
             let keyFile = directory.appendingPathComponent("shared.key")
 
             // An app and its extension: separate SDK instances and storage objects on one file.
-            func member() throws -> (Keyway, KeywaySession) {
-                let keyway = try Keyway(
+            func member() throws -> (KeywayClient, KeywaySession) {
+                let keyway = try KeywayClient(
                     configId: TestServer.configId, baseURL: server.baseURL,
                     options: KeywayOptions(transport: transport, clock: clock))
                 let storage = try FileSecureStorage(directory: directory, namespace: "group", keySource: .keyFile(keyFile))

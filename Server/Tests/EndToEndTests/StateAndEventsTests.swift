@@ -31,7 +31,7 @@ final class Collector<Value: Sendable>: @unchecked Sendable {
 
 @Suite("Observable auth state and events")
 struct StateAndEventsTests {
-    func signIn(_ keyway: Keyway, _ server: TestServer, email: String) async throws -> TokenSet {
+    func signIn(_ keyway: KeywayClient, _ server: TestServer, email: String) async throws -> TokenSet {
         await keyway.start(identifier: email)
         await keyway.flow.submitCode(try await server.latestCode(to: email))
         let completion = try #require(keyway.flow.currentUpdate.completion)

@@ -99,7 +99,7 @@ struct TokenExchangeTests {
 
     /// Runs `body` with a started server trusting a new external issuer, its clock and an SDK;
     /// stops the server after.
-    func withStartedServer(_ body: (TestServer, ManualClock, ExternalIssuer, Keyway) async throws -> Void) async throws {
+    func withStartedServer(_ body: (TestServer, ManualClock, ExternalIssuer, KeywayClient) async throws -> Void) async throws {
         let clock = ManualClock()
         try await withTestServer(TestServer.start(clock: clock)) { server in
             let external = try ExternalIssuer()

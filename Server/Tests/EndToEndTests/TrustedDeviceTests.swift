@@ -299,7 +299,7 @@ struct TrustedDeviceTests {
                 body: try JSONSerialization.data(withJSONObject: ["token_endpoint_auth_method": "none"]))
             let otherConfig = try #require(
                 (try JSONSerialization.jsonObject(with: registered.body) as? [String: Any])?["client_id"] as? String)
-            let other = try Keyway(configId: otherConfig, baseURL: harness.server.baseURL, options: KeywayOptions(clock: harness.clock))
+            let other = try KeywayClient(configId: otherConfig, baseURL: harness.server.baseURL, options: KeywayOptions(clock: harness.clock))
             await other.start(identifier: email)
             await other.flow.submitCode(try await harness.server.latestCode(to: email))
             let foreign = try await harness.tokens(other)
@@ -325,7 +325,7 @@ struct TrustedDeviceTests {
             var options = KeywayOptions(clock: harness.clock)
             options.deviceTrust = DeviceTrustOptions(
                 appIdentifier: "com.example.shop", storage: storage, keyStore: MismatchedKeyStore(), deviceName: "Broken")
-            let keyway = try Keyway(configId: TestServer.configId, baseURL: harness.server.baseURL, options: options)
+            let keyway = try KeywayClient(configId: TestServer.configId, baseURL: harness.server.baseURL, options: options)
             let errors = Collected<ProblemCode>()
             keyway.flow.onUpdate = { update in if let error = update.errorInfo { errors.append(error.code) } }
             _ = try await harness.signInSettingUpTotp(keyway, email: "broken@example.com")

@@ -1,7 +1,7 @@
 import Foundation
 import KeywayProtocol
 
-extension Keyway {
+extension KeywayClient {
     // MARK: This device
 
     /// The server's ID of this device when it is trusted for `identifier` (with

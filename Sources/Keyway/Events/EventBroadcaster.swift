@@ -4,7 +4,7 @@ import Foundation
 final class EventBroadcaster: Sendable {
     private struct State {
         weak var delegate: (any KeywayEventDelegate)?
-        weak var owner: Keyway?
+        weak var owner: KeywayClient?
         var continuations: [UUID: AsyncStream<KeywayEvent>.Continuation] = [:]
     }
 
@@ -16,7 +16,7 @@ final class EventBroadcaster: Sendable {
     }
 
     /// The SDK instance handed to the delegate.
-    var owner: Keyway? {
+    var owner: KeywayClient? {
         get { state.withLock { $0.owner } }
         set { state.withLock { $0.owner = newValue } }
     }

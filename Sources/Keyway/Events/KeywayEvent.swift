@@ -54,7 +54,7 @@ public struct KeywayEvent: Sendable, Equatable {
     }
 }
 
-/// Receives every ``KeywayEvent``, on the SDK's own executor. Set it on ``Keyway/eventDelegate``.
+/// Receives every ``KeywayEvent``, on the SDK's own executor. Set it on ``KeywayClient/eventDelegate``.
 public protocol KeywayEventDelegate: AnyObject, Sendable {
-    func keyway(_ keyway: Keyway, didEmit event: KeywayEvent)
+    func keyway(_ keyway: KeywayClient, didEmit event: KeywayEvent)
 }

@@ -1,7 +1,7 @@
 import Foundation
 import KeywayProtocol
 
-extension Keyway {
+extension KeywayClient {
     /// Starts an account-management flow (`flowType` `accountManage`) for the user an access
     /// token belongs to, replacing any flow in progress. The token travels in the `Authorization`
     /// header of `POST /v1/flows` only: `Bearer`, or `DPoP` with a proof when it is DPoP-bound

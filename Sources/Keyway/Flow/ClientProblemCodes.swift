@@ -13,6 +13,6 @@ extension ProblemCode {
 
 extension ProblemCode {
     /// The server asks for a step the linear sign-in calls do not answer (a second factor, a
-    /// password…): go on with ``Keyway/flow`` from ``KeywayFlow/currentPrompt`` (SDK-side code).
+    /// password…): go on with ``KeywayClient/flow`` from ``KeywayFlow/currentPrompt`` (SDK-side code).
     public static let unhandledStep = ProblemCode(rawValue: "unhandled_step")
 }

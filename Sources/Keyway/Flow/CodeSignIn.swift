@@ -1,6 +1,6 @@
 import Foundation
 
-/// Where a sign-in code went: the answer of ``Keyway/sendSignInCode(to:)``.
+/// Where a sign-in code went: the answer of ``KeywayClient/sendSignInCode(to:)``.
 public struct SignInCode: Sendable, Equatable {
     /// Where the code went, masked (`a•••@example.com`).
     public let destination: String
@@ -18,7 +18,7 @@ public struct SignInCode: Sendable, Equatable {
 /// These calls run ``flow`` underneath; when the server asks for more than a code (a second
 /// factor, a password), they throw ``FlowError`` with `unhandled_step` and the flow stays where it
 /// is, so the app can go on with ``KeywayFlow/currentPrompt`` and the flow's calls.
-extension Keyway {
+extension KeywayClient {
     /// Starts a sign-in for `identifier` (an email address or an E.164 phone number) and sends it
     /// a one-time code: by email for an email address, by SMS for a phone number, even when the
     /// application offers several methods.

@@ -10,7 +10,7 @@ public enum FlowUpdate: Sendable, Equatable {
     /// The server asks the user for something.
     case prompt(PromptContext, Prompt)
     /// The flow succeeded. Send `authCode` (and `codeVerifier` when present) to your backend, or
-    /// redeem them with ``Keyway/exchange(authCode:codeVerifier:)`` for a public application.
+    /// redeem them with ``KeywayClient/exchange(authCode:codeVerifier:)`` for a public application.
     case completed(
         session: String, authCode: Sensitive<String>, expiresAt: Date, codeVerifier: Sensitive<String>?, meta: Meta)
     /// The last request failed. `action` says what to do next; `retryable` only whether the same

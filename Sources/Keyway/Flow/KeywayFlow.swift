@@ -2,7 +2,7 @@ import Foundation
 import KeywayProtocol
 
 /// The running flow: observe it through ``onUpdate`` or ``updates`` and hand the user's input
-/// back through its calls. Obtain it from ``Keyway/flow``.
+/// back through its calls. Obtain it from ``KeywayClient/flow``.
 ///
 /// Calls never throw: every failure arrives as a ``FlowUpdate/error(code:action:message:retryable:details:meta:)``
 /// update whose `action` tells the app what to do next. A call whose action the current step does
@@ -22,7 +22,7 @@ public final class KeywayFlow: Sendable {
     }
 
     /// A stream of updates that starts with the current one and finishes once the flow is over:
-    /// after `.completed`, after the `.idle` of ``cancel()`` or ``Keyway/reset()``, and after an
+    /// after `.completed`, after the `.idle` of ``cancel()`` or ``KeywayClient/reset()``, and after an
     /// error whose action is `restartFlow` or `abort` — so `for await update in flow.updates`
     /// ends with the flow. Each access makes a new stream: start the next flow, then iterate again.
     public var updates: AsyncStream<FlowUpdate> { driver.broadcaster.stream() }

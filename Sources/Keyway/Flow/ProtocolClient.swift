@@ -19,13 +19,13 @@ struct ProtocolClient: Sendable {
 
     static var clientIdentification: String {
         #if os(Linux)
-            "keyway-swift/\(Keyway.version) (Linux)"
+            "keyway-swift/\(KeywayClient.version) (Linux)"
         #elseif os(iOS)
-            "keyway-swift/\(Keyway.version) (iOS)"
+            "keyway-swift/\(KeywayClient.version) (iOS)"
         #elseif os(macOS)
-            "keyway-swift/\(Keyway.version) (macOS)"
+            "keyway-swift/\(KeywayClient.version) (macOS)"
         #else
-            "keyway-swift/\(Keyway.version)"
+            "keyway-swift/\(KeywayClient.version)"
         #endif
     }
 

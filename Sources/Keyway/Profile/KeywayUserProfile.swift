@@ -37,7 +37,7 @@ public enum UserProfileError: Error, Equatable, Sendable, CustomStringConvertibl
 /// ```
 public struct KeywayUserProfile: Sendable {
     let session: KeywaySession
-    let keyway: Keyway
+    let keyway: KeywayClient
 
     /// The profile, encrypted fields opened.
     public func get() async throws -> [String: ProfileValue] {

@@ -74,7 +74,7 @@ public actor KeywaySession {
         var accounts: [String] = []
     }
 
-    private let keyway: Keyway
+    private let keyway: KeywayClient
     let storage: any SecureStorage
     private let refreshSkew: TimeInterval
     private let retryPolicy: RetryPolicy
@@ -141,7 +141,7 @@ public actor KeywaySession {
     ///   - statePollInterval: re-read storage this often to pick up changes made by another
     ///     process sharing it; `nil` (the default) does not poll.
     public init(
-        keyway: Keyway, storage: any SecureStorage, refreshSkew: TimeInterval = 60,
+        keyway: KeywayClient, storage: any SecureStorage, refreshSkew: TimeInterval = 60,
         retryPolicy: RetryPolicy = RetryPolicy(), statePollInterval: Duration? = nil, refresher: Refresher? = nil
     ) {
         self.refresher = refresher

@@ -6,7 +6,7 @@ import KeywayProtocol
 /// already holds: the ES256 signature, `iss`, `aud`, `azp`, `exp`, `iat`, `sub`, and `at_hash`
 /// when an access token is given.
 ///
-/// ``Keyway/exchange(authCode:codeVerifier:)`` uses it with the server's cached JWKS; a backend or
+/// ``KeywayClient/exchange(authCode:codeVerifier:)`` uses it with the server's cached JWKS; a backend or
 /// an app extension can use it directly.
 public struct IDTokenVerifier: Sendable {
     /// The expected `iss`.

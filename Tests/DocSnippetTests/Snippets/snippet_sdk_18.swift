@@ -6,11 +6,11 @@ import FoundationNetworking
 #endif
 
 func snippet_sdk_18(
-    keyway: Keyway, session: KeywaySession, storage: any SecureStorage, serverURL: URL, email: String, authCode: Sensitive<String>, codeVerifier: Sensitive<String>, token: Sensitive<String>, request: URLRequest, action: Action, link: Link, scannedText: String, legacyIDToken: String, configId: String, url: URL, folder: URL
+    keyway: KeywayClient, session: KeywaySession, storage: any SecureStorage, serverURL: URL, email: String, authCode: Sensitive<String>, codeVerifier: Sensitive<String>, token: Sensitive<String>, request: URLRequest, action: Action, link: Link, scannedText: String, legacyIDToken: String, configId: String, url: URL, folder: URL
 ) async throws {
     let keys = SoftwareDeviceKeyStore(storage: storage)
     let name = SoftwareDeviceKeyStore.dpopKeyName(appIdentifier: "com.example.shop", configId: configId)
-    let keyway = try Keyway(configId: configId, baseURL: url,
+    let keyway = try KeywayClient(configId: configId, baseURL: url,
                             options: KeywayOptions(dpopKey: try await keys.existingOrNewKey(named: name)))
     _ = keys
     _ = name

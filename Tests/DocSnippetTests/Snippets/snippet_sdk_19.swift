@@ -6,10 +6,10 @@ import FoundationNetworking
 #endif
 
 func snippet_sdk_19(
-    keyway: Keyway, session: KeywaySession, storage: any SecureStorage, serverURL: URL, email: String, authCode: Sensitive<String>, codeVerifier: Sensitive<String>, token: Sensitive<String>, request: URLRequest, action: Action, link: Link, scannedText: String, legacyIDToken: String, configId: String, url: URL, folder: URL
+    keyway: KeywayClient, session: KeywaySession, storage: any SecureStorage, serverURL: URL, email: String, authCode: Sensitive<String>, codeVerifier: Sensitive<String>, token: Sensitive<String>, request: URLRequest, action: Action, link: Link, scannedText: String, legacyIDToken: String, configId: String, url: URL, folder: URL
 ) async throws {
     let logging = KeywayLogging(level: .debug, tags: [.http, .flow, .oauth], sinks: [StandardErrorLogSink()])
-    let keyway = try Keyway(configId: "cfg_…", baseURL: url, options: KeywayOptions(logging: logging))
+    let keyway = try KeywayClient(configId: "cfg_…", baseURL: url, options: KeywayOptions(logging: logging))
     _ = logging
     _ = keyway
 }

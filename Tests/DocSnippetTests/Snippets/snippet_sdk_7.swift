@@ -6,9 +6,9 @@ import FoundationNetworking
 #endif
 
 func snippet_sdk_7(
-    keyway: Keyway, session: KeywaySession, storage: any SecureStorage, serverURL: URL, email: String, authCode: Sensitive<String>, codeVerifier: Sensitive<String>, token: Sensitive<String>, request: URLRequest, action: Action, link: Link, scannedText: String, legacyIDToken: String, configId: String, url: URL, folder: URL
+    keyway: KeywayClient, session: KeywaySession, storage: any SecureStorage, serverURL: URL, email: String, authCode: Sensitive<String>, codeVerifier: Sensitive<String>, token: Sensitive<String>, request: URLRequest, action: Action, link: Link, scannedText: String, legacyIDToken: String, configId: String, url: URL, folder: URL
 ) async throws {
-    let keyway = try Keyway(configId: "cfg_…", baseURL: serverURL,
+    let keyway = try KeywayClient(configId: "cfg_…", baseURL: serverURL,
                             options: KeywayOptions(resumableFlowStorage: storage))
     if try await keyway.resumeFlow() {
         // keyway.flow re-emitted the step the user was on, e.g. the enterCode prompt

@@ -7,11 +7,11 @@ import FoundationNetworking
 #endif
 
 func snippet_sdk_9(
-    keyway: Keyway, session: KeywaySession, storage: any SecureStorage, serverURL: URL, email: String, authCode: Sensitive<String>, codeVerifier: Sensitive<String>, token: Sensitive<String>, request: URLRequest, action: Action, link: Link, scannedText: String, legacyIDToken: String, configId: String, url: URL, folder: URL
+    keyway: KeywayClient, session: KeywaySession, storage: any SecureStorage, serverURL: URL, email: String, authCode: Sensitive<String>, codeVerifier: Sensitive<String>, token: Sensitive<String>, request: URLRequest, action: Action, link: Link, scannedText: String, legacyIDToken: String, configId: String, url: URL, folder: URL
 ) async throws {
 
     @MainActor
-    func signInWithScreens(keyway: Keyway, session: KeywaySession) async {
+    func signInWithScreens(keyway: KeywayClient, session: KeywaySession) async {
         let model = KeywayScreenModel(keyway: keyway, session: session)
         await model.start(identifier: "ada@example.com")
         while model.screen.kind != .completed, let submit = model.screen.primaryAction {

@@ -18,13 +18,13 @@ struct TestDevice {
     func sdk(
         _ harness: AdaptiveHarness, app appIdentifier: String = "com.example.shop", configId: String = TestServer.configId,
         transport: (any HTTPTransport)? = nil, autoPoll: Bool = true
-    ) throws -> Keyway {
+    ) throws -> KeywayClient {
         var options = KeywayOptions(clock: harness.clock)
         if let transport { options.transport = transport }
         options.autoPollApprovals = autoPoll
         options.deviceTrust = DeviceTrustOptions(
             appIdentifier: appIdentifier, storage: storage, keyStore: keyStore, deviceName: "Test device \(appIdentifier)")
-        return try Keyway(configId: configId, baseURL: harness.server.baseURL, options: options)
+        return try KeywayClient(configId: configId, baseURL: harness.server.baseURL, options: options)
     }
 }
 
@@ -65,7 +65,7 @@ extension AdaptiveHarness {
     }
 
     /// Starts a sign-in and enters the email code.
-    func signInWithCode(_ keyway: Keyway, email: String) async throws {
+    func signInWithCode(_ keyway: KeywayClient, email: String) async throws {
         await keyway.start(flowType: .signin, identifier: email)
         guard keyway.flow.currentUpdate.enterCode != nil else {
             throw TestFailure("Expected the email code, got \(keyway.flow.currentUpdate)")
@@ -74,7 +74,7 @@ extension AdaptiveHarness {
     }
 
     /// First sign-in: email code, then the authenticator set up; returns its secret.
-    func signInSettingUpTotp(_ keyway: Keyway, email: String) async throws -> String {
+    func signInSettingUpTotp(_ keyway: KeywayClient, email: String) async throws -> String {
         try await signInWithCode(keyway, email: email)
         guard let setup = keyway.flow.currentUpdate.totpSetup else {
             throw TestFailure("Expected the authenticator setup, got \(keyway.flow.currentUpdate)")
@@ -85,7 +85,7 @@ extension AdaptiveHarness {
     }
 
     /// Redeems the completed flow's code and answers the tokens.
-    func tokens(_ keyway: Keyway) async throws -> TokenSet {
+    func tokens(_ keyway: KeywayClient) async throws -> TokenSet {
         guard let done = keyway.flow.currentUpdate.completion else {
             throw TestFailure("Expected a completed flow, got \(keyway.flow.currentUpdate)")
         }
