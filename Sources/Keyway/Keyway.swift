@@ -11,7 +11,7 @@ import KeywayProtocol
 /// ```swift
 /// let keyway = try KeywayClient(configId: "cfg_…", baseURL: URL(string: "https://auth.example.com")!)
 /// keyway.flow.onUpdate = { update in … }
-/// await keyway.start(flowType: .signin, identifier: "alice@example.com")
+/// await keyway.flow.start(flowType: .signin, identifier: "alice@example.com")
 /// await keyway.flow.submitCode("123456")
 /// ```
 public final class KeywayClient: Sendable {
@@ -71,35 +71,27 @@ public final class KeywayClient: Sendable {
         events.owner = self
     }
 
-    /// Starts a flow for `identifier`, replacing any flow in progress. Without a `codeChallenge`
-    /// the SDK generates PKCE and returns the verifier in ``FlowUpdate/completed(session:authCode:expiresAt:codeVerifier:meta:)``.
+    /// Starts a flow: the same as ``KeywayFlow/start(flowType:identifier:startToken:inviteCode:codeChallenge:)``.
+    @available(*, deprecated, message: "Use flow.start(flowType:identifier:…): every flow call lives on flow.")
     public func start(
         flowType: FlowType = .signin, identifier: String, startToken: String? = nil, inviteCode: String? = nil,
         codeChallenge: String? = nil
     ) async {
-        await flow.driver.start(
+        await flow.start(
             flowType: flowType, identifier: identifier, startToken: startToken, inviteCode: inviteCode,
             codeChallenge: codeChallenge)
     }
 
-    /// Resumes the flow an earlier process left unfinished, when ``KeywayOptions/resumableFlowStorage``
-    /// is set: reads the flow's current step from the server and emits it as a prompt on
-    /// ``flow`` (an `enterCode` prompt comes back with its original destination and `resendAt`;
-    /// no code is sent again). The flow then continues as usual, and its completion carries the
-    /// saved PKCE verifier.
-    ///
-    /// Returns `false` when there is nothing to resume: no saved flow, or one that expired, was
-    /// cancelled or completed, or belongs to another server (it is then forgotten). Throws
-    /// ``KeywayError/networkFailure(_:)`` or ``KeywayError/storageUnavailable(_:)`` and keeps the
-    /// saved flow when it cannot tell.
+    /// Resumes an unfinished flow: the same as ``KeywayFlow/resume()``.
+    @available(*, deprecated, renamed: "flow.resume()")
     public func resumeFlow() async throws -> Bool {
-        try await flow.driver.resume()
+        try await flow.resume()
     }
 
-    /// Forgets the flow in progress (and its saved copy, when flows are resumable) and returns to
-    /// ``FlowUpdate/idle`` without contacting the server.
+    /// Forgets the flow in progress: the same as ``KeywayFlow/reset()``.
+    @available(*, deprecated, renamed: "flow.reset()")
     public func reset() async {
-        await flow.driver.reset()
+        await flow.reset()
     }
 
     /// Redeems an authorization code at the token endpoint and verifies the ID token (signature

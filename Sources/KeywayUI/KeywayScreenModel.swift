@@ -38,7 +38,7 @@
             started = (identifier, flowType)
             tokens = nil
             screen = Screen(kind: .loading, title: "", isLoading: true)
-            await keyway.start(flowType: flowType, identifier: identifier)
+            await keyway.flow.start(flowType: flowType, identifier: identifier)
             await refresh()
         }
 

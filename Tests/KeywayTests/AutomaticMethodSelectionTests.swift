@@ -22,7 +22,7 @@ struct AutomaticMethodSelectionTests {
         let transport = script()
         let keyway = try makeKeyway(transport, policy: .automaticFromIdentifier)
         let recorder = UpdateRecorder(keyway.flow)
-        await keyway.start(flowType: .signin, identifier: identifier)
+        await keyway.flow.start(flowType: .signin, identifier: identifier)
 
         let sent = transport.requests(to: methodRoute)
         #expect(sent.count == 1)
@@ -40,7 +40,7 @@ struct AutomaticMethodSelectionTests {
     func identifierWithoutAnObviousMethodShowsThePrompt(identifier: String) async throws {
         let transport = script()
         let keyway = try makeKeyway(transport, policy: .automaticFromIdentifier)
-        await keyway.start(flowType: .signin, identifier: identifier)
+        await keyway.flow.start(flowType: .signin, identifier: identifier)
         #expect(transport.requests(to: methodRoute).isEmpty)
         if case .selectMethod? = keyway.flow.currentUpdate.prompt {} else { Issue.record("expected the prompt") }
     }
@@ -52,7 +52,7 @@ struct AutomaticMethodSelectionTests {
             actions: [Steps.action("selectMethod", path: "/method"), Steps.cancel], flowToken: true)
         let transport = script(selectMethod: onlyTotp)
         let keyway = try makeKeyway(transport, policy: .automaticFromIdentifier)
-        await keyway.start(flowType: .signin, identifier: "ada@example.com")
+        await keyway.flow.start(flowType: .signin, identifier: "ada@example.com")
         #expect(transport.requests(to: methodRoute).isEmpty)
         if case .selectMethod? = keyway.flow.currentUpdate.prompt {} else { Issue.record("expected the prompt") }
     }
@@ -60,20 +60,20 @@ struct AutomaticMethodSelectionTests {
     @Test func otherFlowsAndPurposesShowThePrompt() async throws {
         let signup = script()
         let keyway = try makeKeyway(signup, policy: .automaticFromIdentifier)
-        await keyway.start(flowType: .signup, identifier: "ada@example.com")
+        await keyway.flow.start(flowType: .signup, identifier: "ada@example.com")
         #expect(signup.requests(to: methodRoute).isEmpty)
         if case .selectMethod? = keyway.flow.currentUpdate.prompt {} else { Issue.record("expected the prompt") }
 
         let secondFactor = script(selectMethod: Steps.selectMethod(purpose: "secondFactor"))
         let other = try makeKeyway(secondFactor, policy: .automaticFromIdentifier)
-        await other.start(flowType: .signin, identifier: "ada@example.com")
+        await other.flow.start(flowType: .signin, identifier: "ada@example.com")
         #expect(secondFactor.requests(to: methodRoute).isEmpty)
     }
 
     @Test func manualPolicyShowsThePrompt() async throws {
         let transport = script()
         let keyway = try makeKeyway(transport)
-        await keyway.start(flowType: .signin, identifier: "ada@example.com")
+        await keyway.flow.start(flowType: .signin, identifier: "ada@example.com")
         #expect(transport.requests(to: methodRoute).isEmpty)
         guard case .prompt(_, .selectMethod(let methods, .primary, false)) = keyway.flow.currentUpdate else {
             Issue.record("expected the prompt")
@@ -87,7 +87,7 @@ struct AutomaticMethodSelectionTests {
         transport.on("POST /v1/flows", status: 201, json: Steps.selectMethod())
         transport.on(methodRoute, problem: "method_unavailable", status: 409, action: "selectMethod")
         let keyway = try makeKeyway(transport, policy: .automaticFromIdentifier)
-        await keyway.start(flowType: .signin, identifier: "ada@example.com")
+        await keyway.flow.start(flowType: .signin, identifier: "ada@example.com")
         #expect(transport.requests(to: methodRoute).count == 1)
         guard case .prompt(let context, .selectMethod) = keyway.flow.currentUpdate else {
             Issue.record("expected the prompt, got \(keyway.flow.currentUpdate)")
@@ -106,7 +106,7 @@ struct AutomaticMethodSelectionTests {
         transport.on("POST /v1/flows", status: 201, json: Steps.selectMethod())
         transport.on(methodRoute, problem: "flow_expired", status: 410, action: "restartFlow")
         let keyway = try makeKeyway(transport, policy: .automaticFromIdentifier)
-        await keyway.start(flowType: .signin, identifier: "ada@example.com")
+        await keyway.flow.start(flowType: .signin, identifier: "ada@example.com")
         #expect(keyway.flow.currentUpdate.errorCode == .flowExpired)
     }
 }

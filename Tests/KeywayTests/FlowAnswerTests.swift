@@ -13,7 +13,7 @@ struct FlowAnswerTests {
     ) {
         transport.on("POST /v1/flows", status: 201, json: first)
         let keyway = try makeKeyway(transport)
-        await keyway.start(flowType: .signin, identifier: "ada@example.com")
+        await keyway.flow.start(flowType: .signin, identifier: "ada@example.com")
         return (keyway, transport)
     }
 

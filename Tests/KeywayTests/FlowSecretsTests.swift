@@ -19,7 +19,7 @@ struct FlowSecretsTests {
         let delegate = RecordingEventDelegate()
         keyway.eventDelegate = delegate
 
-        await keyway.start(flowType: .signin, identifier: "ada@example.com")
+        await keyway.flow.start(flowType: .signin, identifier: "ada@example.com")
         await keyway.flow.submitTotp(totpCode)
         await keyway.flow.submitPassword(password)
         await keyway.flow.submitForm(["displayName": "Ada", "country": "ch", "terms": "yes"])

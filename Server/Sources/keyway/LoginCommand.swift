@@ -28,7 +28,7 @@ struct LoginCommand: AsyncParsableCommand {
         let terminal = Terminal()
         let session = FlowSession(keyway: keyway, terminal: terminal, server: options.server)
         guard case .completed(let completed) = await session.run(start: {
-            await keyway.start(flowType: .signin, identifier: identifier)
+            await keyway.flow.start(flowType: .signin, identifier: identifier)
             return true
         }) else { throw ExitCode.failure }
         try await SignInResult.finish(completed, keyway: keyway, stored: stored, terminal: terminal, json: flowOptions.json)

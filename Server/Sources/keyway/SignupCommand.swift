@@ -28,7 +28,7 @@ struct SignupCommand: AsyncParsableCommand {
         let terminal = Terminal()
         let session = FlowSession(keyway: keyway, terminal: terminal, server: options.server)
         guard case .completed(let completed) = await session.run(start: {
-            await keyway.start(flowType: .signup, identifier: identifier, inviteCode: inviteCode)
+            await keyway.flow.start(flowType: .signup, identifier: identifier, inviteCode: inviteCode)
             return true
         }) else { throw ExitCode.failure }
         try await SignInResult.finish(completed, keyway: keyway, stored: stored, terminal: terminal, json: flowOptions.json)

@@ -17,7 +17,7 @@ struct AccountManagementSecurityTests {
         try await withTestServer(AdaptiveHarness.start(policy: Self.policy)) { harness in
             let server = harness.server
             let keyway = try harness.sdk()
-            await keyway.start(flowType: .signin, identifier: "owner@example.com")
+            await keyway.flow.start(flowType: .signin, identifier: "owner@example.com")
             await keyway.flow.submitCode(try await server.latestCode(to: "owner@example.com"))
             let tokens = try await harness.tokens(keyway)
 

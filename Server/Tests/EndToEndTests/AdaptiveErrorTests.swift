@@ -22,7 +22,7 @@ struct AdaptiveErrorTests {
             try await harness.signUp(keyway, email: "guess@example.com", password: "correct-horse-42")
 
             // Five wrong passwords close the flow: restartFlow.
-            await keyway.start(flowType: .signin, identifier: "guess@example.com")
+            await keyway.flow.start(flowType: .signin, identifier: "guess@example.com")
             await keyway.flow.selectMethod(id: "password")
             for attempt in 1...5 {
                 await keyway.flow.submitPassword("wrong-guess-\(attempt)")
@@ -32,7 +32,7 @@ struct AdaptiveErrorTests {
             #expect(closed.action == .restartFlow)
 
             // Two more in a new flow reach the identifier's password limit: wait.
-            await keyway.start(flowType: .signin, identifier: "guess@example.com")
+            await keyway.flow.start(flowType: .signin, identifier: "guess@example.com")
             await keyway.flow.selectMethod(id: "password")
             await keyway.flow.submitPassword("wrong-guess-6")
             await keyway.flow.submitPassword("wrong-guess-7")
@@ -43,7 +43,7 @@ struct AdaptiveErrorTests {
             #expect(limited.details?.retryAfterSeconds != nil)
 
             // Email codes still work: password guesses do not lock them out.
-            await keyway.start(flowType: .signin, identifier: "guess@example.com")
+            await keyway.flow.start(flowType: .signin, identifier: "guess@example.com")
             await keyway.flow.selectMethod(id: "emailOtp")
             await keyway.flow.submitCode(try await server.latestCode(to: "guess@example.com"))
             #expect(keyway.flow.currentUpdate.completion != nil)
@@ -59,21 +59,21 @@ struct AdaptiveErrorTests {
             let keyway = try AdaptiveHarness(clock: clock, server: server).sdk()
             // One wrong code for each of three accounts, then the fourth check is refused.
             for index in 1...3 {
-                await keyway.start(flowType: .signin, identifier: "spray\(index)@example.com")
+                await keyway.flow.start(flowType: .signin, identifier: "spray\(index)@example.com")
                 await keyway.flow.submitCode("000000")
                 #expect(keyway.flow.currentUpdate.errorInfo?.code == .invalidCode)
             }
-            await keyway.start(flowType: .signin, identifier: "spray4@example.com")
+            await keyway.flow.start(flowType: .signin, identifier: "spray4@example.com")
             await keyway.flow.submitCode(try await server.latestCode(to: "spray4@example.com"))
             let limited = try #require(keyway.flow.currentUpdate.errorInfo)
             #expect(limited.code == .rateLimited)
             #expect(limited.action == .wait)
             // And the fifth code sent from this address is refused too.
-            await keyway.start(flowType: .signin, identifier: "spray5@example.com")
+            await keyway.flow.start(flowType: .signin, identifier: "spray5@example.com")
             #expect(keyway.flow.currentUpdate.errorInfo?.code == .rateLimited)
             // The window ends: checks are possible again.
             clock.advance(by: 15 * 60 + 1)
-            await keyway.start(flowType: .signin, identifier: "spray6@example.com")
+            await keyway.flow.start(flowType: .signin, identifier: "spray6@example.com")
             await keyway.flow.submitCode(try await server.latestCode(to: "spray6@example.com"))
             #expect(keyway.flow.currentUpdate.completion != nil)
         }
@@ -82,7 +82,7 @@ struct AdaptiveErrorTests {
     @Test func expiredCodesExpiredFlowsAndDisabledFlowTypes() async throws {
         try await withTestServer(AdaptiveHarness.start(policy: ["primaryMethods": ["emailOtp"], "flowTypes": ["signin"]])) { harness in
             let keyway = try harness.sdk()
-            await keyway.start(flowType: .signin, identifier: "late@example.com")
+            await keyway.flow.start(flowType: .signin, identifier: "late@example.com")
             let code = try await harness.server.latestCode(to: "late@example.com")
             harness.clock.advance(by: 11 * 60)
             await keyway.flow.submitCode(code)
@@ -95,7 +95,7 @@ struct AdaptiveErrorTests {
             #expect(gone.code == .flowExpired)
             #expect(gone.action == .restartFlow)
 
-            await keyway.start(flowType: .signup, identifier: "late@example.com")
+            await keyway.flow.start(flowType: .signup, identifier: "late@example.com")
             let disabled = try #require(keyway.flow.currentUpdate.errorInfo)
             #expect(disabled.code == .flowTypeNotEnabled)
             #expect(disabled.action == .abort)
@@ -105,7 +105,7 @@ struct AdaptiveErrorTests {
     @Test func aBlockedUserIsStoppedAfterThePrimaryMethod() async throws {
         try await withTestServer(AdaptiveHarness.start(policy: ["primaryMethods": ["emailOtp"], "flowTypes": ["signin"]])) { harness in
             let keyway = try harness.sdk()
-            await keyway.start(flowType: .signin, identifier: "blocked@example.com")
+            await keyway.flow.start(flowType: .signin, identifier: "blocked@example.com")
             await keyway.flow.submitCode(try await harness.server.latestCode(to: "blocked@example.com"))
             let completion = try #require(keyway.flow.currentUpdate.completion)
             let tokens = try await keyway.exchange(authCode: completion.authCode, codeVerifier: try #require(completion.codeVerifier))
@@ -121,7 +121,7 @@ struct AdaptiveErrorTests {
             ])
             #expect(refresh.json["error"] as? String == "invalid_grant")
 
-            await keyway.start(flowType: .signin, identifier: "blocked@example.com")
+            await keyway.flow.start(flowType: .signin, identifier: "blocked@example.com")
             #expect(keyway.flow.currentUpdate.enterCode != nil)
             await keyway.flow.submitCode(try await harness.server.latestCode(to: "blocked@example.com"))
             let refused = try #require(keyway.flow.currentUpdate.errorInfo)
@@ -137,7 +137,7 @@ struct AdaptiveErrorTests {
             "flowTypes": ["signin", "signup"],
         ])) { harness in
             let keyway = try harness.sdk()
-            await keyway.start(flowType: .signup, identifier: "+14155550177")
+            await keyway.flow.start(flowType: .signup, identifier: "+14155550177")
             await keyway.flow.submitCode(try await harness.server.latestCode(to: "+14155550177"))
             let stopped = try #require(keyway.flow.currentUpdate.errorInfo)
             #expect(stopped.code == .methodUnavailable)
@@ -149,7 +149,7 @@ struct AdaptiveErrorTests {
     @Test func actionsOfAnotherStepAreRefused() async throws {
         try await withTestServer(AdaptiveHarness.start(policy: Self.passwords)) { harness in
             let keyway = try harness.sdk()
-            await keyway.start(flowType: .signin, identifier: "order@example.com")
+            await keyway.flow.start(flowType: .signin, identifier: "order@example.com")
             let flowId = try #require(await keyway.flow.currentStep?.flowId)
             // The SDK refuses locally what the step does not offer…
             await keyway.flow.submitPassword("whatever-it-is")

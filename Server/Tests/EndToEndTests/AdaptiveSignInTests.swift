@@ -32,7 +32,7 @@ struct AdaptiveHarness: ScopedTestServer {
 
     /// Signs up `email` with a password and, where the policy asks, the profile form.
     func signUp(_ keyway: KeywayClient, email: String, password: String) async throws {
-        await keyway.start(flowType: .signup, identifier: email)
+        await keyway.flow.start(flowType: .signup, identifier: email)
         await keyway.flow.submitCode(try await server.latestCode(to: email))
         if case .form? = keyway.flow.currentUpdate.prompt {
             await keyway.flow.submitForm(["displayName": "Test User"])
@@ -58,7 +58,7 @@ struct AdaptiveSignInTests {
             _ = try await keyway.exchange(authCode: created.authCode, codeVerifier: try #require(created.codeVerifier))
 
             // Sign-in offers the methods the identifier fits: an email address gets email codes and the password.
-            await keyway.start(flowType: .signin, identifier: "pat@example.com")
+            await keyway.flow.start(flowType: .signin, identifier: "pat@example.com")
             let choice = try #require(keyway.flow.currentUpdate.methodChoice)
             #expect(choice.methods.map(\.type) == [.emailOtp, .password])
             #expect(choice.purpose == .primary)
@@ -76,13 +76,13 @@ struct AdaptiveSignInTests {
             #expect(tokens.idToken.authenticationMethods == ["pwd"])
 
             // An unknown address gets the same steps and the same refusal.
-            await keyway.start(flowType: .signin, identifier: "nobody@example.com")
+            await keyway.flow.start(flowType: .signin, identifier: "nobody@example.com")
             #expect(keyway.flow.currentUpdate.methodChoice?.methods.map(\.type) == [.emailOtp, .password])
             await keyway.flow.selectMethod(id: "password")
             await keyway.flow.submitPassword("violet-harbor-92")
             #expect(keyway.flow.currentUpdate.errorInfo?.code == .invalidCredentials)
             // Email codes: the same step; the address gets a notice without a code instead.
-            await keyway.start(flowType: .signin, identifier: "nobody@example.com")
+            await keyway.flow.start(flowType: .signin, identifier: "nobody@example.com")
             await keyway.flow.selectMethod(id: "emailOtp")
             #expect(keyway.flow.currentUpdate.enterCode?.destination == "n•••@example.com")
             let notice = try #require(try await harness.server.outbox(to: "nobody@example.com").last)
@@ -97,7 +97,7 @@ struct AdaptiveSignInTests {
     @Test func weakPasswordsAreRefusedFieldByField() async throws {
         try await withTestServer(AdaptiveHarness.start(policy: Self.allPrimary)) { harness in
             let keyway = try harness.sdk()
-            await keyway.start(flowType: .signup, identifier: "weak@example.com")
+            await keyway.flow.start(flowType: .signup, identifier: "weak@example.com")
             await keyway.flow.submitCode(try await harness.server.latestCode(to: "weak@example.com"))
             for weak in ["short", "password123"] {
                 await keyway.flow.submitPassword(weak)
@@ -115,7 +115,7 @@ struct AdaptiveSignInTests {
         try await withTestServer(AdaptiveHarness.start(policy: Self.allPrimary)) { harness in
             // A phone number signs up with an SMS code.
             let keyway = try harness.sdk()
-            await keyway.start(flowType: .signup, identifier: "+1 (415) 555-0123")
+            await keyway.flow.start(flowType: .signup, identifier: "+1 (415) 555-0123")
             let prompt = try #require(keyway.flow.currentUpdate.enterCode)
             #expect(prompt.channel == .sms)
             #expect(prompt.destination == "+1••••••••23")
@@ -127,7 +127,7 @@ struct AdaptiveSignInTests {
 
             // With automatic selection a phone number goes straight to its SMS code…
             let automatic = try harness.sdk { $0.primaryMethodSelectionPolicy = .automaticFromIdentifier }
-            await automatic.start(flowType: .signin, identifier: "+14155550123")
+            await automatic.flow.start(flowType: .signin, identifier: "+14155550123")
             #expect(automatic.flow.currentUpdate.enterCode?.channel == .sms)
             await automatic.flow.submitCode(try await harness.server.latestCode(to: "+14155550123"))
             let bySms = try #require(automatic.flow.currentUpdate.completion)
@@ -136,9 +136,9 @@ struct AdaptiveSignInTests {
             #expect(smsTokens.idToken.authenticationMethods == ["sms"])
 
             // …and an email address to its email code; manual selection always shows the choice.
-            await automatic.start(flowType: .signin, identifier: "auto@example.com")
+            await automatic.flow.start(flowType: .signin, identifier: "auto@example.com")
             #expect(automatic.flow.currentUpdate.enterCode?.channel == .email)
-            await keyway.start(flowType: .signin, identifier: "+14155550123")
+            await keyway.flow.start(flowType: .signin, identifier: "+14155550123")
             #expect(keyway.flow.currentUpdate.methodChoice?.methods.map(\.type) == [.smsOtp, .password])
         }
     }
@@ -150,7 +150,7 @@ struct AdaptiveSignInTests {
         ])) { harness in
             let keyway = try harness.sdk()
             let server = harness.server
-            await keyway.start(flowType: .signin, identifier: "mfa@example.com")
+            await keyway.flow.start(flowType: .signin, identifier: "mfa@example.com")
             #expect(keyway.flow.currentUpdate.errorInfo == nil)
             // The dev application creates the account on a first verified sign-in; MFA then walks
             // the user through the authenticator set-up before completing.
@@ -171,7 +171,7 @@ struct AdaptiveSignInTests {
             #expect(try await server.rowCount("users WHERE totp_secret LIKE 'v1.%'") == 1)
 
             // The next sign-in asks for the authenticator after the email code.
-            await keyway.start(flowType: .signin, identifier: "mfa@example.com")
+            await keyway.flow.start(flowType: .signin, identifier: "mfa@example.com")
             await keyway.flow.submitCode(try await server.latestCode(to: "mfa@example.com"))
             #expect(keyway.flow.currentUpdate.prompt == .enterTotp(digits: 6, purpose: .secondFactor))
             #expect(keyway.flow.currentUpdate.promptContext?.stepInfo?.label == "Second factor")
@@ -192,7 +192,7 @@ struct AdaptiveSignInTests {
         ])) { harness in
             let keyway = try harness.sdk()
             let server = harness.server
-            await keyway.start(flowType: .signin, identifier: "opt@example.com")
+            await keyway.flow.start(flowType: .signin, identifier: "opt@example.com")
             await keyway.flow.submitCode(try await server.latestCode(to: "opt@example.com"))
             let offer = try #require(keyway.flow.currentUpdate.methodChoice)
             #expect(offer.purpose == .enrolment)
@@ -203,7 +203,7 @@ struct AdaptiveSignInTests {
             #expect(first.idToken.authenticationMethods == ["otp"])
 
             // Set up the authenticator now.
-            await keyway.start(flowType: .signin, identifier: "opt@example.com")
+            await keyway.flow.start(flowType: .signin, identifier: "opt@example.com")
             await keyway.flow.submitCode(try await server.latestCode(to: "opt@example.com"))
             await keyway.flow.selectMethod(id: "totp")
             let secret = try #require(keyway.flow.currentUpdate.totpSetup).secret
@@ -212,7 +212,7 @@ struct AdaptiveSignInTests {
 
             // With the authenticator set up, it is offered (and skippable) after the email code.
             harness.clock.advance(by: 60)
-            await keyway.start(flowType: .signin, identifier: "opt@example.com")
+            await keyway.flow.start(flowType: .signin, identifier: "opt@example.com")
             await keyway.flow.submitCode(try await server.latestCode(to: "opt@example.com"))
             let second = try #require(keyway.flow.currentUpdate.methodChoice)
             #expect(second.purpose == .secondFactor)
@@ -221,7 +221,7 @@ struct AdaptiveSignInTests {
 
             // Three wrong codes make the next attempt risky: the second factor can no longer be skipped.
             harness.clock.advance(by: 60)
-            await keyway.start(flowType: .signin, identifier: "opt@example.com")
+            await keyway.flow.start(flowType: .signin, identifier: "opt@example.com")
             for _ in 0..<3 { await keyway.flow.submitCode("000000") }
             await keyway.flow.submitCode(try await server.latestCode(to: "opt@example.com"))
             let risky = try #require(keyway.flow.currentUpdate.promptContext?.risk)
@@ -239,7 +239,7 @@ struct AdaptiveSignInTests {
         ])) { harness in
             let keyway = try harness.sdk()
             let server = harness.server
-            await keyway.start(flowType: .signin, identifier: "travel@example.com")
+            await keyway.flow.start(flowType: .signin, identifier: "travel@example.com")
             await keyway.flow.submitCode(try await server.latestCode(to: "travel@example.com"))
             #expect(keyway.flow.currentUpdate.methodChoice?.skippable == true)
             await keyway.flow.skip()
@@ -247,7 +247,7 @@ struct AdaptiveSignInTests {
 
             // Every earlier session came from elsewhere: this address is new for the user.
             try await server.execute("UPDATE sessions SET client_address_hash = 'elsewhere'")
-            await keyway.start(flowType: .signin, identifier: "travel@example.com")
+            await keyway.flow.start(flowType: .signin, identifier: "travel@example.com")
             #expect(keyway.flow.currentUpdate.promptContext?.risk == nil)
             await keyway.flow.submitCode(try await server.latestCode(to: "travel@example.com"))
             let risk = try #require(keyway.flow.currentUpdate.promptContext?.risk)
@@ -268,7 +268,7 @@ struct AdaptiveSignInTests {
         ])) { harness in
             let keyway = try harness.sdk()
             let server = harness.server
-            await keyway.start(flowType: .signin, identifier: "primary@example.com")
+            await keyway.flow.start(flowType: .signin, identifier: "primary@example.com")
             await keyway.flow.selectMethod(id: "emailOtp")
             await keyway.flow.submitCode(try await server.latestCode(to: "primary@example.com"))
             let first = try #require(keyway.flow.currentUpdate.completion)
@@ -311,7 +311,7 @@ struct AdaptiveSignInTests {
             #expect(keyway.flow.currentUpdate.completion != nil)
 
             harness.clock.advance(by: 60)
-            await keyway.start(flowType: .signin, identifier: "primary@example.com")
+            await keyway.flow.start(flowType: .signin, identifier: "primary@example.com")
             await keyway.flow.selectMethod(id: "totp")
             await keyway.flow.submitTotp(TestAuthenticator.code(secret: secret, at: harness.clock.now()))
             #expect(keyway.flow.currentUpdate.errorInfo?.code == .invalidCode)

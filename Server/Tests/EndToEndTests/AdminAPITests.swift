@@ -241,7 +241,7 @@ struct AdminAPITests {
         let clock = ManualClock()
         try await withTestServer(TestServer.start(clock: clock, adminToken: Self.token)) { server in
             let keyway = try makeKeyway(server, clock: clock)
-            await keyway.start(flowType: .signin, identifier: "grace@example.com")
+            await keyway.flow.start(flowType: .signin, identifier: "grace@example.com")
             await keyway.flow.submitCode(try await server.latestCode(to: "grace@example.com"))
             #expect(keyway.flow.currentUpdate.completion != nil)
 

@@ -222,7 +222,7 @@ struct ApprovalTests {
             #expect(polls(cancelled) == atCancel)
 
             // The same once reset has returned.
-            await setup.newDevice.reset()
+            await setup.newDevice.flow.reset()
             let atReset = polls(resetFlow)
             // The cancelled flow's request was withdrawn; the reset one's waits until it expires.
             #expect(try await setup.trusted.pendingApprovals(for: Self.email).count == 1)

@@ -46,7 +46,7 @@ struct BackendTests {
     {
         let keyway = try KeywayClient(
             configId: clientId, baseURL: server.baseURL, options: KeywayOptions(clock: clock, dpopKey: dpopKey))
-        await keyway.start(identifier: email)
+        await keyway.flow.start(identifier: email)
         await keyway.flow.submitCode(try await server.latestCode(to: email))
         let completion = try #require(keyway.flow.currentUpdate.completion)
         return (keyway, completion.authCode.revealed, try #require(completion.codeVerifier).revealed)

@@ -89,7 +89,7 @@ struct ClientRegistrationTests {
         -> (code: String, verifier: String)
     {
         let keyway = try KeywayClient(configId: clientId, baseURL: server.baseURL, options: KeywayOptions(clock: clock))
-        await keyway.start(identifier: email)
+        await keyway.flow.start(identifier: email)
         await keyway.flow.submitCode(try await server.latestCode(to: email))
         let completion = try #require(keyway.flow.currentUpdate.completion)
         return (completion.authCode.revealed, try #require(completion.codeVerifier).revealed)
@@ -234,7 +234,7 @@ struct ClientRegistrationTests {
             let clientId = try #require(registered.json["client_id"] as? String)
             #expect(registered.json["client_secret"] == nil)
             let keyway = try KeywayClient(configId: clientId, baseURL: server.baseURL, options: KeywayOptions(clock: clock))
-            await keyway.start(identifier: "public@example.com")
+            await keyway.flow.start(identifier: "public@example.com")
             await keyway.flow.submitCode(try await server.latestCode(to: "public@example.com"))
             let completion = try #require(keyway.flow.currentUpdate.completion)
             let tokens = try await keyway.exchange(authCode: completion.authCode, codeVerifier: try #require(completion.codeVerifier))

@@ -108,7 +108,7 @@ struct CodeSignInTests {
             let keyway = try makeKeyway(server, clock: clock)
 
             // Completed: the loop of the README ends.
-            await keyway.start(identifier: "stream@example.com")
+            await keyway.flow.start(identifier: "stream@example.com")
             var seen: [String] = []
             for await update in keyway.flow.updates {
                 switch update {
@@ -130,7 +130,7 @@ struct CodeSignInTests {
             #expect(after.count == 1 && after.first?.completion != nil)
 
             // Cancelled: the stream ends with `.idle`.
-            await keyway.start(identifier: "stream@example.com")
+            await keyway.flow.start(identifier: "stream@example.com")
             var last: FlowUpdate?
             for await update in keyway.flow.updates {
                 last = update
@@ -139,7 +139,7 @@ struct CodeSignInTests {
             #expect(last == .idle)
 
             // Ended by the server (expired: restartFlow): the stream ends with the error.
-            await keyway.start(identifier: "stream@example.com")
+            await keyway.flow.start(identifier: "stream@example.com")
             clock.advance(by: FlowLimits().flowLifetime + 1)
             var ending: FlowUpdate?
             for await update in keyway.flow.updates {

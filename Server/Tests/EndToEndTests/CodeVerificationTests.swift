@@ -10,7 +10,7 @@ struct CodeVerificationTests {
         let clock = ManualClock()
         try await withTestServer(TestServer.start(clock: clock)) { server in
             let keyway = try makeKeyway(server, clock: clock)
-            await keyway.start(identifier: "bob@example.com")
+            await keyway.flow.start(identifier: "bob@example.com")
             let code = try await server.latestCode(to: "bob@example.com")
             let wrong = code == "000000" ? "111111" : "000000"
 
@@ -30,7 +30,7 @@ struct CodeVerificationTests {
         let clock = ManualClock()
         try await withTestServer(TestServer.start(clock: clock)) { server in
             let keyway = try makeKeyway(server, clock: clock)
-            await keyway.start(identifier: "carol@example.com")
+            await keyway.flow.start(identifier: "carol@example.com")
             let code = try await server.latestCode(to: "carol@example.com")
             let wrong = code == "000000" ? "111111" : "000000"
             for remaining in [4, 3, 2, 1] {
@@ -54,7 +54,7 @@ struct CodeVerificationTests {
         let clock = ManualClock()
         try await withTestServer(TestServer.start(clock: clock)) { server in
             let keyway = try makeKeyway(server, clock: clock)
-            await keyway.start(identifier: "dave@example.com")
+            await keyway.flow.start(identifier: "dave@example.com")
             let step = try #require(await keyway.flow.currentStep)
             let token = try #require(step.flowToken?.revealed)
             let code = try await server.latestCode(to: "dave@example.com")
@@ -77,7 +77,7 @@ struct CodeVerificationTests {
         let clock = ManualClock()
         try await withTestServer(TestServer.start(clock: clock)) { server in
             let keyway = try makeKeyway(server, clock: clock)
-            await keyway.start(identifier: "erin@example.com")
+            await keyway.flow.start(identifier: "erin@example.com")
             let first = try #require(keyway.flow.currentUpdate.enterCode)
             #expect(abs(first.resendAt.timeIntervalSince(clock.now()) - 30) < 1)
 
@@ -107,7 +107,7 @@ struct CodeVerificationTests {
         let clock = ManualClock()
         try await withTestServer(TestServer.start(clock: clock)) { server in
             let keyway = try makeKeyway(server, clock: clock)
-            await keyway.start(identifier: "frank@example.com")
+            await keyway.flow.start(identifier: "frank@example.com")
             let step = try #require(await keyway.flow.currentStep)
             let response = try await server.request(
                 "POST", "/v1/flows/\(step.flowId)/resend",
@@ -126,7 +126,7 @@ struct CodeVerificationTests {
         let clock = ManualClock()
         try await withTestServer(TestServer.start(clock: clock)) { server in
             let keyway = try makeKeyway(server, clock: clock)
-            await keyway.start(identifier: "gina@example.com")
+            await keyway.flow.start(identifier: "gina@example.com")
             let code = try await server.latestCode(to: "gina@example.com")
             clock.advance(by: 10 * 60 + 1)
             await keyway.flow.submitCode(code)
@@ -143,7 +143,7 @@ struct CodeVerificationTests {
         let clock = ManualClock()
         try await withTestServer(TestServer.start(clock: clock)) { server in
             let keyway = try makeKeyway(server, clock: clock)
-            await keyway.start(identifier: "hank@example.com")
+            await keyway.flow.start(identifier: "hank@example.com")
             let code = try await server.latestCode(to: "hank@example.com")
             clock.advance(by: 15 * 60 + 1)
             await keyway.flow.submitCode(code)
@@ -157,7 +157,7 @@ struct CodeVerificationTests {
         let clock = ManualClock()
         try await withTestServer(TestServer.start(clock: clock)) { server in
             let keyway = try makeKeyway(server, clock: clock)
-            await keyway.start(identifier: "ivy@example.com")
+            await keyway.flow.start(identifier: "ivy@example.com")
             let step = try #require(await keyway.flow.currentStep)
             let code = try await server.latestCode(to: "ivy@example.com")
             await keyway.flow.submitCode(code)
@@ -177,7 +177,7 @@ struct CodeVerificationTests {
         let clock = ManualClock()
         try await withTestServer(TestServer.start(clock: clock)) { server in
             let keyway = try makeKeyway(server, clock: clock)
-            await keyway.start(identifier: "jack@example.com")
+            await keyway.flow.start(identifier: "jack@example.com")
             let step = try #require(await keyway.flow.currentStep)
             await keyway.flow.cancel()
             #expect(keyway.flow.currentUpdate == .idle)

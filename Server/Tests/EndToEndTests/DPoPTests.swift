@@ -18,7 +18,7 @@ struct DPoPTests {
     ) async throws -> (KeywayClient, TokenSet) {
         let keyway = try KeywayClient(
             configId: configId, baseURL: server.baseURL, options: KeywayOptions(clock: clock, dpopKey: dpopKey))
-        await keyway.start(identifier: email)
+        await keyway.flow.start(identifier: email)
         await keyway.flow.submitCode(try await server.latestCode(to: email))
         let completion = try #require(keyway.flow.currentUpdate.completion)
         return (keyway, try await keyway.exchange(authCode: completion.authCode, codeVerifier: completion.codeVerifier!))
@@ -265,7 +265,7 @@ struct DPoPTests {
             let firstLaunchKey = try await store().existingOrNewKey(named: name)
             let keyway = try KeywayClient(
                 configId: TestServer.configId, baseURL: server.baseURL, options: KeywayOptions(clock: clock, dpopKey: firstLaunchKey))
-            await keyway.start(identifier: "device-key@example.com")
+            await keyway.flow.start(identifier: "device-key@example.com")
             await keyway.flow.submitCode(try await server.latestCode(to: "device-key@example.com"))
             let completion = try #require(keyway.flow.currentUpdate.completion)
             let tokens = try await keyway.exchange(authCode: completion.authCode, codeVerifier: try #require(completion.codeVerifier))

@@ -28,9 +28,9 @@ struct EnumerationTests {
             _ = owner
 
             let known = try harness.sdk()
-            await known.start(flowType: .signup, identifier: "known@example.com")
+            await known.flow.start(flowType: .signup, identifier: "known@example.com")
             let unknown = try harness.sdk()
-            await unknown.start(flowType: .signup, identifier: "new@example.com")
+            await unknown.flow.start(flowType: .signup, identifier: "new@example.com")
             let knownStep = try #require(known.flow.currentUpdate.promptContext?.step)
             let unknownStep = try #require(unknown.flow.currentUpdate.promptContext?.step)
             #expect(knownStep.kind == .enterCode)
@@ -51,7 +51,7 @@ struct EnumerationTests {
         ) { harness in
             try await harness.signUp(try harness.sdk(), email: "pw@example.com", password: "a-strong-passphrase-9")
             let keyway = try harness.sdk()
-            await keyway.start(flowType: .signup, identifier: "pw@example.com")
+            await keyway.flow.start(flowType: .signup, identifier: "pw@example.com")
             #expect(keyway.flow.currentUpdate.enterCode != nil)
             await keyway.flow.submitCode(try await harness.server.latestCode(to: "pw@example.com"))
             #expect(keyway.flow.currentUpdate.prompt == .enterPassword(purpose: .signIn, minimumLength: nil))
@@ -70,7 +70,7 @@ struct EnumerationTests {
             try await withTestServer(AdaptiveHarness.start(policy: policy)) { harness in
                 // The first user sets up +14155550100.
                 let first = try harness.sdk()
-                await first.start(flowType: .signin, identifier: "first@example.com")
+                await first.flow.start(flowType: .signin, identifier: "first@example.com")
                 await first.flow.submitCode(try await harness.server.latestCode(to: "first@example.com"))
                 await first.flow.submitPhone("+14155550100")
                 let firstCode = try gateway.lastCode(to: "+14155550100")
@@ -80,7 +80,7 @@ struct EnumerationTests {
 
                 // A second user asks for the same number, then for a free one: the same step.
                 let second = try harness.sdk()
-                await second.start(flowType: .signin, identifier: "second@example.com")
+                await second.flow.start(flowType: .signin, identifier: "second@example.com")
                 await second.flow.submitCode(try await harness.server.latestCode(to: "second@example.com"))
                 await second.flow.submitPhone("+14155550100")
                 let taken = try #require(second.flow.currentUpdate.promptContext?.step)

@@ -50,7 +50,7 @@ struct ErrorPathTests {
             #expect(missing.action == .abort)
 
             let keyway = try KeywayClient(configId: "cfg_wrong", baseURL: server.baseURL, options: KeywayOptions(clock: clock))
-            await keyway.start(identifier: "a@example.com")
+            await keyway.flow.start(identifier: "a@example.com")
             let error = try #require(keyway.flow.currentUpdate.errorInfo)
             #expect(error.code == .unknownConfigId)
             #expect(error.action == .abort)
@@ -61,7 +61,7 @@ struct ErrorPathTests {
         let clock = ManualClock()
         try await withTestServer(TestServer.start(clock: clock)) { server in
             let keyway = try makeKeyway(server, clock: clock)
-            await keyway.start(flowType: .signup, identifier: "new@example.com")
+            await keyway.flow.start(flowType: .signup, identifier: "new@example.com")
             #expect(keyway.flow.currentUpdate.errorInfo?.code == .flowTypeNotEnabled)
         }
     }
@@ -70,7 +70,7 @@ struct ErrorPathTests {
         let clock = ManualClock()
         try await withTestServer(TestServer.start(clock: clock)) { server in
             let keyway = try makeKeyway(server, clock: clock)
-            await keyway.start(identifier: "guard@example.com")
+            await keyway.flow.start(identifier: "guard@example.com")
             let step = try #require(await keyway.flow.currentStep)
             let noToken = try problem(try await server.request("GET", "/v1/flows/\(step.flowId)", headers: ["X-Keyway-Config-Id": TestServer.configId]))
             #expect(noToken.code == .flowNotFound)
@@ -95,7 +95,7 @@ struct ErrorPathTests {
         let clock = ManualClock()
         try await withTestServer(TestServer.start(clock: clock)) { server in
             let keyway = try makeKeyway(server, clock: clock)
-            await keyway.start(identifier: "typo@example.com")
+            await keyway.flow.start(identifier: "typo@example.com")
             await keyway.flow.submitCode("12ab")
             let error = try #require(keyway.flow.currentUpdate.errorInfo)
             #expect(error.code == .invalidRequest)
@@ -173,7 +173,7 @@ struct ErrorPathTests {
 
     @Test func unreachableServerIsANetworkError() async throws {
         let keyway = try KeywayClient(configId: "cfg_x", baseURL: URL(string: "http://127.0.0.1:9")!)
-        await keyway.start(identifier: "a@example.com")
+        await keyway.flow.start(identifier: "a@example.com")
         let error = try #require(keyway.flow.currentUpdate.errorInfo)
         #expect(error.code == .networkError)
         #expect(error.action == .retryRequest)
@@ -181,9 +181,9 @@ struct ErrorPathTests {
 
     @Test func sdkValidatesBeforeSending() async throws {
         let keyway = try KeywayClient(configId: "cfg_x", baseURL: URL(string: "http://127.0.0.1:9")!)
-        await keyway.start(identifier: "   ")
+        await keyway.flow.start(identifier: "   ")
         #expect(keyway.flow.currentUpdate.errorInfo?.action == .retryInput)
-        await keyway.start(identifier: "a@example.com", codeChallenge: "not-a-challenge")
+        await keyway.flow.start(identifier: "a@example.com", codeChallenge: "not-a-challenge")
         #expect(keyway.flow.currentUpdate.errorInfo?.code == .invalidRequest)
         await keyway.flow.submitCode("123456")
         #expect(keyway.flow.currentUpdate.errorInfo?.code == .noActiveFlow)

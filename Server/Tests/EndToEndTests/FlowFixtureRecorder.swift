@@ -89,12 +89,12 @@ struct FlowFixtureRecorder {
 
             // Sign-in, primary choice.
             let primaryChoice = try Self.client(server, clock: clock)
-            await primaryChoice.keyway.start(identifier: "ann@example.com")
+            await primaryChoice.keyway.flow.start(identifier: "ann@example.com")
             try await keep("primaryChoice", "ann@example.com", primaryChoice, ["totpSecret": annTotp])
 
             // Sign-in, email code sent.
             let emailCode = try Self.client(server, clock: clock)
-            await emailCode.keyway.start(identifier: "ann@example.com")
+            await emailCode.keyway.flow.start(identifier: "ann@example.com")
             await emailCode.keyway.flow.selectMethod(id: "emailOtp")
             try await keep(
                 "emailCode", "ann@example.com", emailCode,
@@ -102,20 +102,20 @@ struct FlowFixtureRecorder {
 
             // Sign-in, password asked.
             let password = try Self.client(server, clock: clock)
-            await password.keyway.start(identifier: "ann@example.com")
+            await password.keyway.flow.start(identifier: "ann@example.com")
             await password.keyway.flow.selectMethod(id: "password")
             try await keep("password", "ann@example.com", password, ["totpSecret": annTotp])
 
             // Sign-in, second factor choice (skippable) after the password.
             let secondFactor = try Self.client(server, clock: clock)
-            await secondFactor.keyway.start(identifier: "ann@example.com")
+            await secondFactor.keyway.flow.start(identifier: "ann@example.com")
             await secondFactor.keyway.flow.selectMethod(id: "password")
             await secondFactor.keyway.flow.submitPassword(Self.password)
             try await keep("secondFactorChoice", "ann@example.com", secondFactor, ["totpSecret": annTotp])
 
             // Sign-in, authenticator code asked.
             let totp = try Self.client(server, clock: clock)
-            await totp.keyway.start(identifier: "ann@example.com")
+            await totp.keyway.flow.start(identifier: "ann@example.com")
             await totp.keyway.flow.selectMethod(id: "password")
             await totp.keyway.flow.submitPassword(Self.password)
             await totp.keyway.flow.selectMethod(id: "totp")
@@ -123,7 +123,7 @@ struct FlowFixtureRecorder {
 
             // Sign-in, an authenticator being set up (its secret sealed in the flow).
             let setupTotp = try Self.client(server, clock: clock)
-            await setupTotp.keyway.start(identifier: "carl@example.com")
+            await setupTotp.keyway.flow.start(identifier: "carl@example.com")
             await setupTotp.keyway.flow.selectMethod(id: "password")
             await setupTotp.keyway.flow.submitPassword(Self.password)
             await setupTotp.keyway.flow.selectMethod(id: "totp")
@@ -131,7 +131,7 @@ struct FlowFixtureRecorder {
 
             // Sign-in, a phone number being set up: its code sent.
             let setupSms = try Self.client(server, clock: clock)
-            await setupSms.keyway.start(identifier: "carl@example.com")
+            await setupSms.keyway.flow.start(identifier: "carl@example.com")
             await setupSms.keyway.flow.selectMethod(id: "password")
             await setupSms.keyway.flow.submitPassword(Self.password)
             await setupSms.keyway.flow.selectMethod(id: "smsOtp")
@@ -141,14 +141,14 @@ struct FlowFixtureRecorder {
 
             // Sign-up, at the profile form (the invitation sealed in the flow).
             let signUpForm = try Self.client(server, clock: clock)
-            await signUpForm.keyway.start(
+            await signUpForm.keyway.flow.start(
                 flowType: .signup, identifier: "dana@example.com", inviteCode: try await recorder.inviteCode())
             await signUpForm.keyway.flow.submitCode(try await server.latestCode(to: "dana@example.com"))
             try await keep("signUpForm", "dana@example.com", signUpForm)
 
             // Sign-up, at the password to choose (the form's answers kept in the flow).
             let signUpPassword = try Self.client(server, clock: clock)
-            await signUpPassword.keyway.start(
+            await signUpPassword.keyway.flow.start(
                 flowType: .signup, identifier: "erin@example.com", inviteCode: try await recorder.inviteCode())
             await signUpPassword.keyway.flow.submitCode(try await server.latestCode(to: "erin@example.com"))
             await signUpPassword.keyway.flow.submitForm(["displayName": "Erin"])
@@ -156,7 +156,7 @@ struct FlowFixtureRecorder {
 
             // Sign-in on a new device, waiting for an approval the trusted device already gave.
             let approval = try Self.client(server, clock: clock)
-            await approval.keyway.start(identifier: "bob@example.com")
+            await approval.keyway.flow.start(identifier: "bob@example.com")
             await approval.keyway.flow.selectMethod(id: "emailOtp")
             await approval.keyway.flow.submitCode(try await server.latestCode(to: "bob@example.com"))
             await approval.keyway.flow.selectMethod(id: "deviceApproval")
@@ -203,7 +203,7 @@ struct FlowFixtureRecorder {
         @discardableResult
         func signUp(_ email: String, deviceTrust: Bool = false) async throws -> Client {
             let client = try FlowFixtureRecorder.client(server, clock: clock, deviceTrust: deviceTrust)
-            await client.keyway.start(flowType: .signup, identifier: email, inviteCode: try await inviteCode())
+            await client.keyway.flow.start(flowType: .signup, identifier: email, inviteCode: try await inviteCode())
             await client.keyway.flow.submitCode(try await server.latestCode(to: email))
             await client.keyway.flow.submitForm(["displayName": email])
             await client.keyway.flow.submitPassword(FlowFixtureRecorder.password)
@@ -215,7 +215,7 @@ struct FlowFixtureRecorder {
         /// Signs up `email`, then signs in setting up an authenticator (and trusting the device).
         func signUpWithAuthenticator(_ email: String, deviceTrust: Bool) async throws -> (client: Client, secret: String) {
             let client = try await signUp(email, deviceTrust: deviceTrust)
-            await client.keyway.start(identifier: email)
+            await client.keyway.flow.start(identifier: email)
             await client.keyway.flow.selectMethod(id: "password")
             await client.keyway.flow.submitPassword(FlowFixtureRecorder.password)
             await client.keyway.flow.selectMethod(id: "totp")
@@ -233,7 +233,7 @@ struct FlowFixtureRecorder {
         /// An access token of a fresh sign-in of `email` (password and authenticator).
         func accessToken(_ email: String, totpSecret: String) async throws -> Sensitive<String> {
             let client = try FlowFixtureRecorder.client(server, clock: clock)
-            await client.keyway.start(identifier: email)
+            await client.keyway.flow.start(identifier: email)
             await client.keyway.flow.selectMethod(id: "password")
             await client.keyway.flow.submitPassword(FlowFixtureRecorder.password)
             await client.keyway.flow.selectMethod(id: "totp")

@@ -32,14 +32,14 @@ struct FlowResumptionTests {
 
             // First process: the flow reaches the code prompt, then the process dies.
             let first = try sdk(server, clock: clock, storage: try Self.storage(in: directory))
-            await first.start(identifier: email)
+            await first.flow.start(identifier: email)
             let original = try #require(first.flow.currentUpdate.enterCode)
             #expect(try await server.outbox(to: email).count == 1)
 
             // Second process: same storage file, new SDK instance.
             clock.advance(by: 20)
             let second = try sdk(server, clock: clock, storage: try Self.storage(in: directory))
-            #expect(try await second.resumeFlow())
+            #expect(try await second.flow.resume())
             let resumed = try #require(second.flow.currentUpdate.enterCode)
             #expect(resumed.destination == original.destination)
             #expect(resumed.resendAt == original.resendAt)
@@ -53,7 +53,7 @@ struct FlowResumptionTests {
 
             // Completion forgets the saved flow.
             let third = try sdk(server, clock: clock, storage: try Self.storage(in: directory))
-            #expect(try await third.resumeFlow() == false)
+            #expect(try await third.flow.resume() == false)
             #expect(third.flow.currentUpdate == .idle)
         }
     }
@@ -65,27 +65,27 @@ struct FlowResumptionTests {
 
             // Expired by the saved expiry: forgotten without asking the server.
             let expiring = try sdk(server, clock: clock, storage: storage)
-            await expiring.start(identifier: "expire@example.com")
+            await expiring.flow.start(identifier: "expire@example.com")
             #expect(try await storage.read(key: "keyway.flow.\(TestServer.configId)") != nil)
             clock.advance(by: 15 * 60 + 1)
-            #expect(try await sdk(server, clock: clock, storage: storage).resumeFlow() == false)
+            #expect(try await sdk(server, clock: clock, storage: storage).flow.resume() == false)
             #expect(try await storage.read(key: "keyway.flow.\(TestServer.configId)") == nil)
 
             // Cancelled: nothing is left to resume.
             let cancelling = try sdk(server, clock: clock, storage: storage)
-            await cancelling.start(identifier: "cancel@example.com")
+            await cancelling.flow.start(identifier: "cancel@example.com")
             await cancelling.flow.cancel()
             #expect(try await storage.read(key: "keyway.flow.\(TestServer.configId)") == nil)
 
             // Reset forgets it too.
             let resetting = try sdk(server, clock: clock, storage: storage)
-            await resetting.start(identifier: "reset@example.com")
-            await resetting.reset()
-            #expect(try await sdk(server, clock: clock, storage: storage).resumeFlow() == false)
+            await resetting.flow.start(identifier: "reset@example.com")
+            await resetting.flow.reset()
+            #expect(try await sdk(server, clock: clock, storage: storage).flow.resume() == false)
 
             // Cancelled on the server by another party: the server's answer ends it.
             let abandoned = try sdk(server, clock: clock, storage: storage)
-            await abandoned.start(identifier: "gone@example.com")
+            await abandoned.flow.start(identifier: "gone@example.com")
             let saved = try #require(try await storage.read(key: "keyway.flow.\(TestServer.configId)"))
             let json = try #require(try JSONSerialization.jsonObject(with: saved) as? [String: Any])
             let flowId = try #require(json["flowId"] as? String)
@@ -95,7 +95,7 @@ struct FlowResumptionTests {
                 headers: ["X-Keyway-Config-Id": TestServer.configId, "X-Keyway-Flow-Token": flowToken])
             #expect((200..<300).contains(deleted.status))
             let later = try sdk(server, clock: clock, storage: storage)
-            #expect(try await later.resumeFlow() == false)
+            #expect(try await later.flow.resume() == false)
             #expect(try await storage.read(key: "keyway.flow.\(TestServer.configId)") == nil)
         }
     }
@@ -105,30 +105,30 @@ struct FlowResumptionTests {
         try await withTestServer(TestServer.start(clock: clock)) { server in
             let storage = InMemorySecureStorage()
             let first = try sdk(server, clock: clock, storage: storage)
-            await first.start(identifier: "wrong@example.com")
+            await first.flow.start(identifier: "wrong@example.com")
             let second = try sdk(server, clock: clock, storage: storage)
-            #expect(try await second.resumeFlow())
+            #expect(try await second.flow.resume())
             await second.flow.submitCode("000000" == (try await server.latestCode(to: "wrong@example.com")) ? "111111" : "000000")
             #expect(second.flow.currentUpdate.errorInfo?.code == .invalidCode)
             // Still resumable: the flow lives on.
-            #expect(try await sdk(server, clock: clock, storage: storage).resumeFlow())
+            #expect(try await sdk(server, clock: clock, storage: storage).flow.resume())
         }
     }
 
     @Test func resumingWithoutStorageOrWhileStorageIsLockedThrows() async throws {
         let clock = ManualClock()
         try await withTestServer(TestServer.start(clock: clock)) { server in
-            await #expect(throws: KeywayError.self) { _ = try await makeKeyway(server, clock: clock).resumeFlow() }
+            await #expect(throws: KeywayError.self) { _ = try await makeKeyway(server, clock: clock).flow.resume() }
 
             // A server that cannot be reached keeps the saved flow for a later try.
             let storage = InMemorySecureStorage()
             let starting = try sdk(server, clock: clock, storage: storage)
-            await starting.start(identifier: "offline@example.com")
+            await starting.flow.start(identifier: "offline@example.com")
             let offline = try KeywayClient(
                 configId: TestServer.configId, baseURL: server.baseURL,
                 options: KeywayOptions(transport: FailingTransport(), clock: clock, resumableFlowStorage: storage))
-            await #expect(throws: KeywayError.self) { _ = try await offline.resumeFlow() }
-            #expect(try await sdk(server, clock: clock, storage: storage).resumeFlow())
+            await #expect(throws: KeywayError.self) { _ = try await offline.flow.resume() }
+            #expect(try await sdk(server, clock: clock, storage: storage).flow.resume())
         }
     }
 }

@@ -38,7 +38,7 @@ struct FlowUpgradeTests {
             var options = KeywayOptions(clock: clock, resumableFlowStorage: storage)
             options.autoPollApprovals = false
             let keyway = try KeywayClient(configId: TestServer.configId, baseURL: server.baseURL, options: options)
-            #expect(try await keyway.resumeFlow(), "\(name) resumes")
+            #expect(try await keyway.flow.resume(), "\(name) resumes")
             #expect(keyway.flow.currentUpdate.stepKind?.rawValue == recorded.stepKind, "\(name) is where it was left")
 
             let run = Run(keyway: keyway, server: server, clock: clock, recorded: recorded)
@@ -54,7 +54,7 @@ struct FlowUpgradeTests {
         let clock = ManualClock()
         try await withTestServer(TestServer.start(clock: clock)) { server in
             let keyway = try makeKeyway(server, clock: clock)
-            await keyway.start(identifier: "later@example.com")
+            await keyway.flow.start(identifier: "later@example.com")
             #expect(keyway.flow.currentUpdate.enterCode != nil)
             // As a newer release (rolled back) would leave it: a stage this one does not know.
             try await server.execute(

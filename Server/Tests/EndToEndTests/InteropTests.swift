@@ -11,7 +11,7 @@ struct InteropTests {
         let clock = ManualClock(Date())
         try await withTestServer(TestServer.start(clock: clock)) { server in
             let keyway = try makeKeyway(server, clock: clock)
-            await keyway.start(identifier: "interop@example.com")
+            await keyway.flow.start(identifier: "interop@example.com")
             await keyway.flow.submitCode(try await server.latestCode(to: "interop@example.com"))
             let completion = try #require(keyway.flow.currentUpdate.completion)
             let tokens = try await keyway.exchange(authCode: completion.authCode, codeVerifier: completion.codeVerifier!)
@@ -113,7 +113,7 @@ struct InteropDPoPTests {
                 ).configId
             }
             let keyway = try KeywayClient(configId: configId, baseURL: server.baseURL, options: KeywayOptions(clock: clock))
-            await keyway.start(identifier: "python-dpop@example.com")
+            await keyway.flow.start(identifier: "python-dpop@example.com")
             await keyway.flow.submitCode(try await server.latestCode(to: "python-dpop@example.com"))
             let completion = try #require(keyway.flow.currentUpdate.completion)
             // `--name=value`: a base64url value may start with "-", which argparse would take for an option.

@@ -29,7 +29,7 @@ struct LockoutTests {
         try await withTestServer(TestServer.start(clock: clock)) { server in
             // The owner signs in once from 127.0.0.1: that network is known for the account.
             let owner = try makeKeyway(server, clock: clock)
-            await owner.start(identifier: "victim@example.com")
+            await owner.flow.start(identifier: "victim@example.com")
             await owner.flow.submitCode(try await server.latestCode(to: "victim@example.com"))
             #expect(owner.flow.currentUpdate.completion != nil)
             clock.advance(by: 1)
@@ -55,7 +55,7 @@ struct LockoutTests {
 
             // The owner, from the network they signed in from, is not slowed at all.
             let again = try makeKeyway(server, clock: clock)
-            await again.start(identifier: "victim@example.com")
+            await again.flow.start(identifier: "victim@example.com")
             #expect(again.flow.currentUpdate.enterCode != nil)
             await again.flow.submitCode(try await server.latestCode(to: "victim@example.com"))
             #expect(again.flow.currentUpdate.completion != nil)
@@ -72,7 +72,7 @@ struct LockoutTests {
         limits.rateLimits.codeChecksPerIdentifier = 4
         try await withTestServer(TestServer.start(clock: clock, limits: limits)) { server in
             let owner = try makeKeyway(server, clock: clock)
-            await owner.start(identifier: "owner@example.com")
+            await owner.flow.start(identifier: "owner@example.com")
             await owner.flow.submitCode(try await server.latestCode(to: "owner@example.com"))
             #expect(owner.flow.currentUpdate.completion != nil)
 
@@ -94,7 +94,7 @@ struct LockoutTests {
 
             // The owner's own code still works.
             let again = try makeKeyway(server, clock: clock)
-            await again.start(identifier: "owner@example.com")
+            await again.flow.start(identifier: "owner@example.com")
             await again.flow.submitCode(try await server.latestCode(to: "owner@example.com"))
             #expect(again.flow.currentUpdate.completion != nil)
         }

@@ -11,7 +11,7 @@ struct LogSecrecyTests {
         let logs = LogCapture()
         try await withTestServer(TestServer.start(clock: clock, logs: logs)) { server in
             let keyway = try makeKeyway(server, clock: clock)
-            await keyway.start(identifier: "secret@example.com")
+            await keyway.flow.start(identifier: "secret@example.com")
             let flowToken = try #require(await keyway.flow.currentStep?.flowToken?.revealed)
             let code = try await server.latestCode(to: "secret@example.com")
             await keyway.flow.submitCode(code)
@@ -42,7 +42,7 @@ struct LogSecrecyTests {
         let clock = ManualClock()
         try await withTestServer(TestServer.start(clock: clock)) { server in
             let keyway = try makeKeyway(server, clock: clock)
-            await keyway.start(identifier: "print@example.com")
+            await keyway.flow.start(identifier: "print@example.com")
             await keyway.flow.submitCode(try await server.latestCode(to: "print@example.com"))
             let update = keyway.flow.currentUpdate
             let completion = try #require(update.completion)

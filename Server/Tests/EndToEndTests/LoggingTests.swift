@@ -24,7 +24,7 @@ final class RecordingTransport: HTTPTransport, @unchecked Sendable {
 struct LoggingTests {
     func signIn(_ server: TestServer, options: KeywayOptions, email: String) async throws -> (TokenSet, String) {
         let keyway = try KeywayClient(configId: TestServer.configId, baseURL: server.baseURL, options: options)
-        await keyway.start(identifier: email)
+        await keyway.flow.start(identifier: email)
         let code = try await server.latestCode(to: email)
         await keyway.flow.submitCode(code)
         let completion = try #require(keyway.flow.currentUpdate.completion)

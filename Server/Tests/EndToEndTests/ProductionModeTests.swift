@@ -29,7 +29,7 @@ struct ProductionModeTests {
 
             let app = try await server.app.register(.init(name: "Prod", clientType: .public, autoCreateUsers: true))
             let keyway = try KeywayClient(configId: app.configId, baseURL: server.baseURL, options: KeywayOptions(clock: clock))
-            await keyway.start(identifier: "prod@example.com")
+            await keyway.flow.start(identifier: "prod@example.com")
             #expect(keyway.flow.currentUpdate.enterCode != nil)
 
             let line = try #require(try String(contentsOf: delivery.messages, encoding: .utf8).split(separator: "\n").first)
@@ -50,7 +50,7 @@ struct ProductionModeTests {
         try await withTestServer(TestServer.start(clock: clock, deliveryCommand: delivery.script)) { server in
             let app = try await server.app.register(.init(name: "Prod", clientType: .public, autoCreateUsers: true))
             let keyway = try KeywayClient(configId: app.configId, baseURL: server.baseURL, options: KeywayOptions(clock: clock))
-            await keyway.start(identifier: "down@example.com")
+            await keyway.flow.start(identifier: "down@example.com")
             let error = try #require(keyway.flow.currentUpdate.errorInfo)
             #expect(error.code == .deliveryFailed)
             #expect(error.action == .retryRequest)

@@ -22,7 +22,7 @@ struct ProfileTests {
         try await withTestServer(TestServer.start(clock: clock)) { server in
             try await server.app.setProfileSchema(schema)
             let keyway = try makeKeyway(server, clock: clock)
-            await keyway.start(identifier: email)
+            await keyway.flow.start(identifier: email)
             await keyway.flow.submitCode(try await server.latestCode(to: email))
             let completion = try #require(keyway.flow.currentUpdate.completion)
             let tokens = try await keyway.exchange(authCode: completion.authCode, codeVerifier: completion.codeVerifier!)
@@ -132,7 +132,7 @@ struct ProfileTests {
             // Another device of the same user, without the key: a clear error, never ciphertext or a new key.
             let completion: (Sensitive<String>, Sensitive<String>) = try await {
                 let tablet = try makeKeyway(server, clock: ManualClock())
-                await tablet.start(identifier: "facade@example.com")
+                await tablet.flow.start(identifier: "facade@example.com")
                 await tablet.flow.submitCode(try await server.latestCode(to: "facade@example.com"))
                 let done = try #require(tablet.flow.currentUpdate.completion)
                 return (done.authCode, try #require(done.codeVerifier))

@@ -39,7 +39,7 @@ struct RateLimitTests {
         try await withTestServer(TestServer.start(databasePath: server.databasePath, clock: clock)) { restarted in
             // The SDK shows the wait action with its time.
             let keyway = try makeKeyway(restarted, clock: clock)
-            await keyway.start(identifier: "limit@example.com")
+            await keyway.flow.start(identifier: "limit@example.com")
             let error = try #require(keyway.flow.currentUpdate.errorInfo)
             #expect(error.code == .rateLimited)
             #expect(error.action == .wait)
@@ -60,14 +60,14 @@ struct RateLimitTests {
             // Three flows of five wrong guesses each use up the fifteen checks of the window.
             for _ in 0..<3 {
                 let keyway = try makeKeyway(server, clock: clock)
-                await keyway.start(identifier: email)
+                await keyway.flow.start(identifier: email)
                 let code = try await server.latestCode(to: email)
                 for _ in 0..<5 { await keyway.flow.submitCode(code == "000000" ? "111111" : "000000") }
                 #expect(keyway.flow.currentUpdate.errorInfo?.code == .tooManyAttempts)
             }
             // A fourth flow cannot even try the right code until the window ends.
             let keyway = try makeKeyway(server, clock: clock)
-            await keyway.start(identifier: email)
+            await keyway.flow.start(identifier: email)
             let code = try await server.latestCode(to: email)
             await keyway.flow.submitCode(code)
             #expect(keyway.flow.currentUpdate.errorInfo?.code == .rateLimited)
@@ -85,7 +85,7 @@ struct RateLimitTests {
         limits.rateLimits.codeSendsPerIdentifier = 4
         try await withTestServer(TestServer.start(clock: clock, limits: limits)) { server in
             let keyway = try makeKeyway(server, clock: clock)
-            await keyway.start(identifier: "sends@example.com")
+            await keyway.flow.start(identifier: "sends@example.com")
             for _ in 0..<3 {
                 clock.advance(by: 31)
                 #expect(await keyway.flow.resend())

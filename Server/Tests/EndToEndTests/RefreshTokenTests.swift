@@ -12,7 +12,7 @@ struct RefreshTokenTests {
         _ server: TestServer, clock: ManualClock, email: String, configId: String = TestServer.configId
     ) async throws -> (KeywayClient, TokenSet) {
         let keyway = try KeywayClient(configId: configId, baseURL: server.baseURL, options: KeywayOptions(clock: clock))
-        await keyway.start(identifier: email)
+        await keyway.flow.start(identifier: email)
         await keyway.flow.submitCode(try await server.latestCode(to: email))
         let completion = try #require(keyway.flow.currentUpdate.completion)
         let tokens = try await keyway.exchange(authCode: completion.authCode, codeVerifier: try #require(completion.codeVerifier))
@@ -168,7 +168,7 @@ struct RefreshTokenTests {
         let clock = ManualClock()
         try await withTestServer(TestServer.start(clock: clock)) { server in
             let keyway = try makeKeyway(server, clock: clock)
-            await keyway.start(identifier: "replay-refresh@example.com")
+            await keyway.flow.start(identifier: "replay-refresh@example.com")
             await keyway.flow.submitCode(try await server.latestCode(to: "replay-refresh@example.com"))
             let completion = try #require(keyway.flow.currentUpdate.completion)
             let verifier = try #require(completion.codeVerifier)

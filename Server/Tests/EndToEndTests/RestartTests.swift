@@ -10,7 +10,7 @@ struct RestartTests {
         let first = try await TestServer.start(clock: clock)
         let (keyway, code, jwksBefore) = try await withTestServer(first) { first in
             let keyway = try makeKeyway(first, clock: clock)
-            await keyway.start(identifier: "restart@example.com")
+            await keyway.flow.start(identifier: "restart@example.com")
             #expect(keyway.flow.currentUpdate.enterCode != nil)
             let code = try await first.latestCode(to: "restart@example.com")
             let jwksBefore = try await first.request("GET", "/.well-known/jwks.json").body

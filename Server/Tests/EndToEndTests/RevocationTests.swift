@@ -9,7 +9,7 @@ import Testing
 struct RevocationTests {
     func signIn(_ server: TestServer, clock: ManualClock, email: String) async throws -> (KeywayClient, TokenSet) {
         let keyway = try makeKeyway(server, clock: clock)
-        await keyway.start(identifier: email)
+        await keyway.flow.start(identifier: email)
         await keyway.flow.submitCode(try await server.latestCode(to: email))
         let completion = try #require(keyway.flow.currentUpdate.completion)
         return (keyway, try await keyway.exchange(authCode: completion.authCode, codeVerifier: try #require(completion.codeVerifier)))

@@ -29,7 +29,7 @@ struct SMSDeliveryTests {
                         try await Task.sleep(for: .milliseconds(50))
                     }
                 }
-                await keyway.start(flowType: .signup, identifier: "+14155550188")
+                await keyway.flow.start(flowType: .signup, identifier: "+14155550188")
                 ticking.cancel()
                 #expect(keyway.flow.currentUpdate.enterCode?.channel == .sms)
                 let requests = gateway.requests
@@ -53,7 +53,7 @@ struct SMSDeliveryTests {
                 // The gateway is down: the sign-up's first code cannot go out, nothing of the flow stays,
                 // and the same request can be sent again.
                 gateway.fail(true)
-                await keyway.start(flowType: .signup, identifier: phone)
+                await keyway.flow.start(flowType: .signup, identifier: phone)
                 let down = try #require(keyway.flow.currentUpdate.errorInfo)
                 #expect(down.code == .deliveryFailed)
                 #expect(down.action == .retryRequest)
@@ -61,7 +61,7 @@ struct SMSDeliveryTests {
 
                 // It recovers: the code arrives signed, and the sign-up completes with it.
                 gateway.fail(false)
-                await keyway.start(flowType: .signup, identifier: phone)
+                await keyway.flow.start(flowType: .signup, identifier: phone)
                 #expect(keyway.flow.currentUpdate.enterCode?.channel == .sms)
                 await keyway.flow.submitCode(try gateway.lastCode(to: phone))
                 await keyway.flow.submitPassword("gateway-user-passphrase")
@@ -72,7 +72,7 @@ struct SMSDeliveryTests {
                 // Down again during a sign-in: the chosen method is unavailable, the flow is back on the
                 // choice, and another method finishes the sign-in.
                 gateway.fail(true)
-                await keyway.start(flowType: .signin, identifier: phone)
+                await keyway.flow.start(flowType: .signin, identifier: phone)
                 await keyway.flow.selectMethod(id: "smsOtp")
                 let unavailable = try #require(keyway.flow.currentUpdate.errorInfo)
                 #expect(unavailable.code == .methodUnavailable)

@@ -56,7 +56,7 @@ struct SessionTests {
             let keyway = try KeywayClient(
                 configId: TestServer.configId, baseURL: server.baseURL,
                 options: KeywayOptions(transport: transport, clock: clock))
-            await keyway.start(identifier: email)
+            await keyway.flow.start(identifier: email)
             await keyway.flow.submitCode(try await server.latestCode(to: email))
             let completion = try #require(keyway.flow.currentUpdate.completion)
             let tokens = try await keyway.exchange(
@@ -95,7 +95,7 @@ struct SessionTests {
         try await withTestServer(TestServer.start(clock: clock)) { server in
             func device() async throws -> KeywaySession {
                 let keyway = try makeKeyway(server, clock: clock)
-                await keyway.start(identifier: "everywhere@example.com")
+                await keyway.flow.start(identifier: "everywhere@example.com")
                 await keyway.flow.submitCode(try await server.latestCode(to: "everywhere@example.com"))
                 let completion = try #require(keyway.flow.currentUpdate.completion)
                 let session = KeywaySession(keyway: keyway, storage: InMemorySecureStorage())
@@ -211,7 +211,7 @@ struct SharedStorageSessionTests {
             let (app, appSession) = try member()
             let (_, extensionSession) = try member()
 
-            await app.start(identifier: "shared@example.com")
+            await app.flow.start(identifier: "shared@example.com")
             await app.flow.submitCode(try await server.latestCode(to: "shared@example.com"))
             let completion = try #require(app.flow.currentUpdate.completion)
             try await appSession.save(try await app.exchange(authCode: completion.authCode, codeVerifier: completion.codeVerifier!))
@@ -236,7 +236,7 @@ struct MultiAccountSessionTests {
             let storage = InMemorySecureStorage()
             let session = KeywaySession(keyway: keyway, storage: storage)
             func signIn(_ email: String) async throws -> TokenSet {
-                await keyway.start(identifier: email)
+                await keyway.flow.start(identifier: email)
                 await keyway.flow.submitCode(try await server.latestCode(to: email))
                 let completion = try #require(keyway.flow.currentUpdate.completion)
                 let tokens = try await keyway.exchange(authCode: completion.authCode, codeVerifier: completion.codeVerifier!)
@@ -302,7 +302,7 @@ struct InterruptedRefreshTests {
         let clock = ManualClock()
         try await withTestServer(TestServer.start(clock: clock)) { server in
             let keyway = try makeKeyway(server, clock: clock)
-            await keyway.start(identifier: "killed@example.com")
+            await keyway.flow.start(identifier: "killed@example.com")
             await keyway.flow.submitCode(try await server.latestCode(to: "killed@example.com"))
             let completion = try #require(keyway.flow.currentUpdate.completion)
             let tokens = try await keyway.exchange(authCode: completion.authCode, codeVerifier: completion.codeVerifier!)

@@ -14,7 +14,7 @@ struct SignInTests {
 
             let recorder = UpdateRecorder()
             keyway.flow.onUpdate = { recorder.record($0) }
-            await keyway.start(flowType: .signin, identifier: "Alice@Example.com")
+            await keyway.flow.start(flowType: .signin, identifier: "Alice@Example.com")
             let prompt = try #require(keyway.flow.currentUpdate.enterCode)
             #expect(prompt.destination == "a•••@example.com")
             #expect(prompt.codeLength == 6)
@@ -51,7 +51,7 @@ struct SignInTests {
             #expect(claims["jti"] as? String != nil)
 
             // Signing in again finds the same user.
-            await keyway.start(identifier: "alice@example.com")
+            await keyway.flow.start(identifier: "alice@example.com")
             await keyway.flow.submitCode(try await server.latestCode(to: "alice@example.com"))
             let second = try #require(keyway.flow.currentUpdate.completion)
             let again = try await keyway.exchange(authCode: second.authCode, codeVerifier: try #require(second.codeVerifier))
@@ -65,10 +65,10 @@ struct SignInTests {
             let keyway = try makeKeyway(server, clock: clock)
             var iterator = keyway.flow.updates.makeAsyncIterator()
             #expect(await iterator.next() == .idle)
-            await keyway.start(identifier: "stream@example.com")
+            await keyway.flow.start(identifier: "stream@example.com")
             #expect(await iterator.next() == .loading)
             #expect(await iterator.next()?.enterCode != nil)
-            await keyway.reset()
+            await keyway.flow.reset()
             #expect(await iterator.next() == .idle)
         }
     }
@@ -78,7 +78,7 @@ struct SignInTests {
         try await withTestServer(TestServer.start(clock: clock)) { server in
             let keyway = try makeKeyway(server, clock: clock)
             let verifier = "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk"
-            await keyway.start(identifier: "own@example.com", codeChallenge: PKCE.challenge(for: verifier))
+            await keyway.flow.start(identifier: "own@example.com", codeChallenge: PKCE.challenge(for: verifier))
             await keyway.flow.submitCode(try await server.latestCode(to: "own@example.com"))
             let completion = try #require(keyway.flow.currentUpdate.completion)
             #expect(completion.codeVerifier == nil)

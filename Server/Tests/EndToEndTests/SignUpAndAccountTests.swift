@@ -28,13 +28,13 @@ struct SignUpAndAccountTests {
             let keyway = try harness.sdk()
 
             // Without the code, and with a wrong one: retryInput on the inviteCode field.
-            await keyway.start(flowType: .signup, identifier: "new@example.com")
+            await keyway.flow.start(flowType: .signup, identifier: "new@example.com")
             #expect(keyway.flow.currentUpdate.errorInfo?.code == .invalidInviteCode)
             #expect(keyway.flow.currentUpdate.errorInfo?.action == .retryInput)
-            await keyway.start(flowType: .signup, identifier: "new@example.com", inviteCode: "not-the-code")
+            await keyway.flow.start(flowType: .signup, identifier: "new@example.com", inviteCode: "not-the-code")
             #expect(keyway.flow.currentUpdate.errorInfo?.details?.invalidFields?.first?.name == "inviteCode")
 
-            await keyway.start(flowType: .signup, identifier: "new@example.com", inviteCode: code)
+            await keyway.flow.start(flowType: .signup, identifier: "new@example.com", inviteCode: code)
             await keyway.flow.submitCode(try await server.latestCode(to: "new@example.com"))
             guard case .form(let formId, _, let fields)? = keyway.flow.currentUpdate.prompt else {
                 throw TestFailure("Expected the sign-up form, got \(keyway.flow.currentUpdate)")
@@ -56,7 +56,7 @@ struct SignUpAndAccountTests {
             #expect(try await server.rowCount("user_profiles WHERE data LIKE '%Ada%'") == 1)
 
             // The code is single use.
-            await keyway.start(flowType: .signup, identifier: "second@example.com", inviteCode: code)
+            await keyway.flow.start(flowType: .signup, identifier: "second@example.com", inviteCode: code)
             let used = try #require(keyway.flow.currentUpdate.errorInfo)
             #expect(used.code == .inviteCodeUsed)
             #expect(used.action == .abort)
@@ -69,7 +69,7 @@ struct SignUpAndAccountTests {
         ])) { harness in
             let keyway = try harness.sdk()
             for _ in 0..<2 {
-                await keyway.start(flowType: .signup, identifier: "twice@example.com")
+                await keyway.flow.start(flowType: .signup, identifier: "twice@example.com")
                 #expect(keyway.flow.currentUpdate.enterCode != nil)
                 await keyway.flow.submitCode(try await harness.server.latestCode(to: "twice@example.com"))
                 #expect(keyway.flow.currentUpdate.completion != nil)
@@ -85,7 +85,7 @@ struct SignUpAndAccountTests {
         ])) { harness in
             let server = harness.server
             let keyway = try harness.sdk()
-            await keyway.start(flowType: .signin, identifier: "sms@example.com")
+            await keyway.flow.start(flowType: .signin, identifier: "sms@example.com")
             await keyway.flow.submitCode(try await server.latestCode(to: "sms@example.com"))
             let enrol = try #require(keyway.flow.currentUpdate.methodChoice)
             #expect(enrol.purpose == .enrolment)
@@ -174,7 +174,7 @@ struct SignUpAndAccountTests {
 
             // Only the new password signs in now.
             for (password, works) in [("first-passphrase-1", false), ("second-passphrase-2", true)] {
-                await keyway.start(flowType: .signin, identifier: "change@example.com")
+                await keyway.flow.start(flowType: .signin, identifier: "change@example.com")
                 await keyway.flow.selectMethod(id: "password")
                 await keyway.flow.submitPassword(password)
                 #expect((keyway.flow.currentUpdate.completion != nil) == works)
@@ -190,9 +190,9 @@ struct SignUpAndAccountTests {
             #expect(issued.status == 201)
             let token = try #require(issued.json["startToken"] as? String)
             let keyway = try harness.sdk()
-            await keyway.start(flowType: .signin, identifier: "ignored@example.com", startToken: token)
+            await keyway.flow.start(flowType: .signin, identifier: "ignored@example.com", startToken: token)
             #expect(keyway.flow.currentUpdate.enterCode?.destination == "s•••@example.com")
-            await keyway.start(flowType: .signin, identifier: "ignored@example.com", startToken: token)
+            await keyway.flow.start(flowType: .signin, identifier: "ignored@example.com", startToken: token)
             let reused = try #require(keyway.flow.currentUpdate.errorInfo)
             #expect(reused.code == .invalidStartToken)
             #expect(reused.action == .restartFlow)
@@ -221,16 +221,16 @@ struct SignUpAndAccountTests {
 
             // A rate limit inside the flow's transaction rolls the token's use back too.
             let keyway = try harness.sdk()
-            await keyway.start(flowType: .signin, identifier: "kept@example.com")
+            await keyway.flow.start(flowType: .signin, identifier: "kept@example.com")
             #expect(keyway.flow.currentUpdate.enterCode != nil)
-            await keyway.start(flowType: .signin, identifier: "ignored@example.com", startToken: token)
+            await keyway.flow.start(flowType: .signin, identifier: "ignored@example.com", startToken: token)
             #expect(keyway.flow.currentUpdate.errorInfo?.code == .rateLimited)
 
             // Once the window passed, the token still starts its flow, once.
             harness.clock.advance(by: limits.rateLimits.window + 1)
-            await keyway.start(flowType: .signin, identifier: "ignored@example.com", startToken: token)
+            await keyway.flow.start(flowType: .signin, identifier: "ignored@example.com", startToken: token)
             #expect(keyway.flow.currentUpdate.enterCode?.destination == "k•••@example.com")
-            await keyway.start(flowType: .signin, identifier: "ignored@example.com", startToken: token)
+            await keyway.flow.start(flowType: .signin, identifier: "ignored@example.com", startToken: token)
             #expect(keyway.flow.currentUpdate.errorInfo?.code == .invalidStartToken)
         }
     }

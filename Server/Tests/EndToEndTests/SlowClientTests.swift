@@ -19,7 +19,7 @@ struct SlowClientTests {
             }
             // A real sign-in goes through meanwhile.
             let keyway = try makeKeyway(server, clock: clock)
-            await keyway.start(identifier: "busy@example.com")
+            await keyway.flow.start(identifier: "busy@example.com")
             await keyway.flow.submitCode(try await server.latestCode(to: "busy@example.com"))
             #expect(keyway.flow.currentUpdate.completion != nil)
             // The server closed every slow connection once it had been idle for its timeout.

@@ -32,7 +32,7 @@ final class Collector<Value: Sendable>: @unchecked Sendable {
 @Suite("Observable auth state and events")
 struct StateAndEventsTests {
     func signIn(_ keyway: KeywayClient, _ server: TestServer, email: String) async throws -> TokenSet {
-        await keyway.start(identifier: email)
+        await keyway.flow.start(identifier: email)
         await keyway.flow.submitCode(try await server.latestCode(to: email))
         let completion = try #require(keyway.flow.currentUpdate.completion)
         return try await keyway.exchange(authCode: completion.authCode, codeVerifier: try #require(completion.codeVerifier))
@@ -47,7 +47,7 @@ struct StateAndEventsTests {
             let second = try await signIn(keyway, server, email: "events@example.com")
 
             // Five wrong codes end the flow.
-            await keyway.start(identifier: "events@example.com")
+            await keyway.flow.start(identifier: "events@example.com")
             let code = try await server.latestCode(to: "events@example.com")
             for _ in 0..<5 { await keyway.flow.submitCode(code == "000000" ? "111111" : "000000") }
 

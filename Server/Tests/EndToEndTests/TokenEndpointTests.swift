@@ -13,7 +13,7 @@ struct TokenEndpointTests {
         -> (KeywayClient, Sensitive<String>, Sensitive<String>)
     {
         let keyway = try makeKeyway(server, clock: clock)
-        await keyway.start(identifier: email)
+        await keyway.flow.start(identifier: email)
         await keyway.flow.submitCode(try await server.latestCode(to: email))
         let completion = try #require(keyway.flow.currentUpdate.completion)
         return (keyway, completion.authCode, try #require(completion.codeVerifier))
@@ -100,7 +100,7 @@ struct TokenEndpointTests {
                 ApplicationRegistration(name: "Backend app", clientType: .confidential, autoCreateUsers: true))
             let secret = try #require(app.clientSecret)
             let keyway = try KeywayClient(configId: app.configId, baseURL: server.baseURL, options: KeywayOptions(clock: clock))
-            await keyway.start(identifier: "conf@example.com")
+            await keyway.flow.start(identifier: "conf@example.com")
             await keyway.flow.submitCode(try await server.latestCode(to: "conf@example.com"))
             let completion = try #require(keyway.flow.currentUpdate.completion)
             let verifier = try #require(completion.codeVerifier)
@@ -132,7 +132,7 @@ struct TokenEndpointTests {
             let app = try await server.app.register(
                 ApplicationRegistration(name: "Post app", clientType: .confidential, autoCreateUsers: true))
             let keyway = try KeywayClient(configId: app.configId, baseURL: server.baseURL, options: KeywayOptions(clock: clock))
-            await keyway.start(identifier: "post@example.com")
+            await keyway.flow.start(identifier: "post@example.com")
             await keyway.flow.submitCode(try await server.latestCode(to: "post@example.com"))
             let completion = try #require(keyway.flow.currentUpdate.completion)
             let redeemed = try await server.token([

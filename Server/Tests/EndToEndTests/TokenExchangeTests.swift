@@ -143,7 +143,7 @@ struct TokenExchangeTests {
 
     @Test func aVerifiedEmailLinksToTheExistingUser() async throws {
         try await withStartedServer { server, clock, external, keyway in
-            await keyway.start(identifier: "existing@example.com")
+            await keyway.flow.start(identifier: "existing@example.com")
             await keyway.flow.submitCode(try await server.latestCode(to: "existing@example.com"))
             let completion = try #require(keyway.flow.currentUpdate.completion)
             let signedIn = try await keyway.exchange(

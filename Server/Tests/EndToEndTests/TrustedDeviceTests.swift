@@ -176,7 +176,7 @@ struct TrustedDeviceTests {
             #expect(saved.status == 200)
             let project = try device.sdk(harness, app: "com.example.shop", configId: secondConfig)
             #expect(await project.trustedDeviceId(for: email) == nil)
-            await project.start(flowType: .signin, identifier: email)
+            await project.flow.start(flowType: .signin, identifier: email)
             await project.flow.submitCode(try await harness.server.latestCode(to: email))
             let prompt = project.flow.currentUpdate.prompt
             #expect(prompt == .enterTotp(digits: 6, purpose: .secondFactor) || project.flow.currentUpdate.totpSetup != nil)
@@ -196,7 +196,7 @@ struct TrustedDeviceTests {
 
             // Three wrong codes flag the next sign-ins.
             for _ in 0..<3 {
-                await keyway.start(flowType: .signin, identifier: email)
+                await keyway.flow.start(flowType: .signin, identifier: email)
                 await keyway.flow.submitCode("000000")
             }
             try await harness.signInWithCode(keyway, email: email)
@@ -219,14 +219,14 @@ struct TrustedDeviceTests {
             _ = try await harness.tokens(keyway)
             let sentBefore = try await harness.server.outbox(to: email).count
 
-            await keyway.start(flowType: .signin, identifier: email)
+            await keyway.flow.start(flowType: .signin, identifier: email)
             let tokens = try await harness.tokens(keyway)
             #expect(tokens.idToken.authenticationMethods == ["swk"])
             #expect(try await harness.server.outbox(to: email).count == sentBefore)
 
             // Without the device, the primary method runs as usual.
             let stranger = try TestDevice().sdk(harness)
-            await stranger.start(flowType: .signin, identifier: email)
+            await stranger.flow.start(flowType: .signin, identifier: email)
             #expect(stranger.flow.currentUpdate.enterCode != nil)
         }
     }
@@ -300,7 +300,7 @@ struct TrustedDeviceTests {
             let otherConfig = try #require(
                 (try JSONSerialization.jsonObject(with: registered.body) as? [String: Any])?["client_id"] as? String)
             let other = try KeywayClient(configId: otherConfig, baseURL: harness.server.baseURL, options: KeywayOptions(clock: harness.clock))
-            await other.start(identifier: email)
+            await other.flow.start(identifier: email)
             await other.flow.submitCode(try await harness.server.latestCode(to: email))
             let foreign = try await harness.tokens(other)
             #expect(foreign.idToken.subject == own.idToken.subject)

@@ -29,7 +29,7 @@ public struct KeywayOptions: Sendable {
     public var dpopKey: (any DeviceKey)?
     /// Opt-in flow resumption: when set, an unfinished flow's ID, flow token and PKCE verifier are
     /// kept in this storage from its first step until it completes, is cancelled, fails for good
-    /// or expires, so ``KeywayClient/resumeFlow()`` can pick it up in a later process (after the app
+    /// or expires, so ``KeywayFlow/resume()`` can pick it up in a later process (after the app
     /// was killed on the code screen, for example). `nil` (the default) keeps nothing.
     public var resumableFlowStorage: (any SecureStorage)?
     /// The SDK's logging: levels, areas, sinks and masking. Nothing is logged by default.

@@ -29,7 +29,7 @@ extension KeywayClient {
     ///   with `wait`, `network_error` with `retryRequest`…), or `unhandled_step` when the
     ///   application does not sign in with a code sent to this identifier.
     public func sendSignInCode(to identifier: String) async throws(FlowError) -> SignInCode {
-        await start(flowType: .signin, identifier: identifier)
+        await flow.start(flowType: .signin, identifier: identifier)
         if case .prompt(_, .selectMethod(let methods, .primary, _)) = flow.currentUpdate,
             let wanted = IdentifierKind(identifier).method, let option = methods.first(where: { $0.type == wanted })
         {

@@ -22,7 +22,7 @@ public final class KeywayFlow: Sendable {
     }
 
     /// A stream of updates that starts with the current one and finishes once the flow is over:
-    /// after `.completed`, after the `.idle` of ``cancel()`` or ``KeywayClient/reset()``, and after an
+    /// after `.completed`, after the `.idle` of ``cancel()`` or ``reset()``, and after an
     /// error whose action is `restartFlow` or `abort` — so `for await update in flow.updates`
     /// ends with the flow. Each access makes a new stream: start the next flow, then iterate again.
     public var updates: AsyncStream<FlowUpdate> { driver.broadcaster.stream() }
@@ -40,6 +40,47 @@ public final class KeywayFlow: Sendable {
     /// The raw hypermedia step the flow is on, for generic rendering.
     public var currentStep: Step? {
         get async { await driver.currentStep }
+    }
+
+    /// Starts a flow for `identifier`, replacing any flow in progress. Without a `codeChallenge`
+    /// the SDK generates PKCE and returns the verifier in ``FlowUpdate/completed(session:authCode:expiresAt:codeVerifier:meta:)``.
+    ///
+    /// - Parameters:
+    ///   - flowType: `signin` (the default), `signup`, or `accountManage` (see
+    ///     ``KeywayClient/startAccountManagement(session:account:)``).
+    ///   - identifier: The user's email address or phone number.
+    ///   - startToken: A start token from the app's backend, which picks the flow type and
+    ///     identifier.
+    ///   - inviteCode: An invitation code, where sign-up needs one.
+    ///   - codeChallenge: An S256 PKCE challenge made elsewhere (a backend); the completion then
+    ///     carries no verifier.
+    public func start(
+        flowType: FlowType = .signin, identifier: String, startToken: String? = nil, inviteCode: String? = nil,
+        codeChallenge: String? = nil
+    ) async {
+        await driver.start(
+            flowType: flowType, identifier: identifier, startToken: startToken, inviteCode: inviteCode,
+            codeChallenge: codeChallenge)
+    }
+
+    /// Resumes the flow an earlier process left unfinished, when ``KeywayOptions/resumableFlowStorage``
+    /// is set: reads the flow's current step from the server and emits it as a prompt (an
+    /// `enterCode` prompt comes back with its original destination and `resendAt`; no code is
+    /// sent again). The flow then continues as usual, and its completion carries the saved PKCE
+    /// verifier.
+    ///
+    /// - Returns: `false` when there is nothing to resume: no saved flow, or one that expired, was
+    ///   cancelled or completed, or belongs to another server (it is then forgotten).
+    /// - Throws: ``KeywayError/networkFailure(_:)`` or ``KeywayError/storageUnavailable(_:)``, and
+    ///   the saved flow is kept, when it cannot tell.
+    public func resume() async throws -> Bool {
+        try await driver.resume()
+    }
+
+    /// Forgets the flow in progress (and its saved copy, when flows are resumable) and returns to
+    /// ``FlowUpdate/idle`` without contacting the server.
+    public func reset() async {
+        await driver.reset()
     }
 
     /// Chooses a method for a ``Prompt/selectMethod(methods:purpose:skippable:)`` prompt: `id` is

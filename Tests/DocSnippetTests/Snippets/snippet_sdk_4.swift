@@ -12,7 +12,7 @@ func snippet_sdk_4(
         // called on every change, on an arbitrary thread: hop to the main actor to touch UI
     }
 
-    await keyway.start(flowType: .signin, identifier: "ada@example.com")
+    await keyway.flow.start(flowType: .signin, identifier: "ada@example.com")
 
     for await update in keyway.flow.updates {    // ends once the flow is over
         switch update {

@@ -10,10 +10,10 @@ func snippet_sdk_7(
 ) async throws {
     let keyway = try KeywayClient(configId: "cfg_…", baseURL: serverURL,
                             options: KeywayOptions(resumableFlowStorage: storage))
-    if try await keyway.resumeFlow() {
+    if try await keyway.flow.resume() {
         // keyway.flow re-emitted the step the user was on, e.g. the enterCode prompt
     } else {
-        await keyway.start(identifier: email)
+        await keyway.flow.start(identifier: email)
     }
     _ = keyway
 }

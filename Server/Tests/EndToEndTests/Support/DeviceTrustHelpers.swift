@@ -66,7 +66,7 @@ extension AdaptiveHarness {
 
     /// Starts a sign-in and enters the email code.
     func signInWithCode(_ keyway: KeywayClient, email: String) async throws {
-        await keyway.start(flowType: .signin, identifier: email)
+        await keyway.flow.start(flowType: .signin, identifier: email)
         guard keyway.flow.currentUpdate.enterCode != nil else {
             throw TestFailure("Expected the email code, got \(keyway.flow.currentUpdate)")
         }
