@@ -99,6 +99,13 @@ public final class KeywayClient: Sendable {
     ///
     /// For public applications only: the recommended path is to send `authCode` and
     /// `codeVerifier` to your backend and redeem them there.
+    ///
+    /// - Parameters:
+    ///   - authCode: The code of the completed flow (``FlowUpdate/completed(session:authCode:expiresAt:codeVerifier:meta:)``).
+    ///   - codeVerifier: The PKCE verifier of the flow.
+    /// - Returns: The verified tokens.
+    /// - Throws: ``KeywayError``: `oauth` with the server's error (`invalid_grant` for a used or
+    ///   expired code), `invalidIDToken`, `networkFailure`.
     public func exchange(authCode: Sensitive<String>, codeVerifier: Sensitive<String>) async throws -> TokenSet {
         try await tokenClient.exchange(authCode: authCode, codeVerifier: codeVerifier)
     }
@@ -111,6 +118,12 @@ public final class KeywayClient: Sendable {
     /// or creating the user on the first exchange, as the server is configured). The new ID token
     /// is verified as ``exchange(authCode:codeVerifier:)`` does; a refused token throws
     /// ``KeywayError/oauth(status:error:)`` with `invalid_grant`.
+    ///
+    /// - Parameters:
+    ///   - externalToken: The other system's JWT.
+    ///   - type: What it is: an access token (`.jwt`) or an ID token (`.idToken`).
+    /// - Returns: The verified Keyway tokens.
+    /// - Throws: ``KeywayError``.
     public func exchange(externalToken: Sensitive<String>, type: ExternalTokenType = .jwt) async throws -> TokenSet {
         try await tokenClient.exchange(externalToken: externalToken, type: type)
     }
@@ -119,6 +132,11 @@ public final class KeywayClient: Sendable {
     /// the backend redeemed the code with its secret), as ``exchange(authCode:codeVerifier:)``
     /// verifies its own: the ID token's signature against the server's key set, `iss`, `aud`
     /// (this SDK's config ID), `exp`, `iat`, `at_hash`. Save the result in a ``KeywaySession``.
+    ///
+    /// - Parameter tokens: The token response the backend handed over.
+    /// - Returns: The verified tokens.
+    /// - Throws: ``KeywayError/invalidIDToken(_:)``, or ``KeywayError/networkFailure(_:)`` when
+    ///   the key set cannot be fetched.
     public func verify(_ tokens: TokenResponse) async throws -> TokenSet {
         try await tokenClient.verify(tokens)
     }
@@ -129,6 +147,11 @@ public final class KeywayClient: Sendable {
     /// Refresh tokens rotate: the answer's `refreshToken` replaces the one presented, which is
     /// spent. Store the new one before discarding the old; presenting a spent token again after
     /// the server's short grace period revokes every token of the sign-in.
+    ///
+    /// - Parameter refreshToken: The current refresh token.
+    /// - Returns: The new, verified tokens.
+    /// - Throws: ``KeywayError/oauth(status:error:)`` (`invalid_grant`: the token is dead, sign
+    ///   in again), `invalidIDToken`, `networkFailure`.
     public func refresh(refreshToken: Sensitive<String>) async throws -> TokenSet {
         try await tokenClient.refresh(refreshToken: refreshToken)
     }
@@ -136,6 +159,9 @@ public final class KeywayClient: Sendable {
     /// Revokes a refresh token or an access token of this application (RFC 7009). Revoking a
     /// refresh token ends its sign-in: every token of it, access tokens included, stops being
     /// accepted. Revoking a token the server does not know succeeds too.
+    ///
+    /// - Parameter token: A refresh token or an access token.
+    /// - Throws: ``KeywayError``: `networkFailure`, or `oauth` when the server refuses the client.
     public func revoke(token: Sensitive<String>) async throws {
         try await tokenClient.revoke(token: token)
     }
@@ -145,8 +171,13 @@ public final class KeywayClient: Sendable {
     /// method and URL, bound to the token (`ath`). When the API answers `401` with a `DPoP-Nonce`
     /// header, build the request again with that `dpopNonce`.
     ///
-    /// Throws ``KeywayError/invalidConfiguration(_:)`` for a request without a URL, a malformed
-    /// token, or a bound token without ``KeywayOptions/dpopKey``.
+    /// - Parameters:
+    ///   - request: The request to the app's API, with its absolute URL and method.
+    ///   - accessToken: A valid access token (``KeywaySession/accessToken(account:throwIfMissing:)``).
+    ///   - dpopNonce: The nonce the API asked for in `DPoP-Nonce`, on a retry.
+    /// - Returns: The request with its `Authorization` (and `DPoP`) headers.
+    /// - Throws: ``KeywayError/invalidConfiguration(_:)`` for a request without a URL, a malformed
+    ///   token, or a bound token without ``KeywayOptions/dpopKey``.
     public func authorizedRequest(
         _ request: URLRequest, accessToken: Sensitive<String>, dpopNonce: String? = nil
     ) async throws -> URLRequest {
@@ -164,11 +195,19 @@ public final class KeywayClient: Sendable {
     }
 
     /// The signed-in user's claims from the OpenID Connect UserInfo endpoint.
+    ///
+    /// - Parameter accessToken: A valid access token with the `openid` scope.
+    /// - Returns: The user's subject, and email address with the `email` scope.
+    /// - Throws: ``KeywayError/oauth(status:error:)`` (`invalid_token`), `networkFailure`.
     public func userInfo(accessToken: Sensitive<String>) async throws -> UserInfo {
         try await tokenClient.userInfo(accessToken: accessToken)
     }
 
     /// The signed-in user's profile (`GET /v1/me`) with the project's field schema.
+    ///
+    /// - Parameter accessToken: A valid access token.
+    /// - Returns: The profile and the schema.
+    /// - Throws: ``KeywayError``.
     public func profile(accessToken: Sensitive<String>) async throws -> UserProfileDocument {
         try await tokenClient.profile(accessToken: accessToken)
     }
@@ -176,6 +215,12 @@ public final class KeywayClient: Sendable {
     /// Changes profile fields (`PATCH /v1/me`, a merge patch: `nil` removes a field) and returns
     /// the saved profile. Invalid fields throw ``KeywayError/problem(_:)`` with `invalidFields`,
     /// and nothing is saved. Encrypt encrypted fields with ``ProfileCipher`` first.
+    ///
+    /// - Parameters:
+    ///   - accessToken: A valid access token.
+    ///   - changes: The fields to set, and `nil` for those to remove.
+    /// - Returns: The saved profile.
+    /// - Throws: ``KeywayError/problem(_:)`` with `invalidFields`, or another ``KeywayError``.
     public func updateProfile(accessToken: Sensitive<String>, changes: [String: ProfileValue?]) async throws
         -> UserProfileDocument
     {
@@ -186,6 +231,9 @@ public final class KeywayClient: Sendable {
 
     /// Signs the user out on every device and app: all of the user's sessions and refresh tokens
     /// are revoked, and access tokens stop being accepted by `userInfo` and introspection.
+    ///
+    /// - Parameter accessToken: A valid access token of the user.
+    /// - Throws: ``KeywayError``.
     public func signOutEverywhere(accessToken: Sensitive<String>) async throws {
         try await tokenClient.signOutEverywhere(accessToken: accessToken)
     }
