@@ -9,7 +9,7 @@ import KeywayProtocol
 /// (Named apart from the `Keyway` module, so `Keyway.SomeType` always means the module's type.)
 ///
 /// ```swift
-/// let keyway = try KeywayClient(configId: "cfg_…", baseURL: URL(string: "https://auth.example.com")!)
+/// let keyway = try KeywayClient(configID: "cfg_…", baseURL: URL(string: "https://auth.example.com")!)
 /// keyway.flow.onUpdate = { update in … }
 /// await keyway.flow.start(flowType: .signin, identifier: "alice@example.com")
 /// await keyway.flow.submitCode("123456")
@@ -19,7 +19,11 @@ public final class KeywayClient: Sendable {
     public static let version = "0.1.0"
 
     /// The application's config ID (its OAuth `client_id`).
-    public let configId: String
+    public let configID: String
+
+    /// The config ID, under its name before 1.0.
+    @available(*, deprecated, renamed: "configID")
+    public var configId: String { configID }
     /// The normalized server URL.
     public let server: ServerURL
     /// The options the SDK was created with.
@@ -41,11 +45,15 @@ public final class KeywayClient: Sendable {
         set { eventBroadcaster.delegate = newValue }
     }
 
-    /// Creates the SDK. `baseURL` may be the server root or its `/v1` URL, with or without a
-    /// trailing slash. Throws ``KeywayError/invalidConfiguration(_:)`` for an empty config ID or
-    /// an unusable URL.
-    public init(configId: String, baseURL: URL, options: KeywayOptions = KeywayOptions()) throws {
-        let configId = configId.trimmingCharacters(in: .whitespaces)
+    /// Creates the SDK.
+    ///
+    /// - Parameters:
+    ///   - configID: The application's config ID (its OAuth `client_id`).
+    ///   - baseURL: The server root or its `/v1` URL, with or without a trailing slash.
+    ///   - options: The SDK's options.
+    /// - Throws: ``KeywayError/invalidConfiguration(_:)`` for an empty config ID or an unusable URL.
+    public init(configID: String, baseURL: URL, options: KeywayOptions = KeywayOptions()) throws {
+        let configId = configID.trimmingCharacters(in: .whitespaces)
         guard !configId.isEmpty, configId.utf8.count <= 128,
             !configId.contains(where: { $0.isNewline || $0.isWhitespace })
         else { throw KeywayError.invalidConfiguration("The config ID is empty or malformed.") }
@@ -54,7 +62,7 @@ public final class KeywayClient: Sendable {
         {
             throw KeywayError.invalidConfiguration("The relying party must be a non-empty single line.")
         }
-        self.configId = configId
+        self.configID = configId
         self.server = try ServerURL(baseURL)
         self.options = options
         let logger = KeywayLogger(configuration: options.logging, clock: options.clock)
@@ -69,6 +77,12 @@ public final class KeywayClient: Sendable {
         self.flow = KeywayFlow(driver: FlowDriver(client: client, options: instrumented, events: events, logger: logger))
         self.tokenClient = TokenClient(server: server, configId: configId, options: instrumented)
         events.owner = self
+    }
+
+    /// Creates the SDK, with the config ID under its name before 1.0.
+    @available(*, deprecated, renamed: "init(configID:baseURL:options:)")
+    public convenience init(configId: String, baseURL: URL, options: KeywayOptions = KeywayOptions()) throws {
+        try self.init(configID: configId, baseURL: baseURL, options: options)
     }
 
     /// Starts a flow: the same as ``KeywayFlow/start(flowType:identifier:startToken:inviteCode:codeChallenge:)``.

@@ -212,7 +212,7 @@ func makeKeyway(
     _ transport: ScriptedTransport, policy: PrimaryMethodSelectionPolicy = .manual, logging: KeywayLogging = KeywayLogging()
 ) throws -> KeywayClient {
     try KeywayClient(
-        configId: "cfg_test", baseURL: URL(string: "https://auth.example.com")!,
+        configID: "cfg_test", baseURL: URL(string: "https://auth.example.com")!,
         options: KeywayOptions(primaryMethodSelectionPolicy: policy, transport: transport, logging: logging))
 }
 

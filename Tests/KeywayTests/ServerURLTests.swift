@@ -49,7 +49,7 @@ struct ServerURLTests {
 
     @Test func keywayRejectsEmptyConfigId() {
         #expect(throws: KeywayError.self) {
-            try KeywayClient(configId: "  ", baseURL: URL(string: "https://auth.example.com")!)
+            try KeywayClient(configID: "  ", baseURL: URL(string: "https://auth.example.com")!)
         }
     }
 

@@ -35,7 +35,7 @@ struct ClientOptions: ParsableArguments {
             // No name given: the SDK uses the host name.
             let deviceTrust = DeviceTrustOptions(appIdentifier: Self.appIdentifier, storage: storage)
             return try KeywayClient(
-                configId: configId, baseURL: url,
+                configID: configId, baseURL: url,
                 options: KeywayOptions(primaryMethodSelectionPolicy: primaryMethodSelectionPolicy, deviceTrust: deviceTrust))
         } catch {
             throw ValidationError(String(describing: error))

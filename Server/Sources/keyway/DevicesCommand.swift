@@ -40,7 +40,7 @@ struct ListDevicesCommand: AsyncParsableCommand {
             guard let token = try await session.accessToken() else { throw SessionError.noAccessTokenPresent }
             devices = try await keyway.trustedDevices(accessToken: token)
             let identifier = try await DeviceCommandSupport.identifier(explicit: identifier, session: session)
-            thisDevice = if let identifier { await keyway.trustedDeviceId(for: identifier) } else { nil }
+            thisDevice = if let identifier { await keyway.trustedDeviceID(for: identifier) } else { nil }
         } catch {
             throw DeviceCommandSupport.fail(error, terminal: terminal, server: options.server)
         }
@@ -97,7 +97,7 @@ struct RevokeDevicesCommand: AsyncParsableCommand {
         do {
             guard let token = try await session.accessToken() else { throw SessionError.noAccessTokenPresent }
             let identifier = try await DeviceCommandSupport.identifier(explicit: identifier, session: session)
-            let thisDevice: String? = if let identifier { await keyway.trustedDeviceId(for: identifier) } else { nil }
+            let thisDevice: String? = if let identifier { await keyway.trustedDeviceID(for: identifier) } else { nil }
             if let id {
                 try await keyway.revokeTrustedDevice(id: id, accessToken: token)
                 terminal.status("Device \(id) is no longer trusted.")

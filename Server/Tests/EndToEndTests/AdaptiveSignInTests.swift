@@ -27,7 +27,7 @@ struct AdaptiveHarness: ScopedTestServer {
     func sdk(_ options: (inout KeywayOptions) -> Void = { _ in }) throws -> KeywayClient {
         var keywayOptions = KeywayOptions(clock: clock)
         options(&keywayOptions)
-        return try KeywayClient(configId: TestServer.configId, baseURL: server.baseURL, options: keywayOptions)
+        return try KeywayClient(configID: TestServer.configId, baseURL: server.baseURL, options: keywayOptions)
     }
 
     /// Signs up `email` with a password and, where the policy asks, the profile form.

@@ -88,7 +88,7 @@ struct ApprovalTests {
             let tokens = try await setup.harness.tokens(setup.newDevice)
             #expect(tokens.idToken.authenticationMethods == ["otp", "swk", "mfa"])
             // The approved device was enrolled too.
-            #expect(await setup.newDevice.trustedDeviceId(for: Self.email) != nil)
+            #expect(await setup.newDevice.trustedDeviceID(for: Self.email) != nil)
             #expect(try await setup.trusted.pendingApprovals(for: Self.email).isEmpty)
 
             // A second decision of the same request is refused.
@@ -168,7 +168,7 @@ struct ApprovalTests {
             let recorder = BodyRecordingTransport()
             var options = setup.trusted.options
             options.transport = recorder
-            let recording = try KeywayClient(configId: TestServer.configId, baseURL: setup.harness.server.baseURL, options: options)
+            let recording = try KeywayClient(configID: TestServer.configId, baseURL: setup.harness.server.baseURL, options: options)
             try await recording.decide(first, .approve, for: Self.email)
             let body = try #require(recorder.lastBody(pathSuffix: "/v1/approvals/\(first.id)"))
 
@@ -289,7 +289,7 @@ struct ApprovalTests {
                 #expect(json["approvalId"] as? String == pending.first?.id)
 
                 // An unsigned or stale list request is refused.
-                let deviceId = try #require(await trusted.trustedDeviceId(for: Self.email))
+                let deviceId = try #require(await trusted.trustedDeviceID(for: Self.email))
                 let unsigned = try await setup.harness.server.request(
                     "GET", "/v1/devices/\(deviceId)/approvals", headers: ["X-Keyway-Config-Id": TestServer.configId])
                 #expect(unsigned.status == 401)
@@ -298,7 +298,7 @@ struct ApprovalTests {
                 let recorder = BodyRecordingTransport()
                 var options = trusted.options
                 options.transport = recorder
-                let recording = try KeywayClient(configId: TestServer.configId, baseURL: setup.harness.server.baseURL, options: options)
+                let recording = try KeywayClient(configID: TestServer.configId, baseURL: setup.harness.server.baseURL, options: options)
                 _ = try await recording.pendingApprovals(for: Self.email)
                 let headers = try #require(recorder.lastHeaders(pathSuffix: "/approvals"))
                 let replayed = try await setup.harness.server.request(
@@ -309,7 +309,7 @@ struct ApprovalTests {
                 let stale = setup.harness.clock.now().addingTimeInterval(-600)
                 var staleOptions = trusted.options
                 staleOptions.clock = FixedClock(date: stale)
-                let late = try KeywayClient(configId: TestServer.configId, baseURL: setup.harness.server.baseURL, options: staleOptions)
+                let late = try KeywayClient(configID: TestServer.configId, baseURL: setup.harness.server.baseURL, options: staleOptions)
                 do {
                     _ = try await late.pendingApprovals(for: Self.email)
                     Issue.record("A stale signed request was answered.")

@@ -28,22 +28,22 @@ struct DeviceErrorPathTests {
             let problem = try WireCoding.makeDecoder().decode(Problem.self, from: refused.body)
             #expect(problem.code == .invalidRequest)
             #expect(problem.invalidFields?.map(\.name) == ["publicKey"])
-            #expect(await keyway.trustedDeviceId(for: "rsa@example.com") == nil)
+            #expect(await keyway.trustedDeviceID(for: "rsa@example.com") == nil)
 
             // A name that is empty.
             var options = KeywayOptions(clock: harness.clock)
             options.deviceTrust = DeviceTrustOptions(appIdentifier: "com.example.shop", storage: InMemorySecureStorage(), deviceName: " ")
-            let unnamed = try KeywayClient(configId: TestServer.configId, baseURL: harness.server.baseURL, options: options)
+            let unnamed = try KeywayClient(configID: TestServer.configId, baseURL: harness.server.baseURL, options: options)
             _ = try await harness.signInSettingUpTotp(unnamed, email: "noname@example.com")
             #expect(unnamed.flow.currentUpdate.completion != nil)
-            #expect(await unnamed.trustedDeviceId(for: "noname@example.com") == nil)
+            #expect(await unnamed.trustedDeviceID(for: "noname@example.com") == nil)
         }
     }
 
     @Test func approvalEndpointsRefuseBadInputAndOtherUsersDevices() async throws {
         try await withTestServer(ApprovalTests.setUp()) { setup in
             let server = setup.harness.server
-            let deviceId = try #require(await setup.trusted.trustedDeviceId(for: ApprovalTests.email))
+            let deviceId = try #require(await setup.trusted.trustedDeviceID(for: ApprovalTests.email))
             let json = ["Content-Type": "application/json", "X-Keyway-Config-Id": TestServer.configId]
 
             let tooLong = try await server.request("GET", "/v1/devices/\(deviceId)/approvals?wait=31", headers: json)

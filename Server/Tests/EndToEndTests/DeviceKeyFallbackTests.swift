@@ -27,14 +27,14 @@ struct DeviceKeyFallbackTests {
             options.deviceTrust = DeviceTrustOptions(
                 appIdentifier: "com.example.shop", storage: storage, keyStore: RefusingHardwareKeyStore(),
                 deviceName: "A phone without the entitlement")
-            let keyway = try KeywayClient(configId: TestServer.configId, baseURL: harness.server.baseURL, options: options)
+            let keyway = try KeywayClient(configID: TestServer.configId, baseURL: harness.server.baseURL, options: options)
             let events = Collected<KeywayEvent>()
             let listening = Task { for await event in keyway.events { events.append(event) } }
             defer { listening.cancel() }
 
             _ = try await harness.signInSettingUpTotp(keyway, email: "fallback@example.com")
             let first = try await harness.tokens(keyway)
-            let deviceId = try #require(await keyway.trustedDeviceId(for: "fallback@example.com"))
+            let deviceId = try #require(await keyway.trustedDeviceID(for: "fallback@example.com"))
             try await waitUntil("the fallback event arrived") { events.all.contains { $0.name == .deviceKeyFallback } }
             let fallback = try #require(events.all.first { $0.name == .deviceKeyFallback })
             #expect(fallback.data["reason"]?.contains("-34018") == true)

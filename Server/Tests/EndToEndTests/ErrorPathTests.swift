@@ -49,7 +49,7 @@ struct ErrorPathTests {
             #expect(missing.code == .missingConfigId)
             #expect(missing.action == .abort)
 
-            let keyway = try KeywayClient(configId: "cfg_wrong", baseURL: server.baseURL, options: KeywayOptions(clock: clock))
+            let keyway = try KeywayClient(configID: "cfg_wrong", baseURL: server.baseURL, options: KeywayOptions(clock: clock))
             await keyway.flow.start(identifier: "a@example.com")
             let error = try #require(keyway.flow.currentUpdate.errorInfo)
             #expect(error.code == .unknownConfigId)
@@ -172,7 +172,7 @@ struct ErrorPathTests {
     }
 
     @Test func unreachableServerIsANetworkError() async throws {
-        let keyway = try KeywayClient(configId: "cfg_x", baseURL: URL(string: "http://127.0.0.1:9")!)
+        let keyway = try KeywayClient(configID: "cfg_x", baseURL: URL(string: "http://127.0.0.1:9")!)
         await keyway.flow.start(identifier: "a@example.com")
         let error = try #require(keyway.flow.currentUpdate.errorInfo)
         #expect(error.code == .networkError)
@@ -180,7 +180,7 @@ struct ErrorPathTests {
     }
 
     @Test func sdkValidatesBeforeSending() async throws {
-        let keyway = try KeywayClient(configId: "cfg_x", baseURL: URL(string: "http://127.0.0.1:9")!)
+        let keyway = try KeywayClient(configID: "cfg_x", baseURL: URL(string: "http://127.0.0.1:9")!)
         await keyway.flow.start(identifier: "   ")
         #expect(keyway.flow.currentUpdate.errorInfo?.action == .retryInput)
         await keyway.flow.start(identifier: "a@example.com", codeChallenge: "not-a-challenge")

@@ -55,7 +55,7 @@ struct FlowFixtureRecorder {
                 deviceName: "Recorded device")
         }
         return Client(
-            keyway: try KeywayClient(configId: TestServer.configId, baseURL: server.baseURL, options: options), storage: storage)
+            keyway: try KeywayClient(configID: TestServer.configId, baseURL: server.baseURL, options: options), storage: storage)
     }
 
     @Test(.enabled(if: target != nil)) func recordFlowsInFlight() async throws {
@@ -223,7 +223,7 @@ struct FlowFixtureRecorder {
             await client.keyway.flow.submitTotp(TestAuthenticator.code(secret: secret, at: clock.now()))
             let done = try #require(client.keyway.flow.currentUpdate.completion, "\(email) set up an authenticator")
             if deviceTrust {
-                #expect(await client.keyway.trustedDeviceId(for: email) != nil)
+                #expect(await client.keyway.trustedDeviceID(for: email) != nil)
                 _ = try await client.keyway.exchange(authCode: done.authCode, codeVerifier: try #require(done.codeVerifier))
             }
             clock.advance(by: 31)

@@ -20,7 +20,7 @@ struct FlowResumptionTests {
 
     func sdk(_ server: TestServer, clock: ManualClock, storage: any SecureStorage) throws -> KeywayClient {
         try KeywayClient(
-            configId: TestServer.configId, baseURL: server.baseURL,
+            configID: TestServer.configId, baseURL: server.baseURL,
             options: KeywayOptions(clock: clock, resumableFlowStorage: storage))
     }
 
@@ -125,7 +125,7 @@ struct FlowResumptionTests {
             let starting = try sdk(server, clock: clock, storage: storage)
             await starting.flow.start(identifier: "offline@example.com")
             let offline = try KeywayClient(
-                configId: TestServer.configId, baseURL: server.baseURL,
+                configID: TestServer.configId, baseURL: server.baseURL,
                 options: KeywayOptions(transport: FailingTransport(), clock: clock, resumableFlowStorage: storage))
             await #expect(throws: KeywayError.self) { _ = try await offline.flow.resume() }
             #expect(try await sdk(server, clock: clock, storage: storage).flow.resume())

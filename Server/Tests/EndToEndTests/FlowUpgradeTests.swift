@@ -37,7 +37,7 @@ struct FlowUpgradeTests {
             let storage = try await FlowFixtures.storage(of: recorded, port: server.port)
             var options = KeywayOptions(clock: clock, resumableFlowStorage: storage)
             options.autoPollApprovals = false
-            let keyway = try KeywayClient(configId: TestServer.configId, baseURL: server.baseURL, options: options)
+            let keyway = try KeywayClient(configID: TestServer.configId, baseURL: server.baseURL, options: options)
             #expect(try await keyway.flow.resume(), "\(name) resumes")
             #expect(keyway.flow.currentUpdate.stepKind?.rawValue == recorded.stepKind, "\(name) is where it was left")
 

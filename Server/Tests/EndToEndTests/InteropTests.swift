@@ -112,7 +112,7 @@ struct InteropDPoPTests {
                         dpop: DPoPPolicy(mode: .required, requireNonce: true))
                 ).configId
             }
-            let keyway = try KeywayClient(configId: configId, baseURL: server.baseURL, options: KeywayOptions(clock: clock))
+            let keyway = try KeywayClient(configID: configId, baseURL: server.baseURL, options: KeywayOptions(clock: clock))
             await keyway.flow.start(identifier: "python-dpop@example.com")
             await keyway.flow.submitCode(try await server.latestCode(to: "python-dpop@example.com"))
             let completion = try #require(keyway.flow.currentUpdate.completion)

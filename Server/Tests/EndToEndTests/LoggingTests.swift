@@ -23,7 +23,7 @@ final class RecordingTransport: HTTPTransport, @unchecked Sendable {
 @Suite("SDK logging and request interceptors")
 struct LoggingTests {
     func signIn(_ server: TestServer, options: KeywayOptions, email: String) async throws -> (TokenSet, String) {
-        let keyway = try KeywayClient(configId: TestServer.configId, baseURL: server.baseURL, options: options)
+        let keyway = try KeywayClient(configID: TestServer.configId, baseURL: server.baseURL, options: options)
         await keyway.flow.start(identifier: email)
         let code = try await server.latestCode(to: email)
         await keyway.flow.submitCode(code)

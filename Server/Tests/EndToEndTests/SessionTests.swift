@@ -54,7 +54,7 @@ struct SessionTests {
         return try await TestServer.start(clock: clock).settingUp { server in
             let transport = CountingTransport()
             let keyway = try KeywayClient(
-                configId: TestServer.configId, baseURL: server.baseURL,
+                configID: TestServer.configId, baseURL: server.baseURL,
                 options: KeywayOptions(transport: transport, clock: clock))
             await keyway.flow.start(identifier: email)
             await keyway.flow.submitCode(try await server.latestCode(to: email))
@@ -203,7 +203,7 @@ struct SharedStorageSessionTests {
             // An app and its extension: separate SDK instances and storage objects on one file.
             func member() throws -> (KeywayClient, KeywaySession) {
                 let keyway = try KeywayClient(
-                    configId: TestServer.configId, baseURL: server.baseURL,
+                    configID: TestServer.configId, baseURL: server.baseURL,
                     options: KeywayOptions(transport: transport, clock: clock))
                 let storage = try FileSecureStorage(directory: directory, namespace: "group", keySource: .keyFile(keyFile))
                 return (keyway, KeywaySession(keyway: keyway, storage: storage))

@@ -16,9 +16,9 @@ struct TrustedDeviceTests {
             // The device was enrolled without a prompt: the flow went straight to its completion.
             let first = try await harness.tokens(keyway)
             #expect(first.idToken.authenticationMethods == ["otp", "mfa"])
-            let deviceId = try #require(await keyway.trustedDeviceId(for: "dee@example.com"))
+            let deviceId = try #require(await keyway.trustedDeviceID(for: "dee@example.com"))
             #expect(deviceId.hasPrefix("dev_"))
-            #expect(await keyway.trustedDeviceId(for: "DEE@example.com ") == deviceId)
+            #expect(await keyway.trustedDeviceID(for: "DEE@example.com ") == deviceId)
 
             let listed = try await keyway.trustedDevices(accessToken: first.response.accessToken)
             #expect(listed.map(\.id) == [deviceId])
@@ -48,7 +48,7 @@ struct TrustedDeviceTests {
             let keyway = try TestDevice().sdk(harness)
             let secret = try await harness.signInSettingUpTotp(keyway, email: "rev@example.com")
             let tokens = try await harness.tokens(keyway)
-            let deviceId = try #require(await keyway.trustedDeviceId(for: "rev@example.com"))
+            let deviceId = try #require(await keyway.trustedDeviceID(for: "rev@example.com"))
 
             // Account management lists the device and revokes it.
             await keyway.startAccountManagement(accessToken: tokens.response.accessToken, identifier: "rev@example.com")
@@ -75,12 +75,12 @@ struct TrustedDeviceTests {
             defer { listening.cancel() }
             try await harness.signInWithCode(keyway, email: "rev@example.com")
             #expect(keyway.flow.currentUpdate.prompt == .enterTotp(digits: 6, purpose: .secondFactor))
-            #expect(await keyway.trustedDeviceId(for: "rev@example.com") == nil)
+            #expect(await keyway.trustedDeviceID(for: "rev@example.com") == nil)
             await keyway.flow.submitTotp(TestAuthenticator.code(secret: secret, at: harness.clock.now()))
             keyway.flow.onUpdate = nil
             #expect(errors.all.isEmpty)
             _ = try await harness.tokens(keyway)
-            let again = try #require(await keyway.trustedDeviceId(for: "rev@example.com"))
+            let again = try #require(await keyway.trustedDeviceID(for: "rev@example.com"))
             #expect(again != deviceId)
             try await waitUntil("both device events arrived") {
                 events.all.filter { $0 == .deviceForgotten || $0 == .deviceTrusted }.count >= 2
@@ -107,7 +107,7 @@ struct TrustedDeviceTests {
             #expect(keyway.flow.currentUpdate.prompt == .enterTotp(digits: 6, purpose: .secondFactor))
             await keyway.flow.submitTotp(TestAuthenticator.code(secret: secret, at: harness.clock.now()))
             _ = try await harness.tokens(keyway)
-            #expect(await keyway.trustedDeviceId(for: "adm@example.com") != nil)
+            #expect(await keyway.trustedDeviceID(for: "adm@example.com") != nil)
         }
     }
 
@@ -118,7 +118,7 @@ struct TrustedDeviceTests {
             let email = "lost@example.com"
             let secret = try await harness.signInSettingUpTotp(keyway, email: email)
             _ = try await harness.tokens(keyway)
-            let first = try #require(await keyway.trustedDeviceId(for: email))
+            let first = try #require(await keyway.trustedDeviceID(for: email))
             let keyName = try #require(await device.storage.keys().first { $0.hasSuffix(".trust") })
 
             // The key is gone (restored backup, wiped keychain): no device is named, MFA, re-enrolment.
@@ -127,7 +127,7 @@ struct TrustedDeviceTests {
             #expect(keyway.flow.currentUpdate.prompt == .enterTotp(digits: 6, purpose: .secondFactor))
             await keyway.flow.submitTotp(TestAuthenticator.code(secret: secret, at: harness.clock.now()))
             _ = try await harness.tokens(keyway)
-            let second = try #require(await keyway.trustedDeviceId(for: email))
+            let second = try #require(await keyway.trustedDeviceID(for: email))
             #expect(second != first)
             harness.clock.advance(by: 31)
 
@@ -137,10 +137,10 @@ struct TrustedDeviceTests {
             try await harness.signInWithCode(keyway, email: email)
             #expect(keyway.flow.currentUpdate.prompt == .enterTotp(digits: 6, purpose: .secondFactor))
             #expect(keyway.flow.currentUpdate.promptContext?.messages.map(\.code).contains("deviceNotRecognized") == true)
-            #expect(await keyway.trustedDeviceId(for: email) == nil)
+            #expect(await keyway.trustedDeviceID(for: email) == nil)
             await keyway.flow.submitTotp(TestAuthenticator.code(secret: secret, at: harness.clock.now()))
             _ = try await harness.tokens(keyway)
-            let third = try #require(await keyway.trustedDeviceId(for: email))
+            let third = try #require(await keyway.trustedDeviceID(for: email))
             #expect(third != second)
         }
     }
@@ -152,18 +152,18 @@ struct TrustedDeviceTests {
             let email = "two@example.com"
             let secret = try await harness.signInSettingUpTotp(shop, email: email)
             _ = try await harness.tokens(shop)
-            #expect(await shop.trustedDeviceId(for: email) != nil)
+            #expect(await shop.trustedDeviceID(for: email) != nil)
 
             // Another app on the same device and storage has no device for the user: it asks for MFA.
             let other = try device.sdk(harness, app: "com.example.other")
-            #expect(await other.trustedDeviceId(for: email) == nil)
+            #expect(await other.trustedDeviceID(for: email) == nil)
             try await harness.signInWithCode(other, email: email)
             #expect(other.flow.currentUpdate.prompt == .enterTotp(digits: 6, purpose: .secondFactor))
             await other.flow.submitTotp(TestAuthenticator.code(secret: secret, at: harness.clock.now()))
             _ = try await harness.tokens(other)
             harness.clock.advance(by: 31)
-            let otherDevice = await other.trustedDeviceId(for: email)
-            let shopDevice = await shop.trustedDeviceId(for: email)
+            let otherDevice = await other.trustedDeviceID(for: email)
+            let shopDevice = await shop.trustedDeviceID(for: email)
             #expect(otherDevice != nil && otherDevice != shopDevice)
 
             // Another project (config ID) of the same app: nothing shared either.
@@ -175,7 +175,7 @@ struct TrustedDeviceTests {
                 headers: ["Authorization": "Bearer \(testAdminToken)", "Content-Type": "application/json"], body: policy)
             #expect(saved.status == 200)
             let project = try device.sdk(harness, app: "com.example.shop", configId: secondConfig)
-            #expect(await project.trustedDeviceId(for: email) == nil)
+            #expect(await project.trustedDeviceID(for: email) == nil)
             await project.flow.start(flowType: .signin, identifier: email)
             await project.flow.submitCode(try await harness.server.latestCode(to: email))
             let prompt = project.flow.currentUpdate.prompt
@@ -192,7 +192,7 @@ struct TrustedDeviceTests {
             let email = "risky@example.com"
             let secret = try await harness.signInSettingUpTotp(keyway, email: email)
             _ = try await harness.tokens(keyway)
-            let deviceId = try #require(await keyway.trustedDeviceId(for: email))
+            let deviceId = try #require(await keyway.trustedDeviceID(for: email))
 
             // Three wrong codes flag the next sign-ins.
             for _ in 0..<3 {
@@ -205,7 +205,7 @@ struct TrustedDeviceTests {
             await keyway.flow.submitTotp(TestAuthenticator.code(secret: secret, at: harness.clock.now()))
             _ = try await harness.tokens(keyway)
             // The device stays trusted, and no second device was enrolled.
-            #expect(await keyway.trustedDeviceId(for: email) == deviceId)
+            #expect(await keyway.trustedDeviceID(for: email) == deviceId)
         }
     }
 
@@ -239,7 +239,7 @@ struct TrustedDeviceTests {
             let first = try TestDevice().sdk(harness)
             let secret = try await harness.signInSettingUpTotp(first, email: email)
             _ = try await harness.tokens(first)
-            #expect(await first.trustedDeviceId(for: email) != nil)
+            #expect(await first.trustedDeviceID(for: email) != nil)
 
             // Refused: the second device signs in but is not trusted, and keeps no key.
             let second = TestDevice()
@@ -248,7 +248,7 @@ struct TrustedDeviceTests {
             await secondSDK.flow.submitTotp(TestAuthenticator.code(secret: secret, at: harness.clock.now()))
             _ = try await harness.tokens(secondSDK)
             harness.clock.advance(by: 31)
-            #expect(await secondSDK.trustedDeviceId(for: email) == nil)
+            #expect(await secondSDK.trustedDeviceID(for: email) == nil)
             #expect(await second.storage.keys().filter { $0.hasSuffix(".trust") }.isEmpty)
 
             // Evicting: the new device is trusted and the first one is not any more.
@@ -258,7 +258,7 @@ struct TrustedDeviceTests {
             await secondSDK.flow.submitTotp(TestAuthenticator.code(secret: secret, at: harness.clock.now()))
             _ = try await harness.tokens(secondSDK)
             harness.clock.advance(by: 31)
-            #expect(await secondSDK.trustedDeviceId(for: email) != nil)
+            #expect(await secondSDK.trustedDeviceID(for: email) != nil)
             try await harness.signInWithCode(first, email: email)
             #expect(first.flow.currentUpdate.prompt == .enterTotp(digits: 6, purpose: .secondFactor))
         }
@@ -289,7 +289,7 @@ struct TrustedDeviceTests {
             let keyway = try TestDevice().sdk(harness)
             _ = try await harness.signInSettingUpTotp(keyway, email: email)
             let own = try await harness.tokens(keyway)
-            let deviceId = try #require(await keyway.trustedDeviceId(for: email))
+            let deviceId = try #require(await keyway.trustedDeviceID(for: email))
 
             // Another application of the same project (registered from this one), same user.
             let registration = try await harness.server.app.issueRegistrationToken(templateConfigId: TestServer.configId)
@@ -299,7 +299,7 @@ struct TrustedDeviceTests {
                 body: try JSONSerialization.data(withJSONObject: ["token_endpoint_auth_method": "none"]))
             let otherConfig = try #require(
                 (try JSONSerialization.jsonObject(with: registered.body) as? [String: Any])?["client_id"] as? String)
-            let other = try KeywayClient(configId: otherConfig, baseURL: harness.server.baseURL, options: KeywayOptions(clock: harness.clock))
+            let other = try KeywayClient(configID: otherConfig, baseURL: harness.server.baseURL, options: KeywayOptions(clock: harness.clock))
             await other.flow.start(identifier: email)
             await other.flow.submitCode(try await harness.server.latestCode(to: email))
             let foreign = try await harness.tokens(other)
@@ -325,14 +325,14 @@ struct TrustedDeviceTests {
             var options = KeywayOptions(clock: harness.clock)
             options.deviceTrust = DeviceTrustOptions(
                 appIdentifier: "com.example.shop", storage: storage, keyStore: MismatchedKeyStore(), deviceName: "Broken")
-            let keyway = try KeywayClient(configId: TestServer.configId, baseURL: harness.server.baseURL, options: options)
+            let keyway = try KeywayClient(configID: TestServer.configId, baseURL: harness.server.baseURL, options: options)
             let errors = Collected<ProblemCode>()
             keyway.flow.onUpdate = { update in if let error = update.errorInfo { errors.append(error.code) } }
             _ = try await harness.signInSettingUpTotp(keyway, email: "broken@example.com")
             keyway.flow.onUpdate = nil
             let tokens = try await harness.tokens(keyway)
             #expect(errors.all.isEmpty)
-            #expect(await keyway.trustedDeviceId(for: "broken@example.com") == nil)
+            #expect(await keyway.trustedDeviceID(for: "broken@example.com") == nil)
             #expect(try await keyway.trustedDevices(accessToken: tokens.response.accessToken).isEmpty)
         }
     }

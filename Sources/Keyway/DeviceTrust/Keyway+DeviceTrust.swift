@@ -6,8 +6,14 @@ extension KeywayClient {
 
     /// The server's ID of this device when it is trusted for `identifier` (with
     /// ``KeywayOptions/deviceTrust`` set and its key present), else `nil`.
-    public func trustedDeviceId(for identifier: String) async -> String? {
+    public func trustedDeviceID(for identifier: String) async -> String? {
         await deviceAgent?.trustedDevice(for: identifier)?.record.deviceId
+    }
+
+    /// The trusted device's ID, under its name before 1.0.
+    @available(*, deprecated, renamed: "trustedDeviceID(for:)")
+    public func trustedDeviceId(for identifier: String) async -> String? {
+        await trustedDeviceID(for: identifier)
     }
 
     /// Forgets this device's key and record for `identifier`. The server still lists the device
@@ -32,7 +38,7 @@ extension KeywayClient {
         let agent = try requireDeviceAgent()
         let time = Int64(options.clock.now().timeIntervalSince1970)
         let (deviceId, signature) = try await agent.sign(identifier: identifier) { deviceId in
-            .listApprovals(deviceId: deviceId, configId: configId, audience: agent.audience, time: time)
+            .listApprovals(deviceId: deviceId, configId: configID, audience: agent.audience, time: time)
         }
         var components = URLComponents(
             url: server.appending(path: "/v1/devices/\(deviceId)/approvals"), resolvingAgainstBaseURL: false)
@@ -137,7 +143,7 @@ extension KeywayClient {
         _ method: String, url: URL, headers extra: [String: String] = [:], body: Data? = nil
     ) async throws -> TransportResponse {
         var headers = extra
-        headers[ProtocolHeader.configId] = configId
+        headers[ProtocolHeader.configId] = configID
         headers["Accept"] = "application/json, \(Problem.mediaType)"
         if body != nil { headers["Content-Type"] = "application/json" }
         let response = try await tokenClient.send(TransportRequest(method: method, url: url, headers: headers, body: body))

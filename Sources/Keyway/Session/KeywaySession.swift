@@ -116,7 +116,7 @@ public actor KeywaySession {
 
     /// The storage key of an account's profile encryption key.
     public nonisolated func profileKeyStorageKey(account: String) -> String {
-        "keyway.profileKey.\(keyway.configId).\(account)"
+        "keyway.profileKey.\(keyway.configID).\(account)"
     }
 
     /// Keeps the profile for ``state``'s `user.data`.
@@ -126,13 +126,13 @@ public actor KeywaySession {
     }
 
     /// The storage key of the "someone signed in on this device before" marker.
-    public nonisolated var previousSignInKey: String { "keyway.signedInBefore.\(keyway.configId)" }
+    public nonisolated var previousSignInKey: String { "keyway.signedInBefore.\(keyway.configID)" }
 
     /// The storage key of the account list.
-    public nonisolated var indexKey: String { "keyway.accounts.\(keyway.configId)" }
+    public nonisolated var indexKey: String { "keyway.accounts.\(keyway.configID)" }
 
     /// The storage key of one account's tokens and metadata.
-    public nonisolated func storageKey(account: String) -> String { "keyway.session.\(keyway.configId).\(account)" }
+    public nonisolated func storageKey(account: String) -> String { "keyway.session.\(keyway.configID).\(account)" }
 
     /// - Parameters:
     ///   - refreshSkew: refresh when the access token expires within this many seconds.
@@ -150,7 +150,7 @@ public actor KeywaySession {
         self.refreshSkew = max(0, refreshSkew)
         self.retryPolicy = retryPolicy
         self.state = KeywayStateStore(clock: keyway.options.clock)
-        let channel = SessionChangeNotifier.channel(storage: storage, configId: keyway.configId)
+        let channel = SessionChangeNotifier.channel(storage: storage, configId: keyway.configID)
         self.notifierChannel = channel
         if let channel {
             SessionChangeNotifier.shared.register(channel: channel, id: notifierId) { [weak self] in

@@ -52,7 +52,7 @@
         @MainActor
         static func model(_ screen: Screen) -> KeywayScreenModel {
             // A placeholder server: previews never send a request.
-            let keyway = try? KeywayClient(configId: "cfg_preview", baseURL: URL(string: "https://auth.example.com")!)
+            let keyway = try? KeywayClient(configID: "cfg_preview", baseURL: URL(string: "https://auth.example.com")!)
             let model = KeywayScreenModel(keyway: keyway!)
             model.screen = screen
             return model

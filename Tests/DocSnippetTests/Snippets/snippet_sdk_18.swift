@@ -10,7 +10,7 @@ func snippet_sdk_18(
 ) async throws {
     let keys = SoftwareDeviceKeyStore(storage: storage)
     let name = SoftwareDeviceKeyStore.dpopKeyName(appIdentifier: "com.example.shop", configId: configId)
-    let keyway = try KeywayClient(configId: configId, baseURL: url,
+    let keyway = try KeywayClient(configID: configId, baseURL: url,
                             options: KeywayOptions(dpopKey: try await keys.existingOrNewKey(named: name)))
     _ = keys
     _ = name

@@ -9,6 +9,6 @@ func snippet_sdk_3(
     keyway: KeywayClient, session: KeywaySession, storage: any SecureStorage, serverURL: URL, email: String, authCode: Sensitive<String>, codeVerifier: Sensitive<String>, token: Sensitive<String>, request: URLRequest, action: Action, link: Link, scannedText: String, legacyIDToken: String, configId: String, url: URL, folder: URL
 ) async throws {
 
-    let keyway = try KeywayClient(configId: "cfg_…", baseURL: URL(string: "https://auth.example.com")!)
+    let keyway = try KeywayClient(configID: "cfg_…", baseURL: URL(string: "https://auth.example.com")!)
     _ = keyway
 }

@@ -24,7 +24,7 @@ struct TestDevice {
         options.autoPollApprovals = autoPoll
         options.deviceTrust = DeviceTrustOptions(
             appIdentifier: appIdentifier, storage: storage, keyStore: keyStore, deviceName: "Test device \(appIdentifier)")
-        return try KeywayClient(configId: configId, baseURL: harness.server.baseURL, options: options)
+        return try KeywayClient(configID: configId, baseURL: harness.server.baseURL, options: options)
     }
 }
 

@@ -34,6 +34,6 @@ extension FlowUpdate {
 /// An SDK pointed at a test server, sharing its clock.
 func makeKeyway(_ server: TestServer, clock: ManualClock, baseURL: URL? = nil) throws -> KeywayClient {
     try KeywayClient(
-        configId: TestServer.configId, baseURL: baseURL ?? server.baseURL,
+        configID: TestServer.configId, baseURL: baseURL ?? server.baseURL,
         options: KeywayOptions(clock: clock))
 }
