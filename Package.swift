@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 // The Keyway SDK: what an app adds. Its only dependency is swift-crypto; the server, the backend
 // kit, the CLI and the benchmark are the package in Server/.
 import PackageDescription
@@ -17,7 +17,9 @@ let package = Package(
         .library(name: "KeywayUI", targets: ["KeywayUI"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
+        // 4.x: its key types are Sendable, which the SDK's strict concurrency needs (3.12.3 does
+        // not build it); 4.5.2 is the release tested, and needs Swift 6.1 tools.
+        .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
     ],
     targets: [
         .target(

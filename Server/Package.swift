@@ -1,7 +1,8 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.2
 // The server side of Keyway: keyway-server, KeywayBackend for an app's own backend, the keyway
 // CLI and the benchmark, with their tests. The SDK they build on is the package at the
-// repository root, which is all an app depends on.
+// repository root, which is all an app depends on. Swift 6.2 tools: swift-log, swift-metrics and
+// swift-service-lifecycle need them.
 import PackageDescription
 
 let strict: [SwiftSetting] = [
@@ -21,7 +22,7 @@ let package = Package(
     ],
     dependencies: [
         .package(name: sdk, path: ".."),
-        .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
+        .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
