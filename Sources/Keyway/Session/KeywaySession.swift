@@ -217,6 +217,10 @@ public actor KeywaySession {
 
     /// Stores the tokens of a completed sign-in as the account of its user (replacing that
     /// account's earlier tokens, leaving other accounts alone) and makes it the current account.
+    ///
+    /// - Parameter tokens: Verified tokens (``KeywayClient/exchange(authCode:codeVerifier:)``).
+    /// - Throws: ``SessionError/storageUnavailable(_:)`` when the storage cannot be written; nothing
+    ///   changed then.
     public func save(_ tokens: TokenSet) async throws(SessionError) {
         let entry = Tokens(tokens)
         try await write(entry)
@@ -230,6 +234,9 @@ public actor KeywaySession {
 
     /// Verifies a token response the app's backend handed over and saves it like ``save(_:)``:
     /// the backend path ends in the same session as the SDK's own code exchange.
+    ///
+    /// - Parameter response: The token response the backend handed over.
+    /// - Throws: The ``KeywayError`` of verifying it, or a ``SessionError`` of saving it.
     public func save(_ response: TokenResponse) async throws {
         try await save(try await keyway.verify(response))
     }
@@ -245,6 +252,9 @@ public actor KeywaySession {
     }
 
     /// Makes another signed-in account the current one.
+    ///
+    /// - Parameter account: One of ``accounts()``.
+    /// - Throws: ``SessionError/noAccessTokenPresent`` when that account is not signed in.
     public func switchAccount(to account: String) async throws(SessionError) {
         var index = try await readIndex()
         guard index.accounts.contains(account) else { throw .noAccessTokenPresent }
@@ -254,6 +264,9 @@ public actor KeywaySession {
     }
 
     /// The stored tokens of `account` (default: the current one), or `nil` when it is not signed in.
+    ///
+    /// - Parameter account: A user ID of ``accounts()``; `nil` for the current account.
+    /// - Throws: ``SessionError/storageUnavailable(_:)`` when the storage cannot be read.
     public func tokens(account: String? = nil) async throws(SessionError) -> Tokens? {
         guard let account = try await resolve(account) else { return nil }
         do {
@@ -269,8 +282,16 @@ public actor KeywaySession {
     }
 
     /// A valid access token of `account` (default: the current one), refreshed first when it
-    /// has expired or expires within the skew. Returns `nil` when that account is not signed in
-    /// and `throwIfMissing` is false.
+    /// has expired or expires within the skew. Concurrent callers share one refresh.
+    ///
+    /// - Parameters:
+    ///   - account: A user ID of ``accounts()``; `nil` for the current account.
+    ///   - throwIfMissing: Whether nobody signed in throws (the default) or returns `nil`.
+    /// - Returns: The access token; `nil` when that account is not signed in and `throwIfMissing`
+    ///   is `false`.
+    /// - Throws: ``SessionError``: `noAccessTokenPresent`, `invalidRefreshToken` (the session was
+    ///   cleared: sign in again), `networkConnectionFailure` or `serverError` (the session is
+    ///   kept), `storageUnavailable`.
     public func accessToken(account: String? = nil, throwIfMissing: Bool = true) async throws(SessionError)
         -> Sensitive<String>?
     {
@@ -285,6 +306,10 @@ public actor KeywaySession {
     }
 
     /// Refreshes now, whatever the access token's expiry (for example after the server rejected it).
+    ///
+    /// - Parameter account: A user ID of ``accounts()``; `nil` for the current account.
+    /// - Returns: The refreshed tokens, already saved.
+    /// - Throws: The ``SessionError``s of ``accessToken(account:throwIfMissing:)``.
     @discardableResult
     public func refresh(account: String? = nil) async throws(SessionError) -> Tokens {
         guard let current = try await tokens(account: account) else { throw .noAccessTokenPresent }
@@ -296,6 +321,12 @@ public actor KeywaySession {
     /// its entry. Other accounts stay signed in; when the current one leaves, the first remaining
     /// account becomes current. With `scope: .allDevices` the server first ends every session of
     /// the user, on every device; if that fails, nothing is signed out and the error is thrown.
+    ///
+    /// - Parameters:
+    ///   - account: A user ID of ``accounts()``; `nil` for the current account.
+    ///   - scope: `.local` (this device) or `.allDevices`.
+    /// - Throws: ``SessionError``: `storageUnavailable`; with `.allDevices`, also the failure to
+    ///   end the sessions at the server.
     public func signOut(account: String? = nil, scope: SignOutScope = .local) async throws(SessionError) {
         guard let account = try await resolve(account) else { return }
         if scope == .allDevices {
