@@ -23,6 +23,11 @@ struct FlowPolicy: Sendable, Equatable {
     var autoCreateUsers = false
     /// Trusted devices and approvals.
     var devices = DeviceTrustSettings()
+
+    /// Whether `method` signs users in or counts as a second factor here.
+    func lists(_ method: AuthenticationMethod) -> Bool {
+        primaryMethods.contains(method) || mfaMethods.contains(method)
+    }
     /// Whether the project's backend receives events (`approval.requested`).
     var sendsEvents = false
 

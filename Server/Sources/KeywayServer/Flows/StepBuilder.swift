@@ -68,11 +68,11 @@ struct StepBuilder: Sendable {
     }
 
     /// The text of a notice, from the method that leaves it.
-    static func noticeText(_ notice: String) -> String? {
-        for method in FlowMethods.all {
-            if let text = method.notices[notice] { return text }
-        }
-        return nil
+    static func noticeText(_ notice: String) -> String? { noticeTexts[notice] }
+
+    /// Every method's notices, gathered once.
+    private static let noticeTexts: [String: String] = FlowMethods.all.reduce(into: [:]) { texts, method in
+        texts.merge(method.notices) { first, _ in first }
     }
 
     private func completed(_ base: Step, context: FlowEngine.Context, completion: FlowEngine.Completion) -> Step {

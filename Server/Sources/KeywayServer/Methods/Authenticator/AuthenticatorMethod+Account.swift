@@ -6,8 +6,7 @@ extension AuthenticatorMethod {
     var manageOperationNames: [String] { ["setupTotp", "removeTotp"] }
 
     func manageOperations(_ context: FlowEngine.Context) -> [ManageOperation] {
-        let policy = context.policy
-        guard let user = context.user, policy.mfaMethods.contains(id) || policy.primaryMethods.contains(id) else { return [] }
+        guard let user = context.user, context.policy.lists(id) else { return [] }
         // Replacing an authenticator weakens the account as removing it does.
         var operations = [ManageOperation(name: "setupTotp", label: "Set up an authenticator app", needsReverification: user.hasTotp)]
         if user.hasTotp {

@@ -6,8 +6,7 @@ extension SMSCodeMethod {
     var manageOperationNames: [String] { ["setupSms", "removeSms"] }
 
     func manageOperations(_ context: FlowEngine.Context) -> [ManageOperation] {
-        let policy = context.policy
-        guard let user = context.user, policy.mfaMethods.contains(id) || policy.primaryMethods.contains(id) else { return [] }
+        guard let user = context.user, context.policy.lists(id) else { return [] }
         // Replacing the number weakens the account as removing it does.
         var operations = [
             ManageOperation(
