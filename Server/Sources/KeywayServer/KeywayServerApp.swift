@@ -122,6 +122,9 @@ public final class KeywayServerApp: Sendable {
                 routing: .projects(database: database, clock: configuration.clock, fallback: provider, logger: logger),
                 logger: logger)
             let issuerBox = Locked(configuration.issuer)
+            let appAttest = AppAttestService(
+                database: database, clock: configuration.clock,
+                verifier: AppAttestVerifier(roots: try configuration.appAttestRootCertificates()), logger: logger)
             let fallbackIssuer = "http://\(configuration.host):\(configuration.port)"
             let engine = FlowEngine(
                 database: database, clock: configuration.clock, limits: configuration.limits,
@@ -131,7 +134,7 @@ public final class KeywayServerApp: Sendable {
                     capacity: configuration.limits.maxConcurrentPasswordChecks,
                     perNetwork: configuration.limits.maxConcurrentPasswordChecksPerNetwork),
                 secrets: SecretBox(key: sealingKey), logger: logger,
-                issuer: { issuerBox.current ?? fallbackIssuer })
+                issuer: { issuerBox.current ?? fallbackIssuer }, appAttest: appAttest)
             return KeywayServerApp(
                 configuration: configuration, devConfigId: devConfigId, createdAdminToken: createdAdminToken,
                 logger: logger, database: database,
@@ -217,6 +220,7 @@ public final class KeywayServerApp: Sendable {
         FlowRoutes(engine: engine, users: userRoutes).register(on: router)
         let approvals = ApprovalService(database: database, clock: configuration.clock, issuer: currentIssuer, logger: logger)
         DeviceRoutes(approvals: approvals, users: userRoutes).register(on: router)
+        AppAttestRoutes(service: engine.appAttest).register(on: router)
         let clients = ClientAuthenticator(
             database: database, clock: configuration.clock, issuer: currentIssuer,
             clientSecrets: ClientSecretDerivation(key: clientSecretKey))
@@ -225,7 +229,8 @@ public final class KeywayServerApp: Sendable {
                 database: database, clock: configuration.clock, clients: clients, issuer: currentIssuer,
                 tokens: TokenIssuer(signingKey: signingKey, lifetimes: configuration.tokenLifetimes),
                 refreshTokens: RefreshTokenDerivation(key: refreshKey), dpop: dpop,
-                issuerKeys: JWKSFetcher(clock: configuration.clock, logger: logger), logger: logger),
+                issuerKeys: JWKSFetcher(clock: configuration.clock, logger: logger), appAttest: engine.appAttest,
+                logger: logger),
             revocationEndpoint: RevocationEndpoint(
                 database: database, clock: configuration.clock, clients: clients, issuer: currentIssuer,
                 accessTokens: accessTokens, logger: logger),

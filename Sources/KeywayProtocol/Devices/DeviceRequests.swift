@@ -22,12 +22,18 @@ public struct EnrollDeviceRequest: Codable, Sendable, Equatable {
     public var name: String
     /// Whether the key is kept in hardware it cannot leave (Secure Enclave).
     public var hardwareBacked: Bool
+    /// An App Attest assertion over the enrolment input (``DeviceSigningInput/enrolment(challenge:flowId:configId:audience:keyThumbprint:)``),
+    /// when the app instance can attest itself.
+    public var appAttest: AppAttestEvidence?
 
-    public init(publicKey: JSONWebKey, signature: String, name: String, hardwareBacked: Bool) {
+    public init(
+        publicKey: JSONWebKey, signature: String, name: String, hardwareBacked: Bool, appAttest: AppAttestEvidence? = nil
+    ) {
         self.publicKey = publicKey
         self.signature = signature
         self.name = name
         self.hardwareBacked = hardwareBacked
+        self.appAttest = appAttest
     }
 }
 

@@ -83,6 +83,10 @@ public struct ProblemCode: OpenStringValue {
     public static let slowDown = ProblemCode(rawValue: "slow_down")
 
     // Server
+    /// The application accepts this only from an app instance that proves itself with App Attest.
+    public static let appAttestRequired = ProblemCode(rawValue: "app_attest_required")
+    /// An App Attest attestation or assertion was refused; the problem's `reason` says why.
+    public static let invalidAppAttest = ProblemCode(rawValue: "invalid_app_attest")
     /// The server failed unexpectedly; the request may be repeated.
     public static let internalError = ProblemCode(rawValue: "internal_error")
     /// The server is temporarily unable to answer.

@@ -16,6 +16,10 @@ public enum ProtocolHeader {
     public static let deviceTime = "X-Keyway-Device-Time"
     /// A trusted device's signature (ES256, raw `r‖s`, base64url) of a request.
     public static let deviceSignature = "X-Keyway-Device-Signature"
+    /// The ID of the App Attest key whose assertion ``appAttestAssertion`` carries (token requests).
+    public static let appAttestKey = "X-Keyway-App-Attest-Key"
+    /// An App Attest assertion (base64url CBOR) over the request's DPoP proof (token requests).
+    public static let appAttestAssertion = "X-Keyway-App-Attest-Assertion"
 }
 
 /// The version of the flow protocol described by this module.

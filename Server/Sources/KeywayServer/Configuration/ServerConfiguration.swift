@@ -1,3 +1,4 @@
+import X509
 import Foundation
 
 /// Everything `keyway-server` needs to start.
@@ -32,6 +33,10 @@ public struct ServerConfiguration: Sendable {
     public var idleTimeout: TimeInterval = 60
     /// Replaces ``passwordHashing`` (tests observe or hold the hashing with it).
     package var customPasswordHashing: (any PasswordHashing)?
+
+    /// The App Attest roots credential certificates must chain to, PEM. Empty (the default):
+    /// Apple's App Attestation Root CA, which the server carries.
+    public var appAttestRoots: [String] = []
 
     public init(
         host: String = "127.0.0.1", port: Int = 8080, database: DatabaseLocation = .embeddedDefault,
@@ -141,4 +146,16 @@ public struct TokenLifetimes: Sendable {
     public var refreshTokens = RefreshTokenPolicy()
 
     public init() {}
+}
+
+extension ServerConfiguration {
+    /// The App Attest roots: ``appAttestRoots`` parsed, or Apple's root.
+    func appAttestRootCertificates() throws -> [Certificate] {
+        guard !appAttestRoots.isEmpty else { return [try AppleAppAttestRoot.certificate()] }
+        return try appAttestRoots.enumerated().map { index, pem in
+            do { return try Certificate(pemEncoded: pem) } catch {
+                throw ConfigurationError("App Attest root \(index + 1) is not a PEM certificate.")
+            }
+        }
+    }
 }

@@ -25,6 +25,8 @@ struct FlowEngine: Sendable {
     let logger: Logger
     /// The server's issuer URL, the audience device signatures bind.
     let issuer: @Sendable () -> String
+    /// Checks the App Attest assertions of device enrolments.
+    let appAttest: AppAttestService
 
     var steps: StepBuilder { StepBuilder(engine: self) }
 

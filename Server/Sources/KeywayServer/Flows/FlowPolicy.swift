@@ -23,6 +23,8 @@ struct FlowPolicy: Sendable, Equatable {
     var autoCreateUsers = false
     /// Trusted devices and approvals.
     var devices = DeviceTrustSettings()
+    /// App Attest.
+    var appAttest = AppAttestSettings()
 
     /// Whether `method` signs users in or counts as a second factor here.
     func lists(_ method: AuthenticationMethod) -> Bool {
@@ -43,6 +45,7 @@ struct FlowPolicy: Sendable, Equatable {
     /// The engine's view of a stored policy.
     init(_ policy: ApplicationPolicy, application: ApplicationRecord) {
         primaryMethods = policy.primaryMethods
+        appAttest = policy.appAttest
         mfaMethods = policy.mfaMethods
         mfaMode = policy.mfaMode
         flowTypes = Set(policy.flowTypes)

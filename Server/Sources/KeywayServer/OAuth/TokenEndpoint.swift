@@ -16,6 +16,8 @@ struct TokenEndpoint: Sendable {
     let dpop: DPoPVerifier
     /// Trusted issuers' key sets fetched from their `jwks_uri`.
     let issuerKeys: JWKSFetcher
+    /// Checks the App Attest assertion over the DPoP proof of a code redemption.
+    let appAttest: AppAttestService
     let logger: Logger
 
     /// A token endpoint answer and the `DPoP-Nonce` to send with it, if the application uses nonces.
@@ -31,7 +33,8 @@ struct TokenEndpoint: Sendable {
     static let grantTypes = ["authorization_code", "refresh_token", TokenExchange.grantType]
 
     func handle(
-        form: [String: String], authorization: String?, dpopProofs: [String] = [], tokenURL: URL
+        form: [String: String], authorization: String?, dpopProofs: [String] = [], tokenURL: URL,
+        appAttestEvidence: AppAttestEvidence? = nil
     ) async throws -> Answer {
         guard let grantType = form["grant_type"] else {
             throw OAuthFailure.invalidRequest("grant_type is required.")
@@ -44,6 +47,9 @@ struct TokenEndpoint: Sendable {
             throw OAuthFailure.unauthorizedClient("This client is not registered for the grant type \(grantType).")
         }
         let binding = try await dpopBinding(proofs: dpopProofs, application: application, tokenURL: tokenURL)
+        if grantType == "authorization_code" {
+            try await checkAppAttest(appAttestEvidence, proof: binding == nil ? nil : dpopProofs.first, application: application)
+        }
         let response: TokenResponse
         switch grantType {
         case "authorization_code": response = try await redeem(form: form, application: application, binding: binding)
@@ -70,6 +76,31 @@ struct TokenEndpoint: Sendable {
             case .invalid(let why): throw OAuthFailure.invalidDPoPProof(why)
             case .useNonce: throw OAuthFailure.useDPoPNonce(dpop.nonce())
             }
+        }
+    }
+
+    /// With ``AppAttestSettings/dpopBinding``, a code is redeemed for DPoP-bound tokens only with
+    /// an App Attest assertion over the DPoP proof (or unattested, as the fallback says).
+    private func checkAppAttest(_ evidence: AppAttestEvidence?, proof: String?, application: ApplicationRecord)
+        async throws
+    {
+        do {
+            _ = try await database.write { repositories in
+                let settings = try await repositories.policies.policy(applicationId: application.id)?.appAttest
+                guard let settings, settings.enabled, settings.dpopBinding else { return AppAttestService.Outcome.notAsked }
+                guard let proof else {
+                    if settings.whenUnavailable == .refuse {
+                        throw OAuthFailure.unauthorizedClient(
+                            "App Attest required: redeem the code with a DPoP proof and an App Attest assertion over it.")
+                    }
+                    return .unattested
+                }
+                return try await appAttest.check(
+                    evidence, clientData: Data(proof.utf8), settings: settings, asked: true,
+                    applicationId: application.id, in: repositories)
+            }
+        } catch let problem as FlowProblem {
+            throw OAuthFailure.unauthorizedClient("\(problem.problem.title): \(problem.problem.detail)")
         }
     }
 

@@ -27,14 +27,17 @@ public struct ApplicationPolicy: Codable, Sendable, Equatable {
     public var delivery: DeliverySettings
     /// Trusted devices and approvals.
     public var devices: DeviceTrustSettings
+    /// Apple App Attest: which proofs of a genuine app instance the application asks for.
+    public var appAttest: AppAttestSettings
 
     public init(
         primaryMethods: [AuthenticationMethod], mfaMethods: [AuthenticationMethod] = [], mfaMode: MFAMode = .off,
         flowTypes: [FlowType] = [.signin], signup: SignupSettings = SignupSettings(),
         password: PasswordSettings = PasswordSettings(), delivery: DeliverySettings = DeliverySettings(),
-        devices: DeviceTrustSettings = DeviceTrustSettings()
+        devices: DeviceTrustSettings = DeviceTrustSettings(), appAttest: AppAttestSettings = AppAttestSettings()
     ) {
         self.devices = devices
+        self.appAttest = appAttest
         self.primaryMethods = primaryMethods
         self.mfaMethods = mfaMethods
         self.mfaMode = mfaMode
@@ -69,11 +72,11 @@ public struct ApplicationPolicy: Codable, Sendable, Equatable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case primaryMethods, mfaMethods, mfaMode, flowTypes, signup, password, delivery, devices
+        case primaryMethods, mfaMethods, mfaMode, flowTypes, signup, password, delivery, devices, appAttest
     }
 
     /// Decodes a policy. Only `primaryMethods` is required; the other fields default to the
-    /// values of ``init(primaryMethods:mfaMethods:mfaMode:flowTypes:signup:password:delivery:devices:)``.
+    /// values of ``init(primaryMethods:mfaMethods:mfaMode:flowTypes:signup:password:delivery:devices:appAttest:)``.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         primaryMethods = try container.decode([AuthenticationMethod].self, forKey: .primaryMethods)
@@ -84,6 +87,7 @@ public struct ApplicationPolicy: Codable, Sendable, Equatable {
         password = try container.decodeIfPresent(PasswordSettings.self, forKey: .password) ?? PasswordSettings()
         delivery = try container.decodeIfPresent(DeliverySettings.self, forKey: .delivery) ?? DeliverySettings()
         devices = try container.decodeIfPresent(DeviceTrustSettings.self, forKey: .devices) ?? DeviceTrustSettings()
+        appAttest = try container.decodeIfPresent(AppAttestSettings.self, forKey: .appAttest) ?? AppAttestSettings()
     }
 }
 

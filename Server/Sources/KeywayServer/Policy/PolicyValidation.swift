@@ -84,6 +84,28 @@ extension ApplicationPolicy {
             }
         }
 
+        // App Attest.
+        if appAttest.enabled {
+            if appAttest.appIDs.isEmpty || appAttest.appIDs.count > 10 {
+                refuse("app_attest_app_ids", "appAttest.appIDs", "List 1 to 10 App IDs (TEAMID.bundle.identifier).")
+            }
+            for (index, appID) in appAttest.appIDs.enumerated() where !AppAttestSettings.isValidAppID(appID) {
+                refuse(
+                    "invalid_app_id", "appAttest.appIDs[\(index)]",
+                    "\(appID.debugDescription) is not an App ID: write the 10-character team ID, a dot and the bundle identifier.")
+            }
+            if !appAttest.deviceEnrolment && !appAttest.dpopBinding {
+                refuse(
+                    "app_attest_unused", "appAttest",
+                    "App Attest is enabled for nothing: set deviceEnrolment or dpopBinding to true.")
+            }
+            if appAttest.deviceEnrolment && !appAttest.dpopBinding && !devices.enabled {
+                refuse(
+                    "devices_not_enabled", "appAttest.deviceEnrolment",
+                    "App Attest for device enrolment needs trusted devices: set devices.enabled to true.")
+            }
+        }
+
         // Devices.
         if mfaMethods.contains(.deviceApproval) {
             if !devices.enabled {

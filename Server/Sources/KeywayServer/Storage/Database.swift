@@ -38,6 +38,7 @@ struct Repositories: Sendable {
     var trustedDevices: TrustedDeviceRepository { TrustedDeviceRepository(sql: sql) }
     var approvals: ApprovalRepository { ApprovalRepository(sql: sql) }
     var deviceRequestSignatures: SeenOnceRepository { .deviceRequestSignatures(sql) }
+    var appAttest: AppAttestRepository { AppAttestRepository(sql: sql) }
 }
 
 /// A storage failure: the message is for operators; clients see `internal_error`.

@@ -39,6 +39,7 @@ struct MaintenanceService: Service {
             try await repositories.dpopProofs.deleteExpired(before: clock.now().epochMilliseconds)
             try await repositories.clientAssertions.deleteExpired(before: clock.now().epochMilliseconds)
             try await repositories.deviceRequestSignatures.deleteExpired(before: clock.now().epochMilliseconds)
+            try await repositories.appAttest.deleteExpiredChallenges(before: clock.now().epochMilliseconds)
             // Rate limit windows are at most a day long in any sane setting.
             try await repositories.rateLimits.deleteExpired(
                 before: min(cutoff, clock.now().addingTimeInterval(-2 * 86_400).epochMilliseconds))

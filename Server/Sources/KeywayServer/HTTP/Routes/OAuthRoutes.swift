@@ -36,7 +36,8 @@ struct OAuthRoutes {
             guard let tokenURL = URL(string: "\(issuer())/oauth2/token") else { throw OAuthFailure.serverError }
             let answer = try await tokenEndpoint.handle(
                 form: form, authorization: request.headers[.authorization],
-                dpopProofs: request.headers[values: HTTPResponses.dpopHeader], tokenURL: tokenURL)
+                dpopProofs: request.headers[values: HTTPResponses.dpopHeader], tokenURL: tokenURL,
+                appAttestEvidence: Self.appAttestEvidence(request))
             var headers: HTTPFields = [HTTPResponses.pragmaHeader: "no-cache"]
             if let nonce = answer.dpopNonce { headers[HTTPResponses.dpopNonceHeader] = nonce }
             return try HTTPResponses.json(answer.response, extraHeaders: headers)
@@ -135,5 +136,17 @@ struct OAuthRoutes {
             dpopSigningAlgValuesSupported: ["ES256"],
             registrationEndpoint: "\(issuer)/oauth2/register",
             tokenEndpointAuthSigningAlgValuesSupported: ["HS256"] + JWKSignatures.supportedAlgorithms)
+    }
+}
+
+extension OAuthRoutes {
+    private static let appAttestKeyHeader = HTTPField.Name(ProtocolHeader.appAttestKey)!
+    private static let appAttestAssertionHeader = HTTPField.Name(ProtocolHeader.appAttestAssertion)!
+
+    /// The App Attest key ID and assertion of a token request, when it carries both.
+    static func appAttestEvidence(_ request: Request) -> AppAttestEvidence? {
+        guard let keyId = request.headers[appAttestKeyHeader], let assertion = request.headers[appAttestAssertionHeader]
+        else { return nil }
+        return AppAttestEvidence(keyId: keyId, assertion: assertion)
     }
 }

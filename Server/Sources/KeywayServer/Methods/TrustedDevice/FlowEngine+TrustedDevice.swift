@@ -105,17 +105,24 @@ extension FlowEngine {
             let input = DeviceSigningInput.enrolment(
                 challenge: challenge, flowId: context.flow.id, configId: context.application.configId,
                 audience: context.audience, keyThumbprint: thumbprint)
-            guard DeviceSignatures.verify(request.signature, of: input, with: jwk) else {
+            guard let data = input.data, DeviceSignatures.verify(request.signature, of: input, with: jwk) else {
                 // Not worth ending a sign-in for: the client may skip enrolment.
                 throw FlowProblem.invalidRequest([
                     InvalidField(name: "signature", reason: "The signature does not verify with this key and challenge.")
                 ])
             }
+            // With App Attest, a hardware-backed key rests on an assertion of a genuine app
+            // instance over the same input, not on what the client declares.
+            let settings = context.policy.appAttest
+            let attestation = try await self.appAttest.check(
+                request.appAttest, clientData: data, settings: settings, asked: settings.deviceEnrolment,
+                applicationId: context.application.id, in: repositories)
+            let hardwareBacked = attestation == .unattested ? false : request.hardwareBacked
             let encoded = String(decoding: try JSONEncoder().encode(jwk), as: UTF8.self)
             context.progress.device.pending = TrustedDeviceRecord(
                 id: SecureRandom.identifier(prefix: "dev"), userId: context.user?.id ?? "",
                 applicationId: context.application.id, publicKey: encoded, keyThumbprint: thumbprint, name: name,
-                userAgent: context.progress.device.userAgent, hardwareBacked: request.hardwareBacked, createdAt: context.now,
+                userAgent: context.progress.device.userAgent, hardwareBacked: hardwareBacked, createdAt: context.now,
                 lastUsedAt: nil, trustedUntil: context.now + context.policy.devices.trustLifetimeMilliseconds)
             context.progress.device.enrolOffered = true
             return try await self.advance(&context, in: repositories)
