@@ -74,8 +74,14 @@ public final class KeywayClient: Sendable {
         let client = ProtocolClient(server: server, configId: configId, options: instrumented)
         let events = EventBroadcaster(clock: options.clock)
         self.eventBroadcaster = events
-        self.flow = KeywayFlow(driver: FlowDriver(client: client, options: instrumented, events: events, logger: logger))
-        self.tokenClient = TokenClient(server: server, configId: configId, options: instrumented)
+        let serverURL = server
+        let appAttest = options.appAttest.map {
+            AppAttestAgent(
+                options: $0, server: serverURL, configId: configId, transport: instrumented.transport, logger: logger)
+        }
+        self.flow = KeywayFlow(
+            driver: FlowDriver(client: client, options: instrumented, events: events, logger: logger, appAttest: appAttest))
+        self.tokenClient = TokenClient(server: server, configId: configId, options: instrumented, appAttest: appAttest)
         events.owner = self
     }
 

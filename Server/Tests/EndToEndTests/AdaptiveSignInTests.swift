@@ -11,11 +11,12 @@ struct AdaptiveHarness: ScopedTestServer {
     let server: TestServer
 
     static func start(
-        policy: [String: Any], limits: FlowLimits = FlowLimits(), passwords: (any PasswordHashing)? = nil
+        policy: [String: Any], limits: FlowLimits = FlowLimits(), passwords: (any PasswordHashing)? = nil,
+        appAttestRoots: [String] = []
     ) async throws -> AdaptiveHarness {
         let clock = ManualClock()
         let server = try await TestServer.start(
-            clock: clock, limits: limits, adminToken: testAdminToken, passwords: passwords)
+            clock: clock, limits: limits, adminToken: testAdminToken, passwords: passwords, appAttestRoots: appAttestRoots)
         return try await server.settingUp { server in
             try await server.setPolicy(policy)
             return AdaptiveHarness(clock: clock, server: server)

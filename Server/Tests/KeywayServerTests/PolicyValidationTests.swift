@@ -46,6 +46,31 @@ struct PolicyValidationTests {
         #expect(full.masked.delivery.sms?.url == webhook.url)
     }
 
+    @Test func appAttestNeedsAppIDsAndSomethingToProve() throws {
+        let devices = DeviceTrustSettings(enabled: true)
+        func policy(_ settings: AppAttestSettings, devices: DeviceTrustSettings = devices) -> ApplicationPolicy {
+            ApplicationPolicy(primaryMethods: [.emailOtp], devices: devices, appAttest: settings)
+        }
+        #expect(codes(policy(AppAttestSettings(enabled: true, appIDs: ["ABCDE12345.com.example.app"]))) == [])
+        #expect(codes(policy(AppAttestSettings(enabled: true))) == ["app_attest_app_ids"])
+        #expect(
+            codes(policy(AppAttestSettings(enabled: true, appIDs: ["abcde12345.com.example", "ABCDE12345", "X.com.a"])))
+                == ["invalid_app_id", "invalid_app_id", "invalid_app_id"])
+        #expect(
+            codes(policy(AppAttestSettings(enabled: true, appIDs: ["ABCDE12345.com.a"], deviceEnrolment: false)))
+                == ["app_attest_unused"])
+        #expect(
+            codes(policy(AppAttestSettings(enabled: true, appIDs: ["ABCDE12345.com.a"]), devices: DeviceTrustSettings()))
+                == ["devices_not_enabled"])
+        // Disabled settings are not checked; missing fields decode to the defaults.
+        #expect(codes(policy(AppAttestSettings(enabled: false))) == [])
+        let decoded = try JSONDecoder().decode(
+            ApplicationPolicy.self,
+            from: Data(#"{"primaryMethods":["emailOtp"],"appAttest":{"enabled":true,"appIDs":["ABCDE12345.com.a"]}}"#.utf8))
+        #expect(decoded.appAttest == AppAttestSettings(enabled: true, appIDs: ["ABCDE12345.com.a"]))
+        #expect(decoded.appAttest.whenUnavailable == .allowUnattested && decoded.appAttest.environment == .production)
+    }
+
     @Test func primaryMethodsMustNotBeEmptyOrRepeated() {
         #expect(codes(ApplicationPolicy(primaryMethods: [])) == ["no_primary_method"])
         #expect(codes(ApplicationPolicy(primaryMethods: [.emailOtp, .emailOtp])) == ["duplicate_method"])

@@ -42,6 +42,10 @@ public struct KeywayOptions: Sendable {
     /// the SDK at the server's `pollInterval` (the default) until it is approved, denied, expired,
     /// cancelled or reset. With `false` the app calls ``KeywayFlow/pollApproval()`` itself.
     public var autoPollApprovals: Bool
+    /// App Attest: `nil` (the default) never proves that requests come from a genuine app
+    /// instance; an application whose policy requires it then refuses device enrolment or
+    /// DPoP-bound tokens.
+    public var appAttest: AppAttestOptions?
 
     public init(
         relyingParty: String? = nil, primaryMethodSelectionPolicy: PrimaryMethodSelectionPolicy = .manual,
@@ -49,8 +53,9 @@ public struct KeywayOptions: Sendable {
         random: any KeywayRandom = SystemKeywayRandom(), dpopKey: (any DeviceKey)? = nil,
         resumableFlowStorage: (any SecureStorage)? = nil, logging: KeywayLogging = KeywayLogging(),
         requestInterceptors: [RequestInterceptor] = [], deviceTrust: DeviceTrustOptions? = nil,
-        autoPollApprovals: Bool = true
+        autoPollApprovals: Bool = true, appAttest: AppAttestOptions? = nil
     ) {
+        self.appAttest = appAttest
         self.deviceTrust = deviceTrust
         self.autoPollApprovals = autoPollApprovals
         self.resumableFlowStorage = resumableFlowStorage

@@ -11,6 +11,8 @@ struct DeviceTrustAgent: Sendable {
     let server: ServerURL
     let configId: String
     let logger: KeywayLogger
+    /// Proves enrolments with App Attest, when configured.
+    var appAttest: AppAttestAgent? = nil
 
     /// The message code of a step that no longer trusts the device the client named.
     static let notRecognizedCode = "deviceNotRecognized"
@@ -98,7 +100,7 @@ struct DeviceTrustAgent: Sendable {
         else { return nil }
         let request = EnrollDeviceRequest(
             publicKey: jwk, signature: Base64URL.encode(signature.rawRepresentation), name: options.deviceName,
-            hardwareBacked: hardwareBacked)
+            hardwareBacked: hardwareBacked, appAttest: await appAttest?.evidence(for: data))
         return (request, fallback)
     }
 

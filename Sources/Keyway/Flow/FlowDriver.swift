@@ -31,13 +31,17 @@ actor FlowDriver {
     /// The scheduled poll of an `awaitApproval` step.
     private var pollTask: Task<Void, Never>?
 
-    init(client: ProtocolClient, options: KeywayOptions, events: EventBroadcaster, logger: KeywayLogger) {
+    init(
+        client: ProtocolClient, options: KeywayOptions, events: EventBroadcaster, logger: KeywayLogger,
+        appAttest: AppAttestAgent? = nil
+    ) {
         self.client = client
         self.options = options
         self.events = events
         self.logger = logger
         self.deviceAgent = options.deviceTrust.map {
-            DeviceTrustAgent(options: $0, server: client.server, configId: client.configId, logger: logger)
+            DeviceTrustAgent(
+                options: $0, server: client.server, configId: client.configId, logger: logger, appAttest: appAttest)
         }
     }
 

@@ -18,10 +18,14 @@ actor TokenClient {
 
     private let logger: KeywayLogger
 
-    init(server: ServerURL, configId: String, options: KeywayOptions) {
+    /// Proves code redemptions with App Attest, when configured.
+    private let appAttest: AppAttestAgent?
+
+    init(server: ServerURL, configId: String, options: KeywayOptions, appAttest: AppAttestAgent? = nil) {
         self.server = server
         self.configId = configId
         self.options = options
+        self.appAttest = appAttest
         self.logger = KeywayLogger(configuration: options.logging, clock: options.clock)
     }
 
@@ -64,14 +68,15 @@ actor TokenClient {
             throw KeywayError.invalidResponse("The token endpoint URL is invalid.")
         }
         let body = form.map { "\($0.0)=\(Self.formEncode($0.1))" }.joined(separator: "&")
-        var response = try await postToken(body: body, url: tokenURL)
+        let attest = form.first?.1 == "authorization_code"
+        var response = try await postToken(body: body, url: tokenURL, attest: attest)
         let decoder = JSONDecoder()
         // RFC 9449 §8: the server wants a nonce in the proof; retry once with the one it sent.
         if options.dpopKey != nil, response.status == 400,
             (try? decoder.decode(OAuthErrorResponse.self, from: response.body))?.error == "use_dpop_nonce",
             response.header("DPoP-Nonce") != nil
         {
-            response = try await postToken(body: body, url: tokenURL)
+            response = try await postToken(body: body, url: tokenURL, attest: attest)
         }
         guard response.status == 200 else {
             if let error = try? decoder.decode(OAuthErrorResponse.self, from: response.body) {
@@ -113,10 +118,17 @@ actor TokenClient {
             accessTokenExpiresAt: options.clock.now().addingTimeInterval(TimeInterval(tokens.expiresIn)))
     }
 
-    private func postToken(body: String, url: URL) async throws -> TransportResponse {
+    /// Posts to the token endpoint; with `attest`, an App Attest assertion over the DPoP proof
+    /// goes with it (a code redemption, which binds the tokens to the DPoP key).
+    private func postToken(body: String, url: URL, attest: Bool = false) async throws -> TransportResponse {
         var headers = ["Content-Type": "application/x-www-form-urlencoded", "Accept": "application/json"]
         if let key = options.dpopKey {
-            headers["DPoP"] = try proof(key: key, method: "POST", url: url, accessToken: nil)
+            let proof = try proof(key: key, method: "POST", url: url, accessToken: nil)
+            headers["DPoP"] = proof
+            if attest, let appAttest, let evidence = await appAttest.evidence(for: Data(proof.utf8)) {
+                headers[ProtocolHeader.appAttestKey] = evidence.keyId
+                headers[ProtocolHeader.appAttestAssertion] = evidence.assertion
+            }
         }
         let response = try await send(TransportRequest(method: "POST", url: url, headers: headers, body: Data(body.utf8)))
         if let nonce = response.header("DPoP-Nonce") { dpopNonce = nonce }

@@ -39,7 +39,7 @@ final class TestServer: ScopedTestServer, Sendable {
     static func start(
         databasePath: String = temporaryDatabase(), port: Int = 0, clock: ManualClock, logs: LogCapture = LogCapture(),
         deliveryCommand: String? = nil, limits: FlowLimits = FlowLimits(), adminToken: String? = nil,
-        passwords: (any PasswordHashing)? = nil, idleTimeout: TimeInterval = 300
+        passwords: (any PasswordHashing)? = nil, idleTimeout: TimeInterval = 300, appAttestRoots: [String] = []
     ) async throws -> TestServer {
         var configuration = ServerConfiguration(
             host: "127.0.0.1", port: port, database: .sqlite(path: databasePath), devMode: deliveryCommand == nil,
@@ -49,6 +49,7 @@ final class TestServer: ScopedTestServer, Sendable {
         configuration.passwordHashing = ScryptPasswords(log2Cost: 12)
         configuration.customPasswordHashing = passwords
         configuration.idleTimeout = idleTimeout
+        configuration.appAttestRoots = appAttestRoots
         let app = try await KeywayServerApp.bootstrap(configuration: configuration, logger: logs.logger())
         let (stream, continuation) = AsyncStream.makeStream(of: Int.self)
         let task = Task {
