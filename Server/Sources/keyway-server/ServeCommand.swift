@@ -67,6 +67,13 @@ struct ServeCommand: AsyncParsableCommand {
             "Run dev mode on a host other than loopback anyway. Dev mode serves every one-time code at /dev/outbox without authentication: anyone who can reach the server can sign in as anyone."))
     var unsafeDevModeOnNetwork = false
 
+    @Option(
+        name: .customLong("app-attest-root"),
+        help: ArgumentHelp(
+            "A PEM file of a root App Attest credential certificates must chain to; repeat for several (default: Apple's App Attestation Root CA, built in).",
+            valueName: "path"))
+    var appAttestRootFiles: [String] = []
+
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
     var logLevel: String = "info"
 
@@ -135,10 +142,16 @@ struct ServeCommand: AsyncParsableCommand {
         limits.rateLimits.flowStartsPerAddress = maxFlowStartsPerAddress
         limits.rateLimits.codeSendsPerAddress = maxCodeSendsPerAddress
         limits.rateLimits.checksPerAddress = maxChecksPerAddress
-        let configuration = ServerConfiguration(
+        var configuration = ServerConfiguration(
             host: host, port: port, database: location, issuer: issuer, devMode: !production,
             devConfigId: devConfigId, deliveryCommand: deliveryCommand, limits: limits,
             adminToken: try configuredAdminToken(logger: logger))
+        configuration.appAttestRoots = try appAttestRootFiles.map { path in
+            guard let pem = try? String(contentsOfFile: path, encoding: .utf8) else {
+                throw ValidationError("--app-attest-root \(path) cannot be read.")
+            }
+            return pem
+        }
         if !production, !LoopbackHost.contains(host) {
             logger.warning(
                 "dev mode on \(host) (--unsafe-dev-mode-on-network): every one-time code is served at /dev/outbox to anyone who can reach this server"

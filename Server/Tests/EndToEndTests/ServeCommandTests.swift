@@ -72,6 +72,27 @@ struct ServeCommandTests {
         }
     }
 
+    @Test func appAttestRootsComeFromPEMFilesAndBadOnesStopTheStart() async throws {
+        let (folder, database) = Self.temporaryFolder()
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let missing = try CLIProcess(
+            arguments: ["serve", "--port", "0", "--database", database, "--app-attest-root", folder + "/none.pem"],
+            executable: "keyway-server")
+        #expect(try await missing.waitForExit() != 0)
+        #expect(missing.standardError.contains("--app-attest-root \(folder)/none.pem cannot be read"))
+        let garbage = folder + "/garbage.pem"
+        try Data("not a certificate".utf8).write(to: URL(fileURLWithPath: garbage))
+        let refused = try CLIProcess(
+            arguments: ["serve", "--port", "0", "--database", database, "--app-attest-root", garbage],
+            executable: "keyway-server")
+        #expect(try await refused.waitForExit() != 0)
+        #expect(refused.standardError.contains("App Attest root 1 is not a PEM certificate"))
+        let root = folder + "/root.pem"
+        try Data(try TestAppAttestAuthority().rootPEM.utf8).write(to: URL(fileURLWithPath: root))
+        let (started, _) = try await Self.serve(["--database", database, "--app-attest-root", root])
+        await started.stop()
+    }
+
     @Test func theDatabaseAndItsFolderAreReadableByTheOwnerOnly() async throws {
         let (folder, database) = Self.temporaryFolder()
         let path = folder + "/keyway.sqlite"
