@@ -102,7 +102,7 @@ let package = Package(
         .executableTarget(
             name: "keyway",
             dependencies: [
-                .product(name: "Keyway", package: sdk),
+                .product(name: "Keyway", package: sdk), .product(name: "KeywayUI", package: sdk),
                 "KeywayQR",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],

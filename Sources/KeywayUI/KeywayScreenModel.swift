@@ -18,94 +18,157 @@
         /// The input values by input name, as the user types them.
         public var values: [String: String] = [:]
         /// The tokens of the completed flow, once redeemed (and saved in the session, if any).
-        public private(set) var tokens: TokenSet?
+        public internal(set) var tokens: TokenSet?
 
-        @ObservationIgnored private let keyway: KeywayClient
-        @ObservationIgnored private let session: KeywaySession?
-        @ObservationIgnored private var started: (identifier: String, flowType: FlowType)?
-        @ObservationIgnored private var shownStep: String?
+        @ObservationIgnored let keyway: KeywayClient
+        @ObservationIgnored let session: KeywaySession?
+        @ObservationIgnored private var started: Start?
+        /// The step whose inputs ``values`` holds.
+        @ObservationIgnored var shownStep: String?
+        /// The flow's update ``screen`` was made from.
+        @ObservationIgnored var shownUpdate = FlowUpdate.idle
+
+        /// What was started, to start it again.
+        private enum Start {
+            case flow(identifier: String, flowType: FlowType, inviteCode: String?)
+            case accountManagement(account: String?)
+        }
 
         /// - Parameters:
         ///   - keyway: The SDK whose ``KeywayClient/flow`` the model runs.
-        ///   - session: Where to save the tokens when the flow completes (`nil`: only ``tokens``).
+        ///   - session: Where to save the tokens when the flow completes (`nil`: only ``tokens``),
+        ///     and whose user ``startAccountManagement(account:)`` manages.
         public init(keyway: KeywayClient, session: KeywaySession? = nil) {
             self.keyway = keyway
             self.session = session
         }
 
         /// Starts a flow for `identifier` and shows its first step.
-        public func start(identifier: String, flowType: FlowType = .signin) async {
-            started = (identifier, flowType)
-            tokens = nil
-            screen = Screen(kind: .loading, title: "", isLoading: true)
-            await keyway.flow.start(flowType: flowType, identifier: identifier)
+        ///
+        /// - Parameters:
+        ///   - identifier: The user's email address or phone number.
+        ///   - flowType: `signin` (the default) or `signup`.
+        ///   - inviteCode: An invitation code, where sign-up needs one.
+        public func start(identifier: String, flowType: FlowType = .signin, inviteCode: String? = nil) async {
+            started = .flow(identifier: identifier, flowType: flowType, inviteCode: inviteCode)
+            showLoading()
+            await keyway.flow.start(flowType: flowType, identifier: identifier, inviteCode: inviteCode)
             await refresh()
         }
 
-        /// Performs a button of the current screen. A primary action's inputs are checked first;
-        /// refused ones get their ``ScreenInput/error`` and nothing is sent.
-        public func perform(_ action: ScreenAction) async {
-            if action.role == .restart {
-                guard let started else { return }
-                await start(identifier: started.identifier, flowType: started.flowType)
-                return
+        /// Starts an account-management flow for the signed-in user of the model's session (see
+        /// ``KeywayClient/startAccountManagement(session:account:)``) and shows its first step.
+        /// When it completes with a new sign-in, the new tokens replace the session's.
+        ///
+        /// - Parameter account: The account of the session to manage (default: the current one).
+        /// - Throws: The ``SessionError`` of reading the session's access token
+        ///   (`noAccessTokenPresent` when nobody is signed in, or the model has no session); the
+        ///   screen is then back to idle. Every later failure is shown on ``screen``.
+        public func startAccountManagement(account: String? = nil) async throws(SessionError) {
+            guard let session else { throw .noAccessTokenPresent }
+            started = .accountManagement(account: account)
+            showLoading()
+            do throws(SessionError) {
+                try await keyway.startAccountManagement(session: session, account: account)
+            } catch {
+                screen = Screen(kind: .idle, title: "")
+                throw error
             }
+            await refresh()
+        }
+
+        /// Performs a button of the current screen. The inputs the action sends are checked
+        /// first; refused ones get their ``ScreenInput/error`` and nothing is sent. After `resend`
+        /// the screen carries a message saying whether a new code is on its way (`codeResent`) or
+        /// it was too early (`resendCooldown`, with the `resendAvailable` countdown).
+        public func perform(_ action: ScreenAction) async {
+            if action.role == .restart { return await restart() }
             switch action.actionName {
             case "cancel":
-                await keyway.flow.cancel()
+                await cancel()
             case "resend":
-                _ = await keyway.flow.resend()
+                screen.isLoading = true
+                let sent = await keyway.flow.resend()
+                await refresh()
+                guard case .step = screen.kind, screen.banner == nil else { return }
+                screen.messages.append(
+                    sent
+                        ? ScreenMessage(level: .info, code: "codeResent", text: "A new code is on its way.")
+                        : ScreenMessage(
+                            level: .warning, code: "resendCooldown", text: "It is too early for a new code: wait a little."))
             case let name?:
-                var parameters = action.parameters
-                if action.submitsInputs {
-                    var refused = false
-                    for index in screen.inputs.indices {
-                        let input = screen.inputs[index]
-                        let value = values[input.name] ?? input.initialValue
-                        screen.inputs[index].error = input.validate(value)
-                        refused = refused || screen.inputs[index].error != nil
-                        if let value { parameters[input.name] = value }
-                    }
-                    if refused { return }
-                }
+                guard let parameters = checkedParameters(for: action) else { return }
                 guard let step = keyway.flow.currentPrompt?.context.step, let target = step.action(named: name) else {
-                    await refresh()
-                    return
+                    return await refresh()
                 }
                 screen.isLoading = true
                 await keyway.flow.submit(action: target, parameters: parameters)
+                await refresh(endingWithoutCode: true)
             case nil:
                 return
+            }
+        }
+
+        /// Abandons the flow (telling the server), as the screen's cancel button does: for a user
+        /// who leaves the screen another way (a sheet swiped away, end of input). The screen is
+        /// idle after it.
+        public func cancel() async {
+            await keyway.flow.cancel()
+            await refresh()
+        }
+
+        /// Waits while the flow moves on by itself from a screen that ``Screen/isWaiting`` (an
+        /// approval decided on another device, which the SDK polls for), then shows where it went:
+        /// the next step, the completion, or the error that ended it. Returns at once from any
+        /// other screen, and when the calling task is cancelled.
+        public func waitForFlow() async {
+            guard screen.isWaiting else { return }
+            let shown = shownUpdate
+            for await update in keyway.flow.updates where update != shown && update != .loading {
+                break
             }
             await refresh()
         }
 
-        /// Rebuilds the screen from the flow; redeems the code once the flow completed.
-        private func refresh() async {
-            let update = keyway.flow.currentUpdate
-            var next = Screen.make(update: update, prompt: keyway.flow.currentPrompt)
-            let stepID = keyway.flow.currentPrompt.map { "\($0.context.step.flowId)/\($0.context.meta.traceId)" }
-            if case .prompt = update, stepID != shownStep {
-                // A new step: its inputs start empty (or with their pre-filled values).
-                values = [:]
-                shownStep = stepID
+        /// The parameters `action` sends: its own, and the values of the inputs it sends as the
+        /// server reads them. `nil` when an input is refused (its error is then on the screen).
+        private func checkedParameters(for action: ScreenAction) -> [String: String]? {
+            var parameters = action.parameters
+            let names = Set(screen.inputs(of: action).map(\.name))
+            var refused = false
+            for index in screen.inputs.indices where names.contains(screen.inputs[index].name) {
+                let input = screen.inputs[index]
+                let value = values[input.name]
+                screen.inputs[index].error = input.validate(value ?? input.initialValue)
+                refused = refused || screen.inputs[index].error != nil
+                parameters[input.name] = input.submittedValue(for: value)
             }
-            if case .completed(_, let authCode, _, let codeVerifier?, _) = update {
-                do {
-                    let redeemed = try await keyway.exchange(authCode: authCode, codeVerifier: codeVerifier)
-                    if let session { try await session.save(redeemed) }
-                    tokens = redeemed
+            return refused ? nil : parameters
+        }
+
+        /// Starts again what was started last.
+        private func restart() async {
+            switch started {
+            case .flow(let identifier, let flowType, let inviteCode):
+                await start(identifier: identifier, flowType: flowType, inviteCode: inviteCode)
+            case .accountManagement(let account):
+                do throws(SessionError) {
+                    try await startAccountManagement(account: account)
                 } catch {
-                    let recoverable = error as? any KeywayRecoverableError
-                    next = Screen(
+                    screen = Screen(
                         kind: .ended, title: "Sign-in stopped",
                         banner: Banner(
-                            code: .invalidResponse, message: recoverable?.errorDescription ?? String(describing: error),
-                            action: .restartFlow, recovery: recoverable?.recovery ?? .startOver,
-                            suggestion: recoverable?.recoverySuggestion))
+                            code: .invalidAccessToken, message: error.description, action: .abort,
+                            recovery: .notRecoverable, suggestion: nil))
                 }
+            case nil:
+                return
             }
-            screen = next
+        }
+
+        private func showLoading() {
+            tokens = nil
+            screen = Screen(kind: .loading, title: "", isLoading: true)
         }
     }
 #endif

@@ -10,14 +10,23 @@ enum Steps {
     static func step(
         _ kind: String, payload: String? = nil, actions: [String] = [], messages: String = "[]", info: String? = nil
     ) throws -> Step {
+        let json = json(kind, payload: payload, actions: actions, messages: messages, info: info)
+        return try WireCoding.makeDecoder().decode(Step.self, from: Data(json.utf8))
+    }
+
+    /// The step document of `step(_:payload:actions:messages:info:)`, as the server sends it (with
+    /// `traceId`, so that two answers are two steps).
+    static func json(
+        _ kind: String, payload: String? = nil, actions: [String] = [], messages: String = "[]", info: String? = nil,
+        traceId: String = "t1"
+    ) -> String {
         let cancel = #"{"name":"cancel","href":"\#(base)","method":"DELETE","label":"Cancel","fields":[]}"#
         let payloadPart = payload.map { #","\#(kind)":\#($0)"# } ?? ""
         let infoPart = info.map { #","stepInfo":{"id":"x","label":"\#($0)"}"# } ?? ""
-        let json = """
+        return """
             {"flowId":"flw_1","kind":"\(kind)"\(payloadPart)\(infoPart),"actions":[\((actions + [cancel]).joined(separator: ","))],
-            "links":[{"rel":"self","href":"\(base)"}],"messages":\(messages),"meta":{"traceId":"t1"}}
+            "links":[{"rel":"self","href":"\(base)"}],"messages":\(messages),"meta":{"traceId":"\(traceId)"}}
             """
-        return try WireCoding.makeDecoder().decode(Step.self, from: Data(json.utf8))
     }
 
     static func action(_ name: String, _ path: String, label: String, fields: String = "[]") -> String {
@@ -78,6 +87,8 @@ struct ScreenTests {
         #expect(screen.action("selectMethod:smsOtp")?.parameters == ["methodId": "smsOtp"])
         #expect(screen.action("selectMethod:smsOtp")?.label == "Text a code to +1••23")
         #expect(screen.title == "Choose how to continue")
+        #expect(screen.instruction == "Choose a second factor")
+        #expect(!screen.isWaiting)
     }
 
     @Test func anAuthenticatorSetUpShowsTheQRCodeAndTheKey() throws {
@@ -149,15 +160,20 @@ struct ScreenTests {
                         fields: #"[{"name":"deviceId","type":"select","required":true,"label":"Device","options":[{"value":"dev_1","label":"Ann's phone"}]}]"#),
                     Steps.action("finish", "manage/finish", label: "Done"),
                 ]))
+        let until = ISO8601DateFormatter().date(from: "2026-12-24T10:00:00Z")!
+        let trusted = "hardware key, trusted until \(until.formatted(date: .abbreviated, time: .shortened))"
         #expect(
             screen.displays == [
                 .list(title: "Sign-in methods", items: [ScreenListItem(title: "Email codes", detail: "a•••@example.com")]),
-                .list(title: "Trusted devices", items: [ScreenListItem(title: "Ann's phone")]),
+                .list(title: "Trusted devices", items: [ScreenListItem(title: "Ann's phone", detail: trusted)]),
             ])
+        #expect(screen.instruction == "What would you like to do?")
         #expect(screen.primaryAction?.id == "finish")
         #expect(screen.secondaryActions.map(\.id) == ["setupTotp", "revokeDevice", "cancel"])
         #expect(screen.action("revokeDevice")?.submitsInputs == true)
         #expect(screen.inputs.map(\.name) == ["deviceId"])
+        #expect(screen.inputs(of: try #require(screen.action("revokeDevice"))).map(\.name) == ["deviceId"])
+        #expect(screen.inputs(of: try #require(screen.action("setupTotp"))).isEmpty)
     }
 
     @Test func anApprovalShowsTheNumberTheCodeAndTheExpiry() throws {
@@ -167,6 +183,7 @@ struct ScreenTests {
                 payload: #"{"matchingNumber":"47","qrData":"keyway-approve:v1?x","expiresAt":"2026-11-24T10:02:00Z","pollInterval":2}"#,
                 actions: [Steps.action("poll", "approval", label: "Check again")]))
         #expect(screen.displays.first == .emphasis(label: "Check that your other device shows", value: "47"))
+        #expect(screen.isWaiting, "the flow moves on by itself")
         #expect(screen.countdowns.map(\.purpose) == [.approvalExpires])
         #expect(screen.inputs.isEmpty)
     }
@@ -196,12 +213,14 @@ struct ScreenTests {
             code: .invalidCode, status: 400, title: "Wrong code", detail: "That code is not right.", action: .retryInput,
             attemptsRemaining: 4, invalidFields: [InvalidField(name: "code", reason: "That code is not right.")])
         let retry = Screen.make(
-            update: .error(code: .invalidCode, action: .retryInput, message: wrong.detail, retryable: false, details: wrong, meta: nil),
+            update: .error(code: .invalidCode, action: .retryInput, message: wrong.detail, retryable: false, details: wrong, meta: Meta(traceId: "trace-9")),
             prompt: (context, prompt))
         #expect(retry.kind == .step(.enterCode))
         #expect(retry.inputs.first?.error == "That code is not right.")
         #expect(retry.banner?.recovery == .retry)
         #expect(retry.banner?.suggestion == "Check what you entered and try again.")
+        #expect(retry.banner?.problem == wrong, "the server's problem document, for its status and times")
+        #expect(retry.banner?.traceId == "trace-9")
 
         let waitUntil = Date(timeIntervalSince1970: 1_795_000_060)
         let busy = Problem(

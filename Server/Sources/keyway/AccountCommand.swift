@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import Keyway
-import KeywayProtocol
 
 /// `keyway account`: manages the signed-in user's methods through an account-management flow.
 struct AccountCommand: AsyncParsableCommand {
@@ -24,10 +23,9 @@ struct AccountCommand: AsyncParsableCommand {
         let keyway = try options.makeKeyway()
         let stored = try options.makeSession(keyway)
         let terminal = Terminal()
-        let session = FlowSession(keyway: keyway, terminal: terminal, server: options.server)
-        let outcome = await session.run {
+        let outcome = await FlowSession.run(keyway: keyway, stored: stored, terminal: terminal, server: options.server) {
             do throws(SessionError) {
-                try await keyway.startAccountManagement(session: stored)
+                try await $0.startAccountManagement()
                 return true
             } catch {
                 terminal.status("Error: \(error)\(error == .noAccessTokenPresent ? " Run keyway login first." : "")")
@@ -35,8 +33,8 @@ struct AccountCommand: AsyncParsableCommand {
             }
         }
         switch outcome {
-        case .completed(let completed):
-            try await SignInResult.finish(completed, keyway: keyway, stored: stored, terminal: terminal, json: json)
+        case .signedIn(let tokens):
+            try SignInResult.show(tokens, terminal: terminal, json: json)
         case .finished:
             break
         case .failed:

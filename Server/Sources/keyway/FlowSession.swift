@@ -1,159 +1,100 @@
 import Foundation
 import Keyway
 import KeywayProtocol
+import KeywayUI
 
-/// Drives a flow in the terminal: renders each update and reads the user's answers, through the
-/// public SDK API only.
+/// Drives a flow in the terminal through the SDK's screen model: prints each screen, reads the
+/// user's answers into it and performs its actions, until the flow ends.
+@MainActor
 final class FlowSession {
-    /// What the flow handed over at its end.
-    struct Completed {
-        var authCode: Sensitive<String>
-        var codeVerifier: Sensitive<String>
-    }
-
     /// How a flow ended.
-    enum Outcome {
-        /// It completed with an authorization code.
-        case completed(Completed)
+    enum Outcome: Sendable {
+        /// It completed; its code was redeemed and the tokens saved in the stored session.
+        case signedIn(TokenSet)
         /// The user finished an account-management flow, which ended without a code.
         case finished
         /// It failed or was cancelled (already reported).
         case failed
     }
 
-    let keyway: KeywayClient
+    let model: KeywayScreenModel
     let terminal: Terminal
-    let server: String
-    /// Set when the user chose an operation that ends the flow (`finish`), so that a flow ending
-    /// without a code counts as done rather than cancelled.
-    var finishing = false
-    /// Reasons the server gave for bad fields, by field name, shown next to the fields when a
-    /// prompt is asked again.
-    var fieldErrors: [String: String] = [:]
+    let printer: ScreenPrinter
+    /// The last screen answered, so that one shown again unchanged is not printed twice.
+    private var lastScreen: Screen?
+    /// The top of the last step screen printed (its title, messages and displays).
+    private var printedHeader: Screen?
 
-    init(keyway: KeywayClient, terminal: Terminal, server: String) {
-        self.keyway = keyway
+    init(keyway: KeywayClient, stored: KeywaySession, terminal: Terminal, server: String) {
+        model = KeywayScreenModel(keyway: keyway, session: stored)
         self.terminal = terminal
-        self.server = server
+        printer = ScreenPrinter(terminal: terminal, server: server)
     }
 
-    var flow: KeywayFlow { keyway.flow }
+    /// Runs a flow in the terminal: `start` starts it on the model (and returns `false`, having
+    /// said why, when it could not), then every screen is answered until the flow ends.
+    static func run(
+        keyway: KeywayClient, stored: KeywaySession, terminal: Terminal, server: String,
+        start: @MainActor (KeywayScreenModel) async -> Bool
+    ) async -> Outcome {
+        let session = FlowSession(keyway: keyway, stored: stored, terminal: terminal, server: server)
+        guard await start(session.model) else { return .failed }
+        return await session.run()
+    }
 
-    /// Starts the flow with `start` and runs it to its end. When `start` returns `false` (it
-    /// could not start the flow, and said why), the outcome is `failed` at once.
-    func run(start: () async -> Bool) async -> Outcome {
-        guard await start() else { return .failed }
-        var lastPrompt: (PromptContext, Prompt)?
+    /// Answers screens until the flow is over.
+    private func run() async -> Outcome {
         while true {
-            switch flow.currentUpdate {
-            case .idle:
-                if finishing {
-                    terminal.status("Done.")
-                    return .finished
+            let screen = model.screen
+            switch screen.kind {
+            case .step:
+                if screen != lastScreen {
+                    if let banner = screen.banner {
+                        printer.report(banner)
+                        guard Self.asksAgain(after: banner) else { return .failed }
+                    } else if Self.header(of: screen) != printedHeader {
+                        printer.printHeader(screen)
+                        printedHeader = Self.header(of: screen)
+                    }
                 }
-                terminal.status("Cancelled.")
+                lastScreen = screen
+                await ScreenPrompt(model: model, terminal: terminal).answer(screen)
+            case .completed:
+                printer.printMessages(screen.messages.filter { $0.level != .info })
+                guard let tokens = model.tokens else {
+                    terminal.status("Error: the flow completed without a code this CLI could redeem.")
+                    return .failed
+                }
+                return .signedIn(tokens)
+            case .finished:
+                terminal.status("Done.")
+                return .finished
+            case .idle, .loading, .ended:
+                if let banner = screen.banner {
+                    printer.report(banner)
+                } else {
+                    terminal.status("Cancelled.")
+                }
                 return .failed
-            case .loading:
-                // Calls return after their final update, so this is not reached in practice.
-                try? await Task.sleep(for: .milliseconds(20))
-            case .completed(_, let authCode, _, let codeVerifier, _):
-                guard let codeVerifier else {
-                    terminal.status("Error: the flow completed without a code verifier.")
-                    return .failed
-                }
-                return .completed(Completed(authCode: authCode, codeVerifier: codeVerifier))
-            case .prompt(let context, let prompt):
-                if lastPrompt?.0 != context { render(context) }
-                lastPrompt = (context, prompt)
-                fieldErrors = [:]
-                guard await answer(prompt, context: context) else { return .failed }
-            case .error(let code, let action, let message, _, let details, let meta):
-                report(code: code, action: action, message: message, details: details, meta: meta)
-                switch action {
-                case .retryInput, .resendCode, .selectMethod:
-                    guard let (context, prompt) = lastPrompt else { return .failed }
-                    fieldErrors = Dictionary(
-                        (details?.invalidFields ?? []).map { ($0.name, $0.reason) }, uniquingKeysWith: { first, _ in first })
-                    guard await answer(prompt, context: context) else { return .failed }
-                default:
-                    return .failed
-                }
             }
         }
     }
 
-    private func render(_ context: PromptContext) {
-        if let label = context.stepInfo?.label { terminal.status("\n\(label)") }
-        if let risk = context.risk { terminal.status("Risk \(risk.level): \(risk.message ?? "")") }
-        for message in context.messages {
-            terminal.status(message.level == "error" ? "Error: \(message.text)" : message.text)
-        }
+    /// Whether the flow goes on with the same screen after `banner`: a wrong answer, an expired
+    /// code to resend, another method to choose. Any other error (waiting, the network, a flow
+    /// to start over) ends the run.
+    static func asksAgain(after banner: Banner) -> Bool {
+        [.retryInput, .resendCode, .selectMethod].contains(banner.action)
     }
 
-    /// Reads one answer and hands it to the SDK. `false` ends the session.
-    private func answer(_ prompt: Prompt, context: PromptContext) async -> Bool {
-        switch prompt {
-        case .enterCode(_, let codeLength, _, let resendAt, _):
-            return await answerEnterCode(codeLength: codeLength, resendAt: resendAt)
-        case .selectMethod(let methods, let purpose, let skippable):
-            return await answerSelectMethod(methods: methods, purpose: purpose, skippable: skippable)
-        case .setupSms(let existingPhone):
-            return await answerSetupSms(existingPhone: existingPhone, step: context.step)
-        case .setupTotp(let secret, let otpauthUrl, let period, let digits, let algorithm):
-            return await answerSetupTotp(
-                secret: secret, otpauthUrl: otpauthUrl, period: period, digits: digits, algorithm: algorithm)
-        case .enterTotp(let digits, _):
-            return await answerEnterTotp(digits: digits, attemptsRemaining: context.step.enterTotp?.attemptsRemaining)
-        case .enterPassword(let purpose, let minimumLength):
-            return await answerEnterPassword(purpose: purpose, minimumLength: minimumLength)
-        case .form(_, let title, let fields):
-            return await answerForm(title: title, fields: fields)
-        case .manageAccount(let methods, let operations):
-            return await answerManageAccount(
-                methods: methods, devices: context.step.manageAccount?.devices, operations: operations)
-        case .awaitApproval(let matchingNumber, let qrData, let expiresAt):
-            return await awaitApproval(
-                matchingNumber: matchingNumber, qrData: qrData, expiresAt: expiresAt, context: context)
-        case .unrecognized:
-            return await GenericStepRenderer(flow: flow, terminal: terminal, fieldErrors: fieldErrors)
-                .answer(context.step)
-        }
-    }
-
-    /// Reads one trimmed line. At end of input, or when the user types `cancel`, cancels the flow
-    /// and returns `nil`.
-    func read(_ question: String) async -> String? {
-        guard let line = terminal.ask(question) else {
-            terminal.status("No input: cancelling.")
-            await flow.cancel()
-            return nil
-        }
-        if line.lowercased() == "cancel" {
-            await flow.cancel()
-            terminal.status("Cancelled.")
-            return nil
-        }
-        return line
-    }
-
-    private func report(
-        code: ProblemCode, action: ProblemAction, message: String, details: Problem?, meta: Meta?
-    ) {
-        if code == .networkError {
-            terminal.status("Error: could not reach the Keyway server at \(server). Is it running?")
-            return
-        }
-        var line = "Error: \(message) [\(code.rawValue)]"
-        switch action {
-        case .restartFlow: line += " Run the command again to start over."
-        case .abort:
-            // A denied approval is a decision, not a misconfiguration.
-            if details?.status != 0, code != .approvalDenied { line += " Check the server URL and config ID." }
-        case .wait:
-            if let retryAt = details?.retryAt { line += " Try again at \(Terminal.format(retryAt))." }
-        default: break
-        }
-        if let traceId = meta?.traceId { line += " (trace \(traceId))" }
-        terminal.status(line)
+    /// What a screen shows above its questions: printed once per step, not again with an error
+    /// (nor with the note of a resend that came too early, said as the seconds to wait).
+    private static func header(of screen: Screen) -> Screen {
+        var header = screen
+        header.messages.removeAll { $0.code == ScreenPrompt.resendCooldown }
+        header.banner = nil
+        header.isLoading = false
+        for index in header.inputs.indices { header.inputs[index].error = nil }
+        return header
     }
 }

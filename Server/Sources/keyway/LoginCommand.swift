@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import Keyway
-import KeywayProtocol
 
 /// `keyway login IDENTIFIER`: signs in through the SDK, prompting in the terminal.
 struct LoginCommand: AsyncParsableCommand {
@@ -26,11 +25,12 @@ struct LoginCommand: AsyncParsableCommand {
         let keyway = try options.makeKeyway(primaryMethodSelectionPolicy: flowOptions.selectMethod.policy)
         let stored = try options.makeSession(keyway)
         let terminal = Terminal()
-        let session = FlowSession(keyway: keyway, terminal: terminal, server: options.server)
-        guard case .completed(let completed) = await session.run(start: {
-            await keyway.flow.start(flowType: .signin, identifier: identifier)
+        let identifier = identifier
+        let outcome = await FlowSession.run(keyway: keyway, stored: stored, terminal: terminal, server: options.server) {
+            await $0.start(identifier: identifier, flowType: .signin)
             return true
-        }) else { throw ExitCode.failure }
-        try await SignInResult.finish(completed, keyway: keyway, stored: stored, terminal: terminal, json: flowOptions.json)
+        }
+        guard case .signedIn(let tokens) = outcome else { throw ExitCode.failure }
+        try SignInResult.show(tokens, terminal: terminal, json: flowOptions.json)
     }
 }

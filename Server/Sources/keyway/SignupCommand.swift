@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import Keyway
-import KeywayProtocol
 
 /// `keyway signup IDENTIFIER`: creates an account through the SDK, prompting in the terminal.
 struct SignupCommand: AsyncParsableCommand {
@@ -26,11 +25,13 @@ struct SignupCommand: AsyncParsableCommand {
         let keyway = try options.makeKeyway(primaryMethodSelectionPolicy: flowOptions.selectMethod.policy)
         let stored = try options.makeSession(keyway)
         let terminal = Terminal()
-        let session = FlowSession(keyway: keyway, terminal: terminal, server: options.server)
-        guard case .completed(let completed) = await session.run(start: {
-            await keyway.flow.start(flowType: .signup, identifier: identifier, inviteCode: inviteCode)
+        let identifier = identifier
+        let inviteCode = inviteCode
+        let outcome = await FlowSession.run(keyway: keyway, stored: stored, terminal: terminal, server: options.server) {
+            await $0.start(identifier: identifier, flowType: .signup, inviteCode: inviteCode)
             return true
-        }) else { throw ExitCode.failure }
-        try await SignInResult.finish(completed, keyway: keyway, stored: stored, terminal: terminal, json: flowOptions.json)
+        }
+        guard case .signedIn(let tokens) = outcome else { throw ExitCode.failure }
+        try SignInResult.show(tokens, terminal: terminal, json: flowOptions.json)
     }
 }

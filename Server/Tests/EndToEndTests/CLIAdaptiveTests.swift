@@ -29,10 +29,10 @@ struct CLIAdaptiveTests {
             // Sign up: the email code, then the authenticator set-up the policy requires.
             let signup = try CLIProcess(arguments: ["signup", "--server", url, email], environment: environment)
             signup.type(try await code(count: 1))
-            try await signup.waitForError(containing: "otpauth: ")
+            try await signup.waitForError(containing: "otpauth://")
             let line = try #require(
-                signup.standardError.split(separator: "\n").first { $0.contains("otpauth: ") })
-            let uri = try #require(URLComponents(string: String(line[line.range(of: "otpauth: ")!.upperBound...])))
+                signup.standardError.split(separator: "\n").first { $0.hasPrefix("otpauth://") })
+            let uri = try #require(URLComponents(string: String(line)))
             let secret = try #require(uri.queryItems?.first { $0.name == "secret" }?.value)
             #expect(uri.scheme == "otpauth")
             #expect(uri.host == "totp")

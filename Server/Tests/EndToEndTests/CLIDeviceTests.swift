@@ -55,9 +55,9 @@ struct CLIDeviceTests {
     static func signUp(_ email: String, on device: Device) async throws -> String {
         let signup = try device.start(["signup", email])
         signup.type(try await code(to: email, count: 1, device.harness))
-        try await signup.waitForError(containing: "otpauth: ")
-        let line = try #require(signup.standardError.split(separator: "\n").first { $0.contains("otpauth: ") })
-        let uri = try #require(URLComponents(string: String(line[line.range(of: "otpauth: ")!.upperBound...])))
+        try await signup.waitForError(containing: "otpauth://")
+        let line = try #require(signup.standardError.split(separator: "\n").first { $0.hasPrefix("otpauth://") })
+        let uri = try #require(URLComponents(string: String(line)))
         let secret = try #require(uri.queryItems?.first { $0.name == "secret" }?.value)
         signup.type(TestAuthenticator.code(secret: secret, at: device.harness.clock.now()))
         #expect(try await signup.waitForExit() == 0, "stderr: \(signup.standardError)")
@@ -76,10 +76,10 @@ struct CLIDeviceTests {
         #expect(lines.contains { $0.contains("authenticator") })
         let option = try #require(lines.first { $0.contains("Approve on another trusted device") })
         login.type(String(option.trimmingCharacters(in: .whitespaces).prefix { $0.isNumber }))
-        try await login.waitForError(containing: "Matching number: ")
+        try await login.waitForError(containing: "Check that your other device shows: ")
         try await login.waitForError(containing: "Waiting until")
         let shown = login.standardError.split(separator: "\n")
-        let number = try #require(shown.first { $0.hasPrefix("Matching number: ") }).dropFirst("Matching number: ".count)
+        let number = try #require(shown.first { $0.hasPrefix("Check that your other device shows: ") }).dropFirst("Check that your other device shows: ".count)
         let qrData = try #require(shown.first { $0.hasPrefix(ApprovalQRData.prefix) })
         // The QR code is drawn above its text: rows of half blocks, all of one width.
         let drawn = shown.filter { $0.contains("█") }

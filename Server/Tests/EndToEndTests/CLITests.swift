@@ -90,6 +90,24 @@ struct CLITests {
         }
     }
 
+    @Test func resendTheServerFindsTooEarlyTellsToWaitOnTheSameScreen() async throws {
+        // The server's clock is a minute behind: the CLI finds a new code due, the server does not.
+        let clock = ManualClock(Date().addingTimeInterval(-60))
+        try await withTestServer(TestServer.start(clock: clock)) { server in
+            let cli = try login(server, email: "cooldown@example.com")
+            _ = try await code(server, to: "cooldown@example.com")
+            cli.type("resend")
+            try await cli.waitForError(containing: "You can ask for a new code in 1 second.")
+            #expect(!cli.standardError.contains("Warning:"), "said as the wait, not as a note: \(cli.standardError)")
+            #expect(cli.standardError.components(separatedBy: "Verify your email").count == 2, "the screen is not printed again")
+            clock.advance(by: 31)
+            cli.type("resend")
+            try await cli.waitForError(containing: "A new code is on its way.")
+            cli.type(try await code(server, to: "cooldown@example.com", count: 2))
+            #expect(try await cli.waitForExit() == 0, "stderr: \(cli.standardError)")
+        }
+    }
+
     @Test func cancelAtThePromptExitsWithFailure() async throws {
         try await withTestServer(TestServer.start(clock: ManualClock())) { server in
             let cli = try login(server, email: "quit@example.com")

@@ -6,8 +6,9 @@
     #endif
 
     /// Draws a ``KeywayScreenModel``'s current ``Screen``: the title, messages, error banner,
-    /// displays, one control per input, and the buttons. Any step renders, known or not. Text
-    /// scales with Dynamic Type; inputs and buttons carry their labels for VoiceOver.
+    /// instruction, displays, one control per input, and the buttons. Any step renders, known or
+    /// not; a screen that waits for the flow (an approval) follows it. Text scales with Dynamic
+    /// Type; inputs and buttons carry their labels for VoiceOver.
     @MainActor
     public struct KeywayScreenView: View {
         let model: KeywayScreenModel
@@ -47,6 +48,9 @@
                         Text(message.text).font(theme.bodyFont)
                             .foregroundStyle(message.level == .error ? theme.errorColor : Color.primary)
                     }
+                    if let instruction = screen.instruction {
+                        Text(instruction).font(theme.bodyFont).foregroundStyle(.secondary)
+                    }
                     ForEach(Array(screen.displays.enumerated()), id: \.offset) { _, display in
                         DisplayView(display: display, theme: theme)
                     }
@@ -72,12 +76,14 @@
                         .buttonStyle(.bordered)
                         .disabled(screen.isLoading || (action.availableAt.map { $0 > Date() } ?? false))
                     }
-                    if screen.isLoading {
+                    if screen.isLoading || screen.isWaiting {
                         ProgressView().frame(maxWidth: .infinity)
                     }
                 }
                 .padding()
             }
+            // A screen the flow leaves by itself (an approval): follow the flow while it shows.
+            .task(id: screen) { await model.waitForFlow() }
         }
 
         private func binding(for input: ScreenInput) -> Binding<String> {

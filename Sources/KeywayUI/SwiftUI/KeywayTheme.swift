@@ -16,6 +16,7 @@
         /// The name of an image in the app's asset catalogue, shown above the title.
         public var logoImageName: String?
 
+        /// A theme; every part not given keeps the system look.
         public init(
             accentColor: Color = .accentColor, errorColor: Color = .red, titleFont: Font = .title2.bold(),
             bodyFont: Font = .body, cornerRadius: CGFloat = 10, logoImageName: String? = nil

@@ -1,0 +1,35 @@
+import Foundation
+import Keyway
+
+/// An error shown on a screen, with what to do about it.
+public struct Banner: Sendable, Equatable {
+    /// The stable code (`invalid_code`).
+    public var code: ProblemCode
+    /// The sentence to show.
+    public var message: String
+    /// What to do next, as the flow says.
+    public var action: ProblemAction
+    /// Retry, start over, or nothing to do at run time.
+    public var recovery: KeywayErrorRecovery
+    /// A suggestion for people (`Check what you entered and try again.`).
+    public var suggestion: String?
+    /// The trace ID of the request that failed, to quote when asking for help.
+    public var traceId: String?
+    /// The server's problem document (its `status`, `retryAt`, `invalidFields`…); `nil` for an
+    /// error that never reached the server, such as `network_error`.
+    public var problem: Problem?
+
+    /// An error to show, with what to do about it.
+    public init(
+        code: ProblemCode, message: String, action: ProblemAction, recovery: KeywayErrorRecovery, suggestion: String?,
+        traceId: String? = nil, problem: Problem? = nil
+    ) {
+        self.code = code
+        self.message = message
+        self.action = action
+        self.recovery = recovery
+        self.suggestion = suggestion
+        self.traceId = traceId
+        self.problem = problem
+    }
+}

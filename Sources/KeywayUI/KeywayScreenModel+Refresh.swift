@@ -1,0 +1,70 @@
+#if canImport(Observation)
+    import Foundation
+    import Keyway
+
+    extension KeywayScreenModel {
+        /// Rebuilds the screen from the flow; redeems the code once the flow completed.
+        ///
+        /// - Parameter endingWithoutCode: The flow was answered (not cancelled), so a flow that is
+        ///   idle now was closed by the server without a code: the user finished it.
+        func refresh(endingWithoutCode: Bool = false) async {
+            let update = keyway.flow.currentUpdate
+            // A completion is redeemed once; its screen stays as it was made.
+            if case .completed = update, update == shownUpdate { return }
+            var next = Screen.make(update: update, prompt: keyway.flow.currentPrompt)
+            let stepID = keyway.flow.currentPrompt.map { "\($0.context.step.flowId)/\($0.context.meta.traceId)" }
+            if case .prompt = update, stepID != shownStep {
+                // A new step: its inputs start empty (or with their pre-filled values).
+                values = [:]
+                shownStep = stepID
+            }
+            switch update {
+            case .idle where endingWithoutCode:
+                next = Screen(
+                    kind: .finished, title: "Done",
+                    messages: [ScreenMessage(level: .info, code: "finished", text: "You are done.")])
+            case .completed(_, let authCode, _, let codeVerifier?, _):
+                shownUpdate = update
+                next = await redeem(authCode: authCode, codeVerifier: codeVerifier, on: next)
+            default:
+                break
+            }
+            shownUpdate = update
+            screen = next
+        }
+
+        /// Redeems the code and saves the tokens in the session: the completed screen, with a
+        /// warning when the tokens could not be saved, or an ended one when the code could not be
+        /// redeemed.
+        private func redeem(authCode: Sensitive<String>, codeVerifier: Sensitive<String>, on completed: Screen) async
+            -> Screen
+        {
+            let redeemed: TokenSet
+            do {
+                redeemed = try await keyway.exchange(authCode: authCode, codeVerifier: codeVerifier)
+            } catch {
+                let recoverable = error as? any KeywayRecoverableError
+                let reason = recoverable?.errorDescription ?? String(describing: error)
+                return Screen(
+                    kind: .ended, title: "Sign-in stopped",
+                    secondaryActions: [ScreenAction(id: "restart", label: "Start again", role: .restart, actionName: nil)],
+                    banner: Banner(
+                        code: .invalidResponse, message: "The sign-in completed, but its code could not be redeemed: \(reason)",
+                        action: .restartFlow, recovery: recoverable?.recovery ?? .startOver,
+                        suggestion: recoverable?.recoverySuggestion))
+            }
+            var screen = completed
+            tokens = redeemed
+            guard let session else { return screen }
+            do throws(SessionError) {
+                try await session.save(redeemed)
+            } catch {
+                screen.messages.append(
+                    ScreenMessage(
+                        level: .warning, code: "sessionNotSaved",
+                        text: "You are signed in, but the session could not be saved: \(error.description)"))
+            }
+            return screen
+        }
+    }
+#endif

@@ -1,0 +1,202 @@
+import Foundation
+import Keyway
+
+extension Screen {
+    /// The screen of one prompt: the typed prompts get their own layout; any step is also drawn
+    /// from its actions and fields.
+    static func make(_ context: PromptContext, _ prompt: Prompt) -> Screen {
+        let step = context.step
+        var screen = Screen(
+            kind: .step(step.kind), title: context.stepInfo?.label ?? Self.defaultTitle(step.kind),
+            messages: context.messages.map(ScreenMessage.init), links: step.links.filter { $0.rel != "self" })
+        if let risk = context.risk, let message = risk.message,
+            !screen.messages.contains(where: { $0.code == "risk" })
+        {
+            screen.messages.append(ScreenMessage(level: .warning, code: "risk", text: message))
+        }
+        switch prompt {
+        case .selectMethod(let methods, let purpose, let skippable):
+            screen.instruction = Self.instruction(for: purpose)
+            screen.secondaryActions = methods.map { method in
+                var label = method.label
+                if let destination = method.destination, !label.contains(destination) { label += " (\(destination))" }
+                return ScreenAction(
+                    id: "selectMethod:\(method.id)", label: label, role: .secondary, actionName: "selectMethod",
+                    parameters: ["methodId": method.id])
+            }
+            if skippable, step.action(named: "skip") != nil {
+                screen.secondaryActions.append(ScreenAction(id: "skip", label: "Not now", role: .secondary, actionName: "skip"))
+            }
+        case .enterCode(_, _, let expiresAt, let resendAt, _):
+            screen.countdowns = [Countdown(.resendAvailable, resendAt), Countdown(.codeExpires, expiresAt)]
+            screen.addAttemptsLeft(step.enterCode?.attemptsRemaining)
+            screen.addPrimary(from: step, named: "submitCode")
+            if let resend = step.action(named: "resend") {
+                screen.secondaryActions.append(
+                    ScreenAction(
+                        id: "resend", label: resend.label ?? "Send a new code", role: .secondary, actionName: "resend",
+                        availableAt: resendAt))
+            }
+        case .setupTotp(let secret, let otpauthUrl, let period, let digits, let algorithm):
+            screen.displays = [
+                .qrCode(label: "Scan with your authenticator app", data: otpauthUrl),
+                .secret(label: "Or type this key", value: secret),
+            ]
+            if (algorithm.uppercased(), digits, period) != ("SHA1", 6, 30) {
+                // Most apps assume SHA1, 6 digits and 30 seconds for a key typed by hand.
+                screen.messages.append(
+                    ScreenMessage(
+                        level: .info, code: "totpParameters",
+                        text: "When you type the key, choose \(algorithm), \(digits) digits and a new code every \(period) seconds."))
+            }
+            screen.addPrimary(from: step, named: "submitTotp")
+        case .enterTotp:
+            screen.addAttemptsLeft(step.enterTotp?.attemptsRemaining)
+            screen.addFromActions(step)
+        case .setupSms(let existingPhone):
+            if let existingPhone {
+                screen.messages.append(
+                    ScreenMessage(level: .info, code: "existingPhone", text: "The phone number on your account is \(existingPhone)."))
+            }
+            screen.addFromActions(step)
+        case .enterPassword(let purpose, let minimumLength):
+            screen.addPrimary(from: step, named: "submitPassword")
+            if purpose != .signIn {
+                for index in screen.inputs.indices where screen.inputs[index].field.type == .password {
+                    screen.inputs[index].kind = .newPassword(minimumLength: minimumLength)
+                }
+            }
+        case .manageAccount(let methods, let operations):
+            screen.instruction = "What would you like to do?"
+            screen.displays = Self.accountDisplays(methods: methods, devices: step.manageAccount?.devices)
+            for operation in operations {
+                if operation.name == "finish" {
+                    screen.primaryAction = ScreenAction(
+                        id: operation.name, label: operation.label ?? "Done", role: .primary, actionName: operation.name)
+                } else {
+                    let visible = operation.fields.filter { $0.type != .hidden }
+                    screen.inputs += visible.map(Self.input)
+                    screen.secondaryActions.append(
+                        ScreenAction(
+                            id: operation.name, label: operation.label ?? operation.name, role: .secondary,
+                            actionName: operation.name, submitsInputs: !operation.fields.isEmpty,
+                            inputNames: visible.map(\.name)))
+                }
+            }
+        case .awaitApproval(let matchingNumber, let qrData, let expiresAt):
+            screen.displays = [
+                .emphasis(label: "Check that your other device shows", value: matchingNumber),
+                .qrCode(label: "Or scan this code with it", data: qrData),
+            ]
+            screen.countdowns = [Countdown(.approvalExpires, expiresAt)]
+            screen.isWaiting = true
+        case .form, .unrecognized:
+            // Drawn from the step's actions: the one with fields submits them, the others are buttons.
+            screen.addFromActions(step)
+        }
+        if let cancel = step.action(named: "cancel") {
+            screen.secondaryActions.append(
+                ScreenAction(id: "cancel", label: cancel.label ?? "Cancel", role: .cancel, actionName: "cancel"))
+        }
+        return screen
+    }
+
+    /// Makes the action `name` of `step` the primary one, with its fields as the inputs.
+    private mutating func addPrimary(from step: Step, named name: String) {
+        guard let action = step.action(named: name) else { return addFromActions(step) }
+        inputs = action.fields.filter { $0.type != .hidden }.map(Self.input)
+        primaryAction = ScreenAction(
+            id: action.name, label: action.label ?? "Continue", role: .primary, actionName: action.name,
+            submitsInputs: true)
+    }
+
+    /// A step drawn from its actions alone: the first action with fields is the primary one (its
+    /// fields are the inputs); the others, but `cancel`, are secondary buttons.
+    private mutating func addFromActions(_ step: Step) {
+        let candidates = step.actions.filter { $0.name != "cancel" }
+        let primary = candidates.first { !$0.fields.isEmpty } ?? candidates.first
+        if let primary {
+            inputs = primary.fields.filter { $0.type != .hidden }.map(Self.input)
+            primaryAction = ScreenAction(
+                id: primary.name, label: primary.label ?? "Continue", role: .primary, actionName: primary.name,
+                submitsInputs: true)
+        }
+        for action in candidates where action.name != primary?.name {
+            secondaryActions.append(
+                ScreenAction(id: action.name, label: action.label ?? action.name, role: .secondary, actionName: action.name))
+        }
+    }
+
+    /// A warning once few wrong attempts are left at a code step.
+    private mutating func addAttemptsLeft(_ attemptsRemaining: Int?) {
+        guard let attemptsRemaining, attemptsRemaining < 3 else { return }
+        messages.append(
+            ScreenMessage(
+                level: .warning, code: "attemptsRemaining",
+                text: "\(attemptsRemaining) attempt\(attemptsRemaining == 1 ? "" : "s") left."))
+    }
+
+    /// The account's methods, and its trusted devices where the application trusts devices.
+    private static func accountDisplays(methods: [EnrolledMethod], devices: [TrustedDevice]?) -> [ScreenDisplay] {
+        var displays: [ScreenDisplay] = [
+            .list(
+                title: "Sign-in methods",
+                items: methods.map { method in
+                    let detail = [method.detail, method.isSecondFactor ? "second factor" : nil].compactMap { $0 }
+                    return ScreenListItem(title: method.label, detail: detail.isEmpty ? nil : detail.joined(separator: " · "))
+                })
+        ]
+        if let devices {
+            displays.append(
+                .list(
+                    title: "Trusted devices",
+                    items: devices.map { device in
+                        let key = device.hardwareBacked ? "hardware key" : "software key"
+                        let until = device.trustedUntil.formatted(date: .abbreviated, time: .shortened)
+                        return ScreenListItem(title: device.name, detail: "\(key), trusted until \(until)")
+                    }))
+        }
+        return displays
+    }
+
+    static func input(_ field: Field) -> ScreenInput {
+        let kind: ScreenInput.Kind =
+            switch field.type {
+            case .code: .code(length: field.maxLength)
+            case .text: .text
+            case .email: .email
+            case .phone: .phone
+            case .password: field.autocomplete == "new-password" ? .newPassword(minimumLength: field.minLength) : .password
+            case .select: .choice(options: field.options ?? [])
+            case .checkbox: .toggle
+            default: .other(field.type)
+            }
+        return ScreenInput(field: field, kind: kind)
+    }
+
+    /// What a method choice asks, by what the method is for.
+    static func instruction(for purpose: MethodPurpose) -> String {
+        switch purpose {
+        case .primary: "Choose how to sign in"
+        case .secondFactor: "Choose a second factor"
+        case .enrolment: "Choose a method to set up"
+        case .reverification: "Confirm it is you"
+        default: "Choose a method"
+        }
+    }
+
+    static func defaultTitle(_ kind: StepKind) -> String {
+        switch kind {
+        case .enterCode: "Enter the code"
+        case .selectMethod: "Choose how to continue"
+        case .setupSms: "Add your phone number"
+        case .setupTotp: "Set up your authenticator"
+        case .enterTotp: "Enter the code from your authenticator"
+        case .enterPassword: "Enter your password"
+        case .form: "Tell us about you"
+        case .manageAccount: "Your account"
+        case .awaitApproval: "Approve on your other device"
+        default: "Continue"
+        }
+    }
+}

@@ -1,0 +1,50 @@
+import Foundation
+import Keyway
+
+/// A button of a screen.
+public struct ScreenAction: Sendable, Equatable, Identifiable {
+    /// What the button does.
+    public enum Role: String, Sendable, Equatable {
+        /// Submits the screen's inputs.
+        case primary
+        /// Another way on (a method to choose, resend, skip).
+        case secondary
+        /// Leaves the flow.
+        case cancel
+        /// Starts again after the flow ended.
+        case restart
+    }
+
+    /// A stable ID (`submitCode`, `selectMethod:totp`, `resend`, `cancel`).
+    public let id: String
+    /// The button's text.
+    public var label: String
+    /// What the button does.
+    public var role: Role
+    /// The server action it performs (`nil` for ``Role/restart``).
+    public var actionName: String?
+    /// Values it sends besides the inputs (the method of a choice).
+    public var parameters: [String: String]
+    /// Whether it sends the screen's inputs.
+    public var submitsInputs: Bool
+    /// The inputs it sends, by name, when only some of the screen's (an account operation sends
+    /// its own fields); `nil`: all of them (see ``Screen/inputs(of:)``).
+    public var inputNames: [String]?
+    /// It is enabled from this moment on (a new code).
+    public var availableAt: Date?
+
+    /// A button; it sends no inputs unless `submitsInputs`.
+    public init(
+        id: String, label: String, role: Role, actionName: String?, parameters: [String: String] = [:],
+        submitsInputs: Bool = false, inputNames: [String]? = nil, availableAt: Date? = nil
+    ) {
+        self.id = id
+        self.label = label
+        self.role = role
+        self.actionName = actionName
+        self.parameters = parameters
+        self.submitsInputs = submitsInputs
+        self.inputNames = inputNames
+        self.availableAt = availableAt
+    }
+}

@@ -1,0 +1,96 @@
+import Foundation
+import Keyway
+
+/// One input of a screen, from a field of the step's action.
+public struct ScreenInput: Sendable, Equatable {
+    /// How to render it.
+    public enum Kind: Sendable, Equatable {
+        /// A one-time code of `length` digits.
+        case code(length: Int?)
+        /// Free text.
+        case text
+        /// An email address.
+        case email
+        /// A phone number in international form.
+        case phone
+        /// The account's password.
+        case password
+        /// A new password (`minimumLength` when known).
+        case newPassword(minimumLength: Int?)
+        /// One of `options`.
+        case choice(options: [FieldOption])
+        /// Yes or no.
+        case toggle
+        /// A field the server sends for an input type this SDK does not know: render as text.
+        case other(FieldType)
+    }
+
+    /// The keyboard a touch screen shows for it.
+    public enum Keyboard: String, Sendable, Equatable {
+        /// Letters and digits.
+        case standard
+        /// Digits only.
+        case numberPad
+        /// Made for email addresses.
+        case email
+        /// Made for phone numbers.
+        case phone
+    }
+
+    /// The field's name: the key of its value.
+    public var name: String
+    /// What to call it (the field's label, else its name).
+    public var label: String
+    /// How to render it.
+    public var kind: Kind
+    /// The keyboard a touch screen shows for it.
+    public var keyboard: Keyboard
+    /// The content type for autofill (`one-time-code`, `email`, `tel`, `current-password`,
+    /// `new-password`), as the server hints it.
+    public var contentType: String?
+    /// A hint shown while it is empty (`+14155550123`).
+    public var placeholder: String?
+    /// Whether it must be filled in.
+    public var isRequired: Bool
+    /// A value to start with.
+    public var initialValue: String?
+    /// The field as the server sent it, for local checks (``KeywayProtocol/Field/validate(_:)``).
+    public var field: Field
+    /// Why the last submitted value was refused, when it was.
+    public var error: String?
+
+    /// The input of `field`, rendered as `kind`, with the reason its last value was refused.
+    public init(field: Field, kind: Kind, error: String? = nil) {
+        self.name = field.name
+        self.label = field.label ?? field.name
+        self.kind = kind
+        self.keyboard =
+            switch kind {
+            case .code: .numberPad
+            case .email: .email
+            case .phone: .phone
+            default: .standard
+            }
+        self.contentType = field.autocomplete
+        self.placeholder = field.placeholder
+        self.isRequired = field.required
+        self.initialValue = field.value
+        self.field = field
+        self.error = error
+    }
+
+    /// Checks `value` as the server would before it is sent — the field's rules, and the minimum
+    /// length of a new password —: `nil` when it passes, else the reason for the user.
+    public func validate(_ value: String?) -> String? {
+        if let reason = field.validate(value)?.reason { return reason }
+        if case .newPassword(let minimumLength?) = kind, let value, !value.isEmpty, value.count < minimumLength {
+            return "Use at least \(minimumLength) characters."
+        }
+        return nil
+    }
+
+    /// What the input sends for `value` (the user's answer, `nil` when untouched), as the server
+    /// reads it: a toggle sends `"true"` or `"false"` (from `yes`/`no`, `y`/`n`, `on`/`off`…); an
+    /// untouched input its initial value, else `""`.
+    public func submittedValue(for value: String?) -> String { field.submittedValue(for: value) }
+}

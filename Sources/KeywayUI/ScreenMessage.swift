@@ -1,0 +1,28 @@
+import Foundation
+
+/// A sentence on a screen.
+public struct ScreenMessage: Sendable, Equatable {
+    /// How much the sentence matters.
+    public enum Level: String, Sendable, Equatable {
+        /// News (`We sent a code`).
+        case info
+        /// Something to heed (a risky attempt, a session that could not be saved).
+        case warning
+        /// Something went wrong.
+        case error
+    }
+
+    /// How much the sentence matters.
+    public var level: Level
+    /// The stable code of the sentence, when it has one (`codeSent`, `risk`, `codeResent`).
+    public var code: String?
+    /// The sentence.
+    public var text: String
+
+    /// A sentence of `level`, with its stable `code` when it has one.
+    public init(level: Level, code: String? = nil, text: String) {
+        self.level = level
+        self.code = code
+        self.text = text
+    }
+}
