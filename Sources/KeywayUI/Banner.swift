@@ -14,7 +14,7 @@ public struct Banner: Sendable, Equatable {
     /// A suggestion for people (`Check what you entered and try again.`).
     public var suggestion: String?
     /// The trace ID of the request that failed, to quote when asking for help.
-    public var traceId: String?
+    public var traceID: String?
     /// The server's problem document (its `status`, `retryAt`, `invalidFields`…); `nil` for an
     /// error that never reached the server, such as `network_error`.
     public var problem: Problem?
@@ -22,14 +22,14 @@ public struct Banner: Sendable, Equatable {
     /// An error to show, with what to do about it.
     public init(
         code: ProblemCode, message: String, action: ProblemAction, recovery: KeywayErrorRecovery, suggestion: String?,
-        traceId: String? = nil, problem: Problem? = nil
+        traceID: String? = nil, problem: Problem? = nil
     ) {
         self.code = code
         self.message = message
         self.action = action
         self.recovery = recovery
         self.suggestion = suggestion
-        self.traceId = traceId
+        self.traceID = traceID
         self.problem = problem
     }
 }

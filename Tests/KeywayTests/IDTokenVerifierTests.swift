@@ -19,7 +19,7 @@ struct IDTokenVerifierTests {
     let accessToken = "eyJ.access.token"
 
     var keys: JSONWebKeySet { JSONWebKeySet(keys: [ECJWK.publicJWK(for: key.publicKey)]) }
-    var verifier: IDTokenVerifier { IDTokenVerifier(issuer: issuer, clientId: "cfg_app", clock: FixedClock(instant: now)) }
+    var verifier: IDTokenVerifier { IDTokenVerifier(issuer: issuer, clientID: "cfg_app", clock: FixedClock(instant: now)) }
 
     func claims(_ changes: [String: JSONValue?] = [:]) -> [String: JSONValue] {
         let atHash = Base64URL.encode(Array(SHA256.hash(data: Data(accessToken.utf8))).prefix(16))
@@ -45,7 +45,7 @@ struct IDTokenVerifierTests {
         #expect(verified.email == "ada@example.com")
         #expect(verified.emailVerified == true)
         #expect(verified.authenticationMethods == ["otp"])
-        #expect(verified.sessionId == "ses_1")
+        #expect(verified.sessionID == "ses_1")
     }
 
     @Test(arguments: [

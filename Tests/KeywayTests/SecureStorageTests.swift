@@ -55,7 +55,7 @@ struct SecureStorageTests {
         for app in ["com.example.one", "com.example.two"] {
             for configId in ["cfg-a", "cfg-b"] {
                 for user in ["user-1", "user-2"] {
-                    names.append(SoftwareDeviceKeyStore.trustKeyName(appIdentifier: app, configId: configId, userKey: user))
+                    names.append(SoftwareDeviceKeyStore.trustKeyName(appIdentifier: app, configID: configId, userKey: user))
                 }
             }
         }
@@ -90,7 +90,7 @@ struct SecureStorageTests {
         let storage = try FileSecureStorage(
             directory: directory, namespace: "keys", keySource: .key(SymmetricKey(size: .bits256), version: 1))
         let store = SoftwareDeviceKeyStore(storage: storage)
-        let name = SoftwareDeviceKeyStore.dpopKeyName(appIdentifier: "com.example.one", configId: "cfg-a")
+        let name = SoftwareDeviceKeyStore.dpopKeyName(appIdentifier: "com.example.one", configID: "cfg-a")
         let key = try await store.createKey(named: name)
 
         let message = Data("proof".utf8)

@@ -129,7 +129,7 @@ struct KeywayScreenModelTests {
         await model.waitForFlow()
         #expect(model.screen.kind == .ended)
         #expect(model.screen.banner?.code == .approvalDenied)
-        #expect(model.screen.banner?.traceId == "trace-problem")
+        #expect(model.screen.banner?.traceID == "trace-problem")
     }
 
     @Test func accountManagementNeedsSomeoneSignedIn() async throws {

@@ -220,7 +220,7 @@ struct ScreenTests {
         #expect(retry.banner?.recovery == .retry)
         #expect(retry.banner?.suggestion == "Check what you entered and try again.")
         #expect(retry.banner?.problem == wrong, "the server's problem document, for its status and times")
-        #expect(retry.banner?.traceId == "trace-9")
+        #expect(retry.banner?.traceID == "trace-9")
 
         let waitUntil = Date(timeIntervalSince1970: 1_795_000_060)
         let busy = Problem(

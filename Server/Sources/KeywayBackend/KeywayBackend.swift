@@ -175,7 +175,7 @@ public final class KeywayBackend: Sendable {
         }
         let key = try await keys.key(kid: kid)
         let verifier = IDTokenVerifier(
-            issuer: issuer, clientId: configuration.clientId, leeway: configuration.leeway, clock: clock)
+            issuer: issuer, clientID: configuration.clientId, leeway: configuration.leeway, clock: clock)
         do {
             return try verifier.verify(idToken, accessToken: accessToken, keys: JSONWebKeySet(keys: [key]))
         } catch let error as KeywayError {

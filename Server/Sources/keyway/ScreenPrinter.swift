@@ -67,7 +67,7 @@ struct ScreenPrinter {
         default:
             break
         }
-        if let traceId = banner.traceId { line += " (trace \(traceId))" }
+        if let traceID = banner.traceID { line += " (trace \(traceID))" }
         terminal.status(line)
     }
 }

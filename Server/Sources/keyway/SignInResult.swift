@@ -13,7 +13,7 @@ enum SignInResult {
         } else {
             terminal.status("Signed in as \(tokens.idToken.email ?? tokens.idToken.subject).")
             terminal.status("Subject:        \(tokens.idToken.subject)")
-            terminal.status("Session:        \(tokens.idToken.sessionId ?? "-")")
+            terminal.status("Session:        \(tokens.idToken.sessionID ?? "-")")
             terminal.status("Access token expires at \(Terminal.format(tokens.accessTokenExpiresAt)).")
         }
     }

@@ -258,9 +258,9 @@ struct DPoPTests {
                     storage: try FileSecureStorage(
                         directory: directory, namespace: "device-keys", keySource: .keyFile(directory.appendingPathComponent("k"))))
             }
-            let name = SoftwareDeviceKeyStore.dpopKeyName(appIdentifier: "com.example.shop", configId: TestServer.configId)
-            #expect(name != SoftwareDeviceKeyStore.dpopKeyName(appIdentifier: "com.example.other", configId: TestServer.configId))
-            #expect(name != SoftwareDeviceKeyStore.dpopKeyName(appIdentifier: "com.example.shop", configId: "cfg_other"))
+            let name = SoftwareDeviceKeyStore.dpopKeyName(appIdentifier: "com.example.shop", configID: TestServer.configId)
+            #expect(name != SoftwareDeviceKeyStore.dpopKeyName(appIdentifier: "com.example.other", configID: TestServer.configId))
+            #expect(name != SoftwareDeviceKeyStore.dpopKeyName(appIdentifier: "com.example.shop", configID: "cfg_other"))
 
             let firstLaunchKey = try await store().existingOrNewKey(named: name)
             let keyway = try KeywayClient(

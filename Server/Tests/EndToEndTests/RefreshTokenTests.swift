@@ -38,7 +38,7 @@ struct RefreshTokenTests {
             #expect(second.response.accessToken != first.response.accessToken)
             #expect(second.idToken.subject == first.idToken.subject)
             #expect(second.idToken.authTime == first.idToken.authTime)
-            #expect(second.idToken.sessionId == first.idToken.sessionId)
+            #expect(second.idToken.sessionID == first.idToken.sessionID)
             #expect(second.idToken.issuedAt > first.idToken.issuedAt)
             #expect(second.response.scope == "openid email offline_access")
 

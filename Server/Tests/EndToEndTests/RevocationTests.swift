@@ -123,7 +123,7 @@ struct RevocationTests {
             #expect(access.json["client_id"] as? String == TestServer.configId)
             #expect(access.json["token_type"] as? String == "Bearer")
             #expect(access.json["scope"] as? String == "openid email offline_access")
-            #expect(access.json["sid"] as? String == tokens.idToken.sessionId)
+            #expect(access.json["sid"] as? String == tokens.idToken.sessionID)
 
             let refresh = try await server.form(
                 "/oauth2/introspect", ["token": refreshToken.revealed], headers: ["Authorization": basic])

@@ -34,7 +34,7 @@ struct SignInTests {
             #expect(tokens.idToken.emailVerified == true)
             #expect(tokens.idToken.issuer == server.baseURL.absoluteString)
             #expect(tokens.idToken.audience == [TestServer.configId])
-            #expect(tokens.idToken.sessionId == completion.session)
+            #expect(tokens.idToken.sessionID == completion.session)
             #expect(tokens.idToken.authenticationMethods == ["otp"])
             #expect(tokens.response.tokenType == "Bearer")
             #expect(tokens.response.refreshToken != nil)

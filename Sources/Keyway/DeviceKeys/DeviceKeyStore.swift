@@ -8,7 +8,7 @@ import KeywayJOSE
 public typealias DeviceKey = ES256SigningKey
 
 /// Where device keys live, by name. Names are namespaced by the caller (see
-/// ``DeviceKeyStore/dpopKeyName(appIdentifier:configId:)``) so that two apps, or two projects
+/// ``DeviceKeyStore/dpopKeyName(appIdentifier:configID:)``) so that two apps, or two projects
 /// of one app, never share a key.
 public protocol DeviceKeyStore: Sendable {
     /// Whether the keys live in hardware the private key cannot leave (the Secure Enclave). The
@@ -32,13 +32,25 @@ extension DeviceKeyStore {
     /// The name of the key that proves a trusted device for one user of one app and project:
     /// `keyway.deviceKey.APP.CONFIG_ID.USER.trust`, where `USER` is a digest of the identifier the
     /// user signs in with.
-    public static func trustKeyName(appIdentifier: String, configId: String, userKey: String) -> String {
-        "keyway.deviceKey.\(appIdentifier).\(configId).\(userKey).trust"
+    public static func trustKeyName(appIdentifier: String, configID: String, userKey: String) -> String {
+        "keyway.deviceKey.\(appIdentifier).\(configID).\(userKey).trust"
     }
 
     /// The name of an app's DPoP key for a project: `keyway.deviceKey.APP.CONFIG_ID.dpop`.
+    public static func dpopKeyName(appIdentifier: String, configID: String) -> String {
+        "keyway.deviceKey.\(appIdentifier).\(configID).dpop"
+    }
+
+    /// The trust key's name, with the config ID under its name before 1.0.
+    @available(*, deprecated, renamed: "trustKeyName(appIdentifier:configID:userKey:)")
+    public static func trustKeyName(appIdentifier: String, configId: String, userKey: String) -> String {
+        trustKeyName(appIdentifier: appIdentifier, configID: configId, userKey: userKey)
+    }
+
+    /// The DPoP key's name, with the config ID under its name before 1.0.
+    @available(*, deprecated, renamed: "dpopKeyName(appIdentifier:configID:)")
     public static func dpopKeyName(appIdentifier: String, configId: String) -> String {
-        "keyway.deviceKey.\(appIdentifier).\(configId).dpop"
+        dpopKeyName(appIdentifier: appIdentifier, configID: configId)
     }
 }
 

@@ -28,6 +28,6 @@ struct DeviceNamespace: Sendable, Equatable {
         let digest = SHA256.hash(data: Data(normalized.utf8)).map { String(format: "%02x", $0) }.joined()
         let user = String(digest.prefix(32))
         recordKey = "keyway.device.\(appIdentifier).\(configId).\(user)"
-        keyName = SoftwareDeviceKeyStore.trustKeyName(appIdentifier: appIdentifier, configId: configId, userKey: user)
+        keyName = SoftwareDeviceKeyStore.trustKeyName(appIdentifier: appIdentifier, configID: configId, userKey: user)
     }
 }

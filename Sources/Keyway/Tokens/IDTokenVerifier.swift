@@ -12,18 +12,34 @@ public struct IDTokenVerifier: Sendable {
     /// The expected `iss`.
     public let issuer: String
     /// The expected audience: the application's config ID.
-    public let clientId: String
+    public let clientID: String
+    /// The expected audience, under its name before 1.0.
+    @available(*, deprecated, renamed: "clientID")
+    public var clientId: String { clientID }
     /// Clock skew tolerated on `exp` and `iat`.
     public let leeway: TimeInterval
     private let clock: any KeywayClock
 
+    /// - Parameters:
+    ///   - issuer: The expected `iss`.
+    ///   - clientID: The expected audience: the application's config ID.
+    ///   - leeway: Clock skew tolerated on `exp` and `iat`.
+    ///   - clock: The clock `exp` and `iat` are checked against.
+    public init(
+        issuer: String, clientID: String, leeway: TimeInterval = 60, clock: any KeywayClock = SystemKeywayClock()
+    ) {
+        self.issuer = issuer
+        self.clientID = clientID
+        self.leeway = leeway
+        self.clock = clock
+    }
+
+    /// Creates a verifier, with the client ID under its name before 1.0.
+    @available(*, deprecated, renamed: "init(issuer:clientID:leeway:clock:)")
     public init(
         issuer: String, clientId: String, leeway: TimeInterval = 60, clock: any KeywayClock = SystemKeywayClock()
     ) {
-        self.issuer = issuer
-        self.clientId = clientId
-        self.leeway = leeway
-        self.clock = clock
+        self.init(issuer: issuer, clientID: clientId, leeway: leeway, clock: clock)
     }
 
     /// Verifies `idToken` with the key of `keys` its header names.
@@ -71,8 +87,8 @@ public struct IDTokenVerifier: Sendable {
         case .array(let values): audience = values.compactMap(\.stringValue)
         default: throw KeywayError.invalidIDToken("The audience is missing.")
         }
-        guard audience.contains(clientId) else { throw KeywayError.invalidIDToken("The token was issued to another client.") }
-        if audience.count > 1 || claims["azp"] != nil, claims["azp"]?.stringValue != clientId {
+        guard audience.contains(clientID) else { throw KeywayError.invalidIDToken("The token was issued to another client.") }
+        if audience.count > 1 || claims["azp"] != nil, claims["azp"]?.stringValue != clientID {
             throw KeywayError.invalidIDToken("The authorized party does not match.")
         }
         let now = clock.now().timeIntervalSince1970
@@ -99,6 +115,6 @@ public struct IDTokenVerifier: Sendable {
             issuedAt: Date(timeIntervalSince1970: iat),
             authTime: claims["auth_time"]?.numberValue.map(Date.init(timeIntervalSince1970:)),
             authenticationMethods: methods, email: claims["email"]?.stringValue, emailVerified: emailVerified,
-            sessionId: claims["sid"]?.stringValue)
+            sessionID: claims["sid"]?.stringValue)
     }
 }

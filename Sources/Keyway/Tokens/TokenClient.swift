@@ -165,7 +165,7 @@ actor TokenClient {
     func verify(idToken: String, accessToken: String?, issuer: String) async throws -> IDTokenClaims {
         let jws = try IDTokenVerifier.parse(idToken)
         let key = try await key(kid: jws.keyID)
-        let verifier = IDTokenVerifier(issuer: issuer, clientId: configId, leeway: Self.leeway, clock: options.clock)
+        let verifier = IDTokenVerifier(issuer: issuer, clientID: configId, leeway: Self.leeway, clock: options.clock)
         return try verifier.verify(jws, accessToken: accessToken, key: key)
     }
 

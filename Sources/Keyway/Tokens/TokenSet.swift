@@ -28,5 +28,10 @@ public struct IDTokenClaims: Sendable, Equatable {
     public var authenticationMethods: [String]
     public var email: String?
     public var emailVerified: Bool?
-    public var sessionId: String?
+    /// The session ID (`sid`).
+    public var sessionID: String?
+
+    /// The session ID, under its name before 1.0.
+    @available(*, deprecated, renamed: "sessionID")
+    public var sessionId: String? { sessionID }
 }

@@ -9,7 +9,7 @@ func snippet_sdk_18(
     keyway: KeywayClient, session: KeywaySession, storage: any SecureStorage, serverURL: URL, email: String, authCode: Sensitive<String>, codeVerifier: Sensitive<String>, token: Sensitive<String>, request: URLRequest, action: Action, link: Link, scannedText: String, legacyIDToken: String, configId: String, url: URL, folder: URL
 ) async throws {
     let keys = SoftwareDeviceKeyStore(storage: storage)
-    let name = SoftwareDeviceKeyStore.dpopKeyName(appIdentifier: "com.example.shop", configId: configId)
+    let name = SoftwareDeviceKeyStore.dpopKeyName(appIdentifier: "com.example.shop", configID: configId)
     let keyway = try KeywayClient(configID: configId, baseURL: url,
                             options: KeywayOptions(dpopKey: try await keys.existingOrNewKey(named: name)))
     _ = keys

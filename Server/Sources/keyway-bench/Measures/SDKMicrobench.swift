@@ -39,7 +39,7 @@ enum SDKMicrobench {
         let idToken = try JWSSigner.signES256(
             payload: try JSONEncoder().encode(JSONValue.object(claims)),
             header: ["typ": .string("JWT"), "kid": .string(jwk.kid ?? "")], key: key)
-        let verifier = IDTokenVerifier(issuer: "http://127.0.0.1:8080", clientId: "cfg_bench")
+        let verifier = IDTokenVerifier(issuer: "http://127.0.0.1:8080", clientID: "cfg_bench")
 
         var generator = SystemRandomNumberGenerator()
         return [
