@@ -124,7 +124,8 @@ public final class KeywayServerApp: Sendable {
             let issuerBox = Locked(configuration.issuer)
             let appAttest = AppAttestService(
                 database: database, clock: configuration.clock,
-                verifier: AppAttestVerifier(roots: try configuration.appAttestRootCertificates()), logger: logger)
+                verifier: AppAttestVerifier(roots: try configuration.appAttestRootCertificates()),
+                limits: configuration.limits, logger: logger)
             let fallbackIssuer = "http://\(configuration.host):\(configuration.port)"
             let engine = FlowEngine(
                 database: database, clock: configuration.clock, limits: configuration.limits,

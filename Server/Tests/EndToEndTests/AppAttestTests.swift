@@ -207,4 +207,22 @@ struct AppAttestTests {
             #expect(anonymous.status == 400)
         }
     }
+
+    @Test func challengesCountAgainstTheAddressLimit() async throws {
+        var limits = FlowLimits()
+        limits.rateLimits.flowStartsPerAddress = 3
+        try await withTestServer(AdaptiveHarness.start(policy: Self.dpopPolicy, limits: limits)) { harness in
+            var statuses: [Int] = []
+            for _ in 0..<4 {
+                let response = try await harness.server.request(
+                    "POST", "/v1/app-attest/challenges", headers: [ProtocolHeader.configId: TestServer.configId])
+                statuses.append(response.status)
+                if response.status == 429 {
+                    #expect(String(decoding: response.body, as: UTF8.self).contains("rate_limited"))
+                    #expect(response.headers["retry-after"] != nil || response.headers["Retry-After"] != nil)
+                }
+            }
+            #expect(statuses == [201, 201, 201, 429])
+        }
+    }
 }

@@ -11,18 +11,30 @@ struct AppAttestService: Sendable {
     let database: any Database
     let clock: any ServerClock
     let verifier: AppAttestVerifier
+    /// Challenges count against the flow starts one client address may make.
+    let limits: FlowLimits
     let logger: Logger
 
     /// How long a challenge can be attested against.
     static let challengeLifetime: TimeInterval = 5 * 60
 
-    /// A new single-use challenge for the application of `configId`.
-    func challenge(configId: String?) async throws -> AppAttestChallenge {
+    /// A new single-use challenge for the application of `configId`; a client address gets as
+    /// many in the rate-limit window as it may start flows.
+    func challenge(configId: String?, clientAddress: String? = nil) async throws -> AppAttestChallenge {
         let now = clock.now()
         let expiresAt = now.addingTimeInterval(Self.challengeLifetime)
         let challenge = SecureRandom.token(prefix: "kac")
+        let rates = limits.rateLimits
         try await database.write { repositories in
             let application = try await Self.application(configId, in: repositories)
+            if let address = clientAddress.map(ClientAddress.hash), rates.flowStartsPerAddress > 0 {
+                let window = Int64((rates.window * 1000).rounded())
+                let (hits, windowStart) = try await repositories.rateLimits.hit(
+                    bucket: "attest-ip:\(address)", now: now.epochMilliseconds, window: window)
+                if hits > Int64(rates.flowStartsPerAddress) {
+                    throw FlowProblem.rateLimited(until: windowStart + window, now: now.epochMilliseconds)
+                }
+            }
             try await repositories.appAttest.insertChallenge(
                 challenge, applicationId: application.id, expiresAt: expiresAt.epochMilliseconds)
         }

@@ -11,8 +11,9 @@ struct AppAttestRoutes {
     private static let configIdHeader = HTTPField.Name(ProtocolHeader.configId)!
 
     func register(on router: RouteTable) {
-        router.post("v1/app-attest/challenges") { request, _ in
-            let challenge = try await service.challenge(configId: request.headers[Self.configIdHeader])
+        router.post("v1/app-attest/challenges") { request, context in
+            let challenge = try await service.challenge(
+                configId: request.headers[Self.configIdHeader], clientAddress: context.remoteAddress)
             return try HTTPResponses.json(challenge, status: .created)
         }
         router.post("v1/app-attest/keys") { request, context in
