@@ -48,10 +48,13 @@ public final class KeywayClient: Sendable {
     /// Creates the SDK.
     ///
     /// - Parameters:
-    ///   - configID: The application's config ID (its OAuth `client_id`).
+    ///   - configID: The application's config ID (its OAuth `client_id`); spaces around it are
+    ///     trimmed.
     ///   - baseURL: The server root or its `/v1` URL, with or without a trailing slash.
     ///   - options: The SDK's options.
-    /// - Throws: ``KeywayError/invalidConfiguration(_:)`` for an empty config ID or an unusable URL.
+    /// - Throws: ``KeywayError/invalidConfiguration(_:)`` for a config ID that is empty, longer than
+    ///   128 bytes or holds whitespace, a ``KeywayOptions/relyingParty`` that is empty or holds a
+    ///   line break, or an unusable URL (see ``ServerURL/init(_:)``).
     public init(configID: String, baseURL: URL, options: KeywayOptions = KeywayOptions()) throws {
         let configId = configID.trimmingCharacters(in: .whitespaces)
         guard !configId.isEmpty, configId.utf8.count <= 128,
@@ -86,12 +89,25 @@ public final class KeywayClient: Sendable {
     }
 
     /// Creates the SDK, with the config ID under its name before 1.0.
+    ///
+    /// - Parameters:
+    ///   - configId: The application's config ID.
+    ///   - baseURL: The server root or its `/v1` URL.
+    ///   - options: The SDK's options.
+    /// - Throws: What ``init(configID:baseURL:options:)`` throws.
     @available(*, deprecated, renamed: "init(configID:baseURL:options:)")
     public convenience init(configId: String, baseURL: URL, options: KeywayOptions = KeywayOptions()) throws {
         try self.init(configID: configId, baseURL: baseURL, options: options)
     }
 
     /// Starts a flow: the same as ``KeywayFlow/start(flowType:identifier:startToken:inviteCode:codeChallenge:)``.
+    ///
+    /// - Parameters:
+    ///   - flowType: What the flow is for.
+    ///   - identifier: The user's email address or phone number.
+    ///   - startToken: A start token from the app's backend.
+    ///   - inviteCode: An invitation code, where sign-up needs one.
+    ///   - codeChallenge: An S256 PKCE challenge made elsewhere.
     @available(*, deprecated, message: "Use flow.start(flowType:identifier:…): every flow call lives on flow.")
     public func start(
         flowType: FlowType = .signin, identifier: String, startToken: String? = nil, inviteCode: String? = nil,
@@ -103,6 +119,9 @@ public final class KeywayClient: Sendable {
     }
 
     /// Resumes an unfinished flow: the same as ``KeywayFlow/resume()``.
+    ///
+    /// - Returns: What ``KeywayFlow/resume()`` returns.
+    /// - Throws: What ``KeywayFlow/resume()`` throws.
     @available(*, deprecated, renamed: "flow.resume()")
     public func resumeFlow() async throws -> Bool {
         try await flow.resume()
@@ -125,7 +144,8 @@ public final class KeywayClient: Sendable {
     ///   - codeVerifier: The PKCE verifier of the flow.
     /// - Returns: The verified tokens.
     /// - Throws: ``KeywayError``: `oauth` with the server's error (`invalid_grant` for a used or
-    ///   expired code), `invalidIDToken`, `networkFailure`.
+    ///   expired code), `invalidIDToken`, `networkFailure`, `invalidResponse` for an answer the SDK
+    ///   cannot read, `invalidConfiguration` for an empty code or a malformed verifier.
     public func exchange(authCode: Sensitive<String>, codeVerifier: Sensitive<String>) async throws -> TokenSet {
         try await tokenClient.exchange(authCode: authCode, codeVerifier: codeVerifier)
     }

@@ -12,6 +12,9 @@ public enum Base64URL {
     }()
 
     /// Encodes bytes as base64url without padding.
+    ///
+    /// - Parameter bytes: The bytes to encode.
+    /// - Returns: The base64url text, without `=` padding.
     public static func encode<Bytes: Sequence>(_ bytes: Bytes) -> String where Bytes.Element == UInt8 {
         let input = Array(bytes)
         let count = (input.count * 4 + 2) / 3
@@ -44,6 +47,9 @@ public enum Base64URL {
 
     /// Decodes base64url with or without padding; `nil` for any other character, for padding
     /// anywhere but the end, and for a length no encoding produces.
+    ///
+    /// - Parameter text: The base64url text.
+    /// - Returns: The decoded bytes, or `nil` when `text` is not base64url.
     public static func decode(_ text: some StringProtocol) -> Data? {
         var utf8 = Array(text.utf8)
         while utf8.last == UInt8(ascii: "=") { utf8.removeLast() }
@@ -72,6 +78,9 @@ public enum Hex {
     private static let digits = Array("0123456789abcdef".utf8)
 
     /// Encodes bytes as lowercase hex.
+    ///
+    /// - Parameter bytes: The bytes to encode.
+    /// - Returns: Two lowercase hex digits per byte.
     public static func encode<Bytes: Sequence>(_ bytes: Bytes) -> String where Bytes.Element == UInt8 {
         let input = Array(bytes)
         return String(unsafeUninitializedCapacity: input.count * 2) { output in

@@ -6,6 +6,7 @@ import KeywayProtocol
 public struct DPoPVerifiedProof: Sendable, Equatable {
     /// The RFC 7638 thumbprint of the proof's key (compare with the token's `cnf.jkt`).
     public var jkt: String
+    /// The proof's unique ID: check it has not been seen before.
     public var jti: String
     /// `iat`, in seconds since 1970.
     public var issuedAt: Int64
@@ -15,7 +16,11 @@ public struct DPoPVerifiedProof: Sendable, Equatable {
 
 /// Why a DPoP proof was refused; `reason` is a sentence for the client.
 public struct DPoPProofError: Error, Equatable, Sendable {
+    /// Why the proof was refused, as a sentence for the client.
     public let reason: String
+    /// Creates an error with the given reason.
+    ///
+    /// - Parameter reason: Why the proof was refused, as a sentence for the client.
     public init(_ reason: String) { self.reason = reason }
 }
 
@@ -25,6 +30,17 @@ extension DPoP {
     /// signature, a `jti`, `htm` and `htu` matching the request, `iat` within `window` seconds of
     /// `now`, and, when `accessToken` is given, `ath` matching it. Replay (`jti`) and nonce checks
     /// are left to the caller, which holds the state they need.
+    ///
+    /// - Parameters:
+    ///   - headers: Every value of the request's `DPoP` header.
+    ///   - method: The request's HTTP method.
+    ///   - url: The request's URL, as the server received it.
+    ///   - accessToken: The access token the request carries, or `nil` for a token request.
+    ///   - now: The server's time.
+    ///   - window: How far `iat` may be from `now`, in seconds.
+    /// - Returns: The proof's key thumbprint, `jti`, `iat` and `nonce`.
+    /// - Throws: ``DPoPProofError``, whose ``DPoPProofError/reason`` names the first check that
+    ///   failed.
     public static func verify(
         _ headers: [String], method: String, url: URL, accessToken: String? = nil, now: Date,
         window: TimeInterval = 60

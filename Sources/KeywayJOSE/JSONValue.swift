@@ -2,13 +2,23 @@ import Foundation
 
 /// Any JSON value, for headers and claim sets whose members are not all known in advance.
 public enum JSONValue: Codable, Sendable, Equatable {
+    /// A string.
     case string(String)
+    /// A number; integers are kept as `Double`.
     case number(Double)
+    /// `true` or `false`.
     case bool(Bool)
+    /// An array.
     case array([JSONValue])
+    /// An object, by member name.
     case object([String: JSONValue])
+    /// `null`.
     case null
 
+    /// Decodes any JSON value.
+    ///
+    /// - Parameter decoder: The decoder to read from.
+    /// - Throws: `DecodingError` when the value is none of the JSON types.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if container.decodeNil() {
@@ -26,6 +36,11 @@ public enum JSONValue: Codable, Sendable, Equatable {
         }
     }
 
+    /// Encodes the value; a whole number below 9×10^15 in magnitude is written as an integer.
+    ///
+    /// - Parameter encoder: The encoder to write to.
+    /// - Throws: The encoder's error when a value cannot be encoded (a number that is not finite,
+    ///   for `JSONEncoder`).
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         switch self {
@@ -69,6 +84,10 @@ extension JSONValue {
     /// Compact JSON with object keys sorted and `/` unescaped: the same text `JSONEncoder` writes
     /// with `[.sortedKeys, .withoutEscapingSlashes]`, without its per-value overhead. Integral
     /// numbers below 2^53 are written without a fraction.
+    ///
+    /// A number that is not finite is written as `null`.
+    ///
+    /// - Returns: The JSON text.
     public func serialized() -> String {
         var output = ""
         output.reserveCapacity(256)

@@ -20,6 +20,15 @@ public struct Banner: Sendable, Equatable {
     public var problem: Problem?
 
     /// An error to show, with what to do about it.
+    ///
+    /// - Parameters:
+    ///   - code: The stable code.
+    ///   - message: The sentence to show.
+    ///   - action: What to do next, as the flow says.
+    ///   - recovery: Retry, start over, or nothing to do at run time.
+    ///   - suggestion: A suggestion for people, if any.
+    ///   - traceID: The trace ID of the request that failed, if known.
+    ///   - problem: The server's problem document; `nil` for an error that never reached the server.
     public init(
         code: ProblemCode, message: String, action: ProblemAction, recovery: KeywayErrorRecovery, suggestion: String?,
         traceID: String? = nil, problem: Problem? = nil

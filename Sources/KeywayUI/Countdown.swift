@@ -21,6 +21,10 @@ public struct Countdown: Sendable, Equatable {
     public var date: Date
 
     /// A countdown to `date`, for `purpose`.
+    ///
+    /// - Parameters:
+    ///   - purpose: What happens when it ends.
+    ///   - date: When it ends.
     public init(_ purpose: Purpose, _ date: Date) {
         self.purpose = purpose
         self.date = date

@@ -34,6 +34,8 @@
             case accountManagement(account: String?)
         }
 
+        /// A model of `keyway`'s flow, idle until a flow starts.
+        ///
         /// - Parameters:
         ///   - keyway: The SDK whose ``KeywayClient/flow`` the model runs.
         ///   - session: Where to save the tokens when the flow completes (`nil`: only ``tokens``),
@@ -81,6 +83,8 @@
         /// first; refused ones get their ``ScreenInput/error`` and nothing is sent. After `resend`
         /// the screen carries a message saying whether a new code is on its way (`codeResent`) or
         /// it was too early (`resendCooldown`, with the `resendAvailable` countdown).
+        ///
+        /// - Parameter action: One of ``screen``'s actions.
         public func perform(_ action: ScreenAction) async {
             if action.role == .restart { return await restart() }
             switch action.actionName {

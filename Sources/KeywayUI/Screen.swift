@@ -56,6 +56,21 @@ public struct Screen: Sendable, Equatable {
     public var isWaiting: Bool
 
     /// A screen; every part but the kind and the title is empty unless given.
+    ///
+    /// - Parameters:
+    ///   - kind: What the screen is for.
+    ///   - title: A title.
+    ///   - messages: Sentences to show above the inputs.
+    ///   - instruction: What the user is asked to do, in a few words.
+    ///   - displays: What the screen shows besides inputs.
+    ///   - inputs: The inputs, in order.
+    ///   - primaryAction: The main button.
+    ///   - secondaryActions: The other buttons.
+    ///   - links: Related links of the step.
+    ///   - countdowns: Moments the screen counts down to.
+    ///   - banner: The error to show.
+    ///   - isLoading: Whether a request is on its way.
+    ///   - isWaiting: Whether the flow moves on by itself from this screen.
     public init(
         kind: Kind, title: String, messages: [ScreenMessage] = [], instruction: String? = nil,
         displays: [ScreenDisplay] = [], inputs: [ScreenInput] = [], primaryAction: ScreenAction? = nil,
@@ -81,10 +96,16 @@ public struct Screen: Sendable, Equatable {
     public var actions: [ScreenAction] { (primaryAction.map { [$0] } ?? []) + secondaryActions }
 
     /// The action with `id`, if the screen has it.
+    ///
+    /// - Parameter id: The action's ``ScreenAction/id``.
+    /// - Returns: The first action of ``actions`` with that ID, or `nil`.
     public func action(_ id: String) -> ScreenAction? { actions.first { $0.id == id } }
 
     /// The inputs `action` sends: those it names (an account operation's own fields), else all of
     /// them when it submits the screen's inputs, else none.
+    ///
+    /// - Parameter action: One of the screen's actions.
+    /// - Returns: The inputs it sends, in the screen's order.
     public func inputs(of action: ScreenAction) -> [ScreenInput] {
         guard action.submitsInputs else { return [] }
         guard let names = action.inputNames else { return inputs }
@@ -92,5 +113,8 @@ public struct Screen: Sendable, Equatable {
     }
 
     /// The first countdown for `purpose`, if the screen has one.
+    ///
+    /// - Parameter purpose: What happens when the countdown ends.
+    /// - Returns: When it ends, or `nil`.
     public func countdown(_ purpose: Countdown.Purpose) -> Date? { countdowns.first { $0.purpose == purpose }?.date }
 }

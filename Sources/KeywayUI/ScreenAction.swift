@@ -34,6 +34,16 @@ public struct ScreenAction: Sendable, Equatable, Identifiable {
     public var availableAt: Date?
 
     /// A button; it sends no inputs unless `submitsInputs`.
+    ///
+    /// - Parameters:
+    ///   - id: A stable ID.
+    ///   - label: The button's text.
+    ///   - role: What the button does.
+    ///   - actionName: The server action it performs; `nil` for ``Role/restart``.
+    ///   - parameters: Values it sends besides the inputs.
+    ///   - submitsInputs: Whether it sends the screen's inputs.
+    ///   - inputNames: The inputs it sends, when only some; `nil` for all of them.
+    ///   - availableAt: When it becomes enabled, if not yet.
     public init(
         id: String, label: String, role: Role, actionName: String?, parameters: [String: String] = [:],
         submitsInputs: Bool = false, inputNames: [String]? = nil, availableAt: Date? = nil

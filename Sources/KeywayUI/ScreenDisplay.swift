@@ -21,6 +21,10 @@ public struct ScreenListItem: Sendable, Equatable {
     public var detail: String?
 
     /// A row with its title and detail.
+    ///
+    /// - Parameters:
+    ///   - title: What the row is.
+    ///   - detail: More about it, if anything.
     public init(title: String, detail: String? = nil) {
         self.title = title
         self.detail = detail

@@ -60,6 +60,14 @@ public struct ScreenInput: Sendable, Equatable {
     public var error: String?
 
     /// The input of `field`, rendered as `kind`, with the reason its last value was refused.
+    ///
+    /// Its name, label, autofill content type, placeholder, requirement and initial value come
+    /// from `field`; its keyboard from `kind`.
+    ///
+    /// - Parameters:
+    ///   - field: The field as the server sent it.
+    ///   - kind: How to render it.
+    ///   - error: Why the last submitted value was refused, if it was.
     public init(field: Field, kind: Kind, error: String? = nil) {
         self.name = field.name
         self.label = field.label ?? field.name
@@ -81,6 +89,9 @@ public struct ScreenInput: Sendable, Equatable {
 
     /// Checks `value` as the server would before it is sent — the field's rules, and the minimum
     /// length of a new password —: `nil` when it passes, else the reason for the user.
+    ///
+    /// - Parameter value: The user's answer, or `nil` when untouched.
+    /// - Returns: The reason the value fails, or `nil`.
     public func validate(_ value: String?) -> String? {
         if let reason = field.validate(value)?.reason { return reason }
         if case .newPassword(let minimumLength?) = kind, let value, !value.isEmpty, value.count < minimumLength {
@@ -92,5 +103,8 @@ public struct ScreenInput: Sendable, Equatable {
     /// What the input sends for `value` (the user's answer, `nil` when untouched), as the server
     /// reads it: a toggle sends `"true"` or `"false"` (from `yes`/`no`, `y`/`n`, `on`/`off`…); an
     /// untouched input its initial value, else `""`.
+    ///
+    /// - Parameter value: The user's answer, or `nil` when untouched.
+    /// - Returns: The value the request carries.
     public func submittedValue(for value: String?) -> String { field.submittedValue(for: value) }
 }

@@ -20,6 +20,11 @@ public struct ScreenMessage: Sendable, Equatable {
     public var text: String
 
     /// A sentence of `level`, with its stable `code` when it has one.
+    ///
+    /// - Parameters:
+    ///   - level: How much the sentence matters.
+    ///   - code: The stable code of the sentence, if any.
+    ///   - text: The sentence.
     public init(level: Level, code: String? = nil, text: String) {
         self.level = level
         self.code = code

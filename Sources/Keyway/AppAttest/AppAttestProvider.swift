@@ -10,13 +10,23 @@ public protocol AppAttestProvider: Sendable {
     /// extensions, on devices without a Secure Enclave, and off Apple platforms).
     var isSupported: Bool { get async }
     /// Creates a new key and returns its ID.
+    ///
+    /// - Returns: The new key's ID (base64).
     /// - Throws: The service's error (for example when App Attest is unavailable).
     func generateKey() async throws -> String
     /// Asks Apple to attest the key `keyID` for `clientDataHash`.
+    ///
+    /// - Parameters:
+    ///   - keyID: The ID ``generateKey()`` returned.
+    ///   - clientDataHash: The SHA-256 hash of the server's challenge.
     /// - Returns: The attestation object (CBOR).
     /// - Throws: The service's error (an invalid key, a network failure reaching Apple).
     func attestKey(_ keyID: String, clientDataHash: Data) async throws -> Data
     /// Signs `clientDataHash` with the key `keyID`.
+    ///
+    /// - Parameters:
+    ///   - keyID: The ID of an attested key.
+    ///   - clientDataHash: The SHA-256 hash of the client data the request defines.
     /// - Returns: The assertion (CBOR).
     /// - Throws: The service's error (an invalid or unknown key).
     func generateAssertion(_ keyID: String, clientDataHash: Data) async throws -> Data
@@ -35,6 +45,8 @@ public struct AppAttestOptions: Sendable {
     /// Where the registered key's ID is kept.
     public var storage: any SecureStorage
 
+    /// Options that turn App Attest on.
+    ///
     /// - Parameters:
     ///   - provider: The App Attest service (``DeviceCheckAppAttestProvider`` on Apple platforms).
     ///   - storage: Where the registered key's ID is kept (the Keychain on Apple platforms).

@@ -46,10 +46,18 @@ extension ProblemAction {
 }
 
 extension FlowError: KeywayRecoverableError {
+    /// What the server's ``action`` amounts to: ``KeywayErrorRecovery/startOver`` for
+    /// ``KeywayProtocol/ProblemAction/restartFlow``, ``KeywayErrorRecovery/notRecoverable`` for
+    /// ``KeywayProtocol/ProblemAction/abort``, ``KeywayErrorRecovery/retry`` for every other action.
     public var recovery: KeywayErrorRecovery { action.recovery }
 }
 
 extension KeywayError: KeywayRecoverableError {
+    /// What the error amounts to: ``KeywayErrorRecovery/retry`` for the network, an unreadable
+    /// answer or unavailable storage; ``KeywayErrorRecovery/startOver`` for an invalid ID token and
+    /// an `invalid_grant`; ``KeywayErrorRecovery/retry`` for any other OAuth error of status 429 or
+    /// 500 and above, ``KeywayErrorRecovery/notRecoverable`` for the rest and for a configuration
+    /// error; for a problem, what its ``KeywayProtocol/Problem/action`` amounts to.
     public var recovery: KeywayErrorRecovery {
         switch self {
         case .invalidConfiguration: .notRecoverable
@@ -61,8 +69,10 @@ extension KeywayError: KeywayRecoverableError {
         }
     }
 
+    /// The error's ``description``.
     public var errorDescription: String? { description }
 
+    /// A sentence for the user about what to do, when there is one.
     public var recoverySuggestion: String? {
         switch self {
         case .invalidConfiguration: "Check the SDK's configuration (config ID, base URL, options)."
@@ -76,6 +86,9 @@ extension KeywayError: KeywayRecoverableError {
 }
 
 extension SessionError: KeywayRecoverableError {
+    /// What the error amounts to: ``KeywayErrorRecovery/startOver`` without an access token or
+    /// with a refresh token the server refused; ``KeywayErrorRecovery/retry`` for the network, a
+    /// server error or unavailable storage.
     public var recovery: KeywayErrorRecovery {
         switch self {
         case .noAccessTokenPresent, .invalidRefreshToken: .startOver
@@ -83,8 +96,10 @@ extension SessionError: KeywayRecoverableError {
         }
     }
 
+    /// The error's ``description``.
     public var errorDescription: String? { description }
 
+    /// A sentence for the user about what to do.
     public var recoverySuggestion: String? {
         switch self {
         case .noAccessTokenPresent, .invalidRefreshToken: "Sign in again."
@@ -96,6 +111,8 @@ extension SessionError: KeywayRecoverableError {
 }
 
 extension SecureStorageError: KeywayRecoverableError {
+    /// What the error amounts to: ``KeywayErrorRecovery/retry`` while the storage is unavailable
+    /// (a locked device), ``KeywayErrorRecovery/startOver`` when what it holds cannot be read.
     public var recovery: KeywayErrorRecovery {
         switch self {
         case .unavailable: .retry
@@ -103,8 +120,10 @@ extension SecureStorageError: KeywayRecoverableError {
         }
     }
 
+    /// The error's ``description``.
     public var errorDescription: String? { description }
 
+    /// A sentence for the user about what to do.
     public var recoverySuggestion: String? {
         switch self {
         case .unavailable: "Unlock the device, then try again."
@@ -114,10 +133,14 @@ extension SecureStorageError: KeywayRecoverableError {
 }
 
 extension UserProfileError: KeywayRecoverableError {
+    /// Always ``KeywayErrorRecovery/notRecoverable``: the app must import the profile key or fix
+    /// the field first.
     public var recovery: KeywayErrorRecovery { .notRecoverable }
 
+    /// The error's ``description``.
     public var errorDescription: String? { description }
 
+    /// A sentence for the developer about what to fix.
     public var recoverySuggestion: String? {
         switch self {
         case .encryptionKeyMissing, .encryptionKeyMismatch:

@@ -21,6 +21,7 @@ public enum KeywayError: Error, Sendable, Equatable, CustomStringConvertible {
     /// nothing was changed.
     case storageUnavailable(String)
 
+    /// A sentence saying what went wrong, with the detail the case carries.
     public var description: String {
         switch self {
         case .invalidConfiguration(let why): "Invalid configuration: \(why)"

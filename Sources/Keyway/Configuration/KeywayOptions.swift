@@ -47,6 +47,23 @@ public struct KeywayOptions: Sendable {
     /// DPoP-bound tokens.
     public var appAttest: AppAttestOptions?
 
+    /// Options; every one not given takes its default.
+    ///
+    /// - Parameters:
+    ///   - relyingParty: Sent as `X-Keyway-Relying-Party`; `nil` sends nothing.
+    ///   - primaryMethodSelectionPolicy: How the primary method is chosen;
+    ///     ``PrimaryMethodSelectionPolicy/manual`` by default.
+    ///   - transport: The HTTP transport; a ``URLSessionTransport`` by default.
+    ///   - clock: The clock; the system clock by default.
+    ///   - random: The randomness source; the system's secure generator by default.
+    ///   - dpopKey: A key to bind tokens to with DPoP; `nil` for bearer tokens.
+    ///   - resumableFlowStorage: Where an unfinished flow is kept for ``KeywayFlow/resume()``; `nil`
+    ///     keeps nothing.
+    ///   - logging: The SDK's logging; nothing is logged by default.
+    ///   - requestInterceptors: Headers added to every request, in order.
+    ///   - deviceTrust: Trusted devices; `nil` never enrols nor proves this device.
+    ///   - autoPollApprovals: Whether the SDK polls an approval prompt itself.
+    ///   - appAttest: App Attest; `nil` never attests.
     public init(
         relyingParty: String? = nil, primaryMethodSelectionPolicy: PrimaryMethodSelectionPolicy = .manual,
         transport: any HTTPTransport = URLSessionTransport(), clock: any KeywayClock = SystemKeywayClock(),

@@ -10,8 +10,12 @@ public struct ServerURL: Sendable, Equatable, CustomStringConvertible {
     /// The root: `scheme://host[:port][/prefix]`, no trailing slash.
     public let root: URL
 
-    /// Normalizes `url`, throwing ``KeywayError/invalidConfiguration(_:)`` for anything that is not
-    /// a plain http(s) URL.
+    /// Normalizes `url` to the server's root.
+    ///
+    /// - Parameter url: The URL the app passed: the host root or its `/v1`, with or without a
+    ///   trailing slash, under a path prefix or not.
+    /// - Throws: ``KeywayError/invalidConfiguration(_:)`` when `url` is not http or https, has no
+    ///   host, has a query, a fragment or credentials, or cannot be normalized.
     public init(_ url: URL) throws {
         guard let components = URLComponents(url: url, resolvingAgainstBaseURL: false),
             let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https"
@@ -43,7 +47,6 @@ public struct ServerURL: Sendable, Equatable, CustomStringConvertible {
     /// The root as a string, e.g. `https://auth.example.com`.
     public var description: String { root.absoluteString }
 
-    /// `root` + `path`, where `path` starts with `/` (`/v1/flows`).
     /// Whether `value` can stand as one segment of a path given to ``appending(path:)``: 1 to 128
     /// ASCII letters, digits, `_` and `-` (the server's IDs: flows, devices, approvals).
     static func isPathSegment(_ value: String) -> Bool {
@@ -51,6 +54,11 @@ public struct ServerURL: Sendable, Equatable, CustomStringConvertible {
             && value.unicodeScalars.allSatisfy { $0.isASCII && (CharacterSet.alphanumerics.contains($0) || $0 == "_" || $0 == "-") }
     }
 
+    /// `root` + `path`, where `path` starts with `/` (`/v1/flows`).
+    ///
+    /// - Parameter path: The path below the root, starting with `/`. Characters a URL cannot hold
+    ///   as they are (spaces, non-ASCII) are percent-encoded.
+    /// - Returns: The URL; the root itself if even the encoded path makes no URL.
     public func appending(path: String) -> URL {
         if let url = URL(string: root.absoluteString + path) { return url }
         // Characters a URL cannot hold as they are (spaces, non-ASCII) are percent-encoded
@@ -61,6 +69,10 @@ public struct ServerURL: Sendable, Equatable, CustomStringConvertible {
 
     /// Resolves a hypermedia `href`: an absolute path is taken below the root; an absolute URL is
     /// accepted only on the root's own origin, so a flow token never travels elsewhere.
+    ///
+    /// - Parameter href: The `href` of an action or a link.
+    /// - Returns: The URL to send the request to, or `nil` for a relative path or a URL on another
+    ///   origin (scheme, host or port).
     public func resolve(href: String) -> URL? {
         if href.hasPrefix("/") {
             return URL(string: root.absoluteString + href)

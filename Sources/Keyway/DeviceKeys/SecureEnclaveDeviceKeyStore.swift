@@ -51,6 +51,8 @@ public struct SecureEnclaveDeviceKeyStore: DeviceKeyStore {
     /// Always `true`: the private keys live in the Secure Enclave.
     public var isHardwareBacked: Bool { true }
 
+    /// A store that keeps its keys' handles in `storage`.
+    ///
     /// - Parameters:
     ///   - storage: where the keys' handles are kept, by key name (for example a
     ///     ``KeychainSecureStorage``).
@@ -65,6 +67,12 @@ public struct SecureEnclaveDeviceKeyStore: DeviceKeyStore {
         self.context = AuthenticationContextBox(authenticationContext)
     }
 
+    /// The key whose handle is kept under `name`.
+    ///
+    /// - Parameter name: The key's name.
+    /// - Returns: The key, or `nil` when the storage holds no handle of that name.
+    /// - Throws: ``KeywayError/storageUnavailable(_:)`` when the storage cannot be read or the
+    ///   Secure Enclave cannot use the handle.
     public func key(named name: String) async throws -> (any DeviceKey)? {
         let handle: Data?
         do {
@@ -82,6 +90,13 @@ public struct SecureEnclaveDeviceKeyStore: DeviceKeyStore {
         }
     }
 
+    /// Creates a new key in the Secure Enclave with this store's ``protection`` and keeps its handle
+    /// under `name`, replacing any other.
+    ///
+    /// - Parameter name: The key's name.
+    /// - Returns: The new key.
+    /// - Throws: ``KeywayError/storageUnavailable(_:)`` when the access control or the key cannot be
+    ///   created, or the storage cannot be written.
     public func createKey(named name: String) async throws -> any DeviceKey {
         let access = try accessControl()
         let deviceKey: SecureEnclaveDeviceKey
@@ -102,6 +117,11 @@ public struct SecureEnclaveDeviceKeyStore: DeviceKeyStore {
         return deviceKey
     }
 
+    /// Deletes the handle kept under `name`, which makes its key unusable for good; deleting a
+    /// missing key succeeds.
+    ///
+    /// - Parameter name: The key's name.
+    /// - Throws: ``KeywayError/storageUnavailable(_:)`` when the storage cannot be written.
     public func deleteKey(named name: String) async throws {
         do {
             try await storage.delete(key: name)

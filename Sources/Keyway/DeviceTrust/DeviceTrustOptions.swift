@@ -28,9 +28,15 @@ public struct DeviceTrustOptions: Sendable {
     /// The name the server shows for this device ("Alice's iPhone"), 1…100 characters.
     public var deviceName: String
 
+    /// Options that turn trusted devices on.
+    ///
     /// - Parameters:
-    ///   - keyStore: `nil` keeps software keys in `storage` (``SoftwareDeviceKeyStore``).
-    ///   - deviceName: `nil` uses the host name.
+    ///   - appIdentifier: The app's identifier (its bundle identifier).
+    ///   - storage: Where the device's record is kept.
+    ///   - keyStore: Where the device key lives; `nil` keeps software keys in `storage`
+    ///     (``SoftwareDeviceKeyStore``).
+    ///   - deviceName: The name the server shows for this device, cut to 100 characters; `nil` uses
+    ///     the host name.
     public init(
         appIdentifier: String, storage: any SecureStorage, keyStore: (any DeviceKeyStore)? = nil,
         deviceName: String? = nil

@@ -6,11 +6,17 @@ extension KeywayClient {
 
     /// The server's ID of this device when it is trusted for `identifier` (with
     /// ``KeywayOptions/deviceTrust`` set and its key present), else `nil`.
+    ///
+    /// - Parameter identifier: The identifier the user signs in with.
+    /// - Returns: The device's ID, or `nil`.
     public func trustedDeviceID(for identifier: String) async -> String? {
         await deviceAgent?.trustedDevice(for: identifier)?.record.deviceId
     }
 
     /// The trusted device's ID, under its name before 1.0.
+    ///
+    /// - Parameter identifier: The identifier the user signs in with.
+    /// - Returns: The device's ID, or `nil`.
     @available(*, deprecated, renamed: "trustedDeviceID(for:)")
     public func trustedDeviceId(for identifier: String) async -> String? {
         await trustedDeviceID(for: identifier)
@@ -18,6 +24,8 @@ extension KeywayClient {
 
     /// Forgets this device's key and record for `identifier`. The server still lists the device
     /// until it is revoked (``revokeTrustedDevice(id:accessToken:)``).
+    ///
+    /// - Parameter identifier: The identifier the user signs in with.
     public func forgetTrustedDevice(for identifier: String) async {
         await deviceAgent?.forget(identifier)
     }
@@ -28,9 +36,14 @@ extension KeywayClient {
     /// them (`GET /v1/devices/{id}/approvals`, signed with the device key). With `waitSeconds`
     /// (0…30) the server holds the answer until a request arrives or the time ran out.
     ///
-    /// Throws ``KeywayError/invalidConfiguration(_:)`` when this device is not trusted for
-    /// `identifier`, and ``KeywayError/problem(_:)`` (`invalid_device_signature`) when the server
-    /// no longer trusts it.
+    /// - Parameters:
+    ///   - identifier: The identifier the user signs in with on this device.
+    ///   - waitSeconds: How long the server may hold the answer, 0 to 30 seconds.
+    /// - Returns: The pending requests.
+    /// - Throws: ``KeywayError/invalidConfiguration(_:)`` for `waitSeconds` out of range, without
+    ///   ``KeywayOptions/deviceTrust``, or when this device is not trusted for `identifier`;
+    ///   ``KeywayError/problem(_:)`` (`invalid_device_signature`) when the server no longer trusts
+    ///   it; ``KeywayError/networkFailure(_:)`` or ``KeywayError/invalidResponse(_:)``.
     public func pendingApprovals(for identifier: String, waitSeconds: Int = 0) async throws -> [ApprovalRequest] {
         guard (0...30).contains(waitSeconds) else {
             throw KeywayError.invalidConfiguration("Wait 0 to 30 seconds for approval requests.")
@@ -54,8 +67,14 @@ extension KeywayClient {
     /// the request, its flow, its application, this server and the decision, so it cannot be
     /// used for any other request.
     ///
-    /// Throws ``KeywayError/problem(_:)``: `approval_already_decided`, `approval_expired`,
-    /// `approval_not_found` or `invalid_device_signature`.
+    /// - Parameters:
+    ///   - request: One of the requests ``pendingApprovals(for:waitSeconds:)`` returned.
+    ///   - decision: ``KeywayProtocol/ApprovalDecision/approve`` or ``KeywayProtocol/ApprovalDecision/deny``.
+    ///   - identifier: The identifier the user signs in with on this device.
+    /// - Throws: ``KeywayError/problem(_:)``: `approval_already_decided`, `approval_expired`,
+    ///   `approval_not_found` or `invalid_device_signature`; ``KeywayError/invalidConfiguration(_:)``
+    ///   without ``KeywayOptions/deviceTrust``, for a malformed request ID, or when this device is
+    ///   not trusted for `identifier`; ``KeywayError/networkFailure(_:)``.
     public func decide(_ request: ApprovalRequest, _ decision: ApprovalDecision, for identifier: String) async throws {
         try await decide(
             approvalId: request.id, flowId: request.flowId, configId: request.configId, decision: decision,
@@ -64,9 +83,13 @@ extension KeywayClient {
 
     /// Approves the sign-in a QR code shows (the `qrData` of an
     /// ``Prompt/awaitApproval(matchingNumber:qrData:expiresAt:)`` prompt on the other device) with
-    /// this trusted device's key. Throws ``KeywayError/invalidConfiguration(_:)`` for data that is
-    /// not Keyway QR data or names another server, and the errors of
-    /// ``decide(_:_:for:)``.
+    /// this trusted device's key.
+    ///
+    /// - Parameters:
+    ///   - qrData: The text the QR code carries.
+    ///   - identifier: The identifier the user signs in with on this device.
+    /// - Throws: ``KeywayError/invalidConfiguration(_:)`` for data that is not Keyway QR data or
+    ///   names another server, and the errors of ``decide(_:_:for:)``.
     public func approve(qrData: String, for identifier: String) async throws {
         guard let data = ApprovalQRData(qrData) else {
             throw KeywayError.invalidConfiguration("This is not a Keyway approval code.")
@@ -103,6 +126,11 @@ extension KeywayClient {
     // MARK: The account's devices
 
     /// The signed-in user's trusted devices in this application (`GET /v1/me/devices`).
+    ///
+    /// - Parameter accessToken: A valid access token of the user.
+    /// - Returns: The user's trusted devices.
+    /// - Throws: ``KeywayError``: `invalidConfiguration` for a token that cannot be sent, `problem`
+    ///   or `oauth` when the server refuses, `networkFailure`, `invalidResponse`.
     public func trustedDevices(accessToken: Sensitive<String>) async throws -> [TrustedDevice] {
         let response = try await tokenClient.bearerRequest(
             "GET", url: server.appending(path: "/v1/me/devices"), accessToken: accessToken)
@@ -111,7 +139,14 @@ extension KeywayClient {
     }
 
     /// Stops trusting one of the signed-in user's devices: its next sign-in asks for the second
-    /// factor again. Throws ``KeywayError/problem(_:)`` (`not_found`) for an unknown device.
+    /// factor again.
+    ///
+    /// - Parameters:
+    ///   - id: The device's ``KeywayProtocol/TrustedDevice/id``.
+    ///   - accessToken: A valid access token of the user.
+    /// - Throws: ``KeywayError/problem(_:)`` (`not_found`) for an unknown device;
+    ///   ``KeywayError/invalidConfiguration(_:)`` for a malformed ID or a token that cannot be sent;
+    ///   another ``KeywayError`` when the request fails.
     public func revokeTrustedDevice(id: String, accessToken: Sensitive<String>) async throws {
         guard ServerURL.isPathSegment(id) else {
             throw KeywayError.invalidConfiguration("The device ID is malformed.")
@@ -122,6 +157,10 @@ extension KeywayClient {
     }
 
     /// Stops trusting every device of the signed-in user in this application.
+    ///
+    /// - Parameter accessToken: A valid access token of the user.
+    /// - Throws: ``KeywayError``: `invalidConfiguration` for a token that cannot be sent, `problem`
+    ///   or `oauth` when the server refuses, `networkFailure`.
     public func revokeAllTrustedDevices(accessToken: Sensitive<String>) async throws {
         let response = try await tokenClient.bearerRequest(
             "DELETE", url: server.appending(path: "/v1/me/devices"), accessToken: accessToken)

@@ -37,16 +37,25 @@ public struct KeywayEvent: Sendable, Equatable {
 
     /// Whether a completed sign-in created the user.
     public enum UserType: String, Sendable {
+        /// The flow created the user: a first sign-in.
         case new
+        /// The flow found a user that existed already.
         case existing
     }
 
+    /// What happened.
     public var name: Name
     /// Descriptive values, never secrets.
     public var data: [String: String]
     /// When the event happened, by the SDK's clock.
     public var date: Date
 
+    /// Creates an event with the given values.
+    ///
+    /// - Parameters:
+    ///   - name: What happened.
+    ///   - data: Descriptive values, never secrets.
+    ///   - date: When it happened.
     public init(name: Name, data: [String: String] = [:], date: Date) {
         self.name = name
         self.data = data
@@ -56,5 +65,10 @@ public struct KeywayEvent: Sendable, Equatable {
 
 /// Receives every ``KeywayEvent``, on the SDK's own executor. Set it on ``KeywayClient/eventDelegate``.
 public protocol KeywayEventDelegate: AnyObject, Sendable {
+    /// Called with each event, right after it happened.
+    ///
+    /// - Parameters:
+    ///   - keyway: The SDK instance that emitted it.
+    ///   - event: The event.
     func keyway(_ keyway: KeywayClient, didEmit event: KeywayEvent)
 }

@@ -13,6 +13,12 @@ extension KeywayClient {
     /// the user is again. A token that cannot be sent (empty, malformed, DPoP-bound without a
     /// key) is reported on ``flow`` as an `invalid_access_token` error with `abort`, before any
     /// request; a token the server refuses arrives as the server's problem.
+    ///
+    /// - Parameters:
+    ///   - accessToken: A valid access token of the user.
+    ///   - identifier: The user's identifier as the server knows it.
+    ///   - codeChallenge: An S256 PKCE challenge made elsewhere; without it the SDK makes one and
+    ///     the completion carries the verifier.
     public func startAccountManagement(
         accessToken: Sensitive<String>, identifier: String, codeChallenge: String? = nil
     ) async {
@@ -36,8 +42,11 @@ extension KeywayClient {
     /// email address (or user ID) as the identifier. See
     /// ``startAccountManagement(accessToken:identifier:codeChallenge:)``.
     ///
-    /// Throws the ``SessionError`` of reading the token (`noAccessTokenPresent` when nobody is
-    /// signed in); every later failure arrives on ``flow``.
+    /// - Parameters:
+    ///   - session: The session holding the signed-in accounts.
+    ///   - account: The account to manage; `nil` for the current one.
+    /// - Throws: The ``SessionError`` of reading the token (``SessionError/noAccessTokenPresent``
+    ///   when nobody is signed in); every later failure arrives on ``flow``.
     public func startAccountManagement(session: KeywaySession, account: String? = nil) async throws(SessionError) {
         guard let tokens = try await session.tokens(account: account),
             let accessToken = try await session.accessToken(account: account)

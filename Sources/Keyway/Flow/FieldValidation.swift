@@ -14,6 +14,10 @@ public struct FormValidation: Sendable, Equatable {
     public var isValid: Bool { invalidFields.isEmpty }
 
     /// A validation outcome.
+    ///
+    /// - Parameters:
+    ///   - values: The request body, by field name.
+    ///   - invalidFields: The fields that fail their rules.
     public init(values: [String: String], invalidFields: [InvalidField]) {
         self.values = values
         self.invalidFields = invalidFields
@@ -26,6 +30,9 @@ extension Field {
     /// `true`/`false`, `yes`/`no`, `y`/`n`, `on`/`off`, `1`/`0`; untouched, its pre-filled value or
     /// `"false"`); any other field sends `input`, else its pre-filled value, else `""`. An
     /// unreadable checkbox answer is returned unchanged, and ``validate(_:)`` reports it.
+    ///
+    /// - Parameter input: The user's answer, or `nil` when the field was left untouched.
+    /// - Returns: The value the request carries for this field.
     public func submittedValue(for input: String?) -> String {
         if type == .hidden { return value ?? "" }
         if type == .checkbox {
@@ -39,6 +46,9 @@ extension Field {
     /// `required`, a ticked required checkbox, a `select` value among its options, `minLength`,
     /// `maxLength` and `pattern` (a regular expression the whole value must match). Returns the
     /// first rule broken, with a sentence for the user, or `nil`. Hidden fields always pass.
+    ///
+    /// - Parameter input: The user's answer, or `nil` when the field was left untouched.
+    /// - Returns: The field's name with the reason it fails, or `nil` when it passes.
     public func validate(_ input: String?) -> InvalidField? {
         if type == .hidden { return nil }
         let value = submittedValue(for: input)
@@ -90,6 +100,9 @@ extension Field {
 extension Action {
     /// Checks `values` (by field name) against every field of the action and builds the body the
     /// action would send. Names that are not fields of the action are ignored.
+    ///
+    /// - Parameter values: The user's answers, by field name.
+    /// - Returns: The body the action would send and every field that fails.
     public func validate(_ values: [String: String]) -> FormValidation {
         var body: [String: String] = [:]
         var invalid: [InvalidField] = []

@@ -19,6 +19,13 @@ public struct FlowError: Error, Sendable, Equatable, LocalizedError {
     /// The server's problem document, when the server refused.
     public let problem: Problem?
 
+    /// Creates a flow error with the given values.
+    ///
+    /// - Parameters:
+    ///   - code: The stable error code.
+    ///   - action: What to do next.
+    ///   - message: A sentence for the user.
+    ///   - problem: The server's problem document, when the server refused.
     public init(code: ProblemCode, action: ProblemAction, message: String, problem: Problem? = nil) {
         self.code = code
         self.action = action
@@ -32,7 +39,9 @@ public struct FlowError: Error, Sendable, Equatable, LocalizedError {
     /// When to try again, for `wait`.
     public var retryAt: Date? { problem?.retryAt }
 
+    /// The error's ``message``.
     public var errorDescription: String? { message }
 
+    /// A sentence for the user about what to do, for every ``action`` but `abort`.
     public var recoverySuggestion: String? { action.suggestion }
 }

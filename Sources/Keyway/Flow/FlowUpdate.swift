@@ -37,6 +37,8 @@ public struct PromptContext: Sendable, Equatable {
     public var step: Step
 
     /// A context for `step`, with the step's own messages.
+    ///
+    /// - Parameter step: The step the prompt comes from.
     public init(step: Step) {
         self.meta = step.meta
         self.stepInfo = step.stepInfo

@@ -69,10 +69,13 @@ public final class KeywayFlow: Sendable {
     /// sent again). The flow then continues as usual, and its completion carries the saved PKCE
     /// verifier.
     ///
-    /// - Returns: `false` when there is nothing to resume: no saved flow, or one that expired, was
-    ///   cancelled or completed, or belongs to another server (it is then forgotten).
-    /// - Throws: ``KeywayError/networkFailure(_:)`` or ``KeywayError/storageUnavailable(_:)``, and
-    ///   the saved flow is kept, when it cannot tell.
+    /// - Returns: `true` once the saved flow's step was emitted; `false` when there is nothing to
+    ///   resume: no saved flow, or one that expired, was cancelled or completed, or belongs to
+    ///   another server (it is then forgotten).
+    /// - Throws: ``KeywayError/invalidConfiguration(_:)`` without ``KeywayOptions/resumableFlowStorage``;
+    ///   ``KeywayError/storageUnavailable(_:)`` when the storage cannot be read; and
+    ///   ``KeywayError/networkFailure(_:)``, or ``KeywayError/invalidResponse(_:)`` for an answer
+    ///   the SDK cannot read, when the server cannot tell. The saved flow is then kept.
     public func resume() async throws -> Bool {
         try await driver.resume()
     }
@@ -86,6 +89,8 @@ public final class KeywayFlow: Sendable {
     /// Chooses a method for a ``Prompt/selectMethod(methods:purpose:skippable:)`` prompt: `id` is
     /// the chosen ``MethodOption/id``. An `id` that is not among the options is refused locally
     /// (`invalid_request`).
+    ///
+    /// - Parameter id: The ``MethodOption/id`` of the chosen method.
     public func selectMethod(id: String) async {
         await driver.selectMethod(id: id)
     }
@@ -102,6 +107,8 @@ public final class KeywayFlow: Sendable {
     /// fails, an `invalid_request` error with `retryInput` lists every bad field in the problem's
     /// `invalidFields`, and nothing is sent. Hidden fields keep their own value, checkboxes are
     /// sent as `"true"` or `"false"`, names that are not fields are ignored.
+    ///
+    /// - Parameter values: The values, by field name.
     public func submitForm(_ values: [String: String]) async {
         await driver.submitForm(values)
     }
@@ -109,12 +116,16 @@ public final class KeywayFlow: Sendable {
     /// Performs an operation of a ``Prompt/manageAccount(methods:operations:)`` prompt by its
     /// name (`setupTotp`, `removeTotp`, `setupSms`, `removeSms`, `changePassword`, `finish`, or any
     /// other the step offers). `"cancel"` cancels the flow as ``cancel()`` does.
+    ///
+    /// - Parameter operation: The operation's name, as the step's action names it.
     public func perform(operation: String) async {
         await driver.perform(operation: operation)
     }
 
     /// Stops trusting one of the devices a ``Prompt/manageAccount(methods:operations:)`` prompt
     /// lists (`context.step.manageAccount?.devices`). The prompt comes back without it.
+    ///
+    /// - Parameter id: The ``KeywayProtocol/TrustedDevice/id`` of the device.
     public func revokeDevice(id: String) async {
         await driver.perform(.named("revokeDevice"), parameters: ["deviceId": id])
     }
@@ -126,11 +137,20 @@ public final class KeywayFlow: Sendable {
 
     /// Performs one of the current step's actions with field values by name. The hypermedia
     /// entry point for steps the SDK has no prompt for.
+    ///
+    /// A required field without a value (in `parameters` or the field's own ``KeywayProtocol/Field/value``)
+    /// fails locally with `invalid_request` and `retryInput`; nothing is sent.
+    ///
+    /// - Parameters:
+    ///   - action: One of the current step's ``KeywayProtocol/Step/actions``.
+    ///   - parameters: The field values, by field name.
     public func submit(action: Action, parameters: [String: String] = [:]) async {
         await driver.perform(action: action, parameters: parameters)
     }
 
     /// Follows one of the current step's links.
+    ///
+    /// - Parameter link: One of the current step's ``KeywayProtocol/Step/links``.
     public func follow(link: Link) async {
         await driver.follow(link: link)
     }

@@ -88,6 +88,8 @@ public enum Prompt: Sendable, Equatable {
     /// The prompt for a step, or `nil` for a completed step. A step whose kind is known but
     /// whose payload is missing (or a `form` step without a `submitForm` action) is
     /// ``unrecognized(kind:)``.
+    ///
+    /// - Parameter step: The step to draw.
     public init?(step: Step) {
         switch step.payload {
         case .completed:

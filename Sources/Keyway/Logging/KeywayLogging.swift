@@ -2,24 +2,48 @@ import Foundation
 
 /// The area of the SDK a log line comes from.
 public enum LogTag: String, Sendable, CaseIterable {
+    /// `flow`: steps, method choices, device trust; `http`: requests and their answers; `storage`:
+    /// secure storage; `crypto`: ID tokens and App Attest; `oauth`: token endpoint calls; `session`:
+    /// stored sessions and their refreshes.
     case flow, http, storage, crypto, oauth, session
 }
 
 /// How important a log line is.
 public enum LogLevel: Int, Sendable, Comparable, CaseIterable {
+    /// The levels, from least to most important: `trace`, `debug`, `info`, `notice`, `warning`,
+    /// `error`.
     case trace, debug, info, notice, warning, error
 
+    /// Whether `lhs` is less important than `rhs`.
+    ///
+    /// - Parameters:
+    ///   - lhs: A level.
+    ///   - rhs: Another level.
+    /// - Returns: `true` when `lhs` is declared before `rhs` (`trace` first, `error` last).
     public static func < (lhs: LogLevel, rhs: LogLevel) -> Bool { lhs.rawValue < rhs.rawValue }
 }
 
 /// One log line, as a sink receives it: secrets already masked unless masking was turned off.
 public struct LogRecord: Sendable, Equatable {
+    /// When the line was written, by the SDK's clock.
     public var date: Date
+    /// How important the line is.
     public var level: LogLevel
+    /// The area of the SDK it comes from.
     public var tag: LogTag
+    /// The text; it starts with ``KeywayLogging/unmaskedWarning`` while masking is off.
     public var message: String
+    /// Values about the line, by key; secrets among them masked unless masking is off.
     public var metadata: [String: String]
 
+    /// Creates a log line with the given values.
+    ///
+    /// - Parameters:
+    ///   - date: When the line was written.
+    ///   - level: How important it is.
+    ///   - tag: The area of the SDK it comes from.
+    ///   - message: The text.
+    ///   - metadata: Values about the line, by key.
     public init(date: Date, level: LogLevel, tag: LogTag, message: String, metadata: [String: String] = [:]) {
         self.date = date
         self.level = level
@@ -38,13 +62,20 @@ public struct LogRecord: Sendable, Equatable {
 
 /// Where log lines go. Write your own to forward them to your logging system.
 public protocol LogSink: Sendable {
+    /// Receives one line, on the thread that logged it.
+    ///
+    /// - Parameter record: The line.
     func write(_ record: LogRecord)
 }
 
 /// Writes each line to standard error.
 public struct StandardErrorLogSink: LogSink {
+    /// A sink that writes to standard error.
     public init() {}
 
+    /// Writes the record's ``LogRecord/formatted`` text and a line break to standard error.
+    ///
+    /// - Parameter record: The line.
     public func write(_ record: LogRecord) {
         FileHandle.standardError.write(Data((record.formatted + "\n").utf8))
     }
@@ -56,8 +87,12 @@ public final class MemoryLogSink: LogSink, @unchecked Sendable {
     private let lock = NSLock()
     private var stored: [LogRecord] = []
 
+    /// An empty sink.
     public init() {}
 
+    /// Keeps the record, after those written before.
+    ///
+    /// - Parameter record: The line.
     public func write(_ record: LogRecord) { lock.withLock { stored.append(record) } }
 
     /// Every line written so far.
@@ -71,11 +106,19 @@ public struct KeywayLogging: Sendable {
     public var level: LogLevel
     /// The areas written.
     public var tags: Set<LogTag>
+    /// Where lines go; none (the default) logs nothing.
     public var sinks: [any LogSink]
     /// Secrets (tokens, codes, verifiers, secrets in headers) are replaced by `•••` plus their
     /// length. Turning this off is for debugging only: every line then starts with a warning.
     public var masksSensitiveValues: Bool
 
+    /// Logging options; every one not given takes its default.
+    ///
+    /// - Parameters:
+    ///   - level: The least important level written; `info` by default.
+    ///   - tags: The areas written; all by default.
+    ///   - sinks: Where lines go; none by default, which logs nothing.
+    ///   - masksSensitiveValues: Whether secrets are masked; `true` by default.
     public init(
         level: LogLevel = .info, tags: Set<LogTag> = Set(LogTag.allCases), sinks: [any LogSink] = [],
         masksSensitiveValues: Bool = true

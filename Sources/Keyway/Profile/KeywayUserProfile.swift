@@ -14,6 +14,7 @@ public enum UserProfileError: Error, Equatable, Sendable, CustomStringConvertibl
     /// An encrypted field only holds strings.
     case encryptedFieldNeedsString(String)
 
+    /// A sentence saying what went wrong, naming the field.
     public var description: String {
         switch self {
         case .encryptionKeyMissing(let field):
@@ -40,12 +41,24 @@ public struct KeywayUserProfile: Sendable {
     let keyway: KeywayClient
 
     /// The profile, encrypted fields opened.
+    ///
+    /// - Returns: The profile's fields, by name.
+    /// - Throws: The ``SessionError`` of the access token; the ``KeywayError`` of reading the
+    ///   profile; ``UserProfileError/encryptionKeyMissing(field:)`` or
+    ///   ``UserProfileError/encryptionKeyMismatch(field:)`` for an encrypted field this device cannot
+    ///   open; ``KeywayError/storageUnavailable(_:)`` when the profile key cannot be read or is
+    ///   damaged.
     public func get() async throws -> [String: ProfileValue] {
         let (document, account) = try await read()
         return try await open(document, account: account)
     }
 
     /// One field, opened if encrypted; `nil` when it has no value.
+    ///
+    /// - Parameter field: The field's name.
+    /// - Returns: The field's value, or `nil`.
+    /// - Throws: ``UserProfileError/unknownField(_:)`` for a field the schema does not have, and
+    ///   what ``get()`` throws.
     public func get(field: String) async throws -> ProfileValue? {
         let (document, account) = try await read()
         guard document.schema.contains(where: { $0.name == field }) else { throw UserProfileError.unknownField(field) }
@@ -55,6 +68,14 @@ public struct KeywayUserProfile: Sendable {
     /// Applies changes (a `nil` value removes the field), sealing encrypted fields first, and
     /// returns the saved profile, opened. The server validates the whole update: when it refuses
     /// any field (``KeywayError/problem(_:)`` with `invalidFields`), nothing is saved.
+    ///
+    /// - Parameter changes: The fields to set, by name; a `nil` value removes the field.
+    /// - Returns: The saved profile, encrypted fields opened.
+    /// - Throws: ``UserProfileError/unknownField(_:)`` for a field the schema does not have;
+    ///   ``UserProfileError/encryptedFieldNeedsString(_:)`` for a value of an encrypted field that
+    ///   is not a string; ``UserProfileError/encryptionKeyMissing(field:)`` when encrypted values
+    ///   exist but this device has no key; ``KeywayError/problem(_:)`` with `invalidFields` when the
+    ///   server refuses a field; and what ``get()`` throws.
     @discardableResult
     public func set(_ changes: [String: ProfileValue?]) async throws -> [String: ProfileValue] {
         let (document, account) = try await read()
@@ -77,18 +98,34 @@ public struct KeywayUserProfile: Sendable {
     }
 
     /// Sets one field (`nil` removes it).
+    ///
+    /// - Parameters:
+    ///   - field: The field's name.
+    ///   - value: The new value, or `nil` to remove it.
+    /// - Throws: What ``set(_:)`` throws.
     public func set(field: String, value: ProfileValue?) async throws {
         try await set([field: value])
     }
 
     /// The user's profile key, to move to another device of theirs (through a channel you trust);
     /// `nil` when this device has none.
+    ///
+    /// - Returns: The 256-bit key, or `nil`.
+    /// - Throws: ``SessionError/noAccessTokenPresent`` when no one is signed in, another
+    ///   ``SessionError`` when the account list cannot be read, and
+    ///   ``KeywayError/storageUnavailable(_:)`` when the key cannot be read or is damaged.
     public func exportEncryptionKey() async throws -> SymmetricKey? {
         guard let account = try await session.currentAccount() else { throw SessionError.noAccessTokenPresent }
         return try await storedKey(account: account)
     }
 
     /// Installs the user's profile key on this device (256 bits), replacing any other.
+    ///
+    /// - Parameter key: The user's profile key, 256 bits.
+    /// - Throws: ``KeywayError/invalidConfiguration(_:)`` for a key of another size;
+    ///   ``SessionError/noAccessTokenPresent`` when no one is signed in, another ``SessionError``
+    ///   when the account list cannot be read; ``KeywayError/storageUnavailable(_:)`` when the key
+    ///   cannot be written.
     public func importEncryptionKey(_ key: SymmetricKey) async throws {
         guard key.bitCount == 256 else { throw KeywayError.invalidConfiguration("A profile key must be 256 bits.") }
         guard let account = try await session.currentAccount() else { throw SessionError.noAccessTokenPresent }

@@ -8,7 +8,10 @@ import KeywayJOSE
 public struct ProfileCipher: Sendable {
     private let key: SymmetricKey
 
-    /// `key` must be 256 bits.
+    /// A cipher under `key`.
+    ///
+    /// - Parameter key: The user's profile key; it must be 256 bits.
+    /// - Throws: ``KeywayError/invalidConfiguration(_:)`` for a key of another size.
     public init(key: SymmetricKey) throws {
         guard key.bitCount == 256 else {
             throw KeywayError.invalidConfiguration("A profile encryption key must be 256 bits.")
@@ -19,6 +22,10 @@ public struct ProfileCipher: Sendable {
     private static let protectedHeader = Base64URL.encode(Array(#"{"alg":"dir","enc":"A256GCM"}"#.utf8))
 
     /// `header..iv.ciphertext.tag`; the header is the additional authenticated data (RFC 7516 §5.1).
+    ///
+    /// - Parameter plaintext: The field's value.
+    /// - Returns: The compact JWE, with a fresh random IV.
+    /// - Throws: The error of AES-GCM when it cannot seal (not expected with a 256-bit key).
     public func seal(_ plaintext: String) throws -> String {
         let box = try AES.GCM.seal(Data(plaintext.utf8), using: key, authenticating: Data(Self.protectedHeader.utf8))
         return [
@@ -28,6 +35,11 @@ public struct ProfileCipher: Sendable {
     }
 
     /// The plaintext of a value made by ``seal(_:)`` with the same key.
+    ///
+    /// - Parameter jwe: A compact JWE with `alg: dir` and `enc: A256GCM`.
+    /// - Returns: The plaintext.
+    /// - Throws: ``KeywayError/invalidResponse(_:)`` when `jwe` is not such a JWE, or does not open
+    ///   with this key (another key, or altered ciphertext).
     public func open(_ jwe: String) throws -> String {
         let parts = jwe.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         guard parts.count == 5, parts[1].isEmpty, let headerData = Base64URL.decode(parts[0]),

@@ -12,8 +12,8 @@ import KeywayProtocol
 ///
 /// - Several accounts live side by side, each stored as one entry (tokens and user metadata
 ///   written together): ``save(_:)`` adds or replaces an account and makes it current,
-///   ``switchAccount(to:)`` changes the current one, ``signOut(account:)`` removes one without
-///   touching the others. Calls without an `account` use the current account.
+///   ``switchAccount(to:)`` changes the current one, ``signOut(account:scope:)`` removes one
+///   without touching the others. Calls without an `account` use the current account.
 /// - Concurrent callers share one refresh per account (single flight).
 /// - Refresh tokens rotate; the new token pair is written to storage, replacing the old pair in one
 ///   write, before the call returns. If the write fails the server's reuse grace period lets the
@@ -30,9 +30,13 @@ import KeywayProtocol
 public actor KeywaySession {
     /// What is stored for a signed-in user.
     public struct Tokens: Codable, Sendable, Equatable {
+        /// The access token.
         public var accessToken: Sensitive<String>
+        /// The refresh token, when the server issued one.
         public var refreshToken: Sensitive<String>?
+        /// The ID token, as the server issued it.
         public var idToken: Sensitive<String>?
+        /// When the access token expires.
         public var accessTokenExpiresAt: Date
         /// The user ID (`sub`).
         public var subject: String
@@ -41,6 +45,10 @@ public actor KeywaySession {
         /// Whether the email is verified, from the ID token.
         public var emailVerified: Bool?
 
+        /// The entry of verified tokens: the tokens themselves, and the user's ID, email address and
+        /// its verification from the verified ID token.
+        ///
+        /// - Parameter set: Verified tokens.
         public init(_ set: TokenSet) {
             accessToken = set.response.accessToken
             refreshToken = set.response.refreshToken
@@ -61,6 +69,12 @@ public actor KeywaySession {
         /// The longest delay between attempts.
         public var maxDelay: TimeInterval
 
+        /// A retry policy; negative values count as `0`, and `maxAttempts` as at least `1`.
+        ///
+        /// - Parameters:
+        ///   - maxAttempts: Attempts in all, the first included.
+        ///   - baseDelay: The delay before the second attempt, in seconds.
+        ///   - maxDelay: The longest delay between attempts, in seconds.
         public init(maxAttempts: Int = 3, baseDelay: TimeInterval = 0.5, maxDelay: TimeInterval = 8) {
             self.maxAttempts = max(1, maxAttempts)
             self.baseDelay = max(0, baseDelay)
@@ -115,6 +129,9 @@ public actor KeywaySession {
     private var profiles: [String: [String: ProfileValue]] = [:]
 
     /// The storage key of an account's profile encryption key.
+    ///
+    /// - Parameter account: The user ID.
+    /// - Returns: `keyway.profileKey.CONFIG_ID.ACCOUNT`.
     public nonisolated func profileKeyStorageKey(account: String) -> String {
         "keyway.profileKey.\(keyway.configID).\(account)"
     }
@@ -132,14 +149,22 @@ public actor KeywaySession {
     public nonisolated var indexKey: String { "keyway.accounts.\(keyway.configID)" }
 
     /// The storage key of one account's tokens and metadata.
+    ///
+    /// - Parameter account: The user ID.
+    /// - Returns: `keyway.session.CONFIG_ID.ACCOUNT`.
     public nonisolated func storageKey(account: String) -> String { "keyway.session.\(keyway.configID).\(account)" }
 
+    /// A session of `keyway`'s application, kept in `storage`.
+    ///
     /// - Parameters:
+    ///   - keyway: The SDK instance that refreshes the tokens and verifies them.
+    ///   - storage: Where the accounts' tokens are kept.
     ///   - refreshSkew: refresh when the access token expires within this many seconds.
-    ///   - refresher: refresh through the app's backend (see ``Refresher``); `nil` refreshes at the
-    ///     token endpoint (public applications).
+    ///   - retryPolicy: How network failures and server errors (5xx) of a refresh are retried.
     ///   - statePollInterval: re-read storage this often to pick up changes made by another
     ///     process sharing it; `nil` (the default) does not poll.
+    ///   - refresher: refresh through the app's backend (see ``Refresher``); `nil` refreshes at the
+    ///     token endpoint (public applications).
     public init(
         keyway: KeywayClient, storage: any SecureStorage, refreshSkew: TimeInterval = 60,
         retryPolicy: RetryPolicy = RetryPolicy(), statePollInterval: Duration? = nil, refresher: Refresher? = nil
@@ -242,11 +267,17 @@ public actor KeywaySession {
     }
 
     /// The signed-in accounts (user IDs), in the order they were added.
+    ///
+    /// - Returns: The user IDs; empty when no one is signed in.
+    /// - Throws: ``SessionError/storageUnavailable(_:)`` when the storage cannot be read.
     public func accounts() async throws(SessionError) -> [String] {
         try await readIndex().accounts
     }
 
     /// The current account's user ID, or `nil` when no one is signed in.
+    ///
+    /// - Returns: The user ID, or `nil`.
+    /// - Throws: ``SessionError/storageUnavailable(_:)`` when the storage cannot be read.
     public func currentAccount() async throws(SessionError) -> String? {
         try await readIndex().current
     }
@@ -254,7 +285,8 @@ public actor KeywaySession {
     /// Makes another signed-in account the current one.
     ///
     /// - Parameter account: One of ``accounts()``.
-    /// - Throws: ``SessionError/noAccessTokenPresent`` when that account is not signed in.
+    /// - Throws: ``SessionError/noAccessTokenPresent`` when that account is not signed in;
+    ///   ``SessionError/storageUnavailable(_:)`` when the storage cannot be read or written.
     public func switchAccount(to account: String) async throws(SessionError) {
         var index = try await readIndex()
         guard index.accounts.contains(account) else { throw .noAccessTokenPresent }
@@ -264,8 +296,10 @@ public actor KeywaySession {
     }
 
     /// The stored tokens of `account` (default: the current one), or `nil` when it is not signed in.
+    /// An entry that cannot be decoded is not a session: it is removed, and `nil` returned.
     ///
     /// - Parameter account: A user ID of ``accounts()``; `nil` for the current account.
+    /// - Returns: The account's tokens as stored, whatever their expiry; `nil` when it is not signed in.
     /// - Throws: ``SessionError/storageUnavailable(_:)`` when the storage cannot be read.
     public func tokens(account: String? = nil) async throws(SessionError) -> Tokens? {
         guard let account = try await resolve(account) else { return nil }
@@ -347,7 +381,11 @@ public actor KeywaySession {
         keyway.eventBroadcaster.emit(.signedOut, ["account": account, "reason": "user"])
     }
 
-    /// Signs every account out on this device.
+    /// Signs every account out on this device, one after the other as ``signOut(account:scope:)``
+    /// does with `.local`.
+    ///
+    /// - Throws: ``SessionError/storageUnavailable(_:)`` when the storage cannot be read or
+    ///   written; the accounts before the failure are signed out, the others not.
     public func signOutAll() async throws(SessionError) {
         for account in try await accounts() {
             try await signOut(account: account)

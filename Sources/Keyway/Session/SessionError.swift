@@ -1,4 +1,4 @@
-/// Why ``KeywaySession/accessToken(throwIfMissing:)`` or another session call failed.
+/// Why ``KeywaySession/accessToken(account:throwIfMissing:)`` or another session call failed.
 public enum SessionError: Error, Equatable, Sendable, CustomStringConvertible {
     /// No one is signed in.
     case noAccessTokenPresent
@@ -12,6 +12,7 @@ public enum SessionError: Error, Equatable, Sendable, CustomStringConvertible {
     /// Secure storage could not be used (for example a locked device). The session is kept.
     case storageUnavailable(String)
 
+    /// A sentence saying what went wrong, with the detail the case carries.
     public var description: String {
         switch self {
         case .noAccessTokenPresent: "No one is signed in."

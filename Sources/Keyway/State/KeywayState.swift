@@ -20,6 +20,16 @@ public struct AuthState: Sendable, Equatable {
     /// device). The rest of the state is the last known one; nobody is signed out because of it.
     public var isStorageUnavailable: Bool
 
+    /// An authentication state; every flag not given is `false`.
+    ///
+    /// - Parameters:
+    ///   - isAuthenticated: Whether an account is signed in on this device.
+    ///   - accessToken: The current account's access token.
+    ///   - isAccessTokenValid: Whether the access token is present and not yet expired.
+    ///   - isVerifiedUser: Whether the signed-in user's email is verified.
+    ///   - hasPreviouslySignedIn: Whether anyone ever signed in with this app on this device.
+    ///   - isLoading: Whether the state is being loaded or the tokens refreshed.
+    ///   - isStorageUnavailable: Whether the secure storage could not be read at the last attempt.
     public init(
         isAuthenticated: Bool = false, accessToken: Sensitive<String>? = nil, isAccessTokenValid: Bool = false,
         isVerifiedUser: Bool = false, hasPreviouslySignedIn: Bool = false, isLoading: Bool = false,
@@ -39,9 +49,15 @@ public struct AuthState: Sendable, Equatable {
 public struct UserState: Sendable, Equatable {
     /// The signed-in user's ID (`sub`), or `nil`.
     public var id: String?
-    /// What is known of the user from the ID token: `email`, `emailVerified`.
+    /// What is known of the user: `email` and `emailVerified` from the ID token, then the profile
+    /// fields last read or saved through ``KeywaySession/user`` (numbers and booleans as text).
     public var data: [String: String]
 
+    /// A user state with the given values.
+    ///
+    /// - Parameters:
+    ///   - id: The signed-in user's ID, or `nil`.
+    ///   - data: What is known of the user.
     public init(id: String? = nil, data: [String: String] = [:]) {
         self.id = id
         self.data = data
@@ -50,9 +66,16 @@ public struct UserState: Sendable, Equatable {
 
 /// What an app shows about authentication: who is signed in and whether their token is good.
 public struct KeywayState: Sendable, Equatable {
+    /// Who is signed in and whether their token is good.
     public var auth: AuthState
+    /// Who the signed-in user is.
     public var user: UserState
 
+    /// A state with the given halves.
+    ///
+    /// - Parameters:
+    ///   - auth: The authentication half.
+    ///   - user: The user half.
     public init(auth: AuthState = AuthState(), user: UserState = UserState()) {
         self.auth = auth
         self.user = user

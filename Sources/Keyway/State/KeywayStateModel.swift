@@ -15,12 +15,16 @@
     @MainActor
     @Observable
     public final class KeywayStateModel {
+        /// The authentication half of the store's state, as last delivered.
         public private(set) var auth: AuthState
+        /// The user half of the store's state, as last delivered.
         public private(set) var user: UserState
         /// Follows the store; cancelled when the model goes away, which ends its subscription.
         @ObservationIgnored private nonisolated(unsafe) var subscription: Task<Void, Never>?
 
         /// A model following `store` from its current state on.
+        ///
+        /// - Parameter store: The store to follow (``KeywaySession/state``).
         public init(store: KeywayStateStore) {
             let snapshot = store.snapshot
             auth = snapshot.auth

@@ -37,6 +37,11 @@ public final class KeywayStateStore: Sendable {
     /// ```swift
     /// for await auth in session.state.subscribe({ $0.auth }) { … }
     /// ```
+    ///
+    /// The stream does not finish by itself; stop iterating (or cancel the task) to end it.
+    ///
+    /// - Parameter selector: Picks the part of the state to follow.
+    /// - Returns: A new stream of the selected part.
     public func subscribe<Value: Equatable & Sendable>(
         _ selector: @escaping @Sendable (KeywayState) -> Value
     ) -> AsyncStream<Value> {

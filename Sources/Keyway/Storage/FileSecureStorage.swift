@@ -32,9 +32,14 @@ public actor FileSecureStorage: SecureStorage, CrossProcessLocking {
     private let keySource: KeySource
     private var resolvedKey: (key: SymmetricKey, version: UInt8)?
 
+    /// A storage in the file `NAMESPACE.kwstore` of `directory`. Nothing is read or created until
+    /// the first call.
+    ///
     /// - Parameters:
     ///   - directory: the folder of the file; created with mode `0700` when missing.
     ///   - namespace: the file's name: 1 to 100 characters of `A-Z a-z 0-9 . _ -`, not starting with `.`.
+    ///   - keySource: where the encryption key comes from.
+    /// - Throws: ``SecureStorageError/unavailable(_:)`` for a namespace that is not such a name.
     public init(directory: URL, namespace: String, keySource: KeySource) throws(SecureStorageError) {
         let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-")
         guard (1...100).contains(namespace.count), namespace.allSatisfy(allowed.contains), !namespace.hasPrefix(".")
@@ -43,10 +48,24 @@ public actor FileSecureStorage: SecureStorage, CrossProcessLocking {
         self.keySource = keySource
     }
 
+    /// The data under `key`, or `nil` when there is none (or no file yet).
+    ///
+    /// - Parameter key: The entry's key.
+    /// - Returns: The entry's data, or `nil`.
+    /// - Throws: ``SecureStorageError/unavailable(_:)`` when the file or the key file cannot be read;
+    ///   ``SecureStorageError/unreadable(_:)`` for a wrong key, another key version or a damaged file.
     public func read(key: String) async throws(SecureStorageError) -> Data? {
         try load()[key]
     }
 
+    /// Stores `data` under `key`, replacing what was there, and writes the whole file again.
+    ///
+    /// - Parameters:
+    ///   - key: The entry's key.
+    ///   - data: The entry's new data.
+    /// - Throws: ``SecureStorageError/unavailable(_:)`` when the folder, the lock or the file cannot
+    ///   be used; ``SecureStorageError/unreadable(_:)`` when the existing file cannot be read back
+    ///   (it is not overwritten).
     public func write(key: String, data: Data) async throws(SecureStorageError) {
         try withFileLock { () throws(SecureStorageError) in
             var entries = try load()
@@ -55,6 +74,10 @@ public actor FileSecureStorage: SecureStorage, CrossProcessLocking {
         }
     }
 
+    /// Removes `key`, writing the file again only when the key was there.
+    ///
+    /// - Parameter key: The entry's key.
+    /// - Throws: What ``write(key:data:)`` throws.
     public func delete(key: String) async throws(SecureStorageError) {
         try withFileLock { () throws(SecureStorageError) in
             var entries = try load()
@@ -68,6 +91,12 @@ public actor FileSecureStorage: SecureStorage, CrossProcessLocking {
     /// Holds `NAMESPACE.session.lock` while `body` runs. Each call opens its own descriptor, so
     /// callers exclude each other whether they are in this process or another. Waits up to 30
     /// seconds, then throws ``SecureStorageError/unavailable(_:)``.
+    ///
+    /// - Parameter body: The work to do under the lock.
+    /// - Returns: What `body` returns.
+    /// - Throws: ``SecureStorageError/unavailable(_:)`` when the lock file cannot be opened or the
+    ///   wait times out, `CancellationError` when the task is cancelled while waiting, or what
+    ///   `body` throws.
     public nonisolated func withExclusiveLock<T: Sendable>(_ body: @Sendable () async throws -> T) async throws -> T {
         let path = fileURL.deletingPathExtension().path + ".session.lock"
         try Self.ensureDirectory(fileURL.deletingLastPathComponent())

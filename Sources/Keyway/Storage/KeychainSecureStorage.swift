@@ -64,6 +64,8 @@ public struct KeychainSecureStorage: SecureStorage {
     /// entitlement; see the type's notes). Ignored elsewhere.
     public let useDataProtectionKeychain: Bool
 
+    /// A storage of the items of `service`.
+    ///
     /// - Parameters:
     ///   - service: the service name every item is stored under; separate SDK instances (or
     ///     projects) that must not share secrets use separate names.
@@ -83,6 +85,12 @@ public struct KeychainSecureStorage: SecureStorage {
         self.useDataProtectionKeychain = useDataProtectionKeychain
     }
 
+    /// The data of the item of `key`, or `nil` when there is none.
+    ///
+    /// - Parameter key: The item's account (`kSecAttrAccount`).
+    /// - Returns: The item's data, or `nil`.
+    /// - Throws: ``SecureStorageError/unavailable(_:)`` for a locked keychain, a missing entitlement
+    ///   or any other Keychain failure; ``SecureStorageError/unreadable(_:)`` for an item without data.
     public func read(key: String) async throws(SecureStorageError) -> Data? {
         var query = itemQuery(key: key)
         query[kSecReturnData as String] = true
@@ -102,6 +110,14 @@ public struct KeychainSecureStorage: SecureStorage {
         }
     }
 
+    /// Stores `data` in the item of `key`: updates it, or adds it with this storage's
+    /// ``accessibility``.
+    ///
+    /// - Parameters:
+    ///   - key: The item's account (`kSecAttrAccount`).
+    ///   - data: The item's new data.
+    /// - Throws: ``SecureStorageError/unavailable(_:)`` for a locked keychain, a missing entitlement
+    ///   or any other Keychain failure; nothing was changed.
     public func write(key: String, data: Data) async throws(SecureStorageError) {
         let query = itemQuery(key: key)
         let attributes: [String: Any] = [kSecValueData as String: data]
@@ -119,6 +135,11 @@ public struct KeychainSecureStorage: SecureStorage {
         guard status == errSecSuccess else { throw Self.failure(status, "writing \(key)") }
     }
 
+    /// Deletes the item of `key`; deleting a missing item succeeds.
+    ///
+    /// - Parameter key: The item's account (`kSecAttrAccount`).
+    /// - Throws: ``SecureStorageError/unavailable(_:)`` for a locked keychain, a missing entitlement
+    ///   or any other Keychain failure.
     public func delete(key: String) async throws(SecureStorageError) {
         let status = SecItemDelete(itemQuery(key: key) as CFDictionary)
         guard status == errSecSuccess || status == errSecItemNotFound else {

@@ -20,10 +20,12 @@ public struct IDTokenVerifier: Sendable {
     public let leeway: TimeInterval
     private let clock: any KeywayClock
 
+    /// A verifier for tokens of `issuer` issued to `clientID`.
+    ///
     /// - Parameters:
     ///   - issuer: The expected `iss`.
     ///   - clientID: The expected audience: the application's config ID.
-    ///   - leeway: Clock skew tolerated on `exp` and `iat`.
+    ///   - leeway: Clock skew tolerated on `exp` and `iat`, in seconds.
     ///   - clock: The clock `exp` and `iat` are checked against.
     public init(
         issuer: String, clientID: String, leeway: TimeInterval = 60, clock: any KeywayClock = SystemKeywayClock()
@@ -35,6 +37,12 @@ public struct IDTokenVerifier: Sendable {
     }
 
     /// Creates a verifier, with the client ID under its name before 1.0.
+    ///
+    /// - Parameters:
+    ///   - issuer: The expected `iss`.
+    ///   - clientId: The expected audience: the application's config ID.
+    ///   - leeway: Clock skew tolerated on `exp` and `iat`, in seconds.
+    ///   - clock: The clock `exp` and `iat` are checked against.
     @available(*, deprecated, renamed: "init(issuer:clientID:leeway:clock:)")
     public init(
         issuer: String, clientId: String, leeway: TimeInterval = 60, clock: any KeywayClock = SystemKeywayClock()
@@ -43,6 +51,17 @@ public struct IDTokenVerifier: Sendable {
     }
 
     /// Verifies `idToken` with the key of `keys` its header names.
+    ///
+    /// A token without `kid` is verified with the only key of a one-key set.
+    ///
+    /// - Parameters:
+    ///   - idToken: The ID token, a compact JWS.
+    ///   - accessToken: The access token issued with it, to check its `at_hash` against (when the
+    ///     token has one).
+    ///   - keys: The issuer's published keys.
+    /// - Returns: The verified claims.
+    /// - Throws: ``KeywayError/invalidIDToken(_:)`` when the token is not an ES256 compact JWS, no
+    ///   key matches, the signature does not verify, or a claim fails its check.
     public func verify(_ idToken: String, accessToken: String? = nil, keys: JSONWebKeySet) throws -> IDTokenClaims {
         let jws = try Self.parse(idToken)
         let key: JSONWebKey

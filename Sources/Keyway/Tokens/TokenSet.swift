@@ -10,6 +10,12 @@ public struct TokenSet: Sendable, Equatable {
     /// When the access token expires (from `expires_in`).
     public var accessTokenExpiresAt: Date
 
+    /// Creates a token set with the given values; it verifies nothing.
+    ///
+    /// - Parameters:
+    ///   - response: The token endpoint's answer.
+    ///   - idToken: The verified claims of its ID token.
+    ///   - accessTokenExpiresAt: When the access token expires.
     public init(response: TokenResponse, idToken: IDTokenClaims, accessTokenExpiresAt: Date) {
         self.response = response
         self.idToken = idToken
@@ -19,14 +25,24 @@ public struct TokenSet: Sendable, Equatable {
 
 /// The claims of a verified ID token.
 public struct IDTokenClaims: Sendable, Equatable {
+    /// The issuer (`iss`).
     public var issuer: String
+    /// The user ID (`sub`).
     public var subject: String
+    /// The audience (`aud`): the config IDs the token was issued to.
     public var audience: [String]
+    /// When the ID token expires (`exp`).
     public var expiresAt: Date
+    /// When the ID token was issued (`iat`).
     public var issuedAt: Date
+    /// When the user authenticated (`auth_time`), when the token says.
     public var authTime: Date?
+    /// How the user authenticated (`amr`: `otp`, `pwd`, `mfa`, `hwk`…); empty when the token says
+    /// nothing.
     public var authenticationMethods: [String]
+    /// The user's email address (`email`), when the token carries it.
     public var email: String?
+    /// Whether the email address was verified (`email_verified`), when the token says.
     public var emailVerified: Bool?
     /// The session ID (`sid`).
     public var sessionID: String?

@@ -2,12 +2,16 @@ import Foundation
 
 /// Adds headers to every request the SDK sends (for example an app attestation token or a
 /// tracing header). It cannot set the headers that carry credentials or the protocol
-/// (`Authorization`, `DPoP`, `X-Keyway-*`, `Content-Type`, `Accept`, `Host`, `Cookie`), nor change
-/// any header the SDK set itself: such entries are ignored.
+/// (`Authorization`, `DPoP`, `X-Keyway-*`, `Content-Type`, `Content-Length`, `Accept`, `Host`,
+/// `Cookie`), nor change any header the SDK set itself: such entries are ignored.
 public struct RequestInterceptor: Sendable {
     private let body: @Sendable (TransportRequest) async throws -> [String: String]
 
-    /// `headers` receives the request as the SDK built it and returns the headers to add.
+    /// An interceptor that adds the headers `headers` returns.
+    ///
+    /// - Parameter headers: Receives the request as the SDK built it (with the headers earlier
+    ///   interceptors added) and returns the headers to add. An error it throws fails the request
+    ///   as a network failure (``KeywayError/networkFailure(_:)`` for most calls).
     public init(headers: @escaping @Sendable (TransportRequest) async throws -> [String: String]) {
         self.body = headers
     }

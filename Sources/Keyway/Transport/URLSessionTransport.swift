@@ -14,6 +14,8 @@ public struct URLSessionTransport: HTTPTransport {
     private var session: URLSession { owner.session }
 
     /// A transport with its own ephemeral session.
+    ///
+    /// - Parameter timeout: Seconds a request may wait for data before it fails.
     public init(timeout: TimeInterval = 30) {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.httpCookieStorage = nil
@@ -27,6 +29,13 @@ public struct URLSessionTransport: HTTPTransport {
         self.timeout = timeout
     }
 
+    /// Sends the request through the session; a redirect is returned as the response it is, not
+    /// followed.
+    ///
+    /// - Parameter request: The request to send.
+    /// - Returns: The response, whatever its status.
+    /// - Throws: The session's error (`URLError`) when no response arrived;
+    ///   ``KeywayError/invalidResponse(_:)`` when the answer is not HTTP.
     public func send(_ request: TransportRequest) async throws -> TransportResponse {
         var urlRequest = URLRequest(url: request.url, timeoutInterval: timeout)
         urlRequest.httpMethod = request.method

@@ -13,6 +13,14 @@ public struct OutboxMessage: Codable, Sendable, Equatable {
     /// When the server sent it.
     public var sentAt: Date
 
+    /// Creates an outbox message with the given values.
+    ///
+    /// - Parameters:
+    ///   - channel: `email` or `sms`.
+    ///   - to: The recipient, unmasked.
+    ///   - code: The one-time code the message carries.
+    ///   - body: The full message text.
+    ///   - sentAt: When the server sent it.
     public init(channel: CodeChannel, to: String, code: String, body: String, sentAt: Date) {
         self.channel = channel
         self.to = to
@@ -24,8 +32,12 @@ public struct OutboxMessage: Codable, Sendable, Equatable {
 
 /// The answer of `GET /dev/outbox`: messages oldest first.
 public struct OutboxListing: Codable, Sendable, Equatable {
+    /// The messages, oldest first.
     public var messages: [OutboxMessage]
 
+    /// Creates a listing with the given messages.
+    ///
+    /// - Parameter messages: The messages, oldest first.
     public init(messages: [OutboxMessage]) {
         self.messages = messages
     }

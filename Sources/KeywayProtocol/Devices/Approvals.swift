@@ -2,7 +2,11 @@ import Foundation
 
 /// A trusted device's answer to an approval request.
 public struct ApprovalDecision: OpenStringValue {
+    /// The decision as the wire spells it.
     public let rawValue: String
+    /// Creates a decision from its wire spelling; unknown values are kept as they are.
+    ///
+    /// - Parameter rawValue: The decision as the wire spells it.
     public init(rawValue: String) { self.rawValue = rawValue }
 
     /// Let the sign-in through.
@@ -27,9 +31,23 @@ public struct ApprovalRequest: Codable, Sendable, Equatable {
     public var userAgent: String?
     /// The number the requesting device shows.
     public var matchingNumber: String
+    /// When the sign-in asked for approval.
     public var createdAt: Date
+    /// When the request expires unanswered.
     public var expiresAt: Date
 
+    /// Creates an approval request with the given values.
+    ///
+    /// - Parameters:
+    ///   - id: The request's ID.
+    ///   - flowId: The flow it lets through.
+    ///   - applicationName: The application the sign-in is for.
+    ///   - configId: The config ID of that application.
+    ///   - location: Where the request comes from, coarsely, when known.
+    ///   - userAgent: The requesting client's `User-Agent`, when known.
+    ///   - matchingNumber: The number the requesting device shows.
+    ///   - createdAt: When the sign-in asked for approval.
+    ///   - expiresAt: When the request expires unanswered.
     public init(
         id: String, flowId: String, applicationName: String, configId: String, location: String?, userAgent: String?,
         matchingNumber: String, createdAt: Date, expiresAt: Date
@@ -48,8 +66,12 @@ public struct ApprovalRequest: Codable, Sendable, Equatable {
 
 /// Answer of `GET /v1/devices/{deviceId}/approvals`.
 public struct ApprovalRequestList: Codable, Sendable, Equatable {
+    /// The device's pending approval requests.
     public var approvals: [ApprovalRequest]
 
+    /// Creates a list with the given requests.
+    ///
+    /// - Parameter approvals: The device's pending approval requests.
     public init(approvals: [ApprovalRequest]) {
         self.approvals = approvals
     }
@@ -59,12 +81,20 @@ public struct ApprovalRequestList: Codable, Sendable, Equatable {
 public struct ApprovalDecisionRequest: Codable, Sendable, Equatable {
     /// The deciding trusted device.
     public var deviceId: String
+    /// Whether the device approves or denies.
     public var decision: ApprovalDecision
     /// ES256 signature (raw `r‖s`, base64url) of the approval input.
     public var signature: String
     /// The secret from scanned QR data, for a QR approval.
     public var qrSecret: Sensitive<String>?
 
+    /// Creates a decision body with the given values.
+    ///
+    /// - Parameters:
+    ///   - deviceId: The deciding trusted device.
+    ///   - decision: Whether the device approves or denies.
+    ///   - signature: ES256 signature (raw `r‖s`, base64url) of the approval input.
+    ///   - qrSecret: The secret from scanned QR data, for a QR approval; `nil` otherwise.
     public init(deviceId: String, decision: ApprovalDecision, signature: String, qrSecret: Sensitive<String>? = nil) {
         self.deviceId = deviceId
         self.decision = decision
@@ -90,6 +120,14 @@ public struct ApprovalQRData: Sendable, Equatable {
     /// The single-use secret that proves the QR code was seen.
     public var secret: String
 
+    /// Creates QR data with the given values.
+    ///
+    /// - Parameters:
+    ///   - server: The server's issuer URL.
+    ///   - configId: The config ID of the requesting application.
+    ///   - approvalId: The approval request's ID.
+    ///   - flowId: The flow the request lets through.
+    ///   - secret: The request's single-use secret.
     public init(server: String, configId: String, approvalId: String, flowId: String, secret: String) {
         self.server = server
         self.configId = configId
@@ -99,6 +137,11 @@ public struct ApprovalQRData: Sendable, Equatable {
     }
 
     /// Parses QR data; `nil` unless it is well formed.
+    ///
+    /// Surrounding whitespace is ignored. No query item may repeat or be empty, and `server`,
+    /// `config`, `request`, `flow` and `secret` must all be present.
+    ///
+    /// - Parameter text: The text a QR code carries, starting with ``prefix``.
     public init?(_ text: String) {
         let text = text.trimmingCharacters(in: .whitespacesAndNewlines)
         guard text.hasPrefix(Self.prefix), let components = URLComponents(string: "x:?" + text.dropFirst(Self.prefix.count))
@@ -128,6 +171,7 @@ public struct ApprovalQRData: Sendable, Equatable {
 
 /// A trusted device of the signed-in user, as account management and the admin API list it.
 public struct TrustedDevice: Codable, Sendable, Equatable {
+    /// The device's ID.
     public var id: String
     /// The name given at enrolment.
     public var name: String
@@ -135,12 +179,23 @@ public struct TrustedDevice: Codable, Sendable, Equatable {
     public var hardwareBacked: Bool
     /// The `User-Agent` of the enrolling client, when known.
     public var userAgent: String?
+    /// When the device was enrolled.
     public var createdAt: Date
     /// When it last proved itself.
     public var lastUsedAt: Date?
     /// When its trust ends unless it is used again (sliding) or at all (absolute).
     public var trustedUntil: Date
 
+    /// Creates a trusted device with the given values.
+    ///
+    /// - Parameters:
+    ///   - id: The device's ID.
+    ///   - name: The name given at enrolment.
+    ///   - hardwareBacked: Whether its key is kept in hardware.
+    ///   - userAgent: The `User-Agent` of the enrolling client, when known.
+    ///   - createdAt: When the device was enrolled.
+    ///   - lastUsedAt: When it last proved itself, if ever.
+    ///   - trustedUntil: When its trust ends.
     public init(
         id: String, name: String, hardwareBacked: Bool, userAgent: String?, createdAt: Date, lastUsedAt: Date?,
         trustedUntil: Date
@@ -157,8 +212,12 @@ public struct TrustedDevice: Codable, Sendable, Equatable {
 
 /// Answer of `GET /v1/me/devices`.
 public struct TrustedDeviceList: Codable, Sendable, Equatable {
+    /// The user's trusted devices.
     public var devices: [TrustedDevice]
 
+    /// Creates a list with the given devices.
+    ///
+    /// - Parameter devices: The user's trusted devices.
     public init(devices: [TrustedDevice]) {
         self.devices = devices
     }

@@ -9,6 +9,11 @@ public struct DeviceEnrollPayload: Codable, Sendable, Equatable {
     /// The server's issuer URL, which the signature binds.
     public var audience: String
 
+    /// Creates an enrolment payload with the given values.
+    ///
+    /// - Parameters:
+    ///   - challenge: A fresh, single-use challenge (base64url).
+    ///   - audience: The server's issuer URL.
     public init(challenge: String, audience: String) {
         self.challenge = challenge
         self.audience = audience
@@ -26,6 +31,12 @@ public struct DeviceChallengePayload: Codable, Sendable, Equatable {
     /// The device being proven.
     public var deviceId: String
 
+    /// Creates a device challenge payload with the given values.
+    ///
+    /// - Parameters:
+    ///   - challenge: A fresh, single-use challenge (base64url).
+    ///   - audience: The server's issuer URL.
+    ///   - deviceId: The device being proven.
     public init(challenge: String, audience: String, deviceId: String) {
         self.challenge = challenge
         self.audience = audience
@@ -45,6 +56,13 @@ public struct AwaitApprovalPayload: Codable, Sendable, Equatable {
     /// Seconds between polls of the `poll` action; polling faster is refused.
     public var pollInterval: Int
 
+    /// Creates an approval payload with the given values.
+    ///
+    /// - Parameters:
+    ///   - matchingNumber: The number both devices show.
+    ///   - qrData: What a trusted device scans to approve the request.
+    ///   - expiresAt: When the request expires.
+    ///   - pollInterval: Seconds between polls of the `poll` action.
     public init(matchingNumber: String, qrData: Sensitive<String>, expiresAt: Date, pollInterval: Int) {
         self.matchingNumber = matchingNumber
         self.qrData = qrData

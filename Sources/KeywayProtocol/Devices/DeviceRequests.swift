@@ -6,6 +6,11 @@ public struct DeviceHint: Codable, Sendable, Equatable {
     /// issues device steps to clients that say so.
     public var canEnrol: Bool
 
+    /// Creates a device hint with the given values.
+    ///
+    /// - Parameters:
+    ///   - deviceId: The trusted device this client holds a key for, if any.
+    ///   - canEnrol: Whether the client can keep a device key.
     public init(deviceId: String? = nil, canEnrol: Bool) {
         self.deviceId = deviceId
         self.canEnrol = canEnrol
@@ -26,6 +31,14 @@ public struct EnrollDeviceRequest: Codable, Sendable, Equatable {
     /// when the app instance can attest itself.
     public var appAttest: AppAttestEvidence?
 
+    /// Creates an enrolment body with the given values.
+    ///
+    /// - Parameters:
+    ///   - publicKey: The device key's public half.
+    ///   - signature: ES256 signature (raw `r‖s`, base64url) of the enrolment input.
+    ///   - name: A name for the device, 1…100 characters.
+    ///   - hardwareBacked: Whether the key is kept in hardware it cannot leave.
+    ///   - appAttest: An App Attest assertion over the enrolment input, when the app can make one.
     public init(
         publicKey: JSONWebKey, signature: String, name: String, hardwareBacked: Bool, appAttest: AppAttestEvidence? = nil
     ) {
@@ -42,6 +55,9 @@ public struct DeviceSignatureRequest: Codable, Sendable, Equatable {
     /// ES256 signature (raw `r‖s`, base64url).
     public var signature: String
 
+    /// Creates a signature body.
+    ///
+    /// - Parameter signature: ES256 signature (raw `r‖s`, base64url) of the challenge input.
     public init(signature: String) {
         self.signature = signature
     }

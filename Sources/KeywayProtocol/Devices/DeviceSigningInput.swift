@@ -23,7 +23,9 @@ public struct DeviceSigningInput: Sendable, Equatable {
     /// The first line of every input.
     public static let version = "keyway-device-v1"
 
+    /// What the proof is for; the input's second line.
     public let purpose: Purpose
+    /// The purpose's values, in the order ``Purpose`` lists them.
     public let values: [String]
 
     private init(purpose: Purpose, values: [String]) {
@@ -32,6 +34,14 @@ public struct DeviceSigningInput: Sendable, Equatable {
     }
 
     /// The input of a `deviceEnroll` step's signature.
+    ///
+    /// - Parameters:
+    ///   - challenge: The step's challenge (``DeviceEnrollPayload/challenge``).
+    ///   - flowId: The flow's ID.
+    ///   - configId: The application's config ID.
+    ///   - audience: The server's issuer URL (``DeviceEnrollPayload/audience``).
+    ///   - keyThumbprint: The RFC 7638 thumbprint of the new device key's public JWK.
+    /// - Returns: The input of purpose ``Purpose/enrol``.
     public static func enrolment(
         challenge: String, flowId: String, configId: String, audience: String, keyThumbprint: String
     ) -> DeviceSigningInput {
@@ -39,6 +49,14 @@ public struct DeviceSigningInput: Sendable, Equatable {
     }
 
     /// The input of a `deviceChallenge` step's signature.
+    ///
+    /// - Parameters:
+    ///   - challenge: The step's challenge (``DeviceChallengePayload/challenge``).
+    ///   - flowId: The flow's ID.
+    ///   - configId: The application's config ID.
+    ///   - audience: The server's issuer URL (``DeviceChallengePayload/audience``).
+    ///   - deviceId: The trusted device being proven.
+    /// - Returns: The input of purpose ``Purpose/challenge``.
     public static func challenge(
         challenge: String, flowId: String, configId: String, audience: String, deviceId: String
     ) -> DeviceSigningInput {
@@ -46,6 +64,15 @@ public struct DeviceSigningInput: Sendable, Equatable {
     }
 
     /// The input of an approval decision's signature.
+    ///
+    /// - Parameters:
+    ///   - approvalId: The approval request's ID.
+    ///   - flowId: The flow the request lets through.
+    ///   - configId: The config ID of the requesting application.
+    ///   - audience: The server's issuer URL.
+    ///   - deviceId: The deciding trusted device.
+    ///   - decision: The decision being signed.
+    /// - Returns: The input of purpose ``Purpose/approval``.
     public static func approval(
         approvalId: String, flowId: String, configId: String, audience: String, deviceId: String,
         decision: ApprovalDecision
@@ -55,6 +82,13 @@ public struct DeviceSigningInput: Sendable, Equatable {
     }
 
     /// The input of the signature that lists a device's pending approval requests.
+    ///
+    /// - Parameters:
+    ///   - deviceId: The trusted device whose requests are read.
+    ///   - configId: The application's config ID.
+    ///   - audience: The server's issuer URL.
+    ///   - time: The time of signing, in Unix seconds (also sent in ``ProtocolHeader/deviceTime``).
+    /// - Returns: The input of purpose ``Purpose/listApprovals``.
     public static func listApprovals(deviceId: String, configId: String, audience: String, time: Int64)
         -> DeviceSigningInput
     {

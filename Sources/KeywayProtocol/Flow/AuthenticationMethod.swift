@@ -1,6 +1,10 @@
 /// A way to prove who you are. Unknown methods decode without failing.
 public struct AuthenticationMethod: OpenStringValue {
+    /// The method as the wire spells it (`emailOtp`).
     public let rawValue: String
+    /// Creates a method from its wire spelling; one this version does not know is kept as it is.
+    ///
+    /// - Parameter rawValue: The method as the wire spells it.
     public init(rawValue: String) { self.rawValue = rawValue }
 
     /// A one-time code sent by email.
@@ -18,7 +22,11 @@ public struct AuthenticationMethod: OpenStringValue {
 
 /// Why a step asks for a method: to sign in, as a second factor, or to set one up.
 public struct MethodPurpose: OpenStringValue {
+    /// The purpose as the wire spells it (`secondFactor`).
     public let rawValue: String
+    /// Creates a purpose from its wire spelling; one this version does not know is kept as it is.
+    ///
+    /// - Parameter rawValue: The purpose as the wire spells it.
     public init(rawValue: String) { self.rawValue = rawValue }
 
     /// The first factor of a sign-in, or verifying the identifier of a sign-up.

@@ -11,6 +11,14 @@ public struct Action: Codable, Sendable, Equatable {
     /// The fields the request body carries, as a JSON object of `name: value`.
     public var fields: [Field]
 
+    /// Creates an action with the given values.
+    ///
+    /// - Parameters:
+    ///   - name: A stable name.
+    ///   - href: Where to send it.
+    ///   - method: The HTTP method.
+    ///   - label: A label to show on a button.
+    ///   - fields: The fields the request body carries.
     public init(name: String, href: String, method: String, label: String? = nil, fields: [Field] = []) {
         self.name = name
         self.href = href
@@ -45,6 +53,20 @@ public struct Field: Codable, Sendable, Equatable {
     /// A pre-filled value.
     public var value: String?
 
+    /// Creates a field with the given values.
+    ///
+    /// - Parameters:
+    ///   - name: The JSON key in the request body.
+    ///   - type: How to render and validate it.
+    ///   - required: Whether the request fails without it.
+    ///   - label: A label to show.
+    ///   - placeholder: Placeholder text.
+    ///   - autocomplete: A hint for input methods.
+    ///   - minLength: Minimum length in characters.
+    ///   - maxLength: Maximum length in characters.
+    ///   - pattern: A regular expression the value must match entirely.
+    ///   - options: Choices of a `select` field.
+    ///   - value: A pre-filled value.
     public init(
         name: String, type: FieldType, required: Bool = true, label: String? = nil,
         placeholder: String? = nil, autocomplete: String? = nil, minLength: Int? = nil,
@@ -66,15 +88,26 @@ public struct Field: Codable, Sendable, Equatable {
 
 /// The kind of a field. Unknown kinds decode without failing; render them as text.
 public struct FieldType: OpenStringValue {
+    /// The kind as the wire spells it (`email`).
     public let rawValue: String
+    /// Creates a kind from its wire spelling; one this version does not know is kept as it is.
+    ///
+    /// - Parameter rawValue: The kind as the wire spells it.
     public init(rawValue: String) { self.rawValue = rawValue }
 
+    /// Free text.
     public static let text = FieldType(rawValue: "text")
+    /// An email address.
     public static let email = FieldType(rawValue: "email")
+    /// A phone number.
     public static let phone = FieldType(rawValue: "phone")
+    /// A password: render it masked.
     public static let password = FieldType(rawValue: "password")
+    /// One of the field's ``Field/options``.
     public static let select = FieldType(rawValue: "select")
+    /// A yes-or-no box; its value is `true` or `false`.
     public static let checkbox = FieldType(rawValue: "checkbox")
+    /// A value not shown, sent back as its ``Field/value``.
     public static let hidden = FieldType(rawValue: "hidden")
     /// A one-time code: digits only, usually autofilled from a message.
     public static let code = FieldType(rawValue: "code")
@@ -83,9 +116,16 @@ public struct FieldType: OpenStringValue {
 
 /// One choice of a `select` field.
 public struct FieldOption: Codable, Sendable, Equatable {
+    /// The value sent when this choice is made.
     public var value: String
+    /// The choice's label.
     public var label: String
 
+    /// Creates a choice with the given values.
+    ///
+    /// - Parameters:
+    ///   - value: The value sent when this choice is made.
+    ///   - label: The choice's label.
     public init(value: String, label: String) {
         self.value = value
         self.label = label
@@ -101,6 +141,12 @@ public struct Link: Codable, Sendable, Equatable {
     /// A title to show.
     public var title: String?
 
+    /// Creates a link with the given values.
+    ///
+    /// - Parameters:
+    ///   - rel: The relation.
+    ///   - href: An absolute path on the server or an absolute URL.
+    ///   - title: A title to show.
     public init(rel: String, href: String, title: String? = nil) {
         self.rel = rel
         self.href = href
@@ -117,6 +163,12 @@ public struct Message: Codable, Sendable, Equatable {
     /// The sentence to show.
     public var text: String
 
+    /// Creates a message with the given values.
+    ///
+    /// - Parameters:
+    ///   - level: `info`, `warning` or `error`.
+    ///   - code: A stable identifier, if any.
+    ///   - text: The sentence to show.
     public init(level: String, code: String? = nil, text: String) {
         self.level = level
         self.code = code

@@ -1,5 +1,6 @@
 /// Body of `POST /v1/flows`.
 public struct StartFlowRequest: Codable, Sendable, Equatable {
+    /// What the flow is for.
     public var flowType: FlowType
     /// The user identifier: an email address for email sign-in.
     public var identifier: String
@@ -14,6 +15,16 @@ public struct StartFlowRequest: Codable, Sendable, Equatable {
     /// Device trust: the trusted device the client holds, and whether it can enrol one.
     public var device: DeviceHint?
 
+    /// Creates a start body with the given values.
+    ///
+    /// - Parameters:
+    ///   - flowType: What the flow is for.
+    ///   - identifier: The user identifier.
+    ///   - codeChallenge: The PKCE code challenge.
+    ///   - codeChallengeMethod: The challenge method: always `S256`, the default.
+    ///   - startToken: A pre-issued token resuming a specific start path.
+    ///   - inviteCode: An invitation code, where sign-up requires one.
+    ///   - device: What the client tells the server about device trust.
     public init(
         flowType: FlowType, identifier: String, codeChallenge: String, codeChallengeMethod: String = "S256",
         startToken: Sensitive<String>? = nil, inviteCode: Sensitive<String>? = nil, device: DeviceHint? = nil
@@ -30,8 +41,12 @@ public struct StartFlowRequest: Codable, Sendable, Equatable {
 
 /// Body of the `submitCode` action.
 public struct SubmitCodeRequest: Codable, Sendable, Equatable {
+    /// The one-time code the user entered.
     public var code: Sensitive<String>
 
+    /// Creates a code body.
+    ///
+    /// - Parameter code: The one-time code the user entered.
     public init(code: Sensitive<String>) {
         self.code = code
     }
@@ -42,6 +57,9 @@ public struct SelectMethodRequest: Codable, Sendable, Equatable {
     /// The ``MethodOption/id`` of the chosen method.
     public var methodId: String
 
+    /// Creates a method choice body.
+    ///
+    /// - Parameter methodId: The ``MethodOption/id`` of the chosen method.
     public init(methodId: String) {
         self.methodId = methodId
     }
@@ -52,6 +70,9 @@ public struct SubmitPhoneRequest: Codable, Sendable, Equatable {
     /// The phone number, in E.164 form (`+14155550123`) or with spaces and dashes.
     public var phone: String
 
+    /// Creates a phone number body.
+    ///
+    /// - Parameter phone: The phone number.
     public init(phone: String) {
         self.phone = phone
     }
@@ -59,8 +80,12 @@ public struct SubmitPhoneRequest: Codable, Sendable, Equatable {
 
 /// Body of the `submitPassword` action.
 public struct SubmitPasswordRequest: Codable, Sendable, Equatable {
+    /// The password the user entered.
     public var password: Sensitive<String>
 
+    /// Creates a password body.
+    ///
+    /// - Parameter password: The password the user entered.
     public init(password: Sensitive<String>) {
         self.password = password
     }

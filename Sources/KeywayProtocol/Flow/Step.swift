@@ -31,6 +31,19 @@ public struct Step: Sendable, Equatable {
     /// What the step asks for.
     public var kind: StepKind { payload.kind }
 
+    /// Creates a step with the given values.
+    ///
+    /// - Parameters:
+    ///   - flowId: The flow this step belongs to.
+    ///   - payload: What the step asks for, with its payload.
+    ///   - stepInfo: A label for the current stage.
+    ///   - actions: The operations the client may perform now.
+    ///   - links: Related resources.
+    ///   - messages: Messages to show next to the step.
+    ///   - risk: The server's risk assessment, if it flagged the attempt.
+    ///   - flowExpiresAt: When the whole flow expires.
+    ///   - flowToken: The flow's secret token, in the answer that created the flow.
+    ///   - meta: Request metadata.
     public init(
         flowId: String, payload: StepPayload, stepInfo: StepInfo? = nil, actions: [Action] = [],
         links: [Link] = [], messages: [Message] = [], risk: Risk? = nil, flowExpiresAt: Date? = nil,
@@ -49,11 +62,17 @@ public struct Step: Sendable, Equatable {
     }
 
     /// The action with the given name, if the step offers it.
+    ///
+    /// - Parameter name: The action's name (`submitCode`).
+    /// - Returns: The first action of that name, or `nil`.
     public func action(named name: String) -> Action? {
         actions.first { $0.name == name }
     }
 
     /// The link with the given relation, if the step has it.
+    ///
+    /// - Parameter rel: The relation (`self`).
+    /// - Returns: The first link of that relation, or `nil`.
     public func link(rel: String) -> Link? {
         links.first { $0.rel == rel }
     }
@@ -64,6 +83,11 @@ extension Step: Codable {
         case flowId, kind, stepInfo, actions, links, messages, risk, flowExpiresAt, flowToken, meta
     }
 
+    /// Decodes a step from its wire form, the payload from under the key its `kind` names.
+    ///
+    /// - Parameter decoder: The decoder to read from.
+    /// - Throws: `DecodingError` when a required member (`flowId`, `kind`, `meta`) is missing, or a
+    ///   member or the payload of a known kind is malformed.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         flowId = try container.decode(String.self, forKey: .flowId)
@@ -79,6 +103,10 @@ extension Step: Codable {
         meta = try container.decode(Meta.self, forKey: .meta)
     }
 
+    /// Encodes the step in its wire form, the payload under the key its kind names.
+    ///
+    /// - Parameter encoder: The encoder to write to.
+    /// - Throws: The encoder's error when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(flowId, forKey: .flowId)
@@ -103,6 +131,11 @@ public struct StepInfo: Codable, Sendable, Equatable {
     /// A label to show (`Verify your email`).
     public var label: String
 
+    /// Creates a stage label with the given values.
+    ///
+    /// - Parameters:
+    ///   - id: A stable identifier of the stage.
+    ///   - label: A label to show.
     public init(id: String, label: String) {
         self.id = id
         self.label = label
@@ -118,6 +151,12 @@ public struct Risk: Codable, Sendable, Equatable {
     /// Machine-readable reasons (`newDevice`, `recentFailures`).
     public var reasons: [String]
 
+    /// Creates a risk assessment with the given values.
+    ///
+    /// - Parameters:
+    ///   - level: `low`, `medium` or `high`.
+    ///   - message: A sentence to show the user.
+    ///   - reasons: Machine-readable reasons.
     public init(level: String, message: String? = nil, reasons: [String] = []) {
         self.level = level
         self.message = message
@@ -130,6 +169,9 @@ public struct Meta: Codable, Sendable, Equatable {
     /// The request's trace ID: quote it in logs and support tickets.
     public var traceId: String
 
+    /// Creates metadata with the given trace ID.
+    ///
+    /// - Parameter traceId: The request's trace ID.
     public init(traceId: String) {
         self.traceId = traceId
     }

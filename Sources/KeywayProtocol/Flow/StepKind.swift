@@ -1,7 +1,11 @@
 /// The kind of a step, which the SDK maps to a prompt. Unknown kinds decode without failing, so a
 /// generic renderer can still show a step from a newer server through its actions and fields.
 public struct StepKind: OpenStringValue {
+    /// The kind as the wire spells it (`enterCode`).
     public let rawValue: String
+    /// Creates a kind from its wire spelling; one this version does not know is kept as it is.
+    ///
+    /// - Parameter rawValue: The kind as the wire spells it.
     public init(rawValue: String) { self.rawValue = rawValue }
 
     /// Enter a one-time code sent by email or SMS. Payload: ``StepPayload/enterCode(_:)``.

@@ -10,16 +10,32 @@ public struct ClientRegistrationResponse: Codable, Sendable, Equatable {
     public var clientSecret: Sensitive<String>?
     /// `0`: the secret does not expire. Present with a secret.
     public var clientSecretExpiresAt: Int?
+    /// The client's name, as registered.
     public var clientName: String
     /// `none`, `client_secret_basic`, `client_secret_post`, `client_secret_jwt` or `private_key_jwt`.
     public var tokenEndpointAuthMethod: String
     /// The only algorithm the client's assertions may use, when registered.
     public var tokenEndpointAuthSigningAlg: String?
+    /// The grant types the client may use (`authorization_code`, `refresh_token`).
     public var grantTypes: [String]
+    /// The response types the client may use (`code`).
     public var responseTypes: [String]
     /// The client's public keys, for `private_key_jwt`.
     public var jwks: JSONWebKeySet?
 
+    /// Creates a registration answer with the given values.
+    ///
+    /// - Parameters:
+    ///   - clientId: The new client's ID.
+    ///   - clientIdIssuedAt: When the client ID was issued, in seconds since 1970.
+    ///   - clientSecret: The client secret, for the secret-based methods.
+    ///   - clientSecretExpiresAt: `0` with a secret; `nil` without one.
+    ///   - clientName: The client's name.
+    ///   - tokenEndpointAuthMethod: How the client authenticates at the token endpoint.
+    ///   - tokenEndpointAuthSigningAlg: The only algorithm the client's assertions may use, if registered.
+    ///   - grantTypes: The grant types the client may use.
+    ///   - responseTypes: The response types the client may use.
+    ///   - jwks: The client's public keys, for `private_key_jwt`.
     public init(
         clientId: String, clientIdIssuedAt: Int, clientSecret: Sensitive<String>?, clientSecretExpiresAt: Int?,
         clientName: String, tokenEndpointAuthMethod: String, tokenEndpointAuthSigningAlg: String?,

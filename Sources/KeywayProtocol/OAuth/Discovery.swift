@@ -1,16 +1,28 @@
 /// The OpenID Provider metadata served at `/.well-known/openid-configuration`.
 public struct DiscoveryDocument: Codable, Sendable, Equatable {
+    /// The issuer URL, the `iss` of every token the server signs.
     public var issuer: String
+    /// The authorization endpoint.
     public var authorizationEndpoint: String
+    /// The token endpoint.
     public var tokenEndpoint: String
+    /// Where the server's signing keys are published, as a ``JSONWebKeySet``.
     public var jwksUri: String
+    /// The response types the server supports.
     public var responseTypesSupported: [String]
+    /// The subject identifier types the server supports (`public`).
     public var subjectTypesSupported: [String]
+    /// The algorithms the server signs ID tokens with (`ES256`).
     public var idTokenSigningAlgValuesSupported: [String]
+    /// The grant types the server supports.
     public var grantTypesSupported: [String]
+    /// The PKCE code challenge methods the server supports (`S256`).
     public var codeChallengeMethodsSupported: [String]
+    /// The ways a client may authenticate at the token endpoint.
     public var tokenEndpointAuthMethodsSupported: [String]
+    /// The scopes the server supports.
     public var scopesSupported: [String]
+    /// The claims the server may put in ID tokens and UserInfo answers.
     public var claimsSupported: [String]
     /// OpenID Connect UserInfo endpoint.
     public var userinfoEndpoint: String?
@@ -25,6 +37,27 @@ public struct DiscoveryDocument: Codable, Sendable, Equatable {
     /// The JWS algorithms accepted for `client_secret_jwt` and `private_key_jwt` assertions.
     public var tokenEndpointAuthSigningAlgValuesSupported: [String]?
 
+    /// Creates a discovery document with the given values.
+    ///
+    /// - Parameters:
+    ///   - issuer: The issuer URL.
+    ///   - authorizationEndpoint: The authorization endpoint.
+    ///   - tokenEndpoint: The token endpoint.
+    ///   - jwksUri: Where the signing keys are published.
+    ///   - responseTypesSupported: The supported response types.
+    ///   - subjectTypesSupported: The supported subject identifier types.
+    ///   - idTokenSigningAlgValuesSupported: The algorithms ID tokens are signed with.
+    ///   - grantTypesSupported: The supported grant types.
+    ///   - codeChallengeMethodsSupported: The supported PKCE methods.
+    ///   - tokenEndpointAuthMethodsSupported: The supported client authentication methods.
+    ///   - scopesSupported: The supported scopes.
+    ///   - claimsSupported: The supported claims.
+    ///   - userinfoEndpoint: The UserInfo endpoint, if any.
+    ///   - revocationEndpoint: The revocation endpoint, if any.
+    ///   - introspectionEndpoint: The introspection endpoint, if any.
+    ///   - dpopSigningAlgValuesSupported: The algorithms accepted for DPoP proofs, if DPoP is supported.
+    ///   - registrationEndpoint: The dynamic client registration endpoint, if any.
+    ///   - tokenEndpointAuthSigningAlgValuesSupported: The algorithms accepted for client assertions, if any.
     public init(
         issuer: String, authorizationEndpoint: String, tokenEndpoint: String, jwksUri: String,
         responseTypesSupported: [String], subjectTypesSupported: [String],

@@ -20,6 +20,18 @@ public struct JSONWebKey: Codable, Sendable, Equatable {
     /// RSA exponent, base64url.
     public var e: String?
 
+    /// Creates a key with the given members; those not given are absent.
+    ///
+    /// - Parameters:
+    ///   - kty: Key type.
+    ///   - kid: Key ID.
+    ///   - use: Intended use.
+    ///   - alg: Algorithm.
+    ///   - crv: Curve, for an EC key.
+    ///   - x: The x coordinate, base64url, for an EC key.
+    ///   - y: The y coordinate, base64url, for an EC key.
+    ///   - n: The modulus, base64url, for an RSA key.
+    ///   - e: The exponent, base64url, for an RSA key.
     public init(
         kty: String, kid: String? = nil, use: String? = nil, alg: String? = nil, crv: String? = nil,
         x: String? = nil, y: String? = nil, n: String? = nil, e: String? = nil
@@ -38,8 +50,12 @@ public struct JSONWebKey: Codable, Sendable, Equatable {
 
 /// A JSON Web Key Set.
 public struct JSONWebKeySet: Codable, Sendable, Equatable {
+    /// The keys of the set.
     public var keys: [JSONWebKey]
 
+    /// Creates a key set.
+    ///
+    /// - Parameter keys: The keys of the set.
     public init(keys: [JSONWebKey]) {
         self.keys = keys
     }

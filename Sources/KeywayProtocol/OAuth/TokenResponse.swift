@@ -16,6 +16,16 @@ public struct TokenResponse: Codable, Sendable, Equatable {
     /// `urn:ietf:params:oauth:token-type:access_token`.
     public var issuedTokenType: String?
 
+    /// Creates a token response with the given values.
+    ///
+    /// - Parameters:
+    ///   - accessToken: The access token.
+    ///   - tokenType: `Bearer`, or `DPoP` for a bound token.
+    ///   - expiresIn: Lifetime of the access token in seconds.
+    ///   - idToken: The OpenID Connect ID token, if any.
+    ///   - refreshToken: The refresh token, if any.
+    ///   - scope: The granted scope, space separated.
+    ///   - issuedTokenType: For a token exchange, the type of the access token.
     public init(
         accessToken: Sensitive<String>, tokenType: String, expiresIn: Int, idToken: Sensitive<String>?,
         refreshToken: Sensitive<String>?, scope: String?, issuedTokenType: String? = nil
@@ -48,6 +58,11 @@ public struct OAuthErrorResponse: Codable, Sendable, Equatable, Error {
     /// A sentence for the developer.
     public var errorDescription: String?
 
+    /// Creates an OAuth error answer with the given values.
+    ///
+    /// - Parameters:
+    ///   - error: The error code (`invalid_grant`).
+    ///   - errorDescription: A sentence for the developer.
     public init(error: String, errorDescription: String?) {
         self.error = error
         self.errorDescription = errorDescription

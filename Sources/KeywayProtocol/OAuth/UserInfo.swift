@@ -7,6 +7,12 @@ public struct UserInfo: Codable, Sendable, Equatable {
     /// Whether the email address was verified.
     public var emailVerified: Bool?
 
+    /// Creates a UserInfo answer with the given values.
+    ///
+    /// - Parameters:
+    ///   - subject: The user ID (`sub`).
+    ///   - email: The email address, when the scope includes `email`.
+    ///   - emailVerified: Whether the email address was verified.
     public init(subject: String, email: String?, emailVerified: Bool?) {
         self.subject = subject
         self.email = email
@@ -23,17 +29,26 @@ public struct UserInfo: Codable, Sendable, Equatable {
 /// The answer of the token introspection endpoint (RFC 7662 §2.2). Only `active` is present for a
 /// token that is not active.
 public struct IntrospectionResponse: Codable, Sendable, Equatable {
+    /// Whether the token is active: issued by this server, not expired and not revoked.
     public var active: Bool
+    /// The token's scope, space separated.
     public var scope: String?
+    /// The client the token was issued to (`client_id`).
     public var clientId: String?
+    /// The user the token was issued for (`sub`).
     public var subject: String?
     /// An access token's type (RFC 6749 §5.1): `Bearer`, or `DPoP` for a token bound to a key.
     /// Absent for a refresh token.
     public var tokenType: String?
+    /// When the token expires (`exp`), in seconds since 1970.
     public var expiresAt: Int?
+    /// When the token was issued (`iat`), in seconds since 1970.
     public var issuedAt: Int?
+    /// The issuer (`iss`).
     public var issuer: String?
+    /// The sign-in session the token belongs to (`sid`).
     public var sessionId: String?
+    /// The token's unique ID (`jti`).
     public var tokenId: String?
     /// `cnf` (RFC 7800): the DPoP key thumbprint a bound token is tied to.
     public var confirmation: Confirmation?
@@ -43,9 +58,26 @@ public struct IntrospectionResponse: Codable, Sendable, Equatable {
         /// RFC 9449 §6.1: the JWK SHA-256 thumbprint.
         public var jkt: String
 
+        /// Creates a confirmation of the given thumbprint.
+        ///
+        /// - Parameter jkt: The JWK SHA-256 thumbprint.
         public init(jkt: String) { self.jkt = jkt }
     }
 
+    /// Creates an introspection answer with the given values.
+    ///
+    /// - Parameters:
+    ///   - active: Whether the token is active.
+    ///   - scope: The token's scope, space separated.
+    ///   - clientId: The client the token was issued to.
+    ///   - subject: The user the token was issued for.
+    ///   - tokenType: `Bearer` or `DPoP` for an access token; `nil` for a refresh token.
+    ///   - expiresAt: When the token expires, in seconds since 1970.
+    ///   - issuedAt: When the token was issued, in seconds since 1970.
+    ///   - issuer: The issuer.
+    ///   - sessionId: The sign-in session the token belongs to.
+    ///   - tokenId: The token's unique ID.
+    ///   - confirmation: The DPoP key a bound token is tied to.
     public init(
         active: Bool, scope: String? = nil, clientId: String? = nil, subject: String? = nil, tokenType: String? = nil,
         expiresAt: Int? = nil, issuedAt: Int? = nil, issuer: String? = nil, sessionId: String? = nil,

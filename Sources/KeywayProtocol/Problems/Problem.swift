@@ -34,6 +34,20 @@ public struct Problem: Codable, Sendable, Equatable, Error {
     /// The request's trace ID.
     public var traceId: String?
 
+    /// Creates a problem with the given values; its ``type`` is `urn:keyway:problem:<code>`.
+    ///
+    /// - Parameters:
+    ///   - code: The stable, machine-readable code.
+    ///   - status: The HTTP status code.
+    ///   - title: A short summary of the problem type.
+    ///   - detail: A sentence for a person, specific to this occurrence.
+    ///   - action: What the client should do next.
+    ///   - retryable: Whether the same request, unchanged, may succeed if sent again.
+    ///   - retryAt: The earliest moment a retry may succeed.
+    ///   - retryAfterSeconds: Seconds until a retry may succeed.
+    ///   - attemptsRemaining: Wrong attempts left before the flow must restart.
+    ///   - invalidFields: The fields of a malformed request, each with what is wrong.
+    ///   - traceId: The request's trace ID.
     public init(
         code: ProblemCode, status: Int, title: String, detail: String, action: ProblemAction,
         retryable: Bool = false, retryAt: Date? = nil, retryAfterSeconds: Int? = nil,
@@ -61,6 +75,11 @@ public struct InvalidField: Codable, Sendable, Equatable {
     /// What is wrong, as a sentence.
     public var reason: String
 
+    /// Creates an invalid field with the given values.
+    ///
+    /// - Parameters:
+    ///   - name: The field's name.
+    ///   - reason: What is wrong, as a sentence.
     public init(name: String, reason: String) {
         self.name = name
         self.reason = reason
@@ -85,6 +104,9 @@ public enum ProblemAction: String, Codable, Sendable, Equatable, CaseIterable {
     case abort
 
     /// Decodes unknown actions from a newer server as ``abort``.
+    ///
+    /// - Parameter decoder: The decoder to read from.
+    /// - Throws: `DecodingError` when the value is not a string.
     public init(from decoder: any Decoder) throws {
         let raw = try decoder.singleValueContainer().decode(String.self)
         self = ProblemAction(rawValue: raw) ?? .abort

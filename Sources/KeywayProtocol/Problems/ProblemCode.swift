@@ -1,6 +1,10 @@
 /// A stable, machine-readable error code. Unknown codes decode without failing.
 public struct ProblemCode: OpenStringValue {
+    /// The code as the wire spells it (`invalid_code`).
     public let rawValue: String
+    /// Creates a code from its wire spelling; one this version does not know is kept as it is.
+    ///
+    /// - Parameter rawValue: The code as the wire spells it.
     public init(rawValue: String) { self.rawValue = rawValue }
 
 

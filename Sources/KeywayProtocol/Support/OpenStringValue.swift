@@ -4,9 +4,13 @@
 /// `RawRepresentable` coding) and their `description` (the raw value) from here.
 public protocol OpenStringValue: RawRepresentable, Codable, Sendable, Hashable, CustomStringConvertible
 where RawValue == String {
+    /// Creates a value from its wire spelling, known to this version or not.
+    ///
+    /// - Parameter rawValue: The value as the wire spells it.
     init(rawValue: String)
 }
 
 extension OpenStringValue {
+    /// The raw value, as the wire spells it.
     public var description: String { rawValue }
 }

@@ -15,14 +15,19 @@ public struct Sensitive<Value: Sendable>: Sendable {
     public let revealed: Value
 
     /// Wraps a secret value.
+    ///
+    /// - Parameter value: The secret.
     public init(_ value: Value) {
         self.revealed = value
     }
 }
 
 extension Sensitive: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    /// The mask, never the value.
     public var description: String { Self.mask }
+    /// `Sensitive(••••••)`, never the value.
     public var debugDescription: String { "Sensitive(\(Self.mask))" }
+    /// A mirror without children, so `dump` and reflection show nothing of the value.
     public var customMirror: Mirror { Mirror(self, children: [], displayStyle: .struct) }
 }
 
@@ -30,11 +35,19 @@ extension Sensitive: Equatable where Value: Equatable {}
 extension Sensitive: Hashable where Value: Hashable {}
 
 extension Sensitive: Codable where Value: Codable {
+    /// Decodes the plain value.
+    ///
+    /// - Parameter decoder: The decoder to read from.
+    /// - Throws: `DecodingError` when the value is missing or of the wrong type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         self.revealed = try container.decode(Value.self)
     }
 
+    /// Encodes the plain value: the wire needs it.
+    ///
+    /// - Parameter encoder: The encoder to write to.
+    /// - Throws: The encoder's error when the value cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(revealed)
@@ -44,7 +57,16 @@ extension Sensitive: Codable where Value: Codable {
 extension Sensitive: ExpressibleByStringLiteral, ExpressibleByUnicodeScalarLiteral,
     ExpressibleByExtendedGraphemeClusterLiteral where Value == String
 {
+    /// Wraps a string literal.
+    ///
+    /// - Parameter value: The secret.
     public init(stringLiteral value: String) { self.init(value) }
+    /// Wraps a one-scalar string literal.
+    ///
+    /// - Parameter value: The secret.
     public init(unicodeScalarLiteral value: String) { self.init(value) }
+    /// Wraps a one-character string literal.
+    ///
+    /// - Parameter value: The secret.
     public init(extendedGraphemeClusterLiteral value: String) { self.init(value) }
 }

@@ -4,6 +4,9 @@ import Foundation
 /// (always UTC), sorted keys for stable output.
 public enum WireCoding {
     /// A new encoder configured for the Keyway wire format.
+    ///
+    /// - Returns: An encoder with sorted keys, unescaped slashes and dates as
+    ///   ``formatTimestamp(_:)`` writes them.
     public static func makeEncoder() -> JSONEncoder {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
@@ -15,6 +18,11 @@ public enum WireCoding {
     }
 
     /// A new decoder configured for the Keyway wire format.
+    ///
+    /// Dates must be RFC 3339 timestamps ``parseTimestamp(_:)`` reads; any other date text fails
+    /// decoding with `DecodingError.dataCorrupted`.
+    ///
+    /// - Returns: A decoder for the Keyway wire format.
     public static func makeDecoder() -> JSONDecoder {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .custom { decoder in
@@ -30,6 +38,9 @@ public enum WireCoding {
     }
 
     /// Formats a date as RFC 3339 with millisecond precision in UTC, e.g. `2026-11-22T07:33:09.120Z`.
+    ///
+    /// - Parameter date: The date to format; its fraction below a millisecond is dropped.
+    /// - Returns: The timestamp text.
     public static func formatTimestamp(_ date: Date) -> String {
         let millis = Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
         let seconds = millis >= 0 ? millis / 1000 : (millis - 999) / 1000
@@ -43,6 +54,9 @@ public enum WireCoding {
     }
 
     /// Parses an RFC 3339 timestamp with or without fractional seconds, `Z` or a numeric offset.
+    ///
+    /// - Parameter text: The timestamp text (`2026-11-22T07:33:09.120Z`, `2026-11-22T08:33:09+01:00`).
+    /// - Returns: The date, or `nil` when `text` is not such a timestamp.
     public static func parseTimestamp(_ text: String) -> Date? {
         let utf8 = Array(text.utf8)
         func number(_ start: Int, _ length: Int) -> Int64? {

@@ -14,6 +14,8 @@
         let model: KeywayScreenModel
         let theme: KeywayTheme
 
+        /// A view of `model`'s screen.
+        ///
         /// - Parameters:
         ///   - model: The model running the flow (made once, where the flow lives).
         ///   - theme: How the screen looks.
@@ -22,6 +24,7 @@
             self.theme = theme
         }
 
+        /// The screen: its parts from top to bottom, in a scroll view.
         public var body: some View {
             let screen = model.screen
             ScrollView {

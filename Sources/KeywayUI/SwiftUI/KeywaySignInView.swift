@@ -18,6 +18,8 @@
         let onSignedIn: @MainActor (TokenSet) -> Void
         @State private var identifier = ""
 
+        /// A sign-in view running `model`.
+        ///
         /// - Parameters:
         ///   - model: The model that runs the flow, made once where the sheet is presented.
         ///   - flowType: `signin` or `signup`.
@@ -33,6 +35,7 @@
             self.onSignedIn = onSignedIn
         }
 
+        /// The identifier form while no flow runs, then the flow's screens.
         public var body: some View {
             Group {
                 if model.screen.kind == .idle {

@@ -17,6 +17,14 @@
         public var logoImageName: String?
 
         /// A theme; every part not given keeps the system look.
+        ///
+        /// - Parameters:
+        ///   - accentColor: The primary button's background and the accent of links.
+        ///   - errorColor: The colour of error banners and refused inputs.
+        ///   - titleFont: The title's font.
+        ///   - bodyFont: The font of sentences and inputs.
+        ///   - cornerRadius: The corner radius of buttons, inputs and banners, in points.
+        ///   - logoImageName: The name of an image in the app's asset catalogue, or `nil` for none.
         public init(
             accentColor: Color = .accentColor, errorColor: Color = .red, titleFont: Font = .title2.bold(),
             bodyFont: Font = .body, cornerRadius: CGFloat = 10, logoImageName: String? = nil

@@ -10,6 +10,11 @@ extension FlowAction {
 
 extension KeywayFlow {
     /// Submits a one-time code for an `enterCode` prompt.
+    ///
+    /// Spaces and tabs around the code are trimmed. A wrong code gives an error with `retryInput`
+    /// and the prompt stays valid.
+    ///
+    /// - Parameter code: The code the user typed.
     public func submitCode(_ code: String) async {
         await driver.perform(.submitCode, parameters: ["code": code.trimmingCharacters(in: .whitespaces)])
     }
@@ -17,6 +22,11 @@ extension KeywayFlow {
     /// Requests a new code. Returns `false` without contacting the server while the cooldown
     /// runs (see the prompt's `resendAt`), and `false` when the server refuses; `true` once a new
     /// code was sent, after the prompt was re-emitted with its new `resendAt`.
+    ///
+    /// Without a flow, or at a step that offers no `resend`, it returns `false` too, without a
+    /// local error.
+    ///
+    /// - Returns: Whether a new code was sent.
     @discardableResult
     public func resend() async -> Bool {
         await driver.resend()

@@ -10,6 +10,8 @@ extension KeywayFlow {
     /// Sends the phone number for a ``Prompt/setupSms(existingPhone:)`` prompt, in E.164 form
     /// (`+14155550123`; the server also accepts spaces and dashes). Leading and trailing spaces
     /// are trimmed.
+    ///
+    /// - Parameter phone: The phone number.
     public func submitPhone(_ phone: String) async {
         await driver.perform(.submitPhone, parameters: ["phone": phone.trimmingCharacters(in: .whitespacesAndNewlines)])
     }

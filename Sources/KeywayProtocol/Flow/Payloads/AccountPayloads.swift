@@ -11,6 +11,13 @@ public struct EnrolledMethod: Codable, Sendable, Equatable {
     /// Whether it counts as a second factor.
     public var isSecondFactor: Bool
 
+    /// Creates an enrolled method with the given values.
+    ///
+    /// - Parameters:
+    ///   - type: The method.
+    ///   - label: A label to show.
+    ///   - detail: A masked detail, if any.
+    ///   - isSecondFactor: Whether it counts as a second factor.
     public init(type: AuthenticationMethod, label: String, detail: String? = nil, isSecondFactor: Bool) {
         self.type = type
         self.label = label
@@ -29,6 +36,11 @@ public struct ManageAccountPayload: Codable, Sendable, Equatable {
     /// `revokeDevice` action (field `deviceId`), all of them with `revokeAllDevices`.
     public var devices: [TrustedDevice]?
 
+    /// Creates an account payload with the given values.
+    ///
+    /// - Parameters:
+    ///   - methods: The methods set up on the account.
+    ///   - devices: The account's trusted devices in this application, if listed.
     public init(methods: [EnrolledMethod], devices: [TrustedDevice]? = nil) {
         self.methods = methods
         self.devices = devices

@@ -13,6 +13,14 @@ public struct SetupTotpPayload: Codable, Sendable, Equatable {
     /// `SHA1`, `SHA256` or `SHA512`.
     public var algorithm: String
 
+    /// Creates an authenticator setup payload with the given values.
+    ///
+    /// - Parameters:
+    ///   - secret: The shared secret, Base32 without padding.
+    ///   - otpauthUrl: The `otpauth://totp/…` URI.
+    ///   - period: Seconds per code.
+    ///   - digits: Digits per code.
+    ///   - algorithm: `SHA1`, `SHA256` or `SHA512`.
     public init(secret: Sensitive<String>, otpauthUrl: Sensitive<String>, period: Int, digits: Int, algorithm: String) {
         self.secret = secret
         self.otpauthUrl = otpauthUrl
@@ -33,6 +41,13 @@ public struct EnterTotpPayload: Codable, Sendable, Equatable {
     /// Wrong attempts left before the flow must restart.
     public var attemptsRemaining: Int
 
+    /// Creates an authenticator code payload with the given values.
+    ///
+    /// - Parameters:
+    ///   - digits: Digits per code.
+    ///   - period: Seconds per code.
+    ///   - purpose: What the code is for.
+    ///   - attemptsRemaining: Wrong attempts left before the flow must restart.
     public init(digits: Int, period: Int, purpose: MethodPurpose, attemptsRemaining: Int) {
         self.digits = digits
         self.period = period

@@ -11,6 +11,13 @@ public struct MethodOption: Codable, Sendable, Equatable {
     /// Where a code would go, masked, for code methods.
     public var destination: String?
 
+    /// Creates a method choice with the given values.
+    ///
+    /// - Parameters:
+    ///   - id: What to send back to choose it.
+    ///   - type: The method behind the choice.
+    ///   - label: A label to show.
+    ///   - destination: Where a code would go, masked, for code methods.
     public init(id: String, type: AuthenticationMethod, label: String, destination: String? = nil) {
         self.id = id
         self.type = type
@@ -28,6 +35,12 @@ public struct SelectMethodPayload: Codable, Sendable, Equatable {
     /// Whether the step can be skipped (an optional second factor); the step then offers `skip`.
     public var skippable: Bool
 
+    /// Creates a method choice payload with the given values.
+    ///
+    /// - Parameters:
+    ///   - methods: The methods available now.
+    ///   - purpose: What the chosen method is for.
+    ///   - skippable: Whether the step can be skipped.
     public init(methods: [MethodOption], purpose: MethodPurpose, skippable: Bool = false) {
         self.methods = methods
         self.purpose = purpose

@@ -2,10 +2,16 @@ import Foundation
 
 /// The delivery channel of a one-time code.
 public struct CodeChannel: OpenStringValue {
+    /// The channel as the wire spells it (`email`).
     public let rawValue: String
+    /// Creates a channel from its wire spelling; one this version does not know is kept as it is.
+    ///
+    /// - Parameter rawValue: The channel as the wire spells it.
     public init(rawValue: String) { self.rawValue = rawValue }
 
+    /// By email.
     public static let email = CodeChannel(rawValue: "email")
+    /// By SMS.
     public static let sms = CodeChannel(rawValue: "sms")
 
 }
@@ -25,6 +31,15 @@ public struct EnterCodePayload: Codable, Sendable, Equatable {
     /// Wrong attempts left before the flow must restart.
     public var attemptsRemaining: Int
 
+    /// Creates a code payload with the given values.
+    ///
+    /// - Parameters:
+    ///   - destination: Where the code went, masked.
+    ///   - codeLength: How many digits the code has.
+    ///   - expiresAt: When the current code stops being valid.
+    ///   - resendAt: The earliest moment a new code may be requested.
+    ///   - channel: Email or SMS.
+    ///   - attemptsRemaining: Wrong attempts left before the flow must restart.
     public init(
         destination: String, codeLength: Int, expiresAt: Date, resendAt: Date, channel: CodeChannel,
         attemptsRemaining: Int

@@ -14,6 +14,14 @@ public struct CompletedPayload: Codable, Sendable, Equatable {
     /// under this ID.
     public var trustedDeviceId: String?
 
+    /// Creates a completion payload with the given values.
+    ///
+    /// - Parameters:
+    ///   - authCode: The authorization code to redeem.
+    ///   - expiresAt: When the authorization code expires.
+    ///   - session: The session the flow created.
+    ///   - newUser: Whether this flow created the user, when the server says.
+    ///   - trustedDeviceId: The trusted device this flow enrolled, if any.
     public init(
         authCode: Sensitive<String>, expiresAt: Date, session: String, newUser: Bool? = nil,
         trustedDeviceId: String? = nil

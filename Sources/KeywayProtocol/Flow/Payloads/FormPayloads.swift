@@ -7,6 +7,11 @@ public struct FormPayload: Codable, Sendable, Equatable {
     /// A title to show.
     public var title: String
 
+    /// Creates a form payload with the given values.
+    ///
+    /// - Parameters:
+    ///   - formId: A stable identifier of the form.
+    ///   - title: A title to show.
     public init(formId: String, title: String) {
         self.formId = formId
         self.title = title

@@ -2,7 +2,11 @@ import Foundation
 
 /// What an `enterPassword` step is for.
 public struct PasswordPurpose: OpenStringValue {
+    /// The purpose as the wire spells it.
     public let rawValue: String
+    /// Creates a purpose from its wire spelling; one this version does not know is kept as it is.
+    ///
+    /// - Parameter rawValue: The purpose as the wire spells it.
     public init(rawValue: String) { self.rawValue = rawValue }
 
     /// Sign in with the account's password.
@@ -21,6 +25,11 @@ public struct EnterPasswordPayload: Codable, Sendable, Equatable {
     /// The shortest password accepted, when choosing one.
     public var minimumLength: Int?
 
+    /// Creates a password payload with the given values.
+    ///
+    /// - Parameters:
+    ///   - purpose: Sign in, create or change.
+    ///   - minimumLength: The shortest password accepted, when choosing one.
     public init(purpose: PasswordPurpose, minimumLength: Int? = nil) {
         self.purpose = purpose
         self.minimumLength = minimumLength

@@ -5,6 +5,9 @@ public struct SetupSmsPayload: Codable, Sendable, Equatable {
     /// The phone number already on the account, masked, if any.
     public var existingPhone: String?
 
+    /// Creates a phone setup payload.
+    ///
+    /// - Parameter existingPhone: The phone number already on the account, masked, if any.
     public init(existingPhone: String? = nil) {
         self.existingPhone = existingPhone
     }
