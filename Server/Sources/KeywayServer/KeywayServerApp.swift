@@ -70,11 +70,7 @@ public final class KeywayServerApp: Sendable {
     /// signing key, and in dev mode provisions the dev application.
     public static func bootstrap(configuration: ServerConfiguration, logger: Logger) async throws -> KeywayServerApp {
         let now = configuration.clock.now()
-        let database: any Database
-        switch configuration.database {
-        case .sqlite(let path):
-            database = try await SQLiteDatabase.open(path: path, logger: logger)
-        }
+        let database = try await configuration.database.open(poolSize: configuration.databasePoolSize, logger: logger)
         do {
             try configuration.tokenLifetimes.refreshTokens.validate()
             try configuration.limits.rateLimits.validate()

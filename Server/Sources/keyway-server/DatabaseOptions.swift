@@ -6,13 +6,27 @@ import Logging
 
 /// The `--database` option of the administration subcommands, and opening the admin service on it.
 struct DatabaseOptions: ParsableArguments {
-    @Option(help: "The database: sqlite:PATH or a file path (default: the server's).")
-    var database = "sqlite:.keyway/keyway.sqlite"
+    @Option(
+        help: ArgumentHelp(
+            "The database: sqlite:PATH, a file path, or postgres://… (default: $KEYWAY_DATABASE_URL, else the server's default).",
+            valueName: "url"))
+    var database: String?
+
+    /// The database URL: the option, else `KEYWAY_DATABASE_URL`, else the embedded default.
+    static func url(_ option: String?) -> String {
+        if let option { return option }
+        if let environment = ProcessInfo.processInfo.environment["KEYWAY_DATABASE_URL"], !environment.isEmpty {
+            return environment
+        }
+        return "sqlite:.keyway/keyway.sqlite"
+    }
 
     /// The location `--database` names; a bare path is a SQLite file.
     func location() throws -> DatabaseLocation {
+        let url = Self.url(database)
         do {
-            return try DatabaseLocation(parsing: database.hasPrefix("sqlite:") ? database : "sqlite:\(database)")
+            let isURL = url.hasPrefix("sqlite:") || url.hasPrefix("postgres://") || url.hasPrefix("postgresql://")
+            return try DatabaseLocation(parsing: isURL ? url : "sqlite:\(url)")
         } catch {
             throw ValidationError(error.description)
         }

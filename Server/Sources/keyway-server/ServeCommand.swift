@@ -21,8 +21,14 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "The port to listen on (0 picks a free port).")
     var port = 8080
 
-    @Option(help: "The database URL: sqlite:PATH.")
-    var database = "sqlite:.keyway/keyway.sqlite"
+    @Option(
+        help: ArgumentHelp(
+            "The database URL: sqlite:PATH or postgres://USER:PASSWORD@HOST:PORT/DATABASE[?sslmode=disable|prefer|require] (default: $KEYWAY_DATABASE_URL, else sqlite:.keyway/keyway.sqlite).",
+            valueName: "url"))
+    var database: String?
+
+    @Option(help: "Connections to a PostgreSQL database, at most (1-1000).")
+    var databasePoolSize = 10
 
     @Option(help: "The OAuth issuer URL (default: the listening URL).")
     var issuer: String?
@@ -79,6 +85,9 @@ struct ServeCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard (0...65_535).contains(port) else { throw ValidationError("--port must be between 0 and 65535.") }
+        guard (1...1_000).contains(databasePoolSize) else {
+            throw ValidationError("--database-pool-size must be between 1 and 1000.")
+        }
         guard maxFlowStartsPerAddress >= 0 else { throw ValidationError("--max-flow-starts-per-address must not be negative.") }
         guard maxCodeSendsPerAddress >= 0 else { throw ValidationError("--max-code-sends-per-address must not be negative.") }
         guard maxChecksPerAddress >= 0 else { throw ValidationError("--max-checks-per-address must not be negative.") }
@@ -134,7 +143,7 @@ struct ServeCommand: AsyncParsableCommand {
         logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
         let location: DatabaseLocation
         do {
-            location = try DatabaseLocation(parsing: database)
+            location = try DatabaseLocation(parsing: DatabaseOptions.url(database))
         } catch {
             throw ValidationError(error.description)
         }
@@ -146,6 +155,7 @@ struct ServeCommand: AsyncParsableCommand {
             host: host, port: port, database: location, issuer: issuer, devMode: !production,
             devConfigId: devConfigId, deliveryCommand: deliveryCommand, limits: limits,
             adminToken: try configuredAdminToken(logger: logger))
+        configuration.databasePoolSize = databasePoolSize
         configuration.appAttestRoots = try appAttestRootFiles.map { path in
             guard let pem = try? String(contentsOfFile: path, encoding: .utf8) else {
                 throw ValidationError("--app-attest-root \(path) cannot be read.")

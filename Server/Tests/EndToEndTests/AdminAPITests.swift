@@ -50,8 +50,8 @@ struct AdminAPITests {
     }
 
     @Test func createsATokenOnFirstStartAndKeepsIt() async throws {
-        let path = TestServer.temporaryDatabase()
-        let first = try await TestServer.start(databasePath: path, clock: ManualClock())
+        let database = try await TestDatabase.fresh()
+        let first = try await TestServer.start(database: database, clock: ManualClock())
         let created = try await withTestServer(first) { first in
             let created = try #require(first.app.createdAdminToken?.revealed)
             #expect(created.hasPrefix("kad_"))
@@ -61,7 +61,7 @@ struct AdminAPITests {
             return created
         }
 
-        try await withTestServer(TestServer.start(databasePath: path, clock: ManualClock())) { second in
+        try await withTestServer(TestServer.start(database: database, clock: ManualClock())) { second in
             #expect(second.app.createdAdminToken == nil)
             #expect(try await admin(second, "GET", "/admin/applications", token: created).status == 200)
 

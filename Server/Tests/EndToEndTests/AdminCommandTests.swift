@@ -80,7 +80,7 @@ struct AdminCommandTests {
         #expect(rotated.output.contains("shown once"))
 
         // The server started on the same file accepts the rotated token.
-        try await withTestServer(TestServer.start(databasePath: database, clock: ManualClock())) { server in
+        try await withTestServer(TestServer.start(database: .sqlite(path: database), clock: ManualClock())) { server in
             #expect(server.app.createdAdminToken == nil)
             let answer = try await server.request("GET", "/admin/applications", headers: ["Authorization": "Bearer \(token)"])
             #expect(answer.status == 200)

@@ -187,7 +187,7 @@ struct ClientRegistrationTests {
 
             // A replay is refused across a restart: the used jti is in the database.
             await server.stop()
-            try await withTestServer(TestServer.start(databasePath: server.databasePath, clock: clock)) { restarted in
+            try await withTestServer(TestServer.start(database: server.database, clock: clock)) { restarted in
                 let replay = try await authenticate(restarted, assertionForm(good))
                 #expect(replay.status == 401)
             }

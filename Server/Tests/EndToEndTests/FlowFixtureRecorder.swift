@@ -64,7 +64,7 @@ struct FlowFixtureRecorder {
         let databasePath = TestServer.temporaryDatabase()
         var flows: [RecordedFlow] = []
         try await withTestServer(
-            TestServer.start(databasePath: databasePath, clock: clock, limits: Self.limits, adminToken: testAdminToken)
+            TestServer.start(database: .sqlite(path: databasePath), clock: clock, limits: Self.limits, adminToken: testAdminToken)
         ) { server in
             try await server.setPolicy(Self.policy)
             let recorder = Recorder(server: server, clock: clock)

@@ -32,7 +32,7 @@ struct FlowUpgradeTests {
         let clock = ManualClock(Date(timeIntervalSince1970: manifest.recordedAt + 5))
         try await withTestServer(
             TestServer.start(
-                databasePath: databasePath, clock: clock, limits: FlowFixtureRecorder.limits, adminToken: testAdminToken)
+                database: .sqlite(path: databasePath), clock: clock, limits: FlowFixtureRecorder.limits, adminToken: testAdminToken)
         ) { server in
             let storage = try await FlowFixtures.storage(of: recorded, port: server.port)
             var options = KeywayOptions(clock: clock, resumableFlowStorage: storage)

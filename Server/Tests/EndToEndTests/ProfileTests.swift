@@ -50,10 +50,15 @@ struct ProfileTests {
             #expect(try cipher.open(stored) == "DE-123-456-789")
             // The server holds only ciphertext.
             await server.stop()
-            let file = try Data(contentsOf: URL(fileURLWithPath: server.databasePath))
-            let wal = (try? Data(contentsOf: URL(fileURLWithPath: server.databasePath + "-wal"))) ?? Data()
-            #expect(!(file + wal).contains(Data("DE-123-456-789".utf8)))
-            #expect((file + wal).contains(Data("Ada".utf8)))
+            if let path = server.databaseFile {
+                let file = try Data(contentsOf: URL(fileURLWithPath: path))
+                let wal = (try? Data(contentsOf: URL(fileURLWithPath: path + "-wal"))) ?? Data()
+                #expect(!(file + wal).contains(Data("DE-123-456-789".utf8)))
+                #expect((file + wal).contains(Data("Ada".utf8)))
+            } else {
+                #expect(try await server.rowCount("user_profiles WHERE data LIKE '%DE-123-456-789%'") == 0)
+                #expect(try await server.rowCount("user_profiles WHERE data LIKE '%Ada%'") == 1)
+            }
         }
     }
 
@@ -159,9 +164,13 @@ struct ProfileTests {
 
             // The server holds only ciphertext.
             await server.stop()
-            let file = try Data(contentsOf: URL(fileURLWithPath: server.databasePath))
-            let wal = (try? Data(contentsOf: URL(fileURLWithPath: server.databasePath + "-wal"))) ?? Data()
-            #expect(!(file + wal).contains(Data("DE-987-654".utf8)))
+            if let path = server.databaseFile {
+                let file = try Data(contentsOf: URL(fileURLWithPath: path))
+                let wal = (try? Data(contentsOf: URL(fileURLWithPath: path + "-wal"))) ?? Data()
+                #expect(!(file + wal).contains(Data("DE-987-654".utf8)))
+            } else {
+                #expect(try await server.rowCount("user_profiles WHERE data LIKE '%DE-987-654%'") == 0)
+            }
         }
     }
 }

@@ -36,7 +36,7 @@ struct RateLimitTests {
         }
 
         // The counters live in the database: a restart changes nothing.
-        try await withTestServer(TestServer.start(databasePath: server.databasePath, clock: clock)) { restarted in
+        try await withTestServer(TestServer.start(database: server.database, clock: clock)) { restarted in
             // The SDK shows the wait action with its time.
             let keyway = try makeKeyway(restarted, clock: clock)
             await keyway.flow.start(identifier: "limit@example.com")

@@ -227,7 +227,7 @@ struct RefreshTokenTests {
             return (keyway, spent, successor)
         }
 
-        try await withTestServer(TestServer.start(databasePath: first.databasePath, port: first.port, clock: clock)) { second throws in
+        try await withTestServer(TestServer.start(database: first.database, port: first.port, clock: clock)) { second throws in
             clock.advance(by: 3)
             // The derivation key was persisted: the same successor comes back after the restart.
             #expect(try await keyway.refresh(refreshToken: spent).response.refreshToken == successor)
@@ -246,7 +246,7 @@ struct RefreshTokenTests {
             return (keyway, spent, successor)
         }
 
-        try await withTestServer(TestServer.start(databasePath: first.databasePath, port: first.port, clock: clock)) { second in
+        try await withTestServer(TestServer.start(database: first.database, port: first.port, clock: clock)) { second in
             // Long after the 10-second grace period the client retries the token it still holds,
             // and gets the successor it never saw: nobody is signed out by the server's fault.
             clock.advance(by: 120)

@@ -17,7 +17,7 @@ struct RestartTests {
             return (keyway, code, jwksBefore)
         }
 
-        try await withTestServer(TestServer.start(databasePath: first.databasePath, port: first.port, clock: clock)) { second in
+        try await withTestServer(TestServer.start(database: first.database, port: first.port, clock: clock)) { second in
             // The wrong-attempt counter also survived: one wrong try leaves four.
             await keyway.flow.submitCode(code == "000000" ? "111111" : "000000")
             #expect(keyway.flow.currentUpdate.errorInfo?.details?.attemptsRemaining == 4)

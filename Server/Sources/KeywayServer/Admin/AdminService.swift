@@ -33,10 +33,7 @@ package struct AdminService: Sendable {
     package static func open(
         _ location: DatabaseLocation, devMode: Bool, clock: any ServerClock = SystemClock(), logger: Logger
     ) async throws -> AdminService {
-        let database: any Database
-        switch location {
-        case .sqlite(let path): database = try await SQLiteDatabase.open(path: path, readerCount: 1, logger: logger)
-        }
+        let database = try await location.open(poolSize: 2, readerCount: 1, logger: logger)
         do {
             try await Migrations.apply(to: database, now: clock.now())
         } catch {

@@ -37,6 +37,8 @@ public struct ServerConfiguration: Sendable {
     /// The App Attest roots credential certificates must chain to, PEM. Empty (the default):
     /// Apple's App Attestation Root CA, which the server carries.
     public var appAttestRoots: [String] = []
+    /// Connections a PostgreSQL database is used through, at most (1…1000, default 10).
+    public var databasePoolSize = 10
 
     public init(
         host: String = "127.0.0.1", port: Int = 8080, database: DatabaseLocation = .embeddedDefault,

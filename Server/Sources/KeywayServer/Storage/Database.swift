@@ -1,3 +1,4 @@
+import Logging
 import SQLKit
 
 /// The database behind the repositories. Implementations decide how reads run and how writes
@@ -11,6 +12,29 @@ protocol Database: Sendable {
 
     /// Closes every connection.
     func shutdown() async
+
+    /// Runs `body` while no other holder of `lock` (in any server instance on this database)
+    /// runs its own: migrations at start-up, the maintenance sweep.
+    func exclusively<T: Sendable>(_ lock: ExclusiveLock, _ body: () async throws -> T) async throws -> T
+}
+
+/// The work that one server instance at a time does on a shared database.
+enum ExclusiveLock: Int64, Sendable {
+    /// Applying migrations.
+    case migrations = 0x6B65_7977_6179_0001
+    /// The maintenance sweep.
+    case maintenance = 0x6B65_7977_6179_0002
+}
+
+extension DatabaseLocation {
+    /// Opens the database: SQLite with `readerCount` readers, PostgreSQL with a pool of at most
+    /// `poolSize` connections.
+    func open(poolSize: Int = 10, readerCount: Int = 4, logger: Logger) async throws -> any Database {
+        switch self {
+        case .sqlite(let path): try await SQLiteDatabase.open(path: path, readerCount: readerCount, logger: logger)
+        case .postgres(let location): try await PostgreSQLDatabase.open(location, poolSize: poolSize, logger: logger)
+        }
+    }
 }
 
 /// The repositories bound to one connection (or one transaction).

@@ -27,6 +27,11 @@ struct MaintenanceService: Service {
 
     func sweep() async throws {
         let cutoff = clock.now().addingTimeInterval(-retention).epochMilliseconds
+        // With several instances on one database, one sweeps at a time.
+        try await database.exclusively(.maintenance) { try await sweepOnce(cutoff: cutoff) }
+    }
+
+    private func sweepOnce(cutoff: Int64) async throws {
         try await database.write { repositories in
             try await repositories.flows.deleteExpired(before: cutoff)
             try await repositories.authorizationCodes.deleteExpired(before: cutoff)

@@ -424,6 +424,14 @@ enum Migrations {
     /// transaction. Returns the versions applied.
     @discardableResult
     static func apply(to database: any Database, now: Date, through last: Int = .max) async throws -> [Int] {
+        // Instances starting together on one database migrate once: one at a time holds the
+        // lock, and the others then find every version applied.
+        try await database.exclusively(.migrations) {
+            try await applyUnlocked(to: database, now: now, through: last)
+        }
+    }
+
+    private static func applyUnlocked(to database: any Database, now: Date, through last: Int) async throws -> [Int] {
         try await database.write { repositories in
             try await repositories.sql.raw(
                 """

@@ -5,23 +5,32 @@ import KeywayTestSupport
 import Logging
 
 
-/// A real `keyway-server` running in-process on an ephemeral loopback port with a temporary
-/// SQLite file. Run it with ``withTestServer(_:isolation:_:)``, which stops it gracefully.
+/// A real `keyway-server` running in-process on an ephemeral loopback port with a fresh
+/// database: a temporary SQLite file, or a new PostgreSQL database when the tests run on
+/// PostgreSQL (``TestDatabase``). Run it with ``withTestServer(_:isolation:_:)``, which stops it
+/// gracefully.
 final class TestServer: ScopedTestServer, Sendable {
     static let configId = "cfg_e2e"
 
     let app: KeywayServerApp
     let port: Int
-    let databasePath: String
+    /// The server's database: start another server on it to play a restart or a second instance.
+    let database: DatabaseLocation
     let logs: LogCapture
     private let task: Task<Void, any Error>
 
     var baseURL: URL { URL(string: "http://127.0.0.1:\(port)")! }
 
-    private init(app: KeywayServerApp, port: Int, databasePath: String, logs: LogCapture, task: Task<Void, any Error>) {
+    /// The SQLite file, for the tests of what the file holds; `nil` on PostgreSQL.
+    var databaseFile: String? {
+        if case .sqlite(let path) = database { return path }
+        return nil
+    }
+
+    private init(app: KeywayServerApp, port: Int, database: DatabaseLocation, logs: LogCapture, task: Task<Void, any Error>) {
         self.app = app
         self.port = port
-        self.databasePath = databasePath
+        self.database = database
         self.logs = logs
         self.task = task
     }
@@ -37,12 +46,14 @@ final class TestServer: ScopedTestServer, Sendable {
     /// loaded machine an accepted connection can wait many seconds before the server reads it,
     /// and the tests check behaviour, not the timeout (the slow-client tests set a short one).
     static func start(
-        databasePath: String = temporaryDatabase(), port: Int = 0, clock: ManualClock, logs: LogCapture = LogCapture(),
+        database: DatabaseLocation? = nil, port: Int = 0, clock: ManualClock, logs: LogCapture = LogCapture(),
         deliveryCommand: String? = nil, limits: FlowLimits = FlowLimits(), adminToken: String? = nil,
         passwords: (any PasswordHashing)? = nil, idleTimeout: TimeInterval = 300, appAttestRoots: [String] = []
     ) async throws -> TestServer {
+        let database =
+            if let database { database } else { try await TestDatabase.fresh() }
         var configuration = ServerConfiguration(
-            host: "127.0.0.1", port: port, database: .sqlite(path: databasePath), devMode: deliveryCommand == nil,
+            host: "127.0.0.1", port: port, database: database, devMode: deliveryCommand == nil,
             devConfigId: deliveryCommand == nil ? configId : nil, deliveryCommand: deliveryCommand, clock: clock,
             limits: limits, adminToken: adminToken)
         // A lower scrypt cost than production: the tests check behaviour, not the work factor.
@@ -50,6 +61,8 @@ final class TestServer: ScopedTestServer, Sendable {
         configuration.customPasswordHashing = passwords
         configuration.idleTimeout = idleTimeout
         configuration.appAttestRoots = appAttestRoots
+        // Many test servers run at once on one PostgreSQL server: a small pool each.
+        configuration.databasePoolSize = 3
         let app = try await KeywayServerApp.bootstrap(configuration: configuration, logger: logs.logger())
         let (stream, continuation) = AsyncStream.makeStream(of: Int.self)
         let task = Task {
@@ -65,7 +78,7 @@ final class TestServer: ScopedTestServer, Sendable {
             try await task.value
             throw TestFailure("The server stopped before it was listening.")
         }
-        return TestServer(app: app, port: bound, databasePath: databasePath, logs: logs, task: task)
+        return TestServer(app: app, port: bound, database: database, logs: logs, task: task)
     }
 
     /// Shuts the server down gracefully and waits until it has closed its database.
@@ -126,32 +139,52 @@ struct TestFailure: Error, CustomStringConvertible {
 }
 
 extension TestServer {
-    /// The number of rows of a table, read from the database file by an independent SQLite client.
-    /// Runs one SQL statement on the database file with an independent SQLite client.
+    /// Runs one SQL statement on the database with an independent client: Python's `sqlite3` on
+    /// a SQLite file, `psql` on PostgreSQL.
     func execute(_ statement: String) async throws {
-        let result = try await ChildProcess.run(
-            "python3",
-            [
-                "-c",
-                "import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.execute(sys.argv[2]); c.commit()",
-                databasePath, statement,
-            ])
+        let result =
+            switch database {
+            case .sqlite(let path):
+                try await ChildProcess.run(
+                    "python3",
+                    [
+                        "-c",
+                        "import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.execute(sys.argv[2]); c.commit()",
+                        path, statement,
+                    ])
+            case .postgres(let location):
+                try await ChildProcess.run("psql", [Self.psqlURL(location), "-v", "ON_ERROR_STOP=1", "-qc", statement])
+            }
         guard result.status == 0 else {
             throw TestFailure("The statement failed: \(String(decoding: result.errors, as: UTF8.self))")
         }
     }
 
+    /// The number of rows of a table (or of `table WHERE …`), read by an independent client.
     func rowCount(_ table: String) async throws -> Int {
-        let result = try await ChildProcess.run(
-            "python3",
-            [
-                "-c",
-                "import sqlite3, sys; print(sqlite3.connect(sys.argv[1]).execute('SELECT COUNT(*) FROM ' + sys.argv[2]).fetchone()[0])",
-                databasePath, table,
-            ])
+        let result =
+            switch database {
+            case .sqlite(let path):
+                try await ChildProcess.run(
+                    "python3",
+                    [
+                        "-c",
+                        "import sqlite3, sys; print(sqlite3.connect(sys.argv[1]).execute('SELECT COUNT(*) FROM ' + sys.argv[2]).fetchone()[0])",
+                        path, table,
+                    ])
+            case .postgres(let location):
+                try await ChildProcess.run("psql", [Self.psqlURL(location), "-tAc", "SELECT COUNT(*) FROM " + table])
+            }
         guard result.status == 0,
             let count = Int(String(decoding: result.output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
-        else { throw TestFailure("Could not count the rows of \(table).") }
+        else {
+            throw TestFailure("Could not count the rows of \(table): \(String(decoding: result.errors, as: UTF8.self))")
+        }
         return count
+    }
+
+    private static func psqlURL(_ location: PostgresLocation) -> String {
+        "postgres://\(location.username)@\(location.host):\(location.port)/\(location.database)?sslmode=disable"
+            + (location.schema.map { "&options=-csearch_path%3D\($0)" } ?? "")
     }
 }

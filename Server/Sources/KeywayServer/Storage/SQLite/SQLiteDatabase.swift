@@ -10,6 +10,11 @@ import SQLKit
 /// Statements run synchronously on the calling task's thread (see ``SQLiteHandle``): a statement
 /// on a local file takes microseconds, far less than handing it to another thread and back.
 final class SQLiteDatabase: Database {
+    /// One process serves a SQLite file: its work needs no lock between instances.
+    func exclusively<T: Sendable>(_ lock: ExclusiveLock, _ body: () async throws -> T) async throws -> T {
+        try await body()
+    }
+
     private let writer: SQLiteHandle
     private let writeLock = AsyncLock()
     private let readers: ReaderPool

@@ -1,0 +1,135 @@
+import Foundation
+import Logging
+import PostgresKit
+import PostgresNIO
+import SQLKit
+
+/// PostgreSQL through a pool of connections, which several server instances may share.
+///
+/// Every write transaction runs at `SERIALIZABLE`: the repositories read and then write (a flow
+/// is loaded, checked and stored; a code is looked up and marked used; a refresh token is rotated
+/// once), and on SQLite one writer at a time makes each of them atomic. At `SERIALIZABLE`
+/// PostgreSQL gives the same guarantee across connections and instances, and refuses a
+/// transaction that would break it with a serialization failure (SQLSTATE 40001), a deadlock
+/// (40P01) or, for two inserts of one key, a unique violation (23505); the transaction is then run
+/// again from the start, a few times, after a short random pause. Reads run outside a
+/// transaction, each statement seeing what was committed when it began, as SQLite's readers do.
+final class PostgreSQLDatabase: Database {
+    private let client: PostgresClient
+    private let running: Task<Void, Never>
+    private let logger: Logger
+    let location: PostgresLocation
+
+    /// How many times a transaction refused for a conflict is run in all.
+    static let attempts = 12
+
+    private init(client: PostgresClient, running: Task<Void, Never>, location: PostgresLocation, logger: Logger) {
+        self.client = client
+        self.running = running
+        self.location = location
+        self.logger = logger
+    }
+
+    /// Connects (checking that the server answers) with at most `poolSize` connections.
+    static func open(_ location: PostgresLocation, poolSize: Int = 10, logger: Logger) async throws
+        -> PostgreSQLDatabase
+    {
+        let tls: PostgresClient.Configuration.TLS =
+            switch location.tls {
+            case .disable: .disable
+            case .prefer: .prefer(.makeClientConfiguration())
+            case .require: .require(.makeClientConfiguration())
+            }
+        var configuration = PostgresClient.Configuration(
+            host: location.host, port: location.port, username: location.username, password: location.password,
+            database: location.database, tls: tls)
+        configuration.options.maximumConnections = max(1, poolSize)
+        if let schema = location.schema {
+            // Checked when the URL was parsed: a plain identifier.
+            configuration.options.additionalStartupParameters = [("search_path", schema)]
+        }
+        configuration.options.connectTimeout = .seconds(10)
+        let client = PostgresClient(configuration: configuration, backgroundLogger: Logger(label: "keyway.postgres") { _ in SwiftLogNoOpLogHandler() })
+        let running = Task { await client.run() }
+        let database = PostgreSQLDatabase(client: client, running: running, location: location, logger: logger)
+        do {
+            _ = try await database.read { try await $0.sql.raw("SELECT 1 AS one").first() }
+        } catch {
+            await database.shutdown()
+            throw ConfigurationError("The PostgreSQL database \(location) cannot be reached: \(Self.describe(error)).")
+        }
+        return database
+    }
+
+    func read<T: Sendable>(_ body: @Sendable (Repositories) async throws -> T) async throws -> T {
+        try await client.withConnection { connection in
+            try await body(Repositories(sql: connection.sql(queryLogLevel: nil)))
+        }
+    }
+
+    func write<T: Sendable>(_ body: @Sendable (Repositories) async throws -> T) async throws -> T {
+        var attempt = 1
+        while true {
+            do {
+                return try await transaction(body)
+            } catch where attempt < Self.attempts && Self.isConflict(error) {
+                attempt += 1
+                // A random pause that grows with the attempts, so two conflicting transactions
+                // do not meet again at once.
+                try await Task.sleep(for: .microseconds(Int.random(in: 100...(1_000 * attempt))))
+            }
+        }
+    }
+
+    private func transaction<T: Sendable>(_ body: @Sendable (Repositories) async throws -> T) async throws -> T {
+        try await client.withConnection { connection in
+            let logger = self.logger
+            try await connection.query("BEGIN ISOLATION LEVEL SERIALIZABLE", logger: logger)
+            do {
+                let value = try await body(Repositories(sql: connection.sql(queryLogLevel: nil)))
+                try await connection.query("COMMIT", logger: logger)
+                return value
+            } catch {
+                _ = try? await connection.query("ROLLBACK", logger: logger)
+                throw error
+            }
+        }
+    }
+
+    /// Runs `body` holding PostgreSQL's advisory lock for `lock` (on a connection of its own),
+    /// so that of several instances one at a time runs it.
+    func exclusively<T: Sendable>(_ lock: ExclusiveLock, _ body: () async throws -> T) async throws -> T {
+        let key = lock.rawValue
+        return try await client.withConnection { connection in
+            try await connection.query("SELECT pg_advisory_lock(\(key))", logger: logger)
+            do {
+                let value = try await body()
+                _ = try await connection.query("SELECT pg_advisory_unlock(\(key))", logger: logger)
+                return value
+            } catch {
+                _ = try? await connection.query("SELECT pg_advisory_unlock(\(key))", logger: logger)
+                throw error
+            }
+        }
+    }
+
+    func shutdown() async {
+        running.cancel()
+        await running.value
+    }
+
+    /// Whether `error` is a conflict between transactions that running again resolves.
+    static func isConflict(_ error: any Error) -> Bool {
+        guard let error = error as? PSQLError, let state = error.serverInfo?[.sqlState] else { return false }
+        return ["40001", "40P01", "23505"].contains(state)
+    }
+
+    /// A sentence for an error of the driver.
+    static func describe(_ error: any Error) -> String {
+        if let error = error as? PSQLError {
+            if let message = error.serverInfo?[.message] { return message }
+            return "\(error.code)"
+        }
+        return String(describing: error)
+    }
+}
