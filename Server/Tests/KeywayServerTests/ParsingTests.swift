@@ -68,6 +68,26 @@ struct ParsingTests {
         #expect(try DatabaseLocation(parsing: "sqlite:///var/k.sqlite") == .sqlite(path: "/var/k.sqlite"))
         #expect(throws: ConfigurationError.self) { try DatabaseLocation(parsing: "mysql://x") }
         #expect(throws: ConfigurationError.self) { try DatabaseLocation(parsing: "sqlite:") }
+        let postgres = try DatabaseLocation(parsing: "postgres://kw:p%40ss@db.example.com:6543/keyway?sslmode=require&schema=tenant_a")
+        #expect(
+            postgres
+                == .postgres(
+                    PostgresLocation(
+                        host: "db.example.com", port: 6543, username: "kw", password: "p@ss", database: "keyway",
+                        tls: .require, schema: "tenant_a")))
+        // The password never shows.
+        #expect(postgres.description == "postgres://kw:********@db.example.com:6543/keyway?sslmode=require&schema=tenant_a")
+        #expect(
+            try DatabaseLocation(parsing: "postgresql://kw@[::1]/keyway")
+                == .postgres(PostgresLocation(host: "::1", username: "kw", database: "keyway")))
+        for bad in [
+            "postgres://db.example.com/keyway", "postgres://kw@db.example.com", "postgres://kw@db.example.com/",
+            "postgres://kw@db.example.com/keyway?sslmode=maybe", "postgres://kw@db.example.com/keyway?pool=3",
+            "postgres://kw@db.example.com/keyway?schema=Bad-Name", "postgres://kw@db.example.com:0/keyway",
+            "postgres://kw@db.example.com/keyway?schema=1abc",
+        ] {
+            #expect(throws: ConfigurationError.self, "\(bad)") { try DatabaseLocation(parsing: bad) }
+        }
     }
 
     @Test func traceIds() {

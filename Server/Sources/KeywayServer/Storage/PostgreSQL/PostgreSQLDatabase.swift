@@ -30,10 +30,11 @@ final class PostgreSQLDatabase: Database {
         self.logger = logger
     }
 
-    /// Connects (checking that the server answers) with at most `poolSize` connections.
-    static func open(_ location: PostgresLocation, poolSize: Int = 10, logger: Logger) async throws
-        -> PostgreSQLDatabase
-    {
+    /// Connects with at most `poolSize` connections, checking within `patience` that the server
+    /// answers.
+    static func open(
+        _ location: PostgresLocation, poolSize: Int = 10, patience: Duration = .seconds(15), logger: Logger
+    ) async throws -> PostgreSQLDatabase {
         let tls: PostgresClient.Configuration.TLS =
             switch location.tls {
             case .disable: .disable
@@ -53,7 +54,21 @@ final class PostgreSQLDatabase: Database {
         let running = Task { await client.run() }
         let database = PostgreSQLDatabase(client: client, running: running, location: location, logger: logger)
         do {
-            _ = try await database.read { try await $0.sql.raw("SELECT 1 AS one").first() }
+            // The pool retries a refused connection for as long as a lease waits: the check is
+            // given up after `patience`.
+            try await withThrowingTaskGroup(of: Bool.self) { group in
+                group.addTask {
+                    _ = try await database.read { try await $0.sql.raw("SELECT 1 AS one").first() }
+                    return true
+                }
+                group.addTask {
+                    try await Task.sleep(for: patience)
+                    return false
+                }
+                let answered = try await group.next() ?? false
+                group.cancelAll()
+                guard answered else { throw ConfigurationError("no answer within \(patience)") }
+            }
         } catch {
             await database.shutdown()
             throw ConfigurationError("The PostgreSQL database \(location) cannot be reached: \(Self.describe(error)).")
@@ -126,6 +141,7 @@ final class PostgreSQLDatabase: Database {
 
     /// A sentence for an error of the driver.
     static func describe(_ error: any Error) -> String {
+        if let error = error as? ConfigurationError { return error.description }
         if let error = error as? PSQLError {
             if let message = error.serverInfo?[.message] { return message }
             return "\(error.code)"

@@ -1,0 +1,107 @@
+import Foundation
+import Logging
+import Testing
+
+@testable import KeywayServer
+
+/// The PostgreSQL engine below the repositories: migrations from instances starting together,
+/// serializable transactions retried on conflicts, rollback. Runs when the tests run on
+/// PostgreSQL (`KEYWAY_TEST_DATABASE_URL`, as `scripts/test` sets it).
+/// The PostgreSQL server of `KEYWAY_TEST_DATABASE_URL`, if the tests run on one.
+enum PostgresTestServer {
+    static let location: PostgresLocation? = ProcessInfo.processInfo.environment["KEYWAY_TEST_DATABASE_URL"]
+        .flatMap { try? PostgresLocation(parsing: $0) }
+}
+
+@Suite("PostgreSQL storage", .enabled(if: PostgresTestServer.location != nil))
+struct PostgreSQLStorageTests {
+    static var server: PostgresLocation? { PostgresTestServer.location }
+
+    static let logger = Logger(label: "keyway.test") { _ in SwiftLogNoOpLogHandler() }
+
+    /// A fresh schema of its own on the test server.
+    static func freshLocation() async throws -> PostgresLocation {
+        let server = try #require(Self.server)
+        let admin = try await PostgreSQLDatabase.open(server, poolSize: 1, logger: logger)
+        let schema = "keyway_unit_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
+        try await admin.write { try await $0.sql.raw("CREATE SCHEMA \(unsafeRaw: schema)").run() }
+        await admin.shutdown()
+        var location = server
+        location.schema = schema
+        return location
+    }
+
+    @Test func instancesStartingTogetherMigrateOnce() async throws {
+        let location = try await Self.freshLocation()
+        let databases = try await withThrowingTaskGroup(of: PostgreSQLDatabase.self) { group in
+            for _ in 0..<4 { group.addTask { try await PostgreSQLDatabase.open(location, poolSize: 2, logger: Self.logger) } }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        let applied = try await withThrowingTaskGroup(of: [Int].self) { group in
+            for database in databases { group.addTask { try await Migrations.apply(to: database, now: Date()) } }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        // One instance applied every version; the others found them applied.
+        #expect(applied.filter { !$0.isEmpty }.count == 1)
+        #expect(applied.flatMap { $0 } == Migrations.all.map(\.version))
+        let rows = try await databases[0].read {
+            try await $0.sql.raw("SELECT COUNT(*) AS n FROM keyway_migrations").first()?.decode(column: "n", as: Int64.self)
+        }
+        #expect(rows == Int64(Migrations.all.count))
+        for database in databases { await database.shutdown() }
+    }
+
+    @Test func concurrentReadModifyWriteTransactionsLoseNoUpdate() async throws {
+        let location = try await Self.freshLocation()
+        let database = try await PostgreSQLDatabase.open(location, poolSize: 8, logger: Self.logger)
+        try await Migrations.apply(to: database, now: Date())
+        // Each transaction reads the counter and writes it back plus one: at a weaker isolation
+        // level two of them would read the same value and one increment would be lost.
+        try await database.write { repositories in
+            try await repositories.keys.insertSecret(named: "counter", value: "0", createdAt: 1)
+        }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for _ in 0..<40 {
+                group.addTask {
+                    try await database.write { repositories in
+                        let value = Int(try await repositories.keys.secret(named: "counter") ?? "0") ?? 0
+                        try await repositories.keys.replaceSecret(named: "counter", value: String(value + 1), createdAt: 2)
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        #expect(try await database.read { try await $0.keys.secret(named: "counter") } == "40")
+        await database.shutdown()
+    }
+
+    @Test func aFailedWriteRollsBackEverythingAndTheSigningKeyIsMadeOnce() async throws {
+        let location = try await Self.freshLocation()
+        let database = try await PostgreSQLDatabase.open(location, poolSize: 4, logger: Self.logger)
+        try await Migrations.apply(to: database, now: Date())
+        struct Boom: Error {}
+        await #expect(throws: Boom.self) {
+            try await database.write { repositories in
+                try await repositories.applications.insertProject(id: "prj_1", name: "P", isDev: true, createdAt: 1)
+                throw Boom()
+            }
+        }
+        #expect(try await database.read { try await $0.applications.devProjectId() } == nil)
+        // Two instances starting on an empty database at once end up with one signing key.
+        let other = try await PostgreSQLDatabase.open(location, poolSize: 2, logger: Self.logger)
+        async let one = SigningKey.loadOrCreate(in: database, now: Date())
+        async let two = SigningKey.loadOrCreate(in: other, now: Date())
+        let (first, second) = try await (one, two)
+        #expect(first.kid == second.kid)
+        #expect(try await database.read { try await $0.keys.activeSigningKeys().count } == 1)
+        await other.shutdown()
+        await database.shutdown()
+    }
+
+    @Test func anUnreachableServerIsAClearConfigurationError() async throws {
+        let nowhere = PostgresLocation(host: "127.0.0.1", port: 1, username: "keyway", database: "keyway", tls: .disable)
+        await #expect(throws: ConfigurationError.self) {
+            try await PostgreSQLDatabase.open(nowhere, patience: .seconds(2), logger: Self.logger)
+        }
+    }
+}
