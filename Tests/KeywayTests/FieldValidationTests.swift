@@ -65,6 +65,12 @@ struct FieldValidationTests {
         #expect(field.validate("123456") == nil)
         #expect(field.validate("1234567") != nil)
         #expect(field.validate("x123456") != nil)
+        // Alternation: the whole value must be one match of the whole pattern, as on the server.
+        let plan = Field(name: "plan", type: .text, pattern: "a|ab")
+        #expect(plan.validate("ab") == nil)
+        #expect(plan.validate("a") == nil)
+        #expect(plan.validate("abc") != nil)
+        #expect(plan.validate("b") != nil)
     }
 
     @Test(arguments: [

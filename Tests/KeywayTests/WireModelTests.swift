@@ -151,7 +151,10 @@ struct WireModelTests {
     }
 
     @Test func rejectsBadTimestamps() {
-        for text in ["2026-13-01T00:00:00Z", "2026-11-22 07:48:02Z", "yesterday", "2026-11-22T07:48:02", ""] {
+        for text in [
+            "2026-13-01T00:00:00Z", "2026-11-22 07:48:02Z", "yesterday", "2026-11-22T07:48:02", "",
+            "2026-02-29T00:00:00Z", "2026-04-31T00:00:00Z", "1900-02-29T00:00:00Z", "2026-02-31T12:00:00Z",
+        ] {
             #expect(WireCoding.parseTimestamp(text) == nil)
         }
     }

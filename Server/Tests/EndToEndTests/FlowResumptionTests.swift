@@ -139,3 +139,51 @@ struct FailingTransport: HTTPTransport {
         throw KeywayError.networkFailure("The network is down.")
     }
 }
+
+/// Answers `GET /v1/flows/…` with a 503 problem while `failing` is set; everything else goes
+/// through to the server.
+final class FailingFlowReadTransport: HTTPTransport, @unchecked Sendable {
+    // @unchecked: `failing` is only touched under `lock`.
+    private let inner = URLSessionTransport()
+    private let lock = NSLock()
+    private var failing = true
+
+    func stopFailing() { lock.withLock { failing = false } }
+
+    func send(_ request: TransportRequest) async throws -> TransportResponse {
+        if request.method == "GET", request.url.path.hasPrefix("/v1/flows/"), lock.withLock({ failing }) {
+            let problem = Problem(
+                code: .serviceUnavailable, status: 503, title: "Service unavailable", detail: "Try again shortly.",
+                action: .retryRequest, retryable: true)
+            return TransportResponse(
+                status: 503, headers: ["Content-Type": "application/problem+json"],
+                body: try WireCoding.makeEncoder().encode(problem))
+        }
+        return try await inner.send(request)
+    }
+}
+
+extension FlowResumptionTests {
+    @Test func aServerThatCannotTellNowKeepsTheSavedFlow() async throws {
+        let clock = ManualClock()
+        try await withTestServer(TestServer.start(clock: clock)) { server in
+            let directory = Self.freshDirectory()
+            let email = "busy@example.com"
+            let first = try sdk(server, clock: clock, storage: try Self.storage(in: directory))
+            await first.flow.start(identifier: email)
+            #expect(first.flow.currentUpdate.enterCode != nil)
+
+            let transport = FailingFlowReadTransport()
+            let second = try KeywayClient(
+                configID: TestServer.configId, baseURL: server.baseURL,
+                options: KeywayOptions(
+                    transport: transport, clock: clock, resumableFlowStorage: try Self.storage(in: directory)))
+            await #expect(throws: FlowError.self) { try await second.flow.resume() }
+            // Kept: once the server answers, the flow resumes and completes.
+            transport.stopFailing()
+            #expect(try await second.flow.resume())
+            await second.flow.submitCode(try await server.latestCode(to: email))
+            #expect(second.flow.currentUpdate.completion != nil)
+        }
+    }
+}

@@ -135,7 +135,7 @@ struct DeviceTrustAgent: Sendable {
         -> (deviceId: String, signature: String)
     {
         guard let (record, key) = await trustedDevice(for: identifier) else {
-            throw KeywayError.invalidConfiguration("This device is not trusted for \(identifier): sign in on it first.")
+            throw KeywayError.invalidConfiguration("This device is not trusted for this account: sign in on it first.")
         }
         guard let data = input(record.deviceId).data else {
             throw KeywayError.invalidConfiguration("The request cannot be signed.")

@@ -90,10 +90,11 @@ extension Field {
     /// Whether the whole of `value` matches `pattern`. A pattern this platform cannot compile is
     /// left to the server.
     static func matches(_ value: String, pattern: String) -> Bool {
-        guard let expression = try? NSRegularExpression(pattern: pattern) else { return true }
+        // Anchored around a group, as the server checks it: the whole value must be one match
+        // of the whole pattern (`a|ab` accepts `ab`, which the first match alone, `a`, would not).
+        guard let expression = try? NSRegularExpression(pattern: "^(?:\(pattern))$") else { return true }
         let range = NSRange(value.startIndex..<value.endIndex, in: value)
-        guard let match = expression.firstMatch(in: value, options: [.anchored], range: range) else { return false }
-        return match.range == range
+        return expression.firstMatch(in: value, options: [], range: range) != nil
     }
 }
 

@@ -414,6 +414,11 @@ actor FlowDriver {
             }
             broadcaster.emit(.prompt(PromptContext(step: current), Prompt(step: current) ?? .unrecognized(kind: current.kind)))
             return true
+        case .problem(let problem) where problem.retryable || problem.action == .wait || problem.action == .retryRequest:
+            // The server could not tell now (busy, rate-limited, failing): the saved flow is kept
+            // for the next attempt.
+            broadcaster.emit(.idle, endingFlow: true)
+            throw FlowError(code: problem.code, action: problem.action, message: problem.detail, problem: problem)
         default:
             // Completed, expired, cancelled or unknown to the server: nothing to pick up.
             await forgetSavedFlow()

@@ -74,8 +74,9 @@ public final class KeywayFlow: Sendable {
     ///   another server (it is then forgotten).
     /// - Throws: ``KeywayError/invalidConfiguration(_:)`` without ``KeywayOptions/resumableFlowStorage``;
     ///   ``KeywayError/storageUnavailable(_:)`` when the storage cannot be read; and
-    ///   ``KeywayError/networkFailure(_:)``, or ``KeywayError/invalidResponse(_:)`` for an answer
-    ///   the SDK cannot read, when the server cannot tell. The saved flow is then kept.
+    ///   ``KeywayError/networkFailure(_:)``, ``KeywayError/invalidResponse(_:)`` for an answer the
+    ///   SDK cannot read, or ``FlowError`` for a problem worth retrying (rate-limited, busy,
+    ///   failing), when the server cannot tell. The saved flow is then kept.
     public func resume() async throws -> Bool {
         try await driver.resume()
     }

@@ -57,6 +57,15 @@ public enum WireCoding {
     ///
     /// - Parameter text: The timestamp text (`2026-11-22T07:33:09.120Z`, `2026-11-22T08:33:09+01:00`).
     /// - Returns: The date, or `nil` when `text` is not such a timestamp.
+    /// The days of `month` (1–12) in `year` of the Gregorian calendar: `2026-02-31` is no date.
+    static func daysIn(month: Int64, year: Int64) -> Int64 {
+        switch month {
+        case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+        case 4, 6, 9, 11: 30
+        default: 31
+        }
+    }
+
     public static func parseTimestamp(_ text: String) -> Date? {
         let utf8 = Array(text.utf8)
         func number(_ start: Int, _ length: Int) -> Int64? {
@@ -73,7 +82,8 @@ public enum WireCoding {
             let day = number(8, 2), utf8[10] == 84 || utf8[10] == 116,
             let hour = number(11, 2), utf8[13] == 58, let minute = number(14, 2), utf8[16] == 58,
             let second = number(17, 2),
-            (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61
+            (1...12).contains(month), (1...daysIn(month: month, year: year)).contains(day), hour < 24, minute < 60,
+            second < 61
         else { return nil }
         var index = 19
         var fraction = 0.0
