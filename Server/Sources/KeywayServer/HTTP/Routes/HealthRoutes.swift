@@ -1,17 +1,44 @@
 import Hummingbird
 
-/// `GET /health`: answers while the server runs and its database answers.
+/// Health for load balancers and orchestrators:
+/// - `GET /health/live`: the process serves HTTP (no database call: a slow database must not get
+///   a live process restarted);
+/// - `GET /health/ready`: the database answers and has every migration this server knows, so the
+///   instance can take traffic; `503` with the reason otherwise;
+/// - `GET /health`: the same as ready (kept for existing probes).
 struct HealthRoutes {
     let database: any Database
 
     private struct Health: Encodable {
         let status: String
+        var reason: String? = nil
     }
 
     func register(on router: RouteTable) {
-        router.get("health") { _, _ in
-            _ = try await database.read { try await $0.sql.raw("SELECT 1 AS ok").first() }
-            return try HTTPResponses.json(Health(status: "ok"))
+        router.get("health/live") { _, _ in
+            try HTTPResponses.json(Health(status: "ok"))
         }
+        router.get("health/ready") { _, _ in try await ready() }
+        router.get("health") { _, _ in try await ready() }
+    }
+
+    private func ready() async throws -> Response {
+        let latest = Int64(Migrations.all.last?.version ?? 0)
+        let applied: Int64?
+        do {
+            applied = try await database.read {
+                try await $0.sql.raw("SELECT MAX(version) AS version FROM keyway_migrations").first()?
+                    .decode(column: "version", as: Int64?.self)
+            }
+        } catch {
+            return try HTTPResponses.json(
+                Health(status: "unavailable", reason: "The database does not answer."), status: .serviceUnavailable)
+        }
+        guard let applied, applied >= latest else {
+            return try HTTPResponses.json(
+                Health(status: "unavailable", reason: "The database lacks migrations this server needs."),
+                status: .serviceUnavailable)
+        }
+        return try HTTPResponses.json(Health(status: "ok"))
     }
 }
