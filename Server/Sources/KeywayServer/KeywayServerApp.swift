@@ -34,7 +34,7 @@ public final class KeywayServerApp: Sendable {
     private let logger: Logger
     let database: any Database
     private let outbox: DevOutbox?
-    private let signingKey: SigningKey
+    private let keys: SigningKeyRing
     private let refreshKey: SymmetricKey
     private let dpopNonceKey: SymmetricKey
     let clientSecretKey: SymmetricKey
@@ -47,7 +47,7 @@ public final class KeywayServerApp: Sendable {
 
     private init(
         configuration: ServerConfiguration, devConfigId: String?, createdAdminToken: Sensitive<String>?,
-        logger: Logger, database: any Database, outbox: DevOutbox?, signingKey: SigningKey, refreshKey: SymmetricKey,
+        logger: Logger, database: any Database, outbox: DevOutbox?, keys: SigningKeyRing, refreshKey: SymmetricKey,
         dpopNonceKey: SymmetricKey, clientSecretKey: SymmetricKey, engine: FlowEngine, deliveryWorker: DeliveryWorker,
         issuer: Locked<String?>
     ) {
@@ -57,7 +57,7 @@ public final class KeywayServerApp: Sendable {
         self.logger = logger
         self.database = database
         self.outbox = outbox
-        self.signingKey = signingKey
+        self.keys = keys
         self.refreshKey = refreshKey
         self.dpopNonceKey = dpopNonceKey
         self.clientSecretKey = clientSecretKey
@@ -78,7 +78,7 @@ public final class KeywayServerApp: Sendable {
             if !applied.isEmpty {
                 logger.info("database migrated", metadata: ["versions": "\(applied)"])
             }
-            let signingKey = try await SigningKey.loadOrCreate(in: database, now: now)
+            let keys = try await SigningKeyRing.load(database: database, clock: configuration.clock)
             let codeKey = try await ServerSecretKey.loadOrCreate(named: ServerSecretKey.oneTimeCodes, in: database, now: now)
             let refreshKey = try await ServerSecretKey.loadOrCreate(
                 named: ServerSecretKey.refreshTokens, in: database, now: now)
@@ -135,7 +135,7 @@ public final class KeywayServerApp: Sendable {
             return KeywayServerApp(
                 configuration: configuration, devConfigId: devConfigId, createdAdminToken: createdAdminToken,
                 logger: logger, database: database,
-                outbox: outbox, signingKey: signingKey, refreshKey: refreshKey, dpopNonceKey: dpopNonceKey,
+                outbox: outbox, keys: keys, refreshKey: refreshKey, dpopNonceKey: dpopNonceKey,
                 clientSecretKey: clientSecretKey, engine: engine, deliveryWorker: deliveryWorker,
                 issuer: issuerBox)
         } catch {
@@ -209,7 +209,7 @@ public final class KeywayServerApp: Sendable {
         let issuerBox = issuer
         let fallback = "http://\(configuration.host):\(configuration.port)"
         let currentIssuer: @Sendable () -> String = { issuerBox.current ?? fallback }
-        let accessTokens = AccessTokenVerifier(signingKey: signingKey, clock: configuration.clock)
+        let accessTokens = AccessTokenVerifier(keys: keys, clock: configuration.clock)
         let dpop = DPoPVerifier(clock: configuration.clock, nonceKey: dpopNonceKey)
         let userRoutes = UserRoutes(
             database: database, clock: configuration.clock, issuer: currentIssuer, accessTokens: accessTokens,
@@ -224,7 +224,7 @@ public final class KeywayServerApp: Sendable {
         try OAuthRoutes(
             tokenEndpoint: TokenEndpoint(
                 database: database, clock: configuration.clock, clients: clients, issuer: currentIssuer,
-                tokens: TokenIssuer(signingKey: signingKey, lifetimes: configuration.tokenLifetimes),
+                tokens: TokenIssuer(keys: keys, lifetimes: configuration.tokenLifetimes),
                 refreshTokens: RefreshTokenDerivation(key: refreshKey), dpop: dpop,
                 issuerKeys: JWKSFetcher(clock: configuration.clock, logger: logger), appAttest: engine.appAttest,
                 logger: logger),
@@ -237,11 +237,12 @@ public final class KeywayServerApp: Sendable {
             registrationEndpoint: RegistrationEndpoint(
                 database: database, clock: configuration.clock,
                 clientSecrets: ClientSecretDerivation(key: clientSecretKey), logger: logger),
-            signingKey: signingKey, issuer: currentIssuer
+            keys: keys, issuer: currentIssuer
         ).register(on: router)
         userRoutes.register(on: router)
         HealthRoutes(database: database).register(on: router)
-        AdminRoutes(service: admin, logger: logger).register(on: router)
+        let keyRing = keys
+        AdminRoutes(service: admin, logger: logger, keysChanged: { try await keyRing.reload() }).register(on: router)
         if let outbox {
             DevRoutes(outbox: outbox).register(on: router)
         }

@@ -67,7 +67,7 @@ struct MultiInstanceTests {
     static func start(_ url: String) async throws -> Instance {
         let process = try CLIProcess(
             arguments: ["serve", "--port", "0", "--database", url, "--dev-config-id", configId, "--database-pool-size", "4"],
-            executable: "keyway-server")
+            environment: ["KEYWAY_ADMIN_TOKEN": testAdminToken], executable: "keyway-server")
         return try await process.settingUp { process in
             try await process.waitForError(containing: "keyway-server listening on", timeout: .seconds(60))
             let line = process.standardError.split(separator: "\n").first { $0.contains("keyway-server listening on") } ?? ""
@@ -199,6 +199,32 @@ struct MultiInstanceTests {
             #expect(completed.count == 1, "round \(round): \(answers.map(\.json))")
             let other = try #require(answers.first { ($0.json["completed"] as? [String: Any]) == nil })
             #expect(other.status >= 400, "round \(round): \(other.json)")
+        }
+    }
+
+    @Test func rotatingTheSigningKeyOnBothInstancesAtOnceMakesOneSuccessor() async throws {
+        let (a, b, _) = try await Self.startTwo()
+        defer {
+            Task {
+                await a.process.stop()
+                await b.process.stop()
+            }
+        }
+        let headers = ["Authorization": "Bearer \(testAdminToken)", "Content-Type": "application/json"]
+        let body = try JSONSerialization.data(withJSONObject: ["prePublicationSeconds": 600])
+        async let left = a.send("POST", "/admin/signing-keys/rotate", headers: headers, body: body)
+        async let right = b.send("POST", "/admin/signing-keys/rotate", headers: headers, body: body)
+        let answers = try await [left, right]
+        #expect(answers.filter { $0.json["created"] as? Bool == true }.count == 1, "\(answers.map(\.json))")
+        let next = try #require(answers[0].json["nextKid"] as? String)
+        #expect(answers[1].json["nextKid"] as? String == next)
+        for instance in [a, b] {
+            // One key signs, the next is published beside it, on both instances.
+            let listed = try await instance.send("GET", "/admin/signing-keys", headers: headers)
+            let states = ((listed.json["keys"] as? [[String: Any]]) ?? []).compactMap { $0["state"] as? String }
+            #expect(states == ["active", "next"])
+            let jwks = try await instance.send("GET", "/.well-known/jwks.json")
+            #expect(((jwks.json["keys"] as? [[String: Any]]) ?? []).compactMap { $0["kid"] as? String }.last == next)
         }
     }
 

@@ -93,7 +93,7 @@ struct PostgreSQLStorageTests {
         async let two = SigningKey.loadOrCreate(in: other, now: Date())
         let (first, second) = try await (one, two)
         #expect(first.kid == second.kid)
-        #expect(try await database.read { try await $0.keys.activeSigningKeys().count } == 1)
+        #expect(try await database.read { try await $0.keys.signingKeys().count } == 1)
         await other.shutdown()
         await database.shutdown()
     }

@@ -8,6 +8,8 @@ import Logging
 struct AdminRoutes {
     let service: AdminService
     let logger: Logger
+    /// Reads the signing keys again after a rotation, so this instance publishes the next key at once.
+    var keysChanged: @Sendable () async throws -> Void = {}
 
     func register(on router: RouteTable) {
         let admin = AdminAuthorization.group(on: router, database: service.database)
@@ -37,6 +39,20 @@ struct AdminRoutes {
                 let saved = try await service.setPolicy(policy, configId: configId)
                 logger.notice("admin: policy replaced", metadata: ["configId": "\(configId)"])
                 return try HTTPResponses.json(saved)
+            }
+        }
+        admin.get("signing-keys") { _, context in
+            try await answer(context) { try HTTPResponses.json(try await service.signingKeys()) }
+        }
+        admin.post("signing-keys/rotate") { request, context in
+            let body = try await optionalJSON(RotateSigningKeyRequest.self, request, context) ?? RotateSigningKeyRequest()
+            return try await answer(context) {
+                let rotation = try await service.rotateSigningKey(prePublicationSeconds: body.prePublicationSeconds)
+                try await keysChanged()
+                logger.notice(
+                    "admin: signing key rotation",
+                    metadata: ["next": "\(rotation.nextKid)", "activatesAt": "\(rotation.activatesAt)", "created": "\(rotation.created)"])
+                return try HTTPResponses.json(rotation, status: rotation.created ? .created : .ok)
             }
         }
         admin.post("applications/:configId/invite-codes") { request, context in

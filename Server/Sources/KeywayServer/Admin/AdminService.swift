@@ -21,11 +21,14 @@ package struct AdminService: Sendable {
     let clock: any ServerClock
     /// Whether policies are validated for dev mode (SMS without a webhook goes to the dev outbox).
     package let devMode: Bool
+    /// The token lifetimes: a retired signing key stays published as long as its tokens live.
+    let tokenLifetimes: TokenLifetimes
 
-    init(database: any Database, clock: any ServerClock, devMode: Bool) {
+    init(database: any Database, clock: any ServerClock, devMode: Bool, tokenLifetimes: TokenLifetimes = TokenLifetimes()) {
         self.database = database
         self.clock = clock
         self.devMode = devMode
+        self.tokenLifetimes = tokenLifetimes
     }
 
     /// Opens the database at `location` (creating it and applying migrations as the server
@@ -301,7 +304,9 @@ package struct AdminService: Sendable {
 extension KeywayServerApp {
     /// The admin service over this server's database.
     package var admin: AdminService {
-        AdminService(database: database, clock: configuration.clock, devMode: configuration.devMode)
+        AdminService(
+            database: database, clock: configuration.clock, devMode: configuration.devMode,
+            tokenLifetimes: configuration.tokenLifetimes)
     }
 }
 

@@ -21,13 +21,14 @@ struct AccessTokenClaims: Sendable, Equatable {
 /// the server's key, for this issuer, not expired. Revocation and the session are checked by the
 /// caller, against the database.
 struct AccessTokenVerifier: Sendable {
-    let signingKey: SigningKey
+    /// The published keys a token may be signed with.
+    let keys: SigningKeyRing
     let clock: any ServerClock
 
     /// The claims, or `nil` for anything that is not a valid, unexpired Keyway access token.
     func verify(_ token: String, issuer: String) -> AccessTokenClaims? {
         guard token.utf8.count <= 4096, let jws = try? CompactJWS(token), jws.type == "at+jwt",
-            jws.keyID == signingKey.kid, (try? jws.verifyES256(with: signingKey.privateKey.publicKey)) != nil,
+            let kid = jws.keyID, let key = keys.verificationKey(kid: kid), (try? jws.verifyES256(with: key)) != nil,
             case .object(let claims) = try? JSONDecoder().decode(JSONValue.self, from: jws.payload),
             claims["iss"]?.stringValue == issuer, claims["aud"]?.stringValue == issuer,
             let tokenId = claims["jti"]?.stringValue, let subject = claims["sub"]?.stringValue,
@@ -49,6 +50,7 @@ struct AccessTokenVerifier: Sendable {
     /// Verifies the token and checks, in `repositories`, that it was not revoked and that its
     /// sign-in session is still live.
     func verifyActive(_ token: String, issuer: String, in repositories: Repositories) async throws -> AccessTokenClaims? {
+        try await keys.refreshIfDue()
         guard let claims = verify(token, issuer: issuer) else { return nil }
         guard try await !repositories.revokedAccessTokens.contains(jti: claims.tokenId),
             let session = try await repositories.sessions.find(id: claims.sessionId), session.revokedAt == nil,

@@ -5,7 +5,8 @@ import KeywayProtocol
 
 /// Mints the JWTs of a token response: an RFC 9068 access token and an OpenID Connect ID token.
 struct TokenIssuer: Sendable {
-    let signingKey: SigningKey
+    /// The keys: tokens are signed with the one that signs now.
+    let keys: SigningKeyRing
     let lifetimes: TokenLifetimes
 
     struct Subject: Sendable {
@@ -75,6 +76,7 @@ struct TokenIssuer: Sendable {
 
     private func sign(_ claims: [String: JSONValue], type: String) throws -> String {
         let payload = Data(JSONValue.object(claims).serialized().utf8)
+        let signingKey = try keys.signing()
         return try JWSSigner.signES256(
             payload: payload, header: ["typ": .string(type), "kid": .string(signingKey.kid)],
             key: signingKey.privateKey)

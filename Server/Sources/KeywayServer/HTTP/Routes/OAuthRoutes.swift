@@ -11,16 +11,15 @@ struct OAuthRoutes {
     let revocationEndpoint: RevocationEndpoint
     let introspectionEndpoint: IntrospectionEndpoint
     let registrationEndpoint: RegistrationEndpoint
-    let signingKey: SigningKey
+    let keys: SigningKeyRing
     let issuer: @Sendable () -> String
 
     /// Discovery and JWKS answers may be cached by clients for this long.
     static let metadataCacheControl = "public, max-age=300"
 
     func register(on router: RouteTable) throws {
-        // Both documents are fixed while the server runs (the issuer is settled once the socket is
-        // bound), so each is encoded once.
-        let jwks = try HTTPResponses.encode(JSONWebKeySet(keys: [signingKey.publicJWK]))
+        // Discovery is fixed while the server runs (the issuer is settled once the socket is
+        // bound), so it is encoded once; the key set follows the key schedule.
         let discovery = Locked<(issuer: String, body: ByteBuffer)?>(nil)
         router.get(".well-known/openid-configuration") { _, _ in
             let issuer = issuer()
@@ -30,9 +29,11 @@ struct OAuthRoutes {
             return HTTPResponses.json(encoded: body, cacheControl: Self.metadataCacheControl)
         }
         router.get(".well-known/jwks.json") { _, _ in
-            HTTPResponses.json(encoded: jwks, cacheControl: Self.metadataCacheControl)
+            try await keys.refreshIfDue()
+            return HTTPResponses.json(encoded: try HTTPResponses.encode(keys.jwks()), cacheControl: Self.metadataCacheControl)
         }
         post("oauth2/token", on: router) { form, request in
+            try await keys.refreshIfDue()
             guard let tokenURL = URL(string: "\(issuer())/oauth2/token") else { throw OAuthFailure.serverError }
             let answer = try await tokenEndpoint.handle(
                 form: form, authorization: request.headers[.authorization],

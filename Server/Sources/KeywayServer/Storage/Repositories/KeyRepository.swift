@@ -4,31 +4,69 @@ import SQLKit
 struct KeyRepository: Sendable {
     let sql: any SQLDatabase
 
-    struct StoredSigningKey: Sendable {
+    struct StoredSigningKey: Sendable, Equatable {
         var kid: String
         var algorithm: String
         /// The private key's raw representation, base64.
         var privateKey: String
         var createdAt: Int64
+        /// When it starts signing (`createdAt` for keys from before rotation).
+        var activatesAt: Int64
+        /// When it stopped (or stops) signing; `nil` while no successor is scheduled.
+        var retiredAt: Int64? = nil
+        /// Until when its public key is published; `nil` while it is not retired.
+        var publishUntil: Int64? = nil
     }
 
-    func activeSigningKeys() async throws -> [StoredSigningKey] {
-        try await sql.raw(
-            "SELECT kid, algorithm, private_key, created_at FROM signing_keys WHERE retired_at IS NULL ORDER BY created_at"
-        ).all().map { row in
-            StoredSigningKey(
+    /// Every signing key whose public key is still published at `now` (all of them when `now`
+    /// is `nil`), in the order they sign.
+    func signingKeys(publishedAt now: Int64? = nil) async throws -> [StoredSigningKey] {
+        let rows =
+            if let now {
+                try await sql.raw(
+                    """
+                    SELECT kid, algorithm, private_key, created_at, activates_at, retired_at, publish_until
+                    FROM signing_keys WHERE publish_until IS NULL OR publish_until > \(bind: now)
+                    ORDER BY COALESCE(activates_at, created_at), kid
+                    """
+                ).all()
+            } else {
+                try await sql.raw(
+                    """
+                    SELECT kid, algorithm, private_key, created_at, activates_at, retired_at, publish_until
+                    FROM signing_keys ORDER BY COALESCE(activates_at, created_at), kid
+                    """
+                ).all()
+            }
+        return try rows.map { row in
+            let createdAt = try row.decode(column: "created_at", as: Int64.self)
+            return StoredSigningKey(
                 kid: try row.decode(column: "kid", as: String.self),
                 algorithm: try row.decode(column: "algorithm", as: String.self),
-                privateKey: try row.decode(column: "private_key", as: String.self),
-                createdAt: try row.decode(column: "created_at", as: Int64.self))
+                privateKey: try row.decode(column: "private_key", as: String.self), createdAt: createdAt,
+                activatesAt: try row.decode(column: "activates_at", as: Int64?.self) ?? createdAt,
+                retiredAt: try row.decode(column: "retired_at", as: Int64?.self),
+                publishUntil: try row.decode(column: "publish_until", as: Int64?.self))
         }
     }
 
     func insertSigningKey(_ key: StoredSigningKey) async throws {
         try await sql.raw(
             """
-            INSERT INTO signing_keys (kid, algorithm, private_key, created_at)
-            VALUES (\(bind: key.kid), \(bind: key.algorithm), \(bind: key.privateKey), \(bind: key.createdAt))
+            INSERT INTO signing_keys (kid, algorithm, private_key, created_at, activates_at, retired_at, publish_until)
+            VALUES (\(bind: key.kid), \(bind: key.algorithm), \(bind: key.privateKey), \(bind: key.createdAt),
+                \(bind: key.activatesAt), \(bind: key.retiredAt), \(bind: key.publishUntil))
+            """
+        ).run()
+    }
+
+    /// Schedules the end of a key: it stops signing at `retiredAt` and is published until
+    /// `publishUntil`.
+    func retireSigningKey(kid: String, at retiredAt: Int64, publishUntil: Int64) async throws {
+        try await sql.raw(
+            """
+            UPDATE signing_keys SET retired_at = \(bind: retiredAt), publish_until = \(bind: publishUntil)
+            WHERE kid = \(bind: kid)
             """
         ).run()
     }

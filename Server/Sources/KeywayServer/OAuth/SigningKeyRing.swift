@@ -1,0 +1,84 @@
+import Crypto
+import Foundation
+import KeywayJOSE
+import KeywayProtocol
+
+/// The signing keys as this instance knows them: the one that signs now, and the published ones
+/// tokens are verified with. Read from the database at start and again every
+/// ``refreshInterval`` of the server's clock, and whenever the schedule it knows changes (a key
+/// activates or retires), so that every instance on a shared database follows a rotation — the
+/// pre-publication time leaves them room to learn of a new key before it signs.
+final class SigningKeyRing: Sendable {
+    private struct State: Sendable {
+        var schedule: KeySchedule
+        var keys: [String: SigningKey]
+        var nextRefresh: Int64
+    }
+
+    private let database: any Database
+    private let clock: any ServerClock
+    private let state: Locked<State>
+
+    /// How often the keys are read again at the latest, in milliseconds of the server's clock.
+    static let refreshInterval: Int64 = 30_000
+
+    private init(database: any Database, clock: any ServerClock, state: State) {
+        self.database = database
+        self.clock = clock
+        self.state = Locked(state)
+    }
+
+    /// Loads the keys, creating the first one on first start.
+    static func load(database: any Database, clock: any ServerClock) async throws -> SigningKeyRing {
+        _ = try await SigningKey.loadOrCreate(in: database, now: clock.now())
+        let ring = SigningKeyRing(
+            database: database, clock: clock, state: State(schedule: KeySchedule([]), keys: [:], nextRefresh: 0))
+        try await ring.reload()
+        return ring
+    }
+
+    /// Reads the keys again now.
+    func reload() async throws {
+        let now = clock.now().epochMilliseconds
+        let stored = try await database.read { try await $0.keys.signingKeys(publishedAt: now) }
+        var keys: [String: SigningKey] = [:]
+        for row in stored { keys[row.kid] = try SigningKey(row) }
+        let schedule = KeySchedule(stored)
+        let next = min(now + Self.refreshInterval, schedule.nextChange(after: now) ?? .max)
+        state.withLock { $0 = State(schedule: schedule, keys: keys, nextRefresh: next) }
+    }
+
+    /// Reads the keys again when the refresh interval passed or the schedule changed.
+    func refreshIfDue() async throws {
+        let due = state.withLock { clock.now().epochMilliseconds >= $0.nextRefresh }
+        if due { try await reload() }
+    }
+
+    /// The key that signs now.
+    func signing() throws -> SigningKey {
+        let now = clock.now().epochMilliseconds
+        return try state.withLock { state in
+            guard let current = state.schedule.signing(at: now), let key = state.keys[current.kid] else {
+                throw StorageError(description: "No signing key is active.")
+            }
+            return key
+        }
+    }
+
+    /// The published key with `kid`, to verify a token this server signed.
+    func verificationKey(kid: String) -> P256.Signing.PublicKey? {
+        let now = clock.now().epochMilliseconds
+        return state.withLock { state in
+            guard state.schedule.published(at: now).contains(where: { $0.kid == kid }) else { return nil }
+            return state.keys[kid]?.privateKey.publicKey
+        }
+    }
+
+    /// The published public keys (JWKS), oldest first.
+    func jwks() -> JSONWebKeySet {
+        let now = clock.now().epochMilliseconds
+        return state.withLock { state in
+            JSONWebKeySet(keys: state.schedule.published(at: now).compactMap { state.keys[$0.kid]?.publicJWK })
+        }
+    }
+}
