@@ -35,6 +35,8 @@ public final class KeywayServerApp: Sendable {
     let database: any Database
     private let outbox: DevOutbox?
     private let keys: SigningKeyRing
+    /// The key the secrets at rest are sealed with.
+    let masterKey: MasterKey
     private let refreshKey: SymmetricKey
     private let dpopNonceKey: SymmetricKey
     let clientSecretKey: SymmetricKey
@@ -49,8 +51,9 @@ public final class KeywayServerApp: Sendable {
         configuration: ServerConfiguration, devConfigId: String?, createdAdminToken: Sensitive<String>?,
         logger: Logger, database: any Database, outbox: DevOutbox?, keys: SigningKeyRing, refreshKey: SymmetricKey,
         dpopNonceKey: SymmetricKey, clientSecretKey: SymmetricKey, engine: FlowEngine, deliveryWorker: DeliveryWorker,
-        issuer: Locked<String?>
+        issuer: Locked<String?>, masterKey: MasterKey
     ) {
+        self.masterKey = masterKey
         self.configuration = configuration
         self.devConfigId = devConfigId
         self.createdAdminToken = createdAdminToken
@@ -78,14 +81,16 @@ public final class KeywayServerApp: Sendable {
             if !applied.isEmpty {
                 logger.info("database migrated", metadata: ["versions": "\(applied)"])
             }
-            let keys = try await SigningKeyRing.load(database: database, clock: configuration.clock)
-            let codeKey = try await ServerSecretKey.loadOrCreate(named: ServerSecretKey.oneTimeCodes, in: database, now: now)
-            let refreshKey = try await ServerSecretKey.loadOrCreate(
-                named: ServerSecretKey.refreshTokens, in: database, now: now)
-            let dpopNonceKey = try await ServerSecretKey.loadOrCreate(
-                named: ServerSecretKey.dpopNonces, in: database, now: now)
-            let clientSecretKey = try await ServerSecretKey.loadOrCreate(
-                named: ServerSecretKey.clientSecrets, in: database, now: now)
+            let masterKey = try configuration.resolvedMasterKey()
+            let sealedNow = try await SecretsAtRest.prepare(in: database, masterKey: masterKey)
+            if sealedNow > 0 {
+                logger.notice("secrets sealed under the master key", metadata: ["count": "\(sealedNow)", "masterKey": "\(masterKey.id)"])
+            }
+            let keys = try await SigningKeyRing.load(database: database, clock: configuration.clock, masterKey: masterKey)
+            let codeKey = try await ServerSecretKey.loadOrCreate(named: ServerSecretKey.oneTimeCodes, in: database, now: now, masterKey: masterKey)
+            let refreshKey = try await ServerSecretKey.loadOrCreate(named: ServerSecretKey.refreshTokens, in: database, now: now, masterKey: masterKey)
+            let dpopNonceKey = try await ServerSecretKey.loadOrCreate(named: ServerSecretKey.dpopNonces, in: database, now: now, masterKey: masterKey)
+            let clientSecretKey = try await ServerSecretKey.loadOrCreate(named: ServerSecretKey.clientSecrets, in: database, now: now, masterKey: masterKey)
             let createdAdminToken = try await AdminCredential.prepare(
                 configured: configuration.adminToken, in: database, now: now)
             let outbox: DevOutbox?
@@ -111,8 +116,7 @@ public final class KeywayServerApp: Sendable {
                 provider = commandDelivery
                 devConfigId = nil
             }
-            let sealingKey = try await ServerSecretKey.loadOrCreate(
-                named: ServerSecretKey.sealedSecrets, in: database, now: now)
+            let sealingKey = try await ServerSecretKey.loadOrCreate(named: ServerSecretKey.sealedSecrets, in: database, now: now, masterKey: masterKey)
             let deliveryWorker = DeliveryWorker(
                 database: database, clock: configuration.clock,
                 routing: .projects(database: database, clock: configuration.clock, fallback: provider, logger: logger),
@@ -137,7 +141,7 @@ public final class KeywayServerApp: Sendable {
                 logger: logger, database: database,
                 outbox: outbox, keys: keys, refreshKey: refreshKey, dpopNonceKey: dpopNonceKey,
                 clientSecretKey: clientSecretKey, engine: engine, deliveryWorker: deliveryWorker,
-                issuer: issuerBox)
+                issuer: issuerBox, masterKey: masterKey)
         } catch {
             await Task { await database.shutdown() }.value
             throw error

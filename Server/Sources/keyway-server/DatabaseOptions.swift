@@ -12,6 +12,25 @@ struct DatabaseOptions: ParsableArguments {
             valueName: "url"))
     var database: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "A file whose first line is the master key the secrets at rest are sealed with (default: $KEYWAY_MASTER_KEY, else the dev key file beside a SQLite database).",
+            valueName: "path"))
+    var masterKeyFile: String?
+
+    /// The master key from `--master-key-file` or `KEYWAY_MASTER_KEY`, if given.
+    static func masterKey(file: String?) throws -> MasterKey? {
+        do {
+            if let file { return try MasterKey.read(path: file) }
+            if let text = ProcessInfo.processInfo.environment["KEYWAY_MASTER_KEY"], !text.isEmpty {
+                return try MasterKey(text: text)
+            }
+            return nil
+        } catch {
+            throw ValidationError(error.description)
+        }
+    }
+
     /// The database URL: the option, else `KEYWAY_DATABASE_URL`, else the embedded default.
     static func url(_ option: String?) -> String {
         if let option { return option }
@@ -37,7 +56,8 @@ struct DatabaseOptions: ParsableArguments {
     func withService<T>(devMode: Bool = true, _ body: (AdminService) async throws -> T) async throws -> T {
         var logger = Logger(label: "keyway") { _ in KeywayLogHandler.standardError(label: "keyway") }
         logger.logLevel = .warning
-        let service = try await AdminService.open(try location(), devMode: devMode, logger: logger)
+        let service = try await AdminService.open(
+            try location(), devMode: devMode, masterKey: try Self.masterKey(file: masterKeyFile), logger: logger)
         do {
             let result = try await body(service)
             await service.close()

@@ -7,7 +7,7 @@ import KeywayServer
 struct KeysCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "keys", abstract: "Lists and rotates the keys tokens are signed with.",
-        subcommands: [List.self, Rotate.self])
+        subcommands: [List.self, Rotate.self, Rewrap.self])
 
     /// `keys list`: the published keys and their states, as JSON.
     struct List: AsyncParsableCommand {
@@ -34,6 +34,27 @@ struct KeysCommand: AsyncParsableCommand {
                 try await $0.rotateSigningKey(prePublicationSeconds: prePublication)
             }
             try Output.json(rotation)
+        }
+    }
+
+    /// `keys rewrap`: seals every secret at rest anew under a new master key.
+    struct Rewrap: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Seals every secret at rest anew under a new master key (the current one comes from --master-key-file or $KEYWAY_MASTER_KEY); stop the servers first and start them again with the new key.")
+        @OptionGroup var options: DatabaseOptions
+
+        @Option(help: ArgumentHelp("A file whose first line is the new master key.", valueName: "path"))
+        var newMasterKeyFile: String
+
+        func run() async throws {
+            let newKey: MasterKey
+            do {
+                newKey = try MasterKey.read(path: newMasterKeyFile)
+            } catch {
+                throw ValidationError(error.description)
+            }
+            let count = try await options.withService { try await $0.rewrapSecrets(to: newKey) }
+            Output.line("\(count) secrets sealed under the master key \(newKey.id).")
         }
     }
 }

@@ -30,6 +30,12 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Connections to a PostgreSQL database, at most (1-1000).")
     var databasePoolSize = 10
 
+    @Option(
+        help: ArgumentHelp(
+            "A file whose first line is the master key (32 bytes, base64) the signing and secret keys are sealed with at rest (default: $KEYWAY_MASTER_KEY; in dev mode a key file beside the SQLite database, created on first start). Production mode needs one.",
+            valueName: "path"))
+    var masterKeyFile: String?
+
     @Option(help: "The OAuth issuer URL (default: the listening URL).")
     var issuer: String?
 
@@ -156,6 +162,7 @@ struct ServeCommand: AsyncParsableCommand {
             devConfigId: devConfigId, deliveryCommand: deliveryCommand, limits: limits,
             adminToken: try configuredAdminToken(logger: logger))
         configuration.databasePoolSize = databasePoolSize
+        configuration.masterKey = try DatabaseOptions.masterKey(file: masterKeyFile)
         configuration.appAttestRoots = try appAttestRootFiles.map { path in
             guard let pem = try? String(contentsOfFile: path, encoding: .utf8) else {
                 throw ValidationError("--app-attest-root \(path) cannot be read.")

@@ -67,7 +67,8 @@ struct MultiInstanceTests {
     static func start(_ url: String) async throws -> Instance {
         let process = try CLIProcess(
             arguments: ["serve", "--port", "0", "--database", url, "--dev-config-id", configId, "--database-pool-size", "4"],
-            environment: ["KEYWAY_ADMIN_TOKEN": testAdminToken], executable: "keyway-server")
+            environment: ["KEYWAY_ADMIN_TOKEN": testAdminToken, "KEYWAY_MASTER_KEY": TestServer.masterKey.text],
+            executable: "keyway-server")
         return try await process.settingUp { process in
             try await process.waitForError(containing: "keyway-server listening on", timeout: .seconds(60))
             let line = process.standardError.split(separator: "\n").first { $0.contains("keyway-server listening on") } ?? ""

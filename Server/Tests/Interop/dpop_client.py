@@ -22,8 +22,12 @@ from joserfc import jwt
 from joserfc.jwk import ECKey
 
 
+# The server's time, when it is not this machine's (a test server's clock): proofs carry it.
+CLOCK_OFFSET = 0.0
+
+
 def proof(key, method, url, nonce=None, access_token=None):
-    claims = {"jti": str(uuid.uuid4()), "htm": method, "htu": url, "iat": int(time.time())}
+    claims = {"jti": str(uuid.uuid4()), "htm": method, "htu": url, "iat": int(time.time() + CLOCK_OFFSET)}
     if nonce:
         claims["nonce"] = nonce
     if access_token:
@@ -53,7 +57,11 @@ def main() -> int:
     parser.add_argument("--client-id", required=True)
     parser.add_argument("--code", required=True)
     parser.add_argument("--verifier", required=True)
+    parser.add_argument("--server-time", type=float, help="the server's current Unix time, if not this machine's")
     args = parser.parse_args()
+    if args.server_time is not None:
+        global CLOCK_OFFSET
+        CLOCK_OFFSET = args.server_time - time.time()
 
     discovery = json.loads(urllib.request.urlopen(args.issuer + "/.well-known/openid-configuration").read())
     if "ES256" not in discovery.get("dpop_signing_alg_values_supported", []):

@@ -15,6 +15,8 @@ enum PostgresTestServer {
 
 @Suite("PostgreSQL storage", .enabled(if: PostgresTestServer.location != nil))
 struct PostgreSQLStorageTests {
+    static let masterKey = MasterKey.generate()
+
     static var server: PostgresLocation? { PostgresTestServer.location }
 
     static let logger = Logger(label: "keyway.test") { _ in SwiftLogNoOpLogHandler() }
@@ -89,8 +91,8 @@ struct PostgreSQLStorageTests {
         #expect(try await database.read { try await $0.applications.devProjectId() } == nil)
         // Two instances starting on an empty database at once end up with one signing key.
         let other = try await PostgreSQLDatabase.open(location, poolSize: 2, logger: Self.logger)
-        async let one = SigningKey.loadOrCreate(in: database, now: Date())
-        async let two = SigningKey.loadOrCreate(in: other, now: Date())
+        async let one = SigningKey.loadOrCreate(in: database, now: Date(), masterKey: Self.masterKey)
+        async let two = SigningKey.loadOrCreate(in: other, now: Date(), masterKey: Self.masterKey)
         let (first, second) = try await (one, two)
         #expect(first.kid == second.kid)
         #expect(try await database.read { try await $0.keys.signingKeys().count } == 1)

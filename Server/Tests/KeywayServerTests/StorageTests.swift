@@ -7,6 +7,8 @@ import Testing
 
 @Suite("SQLite storage")
 struct StorageTests {
+    static let masterKey = MasterKey.generate()
+
     func openDatabase() async throws -> SQLiteDatabase {
         let path = TestFiles.directory
             .appendingPathComponent("keyway-storage-\(UUID().uuidString)/db.sqlite").path
@@ -177,8 +179,8 @@ struct StorageTests {
     @Test func signingKeyIsCreatedOnceAndReloaded() async throws {
         let database = try await openDatabase()
         try await Migrations.apply(to: database, now: Date())
-        let first = try await SigningKey.loadOrCreate(in: database, now: Date())
-        let second = try await SigningKey.loadOrCreate(in: database, now: Date())
+        let first = try await SigningKey.loadOrCreate(in: database, now: Date(), masterKey: Self.masterKey)
+        let second = try await SigningKey.loadOrCreate(in: database, now: Date(), masterKey: Self.masterKey)
         #expect(first.kid == second.kid)
         #expect(first.privateKey.rawRepresentation == second.privateKey.rawRepresentation)
         await database.shutdown()

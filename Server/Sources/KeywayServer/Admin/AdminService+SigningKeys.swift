@@ -68,11 +68,16 @@ extension AdminService {
                 field: "prePublicationSeconds",
                 message: "Publish the next key 0 to \(Self.maximumPrePublication) seconds before it signs.")
         }
+        guard let masterKey else {
+            throw AdminError.invalidInput(
+                field: "masterKey", message: "Give the master key (KEYWAY_MASTER_KEY or --master-key-file) to rotate signing keys.")
+        }
         let now = clock.now().epochMilliseconds
         let keep = Int64((max(tokenLifetimes.accessToken, tokenLifetimes.idToken) + 300) * 1000)
         let rotation = try await database.write { repositories in
             try await KeySchedule.rotate(
-                in: repositories, now: now, prePublication: Int64(seconds) * 1000, keepPublished: keep)
+                in: repositories, now: now, prePublication: Int64(seconds) * 1000, keepPublished: keep,
+                masterKey: masterKey)
         }
         return AdminKeyRotation(
             currentKid: rotation.currentKid, nextKid: rotation.nextKid,

@@ -23,18 +23,28 @@ package struct AdminService: Sendable {
     package let devMode: Bool
     /// The token lifetimes: a retired signing key stays published as long as its tokens live.
     let tokenLifetimes: TokenLifetimes
+    /// The key new signing keys are sealed with; `nil` when it was not given (rotation then refuses).
+    let masterKey: MasterKey?
 
-    init(database: any Database, clock: any ServerClock, devMode: Bool, tokenLifetimes: TokenLifetimes = TokenLifetimes()) {
+    init(
+        database: any Database, clock: any ServerClock, devMode: Bool, tokenLifetimes: TokenLifetimes = TokenLifetimes(),
+        masterKey: MasterKey? = nil
+    ) {
         self.database = database
         self.clock = clock
         self.devMode = devMode
         self.tokenLifetimes = tokenLifetimes
+        self.masterKey = masterKey
     }
 
     /// Opens the database at `location` (creating it and applying migrations as the server
     /// does). Call ``close()`` when done.
+    ///
+    /// - Parameter masterKey: The key the secrets at rest are sealed with; needed to rotate
+    ///   signing keys and to rewrap. `nil`: the dev key file beside a SQLite database, when it exists.
     package static func open(
-        _ location: DatabaseLocation, devMode: Bool, clock: any ServerClock = SystemClock(), logger: Logger
+        _ location: DatabaseLocation, devMode: Bool, clock: any ServerClock = SystemClock(), masterKey: MasterKey? = nil,
+        logger: Logger
     ) async throws -> AdminService {
         let database = try await location.open(poolSize: 2, readerCount: 1, logger: logger)
         do {
@@ -43,7 +53,23 @@ package struct AdminService: Sendable {
             await Task { await database.shutdown() }.value
             throw error
         }
-        return AdminService(database: database, clock: clock, devMode: devMode)
+        var key = masterKey
+        if key == nil, case .sqlite(let path) = location {
+            let devKey = ((path as NSString).deletingLastPathComponent as NSString).appendingPathComponent("master.key")
+            if FileManager.default.fileExists(atPath: devKey) { key = try MasterKey.read(path: devKey) }
+        }
+        return AdminService(database: database, clock: clock, devMode: devMode, masterKey: key)
+    }
+
+    /// Seals every secret at rest anew under `newKey`; afterwards only `newKey` opens them (restart
+    /// the servers with it). Returns how many secrets were sealed.
+    ///
+    /// - Throws: ``AdminError/invalidInput(field:message:)`` without the current master key.
+    package func rewrapSecrets(to newKey: MasterKey) async throws -> Int {
+        guard let masterKey else {
+            throw AdminError.invalidInput(field: "masterKey", message: "Give the current master key to rewrap the secrets.")
+        }
+        return try await SecretsAtRest.rewrap(in: database, from: masterKey, to: newKey)
     }
 
     /// Closes the database opened by ``open(_:devMode:clock:logger:)``.
@@ -306,7 +332,7 @@ extension KeywayServerApp {
     package var admin: AdminService {
         AdminService(
             database: database, clock: configuration.clock, devMode: configuration.devMode,
-            tokenLifetimes: configuration.tokenLifetimes)
+            tokenLifetimes: configuration.tokenLifetimes, masterKey: masterKey)
     }
 }
 

@@ -39,6 +39,10 @@ public struct ServerConfiguration: Sendable {
     public var appAttestRoots: [String] = []
     /// Connections a PostgreSQL database is used through, at most (1…1000, default 10).
     public var databasePoolSize = 10
+    /// The key the secrets kept at rest are sealed with. `nil`: in dev mode a key file beside
+    /// the SQLite file (or `.keyway/master.key` for PostgreSQL), created on first start; outside
+    /// dev mode the server does not start without one.
+    public var masterKey: MasterKey?
 
     public init(
         host: String = "127.0.0.1", port: Int = 8080, database: DatabaseLocation = .embeddedDefault,
@@ -159,5 +163,28 @@ extension ServerConfiguration {
                 throw ConfigurationError("App Attest root \(index + 1) is not a PEM certificate.")
             }
         }
+    }
+}
+
+extension ServerConfiguration {
+    /// Where dev mode keeps its master key when none is given.
+    var devMasterKeyPath: String {
+        switch database {
+        case .sqlite(let path): ((path as NSString).deletingLastPathComponent as NSString).appendingPathComponent("master.key")
+        case .postgres: ".keyway/master.key"
+        }
+    }
+
+    /// The master key: the configured one, or in dev mode the dev key file's.
+    ///
+    /// - Throws: ``ConfigurationError`` outside dev mode without a key.
+    func resolvedMasterKey() throws -> MasterKey {
+        if let masterKey { return masterKey }
+        guard devMode else {
+            throw ConfigurationError(
+                "The server keeps its signing and secret keys sealed under a master key, and production mode needs one: set KEYWAY_MASTER_KEY or --master-key-file to 32 random bytes in base64 (openssl rand -base64 32), and keep it apart from the database."
+            )
+        }
+        return try MasterKey.readOrCreate(path: devMasterKeyPath)
     }
 }

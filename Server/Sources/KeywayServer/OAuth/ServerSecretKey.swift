@@ -15,16 +15,27 @@ enum ServerSecretKey {
     /// Seals authenticator secrets and other secrets kept at rest.
     static let sealedSecrets = "sealed_secret_key"
 
-    static func loadOrCreate(named name: String, in database: any Database, now: Date) async throws -> SymmetricKey {
+    /// Every secret kept sealed under the master key.
+    static let all = [oneTimeCodes, refreshTokens, dpopNonces, clientSecrets, sealedSecrets]
+
+    /// The name a secret is sealed under (the additional data of its sealing).
+    static func sealingName(_ name: String) -> String { "server_secret:\(name)" }
+
+    /// Loads the secret `name`, opening it with `masterKey`, or creates and stores it sealed.
+    static func loadOrCreate(named name: String, in database: any Database, now: Date, masterKey: MasterKey)
+        async throws -> SymmetricKey
+    {
         try await database.write { repositories in
-            if let stored = try await repositories.keys.secret(named: name),
-                let raw = Data(base64Encoded: stored)
-            {
+            if let stored = try await repositories.keys.secret(named: name) {
+                guard let raw = Data(base64Encoded: try masterKey.open(stored, name: sealingName(name))) else {
+                    throw StorageError(description: "The server secret \(name) is unreadable.")
+                }
                 return SymmetricKey(data: raw)
             }
             let raw = Data(SecureRandom.bytes(32))
             try await repositories.keys.insertSecret(
-                named: name, value: raw.base64EncodedString(), createdAt: now.epochMilliseconds)
+                named: name, value: try masterKey.seal(raw.base64EncodedString(), name: sealingName(name)),
+                createdAt: now.epochMilliseconds)
             return SymmetricKey(data: raw)
         }
     }

@@ -17,22 +17,25 @@ final class SigningKeyRing: Sendable {
 
     private let database: any Database
     private let clock: any ServerClock
+    private let masterKey: MasterKey
     private let state: Locked<State>
 
     /// How often the keys are read again at the latest, in milliseconds of the server's clock.
     static let refreshInterval: Int64 = 30_000
 
-    private init(database: any Database, clock: any ServerClock, state: State) {
+    private init(database: any Database, clock: any ServerClock, masterKey: MasterKey, state: State) {
         self.database = database
         self.clock = clock
+        self.masterKey = masterKey
         self.state = Locked(state)
     }
 
-    /// Loads the keys, creating the first one on first start.
-    static func load(database: any Database, clock: any ServerClock) async throws -> SigningKeyRing {
-        _ = try await SigningKey.loadOrCreate(in: database, now: clock.now())
+    /// Loads the keys (opening them with `masterKey`), creating the first one on first start.
+    static func load(database: any Database, clock: any ServerClock, masterKey: MasterKey) async throws -> SigningKeyRing {
+        _ = try await SigningKey.loadOrCreate(in: database, now: clock.now(), masterKey: masterKey)
         let ring = SigningKeyRing(
-            database: database, clock: clock, state: State(schedule: KeySchedule([]), keys: [:], nextRefresh: 0))
+            database: database, clock: clock, masterKey: masterKey,
+            state: State(schedule: KeySchedule([]), keys: [:], nextRefresh: 0))
         try await ring.reload()
         return ring
     }
@@ -42,7 +45,7 @@ final class SigningKeyRing: Sendable {
         let now = clock.now().epochMilliseconds
         let stored = try await database.read { try await $0.keys.signingKeys(publishedAt: now) }
         var keys: [String: SigningKey] = [:]
-        for row in stored { keys[row.kid] = try SigningKey(row) }
+        for row in stored { keys[row.kid] = try SigningKey(row, masterKey: masterKey) }
         let schedule = KeySchedule(stored)
         let next = min(now + Self.refreshInterval, schedule.nextChange(after: now) ?? .max)
         state.withLock { $0 = State(schedule: schedule, keys: keys, nextRefresh: next) }

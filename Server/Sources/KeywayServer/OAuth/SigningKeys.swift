@@ -16,9 +16,13 @@ struct SigningKey: Sendable {
         return SigningKey(kid: ECJWK.publicJWK(for: key.publicKey).kid ?? SecureRandom.identifier(prefix: "key"), privateKey: key)
     }
 
-    /// The key a stored row holds.
-    init(_ stored: KeyRepository.StoredSigningKey) throws {
-        guard stored.algorithm == "ES256", let raw = Data(base64Encoded: stored.privateKey),
+    /// The name a signing key is sealed under.
+    static func sealingName(_ kid: String) -> String { "signing_key:\(kid)" }
+
+    /// The key a stored row holds, opened with `masterKey`.
+    init(_ stored: KeyRepository.StoredSigningKey, masterKey: MasterKey) throws {
+        let opened = try masterKey.open(stored.privateKey, name: Self.sealingName(stored.kid))
+        guard stored.algorithm == "ES256", let raw = Data(base64Encoded: opened),
             let key = try? P256.Signing.PrivateKey(rawRepresentation: raw)
         else { throw StorageError(description: "The stored signing key \(stored.kid) is unreadable.") }
         self.init(kid: stored.kid, privateKey: key)
@@ -29,21 +33,24 @@ struct SigningKey: Sendable {
         self.privateKey = privateKey
     }
 
-    /// The row that stores this key, signing from `activatesAt`.
-    func stored(createdAt: Int64, activatesAt: Int64) -> KeyRepository.StoredSigningKey {
+    /// The row that stores this key sealed with `masterKey`, signing from `activatesAt`.
+    func stored(createdAt: Int64, activatesAt: Int64, masterKey: MasterKey) throws -> KeyRepository.StoredSigningKey {
         .init(
-            kid: kid, algorithm: "ES256", privateKey: privateKey.rawRepresentation.base64EncodedString(),
+            kid: kid, algorithm: "ES256",
+            privateKey: try masterKey.seal(privateKey.rawRepresentation.base64EncodedString(), name: Self.sealingName(kid)),
             createdAt: createdAt, activatesAt: activatesAt)
     }
 
     /// Loads the keys, creating and storing the first one on first start: the key that signs now.
-    static func loadOrCreate(in database: any Database, now: Date) async throws -> SigningKey {
+    static func loadOrCreate(in database: any Database, now: Date, masterKey: MasterKey) async throws -> SigningKey {
         try await database.write { repositories in
             let schedule = KeySchedule(try await repositories.keys.signingKeys())
-            if let current = schedule.signing(at: now.epochMilliseconds) { return try SigningKey(current) }
+            if let current = schedule.signing(at: now.epochMilliseconds) {
+                return try SigningKey(current, masterKey: masterKey)
+            }
             let key = SigningKey.generate()
             try await repositories.keys.insertSigningKey(
-                key.stored(createdAt: now.epochMilliseconds, activatesAt: now.epochMilliseconds))
+                try key.stored(createdAt: now.epochMilliseconds, activatesAt: now.epochMilliseconds, masterKey: masterKey))
             return key
         }
     }
@@ -107,7 +114,7 @@ extension KeySchedule {
     /// longer. A rotation already under way is returned as it is, so two rotations at one moment
     /// (two instances, two administrators) make one successor.
     static func rotate(
-        in repositories: Repositories, now: Int64, prePublication: Int64, keepPublished: Int64
+        in repositories: Repositories, now: Int64, prePublication: Int64, keepPublished: Int64, masterKey: MasterKey
     ) async throws -> SigningKeyRotation {
         let schedule = KeySchedule(try await repositories.keys.signingKeys())
         guard let current = schedule.signing(at: now) else {
@@ -120,7 +127,8 @@ extension KeySchedule {
         }
         let next = SigningKey.generate()
         let activatesAt = now + prePublication
-        try await repositories.keys.insertSigningKey(next.stored(createdAt: now, activatesAt: activatesAt))
+        try await repositories.keys.insertSigningKey(
+            try next.stored(createdAt: now, activatesAt: activatesAt, masterKey: masterKey))
         try await repositories.keys.retireSigningKey(
             kid: current.kid, at: activatesAt, publishUntil: activatesAt + keepPublished)
         return SigningKeyRotation(

@@ -11,6 +11,8 @@ import Logging
 /// gracefully.
 final class TestServer: ScopedTestServer, Sendable {
     static let configId = "cfg_e2e"
+    /// The master key of every test server (so a restarted one opens its predecessor's secrets).
+    static let masterKey = MasterKey.generate()
 
     let app: KeywayServerApp
     let port: Int
@@ -63,6 +65,7 @@ final class TestServer: ScopedTestServer, Sendable {
         configuration.appAttestRoots = appAttestRoots
         // Many test servers run at once on one PostgreSQL server: a small pool each.
         configuration.databasePoolSize = 3
+        configuration.masterKey = masterKey
         let app = try await KeywayServerApp.bootstrap(configuration: configuration, logger: logs.logger())
         let (stream, continuation) = AsyncStream.makeStream(of: Int.self)
         let task = Task {

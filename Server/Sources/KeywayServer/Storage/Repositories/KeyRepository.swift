@@ -71,6 +71,11 @@ struct KeyRepository: Sendable {
         ).run()
     }
 
+    /// Replaces a signing key's stored private key (sealing it, or sealing it anew).
+    func updateSigningKeyPrivate(kid: String, value: String) async throws {
+        try await sql.raw("UPDATE signing_keys SET private_key = \(bind: value) WHERE kid = \(bind: kid)").run()
+    }
+
     func secret(named name: String) async throws -> String? {
         try await sql.raw("SELECT value FROM server_secrets WHERE name = \(bind: name)").first()?
             .decode(column: "value", as: String.self)
@@ -90,5 +95,10 @@ struct KeyRepository: Sendable {
             ON CONFLICT (name) DO UPDATE SET value = excluded.value, created_at = excluded.created_at
             """
         ).run()
+    }
+
+    /// Replaces the value stored under `name`, keeping when it was created.
+    func updateSecret(named name: String, value: String) async throws {
+        try await sql.raw("UPDATE server_secrets SET value = \(bind: value) WHERE name = \(bind: name)").run()
     }
 }
