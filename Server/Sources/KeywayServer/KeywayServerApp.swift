@@ -41,6 +41,8 @@ public final class KeywayServerApp: Sendable {
     private let dpopNonceKey: SymmetricKey
     let clientSecretKey: SymmetricKey
     private let engine: FlowEngine
+    /// The server's metrics, exported at `GET /metrics`.
+    let metrics: ServerMetrics
     /// Delivers the outbox (`delivery_outbox`): to the dev outbox in dev mode, through the
     /// delivery command otherwise.
     let deliveryWorker: DeliveryWorker
@@ -51,9 +53,10 @@ public final class KeywayServerApp: Sendable {
         configuration: ServerConfiguration, devConfigId: String?, createdAdminToken: Sensitive<String>?,
         logger: Logger, database: any Database, outbox: DevOutbox?, keys: SigningKeyRing, refreshKey: SymmetricKey,
         dpopNonceKey: SymmetricKey, clientSecretKey: SymmetricKey, engine: FlowEngine, deliveryWorker: DeliveryWorker,
-        issuer: Locked<String?>, masterKey: MasterKey
+        issuer: Locked<String?>, masterKey: MasterKey, metrics: ServerMetrics
     ) {
         self.masterKey = masterKey
+        self.metrics = metrics
         self.configuration = configuration
         self.devConfigId = devConfigId
         self.createdAdminToken = createdAdminToken
@@ -73,7 +76,11 @@ public final class KeywayServerApp: Sendable {
     /// signing key, and in dev mode provisions the dev application.
     public static func bootstrap(configuration: ServerConfiguration, logger: Logger) async throws -> KeywayServerApp {
         let now = configuration.clock.now()
-        let database = try await configuration.database.open(poolSize: configuration.databasePoolSize, logger: logger)
+        let metrics = ServerMetrics()
+        let database: any Database = MeteredDatabase(
+            inner: try await configuration.database.open(
+                poolSize: configuration.databasePoolSize, onConflictRetried: { metrics.conflictRetried() }, logger: logger),
+            metrics: metrics)
         do {
             try configuration.tokenLifetimes.refreshTokens.validate()
             try configuration.limits.rateLimits.validate()
@@ -120,7 +127,7 @@ public final class KeywayServerApp: Sendable {
             let deliveryWorker = DeliveryWorker(
                 database: database, clock: configuration.clock,
                 routing: .projects(database: database, clock: configuration.clock, fallback: provider, logger: logger),
-                logger: logger)
+                metrics: metrics, logger: logger)
             let issuerBox = Locked(configuration.issuer)
             let appAttest = AppAttestService(
                 database: database, clock: configuration.clock,
@@ -135,13 +142,13 @@ public final class KeywayServerApp: Sendable {
                     capacity: configuration.limits.maxConcurrentPasswordChecks,
                     perNetwork: configuration.limits.maxConcurrentPasswordChecksPerNetwork),
                 secrets: SecretBox(key: sealingKey), logger: logger,
-                issuer: { issuerBox.current ?? fallbackIssuer }, appAttest: appAttest)
+                issuer: { issuerBox.current ?? fallbackIssuer }, appAttest: appAttest, metrics: metrics)
             return KeywayServerApp(
                 configuration: configuration, devConfigId: devConfigId, createdAdminToken: createdAdminToken,
                 logger: logger, database: database,
                 outbox: outbox, keys: keys, refreshKey: refreshKey, dpopNonceKey: dpopNonceKey,
                 clientSecretKey: clientSecretKey, engine: engine, deliveryWorker: deliveryWorker,
-                issuer: issuerBox, masterKey: masterKey)
+                issuer: issuerBox, masterKey: masterKey, metrics: metrics)
         } catch {
             await Task { await database.shutdown() }.value
             throw error
@@ -209,7 +216,7 @@ public final class KeywayServerApp: Sendable {
 
     private func buildRouter() throws -> Router<KeywayRequestContext> {
         let router = RouteTable()
-        router.add(middleware: RequestLogMiddleware(logger: logger))
+        router.add(middleware: RequestLogMiddleware(logger: logger, metrics: metrics))
         let issuerBox = issuer
         let fallback = "http://\(configuration.host):\(configuration.port)"
         let currentIssuer: @Sendable () -> String = { issuerBox.current ?? fallback }
@@ -231,7 +238,7 @@ public final class KeywayServerApp: Sendable {
                 tokens: TokenIssuer(keys: keys, lifetimes: configuration.tokenLifetimes),
                 refreshTokens: RefreshTokenDerivation(key: refreshKey), dpop: dpop,
                 issuerKeys: JWKSFetcher(clock: configuration.clock, logger: logger), appAttest: engine.appAttest,
-                logger: logger),
+                metrics: metrics, logger: logger),
             revocationEndpoint: RevocationEndpoint(
                 database: database, clock: configuration.clock, clients: clients, issuer: currentIssuer,
                 accessTokens: accessTokens, logger: logger),
@@ -245,6 +252,7 @@ public final class KeywayServerApp: Sendable {
         ).register(on: router)
         userRoutes.register(on: router)
         HealthRoutes(database: database).register(on: router)
+        MetricsRoutes(metrics: metrics, database: database).register(on: router)
         let keyRing = keys
         AdminRoutes(service: admin, logger: logger, keysChanged: { try await keyRing.reload() }).register(on: router)
         if let outbox {

@@ -26,12 +26,15 @@ final class DeliveryWorker: Service, Sendable {
     let lease: TimeInterval
     /// How often the service looks for due messages when not woken.
     let pollInterval: Duration
+    /// Counts delivered, retried and dead messages per channel.
+    let metrics: ServerMetrics?
 
     init(
         database: any Database, clock: any ServerClock, routing: DeliveryRouting,
         retryPolicy: DeliveryRetryPolicy = DeliveryRetryPolicy(), batchSize: Int = 32, lease: TimeInterval = 60,
-        pollInterval: Duration = .seconds(1), logger: Logger
+        pollInterval: Duration = .seconds(1), metrics: ServerMetrics? = nil, logger: Logger
     ) {
+        self.metrics = metrics
         self.database = database
         self.clock = clock
         self.routing = routing
@@ -144,6 +147,7 @@ final class DeliveryWorker: Service, Sendable {
                     try await repositories.deliveryOutbox.markDelivered(id: message.id, now: now.epochMilliseconds)
                 }
                 logger.info("message delivered", metadata: metadata)
+                metrics?.message(channel: message.channel.rawValue, outcome: "delivered")
             case .retryable(let reason) where message.attempt < retryPolicy.maxAttempts:
                 let retryAt = now.addingTimeInterval(retryPolicy.delay(afterAttempt: message.attempt))
                 try await database.write { repositories in
@@ -151,6 +155,7 @@ final class DeliveryWorker: Service, Sendable {
                         id: message.id, attempt: message.attempt, error: reason,
                         retryAt: retryAt.epochMilliseconds, now: now.epochMilliseconds)
                 }
+                metrics?.message(channel: message.channel.rawValue, outcome: "retry")
                 logger.warning(
                     "delivery failed, will retry",
                     metadata: metadata.merging(["reason": "\(reason)", "retryAt": "\(retryAt)"]) { $1 })
@@ -160,6 +165,7 @@ final class DeliveryWorker: Service, Sendable {
                         id: message.id, attempt: message.attempt, error: reason, now: now.epochMilliseconds)
                 }
                 logger.error("delivery gave up", metadata: metadata.merging(["reason": "\(reason)"]) { $1 })
+                metrics?.message(channel: message.channel.rawValue, outcome: "dead")
             }
         } catch {
             // The lease runs out and the message is tried again.

@@ -27,6 +27,8 @@ struct FlowEngine: Sendable {
     let issuer: @Sendable () -> String
     /// Checks the App Attest assertions of device enrolments.
     let appAttest: AppAttestService
+    /// Counts flows started and completed, and rate-limit refusals.
+    let metrics: ServerMetrics
 
     var steps: StepBuilder { StepBuilder(engine: self) }
 
@@ -214,6 +216,7 @@ struct FlowEngine: Sendable {
             throw FlowProblem.deliveryFailed
         }
         logger.info("flow started", metadata: ["flow": "\(flowId)", "type": "\(request.flowType)"])
+        metrics.flowStarted(flowType: request.flowType.rawValue)
         return outcome.0
     }
 
@@ -258,10 +261,11 @@ struct FlowEngine: Sendable {
         _ body: @Sendable @escaping (inout Context, Repositories) async throws -> FlowProblem?
     ) async throws -> Step {
         let now = clock.now().epochMilliseconds
-        let outcome: (Step?, FlowProblem?, [DeliveryMessage], FlowRecord, Bool) = try await database.write { repositories in
+        let outcome: (Step?, FlowProblem?, [DeliveryMessage], FlowRecord, Bool, String) = try await database.write {
+            repositories in
             var context = try await self.load(
                 flowId: flowId, flowToken: flowToken, configId: configId, now: now, in: repositories)
-            if let problem = self.openProblem(context.flow, now: now) { return (nil, problem, [], context.flow, false) }
+            if let problem = self.openProblem(context.flow, now: now) { return (nil, problem, [], context.flow, false, "") }
             context.addressHash = clientAddress.map(ClientAddress.hash)
             context.location = CoarseLocation.of(clientAddress)
             let before = context.flow
@@ -274,10 +278,14 @@ struct FlowEngine: Sendable {
                 _ = try await repositories.deliveryOutbox.enqueue(event, now: now)
             }
             let hasEvents = !context.events.isEmpty
-            if let problem { return (nil, problem, messages, before, hasEvents) }
-            return (self.steps.step(for: context, flowToken: nil, traceId: traceId), nil, messages, before, hasEvents)
+            // The first method of the sign-in, as RFC 8176 names it, for the completion metric.
+            let method = context.progress.amr.first ?? "otp"
+            if let problem { return (nil, problem, messages, before, hasEvents, method) }
+            return (
+                self.steps.step(for: context, flowToken: nil, traceId: traceId), nil, messages, before, hasEvents, method
+            )
         }
-        let (step, problem, outgoing, before, hasEvents) = outcome
+        let (step, problem, outgoing, before, hasEvents, method) = outcome
         // Events go out through the worker, never holding up the answer.
         if hasEvents { delivery.wake() }
         if try await !deliver(outgoing) {
@@ -293,6 +301,7 @@ struct FlowEngine: Sendable {
         guard let step else { throw FlowProblem.internalError }
         if step.kind == .completed {
             logger.info("flow completed", metadata: ["flow": "\(flowId)", "session": "\(step.completed?.session ?? "")"])
+            metrics.flowCompleted(flowType: before.flowType.rawValue, method: method)
         }
         return step
     }
@@ -470,6 +479,7 @@ struct FlowEngine: Sendable {
         let (hits, windowStart) = try await repositories.rateLimits.hit(bucket: "\(kind):\(key)", now: now, window: window)
         if hits > Int64(limit) {
             logger.notice("rate limit reached", metadata: ["limit": "\(kind)"])
+            metrics.rateLimited(limit: kind)
             throw FlowProblem.rateLimited(until: windowStart + window, now: now)
         }
     }

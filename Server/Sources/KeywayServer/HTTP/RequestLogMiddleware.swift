@@ -8,6 +8,7 @@ import Logging
 struct RequestLogMiddleware: RouterMiddleware {
     typealias Context = KeywayRequestContext
     let logger: Logger
+    let metrics: ServerMetrics
 
     func handle(
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
@@ -22,6 +23,7 @@ struct RequestLogMiddleware: RouterMiddleware {
         do {
             response = try await next(request, context)
         } catch let problem as FlowProblem {
+            metrics.problem(code: problem.problem.code.rawValue)
             response = HTTPResponses.problem(problem.problem, traceId: traceId)
         } catch let error as any HTTPResponseError {
             response = HTTPResponses.problem(Self.problem(for: error.status), traceId: traceId)
@@ -33,6 +35,11 @@ struct RequestLogMiddleware: RouterMiddleware {
         response.headers[HTTPResponses.traceIdHeader] = traceId
         response.headers[HTTPResponses.protocolVersionHeader] = ProtocolVersion.current
         let elapsed = ContinuousClock.now - start
+        let status = Int(response.status.code)
+        metrics.request(
+            route: ServerMetrics.route(path: request.uri.path, status: status), method: request.method.rawValue,
+            status: status, duration: elapsed)
+
         let micros = elapsed.components.seconds * 1_000_000 + elapsed.components.attoseconds / 1_000_000_000_000
         logger.info(
             "\(request.method) \(request.uri.path) \(response.status.code) \(Self.milliseconds(micros))ms",

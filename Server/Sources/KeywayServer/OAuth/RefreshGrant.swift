@@ -93,6 +93,7 @@ extension TokenEndpoint {
                     // account management all check the session).
                     try await repositories.refreshTokens.revokeFamily(record.familyId, at: nowMillis)
                     try await repositories.sessions.revoke(id: record.sessionId, at: nowMillis)
+                    metrics.refreshReuseDetected()
                     logger.warning(
                         "refresh token reused after rotation; token family and session revoked",
                         metadata: ["family": "\(record.familyId)", "client": "\(application.configId)"])

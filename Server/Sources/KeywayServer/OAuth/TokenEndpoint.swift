@@ -18,6 +18,8 @@ struct TokenEndpoint: Sendable {
     let issuerKeys: JWKSFetcher
     /// Checks the App Attest assertion over the DPoP proof of a code redemption.
     let appAttest: AppAttestService
+    /// Counts refresh token reuse.
+    let metrics: ServerMetrics
     let logger: Logger
 
     /// A token endpoint answer and the `DPoP-Nonce` to send with it, if the application uses nonces.

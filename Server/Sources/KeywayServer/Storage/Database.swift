@@ -29,10 +29,14 @@ enum ExclusiveLock: Int64, Sendable {
 extension DatabaseLocation {
     /// Opens the database: SQLite with `readerCount` readers, PostgreSQL with a pool of at most
     /// `poolSize` connections.
-    func open(poolSize: Int = 10, readerCount: Int = 4, logger: Logger) async throws -> any Database {
+    func open(
+        poolSize: Int = 10, readerCount: Int = 4, onConflictRetried: @escaping @Sendable () -> Void = {}, logger: Logger
+    ) async throws -> any Database {
         switch self {
         case .sqlite(let path): try await SQLiteDatabase.open(path: path, readerCount: readerCount, logger: logger)
-        case .postgres(let location): try await PostgreSQLDatabase.open(location, poolSize: poolSize, logger: logger)
+        case .postgres(let location):
+            try await PostgreSQLDatabase.open(
+                location, poolSize: poolSize, onConflictRetried: onConflictRetried, logger: logger)
         }
     }
 }

@@ -18,22 +18,29 @@ final class PostgreSQLDatabase: Database {
     private let client: PostgresClient
     private let running: Task<Void, Never>
     private let logger: Logger
+    /// Told of every transaction run again after a conflict (a metric).
+    private let onConflictRetried: @Sendable () -> Void
     let location: PostgresLocation
 
     /// How many times a transaction refused for a conflict is run in all.
     static let attempts = 12
 
-    private init(client: PostgresClient, running: Task<Void, Never>, location: PostgresLocation, logger: Logger) {
+    private init(
+        client: PostgresClient, running: Task<Void, Never>, location: PostgresLocation,
+        onConflictRetried: @escaping @Sendable () -> Void, logger: Logger
+    ) {
         self.client = client
         self.running = running
         self.location = location
+        self.onConflictRetried = onConflictRetried
         self.logger = logger
     }
 
     /// Connects with at most `poolSize` connections, checking within `patience` that the server
     /// answers.
     static func open(
-        _ location: PostgresLocation, poolSize: Int = 10, patience: Duration = .seconds(15), logger: Logger
+        _ location: PostgresLocation, poolSize: Int = 10, patience: Duration = .seconds(15),
+        onConflictRetried: @escaping @Sendable () -> Void = {}, logger: Logger
     ) async throws -> PostgreSQLDatabase {
         let tls: PostgresClient.Configuration.TLS =
             switch location.tls {
@@ -52,7 +59,8 @@ final class PostgreSQLDatabase: Database {
         configuration.options.connectTimeout = .seconds(10)
         let client = PostgresClient(configuration: configuration, backgroundLogger: Logger(label: "keyway.postgres") { _ in SwiftLogNoOpLogHandler() })
         let running = Task { await client.run() }
-        let database = PostgreSQLDatabase(client: client, running: running, location: location, logger: logger)
+        let database = PostgreSQLDatabase(
+            client: client, running: running, location: location, onConflictRetried: onConflictRetried, logger: logger)
         do {
             // The pool retries a refused connection for as long as a lease waits: the check is
             // given up after `patience`.
@@ -89,6 +97,7 @@ final class PostgreSQLDatabase: Database {
                 return try await transaction(body)
             } catch where attempt < Self.attempts && Self.isConflict(error) {
                 attempt += 1
+                onConflictRetried()
                 // A random pause that grows with the attempts, so two conflicting transactions
                 // do not meet again at once.
                 try await Task.sleep(for: .microseconds(Int.random(in: 100...(1_000 * attempt))))

@@ -1,0 +1,139 @@
+import Foundation
+import Metrics
+import Prometheus
+
+/// The server's metrics, through swift-metrics into a Prometheus registry of this server's own
+/// (two servers in one process keep theirs apart), exported at `GET /metrics`.
+///
+/// | Metric | Labels |
+/// | --- | --- |
+/// | `keyway_http_requests_total` | `route` (the path with its IDs as `{id}`), `method`, `status` |
+/// | `keyway_http_request_duration_seconds` (histogram) | `route`, `method` |
+/// | `keyway_flows_started_total` | `flow_type` |
+/// | `keyway_flows_completed_total` | `flow_type`, `method` (the primary method) |
+/// | `keyway_problems_total` | `code` (every problem document the API answered: refused codes, rate limits, bad input…) |
+/// | `keyway_messages_total` | `channel`, `outcome` (`delivered`, `retry`, `dead`) |
+/// | `keyway_refresh_reuse_detected_total` | |
+/// | `keyway_rate_limited_total` | `limit` |
+/// | `keyway_database_transaction_duration_seconds` (histogram) | `kind` (`read`, `write`), `outcome` |
+/// | `keyway_database_conflicts_retried_total` | (PostgreSQL serialization conflicts run again) |
+final class ServerMetrics: Sendable {
+    let registry: PrometheusCollectorRegistry
+    private let factory: PrometheusMetricsFactory
+
+    init() {
+        registry = PrometheusCollectorRegistry()
+        var factory = PrometheusMetricsFactory(registry: registry)
+        factory.defaultDurationHistogramBuckets = [
+            .microseconds(500), .milliseconds(1), .milliseconds(2), .milliseconds(5), .milliseconds(10),
+            .milliseconds(25), .milliseconds(50), .milliseconds(100), .milliseconds(250), .milliseconds(500), .seconds(1),
+            .seconds(2.5), .seconds(5), .seconds(10),
+        ]
+        self.factory = factory
+    }
+
+    func request(route: String, method: String, status: Int, duration: Duration) {
+        Counter(
+            label: "keyway_http_requests_total",
+            dimensions: [("route", route), ("method", method), ("status", String(status))], factory: factory
+        ).increment()
+        Metrics.Timer(
+            label: "keyway_http_request_duration_seconds", dimensions: [("route", route), ("method", method)],
+            factory: factory
+        ).recordNanoseconds(Self.nanoseconds(duration))
+    }
+
+    func flowStarted(flowType: String) {
+        Counter(label: "keyway_flows_started_total", dimensions: [("flow_type", flowType)], factory: factory).increment()
+    }
+
+    func flowCompleted(flowType: String, method: String) {
+        Counter(
+            label: "keyway_flows_completed_total", dimensions: [("flow_type", flowType), ("method", method)],
+            factory: factory
+        ).increment()
+    }
+
+    func problem(code: String) {
+        Counter(label: "keyway_problems_total", dimensions: [("code", code)], factory: factory).increment()
+    }
+
+    func message(channel: String, outcome: String) {
+        Counter(
+            label: "keyway_messages_total", dimensions: [("channel", channel), ("outcome", outcome)], factory: factory
+        ).increment()
+    }
+
+    func refreshReuseDetected() {
+        Counter(label: "keyway_refresh_reuse_detected_total", factory: factory).increment()
+    }
+
+    func rateLimited(limit: String) {
+        Counter(label: "keyway_rate_limited_total", dimensions: [("limit", limit)], factory: factory).increment()
+    }
+
+    func transaction(kind: String, outcome: String, duration: Duration) {
+        Metrics.Timer(
+            label: "keyway_database_transaction_duration_seconds", dimensions: [("kind", kind), ("outcome", outcome)],
+            factory: factory
+        ).recordNanoseconds(Self.nanoseconds(duration))
+    }
+
+    func conflictRetried() {
+        Counter(label: "keyway_database_conflicts_retried_total", factory: factory).increment()
+    }
+
+    /// The Prometheus text exposition of every metric.
+    func exposition() -> String { registry.emitToString() }
+
+    static func nanoseconds(_ duration: Duration) -> Int64 {
+        duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000
+    }
+
+    /// A route label for `path`: IDs and tokens become `{id}`, so the label has few values; a
+    /// path no route answered is `unmatched`.
+    static func route(path: String, status: Int) -> String {
+        if status == 404 || status == 405 { return "unmatched" }
+        let segments = path.split(separator: "/", omittingEmptySubsequences: true).map { segment -> String in
+            let text = String(segment)
+            let known = ["flw_", "dev_", "apr_", "cfg_", "usr_", "prj_", "app_", "ses_"]
+            if known.contains(where: text.hasPrefix) || (text.count >= 16 && text.contains(where: \.isNumber)) {
+                return "{id}"
+            }
+            return text
+        }
+        return "/" + segments.joined(separator: "/")
+    }
+}
+
+/// A ``Database`` that times every transaction into ``ServerMetrics``.
+struct MeteredDatabase: Database {
+    let inner: any Database
+    let metrics: ServerMetrics
+
+    func read<T: Sendable>(_ body: @Sendable (Repositories) async throws -> T) async throws -> T {
+        try await timed("read") { try await inner.read(body) }
+    }
+
+    func write<T: Sendable>(_ body: @Sendable (Repositories) async throws -> T) async throws -> T {
+        try await timed("write") { try await inner.write(body) }
+    }
+
+    func shutdown() async { await inner.shutdown() }
+
+    func exclusively<T: Sendable>(_ lock: ExclusiveLock, _ body: () async throws -> T) async throws -> T {
+        try await inner.exclusively(lock, body)
+    }
+
+    private func timed<T>(_ kind: String, _ body: () async throws -> T) async throws -> T {
+        let start = ContinuousClock.now
+        do {
+            let value = try await body()
+            metrics.transaction(kind: kind, outcome: "ok", duration: ContinuousClock.now - start)
+            return value
+        } catch {
+            metrics.transaction(kind: kind, outcome: "error", duration: ContinuousClock.now - start)
+            throw error
+        }
+    }
+}
