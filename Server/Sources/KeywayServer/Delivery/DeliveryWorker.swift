@@ -28,6 +28,8 @@ final class DeliveryWorker: Service, Sendable {
     let pollInterval: Duration
     /// Counts delivered, retried and dead messages per channel.
     let metrics: ServerMetrics?
+    /// The messages this worker's rounds claimed whose outcome is not recorded yet (ID → attempt).
+    private let inFlight = Locked<[String: Int]>([:])
 
     init(
         database: any Database, clock: any ServerClock, routing: DeliveryRouting,
@@ -46,6 +48,8 @@ final class DeliveryWorker: Service, Sendable {
     }
 
     /// Delivers due messages until the task is cancelled or the server shuts down gracefully.
+    /// On the way out, messages it claimed but could not record an outcome for are handed back
+    /// at once (not after their lease), so another instance, or this one restarted, sends them.
     func run() async throws {
         await cancelWhenGracefulShutdown {
             while !Task.isCancelled {
@@ -57,6 +61,26 @@ final class DeliveryWorker: Service, Sendable {
                 }
                 await self.signal.wait(upTo: self.pollInterval)
             }
+        }
+        // A fresh task: this one is cancelled, and the database may refuse work for it.
+        await Task { await self.releaseLeases() }.value
+    }
+
+    /// Hands back the messages this worker claimed and has no outcome for.
+    func releaseLeases() async {
+        let leftover = inFlight.withLock { $0 }
+        guard !leftover.isEmpty else { return }
+        let now = clock.now().epochMilliseconds
+        do {
+            try await database.write { repositories in
+                for (id, attempt) in leftover {
+                    try await repositories.deliveryOutbox.releaseLease(id: id, attempt: attempt, now: now)
+                }
+            }
+            inFlight.withLock { state in for id in leftover.keys { state[id] = nil } }
+            logger.notice("delivery leases released at shutdown", metadata: ["count": "\(leftover.count)"])
+        } catch {
+            logger.warning("delivery leases not released: \(String(describing: type(of: error)))")
         }
     }
 
@@ -80,6 +104,7 @@ final class DeliveryWorker: Service, Sendable {
         let claimed = try await database.write { repositories in
             try await repositories.deliveryOutbox.claimDue(now: now, limit: batchSize, lease: lease)
         }
+        inFlight.withLock { state in for message in claimed { state[message.id] = message.attempt } }
         await withTaskGroup(of: Void.self) { group in
             for message in claimed {
                 group.addTask { await self.attempt(message) }
@@ -140,6 +165,7 @@ final class DeliveryWorker: Service, Sendable {
             outcome = .permanent("no delivery provider for channel \(message.channel)")
         }
         let now = clock.now()
+        var recorded = false
         do {
             switch outcome {
             case .delivered:
@@ -167,12 +193,16 @@ final class DeliveryWorker: Service, Sendable {
                 logger.error("delivery gave up", metadata: metadata.merging(["reason": "\(reason)"]) { $1 })
                 metrics?.message(channel: message.channel.rawValue, outcome: "dead")
             }
+            recorded = true
         } catch {
             // The lease runs out and the message is tried again.
             logger.warning(
                 "delivery outcome not recorded",
                 metadata: metadata.merging(["error": "\(String(describing: type(of: error)))"]) { $1 })
         }
+        // A recorded outcome ends the hold; one that could not be recorded stays held, to be handed
+        // back at shutdown (or when its lease runs out).
+        if recorded { inFlight.withLock { $0[message.id] = nil } }
         return outcome
     }
 }

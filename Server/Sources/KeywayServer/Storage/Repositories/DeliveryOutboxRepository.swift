@@ -147,6 +147,18 @@ struct DeliveryOutboxRepository: Sendable {
         ).run()
     }
 
+    /// Hands a claimed message back before its lease ends (its worker is shutting down without
+    /// an outcome for it): it is due again at once, for any worker.
+    func releaseLease(id: String, attempt: Int, now: Int64) async throws {
+        try await sql.raw(
+            """
+            UPDATE delivery_outbox
+            SET status = 'pending', lease_until = NULL, next_attempt_at = \(bind: now), updated_at = \(bind: now)
+            WHERE id = \(bind: id) AND status = 'sending' AND attempts = \(bind: Int64(attempt))
+            """
+        ).run()
+    }
+
     /// Gives up a message that is not delivered yet because what it was for is gone (the flow
     /// that needed the code went back to an earlier step): it becomes a dead letter, `reason`
     /// added to its last error, and is never sent later.
