@@ -98,6 +98,25 @@ struct ParsingTests {
         #expect(!TraceID.isAcceptable(String(repeating: "a", count: 65)))
     }
 
+    @Test func w3cTraceparent() {
+        // The example of W3C Trace Context §3.2.
+        #expect(
+            TraceID.fromTraceparent("00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01")
+                == "4bf92f3577b34da6a3ce929d0e0e4736")
+        // A later version may add fields after the flags.
+        #expect(
+            TraceID.fromTraceparent("01-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-00-extra")
+                == "4bf92f3577b34da6a3ce929d0e0e4736")
+        for bad in [
+            "", "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7", "ff-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01",
+            "00-00000000000000000000000000000000-00f067aa0ba902b7-01", "00-4bf92f3577b34da6a3ce929d0e0e4736-0000000000000000-01",
+            "00-4BF92F3577B34DA6A3CE929D0E0E4736-00f067aa0ba902b7-01", "00-4bf92f3577b34da6a3ce929d0e0e473-00f067aa0ba902b7-01",
+            "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01-extra", "00-4bf92f3577b34da6a3ce929d0e0e473g-00f067aa0ba902b7-01",
+        ] {
+            #expect(TraceID.fromTraceparent(bad) == nil, "\(bad)")
+        }
+    }
+
     @Test func configIds() {
         #expect(DevProvisioning.isValidConfigId("cfg_dev.1-a"))
         #expect(!DevProvisioning.isValidConfigId("x"))

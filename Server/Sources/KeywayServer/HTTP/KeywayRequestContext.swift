@@ -24,6 +24,19 @@ enum TraceID {
         Hex.encode(SecureRandom.bytes(16))
     }
 
+    /// The trace ID of a W3C Trace Context `traceparent` header
+    /// (`00-<32 hex trace-id>-<16 hex parent-id>-<2 hex flags>`), or `nil` when it is malformed or
+    /// names the invalid all-zero trace or parent.
+    static func fromTraceparent(_ header: String) -> String? {
+        let parts = header.trimmingCharacters(in: .whitespaces).split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count >= 4, parts[0].count == 2, parts[0] != "ff", parts[1].count == 32, parts[2].count == 16,
+            parts[3].count == 2, parts[0] != "00" || parts.count == 4,
+            parts.prefix(4).allSatisfy({ $0.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) } }),
+            parts[1].contains(where: { $0 != "0" }), parts[2].contains(where: { $0 != "0" })
+        else { return nil }
+        return String(parts[1])
+    }
+
     /// Whether a client-sent trace ID may be reused: 8 to 64 characters of `[A-Za-z0-9-_]`.
     static func isAcceptable(_ value: String) -> Bool {
         (8...64).contains(value.utf8.count)

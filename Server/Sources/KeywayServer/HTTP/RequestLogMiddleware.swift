@@ -10,12 +10,18 @@ struct RequestLogMiddleware: RouterMiddleware {
     let logger: Logger
     let metrics: ServerMetrics
 
+    static let traceparentHeader = HTTPField.Name("traceparent")!
+
     func handle(
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
     ) async throws -> Response {
         let start = ContinuousClock.now
         var context = context
-        if let incoming = request.headers[HTTPResponses.traceIdHeader], TraceID.isAcceptable(incoming) {
+        // A W3C trace the request belongs to makes its trace ID this request's; else the
+        // client's own trace ID header; else the one the context made.
+        if let parent = request.headers[Self.traceparentHeader], let traceId = TraceID.fromTraceparent(parent) {
+            context.traceId = traceId
+        } else if let incoming = request.headers[HTTPResponses.traceIdHeader], TraceID.isAcceptable(incoming) {
             context.traceId = incoming
         }
         let traceId = context.traceId
