@@ -89,6 +89,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
     var logLevel: String = "info"
 
+    @Option(help: "Log lines as text or as JSON objects, one per line (json).")
+    var logFormat: String = "text"
+
     func validate() throws {
         guard (0...65_535).contains(port) else { throw ValidationError("--port must be between 0 and 65535.") }
         guard (1...1_000).contains(databasePoolSize) else {
@@ -97,6 +100,9 @@ struct ServeCommand: AsyncParsableCommand {
         guard maxFlowStartsPerAddress >= 0 else { throw ValidationError("--max-flow-starts-per-address must not be negative.") }
         guard maxCodeSendsPerAddress >= 0 else { throw ValidationError("--max-code-sends-per-address must not be negative.") }
         guard maxChecksPerAddress >= 0 else { throw ValidationError("--max-checks-per-address must not be negative.") }
+        guard KeywayLogHandler.Format(rawValue: logFormat) != nil else {
+            throw ValidationError("--log-format must be text or json.")
+        }
         guard Logger.Level(rawValue: logLevel) != nil else {
             throw ValidationError("--log-level must be one of trace, debug, info, notice, warning, error, critical.")
         }
@@ -144,7 +150,8 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        LoggingSystem.bootstrap(KeywayLogHandler.standardError)
+        let format = KeywayLogHandler.Format(rawValue: logFormat) ?? .text
+        LoggingSystem.bootstrap { KeywayLogHandler.standardError(label: $0, format: format) }
         var logger = Logger(label: "keyway")
         logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
         let location: DatabaseLocation

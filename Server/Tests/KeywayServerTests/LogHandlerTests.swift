@@ -15,6 +15,20 @@ struct LogHandlerTests {
         #expect(line == "2026-11-18T11:06:40Z info keyway: [KeywayServer] POST /v1/flows 201 1.20ms a=1 traceId=abc\n")
     }
 
+    @Test func jsonLinesAreOneObjectEachWithEscapesAndTheMetadata() throws {
+        let time = Date(timeIntervalSince1970: 1_795_000_000.75)
+        let line = KeywayLogHandler.jsonLine(
+            time: time, level: .warning, label: "keyway", source: "KeywayServer",
+            message: "a \"quoted\"\nmessage\u{1}", metadata: ["traceId": "abc", "message": "clash", "é": "ü"])
+        #expect(line.hasSuffix("}\n") && !line.dropLast().contains("\n"))
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: String])
+        #expect(
+            object == [
+                "time": "2026-11-18T11:06:40Z", "level": "warning", "label": "keyway", "source": "KeywayServer",
+                "message": "a \"quoted\"\nmessage\u{1}", "traceId": "abc", "meta_message": "clash", "é": "ü",
+            ])
+    }
+
     @Test func timestampsFollowTheClock() {
         let stamps = KeywayLogHandler.Timestamps()
         #expect(stamps.text(for: Date(timeIntervalSince1970: 0)) == "1970-01-01T00:00:00Z")

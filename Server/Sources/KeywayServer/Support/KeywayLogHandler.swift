@@ -14,19 +14,35 @@ import Darwin
 /// It formats the timestamp once per second instead of once per line, which matters at the
 /// request rates the server sees: one line is logged per request.
 public struct KeywayLogHandler: LogHandler {
+    /// How lines are written.
+    public enum Format: String, Sendable, CaseIterable {
+        /// `TIMESTAMP LEVEL LABEL: [SOURCE] MESSAGE key=value …`.
+        case text
+        /// One JSON object per line: `time`, `level`, `label`, `source`, `message` and the
+        /// metadata as string members (a member named like one of those is prefixed with `meta_`).
+        case json
+    }
+
     public var metadata: Logger.Metadata = [:]
     public var logLevel: Logger.Level = .info
     private let label: String
     private let fileDescriptor: Int32
+    private let format: Format
 
     /// A handler writing to standard error.
     public static func standardError(label: String) -> KeywayLogHandler {
         KeywayLogHandler(label: label, fileDescriptor: 2)
     }
 
-    init(label: String, fileDescriptor: Int32) {
+    /// A handler writing `format` lines to standard error.
+    public static func standardError(label: String, format: Format) -> KeywayLogHandler {
+        KeywayLogHandler(label: label, fileDescriptor: 2, format: format)
+    }
+
+    init(label: String, fileDescriptor: Int32, format: Format = .text) {
         self.label = label
         self.fileDescriptor = fileDescriptor
+        self.format = format
     }
 
     public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
@@ -35,9 +51,18 @@ public struct KeywayLogHandler: LogHandler {
     }
 
     public func log(event: LogEvent) {
-        var line = Self.line(
-            time: Date(), level: event.level, label: label, source: event.source, message: "\(event.message)",
-            metadata: event.metadata.map { metadata.merging($0) { _, new in new } } ?? metadata)
+        let merged = event.metadata.map { metadata.merging($0) { _, new in new } } ?? metadata
+        var line =
+            switch format {
+            case .text:
+                Self.line(
+                    time: Date(), level: event.level, label: label, source: event.source, message: "\(event.message)",
+                    metadata: merged)
+            case .json:
+                Self.jsonLine(
+                    time: Date(), level: event.level, label: label, source: event.source, message: "\(event.message)",
+                    metadata: merged)
+            }
         line.withUTF8 { bytes in
             var offset = 0
             while offset < bytes.count {
@@ -63,6 +88,39 @@ public struct KeywayLogHandler: LogHandler {
         return line
     }
 
+    /// One JSON object and a newline: the fixed members, then the metadata sorted by key.
+    static func jsonLine(
+        time: Date, level: Logger.Level, label: String, source: String, message: String, metadata: Logger.Metadata
+    ) -> String {
+        let fixed = ["time", "level", "label", "source", "message"]
+        var members = [
+            ("time", Timestamps.shared.text(for: time)), ("level", "\(level)"), ("label", label), ("source", source),
+            ("message", message),
+        ]
+        for key in metadata.keys.sorted() {
+            members.append((fixed.contains(key) ? "meta_\(key)" : key, "\(metadata[key]!)"))
+        }
+        return "{" + members.map { "\(jsonString($0.0)):\(jsonString($0.1))" }.joined(separator: ",") + "}\n"
+    }
+
+    /// `text` as a JSON string literal (RFC 8259 §7).
+    static func jsonString(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where scalar.value < 0x20:
+                out += "\\u00" + String(scalar.value, radix: 16).leftPadded(to: 2)
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
+    }
+
     /// The ISO 8601 text of the current second, cached.
     final class Timestamps: Sendable {
         static let shared = Timestamps()
@@ -81,5 +139,11 @@ public struct KeywayLogHandler: LogHandler {
         }
 
         private static func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
+    }
+}
+
+extension String {
+    fileprivate func leftPadded(to length: Int) -> String {
+        count >= length ? self : String(repeating: "0", count: length - count) + self
     }
 }
