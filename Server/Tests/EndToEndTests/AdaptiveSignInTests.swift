@@ -12,11 +12,11 @@ struct AdaptiveHarness: ScopedTestServer {
 
     static func start(
         policy: [String: Any], limits: FlowLimits = FlowLimits(), passwords: (any PasswordHashing)? = nil,
-        appAttestRoots: [String] = []
+        appAttestRoots: [String] = [], database: DatabaseLocation? = nil, clock: ManualClock = ManualClock(), port: Int = 0
     ) async throws -> AdaptiveHarness {
-        let clock = ManualClock()
         let server = try await TestServer.start(
-            clock: clock, limits: limits, adminToken: testAdminToken, passwords: passwords, appAttestRoots: appAttestRoots)
+            database: database, port: port, clock: clock, limits: limits, adminToken: testAdminToken, passwords: passwords,
+            appAttestRoots: appAttestRoots)
         return try await server.settingUp { server in
             try await server.setPolicy(policy)
             return AdaptiveHarness(clock: clock, server: server)
