@@ -101,7 +101,7 @@ let package = Package(
             name: "keyway-server",
             dependencies: [
                 "KeywayServer",
-                .product(name: "KeywayProtocol", package: sdk),
+                .product(name: "KeywayProtocol", package: sdk), .product(name: "KeywayJOSE", package: sdk),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],

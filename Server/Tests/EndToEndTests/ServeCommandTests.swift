@@ -93,6 +93,49 @@ struct ServeCommandTests {
         await started.stop()
     }
 
+    @Test func settingsComeFromOptionsThenEnvironmentThenTheConfigFile() async throws {
+        let (folder, database) = Self.temporaryFolder()
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let file = folder + "/keyway.json"
+        try JSONSerialization.data(withJSONObject: [
+            "port": 9191, "logFormat": "json", "maxChecksPerAddress": 12,
+            "database": "postgres://kw:hunter2@db.example.com/keyway?sslmode=require",
+        ]).write(to: URL(fileURLWithPath: file))
+        let check = try CLIProcess(
+            arguments: ["config", "check", "--config", file, "--max-checks-per-address", "7"],
+            environment: ["KEYWAY_PORT": "9292", "KEYWAY_LOG_LEVEL": "debug"], executable: "keyway-server")
+        #expect(try await check.waitForExit() == 0, "\(check.standardError)")
+        let shown = try #require(try JSONSerialization.jsonObject(with: Data(check.standardOutput.utf8)) as? [String: Any])
+        #expect(shown["port"] as? Int == 9292, "the environment wins over the file")
+        #expect(shown["maxChecksPerAddress"] as? Int == 7, "an option wins over the file")
+        #expect(shown["logFormat"] as? String == "json")
+        #expect(shown["logLevel"] as? String == "debug")
+        #expect(shown["database"] as? String == "postgres://kw:********@db.example.com:5432/keyway?sslmode=require")
+        #expect(!check.standardOutput.contains("hunter2"))
+
+        // A misspelt setting, or one of the wrong type, is refused by name.
+        try Data(#"{"prot": 1}"#.utf8).write(to: URL(fileURLWithPath: file))
+        let misspelt = try CLIProcess(arguments: ["config", "check", "--config", file], executable: "keyway-server")
+        #expect(try await misspelt.waitForExit() != 0)
+        #expect(misspelt.standardError.contains(#"unknown setting "prot""#), "\(misspelt.standardError)")
+        try Data(#"{"port": "eighty"}"#.utf8).write(to: URL(fileURLWithPath: file))
+        let wrongType = try CLIProcess(arguments: ["config", "check", "--config", file], executable: "keyway-server")
+        #expect(try await wrongType.waitForExit() != 0)
+        #expect(wrongType.standardError.contains("port"), "\(wrongType.standardError)")
+
+        // serve runs with the file's settings.
+        try JSONSerialization.data(withJSONObject: ["database": database, "logFormat": "json"])
+            .write(to: URL(fileURLWithPath: file))
+        let (served, port) = try await Self.serve(["--config", file])
+        try await withTestServer(served) { process in
+            let health = try await RawHTTPClient.send(
+                method: "GET", host: "127.0.0.1", port: port, path: "/health/ready", headers: [:], body: nil)
+            #expect(health.status == 200)
+            let line = try #require(process.standardError.split(separator: "\n").first { $0.contains("listening on") })
+            #expect(try JSONSerialization.jsonObject(with: Data(line.utf8)) is [String: Any], "\(line)")
+        }
+    }
+
     @Test func theDatabaseAndItsFolderAreReadableByTheOwnerOnly() async throws {
         let (folder, database) = Self.temporaryFolder()
         let path = folder + "/keyway.sqlite"

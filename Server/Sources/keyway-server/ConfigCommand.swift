@@ -1,0 +1,39 @@
+import ArgumentParser
+import Foundation
+import KeywayServer
+
+/// `keyway-server config check`: what `serve` would run with.
+struct ConfigCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "config", abstract: "Shows the settings the server would run with.", subcommands: [Check.self])
+
+    /// `config check`: merges the options, the environment and the `--config` file as `serve`
+    /// does, checks them, and prints them as JSON with the secrets masked.
+    struct Check: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Checks the settings (options, environment, --config file) and prints those in effect, secrets masked; exits 1 when serve would refuse them.")
+
+        @OptionGroup var options: ServeOptions
+
+        func run() async throws {
+            let settings = try options.settings()
+            let configuration = try options.serverConfiguration(settings, logger: nil)
+            var shown = settings
+            // The URL with its password masked.
+            shown.database = configuration.database.description
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            var document = try JSONSerialization.jsonObject(with: encoder.encode(shown)) as? [String: Any] ?? [:]
+            document["adminToken"] = configuration.adminToken == nil ? "(the stored one, or a new one at start)" : "********"
+            document["masterKey"] =
+                configuration.masterKey.map { "key \($0.id)" }
+                ?? (settings.production ? "missing: production mode needs one" : "the dev key file beside the database")
+            let data = try JSONSerialization.data(withJSONObject: document, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
+            Output.line(String(decoding: data, as: UTF8.self))
+            if settings.production, configuration.masterKey == nil {
+                Output.error("Production mode needs a master key: set KEYWAY_MASTER_KEY or --master-key-file.")
+                throw ExitCode.failure
+            }
+        }
+    }
+}

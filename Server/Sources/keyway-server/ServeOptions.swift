@@ -1,0 +1,97 @@
+import ArgumentParser
+import Foundation
+import KeywayProtocol
+import KeywayServer
+import Logging
+
+/// The options of `keyway-server serve`, shared with `keyway-server config check`. Each setting
+/// comes from its option when given, else from its environment variable, else from the
+/// configuration file (`--config`), else from its default: see ``ServeSettings``.
+struct ServeOptions: ParsableArguments {
+    @Option(
+        help: ArgumentHelp(
+            "A JSON file of settings (default: $KEYWAY_CONFIG); options and environment variables override it.",
+            valueName: "path"))
+    var config: String?
+
+    @Option(help: "The address to listen on (default 127.0.0.1).")
+    var host: String?
+
+    @Option(help: "The port to listen on (default 8080; 0 picks a free port).")
+    var port: Int?
+
+    @Option(
+        help: ArgumentHelp(
+            "The database URL: sqlite:PATH or postgres://USER:PASSWORD@HOST:PORT/DATABASE[?sslmode=disable|prefer|require] (default: $KEYWAY_DATABASE_URL, else sqlite:.keyway/keyway.sqlite).",
+            valueName: "url"))
+    var database: String?
+
+    @Option(help: "Connections to a PostgreSQL database, at most (1-1000, default 10).")
+    var databasePoolSize: Int?
+
+    @Option(
+        help: ArgumentHelp(
+            "A file whose first line is the master key (32 bytes, base64) the signing and secret keys are sealed with at rest (default: $KEYWAY_MASTER_KEY; in dev mode a key file beside the SQLite database, created on first start). Production mode needs one.",
+            valueName: "path"))
+    var masterKeyFile: String?
+
+    @Option(help: "The OAuth issuer URL (default: the listening URL).")
+    var issuer: String?
+
+    @Flag(help: "Turn dev mode off: no dev application, no dev outbox.")
+    var production = false
+
+    @Option(help: "Pin the config ID of the dev application (for scripts and tests).")
+    var devConfigId: String?
+
+    @Option(help: "Outside dev mode: an executable that delivers each message, given as JSON on standard input.")
+    var deliveryCommand: String?
+
+    @Option(
+        name: .customLong("trust-issuer"),
+        help: ArgumentHelp(
+            "A JSON file describing an external issuer whose tokens may be exchanged for Keyway tokens (repeatable).",
+            discussion: #"{"issuer": "…", "audience": "…", "jwks": {"keys": […]} or "jwksURL": "https://…", "linkByVerifiedEmail": true, "createUsers": true}"#,
+            valueName: "path"))
+    var trustedIssuerFiles: [String] = []
+
+    @Option(help: "Flows one client address may start in 15 minutes (0: no limit; behind a proxy every client shares its address).")
+    var maxFlowStartsPerAddress: Int?
+
+    @Option(help: "Codes (email, SMS) one client address may have sent in 15 minutes (0: no limit).")
+    var maxCodeSendsPerAddress: Int?
+
+    @Option(help: "Codes and passwords one client address may have checked in 15 minutes (0: no limit).")
+    var maxChecksPerAddress: Int?
+
+    @Option(
+        help: ArgumentHelp(
+            "The admin API's bearer token, at least 32 characters (default: $KEYWAY_ADMIN_TOKEN, else the stored one, else a new one printed once). Other users see command lines in the process list: prefer $KEYWAY_ADMIN_TOKEN or --admin-token-file.",
+            valueName: "token"))
+    var adminToken: String?
+
+    @Option(help: ArgumentHelp("A file whose first line is the admin API's bearer token.", valueName: "path"))
+    var adminTokenFile: String?
+
+    @Flag(
+        help: ArgumentHelp(
+            "Run dev mode on a host other than loopback anyway. Dev mode serves every one-time code at /dev/outbox without authentication: anyone who can reach the server can sign in as anyone."))
+    var unsafeDevModeOnNetwork = false
+
+    @Option(
+        name: .customLong("app-attest-root"),
+        help: ArgumentHelp(
+            "A PEM file of a root App Attest credential certificates must chain to; repeat for several (default: Apple's App Attestation Root CA, built in).",
+            valueName: "path"))
+    var appAttestRootFiles: [String] = []
+
+    @Option(help: "Log level: trace, debug, info (default), notice, warning, error, critical.")
+    var logLevel: String?
+
+    @Option(help: "Log lines as text (default) or as JSON objects, one per line (json).")
+    var logFormat: String?
+
+    func validate() throws {
+        _ = try settings()
+    }
+}
