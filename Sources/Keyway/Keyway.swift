@@ -80,7 +80,8 @@ public final class KeywayClient: Sendable {
         let serverURL = server
         let appAttest = options.appAttest.map {
             AppAttestAgent(
-                options: $0, server: serverURL, configId: configId, transport: instrumented.transport, logger: logger)
+                options: $0, server: serverURL, configId: configId, transport: instrumented.transport,
+                clock: options.clock, logger: logger)
         }
         self.flow = KeywayFlow(
             driver: FlowDriver(client: client, options: instrumented, events: events, logger: logger, appAttest: appAttest))

@@ -225,4 +225,30 @@ struct AppAttestTests {
             #expect(statuses == [201, 201, 201, 429])
         }
     }
+
+    @Test func anApplicationWithoutAppAttestIsNotAskedAgainAndAgain() async throws {
+        let authority = try TestAppAttestAuthority()
+        try await withTestServer(
+            AdaptiveHarness.start(policy: ["primaryMethods": ["emailOtp"]], appAttestRoots: [authority.rootPEM])
+        ) { harness in
+            let provider = TestAppAttestProvider(authority: authority, appID: Self.appID)
+            let transport = PathCountingTransport()
+            let storage = InMemorySecureStorage()
+            var options = KeywayOptions(transport: transport, clock: harness.clock, dpopKey: P256.Signing.PrivateKey())
+            options.appAttest = AppAttestOptions(provider: provider, storage: storage)
+            let keyway = try KeywayClient(configID: TestServer.configId, baseURL: harness.server.baseURL, options: options)
+            for _ in 0..<3 {
+                try await harness.signInWithCode(keyway, email: "plain@example.com")
+                _ = try await harness.tokens(keyway)
+            }
+            // The registration the application refused is not tried at every redemption...
+            #expect(transport.count(suffix: "/v1/app-attest/challenges") == 1)
+            #expect(await provider.attestations == 1)
+            // ...but again after a pause.
+            harness.clock.advance(by: 11 * 60)
+            try await harness.signInWithCode(keyway, email: "plain@example.com")
+            _ = try await harness.tokens(keyway)
+            #expect(transport.count(suffix: "/v1/app-attest/challenges") == 2)
+        }
+    }
 }

@@ -12,9 +12,20 @@ actor AppAttestAgent {
     private let configId: String
     private let transport: any HTTPTransport
     private let logger: KeywayLogger
+    private let clock: any KeywayClock
     private var keyID: String?
+    /// After a registration failed (the application does not use App Attest, the service or the
+    /// server refused), no new attempt is made before this moment.
+    private var registrationPausedUntil: Date?
 
-    init(options: AppAttestOptions, server: ServerURL, configId: String, transport: any HTTPTransport, logger: KeywayLogger) {
+    /// How long a failed registration pauses the next attempts.
+    static let registrationPause: TimeInterval = 10 * 60
+
+    init(
+        options: AppAttestOptions, server: ServerURL, configId: String, transport: any HTTPTransport,
+        clock: any KeywayClock, logger: KeywayLogger
+    ) {
+        self.clock = clock
         self.options = options
         self.server = server
         self.configId = configId
@@ -59,6 +70,8 @@ actor AppAttestAgent {
             keyID = stored
             return stored
         }
+        let now = clock.now()
+        if let paused = registrationPausedUntil, now < paused { return nil }
         do {
             let challenge: AppAttestChallenge = try await post("/v1/app-attest/challenges", body: nil)
             let newKey = try await options.provider.generateKey()
@@ -74,6 +87,7 @@ actor AppAttestAgent {
             return newKey
         } catch {
             logger.log(.notice, .crypto, "App Attest key not registered: \(error)")
+            registrationPausedUntil = now.addingTimeInterval(Self.registrationPause)
             return nil
         }
     }
