@@ -17,6 +17,11 @@ struct LoadCommand: AsyncParsableCommand {
     @Option(help: "The server's process ID, for its resident memory.")
     var serverPid: Int32?
 
+    @Option(
+        name: .customLong("also-port"),
+        help: "Another instance of the server on the same database (repeatable): the users are spread over every port.")
+    var alsoPorts: [Int] = []
+
     @Option(help: "Concurrent virtual users, one keep-alive connection each.")
     var users = 32
 
@@ -44,7 +49,8 @@ struct LoadCommand: AsyncParsableCommand {
             throw ValidationError("Unknown part \(unknown): use memory, get, signin, redeem or refresh.")
         }
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
-        let runner = LoadRunner(host: host, port: port, group: group)
+        var runner = LoadRunner(host: host, port: port, group: group)
+        runner.otherPorts = alsoPorts
         let client = SignInClient(configId: configId)
         let tag = "b\(UInt32.random(in: 0...UInt32.max))"
         let warm = Duration.milliseconds(Int64(warmup * 1000))

@@ -8,6 +8,9 @@ struct LoadRunner: Sendable {
     let host: String
     let port: Int
     let group: any EventLoopGroup
+    /// Further instances of the server on one database: the users are spread over `port` and
+    /// these, one connection each, in turn.
+    var otherPorts: [Int] = []
 
     /// One user's tally.
     private struct Tally: Sendable {
@@ -45,7 +48,9 @@ struct LoadRunner: Sendable {
         let tallies = try await withThrowingTaskGroup(of: Tally.self) { group in
             for user in 0..<users {
                 group.addTask {
-                    try await BenchConnection.with(host: host, port: port, group: self.group) { connection in
+                    let ports = [port] + otherPorts
+                    return try await BenchConnection.with(host: host, port: ports[user % ports.count], group: self.group) {
+                        connection in
                         try await clock.sleep(until: start)
                         return await Self.user(
                             user, of: users, scenario: scenario, connection: connection, clock: clock, start: start,
