@@ -122,7 +122,8 @@ final class CLIProcess: ScopedTestServer, Sendable {
     }
 
     /// Waits for the process to exit and returns its exit status.
-    func waitForExit(timeout: Duration = .seconds(30)) async throws -> Int32 {
+    /// The timeout is generous: on a machine busy with other tests a process may take long to start.
+    func waitForExit(timeout: Duration = .seconds(120)) async throws -> Int32 {
         guard let status = await process.waitForExit(timeout: timeout) else {
             throw TestFailure("The CLI did not exit in time. Standard error:\n\(standardError)")
         }

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import Logging
 import PostgresKit
@@ -123,7 +124,7 @@ final class PostgreSQLDatabase: Database {
     /// Runs `body` holding PostgreSQL's advisory lock for `lock` (on a connection of its own),
     /// so that of several instances one at a time runs it.
     func exclusively<T: Sendable>(_ lock: ExclusiveLock, _ body: () async throws -> T) async throws -> T {
-        let key = lock.rawValue
+        let key = Self.advisoryKey(lock, schema: location.schema)
         return try await client.withConnection { connection in
             try await connection.query("SELECT pg_advisory_lock(\(key))", logger: logger)
             do {
@@ -135,6 +136,13 @@ final class PostgreSQLDatabase: Database {
                 throw error
             }
         }
+    }
+
+    /// The advisory lock key of `lock` for one deployment: deployments in other schemas of the
+    /// same database neither wait for each other nor share a lock.
+    static func advisoryKey(_ lock: ExclusiveLock, schema: String?) -> Int64 {
+        let digest = SHA256.hash(data: Data("keyway:\(lock.rawValue):\(schema ?? "public")".utf8))
+        return digest.prefix(8).reduce(Int64(0)) { $0 << 8 | Int64($1) }
     }
 
     func shutdown() async {
