@@ -30,12 +30,18 @@ struct RequestLogMiddleware: RouterMiddleware {
             response = try await next(request, context)
         } catch let problem as FlowProblem {
             metrics.problem(code: problem.problem.code.rawValue)
+            if problem.problem.status >= 500 {
+                logger.error(
+                    "request answered \(problem.problem.code.rawValue)",
+                    metadata: ["traceId": "\(traceId)", "path": "\(request.uri.path)"])
+            }
             response = HTTPResponses.problem(problem.problem, traceId: traceId)
         } catch let error as any HTTPResponseError {
             response = HTTPResponses.problem(Self.problem(for: error.status), traceId: traceId)
         } catch {
             logger.error(
-                "request failed: \(String(describing: type(of: error)))", metadata: ["traceId": "\(traceId)"])
+                "request failed: \(String(describing: type(of: error)))\(PostgreSQLDatabase.diagnosis(error))",
+                metadata: ["traceId": "\(traceId)"])
             response = HTTPResponses.problem(FlowProblem.internalError.problem, traceId: traceId)
         }
         response.headers[HTTPResponses.traceIdHeader] = traceId

@@ -156,6 +156,18 @@ final class PostgreSQLDatabase: Database {
         return ["40001", "40P01", "23505"].contains(state)
     }
 
+    /// What a log line may say of a driver error: its SQLSTATE and the table or constraint, never
+    /// the server's message or detail (they can quote values). Empty for other errors.
+    static func diagnosis(_ error: any Error) -> String {
+        guard let error = error as? PSQLError else { return "" }
+        guard let info = error.serverInfo else { return " (\(error.code))" }
+        let parts = [
+            info[.sqlState].map { "SQLSTATE \($0)" }, info[.tableName].map { "table \($0)" },
+            info[.constraintName].map { "constraint \($0)" },
+        ].compactMap { $0 }
+        return " (" + parts.joined(separator: ", ") + ")"
+    }
+
     /// A sentence for an error of the driver.
     static func describe(_ error: any Error) -> String {
         if let error = error as? ConfigurationError { return error.description }
