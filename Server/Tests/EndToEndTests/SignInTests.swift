@@ -113,4 +113,26 @@ final class UpdateRecorder: @unchecked Sendable {
             }
         }
     }
+
+    @Test func twoFirstSignInsOfOneNewIdentifierMakeOneAccount() async throws {
+        let clock = ManualClock()
+        try await withTestServer(TestServer.start(clock: clock)) { server in
+            let email = "twice-new@example.com"
+            let first = try KeywayClient(configID: TestServer.configId, baseURL: server.baseURL, options: KeywayOptions(clock: clock))
+            let second = try KeywayClient(configID: TestServer.configId, baseURL: server.baseURL, options: KeywayOptions(clock: clock))
+            // Both flows start before the account exists (a dev application creates it on a first sign-in).
+            await first.flow.start(identifier: email)
+            await second.flow.start(identifier: email)
+            let codes = try await server.outbox(to: email).compactMap(\.code)
+            #expect(codes.count == 2)
+            await first.flow.submitCode(codes[0])
+            await second.flow.submitCode(codes[1])
+            let one = try #require(first.flow.currentUpdate.completion, "\(first.flow.currentUpdate)")
+            let two = try #require(second.flow.currentUpdate.completion, "\(second.flow.currentUpdate)")
+            let a = try await first.exchange(authCode: one.authCode, codeVerifier: try #require(one.codeVerifier))
+            let b = try await second.exchange(authCode: two.authCode, codeVerifier: try #require(two.codeVerifier))
+            #expect(a.idToken.subject == b.idToken.subject)
+            #expect(try await server.rowCount("users") == 1)
+        }
+    }
 }

@@ -125,6 +125,13 @@ extension FlowEngine {
     private func signedInUser(by method: FlowMethodID, _ context: inout Context, in repositories: Repositories)
         async throws -> FlowProblem?
     {
+        if context.user == nil, let existing = try await repositories.users.find(
+            projectId: context.application.projectId, identifier: context.identifier)
+        {
+            // Another flow for the same new identifier created the account since this one began.
+            context.user = existing
+            context.flow.userId = existing.id
+        }
         if context.user == nil {
             // Only a dev application creates accounts on a first sign-in; elsewhere the method
             // cannot have succeeded without an account.
