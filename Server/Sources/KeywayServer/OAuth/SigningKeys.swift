@@ -48,9 +48,15 @@ struct SigningKey: Sendable {
             if let current = schedule.signing(at: now.epochMilliseconds) {
                 return try SigningKey(current, masterKey: masterKey)
             }
+            if let current = schedule.keys.first(where: { $0.retiredAt == nil }) {
+                // Made by another instance starting at the same moment, its clock a little ahead.
+                return try SigningKey(current, masterKey: masterKey)
+            }
             let key = SigningKey.generate()
+            // The first key signs from the beginning of time: an instance whose clock is a little
+            // behind the one that made it still finds it signing.
             try await repositories.keys.insertSigningKey(
-                try key.stored(createdAt: now.epochMilliseconds, activatesAt: now.epochMilliseconds, masterKey: masterKey))
+                try key.stored(createdAt: now.epochMilliseconds, activatesAt: 0, masterKey: masterKey))
             return key
         }
     }

@@ -24,7 +24,7 @@ final class PostgreSQLDatabase: Database {
     let location: PostgresLocation
 
     /// How many times a transaction refused for a conflict is run in all.
-    static let attempts = 12
+    static let attempts = 25
 
     private init(
         client: PostgresClient, running: Task<Void, Never>, location: PostgresLocation,
@@ -99,9 +99,10 @@ final class PostgreSQLDatabase: Database {
             } catch where attempt < Self.attempts && Self.isConflict(error) {
                 attempt += 1
                 onConflictRetried()
-                // A random pause that grows with the attempts, so two conflicting transactions
-                // do not meet again at once.
-                try await Task.sleep(for: .microseconds(Int.random(in: 100...(1_000 * attempt))))
+                // A random pause that doubles with the attempts (up to a quarter second), so
+                // conflicting transactions spread out instead of meeting again at once.
+                let ceiling = min(250_000, 500 << min(attempt, 10))
+                try await Task.sleep(for: .microseconds(Int.random(in: 100...ceiling)))
             }
         }
     }

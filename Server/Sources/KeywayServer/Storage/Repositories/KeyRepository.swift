@@ -44,7 +44,8 @@ struct KeyRepository: Sendable {
                 kid: try row.decode(column: "kid", as: String.self),
                 algorithm: try row.decode(column: "algorithm", as: String.self),
                 privateKey: try row.decode(column: "private_key", as: String.self), createdAt: createdAt,
-                activatesAt: try row.decode(column: "activates_at", as: Int64?.self) ?? createdAt,
+                // Keys from before rotation sign from the beginning, as the first key does now.
+                activatesAt: try row.decode(column: "activates_at", as: Int64?.self) ?? 0,
                 retiredAt: try row.decode(column: "retired_at", as: Int64?.self),
                 publishUntil: try row.decode(column: "publish_until", as: Int64?.self))
         }
