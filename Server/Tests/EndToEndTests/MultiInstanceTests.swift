@@ -132,12 +132,12 @@ struct MultiInstanceTests {
         }
         // Started together, they migrated once and provisioned one dev application.
         let migrations = try await ChildProcess.run(
-            "psql", [Self.psqlURL(location), "-tAc", "SELECT COUNT(*), COUNT(DISTINCT version), MAX(version) FROM keyway_migrations"])
+            "psql", [TestServer.psqlURL(location), "-tAc", "SELECT COUNT(*), COUNT(DISTINCT version), MAX(version) FROM keyway_migrations"])
         let counts = String(decoding: migrations.output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         let parts = counts.split(separator: "|")
         #expect(parts.count == 3 && Set(parts).count == 1 && (Int(parts[0]) ?? 0) >= 15, "\(counts)")
         let applications = try await ChildProcess.run(
-            "psql", [Self.psqlURL(location), "-tAc", "SELECT COUNT(*) FROM applications"])
+            "psql", [TestServer.psqlURL(location), "-tAc", "SELECT COUNT(*) FROM applications"])
         #expect(String(decoding: applications.output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) == "1")
 
         // A sign-in across both, then refreshes alternating between them.
@@ -227,10 +227,5 @@ struct MultiInstanceTests {
             let jwks = try await instance.send("GET", "/.well-known/jwks.json")
             #expect(((jwks.json["keys"] as? [[String: Any]]) ?? []).compactMap { $0["kid"] as? String }.last == next)
         }
-    }
-
-    static func psqlURL(_ location: PostgresLocation) -> String {
-        "postgres://\(location.username)@\(location.host):\(location.port)/\(location.database)?sslmode=disable"
-            + (location.schema.map { "&options=-csearch_path%3D\($0)" } ?? "")
     }
 }

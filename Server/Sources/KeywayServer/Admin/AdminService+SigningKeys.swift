@@ -50,8 +50,8 @@ extension AdminService {
                 AdminSigningKey(
                     kid: key.kid,
                     state: key.kid == active ? "active" : key.activatesAt > now ? "next" : "retired",
-                    activatesAt: Date.fromEpochMilliseconds(key.activatesAt), retiredAt: key.retiredAt.map(Date.fromEpochMilliseconds),
-                    publishedUntil: key.publishUntil.map(Date.fromEpochMilliseconds))
+                    activatesAt: Date(epochMilliseconds: key.activatesAt), retiredAt: key.retiredAt.map { Date(epochMilliseconds: $0) },
+                    publishedUntil: key.publishUntil.map { Date(epochMilliseconds: $0) })
             })
     }
 
@@ -81,14 +81,8 @@ extension AdminService {
         }
         return AdminKeyRotation(
             currentKid: rotation.currentKid, nextKid: rotation.nextKid,
-            activatesAt: Date.fromEpochMilliseconds(rotation.activatesAt),
-            currentPublishedUntil: Date.fromEpochMilliseconds(rotation.currentPublishedUntil), created: rotation.created)
+            activatesAt: Date(epochMilliseconds: rotation.activatesAt),
+            currentPublishedUntil: Date(epochMilliseconds: rotation.currentPublishedUntil), created: rotation.created)
     }
 }
 
-extension Date {
-    /// The moment `milliseconds` after 1970.
-    static func fromEpochMilliseconds(_ milliseconds: Int64) -> Date {
-        Date(timeIntervalSince1970: Double(milliseconds) / 1000)
-    }
-}

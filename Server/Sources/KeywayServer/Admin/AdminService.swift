@@ -55,7 +55,7 @@ package struct AdminService: Sendable {
         }
         var key = masterKey
         if key == nil, case .sqlite(let path) = location {
-            let devKey = ((path as NSString).deletingLastPathComponent as NSString).appendingPathComponent("master.key")
+            let devKey = MasterKey.devPath(besideSQLite: path)
             if FileManager.default.fileExists(atPath: devKey) { key = try MasterKey.read(path: devKey) }
         }
         return AdminService(database: database, clock: clock, devMode: devMode, masterKey: key)

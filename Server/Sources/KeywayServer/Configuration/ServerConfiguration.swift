@@ -170,7 +170,7 @@ extension ServerConfiguration {
     /// Where dev mode keeps its master key when none is given.
     var devMasterKeyPath: String {
         switch database {
-        case .sqlite(let path): ((path as NSString).deletingLastPathComponent as NSString).appendingPathComponent("master.key")
+        case .sqlite(let path): MasterKey.devPath(besideSQLite: path)
         case .postgres: ".keyway/master.key"
         }
     }

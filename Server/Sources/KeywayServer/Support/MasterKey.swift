@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import KeywayJOSE
 
 #if canImport(Glibc)
     import Glibc
@@ -57,6 +58,11 @@ public struct MasterKey: Sendable, Equatable {
     /// The key as text for a key file or the environment.
     public var text: String { key.withUnsafeBytes { Data($0).base64EncodedString() } }
 
+    /// Where dev mode keeps the master key of a SQLite database: `master.key` beside the file.
+    static func devPath(besideSQLite path: String) -> String {
+        ((path as NSString).deletingLastPathComponent as NSString).appendingPathComponent("master.key")
+    }
+
     /// Reads the key file at `path` (its first line).
     public static func read(path: String) throws(ConfigurationError) -> MasterKey {
         guard let contents = try? String(contentsOfFile: path, encoding: .utf8) else {
@@ -85,7 +91,7 @@ public struct MasterKey: Sendable, Equatable {
     func seal(_ value: String, name: String) throws -> String {
         let box = try AES.GCM.seal(Data(value.utf8), using: key, authenticating: Data(name.utf8))
         guard let combined = box.combined else { throw StorageError(description: "A secret could not be sealed.") }
-        return Self.prefix + id + "." + Self.base64url(combined)
+        return Self.prefix + id + "." + Base64URL.encode(combined)
     }
 
     /// Whether `stored` is a sealed value (of any key).
@@ -105,22 +111,11 @@ public struct MasterKey: Sendable, Equatable {
                 "The secret \(name) was sealed with another master key (\(parts[1])); the key given is \(id). Start the server with the master key the database was set up with."
             )
         }
-        guard let combined = Self.base64urlDecode(String(parts[2])),
+        guard let combined = Base64URL.decode(String(parts[2])),
             let box = try? AES.GCM.SealedBox(combined: combined),
             let plain = try? AES.GCM.open(box, using: key, authenticating: Data(name.utf8)),
             let value = String(data: plain, encoding: .utf8)
         else { throw ConfigurationError("The secret \(name) does not open with the master key: it was changed.") }
         return value
-    }
-
-    private static func base64url(_ data: Data) -> String {
-        data.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
-    }
-
-    private static func base64urlDecode(_ text: String) -> Data? {
-        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        while base64.count % 4 != 0 { base64 += "=" }
-        return Data(base64Encoded: base64)
     }
 }

@@ -186,7 +186,8 @@ extension TestServer {
         return count
     }
 
-    private static func psqlURL(_ location: PostgresLocation) -> String {
+    /// The URL `psql` reaches `location` with (its schema first on the search path).
+    static func psqlURL(_ location: PostgresLocation) -> String {
         "postgres://\(location.username)@\(location.host):\(location.port)/\(location.database)?sslmode=disable"
             + (location.schema.map { "&options=-csearch_path%3D\($0)" } ?? "")
     }
