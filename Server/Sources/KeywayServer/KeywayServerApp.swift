@@ -79,8 +79,13 @@ public final class KeywayServerApp: Sendable {
         let metrics = ServerMetrics()
         let database: any Database = MeteredDatabase(
             inner: try await configuration.database.open(
-                poolSize: configuration.databasePoolSize, onConflictRetried: { metrics.conflictRetried() }, logger: logger),
+                poolSize: configuration.databasePoolSize, observer: metrics.databaseObserver, logger: logger),
             metrics: metrics)
+        if case .postgres = configuration.database {
+            metrics.poolSize(configuration.databasePoolSize)
+        } else {
+            metrics.poolSize(1)
+        }
         do {
             try configuration.tokenLifetimes.refreshTokens.validate()
             try configuration.limits.rateLimits.validate()

@@ -47,6 +47,9 @@ struct MetricsTests {
             #expect(Self.sample(text, #"keyway_http_requests_total{route="/metrics",method="GET",status="401"}"#) == 1)
             #expect(text.contains(#"keyway_http_request_duration_seconds_bucket{route="/v1/flows",method="POST",le="#))
             #expect(text.contains(#"keyway_database_transaction_duration_seconds_count{kind="write",outcome="ok"}"#))
+            #expect((Self.sample(text, #"keyway_database_connection_wait_seconds_count{kind="write"}"#) ?? 0) > 0)
+            #expect(Self.sample(text, #"keyway_database_connections_in_use{kind="write"}"#) != nil)
+            #expect(Self.sample(text, "keyway_database_pool_size") != nil)
             // No identifier, code or token ever becomes a label.
             #expect(!text.contains("metrics@example.com") && !text.contains(spent.revealed))
         }

@@ -17,9 +17,13 @@ import Prometheus
 /// | `keyway_rate_limited_total` | `limit` |
 /// | `keyway_database_transaction_duration_seconds` (histogram) | `kind` (`read`, `write`), `outcome` |
 /// | `keyway_database_conflicts_retried_total` | (PostgreSQL serialization conflicts run again) |
+/// | `keyway_database_connection_wait_seconds` (histogram) | `kind`: how long a transaction waited for its connection (a pool connection on PostgreSQL; the single writer, or a reader, on SQLite) |
+/// | `keyway_database_connections_in_use` (gauge) | `kind` |
+/// | `keyway_database_pool_size` (gauge) | (the most connections the pool opens; 1, the writer, on SQLite) |
 final class ServerMetrics: Sendable {
     let registry: PrometheusCollectorRegistry
     private let factory: PrometheusMetricsFactory
+    private let inUse = Locked<[String: Int]>([:])
 
     init() {
         registry = PrometheusCollectorRegistry()
@@ -81,6 +85,32 @@ final class ServerMetrics: Sendable {
 
     func conflictRetried() {
         Counter(label: "keyway_database_conflicts_retried_total", factory: factory).increment()
+    }
+
+    /// The observer that reports a database's connections into these metrics.
+    var databaseObserver: DatabaseObserver {
+        DatabaseObserver(
+            leased: { [self] kind, waited in
+                Metrics.Timer(
+                    label: "keyway_database_connection_wait_seconds", dimensions: [("kind", kind)], factory: factory
+                ).recordNanoseconds(Self.nanoseconds(waited))
+                connections(kind, change: 1)
+            },
+            returned: { [self] kind in connections(kind, change: -1) },
+            conflictRetried: { [self] in conflictRetried() })
+    }
+
+    private func connections(_ kind: String, change: Int) {
+        let count = inUse.withLock { counts -> Int in
+            counts[kind, default: 0] += change
+            return counts[kind, default: 0]
+        }
+        Gauge(label: "keyway_database_connections_in_use", dimensions: [("kind", kind)], factory: factory)
+            .record(count)
+    }
+
+    func poolSize(_ size: Int) {
+        Gauge(label: "keyway_database_pool_size", factory: factory).record(size)
     }
 
     /// The Prometheus text exposition of every metric.

@@ -30,13 +30,13 @@ extension DatabaseLocation {
     /// Opens the database: SQLite with `readerCount` readers, PostgreSQL with a pool of at most
     /// `poolSize` connections.
     func open(
-        poolSize: Int = 10, readerCount: Int = 4, onConflictRetried: @escaping @Sendable () -> Void = {}, logger: Logger
+        poolSize: Int = 10, readerCount: Int = 4, observer: DatabaseObserver = .none, logger: Logger
     ) async throws -> any Database {
         switch self {
-        case .sqlite(let path): try await SQLiteDatabase.open(path: path, readerCount: readerCount, logger: logger)
+        case .sqlite(let path):
+            try await SQLiteDatabase.open(path: path, readerCount: readerCount, observer: observer, logger: logger)
         case .postgres(let location):
-            try await PostgreSQLDatabase.open(
-                location, poolSize: poolSize, onConflictRetried: onConflictRetried, logger: logger)
+            try await PostgreSQLDatabase.open(location, poolSize: poolSize, observer: observer, logger: logger)
         }
     }
 }

@@ -19,8 +19,8 @@ final class PostgreSQLDatabase: Database {
     private let client: PostgresClient
     private let running: Task<Void, Never>
     private let logger: Logger
-    /// Told of every transaction run again after a conflict (a metric).
-    private let onConflictRetried: @Sendable () -> Void
+    /// Told of connection leases and of transactions run again after a conflict (metrics).
+    private let observer: DatabaseObserver
     let location: PostgresLocation
 
     /// How many times a transaction refused for a conflict is run in all.
@@ -28,12 +28,12 @@ final class PostgreSQLDatabase: Database {
 
     private init(
         client: PostgresClient, running: Task<Void, Never>, location: PostgresLocation,
-        onConflictRetried: @escaping @Sendable () -> Void, logger: Logger
+        observer: DatabaseObserver, logger: Logger
     ) {
         self.client = client
         self.running = running
         self.location = location
-        self.onConflictRetried = onConflictRetried
+        self.observer = observer
         self.logger = logger
     }
 
@@ -41,7 +41,7 @@ final class PostgreSQLDatabase: Database {
     /// answers.
     static func open(
         _ location: PostgresLocation, poolSize: Int = 10, patience: Duration = .seconds(15),
-        onConflictRetried: @escaping @Sendable () -> Void = {}, logger: Logger
+        observer: DatabaseObserver = .none, logger: Logger
     ) async throws -> PostgreSQLDatabase {
         let tls: PostgresClient.Configuration.TLS =
             switch location.tls {
@@ -61,7 +61,7 @@ final class PostgreSQLDatabase: Database {
         let client = PostgresClient(configuration: configuration, backgroundLogger: Logger(label: "keyway.postgres") { _ in SwiftLogNoOpLogHandler() })
         let running = Task { await client.run() }
         let database = PostgreSQLDatabase(
-            client: client, running: running, location: location, onConflictRetried: onConflictRetried, logger: logger)
+            client: client, running: running, location: location, observer: observer, logger: logger)
         do {
             // The pool retries a refused connection for as long as a lease waits: the check is
             // given up after `patience`.
@@ -86,8 +86,11 @@ final class PostgreSQLDatabase: Database {
     }
 
     func read<T: Sendable>(_ body: @Sendable (Repositories) async throws -> T) async throws -> T {
-        try await client.withConnection { connection in
-            try await body(Repositories(sql: connection.sql(queryLogLevel: nil)))
+        let requested = ContinuousClock.now
+        return try await client.withConnection { connection in
+            try await observer.leasing("read", since: requested) {
+                try await body(Repositories(sql: connection.sql(queryLogLevel: nil)))
+            }
         }
     }
 
@@ -98,7 +101,7 @@ final class PostgreSQLDatabase: Database {
                 return try await transaction(body)
             } catch where attempt < Self.attempts && Self.isConflict(error) {
                 attempt += 1
-                onConflictRetried()
+                observer.conflictRetried()
                 // A random pause that doubles with the attempts (up to a quarter second), so
                 // conflicting transactions spread out instead of meeting again at once.
                 let ceiling = min(250_000, 500 << min(attempt, 10))
@@ -108,16 +111,19 @@ final class PostgreSQLDatabase: Database {
     }
 
     private func transaction<T: Sendable>(_ body: @Sendable (Repositories) async throws -> T) async throws -> T {
-        try await client.withConnection { connection in
-            let logger = self.logger
-            try await connection.query("BEGIN ISOLATION LEVEL SERIALIZABLE", logger: logger)
-            do {
-                let value = try await body(Repositories(sql: connection.sql(queryLogLevel: nil)))
-                try await connection.query("COMMIT", logger: logger)
-                return value
-            } catch {
-                _ = try? await connection.query("ROLLBACK", logger: logger)
-                throw error
+        let requested = ContinuousClock.now
+        return try await client.withConnection { connection in
+            try await observer.leasing("write", since: requested) {
+                let logger = self.logger
+                try await connection.query("BEGIN ISOLATION LEVEL SERIALIZABLE", logger: logger)
+                do {
+                    let value = try await body(Repositories(sql: connection.sql(queryLogLevel: nil)))
+                    try await connection.query("COMMIT", logger: logger)
+                    return value
+                } catch {
+                    _ = try? await connection.query("ROLLBACK", logger: logger)
+                    throw error
+                }
             }
         }
     }

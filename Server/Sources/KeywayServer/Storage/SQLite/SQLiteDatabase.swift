@@ -19,13 +19,15 @@ final class SQLiteDatabase: Database {
     private let writeLock = AsyncLock()
     private let readers: ReaderPool
     private let logger: Logger
+    private let observer: DatabaseObserver
     private let checkpointStop = Locked(false)
     /// When the last write transaction ended (`DispatchTime` uptime nanoseconds).
     private let lastWrite = Locked<UInt64>(0)
     let path: String
 
-    private init(path: String, writer: SQLiteHandle, readers: ReaderPool, logger: Logger) {
+    private init(path: String, writer: SQLiteHandle, readers: ReaderPool, observer: DatabaseObserver, logger: Logger) {
         self.path = path
+        self.observer = observer
         self.writer = writer
         self.readers = readers
         self.logger = logger
@@ -33,7 +35,9 @@ final class SQLiteDatabase: Database {
 
     /// Opens (creating if needed) the database file and its parent folder. The file holds the
     /// server's keys: see ``DatabaseFiles/secure(path:)`` for its permissions.
-    static func open(path: String, readerCount: Int = 4, logger: Logger) async throws -> SQLiteDatabase {
+    static func open(
+        path: String, readerCount: Int = 4, observer: DatabaseObserver = .none, logger: Logger
+    ) async throws -> SQLiteDatabase {
         // Opening creates files and switches a new database to WAL, which syncs to disk: that runs
         // on a thread of NIO's blocking pool, never holding one of Swift's few cooperative threads
         // while a busy disk takes its time.
@@ -50,7 +54,8 @@ final class SQLiteDatabase: Database {
             return writer
         }
         let database = SQLiteDatabase(
-            path: path, writer: writer, readers: ReaderPool(path: path, limit: max(1, readerCount)), logger: logger)
+            path: path, writer: writer, readers: ReaderPool(path: path, limit: max(1, readerCount)), observer: observer,
+            logger: logger)
         database.startCheckpointing()
         return database
     }
@@ -97,24 +102,31 @@ final class SQLiteDatabase: Database {
     }
 
     func read<T: Sendable>(_ body: @Sendable (Repositories) async throws -> T) async throws -> T {
+        let requested = ContinuousClock.now
         let handle = try readers.checkOut()
         defer { readers.checkIn(handle) }
-        return try await body(Repositories(sql: SQLiteHandleDatabase(handle: handle, logger: logger)))
+        return try await observer.leasing("read", since: requested) {
+            try await body(Repositories(sql: SQLiteHandleDatabase(handle: handle, logger: logger)))
+        }
     }
 
     func write<T: Sendable>(_ body: @Sendable (Repositories) async throws -> T) async throws -> T {
         let writer = self.writer
         let logger = self.logger
+        let observer = self.observer
+        let requested = ContinuousClock.now
         return try await writeLock.withLock {
-            try writer.execute("BEGIN IMMEDIATE")
-            defer { self.lastWrite.withLock { $0 = DispatchTime.now().uptimeNanoseconds } }
-            do {
-                let result = try await body(Repositories(sql: SQLiteHandleDatabase(handle: writer, logger: logger)))
-                try writer.execute("COMMIT")
-                return result
-            } catch {
-                _ = try? writer.execute("ROLLBACK")
-                throw error
+            try await observer.leasing("write", since: requested) {
+                try writer.execute("BEGIN IMMEDIATE")
+                defer { self.lastWrite.withLock { $0 = DispatchTime.now().uptimeNanoseconds } }
+                do {
+                    let result = try await body(Repositories(sql: SQLiteHandleDatabase(handle: writer, logger: logger)))
+                    try writer.execute("COMMIT")
+                    return result
+                } catch {
+                    _ = try? writer.execute("ROLLBACK")
+                    throw error
+                }
             }
         }
     }
