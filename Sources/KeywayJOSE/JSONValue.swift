@@ -132,6 +132,12 @@ extension JSONValue {
 
     private static func writeString(_ string: String, to output: inout String) {
         output += "\""
+        // Most strings (identifiers, URLs, tokens) need no escape: copied whole.
+        if !string.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+            output += string
+            output += "\""
+            return
+        }
         for scalar in string.unicodeScalars {
             switch scalar {
             case "\"": output += "\\\""

@@ -17,7 +17,7 @@ struct FlakyWritesDatabase: Database {
         try await inner.read(body)
     }
 
-    func write<T: Sendable>(_ body: @Sendable (Repositories) async throws -> T) async throws -> T {
+    func write<T: Sendable>(_ body: @escaping @Sendable (Repositories) async throws -> T) async throws -> T {
         let pass = allowedWrites.withLock { allowed -> Bool in
             guard let left = allowed else { return true }
             allowed = left - 1

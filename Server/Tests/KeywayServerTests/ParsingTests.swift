@@ -10,6 +10,13 @@ struct ParsingTests {
         #expect(form == ["grant_type": "authorization_code", "code": "a+b", "x": "a b"])
         #expect(throws: FormURLEncoded.ParseError.duplicate("a")) { try FormURLEncoded.parse(Data("a=1&a=2".utf8)) }
         #expect(throws: FormURLEncoded.ParseError.malformed) { try FormURLEncoded.parse(Data("a=%ZZ".utf8)) }
+        // A `%` needs two hexadecimal digits; the octets must be UTF-8, raw or escaped.
+        for malformed in ["a=%", "a=%4", "a=b%", "%=1", "a=%E9", "a=%C3"] {
+            #expect(throws: FormURLEncoded.ParseError.malformed, "\(malformed)") { try FormURLEncoded.parse(Data(malformed.utf8)) }
+        }
+        #expect(throws: FormURLEncoded.ParseError.malformed) { try FormURLEncoded.parse(Data([0x61, 0x3D, 0xE9])) }
+        let decoded = try FormURLEncoded.parse(Data("name=%C3%a9t%C3%A9&sp=a%20b+c&eq=a%3Db&amp=%26&flag&&end=1".utf8))
+        #expect(decoded == ["name": "été", "sp": "a b c", "eq": "a=b", "amp": "&", "end": "1"])
     }
 
     @Test func basicCredentials() {

@@ -24,6 +24,11 @@ final class ServerMetrics: Sendable {
     let registry: PrometheusCollectorRegistry
     private let factory: PrometheusMetricsFactory
     private let inUse = Locked<[String: Int]>([:])
+    /// Metric handles made once per label and dimensions: making one looks it up in the registry
+    /// and checks its name, which every request would otherwise pay.
+    private let counters = Locked<[String: Metrics.Counter]>([:])
+    private let timers = Locked<[String: Metrics.Timer]>([:])
+    private let gauges = Locked<[String: Metrics.Gauge]>([:])
 
     init() {
         registry = PrometheusCollectorRegistry()
@@ -37,63 +42,77 @@ final class ServerMetrics: Sendable {
     }
 
     func request(route: String, method: String, status: Int, duration: Duration) {
-        Counter(
-            label: "keyway_http_requests_total",
-            dimensions: [("route", route), ("method", method), ("status", String(status))], factory: factory
-        ).increment()
-        Metrics.Timer(
-            label: "keyway_http_request_duration_seconds", dimensions: [("route", route), ("method", method)],
-            factory: factory
-        ).recordNanoseconds(Self.nanoseconds(duration))
+        counter("keyway_http_requests_total", [("route", route), ("method", method), ("status", String(status))]).increment()
+        timer("keyway_http_request_duration_seconds", [("route", route), ("method", method)]).recordNanoseconds(Self.nanoseconds(duration))
     }
 
     func flowStarted(flowType: String) {
-        Counter(label: "keyway_flows_started_total", dimensions: [("flow_type", flowType)], factory: factory).increment()
+        counter("keyway_flows_started_total", [("flow_type", flowType)]).increment()
     }
 
     func flowCompleted(flowType: String, method: String) {
-        Counter(
-            label: "keyway_flows_completed_total", dimensions: [("flow_type", flowType), ("method", method)],
-            factory: factory
-        ).increment()
+        counter("keyway_flows_completed_total", [("flow_type", flowType), ("method", method)]).increment()
     }
 
     func problem(code: String) {
-        Counter(label: "keyway_problems_total", dimensions: [("code", code)], factory: factory).increment()
+        counter("keyway_problems_total", [("code", code)]).increment()
     }
 
     func message(channel: String, outcome: String) {
-        Counter(
-            label: "keyway_messages_total", dimensions: [("channel", channel), ("outcome", outcome)], factory: factory
-        ).increment()
+        counter("keyway_messages_total", [("channel", channel), ("outcome", outcome)]).increment()
     }
 
     func refreshReuseDetected() {
-        Counter(label: "keyway_refresh_reuse_detected_total", factory: factory).increment()
+        counter("keyway_refresh_reuse_detected_total", []).increment()
     }
 
     func rateLimited(limit: String) {
-        Counter(label: "keyway_rate_limited_total", dimensions: [("limit", limit)], factory: factory).increment()
+        counter("keyway_rate_limited_total", [("limit", limit)]).increment()
     }
 
     func transaction(kind: String, outcome: String, duration: Duration) {
-        Metrics.Timer(
-            label: "keyway_database_transaction_duration_seconds", dimensions: [("kind", kind), ("outcome", outcome)],
-            factory: factory
-        ).recordNanoseconds(Self.nanoseconds(duration))
+        timer("keyway_database_transaction_duration_seconds", [("kind", kind), ("outcome", outcome)]).recordNanoseconds(Self.nanoseconds(duration))
     }
 
     func conflictRetried() {
-        Counter(label: "keyway_database_conflicts_retried_total", factory: factory).increment()
+        counter("keyway_database_conflicts_retried_total", []).increment()
+    }
+
+    private static func key(_ label: String, _ dimensions: [(String, String)]) -> String {
+        dimensions.reduce(into: label) { key, dimension in
+            key += "\u{0}" + dimension.0 + "\u{0}" + dimension.1
+        }
+    }
+
+    private func counter(_ label: String, _ dimensions: [(String, String)]) -> Metrics.Counter {
+        let key = Self.key(label, dimensions)
+        if let counter = counters.withLock({ $0[key] }) { return counter }
+        let counter = Metrics.Counter(label: label, dimensions: dimensions, factory: factory)
+        counters.withLock { $0[key] = counter }
+        return counter
+    }
+
+    private func timer(_ label: String, _ dimensions: [(String, String)]) -> Metrics.Timer {
+        let key = Self.key(label, dimensions)
+        if let timer = timers.withLock({ $0[key] }) { return timer }
+        let timer = Metrics.Timer(label: label, dimensions: dimensions, factory: factory)
+        timers.withLock { $0[key] = timer }
+        return timer
+    }
+
+    private func gauge(_ label: String, _ dimensions: [(String, String)]) -> Metrics.Gauge {
+        let key = Self.key(label, dimensions)
+        if let gauge = gauges.withLock({ $0[key] }) { return gauge }
+        let gauge = Metrics.Gauge(label: label, dimensions: dimensions, factory: factory)
+        gauges.withLock { $0[key] = gauge }
+        return gauge
     }
 
     /// The observer that reports a database's connections into these metrics.
     var databaseObserver: DatabaseObserver {
         DatabaseObserver(
             leased: { [self] kind, waited in
-                Metrics.Timer(
-                    label: "keyway_database_connection_wait_seconds", dimensions: [("kind", kind)], factory: factory
-                ).recordNanoseconds(Self.nanoseconds(waited))
+                timer("keyway_database_connection_wait_seconds", [("kind", kind)]).recordNanoseconds(Self.nanoseconds(waited))
                 connections(kind, change: 1)
             },
             returned: { [self] kind in connections(kind, change: -1) },
@@ -105,12 +124,11 @@ final class ServerMetrics: Sendable {
             counts[kind, default: 0] += change
             return counts[kind, default: 0]
         }
-        Gauge(label: "keyway_database_connections_in_use", dimensions: [("kind", kind)], factory: factory)
-            .record(count)
+        gauge("keyway_database_connections_in_use", [("kind", kind)]).record(count)
     }
 
     func poolSize(_ size: Int) {
-        Gauge(label: "keyway_database_pool_size", factory: factory).record(size)
+        gauge("keyway_database_pool_size", []).record(size)
     }
 
     /// The Prometheus text exposition of every metric.
@@ -145,7 +163,7 @@ struct MeteredDatabase: Database {
         try await timed("read") { try await inner.read(body) }
     }
 
-    func write<T: Sendable>(_ body: @Sendable (Repositories) async throws -> T) async throws -> T {
+    func write<T: Sendable>(_ body: @escaping @Sendable (Repositories) async throws -> T) async throws -> T {
         try await timed("write") { try await inner.write(body) }
     }
 

@@ -8,7 +8,7 @@ protocol Database: Sendable {
     func read<T: Sendable>(_ body: @Sendable (Repositories) async throws -> T) async throws -> T
 
     /// Runs `body` in one transaction: it commits when `body` returns and rolls back when it throws.
-    func write<T: Sendable>(_ body: @Sendable (Repositories) async throws -> T) async throws -> T
+    func write<T: Sendable>(_ body: @escaping @Sendable (Repositories) async throws -> T) async throws -> T
 
     /// Closes every connection.
     func shutdown() async

@@ -94,7 +94,7 @@ final class PostgreSQLDatabase: Database {
         }
     }
 
-    func write<T: Sendable>(_ body: @Sendable (Repositories) async throws -> T) async throws -> T {
+    func write<T: Sendable>(_ body: @escaping @Sendable (Repositories) async throws -> T) async throws -> T {
         var attempt = 1
         while true {
             do {

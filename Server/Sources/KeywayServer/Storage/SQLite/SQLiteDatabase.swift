@@ -3,11 +3,12 @@ import Logging
 import NIOPosix
 import SQLKit
 
-/// SQLite in WAL mode: one writer connection whose transactions are serialized by an async lock
-/// (so concurrent requests never meet "database is locked"), and a pool of reader connections
-/// that WAL lets run beside the writer.
+/// SQLite in WAL mode: one writer connection whose transactions run one batch at a time (so
+/// concurrent requests never meet "database is locked"; writes that arrive together commit
+/// together, see ``GroupCommit``), and a pool of reader connections that WAL lets run beside the
+/// writer.
 ///
-/// Statements run synchronously on the calling task's thread (see ``SQLiteHandle``): a statement
+/// Statements run synchronously on the running task's thread (see ``SQLiteHandle``): a statement
 /// on a local file takes microseconds, far less than handing it to another thread and back.
 final class SQLiteDatabase: Database {
     /// One process serves a SQLite file: its work needs no lock between instances.
@@ -15,20 +16,18 @@ final class SQLiteDatabase: Database {
         try await body()
     }
 
-    private let writer: SQLiteHandle
-    private let writeLock = AsyncLock()
+    /// The one writer connection, its transactions batched.
+    let groupCommit: GroupCommit
     private let readers: ReaderPool
     private let logger: Logger
     private let observer: DatabaseObserver
     private let checkpointStop = Locked(false)
-    /// When the last write transaction ended (`DispatchTime` uptime nanoseconds).
-    private let lastWrite = Locked<UInt64>(0)
     let path: String
 
     private init(path: String, writer: SQLiteHandle, readers: ReaderPool, observer: DatabaseObserver, logger: Logger) {
         self.path = path
         self.observer = observer
-        self.writer = writer
+        groupCommit = GroupCommit(writer: writer, logger: logger)
         self.readers = readers
         self.logger = logger
     }
@@ -72,7 +71,7 @@ final class SQLiteDatabase: Database {
         let path = self.path
         let logger = self.logger
         let stop = checkpointStop
-        let lastWrite = self.lastWrite
+        let lastWrite = groupCommit.lastWrite
         let thread = Thread {
             guard let handle = try? SQLiteHandle(path: path) else {
                 logger.warning("WAL checkpoint connection could not be opened; relying on SQLite's own checkpoints")
@@ -110,33 +109,18 @@ final class SQLiteDatabase: Database {
         }
     }
 
-    func write<T: Sendable>(_ body: @Sendable (Repositories) async throws -> T) async throws -> T {
-        let writer = self.writer
-        let logger = self.logger
-        let observer = self.observer
+    func write<T: Sendable>(_ body: @escaping @Sendable (Repositories) async throws -> T) async throws -> T {
         let requested = ContinuousClock.now
-        return try await writeLock.withLock {
-            try await observer.leasing("write", since: requested) {
-                try writer.execute("BEGIN IMMEDIATE")
-                defer { self.lastWrite.withLock { $0 = DispatchTime.now().uptimeNanoseconds } }
-                do {
-                    let result = try await body(Repositories(sql: SQLiteHandleDatabase(handle: writer, logger: logger)))
-                    try writer.execute("COMMIT")
-                    return result
-                } catch {
-                    _ = try? writer.execute("ROLLBACK")
-                    throw error
-                }
-            }
+        let observer = self.observer
+        return try await groupCommit.write { repositories in
+            try await observer.leasing("write", since: requested) { try await body(repositories) }
         }
     }
 
     func shutdown() async {
         checkpointStop.withLock { $0 = true }
-        await writeLock.lock()
-        writer.close()
+        await groupCommit.close()
         readers.close()
-        writeLock.unlock()
     }
 }
 
