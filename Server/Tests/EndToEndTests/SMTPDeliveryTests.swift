@@ -209,6 +209,31 @@ struct SMTPDeliveryTests {
         }
     }
 
+    @Test func aNonASCIIAddressGoesWithSMTPUTF8OrNotAtAll() async throws {
+        try await withTestServer(SMTPTestRelay.start(auth: "\(Self.user):\(Self.password)", smtpUTF8: true)) { relay in
+            let clock = ManualClock()
+            try await withTestServer(Self.server(Self.settings(relay), clock: clock)) { server in
+                let keyway = try Self.sdk(server, clock: clock)
+                await keyway.flow.start(identifier: "zoé@exemple.fr")
+                let message = try #require(try await relay.waitForMessages(1).first)
+                #expect(message.recipients == ["zoé@exemple.fr"])
+                #expect(message.field("to") == "zoé@exemple.fr")
+                await keyway.flow.submitCode(try #require(message.code))
+                #expect(keyway.flow.currentUpdate.completion != nil)
+            }
+        }
+        try await withTestServer(SMTPTestRelay.start(auth: "\(Self.user):\(Self.password)")) { relay in
+            let clock = ManualClock()
+            try await withTestServer(Self.server(Self.settings(relay), clock: clock)) { server in
+                let keyway = try Self.sdk(server, clock: clock)
+                await keyway.flow.start(identifier: "zoé@exemple.fr")
+                #expect(keyway.flow.currentUpdate.errorInfo?.code == .deliveryFailed)
+                let reason = try #require(try await Self.deadLetters(server).first?["lastError"] as? String)
+                #expect(reason.hasPrefix("the address is not ASCII and the SMTP relay does not offer SMTPUTF8"), "\(reason)")
+            }
+        }
+    }
+
     @Test func theProjectsSenderAndTemplatesShapeTheMessage() async throws {
         try await withTestServer(SMTPTestRelay.start(auth: "\(Self.user):\(Self.password)")) { relay in
             let clock = ManualClock()
