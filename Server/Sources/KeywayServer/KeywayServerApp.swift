@@ -43,8 +43,9 @@ public final class KeywayServerApp: Sendable {
     private let engine: FlowEngine
     /// The server's metrics, exported at `GET /metrics`.
     let metrics: ServerMetrics
-    /// Delivers the outbox (`delivery_outbox`): to the dev outbox in dev mode, through the
-    /// delivery command otherwise.
+    /// Delivers the outbox (`delivery_outbox`): to a project's webhooks, email to the SMTP relay
+    /// when one is configured, and the rest to the dev outbox in dev mode, through the delivery
+    /// command otherwise.
     let deliveryWorker: DeliveryWorker
     private let issuer: Locked<String?>
     private let shutdownSwitch = GracefulShutdownSwitch()
@@ -105,8 +106,12 @@ public final class KeywayServerApp: Sendable {
             let clientSecretKey = try await ServerSecretKey.loadOrCreate(named: ServerSecretKey.clientSecrets, in: database, now: now, masterKey: masterKey)
             let createdAdminToken = try await AdminCredential.prepare(
                 configured: configuration.adminToken, in: database, now: now)
+            let smtp = try configuration.smtp.map { relay throws(ConfigurationError) in
+                try relay.validate()
+                return SMTPClient(configuration: relay, tls: try relay.makeTLSContext())
+            }
             let outbox: DevOutbox?
-            let provider: any DeliveryProvider
+            let provider: (any DeliveryProvider)?
             let devConfigId: String?
             if configuration.devMode {
                 let devOutbox = DevOutbox(clock: configuration.clock, logger: logger)
@@ -115,23 +120,31 @@ public final class KeywayServerApp: Sendable {
                 devConfigId = try await DevProvisioning.ensureDevApplication(
                     in: database, pinnedConfigId: configuration.devConfigId, now: now)
             } else {
-                guard let command = configuration.deliveryCommand else {
+                guard configuration.deliveryCommand != nil || smtp != nil else {
                     throw ConfigurationError(
-                        "Outside dev mode one-time codes need a delivery channel: pass --delivery-command PATH (an executable that receives each message as JSON on standard input)."
+                        "Outside dev mode one-time codes need a delivery channel: pass --delivery-command PATH (an executable that receives each message as JSON on standard input), or --smtp-url for email."
                     )
                 }
-                guard FileManager.default.isExecutableFile(atPath: command) else {
-                    throw ConfigurationError("The delivery command \(command) is not an executable file.")
-                }
                 outbox = nil
-                let commandDelivery = CommandDelivery(executable: command, arguments: [])
-                provider = commandDelivery
+                if let command = configuration.deliveryCommand {
+                    guard FileManager.default.isExecutableFile(atPath: command) else {
+                        throw ConfigurationError("The delivery command \(command) is not an executable file.")
+                    }
+                    provider = CommandDelivery(executable: command, arguments: [])
+                } else {
+                    // Email goes to the relay; SMS needs a webhook in every policy that uses it.
+                    provider = nil
+                }
                 devConfigId = nil
+            }
+            if let smtp {
+                logger.info("email goes through the SMTP relay", metadata: ["relay": "\(smtp.configuration)"])
             }
             let sealingKey = try await ServerSecretKey.loadOrCreate(named: ServerSecretKey.sealedSecrets, in: database, now: now, masterKey: masterKey)
             let deliveryWorker = DeliveryWorker(
                 database: database, clock: configuration.clock,
-                routing: .projects(database: database, clock: configuration.clock, fallback: provider, logger: logger),
+                routing: .projects(
+                    database: database, clock: configuration.clock, fallback: provider, smtp: smtp, logger: logger),
                 metrics: metrics, logger: logger)
             let issuerBox = Locked(configuration.issuer)
             let appAttest = AppAttestService(

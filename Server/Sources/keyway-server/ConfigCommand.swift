@@ -21,10 +21,15 @@ struct ConfigCommand: AsyncParsableCommand {
             var shown = settings
             // The URL with its password masked.
             shown.database = configuration.database.description
+            shown.smtpUrl = settings.smtpUrl.map(SMTPRelayConfiguration.maskingPassword)
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
             var document = try JSONSerialization.jsonObject(with: encoder.encode(shown)) as? [String: Any] ?? [:]
             document["adminToken"] = configuration.adminToken == nil ? "(the stored one, or a new one at start)" : "********"
+            if let smtp = configuration.smtp {
+                document["smtpPassword"] = smtp.password == nil ? "(none: no AUTH)" : "********"
+                document["smtpRelay"] = smtp.description
+            }
             document["masterKey"] =
                 configuration.masterKey.map { "key \($0.id)" }
                 ?? (settings.production ? "missing: production mode needs one" : "the dev key file beside the database")

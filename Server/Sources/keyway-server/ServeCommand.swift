@@ -86,6 +86,45 @@ extension ServeOptions {
         return ProcessInfo.processInfo.environment["KEYWAY_ADMIN_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
     }
 
+    /// The SMTP relay of the settings, checked, with its password (from `smtpPasswordFile`,
+    /// else `KEYWAY_SMTP_PASSWORD`, else the URL) and CA file read; `nil` without `smtpUrl`.
+    func smtpRelay(
+        _ settings: ServeSettings, environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws -> SMTPRelayConfiguration? {
+        guard let url = settings.smtpUrl else { return nil }
+        guard let from = settings.smtpFrom, let sender = EmailSender(parsing: from) else {
+            throw ValidationError("--smtp-from must be an address (name@example.com) or Name <name@example.com>.")
+        }
+        do {
+            var relay = try SMTPRelayConfiguration(
+                url: url, security: settings.smtpTls.flatMap(SMTPRelayConfiguration.Security.init(rawValue:)),
+                sender: sender)
+            if let file = settings.smtpPasswordFile {
+                guard let contents = try? String(contentsOfFile: file, encoding: .utf8) else {
+                    throw ValidationError("--smtp-password-file \(file) cannot be read.")
+                }
+                let password = contents.split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
+                guard !password.isEmpty else { throw ValidationError("--smtp-password-file \(file) is empty.") }
+                relay.password = Sensitive(password)
+            } else if let password = environment["KEYWAY_SMTP_PASSWORD"], !password.isEmpty {
+                relay.password = Sensitive(password)
+            }
+            if let file = settings.smtpCaFile {
+                guard let pem = try? String(contentsOfFile: file, encoding: .utf8) else {
+                    throw ValidationError("--smtp-ca-file \(file) cannot be read.")
+                }
+                relay.trustRootsPEM = pem
+            }
+            relay.timeoutSeconds = settings.smtpTimeout
+            if let name = settings.smtpHeloName { relay.heloName = name }
+            relay.allowPlaintext = settings.smtpAllowPlaintext
+            try relay.validate()
+            return relay
+        } catch let error as ConfigurationError {
+            throw ValidationError(error.description)
+        }
+    }
+
     /// The server's configuration from the settings: the database location, the limits, the
     /// admin token, the master key and the App Attest roots read from their files.
     func serverConfiguration(_ settings: ServeSettings, logger: Logger?) throws -> ServerConfiguration {
@@ -105,6 +144,7 @@ extension ServeOptions {
             limits: limits, adminToken: try configuredAdminToken(settings, logger: logger))
         configuration.databasePoolSize = settings.databasePoolSize
         configuration.masterKey = try DatabaseOptions.masterKey(file: settings.masterKeyFile)
+        configuration.smtp = try smtpRelay(settings)
         configuration.appAttestRoots = try settings.appAttestRootFiles.map { path in
             guard let pem = try? String(contentsOfFile: path, encoding: .utf8) else {
                 throw ValidationError("--app-attest-root \(path) cannot be read.")

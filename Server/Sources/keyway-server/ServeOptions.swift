@@ -48,6 +48,36 @@ struct ServeOptions: ParsableArguments {
     var deliveryCommand: String?
 
     @Option(
+        help: ArgumentHelp(
+            "Send email through this SMTP relay when a project has no email webhook, in dev mode too: smtp://[USER[:PASSWORD]@]HOST[:PORT] or smtps://… (prefer --smtp-password-file or $KEYWAY_SMTP_PASSWORD for the password).",
+            valueName: "url"))
+    var smtpUrl: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "How the SMTP connection is secured: starttls (default for smtp://, port 587), tls (implicit, default for smtps://, port 465) or none (loopback relays only, unless --smtp-allow-plaintext).",
+            valueName: "mode"))
+    var smtpTls: String?
+
+    @Option(help: ArgumentHelp("The sender of email sent through the SMTP relay when the project's policy names none: ADDRESS or 'Name <ADDRESS>'.", valueName: "sender"))
+    var smtpFrom: String?
+
+    @Option(help: ArgumentHelp("A PEM file of the certificates the SMTP relay's certificate must chain to (default: the system's trust store).", valueName: "path"))
+    var smtpCaFile: String?
+
+    @Option(help: ArgumentHelp("A file whose first line is the SMTP password (overrides $KEYWAY_SMTP_PASSWORD and the URL's).", valueName: "path"))
+    var smtpPasswordFile: String?
+
+    @Option(help: "Seconds connecting to the SMTP relay, and then each of its replies, may take (1-60, default 15).")
+    var smtpTimeout: Int?
+
+    @Option(help: ArgumentHelp("The name the server greets the SMTP relay with, EHLO NAME (default: this machine's host name when it is dotted, else localhost).", valueName: "name"))
+    var smtpHeloName: String?
+
+    @Flag(help: "Let --smtp-tls none send email unencrypted to a relay that is not on loopback (never with credentials).")
+    var smtpAllowPlaintext = false
+
+    @Option(
         name: .customLong("trust-issuer"),
         help: ArgumentHelp(
             "A JSON file describing an external issuer whose tokens may be exchanged for Keyway tokens (repeatable).",

@@ -19,6 +19,14 @@ struct ServeSettings: Codable, Equatable {
     var production = false
     var devConfigId: String?
     var deliveryCommand: String?
+    var smtpUrl: String?
+    var smtpTls: String?
+    var smtpFrom: String?
+    var smtpCaFile: String?
+    var smtpPasswordFile: String?
+    var smtpTimeout = 15
+    var smtpHeloName: String?
+    var smtpAllowPlaintext = false
     var trustIssuerFiles: [String] = []
     var maxFlowStartsPerAddress = RateLimits().flowStartsPerAddress
     var maxCodeSendsPerAddress = RateLimits().codeSendsPerAddress
@@ -38,6 +46,10 @@ struct ServeSettings: Codable, Equatable {
         "logLevel": "KEYWAY_LOG_LEVEL", "logFormat": "KEYWAY_LOG_FORMAT",
         "maxFlowStartsPerAddress": "KEYWAY_MAX_FLOW_STARTS_PER_ADDRESS",
         "maxCodeSendsPerAddress": "KEYWAY_MAX_CODE_SENDS_PER_ADDRESS", "maxChecksPerAddress": "KEYWAY_MAX_CHECKS_PER_ADDRESS",
+        "smtpUrl": "KEYWAY_SMTP_URL", "smtpTls": "KEYWAY_SMTP_TLS", "smtpFrom": "KEYWAY_SMTP_FROM",
+        "smtpCaFile": "KEYWAY_SMTP_CA_FILE", "smtpPasswordFile": "KEYWAY_SMTP_PASSWORD_FILE",
+        "smtpTimeout": "KEYWAY_SMTP_TIMEOUT", "smtpHeloName": "KEYWAY_SMTP_HELO_NAME",
+        "smtpAllowPlaintext": "KEYWAY_SMTP_ALLOW_PLAINTEXT",
     ]
 
     /// The settings of a configuration file; an unknown member is refused (a misspelt setting
@@ -61,6 +73,7 @@ struct ServeSettings: Codable, Equatable {
         case host, port, database, databasePoolSize, masterKeyFile, issuer, production, devConfigId, deliveryCommand
         case trustIssuerFiles, maxFlowStartsPerAddress, maxCodeSendsPerAddress, maxChecksPerAddress, adminTokenFile
         case unsafeDevModeOnNetwork, appAttestRootFiles, logLevel, logFormat
+        case smtpUrl, smtpTls, smtpFrom, smtpCaFile, smtpPasswordFile, smtpTimeout, smtpHeloName, smtpAllowPlaintext
     }
 }
 
@@ -124,6 +137,14 @@ extension ServeOptions {
         settings.production = try production || (flag(.production) ?? false)
         settings.devConfigId = try devConfigId ?? text(.devConfigId)
         settings.deliveryCommand = try deliveryCommand ?? text(.deliveryCommand)
+        settings.smtpUrl = try smtpUrl ?? text(.smtpUrl)
+        settings.smtpTls = try smtpTls ?? text(.smtpTls)
+        settings.smtpFrom = try smtpFrom ?? text(.smtpFrom)
+        settings.smtpCaFile = try smtpCaFile ?? text(.smtpCaFile)
+        settings.smtpPasswordFile = try smtpPasswordFile ?? text(.smtpPasswordFile)
+        settings.smtpTimeout = try smtpTimeout ?? number(.smtpTimeout) ?? settings.smtpTimeout
+        settings.smtpHeloName = try smtpHeloName ?? text(.smtpHeloName)
+        settings.smtpAllowPlaintext = try smtpAllowPlaintext || (flag(.smtpAllowPlaintext) ?? false)
         settings.trustIssuerFiles = try trustedIssuerFiles + (list(.trustIssuerFiles) ?? [])
         settings.maxFlowStartsPerAddress =
             try maxFlowStartsPerAddress ?? number(.maxFlowStartsPerAddress) ?? settings.maxFlowStartsPerAddress
@@ -178,6 +199,21 @@ extension ServeSettings {
             throw ValidationError(
                 "Dev mode serves every one-time code at /dev/outbox without authentication, so it listens on loopback only (127.0.0.1, ::1 or localhost), not on \(host). Run with --production, or force dev mode onto the network with --unsafe-dev-mode-on-network."
             )
+        }
+        if let smtpTls, SMTPRelayConfiguration.Security(rawValue: smtpTls) == nil {
+            throw ValidationError("--smtp-tls must be starttls, tls or none.")
+        }
+        if smtpUrl == nil {
+            let given = [
+                ("--smtp-tls", smtpTls != nil), ("--smtp-from", smtpFrom != nil), ("--smtp-ca-file", smtpCaFile != nil),
+                ("--smtp-password-file", smtpPasswordFile != nil), ("--smtp-helo-name", smtpHeloName != nil),
+                ("--smtp-allow-plaintext", smtpAllowPlaintext),
+            ]
+            if let option = given.first(where: \.1)?.0 {
+                throw ValidationError("\(option) only applies with --smtp-url (the SMTP relay).")
+            }
+        } else if smtpFrom == nil {
+            throw ValidationError("--smtp-url needs --smtp-from, the sender of projects whose policies name none.")
         }
         if production, unsafeDevModeOnNetwork {
             throw ValidationError("--unsafe-dev-mode-on-network only applies in dev mode; remove it or --production.")

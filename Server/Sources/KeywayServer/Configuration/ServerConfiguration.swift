@@ -17,6 +17,9 @@ public struct ServerConfiguration: Sendable {
     public var devConfigId: String?
     /// Outside dev mode: the executable that delivers each message (JSON on standard input).
     public var deliveryCommand: String?
+    /// The SMTP relay email goes through when its project has no email webhook, in dev mode
+    /// too (instead of the dev outbox or the delivery command).
+    public var smtp: SMTPRelayConfiguration?
     /// The time source.
     public var clock: any ServerClock
     /// Lifetimes and limits of flows and codes.

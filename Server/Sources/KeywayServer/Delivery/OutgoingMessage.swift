@@ -13,6 +13,22 @@ struct OutgoingMessage: Sendable {
 
 /// The text of a sign-in code message.
 enum MessageTemplates {
+    /// The code message: the application's email template when `template` is given (email), else
+    /// the server's text.
+    static func signInCode(
+        _ code: String, minutes: Int, template: EmailTemplate?, application: String
+    ) -> (subject: String, body: String) {
+        guard let template else { return signInCode(code, minutes: minutes) }
+        return template.render(["code": code, "minutes": "\(minutes)", "application": application])
+    }
+
+    /// The no-account notice: the application's email template when `template` is given, else the
+    /// server's text.
+    static func noAccount(template: EmailTemplate?, application: String) -> (subject: String, body: String) {
+        guard let template else { return noAccount() }
+        return template.render(["application": application])
+    }
+
     static func signInCode(_ code: String, minutes: Int) -> (subject: String, body: String) {
         (
             "Your sign-in code",

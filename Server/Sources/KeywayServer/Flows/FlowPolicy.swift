@@ -32,6 +32,8 @@ struct FlowPolicy: Sendable, Equatable {
     }
     /// Whether the project's backend receives events (`approval.requested`).
     var sendsEvents = false
+    /// The application's own email texts (`delivery.emailTemplates`), if it has any.
+    var emailTemplates: EmailTemplates?
 
     init(
         primaryMethods: [AuthenticationMethod] = [.emailOtp], flowTypes: Set<FlowType> = [.signin],
@@ -56,6 +58,7 @@ struct FlowPolicy: Sendable, Equatable {
         autoCreateUsers = application.autoCreateUsers && !flowTypes.contains(.signup)
         devices = policy.devices
         sendsEvents = policy.delivery.events != nil
+        emailTemplates = policy.delivery.emailTemplates
     }
 
     /// The policy of an application without a stored one: email codes only, as the application row says.

@@ -193,6 +193,55 @@ extension ApplicationPolicy {
                     "The \(channel) webhook timeout must be between 1 and 30 seconds.")
             }
         }
+        if let sender = delivery.emailSender {
+            if !EmailSender.isValidAddress(sender.address) {
+                refuse(
+                    "invalid_sender_address", "delivery.emailSender.address",
+                    "The sender address must be an ASCII address local@domain of at most 254 characters, without spaces or <>()[],;:\\\".")
+            }
+            if let name = sender.name, !EmailSender.isValidName(name) {
+                refuse(
+                    "invalid_sender_name", "delivery.emailSender.name",
+                    "The sender name must have 1 to 100 characters and no line breaks or other control characters.")
+            }
+        }
+        if let templates = delivery.emailTemplates {
+            let kinds = [
+                ("code", templates.code, EmailTemplates.codePlaceholders),
+                ("noAccount", templates.noAccount, EmailTemplates.noAccountPlaceholders),
+            ]
+            for (kind, template, allowed) in kinds {
+                guard let template else { continue }
+                let path = "delivery.emailTemplates.\(kind)"
+                let subject = template.subject.trimmingCharacters(in: .whitespaces)
+                if subject.isEmpty || template.subject.count > EmailTemplates.maximumSubjectLength
+                    || template.subject.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+                {
+                    refuse(
+                        "invalid_email_subject", "\(path).subject",
+                        "The subject must be one line of 1 to \(EmailTemplates.maximumSubjectLength) characters, without line breaks or other control characters.")
+                }
+                if template.body.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
+                    || template.body.count > EmailTemplates.maximumBodyLength
+                {
+                    refuse(
+                        "invalid_email_body", "\(path).body",
+                        "The body must have 1 to \(EmailTemplates.maximumBodyLength) characters.")
+                }
+                for (part, text) in [("subject", template.subject), ("body", template.body)] {
+                    for name in EmailTemplate.placeholders(in: text) where !allowed.contains(name) {
+                        refuse(
+                            "unknown_template_placeholder", "\(path).\(part)",
+                            "{{\(name)}} is not a placeholder of this template; use \(allowed.map { "{{\($0)}}" }.joined(separator: ", ")).")
+                    }
+                }
+                if kind == "code", !EmailTemplate.placeholders(in: template.body).contains("code") {
+                    refuse(
+                        "template_missing_code", "\(path).body",
+                        "The body of the code template must contain {{code}}, or the user never sees the code.")
+                }
+            }
+        }
         // What each method checks of its own settings.
         for method in FlowMethods.all {
             problems += method.validate(self, devMode: devMode)

@@ -36,8 +36,9 @@ public struct WebhookSettings: Codable, Sendable, Equatable {
     }
 }
 
-/// How an application's messages leave the server, per channel. A channel without settings uses
-/// the server's delivery: the dev outbox in dev mode, the delivery command otherwise.
+/// How an application's messages leave the server, per channel. An email channel without a
+/// webhook uses the server's SMTP relay when one is configured; otherwise a channel without
+/// settings uses the server's delivery: the dev outbox in dev mode, the delivery command otherwise.
 public struct DeliverySettings: Codable, Sendable, Equatable {
     /// Text messages (SMS one-time codes).
     public var sms: WebhookSettings?
@@ -46,10 +47,20 @@ public struct DeliverySettings: Codable, Sendable, Equatable {
     /// Events for the project's backend (`approval.requested`, so it can send a push
     /// notification). Without settings no event is sent.
     public var events: WebhookSettings?
+    /// Who email sent through the server's SMTP relay is from (`From` and `MAIL FROM`); without
+    /// it, the relay's own sender (`--smtp-from`). Not used by the other providers.
+    public var emailSender: EmailSender?
+    /// The application's own email texts; without them, the server's.
+    public var emailTemplates: EmailTemplates?
 
-    public init(sms: WebhookSettings? = nil, email: WebhookSettings? = nil, events: WebhookSettings? = nil) {
+    public init(
+        sms: WebhookSettings? = nil, email: WebhookSettings? = nil, events: WebhookSettings? = nil,
+        emailSender: EmailSender? = nil, emailTemplates: EmailTemplates? = nil
+    ) {
         self.sms = sms
         self.email = email
         self.events = events
+        self.emailSender = emailSender
+        self.emailTemplates = emailTemplates
     }
 }

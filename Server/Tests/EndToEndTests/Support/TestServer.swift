@@ -50,7 +50,8 @@ final class TestServer: ScopedTestServer, Sendable {
     static func start(
         database: DatabaseLocation? = nil, port: Int = 0, clock: ManualClock, logs: LogCapture = LogCapture(),
         deliveryCommand: String? = nil, limits: FlowLimits = FlowLimits(), adminToken: String? = nil,
-        passwords: (any PasswordHashing)? = nil, idleTimeout: TimeInterval = 300, appAttestRoots: [String] = []
+        passwords: (any PasswordHashing)? = nil, idleTimeout: TimeInterval = 300, appAttestRoots: [String] = [],
+        smtp: SMTPRelayConfiguration? = nil
     ) async throws -> TestServer {
         let database =
             if let database { database } else { try await TestDatabase.fresh() }
@@ -63,6 +64,7 @@ final class TestServer: ScopedTestServer, Sendable {
         configuration.customPasswordHashing = passwords
         configuration.idleTimeout = idleTimeout
         configuration.appAttestRoots = appAttestRoots
+        configuration.smtp = smtp
         // Many test servers run at once on one PostgreSQL server: a small pool each.
         configuration.databasePoolSize = 3
         configuration.masterKey = masterKey

@@ -30,16 +30,21 @@ extension FlowEngine {
         context.flow.resendAt = context.now + milliseconds(limits.resendCooldown)
         context.progress.stage = .method(try ActiveMethod(method.id, purpose: purpose, state: CodeStage(destination: destination, withheld: deliverable ? nil : true)))
         let channel = method.channel
+        let templates = channel == .email ? context.policy.emailTemplates : nil
         if deliver {
             let minutes = Int(limits.codeLifetime / 60)
-            let text = MessageTemplates.signInCode(code, minutes: minutes)
+            let text = MessageTemplates.signInCode(
+                code, minutes: minutes, template: templates?.code, application: context.application.name)
             context.outgoing.append(
                 OutgoingMessage(
                     channel: channel, to: destination, code: Sensitive(code), subject: text.subject, body: text.body))
         } else {
             // No account (or a phone number that is someone else's): a notice without a code takes
             // the same path, so neither the answer nor its timing tells the cases apart.
-            let text = deliverable ? MessageTemplates.noAccount() : MessageTemplates.phoneInUse()
+            let text =
+                deliverable
+                ? MessageTemplates.noAccount(template: templates?.noAccount, application: context.application.name)
+                : MessageTemplates.phoneInUse()
             context.outgoing.append(
                 OutgoingMessage(channel: channel, to: destination, code: nil, subject: text.subject, body: text.body))
         }
