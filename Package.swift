@@ -1,6 +1,6 @@
 // swift-tools-version:6.1
-// The Keyway SDK: what an app adds. Its only dependency is swift-crypto; the server, the backend
-// kit, the CLI and the benchmark are the package in Server/.
+// The Keyway SDK: what an app adds. Its only dependency is swift-crypto (Crypto, and CryptoExtras
+// for RSA); the server, the backend kit, the CLI and the benchmark are the package in Server/.
 import PackageDescription
 
 let strict: [SwiftSetting] = [
@@ -31,6 +31,8 @@ let package = Package(
             dependencies: [
                 "KeywayProtocol",
                 .product(name: "Crypto", package: "swift-crypto"),
+                // RSA (RS256 ID tokens and client assertions).
+                .product(name: "CryptoExtras", package: "swift-crypto"),
             ],
             swiftSettings: strict
         ),
@@ -55,7 +57,9 @@ let package = Package(
         ),
         .testTarget(
             name: "KeywayTests",
-            dependencies: ["Keyway", "KeywayProtocol", "KeywayJOSE"],
+            dependencies: [
+                "Keyway", "KeywayProtocol", "KeywayJOSE", .product(name: "CryptoExtras", package: "swift-crypto"),
+            ],
             swiftSettings: strict
         ),
         .testTarget(

@@ -1,4 +1,5 @@
 import Crypto
+import CryptoExtras
 import Foundation
 import KeywayProtocol
 
@@ -77,9 +78,42 @@ public struct CompactJWS: Sendable {
             key.isValidSignature(ecdsa, for: signingInput)
         else { throw JOSEError.invalidSignature }
     }
+
+    /// Verifies an `RS256` signature (RSASSA-PKCS1-v1_5 with SHA-256, RFC 7518 §3.3) with the
+    /// given key.
+    ///
+    /// - Parameter key: The public key the JWS should be signed with (2048 bits or more).
+    /// - Throws: ``JOSEError/unsupportedAlgorithm(_:)`` when `alg` is not `RS256`;
+    ///   ``JOSEError/invalidSignature`` when the signature is not as long as the modulus or does
+    ///   not verify.
+    public func verifyRS256(with key: _RSA.Signing.PublicKey) throws {
+        guard algorithm == "RS256" else { throw JOSEError.unsupportedAlgorithm(algorithm ?? "(none)") }
+        guard signature.count == key.keySizeInBits / 8,
+            key.isValidSignature(
+                _RSA.Signing.RSASignature(rawRepresentation: signature), for: SHA256.hash(data: signingInput),
+                padding: .insecurePKCS1v1_5)
+        else { throw JOSEError.invalidSignature }
+    }
+
+    /// Verifies the signature with the JWK the JWS names: `ES256` with an EC P-256 key, `RS256`
+    /// with an RSA key. The key's type (and its `alg`, when it has one) must fit the JWS's `alg`.
+    ///
+    /// - Parameter key: The public key the JWS should be signed with.
+    /// - Throws: ``JOSEError/unsupportedAlgorithm(_:)`` when `alg` is neither `ES256` nor `RS256`
+    ///   or does not fit the key; ``JOSEError/malformed(_:)`` when the key is not a usable public
+    ///   key; ``JOSEError/invalidSignature`` when the signature does not verify.
+    public func verify(with key: JSONWebKey) throws {
+        let algorithm = self.algorithm ?? "(none)"
+        if let declared = key.alg, declared != algorithm { throw JOSEError.unsupportedAlgorithm(algorithm) }
+        switch (algorithm, key.kty) {
+        case ("ES256", "EC"): try verifyES256(with: try ECJWK.publicKey(from: key))
+        case ("RS256", "RSA"): try verifyRS256(with: try RSAJWK.publicKey(from: key))
+        default: throw JOSEError.unsupportedAlgorithm(algorithm)
+        }
+    }
 }
 
-/// Signs compact JWS with `ES256`.
+/// Signs compact JWS with `ES256` or `RS256`.
 public enum JWSSigner {
     /// Produces `header.payload.signature` with the given header members (`alg` is set to ES256).
     ///
@@ -92,12 +126,35 @@ public enum JWSSigner {
     public static func signES256(
         payload: Data, header: [String: JSONValue], key: any ES256SigningKey
     ) throws -> String {
+        try compact(payload: payload, header: header, algorithm: "ES256") { try key.signature(for: $0).rawRepresentation }
+    }
+
+    /// Produces `header.payload.signature` signed with RSASSA-PKCS1-v1_5 and SHA-256 (`alg` is
+    /// set to RS256, RFC 7518 §3.3).
+    ///
+    /// - Parameters:
+    ///   - payload: The payload bytes.
+    ///   - header: The protected header's members; `alg` is overwritten.
+    ///   - key: The RSA signing key.
+    /// - Returns: The compact JWS.
+    /// - Throws: The error of `CryptoExtras` when the key cannot sign.
+    public static func signRS256(
+        payload: Data, header: [String: JSONValue], key: _RSA.Signing.PrivateKey
+    ) throws -> String {
+        try compact(payload: payload, header: header, algorithm: "RS256") {
+            try key.signature(for: SHA256.hash(data: $0), padding: .insecurePKCS1v1_5).rawRepresentation
+        }
+    }
+
+    /// `header.payload.signature` with `alg` set, the signature made by `sign` over the signing input.
+    private static func compact(
+        payload: Data, header: [String: JSONValue], algorithm: String, sign: (Data) throws -> Data
+    ) throws -> String {
         var header = header
-        header["alg"] = .string("ES256")
+        header["alg"] = .string(algorithm)
         let headerPart = Base64URL.encode(Array(JSONValue.object(header).serialized().utf8))
         let payloadPart = Base64URL.encode(payload)
-        let signingInput = Data("\(headerPart).\(payloadPart)".utf8)
-        let signature = try key.signature(for: signingInput)
-        return "\(headerPart).\(payloadPart).\(Base64URL.encode(signature.rawRepresentation))"
+        let signature = try sign(Data("\(headerPart).\(payloadPart)".utf8))
+        return "\(headerPart).\(payloadPart).\(Base64URL.encode(signature))"
     }
 }

@@ -3,8 +3,9 @@ import KeywayJOSE
 import KeywayProtocol
 
 /// Verifies an OpenID Connect ID token (OpenID Connect Core §3.1.3.7) against keys the caller
-/// already holds: the ES256 signature, `iss`, `aud`, `azp`, `exp`, `iat`, `sub`, and `at_hash`
-/// when an access token is given.
+/// already holds: the signature (`ES256` with an EC P-256 key or `RS256` with an RSA key, as the
+/// server's key set publishes both), `iss`, `aud`, `azp`, `exp`, `iat`, `sub`, and `at_hash` when
+/// an access token is given.
 ///
 /// ``KeywayClient/exchange(authCode:codeVerifier:)`` uses it with the server's cached JWKS; a backend or
 /// an app extension can use it directly.
@@ -60,8 +61,8 @@ public struct IDTokenVerifier: Sendable {
     ///     token has one).
     ///   - keys: The issuer's published keys.
     /// - Returns: The verified claims.
-    /// - Throws: ``KeywayError/invalidIDToken(_:)`` when the token is not an ES256 compact JWS, no
-    ///   key matches, the signature does not verify, or a claim fails its check.
+    /// - Throws: ``KeywayError/invalidIDToken(_:)`` when the token is not an ES256 or RS256 compact
+    ///   JWS, no key matches, the signature does not verify, or a claim fails its check.
     public func verify(_ idToken: String, accessToken: String? = nil, keys: JSONWebKeySet) throws -> IDTokenClaims {
         let jws = try Self.parse(idToken)
         let key: JSONWebKey
@@ -75,7 +76,10 @@ public struct IDTokenVerifier: Sendable {
         return try verify(jws, accessToken: accessToken, key: key)
     }
 
-    /// Splits a compact JWS and checks that it is an ES256 token.
+    /// The algorithms ID tokens may be signed with.
+    static let algorithms: Set<String> = ["ES256", "RS256"]
+
+    /// Splits a compact JWS and checks that it is an ES256 or RS256 token.
     static func parse(_ idToken: String) throws -> CompactJWS {
         let jws: CompactJWS
         do {
@@ -83,16 +87,16 @@ public struct IDTokenVerifier: Sendable {
         } catch {
             throw KeywayError.invalidIDToken("It is not a compact JWS.")
         }
-        guard jws.algorithm == "ES256" else {
+        guard let algorithm = jws.algorithm, algorithms.contains(algorithm) else {
             throw KeywayError.invalidIDToken("Unexpected algorithm \(jws.algorithm ?? "none").")
         }
         return jws
     }
 
-    /// Verifies a parsed token with `key`.
+    /// Verifies a parsed token with `key`, whose type must fit the token's algorithm.
     func verify(_ jws: CompactJWS, accessToken: String?, key: JSONWebKey) throws -> IDTokenClaims {
         do {
-            try jws.verifyES256(with: try ECJWK.publicKey(from: key))
+            try jws.verify(with: key)
         } catch {
             throw KeywayError.invalidIDToken("The signature does not verify.")
         }

@@ -22,6 +22,8 @@ public struct ClientRegistrationResponse: Codable, Sendable, Equatable {
     public var responseTypes: [String]
     /// The client's public keys, for `private_key_jwt`.
     public var jwks: JSONWebKeySet?
+    /// The algorithm the client's ID tokens are signed with: `RS256` (the default) or `ES256`.
+    public var idTokenSignedResponseAlg: String?
 
     /// Creates a registration answer with the given values.
     ///
@@ -36,10 +38,11 @@ public struct ClientRegistrationResponse: Codable, Sendable, Equatable {
     ///   - grantTypes: The grant types the client may use.
     ///   - responseTypes: The response types the client may use.
     ///   - jwks: The client's public keys, for `private_key_jwt`.
+    ///   - idTokenSignedResponseAlg: The algorithm the client's ID tokens are signed with.
     public init(
         clientId: String, clientIdIssuedAt: Int, clientSecret: Sensitive<String>?, clientSecretExpiresAt: Int?,
         clientName: String, tokenEndpointAuthMethod: String, tokenEndpointAuthSigningAlg: String?,
-        grantTypes: [String], responseTypes: [String], jwks: JSONWebKeySet?
+        grantTypes: [String], responseTypes: [String], jwks: JSONWebKeySet?, idTokenSignedResponseAlg: String? = nil
     ) {
         self.clientId = clientId
         self.clientIdIssuedAt = clientIdIssuedAt
@@ -51,6 +54,7 @@ public struct ClientRegistrationResponse: Codable, Sendable, Equatable {
         self.grantTypes = grantTypes
         self.responseTypes = responseTypes
         self.jwks = jwks
+        self.idTokenSignedResponseAlg = idTokenSignedResponseAlg
     }
 
     enum CodingKeys: String, CodingKey {
@@ -64,5 +68,6 @@ public struct ClientRegistrationResponse: Codable, Sendable, Equatable {
         case grantTypes = "grant_types"
         case responseTypes = "response_types"
         case jwks
+        case idTokenSignedResponseAlg = "id_token_signed_response_alg"
     }
 }

@@ -1,4 +1,6 @@
-/// The OpenID Provider metadata served at `/.well-known/openid-configuration`.
+/// The OpenID Provider metadata served at `/.well-known/openid-configuration` (OpenID Connect
+/// Discovery 1.0 §3), and as authorization server metadata at `/.well-known/oauth-authorization-server`
+/// (RFC 8414 §2). Members the server does not send are `nil`.
 public struct DiscoveryDocument: Codable, Sendable, Equatable {
     /// The issuer URL, the `iss` of every token the server signs.
     public var issuer: String
@@ -12,7 +14,7 @@ public struct DiscoveryDocument: Codable, Sendable, Equatable {
     public var responseTypesSupported: [String]
     /// The subject identifier types the server supports (`public`).
     public var subjectTypesSupported: [String]
-    /// The algorithms the server signs ID tokens with (`ES256`).
+    /// The algorithms the server signs ID tokens with (`RS256`, `ES256`).
     public var idTokenSigningAlgValuesSupported: [String]
     /// The grant types the server supports.
     public var grantTypesSupported: [String]
@@ -36,6 +38,23 @@ public struct DiscoveryDocument: Codable, Sendable, Equatable {
     public var registrationEndpoint: String?
     /// The JWS algorithms accepted for `client_secret_jwt` and `private_key_jwt` assertions.
     public var tokenEndpointAuthSigningAlgValuesSupported: [String]?
+    /// RFC 8414: the ways a client may authenticate at the revocation endpoint.
+    public var revocationEndpointAuthMethodsSupported: [String]?
+    /// RFC 8414: the JWS algorithms accepted for client assertions at the revocation endpoint.
+    public var revocationEndpointAuthSigningAlgValuesSupported: [String]?
+    /// RFC 8414: the ways a client may authenticate at the introspection endpoint.
+    public var introspectionEndpointAuthMethodsSupported: [String]?
+    /// RFC 8414: the JWS algorithms accepted for client assertions at the introspection endpoint.
+    public var introspectionEndpointAuthSigningAlgValuesSupported: [String]?
+    /// The `response_mode` values the authorization endpoint supports.
+    public var responseModesSupported: [String]?
+    /// The `prompt` values the authorization endpoint supports.
+    public var promptValuesSupported: [String]?
+    /// OpenID Connect RP-Initiated Logout: where a relying party sends the user to sign out.
+    public var endSessionEndpoint: String?
+    /// Whether the authorization endpoint accepts `request_uri` (OpenID Connect Discovery's
+    /// default, when absent, is `true`).
+    public var requestURIParameterSupported: Bool?
 
     /// Creates a discovery document with the given values.
     ///
@@ -58,6 +77,14 @@ public struct DiscoveryDocument: Codable, Sendable, Equatable {
     ///   - dpopSigningAlgValuesSupported: The algorithms accepted for DPoP proofs, if DPoP is supported.
     ///   - registrationEndpoint: The dynamic client registration endpoint, if any.
     ///   - tokenEndpointAuthSigningAlgValuesSupported: The algorithms accepted for client assertions, if any.
+    ///   - revocationEndpointAuthMethodsSupported: The client authentication methods of the revocation endpoint, if listed.
+    ///   - revocationEndpointAuthSigningAlgValuesSupported: The assertion algorithms of the revocation endpoint, if listed.
+    ///   - introspectionEndpointAuthMethodsSupported: The client authentication methods of the introspection endpoint, if listed.
+    ///   - introspectionEndpointAuthSigningAlgValuesSupported: The assertion algorithms of the introspection endpoint, if listed.
+    ///   - responseModesSupported: The supported response modes, if listed.
+    ///   - promptValuesSupported: The supported `prompt` values, if listed.
+    ///   - endSessionEndpoint: The RP-initiated logout endpoint, if any.
+    ///   - requestURIParameterSupported: Whether `request_uri` is accepted, if stated.
     public init(
         issuer: String, authorizationEndpoint: String, tokenEndpoint: String, jwksUri: String,
         responseTypesSupported: [String], subjectTypesSupported: [String],
@@ -66,7 +93,13 @@ public struct DiscoveryDocument: Codable, Sendable, Equatable {
         scopesSupported: [String], claimsSupported: [String], userinfoEndpoint: String? = nil,
         revocationEndpoint: String? = nil, introspectionEndpoint: String? = nil,
         dpopSigningAlgValuesSupported: [String]? = nil, registrationEndpoint: String? = nil,
-        tokenEndpointAuthSigningAlgValuesSupported: [String]? = nil
+        tokenEndpointAuthSigningAlgValuesSupported: [String]? = nil,
+        revocationEndpointAuthMethodsSupported: [String]? = nil,
+        revocationEndpointAuthSigningAlgValuesSupported: [String]? = nil,
+        introspectionEndpointAuthMethodsSupported: [String]? = nil,
+        introspectionEndpointAuthSigningAlgValuesSupported: [String]? = nil, responseModesSupported: [String]? = nil,
+        promptValuesSupported: [String]? = nil, endSessionEndpoint: String? = nil,
+        requestURIParameterSupported: Bool? = nil
     ) {
         self.registrationEndpoint = registrationEndpoint
         self.tokenEndpointAuthSigningAlgValuesSupported = tokenEndpointAuthSigningAlgValuesSupported
@@ -86,6 +119,14 @@ public struct DiscoveryDocument: Codable, Sendable, Equatable {
         self.revocationEndpoint = revocationEndpoint
         self.introspectionEndpoint = introspectionEndpoint
         self.dpopSigningAlgValuesSupported = dpopSigningAlgValuesSupported
+        self.revocationEndpointAuthMethodsSupported = revocationEndpointAuthMethodsSupported
+        self.revocationEndpointAuthSigningAlgValuesSupported = revocationEndpointAuthSigningAlgValuesSupported
+        self.introspectionEndpointAuthMethodsSupported = introspectionEndpointAuthMethodsSupported
+        self.introspectionEndpointAuthSigningAlgValuesSupported = introspectionEndpointAuthSigningAlgValuesSupported
+        self.responseModesSupported = responseModesSupported
+        self.promptValuesSupported = promptValuesSupported
+        self.endSessionEndpoint = endSessionEndpoint
+        self.requestURIParameterSupported = requestURIParameterSupported
     }
 
     enum CodingKeys: String, CodingKey {
@@ -107,5 +148,13 @@ public struct DiscoveryDocument: Codable, Sendable, Equatable {
         case revocationEndpoint = "revocation_endpoint"
         case introspectionEndpoint = "introspection_endpoint"
         case dpopSigningAlgValuesSupported = "dpop_signing_alg_values_supported"
+        case revocationEndpointAuthMethodsSupported = "revocation_endpoint_auth_methods_supported"
+        case revocationEndpointAuthSigningAlgValuesSupported = "revocation_endpoint_auth_signing_alg_values_supported"
+        case introspectionEndpointAuthMethodsSupported = "introspection_endpoint_auth_methods_supported"
+        case introspectionEndpointAuthSigningAlgValuesSupported = "introspection_endpoint_auth_signing_alg_values_supported"
+        case responseModesSupported = "response_modes_supported"
+        case promptValuesSupported = "prompt_values_supported"
+        case endSessionEndpoint = "end_session_endpoint"
+        case requestURIParameterSupported = "request_uri_parameter_supported"
     }
 }
