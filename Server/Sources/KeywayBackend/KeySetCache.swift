@@ -61,7 +61,8 @@ actor KeySetCache {
         lastFetch = clock()
         fetchCount += 1
         let set: JSONWebKeySet = try await get(jwksURI)
-        keys = set.keys.filter { $0.kty == "EC" && $0.crv == "P-256" }
+        // EC P-256 keys sign access tokens and ES256 ID tokens; RSA keys sign RS256 ID tokens.
+        keys = set.keys.filter { ($0.kty == "EC" && $0.crv == "P-256") || $0.kty == "RSA" }
     }
 
     private func get<T: Decodable>(_ url: String) async throws -> T {

@@ -165,7 +165,8 @@ public final class KeywayBackend: Sendable {
 
     // MARK: Verification
 
-    /// Verifies an ID token issued to this backend's application.
+    /// Verifies an ID token issued to this backend's application: `ES256` or `RS256`, as the application
+    /// chose, with the server's published key its `kid` names.
     public func verifyIDToken(_ idToken: String, accessToken: String? = nil) async throws -> IDTokenClaims {
         let kid: String?
         do {

@@ -240,9 +240,10 @@ public final class KeywayServerApp: Sendable {
         let currentIssuer: @Sendable () -> String = { issuerBox.current ?? fallback }
         let accessTokens = AccessTokenVerifier(keys: keys, clock: configuration.clock)
         let dpop = DPoPVerifier(clock: configuration.clock, nonceKey: dpopNonceKey)
+        let cors = CORS(database: database)
         let userRoutes = UserRoutes(
             database: database, clock: configuration.clock, issuer: currentIssuer, accessTokens: accessTokens,
-            dpop: dpop, logger: logger)
+            dpop: dpop, logger: logger, cors: cors)
         FlowRoutes(engine: engine, users: userRoutes).register(on: router)
         let approvals = ApprovalService(database: database, clock: configuration.clock, issuer: currentIssuer, logger: logger)
         DeviceRoutes(approvals: approvals, users: userRoutes).register(on: router)
@@ -266,7 +267,7 @@ public final class KeywayServerApp: Sendable {
             registrationEndpoint: RegistrationEndpoint(
                 database: database, clock: configuration.clock,
                 clientSecrets: ClientSecretDerivation(key: clientSecretKey), logger: logger),
-            keys: keys, issuer: currentIssuer
+            keys: keys, issuer: currentIssuer, cors: cors
         ).register(on: router)
         userRoutes.register(on: router)
         HealthRoutes(database: database).register(on: router)

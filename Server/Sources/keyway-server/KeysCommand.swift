@@ -23,15 +23,18 @@ struct KeysCommand: AsyncParsableCommand {
     /// `keys rotate`: publishes the next key now; it signs after the pre-publication time.
     struct Rotate: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Publishes a new signing key now; it signs once the pre-publication time has passed, and the current key stays published until its tokens have expired. A rotation already under way is printed unchanged.")
+            abstract: "Publishes a new signing key of one algorithm now; it signs once the pre-publication time has passed, and the current key stays published until its tokens have expired. A rotation already under way is printed unchanged.")
         @OptionGroup var options: DatabaseOptions
 
         @Option(help: "Seconds the new key is published before it signs (0-604800).")
         var prePublication = 3600
 
+        @Option(help: "The algorithm whose key is rotated: ES256 (access and ID tokens) or RS256 (ID tokens).")
+        var algorithm = "ES256"
+
         func run() async throws {
             let rotation = try await options.withService {
-                try await $0.rotateSigningKey(prePublicationSeconds: prePublication)
+                try await $0.rotateSigningKey(algorithm: algorithm, prePublicationSeconds: prePublication)
             }
             try Output.json(rotation)
         }

@@ -7,8 +7,11 @@ import KeywayServer
 struct ProjectCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "project",
-        abstract: "Administers applications: create and list them, set their policies, issue invite codes and start tokens.",
-        subcommands: [List.self, Create.self, ProjectPolicyCommand.self, Invite.self, StartToken.self])
+        abstract: "Administers applications: create, list, show and update them, set their policies, issue invite codes and start tokens.",
+        subcommands: [
+            List.self, Create.self, ProjectShowCommand.self, ProjectUpdateCommand.self, ProjectPolicyCommand.self,
+            Invite.self, StartToken.self,
+        ])
 
     /// `project list`: every application as JSON.
     struct List: AsyncParsableCommand {

@@ -35,9 +35,8 @@ struct AssertionSigner {
             return try JWSSigner.signES256(
                 payload: Data(JSONValue.object(claims).serialized().utf8), header: ["kid": .string(kid)], key: key)
         case .rsa(let key, let kid):
-            let header = Base64URL.encode(Array(JSONValue.object(["alg": .string("RS256"), "kid": .string(kid)]).serialized().utf8))
-            let signature = try key.signature(for: Data("\(header).\(payload)".utf8), padding: .insecurePKCS1v1_5)
-            return "\(header).\(payload).\(Base64URL.encode(signature.rawRepresentation))"
+            return try JWSSigner.signRS256(
+                payload: Data(JSONValue.object(claims).serialized().utf8), header: ["kid": .string(kid)], key: key)
         case .secret(let secret):
             let header = Base64URL.encode(Array(JSONValue.object(["alg": .string("HS256")]).serialized().utf8))
             let mac = HMAC<SHA256>.authenticationCode(

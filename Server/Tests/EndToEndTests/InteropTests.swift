@@ -23,7 +23,7 @@ struct InteropTests {
                 "verify_tokens.py", ["--issuer", server.baseURL.absoluteString, "--audience", TestServer.configId],
                 input: tokenFile)
             #expect(status == 0, "verify_tokens.py: \(text)")
-            #expect(text.contains("verified id_token sub=\(tokens.idToken.subject)"))
+            #expect(text.contains("verified ES256 id_token sub=\(tokens.idToken.subject)"))
             #expect(text.contains("verified access_token"))
         }
     }

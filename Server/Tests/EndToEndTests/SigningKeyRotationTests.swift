@@ -21,10 +21,18 @@ struct SigningKeyRotationTests {
         return try await keyway.exchange(authCode: completion.authCode, codeVerifier: try #require(completion.codeVerifier))
     }
 
-    static func jwksKids(_ server: TestServer) async throws -> [String] {
+    /// The kids of the published keys of one algorithm.
+    static func jwksKids(_ server: TestServer, algorithm: String = "ES256") async throws -> [String] {
         let response = try await server.request("GET", "/.well-known/jwks.json")
         let set = try JSONDecoder().decode(JSONWebKeySet.self, from: response.body)
-        return set.keys.compactMap(\.kid)
+        return set.keys.filter { $0.alg == algorithm }.compactMap(\.kid)
+    }
+
+    /// `kid=state` of the signing keys of one algorithm, as the admin API lists them.
+    static func keyStates(_ server: TestServer, algorithm: String = "ES256") async throws -> [String] {
+        let listed = try await server.admin("GET", "/admin/signing-keys")
+        return ((listed.json["keys"] as? [[String: Any]]) ?? []).filter { $0["algorithm"] as? String == algorithm }
+            .map { "\($0["kid"] ?? "")=\($0["state"] ?? "")" }
     }
 
     @Test func theWholeCycleWithTheSDKTheBackendKitAndAnIndependentVerifier() async throws {
@@ -79,15 +87,55 @@ struct SigningKeyRotationTests {
                     "access_token": after.response.accessToken.revealed,
                 ]))
             #expect(status == 0, "verify_tokens.py: \(text)")
-            let listed = try await server.admin("GET", "/admin/signing-keys")
-            let states = ((listed.json["keys"] as? [[String: Any]]) ?? []).map { "\($0["kid"] ?? "")=\($0["state"] ?? "")" }
-            #expect(states == ["\(first)=retired", "\(next)=active"])
+            #expect(try await Self.keyStates(server) == ["\(first)=retired", "\(next)=active"])
 
             // When every token of the old key has expired, it is no longer published.
             clock.advance(by: 3600 + 300)
             #expect(try await Self.jwksKids(server) == [next])
             let later = try await Self.signIn(keyway, server, email: "rotate@example.com")
             #expect(try Self.kid(later.response.accessToken.revealed) == next)
+        }
+    }
+
+    @Test func theRS256KeyRotatesOnItsOwnScheduleAndTheES256KeyStays() async throws {
+        let clock = ManualClock()
+        try await withTestServer(TestServer.start(clock: clock, adminToken: testAdminToken)) { server in
+            let changed = try await server.admin(
+                "PATCH", "/admin/applications/\(TestServer.configId)", ["idTokenSignedResponseAlg": "RS256"])
+            #expect(changed.status == 200)
+            let keyway = try KeywayClient(
+                configID: TestServer.configId, baseURL: server.baseURL, options: KeywayOptions(clock: clock))
+            let before = try await Self.signIn(keyway, server, email: "rsa-rotate@example.com")
+            let rsFirst = try Self.kid(try #require(before.response.idToken).revealed)
+            let esKid = try Self.kid(before.response.accessToken.revealed)
+            #expect(try await Self.jwksKids(server, algorithm: "RS256") == [rsFirst])
+            #expect(try await Self.jwksKids(server) == [esKid])
+
+            let rotated = try await server.admin(
+                "POST", "/admin/signing-keys/rotate", ["algorithm": "RS256", "prePublicationSeconds": 600])
+            #expect(rotated.status == 201 && rotated.json["algorithm"] as? String == "RS256", "\(rotated.json)")
+            #expect(rotated.json["currentKid"] as? String == rsFirst)
+            let rsNext = try #require(rotated.json["nextKid"] as? String)
+            // Published before it signs; the ES256 key is untouched.
+            #expect(try await Self.jwksKids(server, algorithm: "RS256") == [rsFirst, rsNext])
+            #expect(try await Self.jwksKids(server) == [esKid])
+            let during = try await Self.signIn(keyway, server, email: "rsa-rotate@example.com")
+            #expect(try Self.kid(try #require(during.response.idToken).revealed) == rsFirst)
+
+            clock.advance(by: 601)
+            let after = try await Self.signIn(keyway, server, email: "rsa-rotate@example.com")
+            #expect(try Self.kid(try #require(after.response.idToken).revealed) == rsNext)
+            #expect(try Self.kid(after.response.accessToken.revealed) == esKid)
+            #expect(try await Self.keyStates(server, algorithm: "RS256") == ["\(rsFirst)=retired", "\(rsNext)=active"])
+            #expect(try await Self.keyStates(server) == ["\(esKid)=active"])
+            // The old RSA key stays published while the ID tokens it signed live, then goes.
+            #expect(try await Self.jwksKids(server, algorithm: "RS256") == [rsFirst, rsNext])
+            clock.advance(by: 3600 + 300)
+            #expect(try await Self.jwksKids(server, algorithm: "RS256") == [rsNext])
+            #expect(try await Self.jwksKids(server) == [esKid])
+
+            let unknown = try await server.admin("POST", "/admin/signing-keys/rotate", ["algorithm": "HS256"])
+            #expect(unknown.status == 400 && "\(unknown.json)".contains("algorithm"))
         }
     }
 
@@ -105,9 +153,10 @@ struct SigningKeyRotationTests {
             #expect(answers.filter(\.created).count == 1)
             #expect(Set(answers.map(\.next)).count == 1 && answers.first?.next.isEmpty == false)
             #expect(try await Self.jwksKids(server).count == 2)
-            let listed = try await server.admin("GET", "/admin/signing-keys")
-            let states = ((listed.json["keys"] as? [[String: Any]]) ?? []).compactMap { $0["state"] as? String }
+            let states = try await Self.keyStates(server).map { $0.split(separator: "=").last.map(String.init) ?? "" }
             #expect(states.sorted() == ["active", "next"])
+            // The RS256 key was not touched.
+            #expect(try await Self.keyStates(server, algorithm: "RS256").map { $0.hasSuffix("=active") } == [true])
 
             let refused = try await server.admin("POST", "/admin/signing-keys/rotate", ["prePublicationSeconds": -1])
             #expect(refused.status == 400)

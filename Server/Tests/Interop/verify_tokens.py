@@ -24,6 +24,7 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--issuer", required=True)
     parser.add_argument("--audience", required=True)
+    parser.add_argument("--id-token-alg", default="ES256", choices=["ES256", "RS256"])
     args = parser.parse_args()
     tokens = json.load(sys.stdin)
 
@@ -32,7 +33,10 @@ def main():
     assert "S256" in discovery["code_challenge_methods_supported"]
     keys = KeySet.import_key_set(fetch(discovery["jwks_uri"]))
 
-    id_token = jwt.decode(tokens["id_token"], keys, algorithms=["ES256"])
+    id_token = jwt.decode(tokens["id_token"], keys, algorithms=[args.id_token_alg])
+    assert id_token.header["alg"] == args.id_token_alg, "unexpected ID token algorithm"
+    key = next(k for k in fetch(discovery["jwks_uri"])["keys"] if k["kid"] == id_token.header["kid"])
+    assert key["kty"] == ("RSA" if args.id_token_alg == "RS256" else "EC"), "the kid names a key of another type"
     JWTClaimsRegistry(
         iss={"essential": True, "value": args.issuer},
         aud={"essential": True, "value": args.audience},
@@ -44,7 +48,7 @@ def main():
     ).validate(id_token.claims)
     assert id_token.claims["exp"] > time.time()
     assert id_token.claims["email_verified"] is True
-    print("verified id_token sub=%s" % id_token.claims["sub"])
+    print("verified %s id_token sub=%s" % (args.id_token_alg, id_token.claims["sub"]))
 
     access = jwt.decode(tokens["access_token"], keys, algorithms=["ES256"])
     assert access.header["typ"] == "at+jwt", "access token typ must be at+jwt (RFC 9068)"

@@ -47,7 +47,7 @@ struct MasterKeyTests {
         let stored = try await database.read { try await $0.keys.signingKeys() }
         #expect(stored.allSatisfy { MasterKey.isSealed($0.privateKey) })
         let loaded = try await SigningKey.loadOrCreate(in: database, now: Date(), masterKey: key)
-        #expect(loaded.kid == "kid-1" && loaded.privateKey.rawRepresentation == signing.rawRepresentation)
+        #expect(loaded.kid == "kid-1" && loaded.es256PublicKey?.rawRepresentation == signing.publicKey.rawRepresentation)
         let code = try await ServerSecretKey.loadOrCreate(
             named: ServerSecretKey.oneTimeCodes, in: database, now: Date(), masterKey: key)
         #expect(code.withUnsafeBytes { Data($0) } == secret)

@@ -1,4 +1,5 @@
 import Foundation
+import KeywayJOSE
 import KeywayTestSupport
 import Logging
 import Testing
@@ -176,13 +177,44 @@ struct StorageTests {
         await database.shutdown()
     }
 
+    @Test func eachAlgorithmHasItsKeySealedAndRotatedOnItsOwn() async throws {
+        let database = try await openDatabase()
+        try await Migrations.apply(to: database, now: Date())
+        let es = try await SigningKey.loadOrCreate(.es256, in: database, now: Date(), masterKey: Self.masterKey)
+        let rs = try await SigningKey.loadOrCreate(.rs256, in: database, now: Date(), masterKey: Self.masterKey)
+        #expect(es.algorithm == .es256 && rs.algorithm == .rs256)
+        #expect(rs.publicJWK.kty == "RSA" && rs.publicJWK.kid == rs.kid && rs.publicJWK.alg == "RS256")
+        // Stored sealed, and read back the same.
+        let stored = try await database.read { try await $0.keys.signingKeys() }
+        #expect(stored.map(\.algorithm).sorted() == ["ES256", "RS256"])
+        #expect(stored.allSatisfy { MasterKey.isSealed($0.privateKey) })
+        let reloaded = try await SigningKey.loadOrCreate(.rs256, in: database, now: Date(), masterKey: Self.masterKey)
+        #expect(reloaded.kid == rs.kid && reloaded.publicJWK == rs.publicJWK)
+        let signed = try reloaded.sign(payload: Data("{}".utf8), header: [:])
+        try CompactJWS(signed).verify(with: rs.publicJWK)
+
+        // Rotating RS256 leaves the ES256 key signing and published.
+        let rotation = try await database.write { repositories in
+            try await KeySchedule.rotate(
+                .rs256, in: repositories, now: 1_000, prePublication: 100, keepPublished: 500, masterKey: Self.masterKey)
+        }
+        #expect(rotation.algorithm == .rs256 && rotation.currentKid == rs.kid && rotation.created)
+        let schedule = KeySchedule(try await database.read { try await $0.keys.signingKeys() })
+        #expect(schedule.of(.es256).signing(at: 1_100)?.kid == es.kid)
+        #expect(schedule.of(.rs256).signing(at: 1_099)?.kid == rs.kid)
+        #expect(schedule.of(.rs256).signing(at: 1_100)?.kid == rotation.nextKid)
+        #expect(Set(schedule.published(at: 1_599).map(\.kid)) == [es.kid, rs.kid, rotation.nextKid])
+        #expect(Set(schedule.published(at: 1_600).map(\.kid)) == [es.kid, rotation.nextKid])
+        await database.shutdown()
+    }
+
     @Test func signingKeyIsCreatedOnceAndReloaded() async throws {
         let database = try await openDatabase()
         try await Migrations.apply(to: database, now: Date())
         let first = try await SigningKey.loadOrCreate(in: database, now: Date(), masterKey: Self.masterKey)
         let second = try await SigningKey.loadOrCreate(in: database, now: Date(), masterKey: Self.masterKey)
         #expect(first.kid == second.kid)
-        #expect(first.privateKey.rawRepresentation == second.privateKey.rawRepresentation)
+        #expect(first.publicJWK == second.publicJWK && first.algorithm == .es256)
         await database.shutdown()
     }
 }

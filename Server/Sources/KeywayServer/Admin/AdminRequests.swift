@@ -21,3 +21,16 @@ package struct StartTokenRequest: Codable, Sendable {
     /// Lifetime in seconds (default 600, at most 3600).
     package var expiresInSeconds: Int?
 }
+
+/// `PATCH /admin/applications/{configId}`: the settings to change; those absent stay as they are.
+package struct UpdateApplicationRequest: Codable, Sendable {
+    /// `ES256` or `RS256`.
+    package var idTokenSignedResponseAlg: String?
+    /// Replaces the origins allowed cross-origin access; `[]` allows none.
+    package var corsOrigins: [String]?
+
+    package init(idTokenSignedResponseAlg: String? = nil, corsOrigins: [String]? = nil) {
+        self.idTokenSignedResponseAlg = idTokenSignedResponseAlg
+        self.corsOrigins = corsOrigins
+    }
+}

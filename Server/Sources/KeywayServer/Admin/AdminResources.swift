@@ -12,6 +12,11 @@ package struct AdminApplication: Codable, Sendable, Equatable {
     package var flowTypes: [FlowType]
     /// The project the application belongs to.
     package var projectId: String
+    /// The algorithm its ID tokens are signed with: `ES256` or `RS256`.
+    package var idTokenSignedResponseAlg: String
+    /// The origins (`scheme://host[:port]`) whose scripts may call the token, UserInfo and
+    /// revocation endpoints for it; empty: none.
+    package var corsOrigins: [String]
 }
 
 /// An application just created. The client secret (confidential applications only) is shown

@@ -28,6 +28,24 @@ struct AdminRoutes {
                 return try HTTPResponses.json(created, status: .created)
             }
         }
+        admin.get("applications/:configId") { _, context in
+            let configId = try context.parameters.require("configId")
+            return try await answer(context) { try HTTPResponses.json(try await service.application(configId: configId)) }
+        }
+        admin.patch("applications/:configId") { request, context in
+            let configId = try context.parameters.require("configId")
+            let update = try await RequestDecoding.json(UpdateApplicationRequest.self, from: request, context: context)
+            return try await answer(context) {
+                let saved = try await service.updateApplication(configId: configId, update)
+                logger.notice(
+                    "admin: application settings changed",
+                    metadata: [
+                        "configId": "\(configId)", "idTokenSignedResponseAlg": "\(saved.idTokenSignedResponseAlg)",
+                        "corsOrigins": "\(saved.corsOrigins.count)",
+                    ])
+                return try HTTPResponses.json(saved)
+            }
+        }
         admin.get("applications/:configId/policy") { _, context in
             let configId = try context.parameters.require("configId")
             return try await answer(context) { try HTTPResponses.json(try await service.policy(configId: configId)) }
@@ -47,11 +65,15 @@ struct AdminRoutes {
         admin.post("signing-keys/rotate") { request, context in
             let body = try await optionalJSON(RotateSigningKeyRequest.self, request, context) ?? RotateSigningKeyRequest()
             return try await answer(context) {
-                let rotation = try await service.rotateSigningKey(prePublicationSeconds: body.prePublicationSeconds)
+                let rotation = try await service.rotateSigningKey(
+                    algorithm: body.algorithm, prePublicationSeconds: body.prePublicationSeconds)
                 try await keysChanged()
                 logger.notice(
                     "admin: signing key rotation",
-                    metadata: ["next": "\(rotation.nextKid)", "activatesAt": "\(rotation.activatesAt)", "created": "\(rotation.created)"])
+                    metadata: [
+                        "algorithm": "\(rotation.algorithm)", "next": "\(rotation.nextKid)",
+                        "activatesAt": "\(rotation.activatesAt)", "created": "\(rotation.created)",
+                    ])
                 return try HTTPResponses.json(rotation, status: rotation.created ? .created : .ok)
             }
         }

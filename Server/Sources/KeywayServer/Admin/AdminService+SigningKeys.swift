@@ -4,7 +4,9 @@ import KeywayProtocol
 /// One signing key as the admin API lists it.
 package struct AdminSigningKey: Codable, Sendable, Equatable {
     package var kid: String
-    /// `active` (signs now), `next` (published, signs from `activatesAt`), or `retired`
+    /// `ES256` or `RS256`: each algorithm has its own keys and schedule.
+    package var algorithm: String
+    /// `active` (signs now for its algorithm), `next` (published, signs from `activatesAt`), or `retired`
     /// (published until `publishedUntil` so that the tokens it signed can be checked).
     package var state: String
     package var activatesAt: Date
@@ -19,12 +21,16 @@ package struct AdminSigningKeyList: Codable, Sendable, Equatable {
 
 /// Body of `POST /admin/signing-keys/rotate`.
 package struct RotateSigningKeyRequest: Codable, Sendable {
+    /// The algorithm whose key is rotated: `ES256` (default) or `RS256`.
+    package var algorithm: String?
     /// Seconds the next key is published before it signs: 0…604800, default 3600.
     package var prePublicationSeconds: Int?
 }
 
 /// Answer of `POST /admin/signing-keys/rotate`.
 package struct AdminKeyRotation: Codable, Sendable, Equatable {
+    /// The algorithm whose key was rotated.
+    package var algorithm: String
     package var currentKid: String
     package var nextKid: String
     package var activatesAt: Date
@@ -44,24 +50,32 @@ extension AdminService {
         let now = clock.now().epochMilliseconds
         let stored = try await database.read { try await $0.keys.signingKeys(publishedAt: now) }
         let schedule = KeySchedule(stored)
-        let active = schedule.signing(at: now)?.kid
+        let active = Set(SigningAlgorithm.allCases.compactMap { schedule.of($0).signing(at: now)?.kid })
         return AdminSigningKeyList(
             keys: stored.map { key in
                 AdminSigningKey(
-                    kid: key.kid,
-                    state: key.kid == active ? "active" : key.activatesAt > now ? "next" : "retired",
+                    kid: key.kid, algorithm: key.algorithm,
+                    state: active.contains(key.kid) ? "active" : key.activatesAt > now ? "next" : "retired",
                     activatesAt: Date(epochMilliseconds: key.activatesAt), retiredAt: key.retiredAt.map { Date(epochMilliseconds: $0) },
                     publishedUntil: key.publishUntil.map { Date(epochMilliseconds: $0) })
             })
     }
 
-    /// Starts a rotation: the next key is published now and signs `prePublicationSeconds` from
-    /// now; the current key stops signing then and stays published until every token it signed
-    /// has expired (the longest token lifetime and five minutes more). A rotation under way is
-    /// returned unchanged.
+    /// Starts a rotation of the keys of `algorithm` (`ES256` when `nil`): the next key is
+    /// published now and signs `prePublicationSeconds` from now; the current key of that
+    /// algorithm stops signing then and stays published until every token it signed has expired
+    /// (the longest token lifetime and five minutes more). The other algorithm's keys are not
+    /// touched. A rotation under way is returned unchanged.
     ///
-    /// - Throws: ``AdminError`` for a pre-publication time out of range.
-    package func rotateSigningKey(prePublicationSeconds: Int?) async throws -> AdminKeyRotation {
+    /// - Throws: ``AdminError`` for an unknown algorithm or a pre-publication time out of range.
+    package func rotateSigningKey(algorithm name: String? = nil, prePublicationSeconds: Int?) async throws
+        -> AdminKeyRotation
+    {
+        guard let algorithm = SigningAlgorithm(rawValue: name ?? SigningAlgorithm.es256.rawValue) else {
+            throw AdminError.invalidInput(
+                field: "algorithm",
+                message: "Signing keys are \(SigningAlgorithm.names.joined(separator: " or ")) keys, not \(name ?? "").")
+        }
         let seconds = prePublicationSeconds ?? Self.defaultPrePublication
         guard (0...Self.maximumPrePublication).contains(seconds) else {
             throw AdminError.invalidInput(
@@ -74,13 +88,15 @@ extension AdminService {
         }
         let now = clock.now().epochMilliseconds
         let keep = Int64((max(tokenLifetimes.accessToken, tokenLifetimes.idToken) + 300) * 1000)
+        // Made before the transaction: an RSA key takes a while to generate.
+        let next = try SigningKey.generate(algorithm)
         let rotation = try await database.write { repositories in
             try await KeySchedule.rotate(
-                in: repositories, now: now, prePublication: Int64(seconds) * 1000, keepPublished: keep,
-                masterKey: masterKey)
+                algorithm, in: repositories, now: now, prePublication: Int64(seconds) * 1000, keepPublished: keep,
+                masterKey: masterKey, next: next)
         }
         return AdminKeyRotation(
-            currentKid: rotation.currentKid, nextKid: rotation.nextKid,
+            algorithm: rotation.algorithm.rawValue, currentKid: rotation.currentKid, nextKid: rotation.nextKid,
             activatesAt: Date(epochMilliseconds: rotation.activatesAt),
             currentPublishedUntil: Date(epochMilliseconds: rotation.currentPublishedUntil), created: rotation.created)
     }

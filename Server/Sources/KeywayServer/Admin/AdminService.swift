@@ -82,7 +82,10 @@ package struct AdminService: Sendable {
 
     /// Every application, oldest first.
     package func listApplications() async throws -> [AdminApplication] {
-        try await database.read { try await $0.applications.all() }.map(Self.resource)
+        try await database.read { repositories in
+            let origins = try await repositories.corsOrigins.all()
+            return try await repositories.applications.all().map { Self.resource($0, corsOrigins: origins[$0.id] ?? []) }
+        }
     }
 
     /// Creates a project named after the application, and the application in it (flow type
@@ -319,11 +322,12 @@ package struct AdminService: Sendable {
         try await AdminCredential.rotate(in: database, now: clock.now())
     }
 
-    private static func resource(_ application: ApplicationRecord) -> AdminApplication {
+    static func resource(_ application: ApplicationRecord, corsOrigins: [String]) -> AdminApplication {
         AdminApplication(
             configId: application.configId, name: application.name, clientType: application.clientType.rawValue,
             flowTypes: ApplicationPolicy.default(flowTypes: application.flowTypes).flowTypes,
-            projectId: application.projectId)
+            projectId: application.projectId, idTokenSignedResponseAlg: application.idTokenAlgorithm.rawValue,
+            corsOrigins: corsOrigins)
     }
 }
 

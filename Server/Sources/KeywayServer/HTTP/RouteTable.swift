@@ -6,12 +6,16 @@ import KeywayProtocol
 /// ``answerOtherMethods()`` makes each other method on a known path answer `405 Method Not
 /// Allowed` with an `Allow` header (RFC 9110 §15.5.6), instead of the `404` of an unknown path, in
 /// the error format of the path's family: RFC 6749 §5.2 JSON under `/oauth2/`, a problem document
-/// elsewhere. `HEAD` is answered wherever `GET` is (the router generates it).
+/// elsewhere. `HEAD` is answered wherever `GET` is (the router generates it). A path may answer
+/// `OPTIONS` itself (``options(_:_:)``, for CORS preflight), with the path's `Allow` list.
 final class RouteTable: RouterMethods {
     typealias Context = KeywayRequestContext
+    /// An `OPTIONS` handler, given the path's `Allow` list.
+    typealias OptionsHandler = @Sendable (Request, Context, _ allow: String) async throws -> Response
 
     let router: Router<Context>
     private var paths: [(path: RouterPath, methods: Set<HTTPRequest.Method>)] = []
+    private var optionsHandlers: [String: OptionsHandler] = [:]
 
     init() {
         router = Router(context: Context.self, options: .autoGenerateHeadEndpoints)
@@ -21,13 +25,24 @@ final class RouteTable: RouterMethods {
     func on<Responder: HTTPResponder>(
         _ path: RouterPath, method: HTTPRequest.Method, responder: Responder
     ) -> Self where Responder.Context == Context {
+        remember(method, on: path)
+        router.on(path, method: method, responder: responder)
+        return self
+    }
+
+    /// Answers `OPTIONS` on `path` with `handler`, registered with the `405` answers once the
+    /// path's other methods are known (``answerOtherMethods()``).
+    func options(_ path: RouterPath, _ handler: @escaping OptionsHandler) {
+        remember(.options, on: path)
+        optionsHandlers[path.description] = handler
+    }
+
+    private func remember(_ method: HTTPRequest.Method, on path: RouterPath) {
         if let index = paths.firstIndex(where: { $0.path.description == path.description }) {
             paths[index].methods.insert(method)
         } else {
             paths.append((path, [method]))
         }
-        router.on(path, method: method, responder: responder)
-        return self
     }
 
     @discardableResult
@@ -36,7 +51,7 @@ final class RouteTable: RouterMethods {
         return self
     }
 
-    /// Registers the `405` answers; call after every route is in.
+    /// Registers the `OPTIONS` handlers and the `405` answers; call after every route is in.
     func answerOtherMethods() {
         let candidates: [HTTPRequest.Method] = [.get, .head, .post, .put, .patch, .delete, .options]
         for (path, methods) in paths {
@@ -44,6 +59,9 @@ final class RouteTable: RouterMethods {
             if allowed.contains(.get) { allowed.insert(.head) }
             let allow = candidates.filter(allowed.contains).map(\.rawValue).joined(separator: ", ")
             let oauth = path.description.hasPrefix("/oauth2/")
+            if let handler = optionsHandlers[path.description] {
+                router.on(path, method: .options) { request, context in try await handler(request, context, allow) }
+            }
             for method in candidates where !allowed.contains(method) {
                 router.on(path, method: method, responder: MethodNotAllowedResponder(allow: allow, oauth: oauth))
             }

@@ -177,6 +177,18 @@ struct ClientAuthenticator: Sendable {
         }
     }
 
+    /// The client a request names, before (or without) authenticating it: `client_id`, the Basic
+    /// credentials' ID, or a client assertion's `sub`. For choosing the CORS origins of an answer;
+    /// never for granting anything.
+    static func claimedClientId(form: [String: String], authorization: String?) -> String? {
+        if let clientId = form["client_id"] { return clientId }
+        if let authorization, let credentials = parseBasic(authorization) { return credentials.id }
+        guard let assertion = form["client_assertion"], let jws = try? CompactJWS(assertion),
+            case .object(let claims)? = try? JSONDecoder().decode(JSONValue.self, from: jws.payload)
+        else { return nil }
+        return claims["sub"]?.stringValue
+    }
+
     /// `Basic base64(urlencode(id) ":" urlencode(secret))` (RFC 6749 §2.3.1).
     static func parseBasic(_ header: String) -> (id: String, secret: String)? {
         let parts = header.split(separator: " ", maxSplits: 1)

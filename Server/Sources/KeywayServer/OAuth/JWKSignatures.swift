@@ -1,5 +1,3 @@
-import Crypto
-import CryptoExtras
 import Foundation
 import KeywayJOSE
 import KeywayProtocol
@@ -17,7 +15,7 @@ enum JWKSignatures {
             _ = try ECJWK.publicKey(from: key)
             if let alg = key.alg, alg != "ES256" { throw JOSEError.unsupportedAlgorithm(alg) }
         case "RSA":
-            _ = try rsaKey(from: key)
+            _ = try RSAJWK.publicKey(from: key)
             if let alg = key.alg, alg != "RS256" { throw JOSEError.unsupportedAlgorithm(alg) }
         default:
             throw JOSEError.malformed("key type \(key.kty) is not supported; use EC P-256 or RSA")
@@ -59,30 +57,6 @@ enum JWKSignatures {
         guard let algorithm = jws.algorithm, supportedAlgorithms.contains(algorithm) else {
             throw JOSEError.unsupportedAlgorithm(jws.algorithm ?? "(none)")
         }
-        if let declared = key.alg, declared != algorithm { throw JOSEError.unsupportedAlgorithm(algorithm) }
-        switch (algorithm, key.kty) {
-        case ("ES256", "EC"):
-            try jws.verifyES256(with: try ECJWK.publicKey(from: key))
-        case ("RS256", "RSA"):
-            let publicKey = try rsaKey(from: key)
-            let signature = _RSA.Signing.RSASignature(rawRepresentation: jws.signature)
-            guard jws.signature.count == publicKey.keySizeInBits / 8,
-                publicKey.isValidSignature(signature, for: SHA256.hash(data: jws.signingInput), padding: .insecurePKCS1v1_5)
-            else { throw JOSEError.invalidSignature }
-        default:
-            throw JOSEError.unsupportedAlgorithm(algorithm)
-        }
-    }
-
-    /// An RSA public key from a JWK's `n` and `e` (RFC 7518 §6.3.1); at least 2048 bits.
-    static func rsaKey(from key: JSONWebKey) throws -> _RSA.Signing.PublicKey {
-        guard key.kty == "RSA", let n = key.n.flatMap(Base64URL.decode), let e = key.e.flatMap(Base64URL.decode),
-            !n.isEmpty, !e.isEmpty
-        else { throw JOSEError.malformed("the JWK is not an RSA public key") }
-        do {
-            return try _RSA.Signing.PublicKey(n: n, e: e)
-        } catch {
-            throw JOSEError.malformed("the RSA key is invalid or shorter than 2048 bits")
-        }
+        try jws.verify(with: key)
     }
 }

@@ -128,7 +128,8 @@ extension TokenEndpoint {
                     refreshToken: issuedToken, refreshTokenId: issuedTokenId))
         }
         let granted = try outcome.get()
-        let response = try tokenResponse(for: granted.subject, refreshToken: granted.refreshToken, now: now)
+        let response = try tokenResponse(
+            for: granted.subject, refreshToken: granted.refreshToken, now: now, idTokenAlgorithm: application.idTokenAlgorithm)
         // The answer goes out now: from here the client could have seen the successor, and the
         // grace period for a retry counts from this moment.
         try await database.write { try await $0.refreshTokens.markAnswered(id: granted.refreshTokenId, at: nowMillis) }

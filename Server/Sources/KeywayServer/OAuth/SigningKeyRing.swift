@@ -3,8 +3,8 @@ import Foundation
 import KeywayJOSE
 import KeywayProtocol
 
-/// The signing keys as this instance knows them: the one that signs now, and the published ones
-/// tokens are verified with. Read from the database at start and again every
+/// The signing keys as this instance knows them: for each algorithm the one that signs now, and
+/// the published ones of every algorithm, which the JWKS lists and tokens are verified with. Read from the database at start and again every
 /// ``refreshInterval`` of the server's clock, and whenever the schedule it knows changes (a key
 /// activates or retires), so that every instance on a shared database follows a rotation — the
 /// pre-publication time leaves them room to learn of a new key before it signs.
@@ -30,9 +30,12 @@ final class SigningKeyRing: Sendable {
         self.state = Locked(state)
     }
 
-    /// Loads the keys (opening them with `masterKey`), creating the first one on first start.
+    /// Loads the keys (opening them with `masterKey`), creating the first key of each algorithm
+    /// on first start.
     static func load(database: any Database, clock: any ServerClock, masterKey: MasterKey) async throws -> SigningKeyRing {
-        _ = try await SigningKey.loadOrCreate(in: database, now: clock.now(), masterKey: masterKey)
+        for algorithm in SigningAlgorithm.allCases {
+            try await SigningKey.loadOrCreate(algorithm, in: database, now: clock.now(), masterKey: masterKey)
+        }
         let ring = SigningKeyRing(
             database: database, clock: clock, masterKey: masterKey,
             state: State(schedule: KeySchedule([]), keys: [:], nextRefresh: 0))
@@ -57,27 +60,28 @@ final class SigningKeyRing: Sendable {
         if due { try await reload() }
     }
 
-    /// The key that signs now.
-    func signing() throws -> SigningKey {
+    /// The key of `algorithm` that signs now.
+    func signing(_ algorithm: SigningAlgorithm = .es256) throws -> SigningKey {
         let now = clock.now().epochMilliseconds
         return try state.withLock { state in
-            guard let current = state.schedule.signing(at: now), let key = state.keys[current.kid] else {
-                throw StorageError(description: "No signing key is active.")
+            guard let current = state.schedule.of(algorithm).signing(at: now), let key = state.keys[current.kid] else {
+                throw StorageError(description: "No \(algorithm.rawValue) signing key is active.")
             }
             return key
         }
     }
 
-    /// The published key with `kid`, to verify a token this server signed.
+    /// The published `ES256` key with `kid`, to verify an access token this server signed (access
+    /// tokens are never signed with another algorithm).
     func verificationKey(kid: String) -> P256.Signing.PublicKey? {
         let now = clock.now().epochMilliseconds
         return state.withLock { state in
             guard state.schedule.published(at: now).contains(where: { $0.kid == kid }) else { return nil }
-            return state.keys[kid]?.privateKey.publicKey
+            return state.keys[kid]?.es256PublicKey
         }
     }
 
-    /// The published public keys (JWKS), oldest first.
+    /// The published public keys of every algorithm (JWKS), oldest first.
     func jwks() -> JSONWebKeySet {
         let now = clock.now().epochMilliseconds
         return state.withLock { state in

@@ -1,19 +1,41 @@
 import Crypto
+import CryptoExtras
 import Foundation
 import KeywayJOSE
 import KeywayProtocol
 
-/// One of the server's ES256 signing keys.
+/// One of the server's signing keys: an EC P-256 key for `ES256` or an RSA-2048 key for `RS256`.
 struct SigningKey: Sendable {
+    /// The private key, of the algorithm's type.
+    enum Material: Sendable {
+        case es256(P256.Signing.PrivateKey)
+        case rs256(_RSA.Signing.PrivateKey)
+    }
+
     let kid: String
-    let privateKey: P256.Signing.PrivateKey
+    let material: Material
+    /// The public key as the JWKS publishes it, with `kid`, `use: sig` and `alg`.
+    let publicJWK: JSONWebKey
 
-    var publicJWK: JSONWebKey { ECJWK.publicJWK(for: privateKey.publicKey) }
+    var algorithm: SigningAlgorithm {
+        switch material {
+        case .es256: .es256
+        case .rs256: .rs256
+        }
+    }
 
-    /// A new key with its RFC 7638 thumbprint as `kid`.
-    static func generate() -> SigningKey {
-        let key = P256.Signing.PrivateKey()
-        return SigningKey(kid: ECJWK.publicJWK(for: key.publicKey).kid ?? SecureRandom.identifier(prefix: "key"), privateKey: key)
+    /// The public key of an `ES256` key, to verify the access tokens it signed; `nil` for an RSA key.
+    var es256PublicKey: P256.Signing.PublicKey? {
+        if case .es256(let key) = material { return key.publicKey }
+        return nil
+    }
+
+    /// A new key of `algorithm` with its RFC 7638 thumbprint as `kid`.
+    static func generate(_ algorithm: SigningAlgorithm = .es256) throws -> SigningKey {
+        switch algorithm {
+        case .es256: try SigningKey(kid: nil, material: .es256(P256.Signing.PrivateKey()))
+        case .rs256: try SigningKey(kid: nil, material: .rs256(try _RSA.Signing.PrivateKey(keySize: .bits2048)))
+        }
     }
 
     /// The name a signing key is sealed under.
@@ -22,37 +44,73 @@ struct SigningKey: Sendable {
     /// The key a stored row holds, opened with `masterKey`.
     init(_ stored: KeyRepository.StoredSigningKey, masterKey: MasterKey) throws {
         let opened = try masterKey.open(stored.privateKey, name: Self.sealingName(stored.kid))
-        guard stored.algorithm == "ES256", let raw = Data(base64Encoded: opened),
-            let key = try? P256.Signing.PrivateKey(rawRepresentation: raw)
-        else { throw StorageError(description: "The stored signing key \(stored.kid) is unreadable.") }
-        self.init(kid: stored.kid, privateKey: key)
+        let unreadable = StorageError(description: "The stored signing key \(stored.kid) is unreadable.")
+        guard let algorithm = SigningAlgorithm(rawValue: stored.algorithm), let raw = Data(base64Encoded: opened) else {
+            throw unreadable
+        }
+        let material: Material
+        do {
+            switch algorithm {
+            case .es256: material = .es256(try P256.Signing.PrivateKey(rawRepresentation: raw))
+            case .rs256: material = .rs256(try _RSA.Signing.PrivateKey(derRepresentation: raw))
+            }
+            try self.init(kid: stored.kid, material: material)
+        } catch {
+            throw unreadable
+        }
     }
 
-    init(kid: String, privateKey: P256.Signing.PrivateKey) {
-        self.kid = kid
-        self.privateKey = privateKey
+    /// A key with `kid`, or its RFC 7638 thumbprint when `kid` is `nil`.
+    init(kid: String?, material: Material) throws {
+        var jwk: JSONWebKey
+        switch material {
+        case .es256(let key): jwk = ECJWK.publicJWK(for: key.publicKey)
+        case .rs256(let key): jwk = try RSAJWK.publicJWK(for: key.publicKey)
+        }
+        if let kid { jwk.kid = kid }
+        self.kid = jwk.kid ?? SecureRandom.identifier(prefix: "key")
+        self.material = material
+        self.publicJWK = jwk
+    }
+
+    /// A compact JWS of `payload` signed with this key, its `alg` and `kid` in the header.
+    func sign(payload: Data, header: [String: JSONValue]) throws -> String {
+        var header = header
+        header["kid"] = .string(kid)
+        switch material {
+        case .es256(let key): return try JWSSigner.signES256(payload: payload, header: header, key: key)
+        case .rs256(let key): return try JWSSigner.signRS256(payload: payload, header: header, key: key)
+        }
     }
 
     /// The row that stores this key sealed with `masterKey`, signing from `activatesAt`.
     func stored(createdAt: Int64, activatesAt: Int64, masterKey: MasterKey) throws -> KeyRepository.StoredSigningKey {
-        .init(
-            kid: kid, algorithm: "ES256",
-            privateKey: try masterKey.seal(privateKey.rawRepresentation.base64EncodedString(), name: Self.sealingName(kid)),
+        let raw =
+            switch material {
+            case .es256(let key): key.rawRepresentation
+            case .rs256(let key): key.derRepresentation
+            }
+        return .init(
+            kid: kid, algorithm: algorithm.rawValue,
+            privateKey: try masterKey.seal(raw.base64EncodedString(), name: Self.sealingName(kid)),
             createdAt: createdAt, activatesAt: activatesAt)
     }
 
-    /// Loads the keys, creating and storing the first one on first start: the key that signs now.
-    static func loadOrCreate(in database: any Database, now: Date, masterKey: MasterKey) async throws -> SigningKey {
-        try await database.write { repositories in
-            let schedule = KeySchedule(try await repositories.keys.signingKeys())
-            if let current = schedule.signing(at: now.epochMilliseconds) {
-                return try SigningKey(current, masterKey: masterKey)
+    /// Loads the keys of `algorithm`, creating and storing the first one on first start: the key
+    /// that signs now. A new RSA key is generated outside the transaction (it takes a while), and
+    /// dropped when another instance stored one meanwhile.
+    @discardableResult
+    static func loadOrCreate(
+        _ algorithm: SigningAlgorithm = .es256, in database: any Database, now: Date, masterKey: MasterKey
+    ) async throws -> SigningKey {
+        if let existing = try await database.read({ try await current(algorithm, in: $0, now: now) }) {
+            return try SigningKey(existing, masterKey: masterKey)
+        }
+        let key = try SigningKey.generate(algorithm)
+        return try await database.write { repositories in
+            if let existing = try await current(algorithm, in: repositories, now: now) {
+                return try SigningKey(existing, masterKey: masterKey)
             }
-            if let current = schedule.keys.first(where: { $0.retiredAt == nil }) {
-                // Made by another instance starting at the same moment, its clock a little ahead.
-                return try SigningKey(current, masterKey: masterKey)
-            }
-            let key = SigningKey.generate()
             // The first key signs from the beginning of time: an instance whose clock is a little
             // behind the one that made it still finds it signing.
             try await repositories.keys.insertSigningKey(
@@ -60,10 +118,21 @@ struct SigningKey: Sendable {
             return key
         }
     }
+
+    /// The stored key of `algorithm` that signs at `now`, if there is one.
+    private static func current(_ algorithm: SigningAlgorithm, in repositories: Repositories, now: Date) async throws
+        -> KeyRepository.StoredSigningKey?
+    {
+        let schedule = KeySchedule(try await repositories.keys.signingKeys()).of(algorithm)
+        // A key not yet retired but not yet signing was made by another instance starting at the
+        // same moment, its clock a little ahead.
+        return schedule.signing(at: now.epochMilliseconds) ?? schedule.keys.first { $0.retiredAt == nil }
+    }
 }
 
 /// Which signing key signs when, and which public keys are published: a pure reading of the
-/// stored keys.
+/// stored keys. Each algorithm has a schedule of its own (``of(_:)``); the published set is the
+/// union of them all, so rotating one algorithm's key never unpublishes another's.
 ///
 /// A key signs from its `activatesAt` until its `retiredAt`; at any moment the signing key is
 /// the latest activated one not yet retired. A rotation stores the next key to activate after
@@ -76,6 +145,11 @@ struct KeySchedule: Sendable {
 
     init(_ keys: [KeyRepository.StoredSigningKey]) {
         self.keys = keys
+    }
+
+    /// The schedule of one algorithm's keys.
+    func of(_ algorithm: SigningAlgorithm) -> KeySchedule {
+        KeySchedule(keys.filter { $0.algorithm == algorithm.rawValue })
     }
 
     /// The key that signs at `now`.
@@ -103,6 +177,8 @@ struct KeySchedule: Sendable {
 
 /// What a rotation did.
 struct SigningKeyRotation: Sendable, Equatable {
+    /// The algorithm whose key was rotated.
+    var algorithm: SigningAlgorithm
     /// The key that signs until the new one activates.
     var currentKid: String
     /// The next key, published now, signing from ``activatesAt``.
@@ -115,30 +191,39 @@ struct SigningKeyRotation: Sendable, Equatable {
 }
 
 extension KeySchedule {
-    /// Rotates within one transaction: publishes a new key that signs from `now +
-    /// prePublication`, and retires the current key then, keeping it published `keepPublished`
-    /// longer. A rotation already under way is returned as it is, so two rotations at one moment
-    /// (two instances, two administrators) make one successor.
+    /// Rotates the keys of `algorithm` within one transaction: publishes a new key that signs from
+    /// `now + prePublication`, and retires the current key of that algorithm then, keeping it
+    /// published `keepPublished` longer. The other algorithm's keys are left as they are. A
+    /// rotation already under way is returned as it is, so two rotations at one moment (two
+    /// instances, two administrators) make one successor.
+    ///
+    /// - Parameter next: The successor to store, made beforehand (an RSA key takes a while to
+    ///   generate); `nil` makes one.
     static func rotate(
-        in repositories: Repositories, now: Int64, prePublication: Int64, keepPublished: Int64, masterKey: MasterKey
+        _ algorithm: SigningAlgorithm = .es256, in repositories: Repositories, now: Int64, prePublication: Int64,
+        keepPublished: Int64, masterKey: MasterKey, next candidate: SigningKey? = nil
     ) async throws -> SigningKeyRotation {
-        let schedule = KeySchedule(try await repositories.keys.signingKeys())
+        let schedule = KeySchedule(try await repositories.keys.signingKeys()).of(algorithm)
         guard let current = schedule.signing(at: now) else {
-            throw StorageError(description: "No signing key is active: start the server once before rotating.")
+            throw StorageError(
+                description: "No \(algorithm.rawValue) signing key is active: start the server once before rotating.")
         }
         if let pending = schedule.pending(at: now) {
             return SigningKeyRotation(
-                currentKid: current.kid, nextKid: pending.kid, activatesAt: pending.activatesAt,
+                algorithm: algorithm, currentKid: current.kid, nextKid: pending.kid, activatesAt: pending.activatesAt,
                 currentPublishedUntil: current.publishUntil ?? pending.activatesAt + keepPublished, created: false)
         }
-        let next = SigningKey.generate()
+        let next = try candidate ?? SigningKey.generate(algorithm)
+        guard next.algorithm == algorithm else {
+            throw StorageError(description: "The next signing key is not an \(algorithm.rawValue) key.")
+        }
         let activatesAt = now + prePublication
         try await repositories.keys.insertSigningKey(
             try next.stored(createdAt: now, activatesAt: activatesAt, masterKey: masterKey))
         try await repositories.keys.retireSigningKey(
             kid: current.kid, at: activatesAt, publishUntil: activatesAt + keepPublished)
         return SigningKeyRotation(
-            currentKid: current.kid, nextKid: next.kid, activatesAt: activatesAt,
+            algorithm: algorithm, currentKid: current.kid, nextKid: next.kid, activatesAt: activatesAt,
             currentPublishedUntil: activatesAt + keepPublished, created: true)
     }
 }

@@ -173,7 +173,8 @@ struct TokenEndpoint: Sendable {
                 ))
         }
         let (subject, refreshToken) = try outcome.get()
-        return try tokenResponse(for: subject, refreshToken: refreshToken, now: now)
+        return try tokenResponse(
+            for: subject, refreshToken: refreshToken, now: now, idTokenAlgorithm: application.idTokenAlgorithm)
     }
 
     /// Whether `application` gets refresh tokens: a registered client only when it registered the
@@ -187,12 +188,18 @@ struct TokenEndpoint: Sendable {
         scope.split(separator: " ").filter { $0 != "offline_access" }.joined(separator: " ")
     }
 
-    /// Mints the access token, and the ID token when the scope includes `openid`.
-    func tokenResponse(for subject: TokenIssuer.Subject, refreshToken: String?, now: Date) throws -> TokenResponse {
+    /// Mints the access token, and the ID token (signed with `idTokenAlgorithm`) when the scope
+    /// includes `openid`.
+    func tokenResponse(
+        for subject: TokenIssuer.Subject, refreshToken: String?, now: Date, idTokenAlgorithm: SigningAlgorithm
+    ) throws -> TokenResponse {
         let issuer = issuer()
         let accessToken = try tokens.accessToken(for: subject, issuer: issuer, now: now)
         let includesOpenID = subject.scope.split(separator: " ").contains("openid")
-        let idToken = try includesOpenID ? tokens.idToken(for: subject, issuer: issuer, accessToken: accessToken, now: now) : nil
+        let idToken =
+            try includesOpenID
+            ? tokens.idToken(for: subject, issuer: issuer, accessToken: accessToken, now: now, algorithm: idTokenAlgorithm)
+            : nil
         return TokenResponse(
             accessToken: Sensitive(accessToken), tokenType: subject.dpopJkt == nil ? "Bearer" : "DPoP", expiresIn: Int(tokens.lifetimes.accessToken),
             idToken: idToken.map { Sensitive($0) }, refreshToken: refreshToken.map { Sensitive($0) }, scope: subject.scope)

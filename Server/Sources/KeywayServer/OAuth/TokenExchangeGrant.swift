@@ -135,7 +135,8 @@ extension TokenEndpoint {
                     clientId: application.configId, sessionId: sessionId, authTime: nowMillis,
                     amr: [TokenExchange.amr], scope: scope, dpopJkt: binding))
         }
-        var response = try tokenResponse(for: try outcome.get(), refreshToken: refreshToken, now: now)
+        var response = try tokenResponse(
+            for: try outcome.get(), refreshToken: refreshToken, now: now, idTokenAlgorithm: application.idTokenAlgorithm)
         response.issuedTokenType = TokenExchange.accessTokenType
         return response
     }

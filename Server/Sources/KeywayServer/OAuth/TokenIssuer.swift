@@ -3,7 +3,8 @@ import Foundation
 import KeywayJOSE
 import KeywayProtocol
 
-/// Mints the JWTs of a token response: an RFC 9068 access token and an OpenID Connect ID token.
+/// Mints the JWTs of a token response: an RFC 9068 access token (always `ES256`) and an OpenID
+/// Connect ID token (signed with the application's `id_token_signed_response_alg`).
 struct TokenIssuer: Sendable {
     /// The keys: tokens are signed with the one that signs now.
     let keys: SigningKeyRing
@@ -41,10 +42,13 @@ struct TokenIssuer: Sendable {
         ]
         var bound = claims
         if let jkt = subject.dpopJkt { bound["cnf"] = .object(["jkt": .string(jkt)]) }
-        return try sign(bound, type: "at+jwt")
+        return try sign(bound, type: "at+jwt", algorithm: .es256)
     }
 
-    func idToken(for subject: Subject, issuer: String, accessToken: String, now: Date) throws -> String {
+    /// The ID token, signed with the current key of `algorithm`.
+    func idToken(
+        for subject: Subject, issuer: String, accessToken: String, now: Date, algorithm: SigningAlgorithm = .es256
+    ) throws -> String {
         let iat = now.timeIntervalSince1970.rounded(.down)
         var claims: [String: JSONValue] = [
             "iss": .string(issuer),
@@ -66,7 +70,7 @@ struct TokenIssuer: Sendable {
             claims["phone_number"] = .string(phone)
             claims["phone_number_verified"] = .bool(true)
         }
-        return try sign(claims, type: "JWT")
+        return try sign(claims, type: "JWT", algorithm: algorithm)
     }
 
     /// OpenID Connect Core §3.1.3.6: base64url of the left half of SHA-256 of the token.
@@ -74,11 +78,8 @@ struct TokenIssuer: Sendable {
         Base64URL.encode(Array(SHA256.hash(data: Data(token.utf8))).prefix(16))
     }
 
-    private func sign(_ claims: [String: JSONValue], type: String) throws -> String {
+    private func sign(_ claims: [String: JSONValue], type: String, algorithm: SigningAlgorithm) throws -> String {
         let payload = Data(JSONValue.object(claims).serialized().utf8)
-        let signingKey = try keys.signing()
-        return try JWSSigner.signES256(
-            payload: payload, header: ["typ": .string(type), "kid": .string(signingKey.kid)],
-            key: signingKey.privateKey)
+        return try keys.signing(algorithm).sign(payload: payload, header: ["typ": .string(type)])
     }
 }

@@ -10,6 +10,9 @@ struct ClientMetadata: Sendable {
     var assertionAlgorithm: String?
     var grantTypes: [String]
     var jwks: JSONWebKeySet?
+    /// `id_token_signed_response_alg`: `RS256` unless the client asks for `ES256` (OpenID Connect
+    /// Dynamic Client Registration 1.0 §2 makes RS256 the default).
+    var idTokenAlgorithm: SigningAlgorithm = .rs256
 
     /// An `invalid_client_metadata` answer (RFC 7591 §3.2.2).
     static func invalid(_ description: String) -> OAuthFailure {
@@ -71,6 +74,14 @@ struct ClientMetadata: Sendable {
                         ? "response_types must be empty without the authorization_code grant."
                         : "response_types must be [\"code\"] with the authorization_code grant.")
             }
+        }
+
+        if let algorithm = try string("id_token_signed_response_alg") {
+            guard let supported = SigningAlgorithm(rawValue: algorithm) else {
+                throw Self.invalid(
+                    "id_token_signed_response_alg \(algorithm) is not supported; use \(SigningAlgorithm.names.joined(separator: " or ")).")
+            }
+            idTokenAlgorithm = supported
         }
 
         if members["jwks_uri"] != nil {

@@ -5,7 +5,8 @@ import Logging
 /// `POST /oauth2/register`: dynamic client registration (RFC 7591), protected by an initial
 /// access token that names a template application. The new client belongs to the template's
 /// project and inherits its flow types, user creation, refresh token and DPoP policies; the
-/// request chooses its name, client authentication method, grant types and keys.
+/// request chooses its name, client authentication method, grant types, keys and ID token
+/// algorithm (`RS256` unless it asks for `ES256`).
 struct RegistrationEndpoint: Sendable {
     let database: any Database
     let clock: any ServerClock
@@ -54,7 +55,7 @@ struct RegistrationEndpoint: Sendable {
             flowTypes: template.flowTypes, autoCreateUsers: template.autoCreateUsers, isDev: false, createdAt: now,
             refreshTokens: template.refreshTokens, dpop: template.dpop, authMethod: metadata.authMethod,
             assertionAlgorithm: metadata.assertionAlgorithm, clientSecretSalt: salt, jwks: metadata.jwks,
-            grantTypes: Set(metadata.grantTypes), templateId: template.id)
+            grantTypes: Set(metadata.grantTypes), templateId: template.id, idTokenAlgorithm: metadata.idTokenAlgorithm)
         try await database.write { try await $0.applications.insert(record) }
         logger.info(
             "client registered",
@@ -64,6 +65,6 @@ struct RegistrationEndpoint: Sendable {
             clientSecretExpiresAt: secret == nil ? nil : 0, clientName: name,
             tokenEndpointAuthMethod: metadata.authMethod.rawValue, tokenEndpointAuthSigningAlg: metadata.assertionAlgorithm,
             grantTypes: metadata.grantTypes, responseTypes: metadata.grantTypes.contains("authorization_code") ? ["code"] : [],
-            jwks: metadata.jwks)
+            jwks: metadata.jwks, idTokenSignedResponseAlg: metadata.idTokenAlgorithm.rawValue)
     }
 }

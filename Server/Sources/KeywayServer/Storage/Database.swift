@@ -67,6 +67,7 @@ struct Repositories: Sendable {
     var approvals: ApprovalRepository { ApprovalRepository(sql: sql) }
     var deviceRequestSignatures: SeenOnceRepository { .deviceRequestSignatures(sql) }
     var appAttest: AppAttestRepository { AppAttestRepository(sql: sql) }
+    var corsOrigins: CORSOriginRepository { CORSOriginRepository(sql: sql) }
 }
 
 /// A storage failure: the message is for operators; clients see `internal_error`.

@@ -51,7 +51,7 @@ final class TestServer: ScopedTestServer, Sendable {
         database: DatabaseLocation? = nil, port: Int = 0, clock: ManualClock, logs: LogCapture = LogCapture(),
         deliveryCommand: String? = nil, limits: FlowLimits = FlowLimits(), adminToken: String? = nil,
         passwords: (any PasswordHashing)? = nil, idleTimeout: TimeInterval = 300, appAttestRoots: [String] = [],
-        smtp: SMTPRelayConfiguration? = nil
+        smtp: SMTPRelayConfiguration? = nil, issuer: String? = nil
     ) async throws -> TestServer {
         let database =
             if let database { database } else { try await TestDatabase.fresh() }
@@ -65,6 +65,7 @@ final class TestServer: ScopedTestServer, Sendable {
         configuration.idleTimeout = idleTimeout
         configuration.appAttestRoots = appAttestRoots
         configuration.smtp = smtp
+        configuration.issuer = issuer
         // Many test servers run at once on one PostgreSQL server: a small pool each.
         configuration.databasePoolSize = 3
         configuration.masterKey = masterKey

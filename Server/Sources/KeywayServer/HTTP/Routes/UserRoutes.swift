@@ -14,22 +14,30 @@ struct UserRoutes {
     let accessTokens: AccessTokenVerifier
     let dpop: DPoPVerifier
     let logger: Logger
+    /// Which origins may read UserInfo answers: those the access token's client registered.
+    let cors: CORS
 
     func register(on router: RouteTable) {
         let userInfo: @Sendable (Request, KeywayRequestContext) async throws -> Response = { request, _ in
+            var response: Response
             do {
                 let (claims, user) = try await authenticate(request)
                 let includesEmail = claims.scopes.contains("email")
-                return try HTTPResponses.json(
+                response = try HTTPResponses.json(
                     UserInfo(
                         subject: user.id, email: includesEmail ? user.email : nil,
                         emailVerified: includesEmail ? user.emailVerified : nil))
             } catch let failure as OAuthFailure {
-                return HTTPResponses.oauthError(failure)
+                response = HTTPResponses.oauthError(failure)
             }
+            await cors.allowForClient(&response, request: request, clientId: tokenClient(request))
+            return response
         }
         router.get("oauth2/userinfo", use: userInfo)
         router.post("oauth2/userinfo", use: userInfo)
+        router.options("oauth2/userinfo") { request, _, allow in
+            await cors.preflight(request, allow: allow, everyone: false)
+        }
 
         // The user's profile, per the project's schema.
         router.get("v1/me") { request, _ in
@@ -121,6 +129,16 @@ struct UserRoutes {
             case .useNonce: throw OAuthFailure.invalidDPoPToken("A DPoP nonce is required.", error: "use_dpop_nonce")
             }
         }
+    }
+
+    /// The client the request's access token was issued to, when the token verifies (its
+    /// revocation aside): whose registered origins may read the answer.
+    private func tokenClient(_ request: Request) -> String? {
+        guard let header = request.headers[.authorization] else { return nil }
+        let parts = header.split(separator: " ", maxSplits: 1)
+        guard parts.count == 2 else { return nil }
+        let token = String(parts[1]).trimmingCharacters(in: .whitespaces)
+        return accessTokens.verify(token, issuer: issuer())?.clientId
     }
 
     /// The bearer token's verified claims and its user; RFC 6750 §3.1 errors otherwise.

@@ -38,4 +38,6 @@ struct ApplicationRecord: Sendable, Equatable {
     var grantTypes: Set<String>? = nil
     /// The template a dynamically registered client was created from.
     var templateId: String? = nil
+    /// The algorithm its ID tokens are signed with (`id_token_signed_response_alg`).
+    var idTokenAlgorithm: SigningAlgorithm = .es256
 }

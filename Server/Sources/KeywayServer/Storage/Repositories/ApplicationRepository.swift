@@ -35,7 +35,7 @@ struct ApplicationRepository: Sendable {
             INSERT INTO applications (id, project_id, config_id, name, client_type, client_secret_hash,
                 flow_types, auto_create_users, is_dev, created_at, refresh_absolute_ms, refresh_idle_ms,
                 refresh_grace_ms, dpop_mode, dpop_require_nonce, auth_method, assertion_alg, client_secret_salt,
-                jwks, grant_types, template_id)
+                jwks, grant_types, template_id, id_token_signed_response_alg)
             VALUES (\(bind: application.id), \(bind: application.projectId), \(bind: application.configId),
                 \(bind: application.name), \(bind: application.clientType.rawValue),
                 \(bind: application.clientSecretHash), \(bind: flowTypes),
@@ -47,7 +47,7 @@ struct ApplicationRepository: Sendable {
                 \(bind: application.authMethod?.rawValue), \(bind: application.assertionAlgorithm),
                 \(bind: application.clientSecretSalt), \(bind: try application.jwks.map(Self.encodeKeys)),
                 \(bind: application.grantTypes.map { $0.sorted().joined(separator: " ") }),
-                \(bind: application.templateId))
+                \(bind: application.templateId), \(bind: application.idTokenAlgorithm.rawValue))
             """
         ).run()
     }
@@ -70,6 +70,13 @@ struct ApplicationRepository: Sendable {
         try await sql.raw(
             "SELECT * FROM applications WHERE project_id = \(bind: projectId) ORDER BY created_at, config_id"
         ).all().map(Self.decode)
+    }
+
+    /// Sets the algorithm the application's ID tokens are signed with.
+    func setIDTokenAlgorithm(_ algorithm: SigningAlgorithm, id: String) async throws {
+        try await sql.raw(
+            "UPDATE applications SET id_token_signed_response_alg = \(bind: algorithm.rawValue) WHERE id = \(bind: id)"
+        ).run()
     }
 
     func setFlowTypes(_ flowTypes: Set<FlowType>, id: String) async throws {
@@ -124,6 +131,9 @@ struct ApplicationRepository: Sendable {
             grantTypes: try row.decode(column: "grant_types", as: String?.self).map {
                 Set($0.split(separator: " ").map(String.init))
             },
-            templateId: try row.decode(column: "template_id", as: String?.self))
+            templateId: try row.decode(column: "template_id", as: String?.self),
+            // NULL: an application from before the choice, signed with ES256 as it always was.
+            idTokenAlgorithm: try row.decode(column: "id_token_signed_response_alg", as: String?.self)
+                .flatMap(SigningAlgorithm.init(rawValue:)) ?? .es256)
     }
 }
