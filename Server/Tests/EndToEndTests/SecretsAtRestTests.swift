@@ -51,8 +51,8 @@ struct SecretsAtRestTests {
         #expect(try FileManager.default.attributesOfItem(atPath: keyFile)[.posixPermissions] as? Int == 0o600)
         let key = try MasterKey.read(path: keyFile)
         let stored = try await Self.storedSecrets(path)
-        // The signing key and the five secret keys, each sealed under the file's key.
-        #expect(stored.count == 6)
+        // The two signing keys (ES256, RS256) and the five secret keys, each sealed under the file's key.
+        #expect(stored.count == 7)
         #expect(stored.allSatisfy { $0.hasPrefix("kwk1.\(key.id).") }, "\(stored.map { $0.prefix(24) })")
         // The next dev start reads the same file.
         #expect(try await Self.start(Self.configuration(path, masterKey: nil)) == nil)
@@ -95,7 +95,7 @@ struct SecretsAtRestTests {
                 "--new-master-key-file", folder + "/new.key"],
             executable: "keyway-server")
         #expect(try await rewrap.waitForExit() == 0, "\(rewrap.standardError)")
-        #expect(rewrap.standardOutput.contains("6 secrets sealed under the master key \(new.id)"), "\(rewrap.standardOutput)")
+        #expect(rewrap.standardOutput.contains("7 secrets sealed under the master key \(new.id)"), "\(rewrap.standardOutput)")
         #expect(try await Self.storedSecrets(path).allSatisfy { $0.hasPrefix("kwk1.\(new.id).") })
         #expect(try await Self.start(Self.configuration(path, masterKey: new)) == nil)
         #expect(try await Self.start(Self.configuration(path, masterKey: old)) != nil)

@@ -44,7 +44,8 @@ struct SignInTests {
             #expect(access.type == "at+jwt")
             let jwks = try await server.request("GET", "/.well-known/jwks.json")
             let keySet = try JSONDecoder().decode(JSONWebKeySet.self, from: jwks.body)
-            try access.verifyES256(with: try ECJWK.publicKey(from: try #require(keySet.keys.first)))
+            try access.verifyES256(
+                with: try ECJWK.publicKey(from: try #require(keySet.keys.first { $0.kid == access.keyID })))
             let claims = try JSONSerialization.jsonObject(with: access.payload) as! [String: Any]
             #expect(claims["sub"] as? String == tokens.idToken.subject)
             #expect(claims["client_id"] as? String == TestServer.configId)

@@ -1,0 +1,111 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import KeywayProtocol
+import NIOCore
+
+/// The well-known documents, which anyone may read from any origin: OpenID Connect Discovery,
+/// RFC 8414 authorization server metadata (the same document), and the JWKS.
+struct WellKnownRoutes {
+    let keys: SigningKeyRing
+    let issuer: @Sendable () -> String
+    let cors: CORS
+
+    /// Discovery and JWKS answers may be cached by clients for this long.
+    static let metadataCacheControl = "public, max-age=300"
+
+    /// Where RFC 8414 §3 places the authorization server metadata: the well-known path, followed
+    /// by the issuer's path when it has one.
+    static let authorizationServerMetadataPath = "/.well-known/oauth-authorization-server"
+
+    func register(on router: RouteTable) throws {
+        // Discovery is fixed while the server runs (the issuer is settled once the socket is
+        // bound), so it is encoded once; the key set follows the key schedule.
+        let discovery = Locked<(issuer: String, body: ByteBuffer)?>(nil)
+        let metadata: @Sendable () throws -> Response = {
+            let issuer = issuer()
+            let cached = discovery.withLock { $0?.issuer == issuer ? $0?.body : nil }
+            let body = try cached ?? HTTPResponses.encode(Self.discovery(issuer: issuer))
+            if cached == nil { discovery.withLock { $0 = (issuer, body) } }
+            var response = HTTPResponses.json(encoded: body, cacheControl: Self.metadataCacheControl)
+            CORS.allowEveryone(&response)
+            return response
+        }
+        document(".well-known/openid-configuration", on: router) { _, _ in try metadata() }
+        // RFC 8414: the same metadata. At the bare well-known path (the issuer's own, without a
+        // path component, or behind a proxy that strips the issuer's path), and at the
+        // well-known path followed by the issuer's path.
+        document(".well-known/oauth-authorization-server", on: router) { _, _ in try metadata() }
+        document(".well-known/oauth-authorization-server/**", on: router) { request, context in
+            let issuerPath = URL(string: issuer())?.path ?? ""
+            guard !issuerPath.isEmpty, issuerPath != "/",
+                request.uri.path == Self.authorizationServerMetadataPath + issuerPath
+            else {
+                return HTTPResponses.problem(
+                    Problem(
+                        code: .notFound, status: 404, title: "Not found",
+                        detail: "The authorization server metadata is at \(Self.authorizationServerMetadataPath)\(issuerPath == "/" ? "" : issuerPath).",
+                        action: .abort),
+                    traceId: context.traceId)
+            }
+            return try metadata()
+        }
+        document(".well-known/jwks.json", on: router) { _, _ in
+            try await keys.refreshIfDue()
+            var response = HTTPResponses.json(
+                encoded: try HTTPResponses.encode(keys.jwks()), cacheControl: Self.metadataCacheControl)
+            CORS.allowEveryone(&response)
+            return response
+        }
+    }
+
+    /// A document anyone may read, from any origin: `GET` (and `HEAD`), and `OPTIONS` answered for
+    /// every origin.
+    private func document(
+        _ path: RouterPath, on router: RouteTable,
+        _ handler: @escaping @Sendable (Request, KeywayRequestContext) async throws -> Response
+    ) {
+        router.get(path, use: handler)
+        let cors = self.cors
+        router.options(path) { request, _, allow in await cors.preflight(request, allow: allow, everyone: true) }
+    }
+
+    /// The metadata of both well-known documents. It lists only what the server does today:
+    /// `response_modes_supported`, `prompt_values_supported`, `end_session_endpoint` and
+    /// `authorization_response_iss_parameter_supported` belong to an OAuth authorization endpoint
+    /// and RP-initiated logout, and are added with them.
+    static func discovery(issuer: String) -> DiscoveryDocument {
+        let methods = ClientAuthMethod.allCases.map(\.rawValue)
+        let assertionAlgorithms = ["HS256"] + JWKSignatures.supportedAlgorithms
+        return DiscoveryDocument(
+            issuer: issuer,
+            authorizationEndpoint: "\(issuer)/v1/flows",
+            tokenEndpoint: "\(issuer)/oauth2/token",
+            jwksUri: "\(issuer)/.well-known/jwks.json",
+            responseTypesSupported: ["code"],
+            subjectTypesSupported: ["public"],
+            idTokenSigningAlgValuesSupported: SigningAlgorithm.names,
+            grantTypesSupported: TokenEndpoint.grantTypes,
+            codeChallengeMethodsSupported: ["S256"],
+            tokenEndpointAuthMethodsSupported: methods,
+            scopesSupported: ["openid", "email", "offline_access"],
+            claimsSupported: [
+                "iss", "sub", "aud", "exp", "iat", "auth_time", "amr", "azp", "sid", "email", "email_verified",
+                "phone_number", "phone_number_verified", "at_hash",
+            ],
+            userinfoEndpoint: "\(issuer)/oauth2/userinfo",
+            revocationEndpoint: "\(issuer)/oauth2/revoke",
+            introspectionEndpoint: "\(issuer)/oauth2/introspect",
+            dpopSigningAlgValuesSupported: ["ES256"],
+            registrationEndpoint: "\(issuer)/oauth2/register",
+            tokenEndpointAuthSigningAlgValuesSupported: assertionAlgorithms,
+            revocationEndpointAuthMethodsSupported: methods,
+            revocationEndpointAuthSigningAlgValuesSupported: assertionAlgorithms,
+            // Introspection is for confidential applications only.
+            introspectionEndpointAuthMethodsSupported: methods.filter { $0 != ClientAuthMethod.none.rawValue },
+            introspectionEndpointAuthSigningAlgValuesSupported: assertionAlgorithms,
+            // No request objects by reference (OpenID Connect Discovery's default is true).
+            requestURIParameterSupported: false)
+    }
+}
+
