@@ -36,9 +36,14 @@ final class RouteTable: RouterMethods {
         return self
     }
 
+    /// `QUERY` (a safe method with a body, an IETF draft), which the HTTP parser accepts.
+    static let query = HTTPRequest.Method("QUERY")!
+
     /// Registers the `405` answers; call after every route is in.
     func answerOtherMethods() {
-        let candidates: [HTTPRequest.Method] = [.get, .head, .post, .put, .patch, .delete, .options]
+        let candidates: [HTTPRequest.Method] = [
+            .get, .head, .post, .put, .patch, .delete, .options, .trace, .connect, Self.query,
+        ]
         for (path, methods) in paths {
             var allowed = methods
             if allowed.contains(.get) { allowed.insert(.head) }
