@@ -75,7 +75,7 @@ let package = Package(
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ],
-            resources: [.copy("Resources/common-passwords.txt")],
+            resources: [.copy("Resources/common-passwords.txt"), .copy("Resources/openapi.json")],
             swiftSettings: strict
         ),
         .target(
