@@ -233,6 +233,12 @@ public final class KeywayServerApp: Sendable {
     }
 
     private func buildRouter() throws -> Router<KeywayRequestContext> {
+        try routeTable().router
+    }
+
+    /// Every route of the server, the `405` answers included: the table ``buildRouter()`` serves,
+    /// and whose paths the OpenAPI document describes.
+    func routeTable() throws -> RouteTable {
         let router = RouteTable()
         router.add(middleware: RequestLogMiddleware(logger: logger, metrics: metrics))
         let issuerBox = issuer
@@ -277,7 +283,8 @@ public final class KeywayServerApp: Sendable {
         if let outbox {
             DevRoutes(outbox: outbox).register(on: router)
         }
+        try OpenAPIRoutes().register(on: router)
         router.answerOtherMethods()
-        return router.router
+        return router
     }
 }

@@ -148,6 +148,11 @@ struct LoadCommand: AsyncParsableCommand {
             }
         }
 
+        let retried = BenchConnection.retriedAfter503.withLockedValue { $0 }
+        if retried > 0 {
+            notes.append(
+                "\(retried) requests were answered `503` with `Retry-After` (the server shed them, keeping nothing) and sent again after the time it named; the waits are in the latencies")
+        }
         let baseline = try crypto.map { try JSONDecoder().decode(CryptoBaseline.self, from: Data(contentsOf: URL(fileURLWithPath: $0))) }
         print(Report.load(results: results, halfLoad: halfLoad, baseline: baseline, memory: memory, notes: notes))
         try await group.shutdownGracefully()

@@ -167,6 +167,12 @@ struct ErrorPathTests {
                 #expect(head.status == 200, "\(path)")
                 #expect(head.body.isEmpty)
             }
+            // TRACE and QUERY too.
+            for method in ["TRACE", "QUERY"] {
+                let other = try await server.request(method, "/v1/flows")
+                #expect(other.status == 405, "\(method)")
+                #expect(other.headers["allow"] == "POST", "\(method)")
+            }
             // An unknown path stays 404.
             #expect(try await server.request("DELETE", "/v1/nothing").status == 404)
         }

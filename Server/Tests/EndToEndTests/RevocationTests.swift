@@ -49,8 +49,14 @@ struct RevocationTests {
             let missing = try await server.request("GET", "/oauth2/userinfo")
             #expect(missing.status == 401)
             #expect(missing.headers["www-authenticate"] == #"Bearer realm="keyway""#)
-            let basic = try await server.request("GET", "/oauth2/userinfo", headers: ["Authorization": "Basic eDp5"])
-            #expect(basic.status == 400)
+            // Another scheme brings no access token: answered as missing credentials (RFC 6750 §3.1).
+            for other in ["Basic eDp5", "SomeScheme"] {
+                let answer = try await server.request("GET", "/oauth2/userinfo", headers: ["Authorization": other])
+                #expect(answer.status == 401, "\(other)")
+                #expect(answer.headers["www-authenticate"] == #"Bearer realm="keyway""#, "\(other)")
+            }
+            // The Bearer scheme without a token is malformed.
+            #expect(try await server.request("GET", "/oauth2/userinfo", headers: ["Authorization": "Bearer"]).status == 400)
             #expect(try await bearer(server, "not-a-token").status == 401)
             // An ID token is a JWT signed by the same key, but not an access token.
             let idToken = try #require(tokens.response.idToken)

@@ -100,4 +100,27 @@ struct SecretsAtRestTests {
         #expect(try await Self.start(Self.configuration(path, masterKey: new)) == nil)
         #expect(try await Self.start(Self.configuration(path, masterKey: old)) != nil)
     }
+
+    @Test func withNoMasterKeyAtAllTheKeyCommandsRefuseAndChangeNothing() async throws {
+        let folder = TestFiles.directory.appendingPathComponent("keyway-nokey-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let path = folder + "/keyway.sqlite"
+        let key = MasterKey.generate()
+        try Data((MasterKey.generate().text + "\n").utf8).write(to: URL(fileURLWithPath: folder + "/new.key"))
+        #expect(try await Self.start(Self.configuration(path, masterKey: key)) == nil)
+        let before = try await Self.storedSecrets(path)
+
+        // No --master-key-file, no KEYWAY_MASTER_KEY, and no key file beside the database.
+        for arguments in [
+            ["keys", "rotate", "--database", "sqlite:\(path)"],
+            ["keys", "rewrap", "--database", "sqlite:\(path)", "--new-master-key-file", folder + "/new.key"],
+        ] {
+            let command = try CLIProcess(arguments: arguments, environment: ["KEYWAY_MASTER_KEY": ""], executable: "keyway-server")
+            #expect(try await command.waitForExit() != 0, "\(arguments)")
+            #expect(command.standardError.contains("master key"), "\(arguments): \(command.standardError)")
+        }
+        #expect(try await Self.storedSecrets(path) == before)
+        #expect(!FileManager.default.fileExists(atPath: folder + "/master.key"))
+        #expect(try await Self.start(Self.configuration(path, masterKey: key)) == nil)
+    }
 }

@@ -77,6 +77,27 @@ struct PostgreSQLStorageTests {
         await database.shutdown()
     }
 
+    @Test func aTransactionThatConflictsAtEveryAttemptEndsAsContentionAndKeepsNothing() async throws {
+        let location = try await Self.freshLocation()
+        let database = try await PostgreSQLDatabase.open(location, poolSize: 2, logger: Self.logger)
+        try await Migrations.apply(to: database, now: Date())
+        let runs = Locked(0)
+        let error = await #expect(throws: DatabaseContention.self) {
+            try await database.write { repositories in
+                runs.withLock { $0 += 1 }
+                try await repositories.keys.insertSecret(named: "contended", value: "1", createdAt: 1)
+                // The error PostgreSQL gives a transaction that would break serializability.
+                try await repositories.sql.raw(
+                    "DO $$ BEGIN RAISE EXCEPTION 'conflict' USING ERRCODE = '40001'; END $$"
+                ).run()
+            }
+        }
+        #expect(error?.attempts == PostgreSQLDatabase.attempts)
+        #expect(runs.current == PostgreSQLDatabase.attempts)
+        #expect(try await database.read { try await $0.keys.secret(named: "contended") } == nil)
+        await database.shutdown()
+    }
+
     @Test func aFailedWriteRollsBackEverythingAndTheSigningKeyIsMadeOnce() async throws {
         let location = try await Self.freshLocation()
         let database = try await PostgreSQLDatabase.open(location, poolSize: 4, logger: Self.logger)

@@ -43,7 +43,11 @@ public struct URLSessionTransport: HTTPTransport {
             urlRequest.setValue(value, forHTTPHeaderField: name)
         }
         urlRequest.httpBody = request.body
-        let (data, response) = try await session.data(for: urlRequest)
+        #if canImport(FoundationNetworking)
+            let (data, response) = try await Self.data(for: urlRequest, in: session)
+        #else
+            let (data, response) = try await session.data(for: urlRequest)
+        #endif
         guard let http = response as? HTTPURLResponse else {
             throw KeywayError.invalidResponse("The server's answer is not HTTP.")
         }
@@ -54,6 +58,67 @@ public struct URLSessionTransport: HTTPTransport {
         return TransportResponse(status: http.statusCode, headers: headers, body: data)
     }
 }
+
+#if canImport(FoundationNetworking)
+    extension URLSessionTransport {
+        /// `URLSession.data(for:)` as FoundationNetworking should run it. Its own can deadlock when
+        /// the calling task is cancelled just as the answer arrives: the cancellation handler runs
+        /// holding the Swift task's status lock and cancels the `URLSessionTask` synchronously on
+        /// the session's queue, while that queue, finishing the transfer, resumes the continuation,
+        /// which needs the same lock. Here the cancellation handler only hands the cancellation to
+        /// another queue, so neither waits for the other.
+        static func data(for request: URLRequest, in session: URLSession) async throws -> (Data, URLResponse) {
+            let cancellation = DataTaskCancellation()
+            return try await withTaskCancellationHandler {
+                try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<(Data, URLResponse), any Error>) in
+                    let task = session.dataTask(with: request) { data, response, error in
+                        if let error {
+                            continuation.resume(throwing: error)
+                        } else if let data, let response {
+                            continuation.resume(returning: (data, response))
+                        } else {
+                            continuation.resume(throwing: URLError(.badServerResponse))
+                        }
+                    }
+                    cancellation.started(task)
+                    task.resume()
+                }
+            } onCancel: {
+                cancellation.cancel()
+            }
+        }
+    }
+
+    /// The data task of one request, and whether its Swift task was cancelled (before or after
+    /// the data task existed). `URLSessionTask.cancel()` is always called from a global queue,
+    /// never from the cancellation handler itself.
+    private final class DataTaskCancellation: @unchecked Sendable {
+        // Guarded by `lock`.
+        private let lock = NSLock()
+        private var task: URLSessionDataTask?
+        private var cancelled = false
+
+        func started(_ task: URLSessionDataTask) {
+            lock.lock()
+            self.task = task
+            let cancelNow = cancelled
+            lock.unlock()
+            if cancelNow { Self.cancelLater(task) }
+        }
+
+        func cancel() {
+            lock.lock()
+            cancelled = true
+            let task = self.task
+            lock.unlock()
+            if let task { Self.cancelLater(task) }
+        }
+
+        private static func cancelLater(_ task: URLSessionDataTask) {
+            DispatchQueue.global().async { task.cancel() }
+        }
+    }
+#endif
 
 /// Refuses redirects and HTTP authentication challenges. Without it, FoundationNetworking on Linux
 /// waits forever on a 401 that carries a `WWW-Authenticate` challenge it recognizes; refusing

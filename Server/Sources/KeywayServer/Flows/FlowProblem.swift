@@ -82,6 +82,14 @@ struct FlowProblem: Error, Sendable {
         detail: "Something went wrong on the server. Try again; quote the trace ID if it keeps happening.",
         action: .retryRequest, retryable: true)
 
+    /// The database refused the request's transaction for conflicts with others every time it ran
+    /// (PostgreSQL, under heavy contention): nothing of it was kept, and the request may be sent
+    /// again.
+    static let databaseBusy = FlowProblem(
+        .serviceUnavailable, status: 503, title: "Busy",
+        detail: "The server is too busy with concurrent changes to finish this request. Try again in a second.",
+        action: .wait, retryable: true, retryAfterSeconds: 1)
+
     static let invalidStep = FlowProblem(
         .invalidStep, status: 409, title: "Not this step",
         detail: "This flow is not waiting for that. Read the current step and use one of its actions.",

@@ -52,6 +52,7 @@ enum HTTPResponses {
         var extra: HTTPFields = [pragmaHeader: "no-cache"]
         if let challenge = failure.wwwAuthenticate { extra[.wwwAuthenticate] = challenge }
         if let nonce = failure.dpopNonce { extra[dpopNonceHeader] = nonce }
+        if let seconds = failure.retryAfterSeconds { extra[.retryAfter] = String(seconds) }
         do {
             return try json(failure.body, status: .init(code: failure.status), extraHeaders: extra)
         } catch {

@@ -21,6 +21,13 @@ final class RouteTable: RouterMethods {
         router = Router(context: Context.self, options: .autoGenerateHeadEndpoints)
     }
 
+    /// Every path a route was registered on (`/v1/flows/{flowId}`), with the methods its routes
+    /// answer: neither the `405` answers nor the `HEAD` the router generates wherever `GET` is.
+    /// The OpenAPI document describes exactly these.
+    var registeredRoutes: [(path: String, methods: Set<HTTPRequest.Method>)] {
+        paths.map { ($0.path.description, $0.methods) }
+    }
+
     @discardableResult
     func on<Responder: HTTPResponder>(
         _ path: RouterPath, method: HTTPRequest.Method, responder: Responder
@@ -51,9 +58,14 @@ final class RouteTable: RouterMethods {
         return self
     }
 
+    /// `QUERY` (a safe method with a body, an IETF draft), which the HTTP parser accepts.
+    static let query = HTTPRequest.Method("QUERY")!
+
     /// Registers the `OPTIONS` handlers and the `405` answers; call after every route is in.
     func answerOtherMethods() {
-        let candidates: [HTTPRequest.Method] = [.get, .head, .post, .put, .patch, .delete, .options]
+        let candidates: [HTTPRequest.Method] = [
+            .get, .head, .post, .put, .patch, .delete, .options, .trace, .connect, Self.query,
+        ]
         for (path, methods) in paths {
             var allowed = methods
             if allowed.contains(.get) { allowed.insert(.head) }

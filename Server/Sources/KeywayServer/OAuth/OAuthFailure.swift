@@ -8,6 +8,8 @@ struct OAuthFailure: Error, Sendable {
     var wwwAuthenticate: String?
     /// A fresh `DPoP-Nonce` to send with the answer.
     var dpopNonce: String? = nil
+    /// `Retry-After` seconds, for a `503`.
+    var retryAfterSeconds: Int? = nil
 
     static func invalidRequest(_ description: String) -> OAuthFailure {
         OAuthFailure(status: 400, body: .init(error: "invalid_request", errorDescription: description))
@@ -72,6 +74,16 @@ struct OAuthFailure: Error, Sendable {
             status: 400,
             body: .init(error: "unsupported_grant_type", errorDescription: "The grant type \(type) is not supported."))
     }
+
+    /// The database refused the request's transaction for conflicts every time it ran (see
+    /// ``DatabaseContention``): nothing was kept, and the client may send it again after a second.
+    /// `temporarily_unavailable` is the code RFC 6749 §4.1.2.1 gives a busy authorization server.
+    static let temporarilyUnavailable = OAuthFailure(
+        status: 503,
+        body: .init(
+            error: "temporarily_unavailable",
+            errorDescription: "The server is too busy with concurrent changes to finish this request. Try again in a second."),
+        retryAfterSeconds: 1)
 
     static let serverError = OAuthFailure(
         status: 500, body: .init(error: "server_error", errorDescription: "The server failed to process the request."))

@@ -70,6 +70,14 @@ struct Repositories: Sendable {
     var corsOrigins: CORSOriginRepository { CORSOriginRepository(sql: sql) }
 }
 
+/// A write transaction the database refused for conflicts with concurrent ones every time it ran
+/// (PostgreSQL serialization failures): nothing of it was kept. Clients see `503
+/// service_unavailable` with `Retry-After`, never an internal error.
+struct DatabaseContention: Error, CustomStringConvertible {
+    let attempts: Int
+    var description: String { "The transaction conflicted with concurrent ones \(attempts) times." }
+}
+
 /// A storage failure: the message is for operators; clients see `internal_error`.
 struct StorageError: Error, CustomStringConvertible {
     let description: String

@@ -1,6 +1,7 @@
 import Foundation
 import NIOCore
 import NIOHTTP1
+import NIOConcurrencyHelpers
 import NIOPosix
 
 /// An answer read off a ``BenchConnection``.
@@ -60,10 +61,28 @@ final class BenchConnection {
         }
     }
 
-    /// Sends one request and reads the whole answer.
+    /// How many requests were sent again after a `503` with `Retry-After`, in this process.
+    static let retriedAfter503 = NIOLockedValueBox(0)
+
+    /// Sends one request and reads the whole answer. A `503` with `Retry-After` (the server shed
+    /// the request and kept nothing of it) is sent again after the time it names, as a real
+    /// client does, up to three times; the wait counts in the iteration's latency.
     func send(
         _ method: HTTPMethod, _ path: String, headers: [(String, String)] = [], body: ByteBuffer? = nil
     ) async throws -> BenchResponse {
+        var retries = 0
+        while true {
+            let (response, retryAfter) = try await sendOnce(method, path, headers: headers, body: body)
+            guard response.status == 503, let retryAfter, retries < 3 else { return response }
+            retries += 1
+            Self.retriedAfter503.withLockedValue { $0 += 1 }
+            try await Task.sleep(for: .seconds(retryAfter))
+        }
+    }
+
+    private func sendOnce(
+        _ method: HTTPMethod, _ path: String, headers: [(String, String)], body: ByteBuffer?
+    ) async throws -> (BenchResponse, retryAfter: Int?) {
         var head = HTTPRequestHead(version: .http1_1, method: method, uri: path)
         head.headers.add(name: "Host", value: hostHeader)
         for (name, value) in headers { head.headers.add(name: name, value: value) }
@@ -75,15 +94,17 @@ final class BenchConnection {
             try await outbound.write(contentsOf: [.head(head), .end(nil)])
         }
         var status = 0
+        var retryAfter: Int?
         var collected = ByteBuffer()
         while let part = try await inbound.next() {
             switch part {
             case .head(let responseHead):
                 status = Int(responseHead.status.code)
+                retryAfter = responseHead.headers.first(name: "Retry-After").flatMap { Int($0) }
             case .body(var buffer):
                 collected.writeBuffer(&buffer)
             case .end:
-                return BenchResponse(status: status, body: collected)
+                return (BenchResponse(status: status, body: collected), retryAfter)
             }
         }
         throw BenchFailure("The server closed the connection.")

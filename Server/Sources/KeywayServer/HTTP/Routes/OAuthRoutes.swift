@@ -48,6 +48,8 @@ struct OAuthRoutes {
                 return HTTPResponses.oauthError(failure)
             } catch is FlowProblem {
                 return HTTPResponses.oauthError(ClientMetadata.invalid("The request body is too large."))
+            } catch is DatabaseContention {
+                return HTTPResponses.oauthError(.temporarilyUnavailable)
             } catch {
                 tokenEndpoint.logger.error(
                     "client registration failed: \(String(describing: type(of: error)))",
@@ -117,6 +119,11 @@ struct OAuthRoutes {
             return HTTPResponses.oauthError(failure)
         } catch is FlowProblem {
             return HTTPResponses.oauthError(.invalidRequest("The request body is too large."))
+        } catch is DatabaseContention {
+            logger.warning(
+                "OAuth request refused: its transaction conflicted with concurrent ones at every attempt",
+                metadata: ["traceId": "\(context.traceId)", "path": "\(request.uri.path)"])
+            return HTTPResponses.oauthError(.temporarilyUnavailable)
         } catch {
             logger.error(
                 "OAuth endpoint failed: \(String(describing: type(of: error)))",

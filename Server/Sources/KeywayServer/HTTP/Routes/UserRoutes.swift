@@ -148,7 +148,10 @@ struct UserRoutes {
         }
         let parts = header.split(separator: " ", maxSplits: 1)
         let scheme = parts.first?.lowercased()
-        guard parts.count == 2, scheme == "bearer" || scheme == "dpop" else {
+        // Another scheme (Basic, a bare word) brings no access token: as missing credentials
+        // (RFC 6750 §3.1). Bearer or DPoP without a token is malformed.
+        guard scheme == "bearer" || scheme == "dpop" else { throw OAuthFailure.missingBearer }
+        guard parts.count == 2 else {
             throw OAuthFailure.invalidToken("Send the access token as Authorization: Bearer TOKEN.", status: 400)
         }
         let token = String(parts[1]).trimmingCharacters(in: .whitespaces)

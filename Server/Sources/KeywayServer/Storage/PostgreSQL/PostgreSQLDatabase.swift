@@ -99,7 +99,9 @@ final class PostgreSQLDatabase: Database {
         while true {
             do {
                 return try await transaction(body)
-            } catch where attempt < Self.attempts && Self.isConflict(error) {
+            } catch where attempt == Self.attempts && Self.isConflict(error) {
+                throw DatabaseContention(attempts: attempt)
+            } catch where Self.isConflict(error) {
                 attempt += 1
                 observer.conflictRetried()
                 // A random pause that doubles with the attempts (up to a quarter second), so
@@ -158,6 +160,7 @@ final class PostgreSQLDatabase: Database {
     }
 
     /// Whether `error` is a conflict between transactions that running again resolves.
+    /// (A transaction that conflicted ``attempts`` times ends with ``DatabaseContention``.)
     static func isConflict(_ error: any Error) -> Bool {
         guard let error = error as? PSQLError, let state = error.serverInfo?[.sqlState] else { return false }
         return ["40001", "40P01", "23505"].contains(state)
