@@ -85,27 +85,26 @@ final class ServerMetrics: Sendable {
     }
 
     private func counter(_ label: String, _ dimensions: [(String, String)]) -> Metrics.Counter {
-        let key = Self.key(label, dimensions)
-        if let counter = counters.withLock({ $0[key] }) { return counter }
-        let counter = Metrics.Counter(label: label, dimensions: dimensions, factory: factory)
-        counters.withLock { $0[key] = counter }
-        return counter
+        Self.cached(in: counters, label, dimensions) { Metrics.Counter(label: label, dimensions: dimensions, factory: factory) }
     }
 
     private func timer(_ label: String, _ dimensions: [(String, String)]) -> Metrics.Timer {
-        let key = Self.key(label, dimensions)
-        if let timer = timers.withLock({ $0[key] }) { return timer }
-        let timer = Metrics.Timer(label: label, dimensions: dimensions, factory: factory)
-        timers.withLock { $0[key] = timer }
-        return timer
+        Self.cached(in: timers, label, dimensions) { Metrics.Timer(label: label, dimensions: dimensions, factory: factory) }
     }
 
     private func gauge(_ label: String, _ dimensions: [(String, String)]) -> Metrics.Gauge {
-        let key = Self.key(label, dimensions)
-        if let gauge = gauges.withLock({ $0[key] }) { return gauge }
-        let gauge = Metrics.Gauge(label: label, dimensions: dimensions, factory: factory)
-        gauges.withLock { $0[key] = gauge }
-        return gauge
+        Self.cached(in: gauges, label, dimensions) { Metrics.Gauge(label: label, dimensions: dimensions, factory: factory) }
+    }
+
+    /// The handle of `label` with `dimensions` from `cache`, made by `make` the first time.
+    private static func cached<Handle: Sendable>(
+        in cache: Locked<[String: Handle]>, _ label: String, _ dimensions: [(String, String)], make: () -> Handle
+    ) -> Handle {
+        let key = key(label, dimensions)
+        if let handle = cache.withLock({ $0[key] }) { return handle }
+        let handle = make()
+        cache.withLock { $0[key] = handle }
+        return handle
     }
 
     /// The observer that reports a database's connections into these metrics.

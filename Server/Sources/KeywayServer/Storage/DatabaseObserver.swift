@@ -12,7 +12,8 @@ struct DatabaseObserver: Sendable {
     /// Tells nothing.
     static let none = DatabaseObserver()
 
-    /// Runs `body` on a connection obtained by `acquire`, reporting the wait and the lease.
+    /// Runs `body` on a connection just handed out, reporting how long it was waited for since
+    /// `requested` and, when `body` ends, that it came back.
     func leasing<T>(_ kind: String, since requested: ContinuousClock.Instant, _ body: () async throws -> T) async rethrows -> T {
         leased(kind, ContinuousClock.now - requested)
         defer { returned(kind) }

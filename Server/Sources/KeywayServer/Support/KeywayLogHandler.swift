@@ -1,4 +1,5 @@
 import Foundation
+import KeywayJOSE
 import Logging
 
 #if canImport(Glibc)
@@ -105,20 +106,7 @@ public struct KeywayLogHandler: LogHandler {
 
     /// `text` as a JSON string literal (RFC 8259 §7).
     static func jsonString(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20:
-                out += "\\u00" + String(scalar.value, radix: 16).leftPadded(to: 2)
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
+        JSONValue.string(text).serialized()
     }
 
     /// The ISO 8601 text of the current second, cached.
@@ -139,11 +127,5 @@ public struct KeywayLogHandler: LogHandler {
         }
 
         private static func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
-    }
-}
-
-extension String {
-    fileprivate func leftPadded(to length: Int) -> String {
-        count >= length ? self : String(repeating: "0", count: length - count) + self
     }
 }
