@@ -29,8 +29,10 @@ struct SMTPDeliveryTests {
     }
 
     /// A server in dev mode with the admin credential, sending email through `smtp`.
-    static func server(_ smtp: SMTPRelayConfiguration, clock: ManualClock = ManualClock()) async throws -> TestServer {
-        try await TestServer.start(clock: clock, adminToken: testAdminToken, smtp: smtp)
+    static func server(
+        _ smtp: SMTPRelayConfiguration, clock: ManualClock = ManualClock(), limits: FlowLimits = FlowLimits()
+    ) async throws -> TestServer {
+        try await TestServer.start(clock: clock, limits: limits, adminToken: testAdminToken, smtp: smtp)
     }
 
     static func sdk(_ server: TestServer, clock: ManualClock) throws -> KeywayClient {
@@ -87,14 +89,19 @@ struct SMTPDeliveryTests {
         try await withTestServer(SMTPTestRelay.start(auth: "\(Self.user):\(Self.password)", refuseFirst: 1, refuseCode: 451)) {
             relay in
             let clock = ManualClock()
-            try await withTestServer(Self.server(Self.settings(relay), clock: clock)) { server in
+            // A busy machine may take seconds for the second attempt's TLS session: the request
+            // waits for it generously.
+            var limits = FlowLimits()
+            limits.deliveryPatience = .seconds(30)
+            try await withTestServer(Self.server(Self.settings(relay), clock: clock, limits: limits)) { server in
                 let keyway = try Self.sdk(server, clock: clock)
                 // The first attempt is refused with 451; the worker retries once its backoff has
-                // passed on the server's clock, which moves on while the request waits.
+                // passed on the server's clock, which moves on while the request waits (slowly
+                // enough that the code is still valid when the request ends).
                 let ticking = Task {
                     while !Task.isCancelled {
                         clock.advance(by: 1)
-                        try await Task.sleep(for: .milliseconds(50))
+                        try await Task.sleep(for: .milliseconds(100))
                     }
                 }
                 await keyway.flow.start(identifier: "retry@example.com")
