@@ -42,6 +42,7 @@ let package = Package(
         .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
+        .package(url: "https://github.com/hummingbird-project/swift-mustache.git", from: "2.1.1"),
     ],
     targets: [
         .target(
@@ -74,8 +75,13 @@ let package = Package(
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "Mustache", package: "swift-mustache"),
+                "KeywayQR",
             ],
-            resources: [.copy("Resources/common-passwords.txt"), .copy("Resources/openapi.json")],
+            resources: [
+                .copy("Resources/common-passwords.txt"), .copy("Resources/openapi.json"),
+                .copy("Resources/HostedPages"),
+            ],
             swiftSettings: strict
         ),
         .target(

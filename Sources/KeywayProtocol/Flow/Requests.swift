@@ -14,6 +14,16 @@ public struct StartFlowRequest: Codable, Sendable, Equatable {
     public var inviteCode: Sensitive<String>?
     /// Device trust: the trusted device the client holds, and whether it can enrol one.
     public var device: DeviceHint?
+    /// The OpenID Connect `nonce` the ID token of this sign-in must carry.
+    public var nonce: String?
+    /// The scopes the tokens are asked for, space separated (`openid email offline_access` when
+    /// absent); each must be allowed for the application, or the flow answers `invalid_scope`.
+    public var scope: String?
+    /// A redirect URI the application registered, when the client wants it checked; the code is
+    /// then redeemed with the same `redirect_uri`.
+    public var redirectUri: String?
+    /// An opaque value handed back unchanged in the completed step.
+    public var state: String?
 
     /// Creates a start body with the given values.
     ///
@@ -25,10 +35,19 @@ public struct StartFlowRequest: Codable, Sendable, Equatable {
     ///   - startToken: A pre-issued token resuming a specific start path.
     ///   - inviteCode: An invitation code, where sign-up requires one.
     ///   - device: What the client tells the server about device trust.
+    ///   - nonce: The `nonce` the ID token must carry.
+    ///   - scope: The scopes asked for, space separated.
+    ///   - redirectUri: A registered redirect URI the code will be redeemed with.
+    ///   - state: An opaque value handed back in the completed step.
     public init(
         flowType: FlowType, identifier: String, codeChallenge: String, codeChallengeMethod: String = "S256",
-        startToken: Sensitive<String>? = nil, inviteCode: Sensitive<String>? = nil, device: DeviceHint? = nil
+        startToken: Sensitive<String>? = nil, inviteCode: Sensitive<String>? = nil, device: DeviceHint? = nil,
+        nonce: String? = nil, scope: String? = nil, redirectUri: String? = nil, state: String? = nil
     ) {
+        self.nonce = nonce
+        self.scope = scope
+        self.redirectUri = redirectUri
+        self.state = state
         self.device = device
         self.flowType = flowType
         self.identifier = identifier

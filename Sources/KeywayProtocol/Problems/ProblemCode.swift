@@ -92,6 +92,10 @@ public struct ProblemCode: OpenStringValue {
     /// An App Attest attestation or assertion was refused; the problem's `reason` says why.
     public static let invalidAppAttest = ProblemCode(rawValue: "invalid_app_attest")
     /// The server failed unexpectedly; the request may be repeated.
+    /// A requested scope is unknown or not allowed for the application.
+    public static let invalidScope = ProblemCode(rawValue: "invalid_scope")
+    /// The redirect URI is not one the application registered.
+    public static let invalidRedirectURI = ProblemCode(rawValue: "invalid_redirect_uri")
     public static let internalError = ProblemCode(rawValue: "internal_error")
     /// The server is temporarily unable to answer.
     public static let serviceUnavailable = ProblemCode(rawValue: "service_unavailable")

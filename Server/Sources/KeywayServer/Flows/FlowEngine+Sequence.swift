@@ -244,7 +244,8 @@ extension FlowEngine {
                 codeHash: sha256Hex(authCode), applicationId: context.application.id, userId: user.id,
                 sessionId: sessionId, flowId: context.flow.id, codeChallenge: context.flow.codeChallenge,
                 expiresAt: expiresAt, usedAt: nil, createdAt: context.now,
-                scope: context.progress.management?.grantedScope))
+                scope: context.progress.management?.grantedScope ?? context.progress.authorization?.scope,
+                nonce: context.progress.authorization?.nonce, redirectURI: context.progress.authorization?.redirectURI))
         context.flow.state = .completed
         context.flow.otpHash = nil
         context.flow.sessionId = sessionId

@@ -117,7 +117,13 @@ struct FlowEngine: Sendable {
                     name: "codeChallenge",
                     reason: "Send the base64url SHA-256 of the code verifier (43 characters)."))
         }
+        for (name, value) in [("nonce", startRequest.nonce), ("state", startRequest.state)] {
+            if let value, value.isEmpty || value.utf8.count > AuthorizationRequest.maximumValueLength {
+                invalid.append(InvalidField(name: name, reason: "Send 1 to \(AuthorizationRequest.maximumValueLength) bytes."))
+            }
+        }
         if !invalid.isEmpty { throw FlowProblem.invalidRequest(invalid) }
+        let authorization = try await authorizationParameters(startRequest, application: application)
         let policy = try await database.read { try await self.directory.policy(for: application, in: $0) }
         let request = startRequest
         guard policy.flowTypes.contains(request.flowType) else {
@@ -166,6 +172,7 @@ struct FlowEngine: Sendable {
                     ? .signUp(FlowProgress.SignUpDraft())
                     : .signIn(FlowProgress.SignIn(startedAsSignUp: request.flowType == .signup)),
                 stage: .choosing(MethodChoice(options: [], purpose: .primary)))
+            progress.authorization = authorization
             if policy.devices.enabled, let hint = request.device {
                 progress.device.hint = DeviceHint(
                     deviceId: hint.deviceId.flatMap { $0.isEmpty || $0.count > 100 ? nil : $0 }, canEnrol: hint.canEnrol)
@@ -218,6 +225,29 @@ struct FlowEngine: Sendable {
         logger.info("flow started", metadata: ["flow": "\(flowId)", "type": "\(request.flowType)"])
         metrics.flowStarted(flowType: request.flowType.rawValue)
         return outcome.0
+    }
+
+    /// What the client asked of the tokens, checked against the application: the scopes it may
+    /// ask for (`invalid_scope`) and the redirect URIs it registered.
+    private func authorizationParameters(_ request: StartFlowRequest, application: ApplicationRecord) async throws
+        -> FlowProgress.AuthorizationParameters?
+    {
+        guard request.nonce != nil || request.scope != nil || request.redirectUri != nil || request.state != nil else {
+            return nil
+        }
+        var scope: String?
+        if let requested = request.scope {
+            switch Scopes.parse(requested, for: application) {
+            case .success(let scopes): scope = scopes.joined(separator: " ")
+            case .failure(let refusal): throw FlowProblem.invalidScope(refusal.description)
+            }
+        }
+        if let redirectURI = request.redirectUri {
+            let registered = try await database.read { try await $0.redirectURIs.uris(.login, applicationId: application.id) }
+            guard RedirectURI.matches(redirectURI, registered: registered) else { throw FlowProblem.invalidRedirectURI }
+        }
+        return FlowProgress.AuthorizationParameters(
+            scope: scope, nonce: request.nonce, redirectURI: request.redirectUri, state: request.state)
     }
 
     // MARK: Reading and cancelling

@@ -24,6 +24,14 @@ struct FlowProblem: Error, Sendable {
             action: .retryInput, invalidFields: fields)
     }
 
+    static func invalidScope(_ detail: String) -> FlowProblem {
+        FlowProblem(.invalidScope, status: 400, title: "Invalid scope", detail: detail, action: .abort)
+    }
+
+    static let invalidRedirectURI = FlowProblem(
+        .invalidRedirectURI, status: 400, title: "Unregistered redirect URI",
+        detail: "The redirectUri is not one the application registered.", action: .abort)
+
     static let missingConfigId = FlowProblem(
         .missingConfigId, status: 400, title: "Missing config ID",
         detail: "Send the application's config ID in the \(ProtocolHeader.configId) header.", action: .abort)

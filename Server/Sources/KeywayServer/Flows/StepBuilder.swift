@@ -90,7 +90,8 @@ struct StepBuilder: Sendable {
         step.payload = .completed(
             CompletedPayload(
                 authCode: Sensitive(completion.authCode), expiresAt: Date(epochMilliseconds: completion.expiresAt),
-                session: completion.sessionId, newUser: completion.newUser, trustedDeviceId: completion.trustedDeviceId))
+                session: completion.sessionId, newUser: completion.newUser, trustedDeviceId: completion.trustedDeviceId,
+                state: context.progress.authorization?.state))
         return step
     }
 

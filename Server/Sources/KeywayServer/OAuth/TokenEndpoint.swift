@@ -28,8 +28,8 @@ struct TokenEndpoint: Sendable {
         var dpopNonce: String?
     }
 
-    /// The scope of a sign-in's tokens.
-    static let signInScope = "openid email offline_access"
+    /// The scope of a sign-in's tokens when the client asked for none.
+    static let signInScope = Scopes.defaultScope
 
     /// The grant types the endpoint answers, as discovery lists them.
     static let grantTypes = ["authorization_code", "refresh_token", TokenExchange.grantType]
@@ -144,13 +144,18 @@ struct TokenEndpoint: Sendable {
             guard PKCE.verify(verifier: verifier, challenge: record.codeChallenge) else {
                 return .failure(.invalidGrant("The code verifier does not match the code challenge."))
             }
+            // RFC 6749 §4.1.3: the redirect_uri of the authorization request, repeated exactly.
+            if let expected = record.redirectURI, form["redirect_uri"] != expected {
+                return .failure(
+                    .invalidGrant("redirect_uri must be the one the authorization request was sent with."))
+            }
             guard let user = try await repositories.users.find(id: record.userId),
                 let session = try await repositories.sessions.find(id: record.sessionId), session.revokedAt == nil
             else { return .failure(.invalidGrant("The session behind this code no longer exists.")) }
             // A sign-in's code is for the sign-in scope; account management's for no more than
             // the token that opened it. Offline access (a refresh token) only for a client that
             // registered the refresh_token grant.
-            var scope = record.scope ?? Self.signInScope
+            var scope = record.scope ?? Scopes.defaultScope
             if !Self.issuesRefreshTokens(to: application) { scope = Self.withoutOfflineAccess(scope) }
             let refreshToken = scope.split(separator: " ").contains("offline_access") ? candidateRefreshToken : nil
             if let refreshToken {
@@ -168,7 +173,8 @@ struct TokenEndpoint: Sendable {
                     TokenIssuer.Subject(
                         userId: user.id, email: user.email, emailVerified: user.emailVerified,
                         phoneNumber: user.verifiedPhone, clientId: application.configId, sessionId: session.id,
-                        authTime: session.authTime, amr: session.amr, scope: scope, dpopJkt: binding),
+                        authTime: session.authTime, amr: session.amr, scope: scope, dpopJkt: binding,
+                        nonce: record.nonce),
                     refreshToken
                 ))
         }

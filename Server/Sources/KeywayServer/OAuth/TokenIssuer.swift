@@ -23,6 +23,8 @@ struct TokenIssuer: Sendable {
         var scope: String
         /// The DPoP key thumbprint the access token is bound to (`cnf.jkt`).
         var dpopJkt: String? = nil
+        /// The authorization request's `nonce`, for the ID token of a code redemption.
+        var nonce: String? = nil
     }
 
     func accessToken(for subject: Subject, issuer: String, now: Date) throws -> String {
@@ -62,11 +64,15 @@ struct TokenIssuer: Sendable {
             "sid": .string(subject.sessionId),
             "at_hash": .string(Self.atHash(accessToken)),
         ]
-        if let email = subject.email {
+        if let nonce = subject.nonce { claims["nonce"] = .string(nonce) }
+        // The email claims with the `email` scope, the phone claims with `phone` — and with
+        // `email` for an account known only by its phone number, as sign-ins always had them.
+        let scopes = Set(subject.scope.split(separator: " ").map(String.init))
+        if let email = subject.email, scopes.contains("email") {
             claims["email"] = .string(email)
             claims["email_verified"] = .bool(subject.emailVerified)
         }
-        if let phone = subject.phoneNumber {
+        if let phone = subject.phoneNumber, scopes.contains("phone") || (scopes.contains("email") && subject.email == nil) {
             claims["phone_number"] = .string(phone)
             claims["phone_number_verified"] = .bool(true)
         }

@@ -55,7 +55,8 @@ struct RegistrationEndpoint: Sendable {
             flowTypes: template.flowTypes, autoCreateUsers: template.autoCreateUsers, isDev: false, createdAt: now,
             refreshTokens: template.refreshTokens, dpop: template.dpop, authMethod: metadata.authMethod,
             assertionAlgorithm: metadata.assertionAlgorithm, clientSecretSalt: salt, jwks: metadata.jwks,
-            grantTypes: Set(metadata.grantTypes), templateId: template.id, idTokenAlgorithm: metadata.idTokenAlgorithm)
+            grantTypes: Set(metadata.grantTypes), templateId: template.id, idTokenAlgorithm: metadata.idTokenAlgorithm,
+            firstParty: false)
         try await database.write { try await $0.applications.insert(record) }
         logger.info(
             "client registered",

@@ -68,6 +68,11 @@ struct Repositories: Sendable {
     var deviceRequestSignatures: SeenOnceRepository { .deviceRequestSignatures(sql) }
     var appAttest: AppAttestRepository { AppAttestRepository(sql: sql) }
     var corsOrigins: CORSOriginRepository { CORSOriginRepository(sql: sql) }
+    var redirectURIs: RedirectURIRepository { RedirectURIRepository(sql: sql) }
+    var browserSessions: BrowserSessionRepository { BrowserSessionRepository(sql: sql) }
+    var browserFlows: BrowserFlowRepository { BrowserFlowRepository(sql: sql) }
+    var consents: ConsentRepository { ConsentRepository(sql: sql) }
+    var pushedRequests: PushedRequestRepository { PushedRequestRepository(sql: sql) }
 }
 
 /// A write transaction the database refused for conflicts with concurrent ones every time it ran

@@ -39,6 +39,9 @@ struct MaintenanceService: Service {
             try await repositories.revokedAccessTokens.deleteExpired(before: cutoff)
             try await repositories.startTokens.deleteExpired(before: cutoff)
             try await repositories.approvals.deleteExpired(before: cutoff)
+            try await repositories.browserFlows.deleteExpired(before: cutoff)
+            try await repositories.browserSessions.deleteExpired(before: cutoff)
+            try await repositories.pushedRequests.deleteExpired(before: cutoff)
             try await repositories.trustedDevices.deleteEnded(
                 before: clock.now().addingTimeInterval(-30 * 86_400).epochMilliseconds)
             try await repositories.dpopProofs.deleteExpired(before: clock.now().epochMilliseconds)

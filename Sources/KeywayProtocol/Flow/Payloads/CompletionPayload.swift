@@ -13,6 +13,8 @@ public struct CompletedPayload: Codable, Sendable, Equatable {
     /// The trusted device this flow enrolled, when it enrolled one: the client keeps its key
     /// under this ID.
     public var trustedDeviceId: String?
+    /// The `state` the flow was started with, unchanged.
+    public var state: String?
 
     /// Creates a completion payload with the given values.
     ///
@@ -22,10 +24,12 @@ public struct CompletedPayload: Codable, Sendable, Equatable {
     ///   - session: The session the flow created.
     ///   - newUser: Whether this flow created the user, when the server says.
     ///   - trustedDeviceId: The trusted device this flow enrolled, if any.
+    ///   - state: The `state` the flow was started with.
     public init(
         authCode: Sensitive<String>, expiresAt: Date, session: String, newUser: Bool? = nil,
-        trustedDeviceId: String? = nil
+        trustedDeviceId: String? = nil, state: String? = nil
     ) {
+        self.state = state
         self.trustedDeviceId = trustedDeviceId
         self.authCode = authCode
         self.expiresAt = expiresAt

@@ -14,7 +14,7 @@ import KeywayProtocol
 extension FlowProgress: Codable {
     private enum CodingKeys: String, CodingKey {
         case version, mode, signIn, signUp, manage, stage, proofs, secondFactorSkipped, enrolmentOffered, failures
-        case device, notice, risk
+        case device, notice, risk, authorization
     }
 
     init(from decoder: any Decoder) throws {
@@ -39,6 +39,7 @@ extension FlowProgress: Codable {
         device = try container.value(.device, or: DeviceProgress())
         notice = try container.decodeIfPresent(String.self, forKey: .notice)
         risk = try container.decodeIfPresent(StoredRisk.self, forKey: .risk)?.risk
+        authorization = try container.decodeIfPresent(AuthorizationParameters.self, forKey: .authorization)
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -63,6 +64,7 @@ extension FlowProgress: Codable {
         try container.encode(device, forKey: .device)
         try container.encodeIfPresent(notice, forKey: .notice)
         try container.encodeIfPresent(risk, forKey: .risk)
+        try container.encodeIfPresent(authorization, forKey: .authorization)
     }
 }
 

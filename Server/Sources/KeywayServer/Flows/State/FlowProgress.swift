@@ -31,6 +31,19 @@ struct FlowProgress: Sendable, Equatable {
     var notice: String?
     /// Set when the attempt was flagged.
     var risk: Risk?
+    /// What the client asked of the tokens (scope, nonce, redirect URI) and its `state`.
+    var authorization: AuthorizationParameters?
+
+    /// What a flow's client asked of the tokens it will redeem the code for, carried to the code.
+    struct AuthorizationParameters: Sendable, Equatable, Codable {
+        /// The scopes, space separated, each allowed for the application.
+        var scope: String?
+        var nonce: String?
+        /// A registered redirect URI the code must be redeemed with.
+        var redirectURI: String?
+        /// Handed back in the completed step.
+        var state: String?
+    }
 
     /// What a flow does for the user, with what that gathers.
     enum Mode: Sendable, Equatable {

@@ -40,4 +40,11 @@ struct ApplicationRecord: Sendable, Equatable {
     var templateId: String? = nil
     /// The algorithm its ID tokens are signed with (`id_token_signed_response_alg`).
     var idTokenAlgorithm: SigningAlgorithm = .es256
+    /// The scopes the application may ask for; `nil` allows every scope the server supports.
+    var allowedScopes: Set<String>? = nil
+    /// Whether `/oauth2/authorize` accepts only pushed authorization requests (RFC 9126) for it.
+    var requirePAR = false
+    /// Made by the project's administrators: its users are not asked for consent. Dynamically
+    /// registered clients are not first-party.
+    var firstParty = true
 }

@@ -12,4 +12,9 @@ struct AuthorizationCodeRecord: Sendable, Equatable {
     /// The scope the code may be redeemed for; `nil` for a sign-in's code (the sign-in scope). A
     /// code from account management carries the scope of the access token that opened it.
     var scope: String? = nil
+    /// The `nonce` of the authorization request, which the ID token carries.
+    var nonce: String? = nil
+    /// The `redirect_uri` of the authorization request; the token request must repeat it
+    /// (RFC 6749 §4.1.3).
+    var redirectURI: String? = nil
 }

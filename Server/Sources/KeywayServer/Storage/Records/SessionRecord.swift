@@ -10,4 +10,6 @@ struct SessionRecord: Sendable, Equatable {
     var revokedAt: Int64?
     /// SHA-256 of the client address the session was opened from.
     var clientAddressHash: String? = nil
+    /// The browser session (hosted sign-in) the session was opened through, if any.
+    var browserSessionId: String? = nil
 }

@@ -35,7 +35,8 @@ struct ApplicationRepository: Sendable {
             INSERT INTO applications (id, project_id, config_id, name, client_type, client_secret_hash,
                 flow_types, auto_create_users, is_dev, created_at, refresh_absolute_ms, refresh_idle_ms,
                 refresh_grace_ms, dpop_mode, dpop_require_nonce, auth_method, assertion_alg, client_secret_salt,
-                jwks, grant_types, template_id, id_token_signed_response_alg)
+                jwks, grant_types, template_id, id_token_signed_response_alg, allowed_scopes, require_par,
+                first_party)
             VALUES (\(bind: application.id), \(bind: application.projectId), \(bind: application.configId),
                 \(bind: application.name), \(bind: application.clientType.rawValue),
                 \(bind: application.clientSecretHash), \(bind: flowTypes),
@@ -47,7 +48,9 @@ struct ApplicationRepository: Sendable {
                 \(bind: application.authMethod?.rawValue), \(bind: application.assertionAlgorithm),
                 \(bind: application.clientSecretSalt), \(bind: try application.jwks.map(Self.encodeKeys)),
                 \(bind: application.grantTypes.map { $0.sorted().joined(separator: " ") }),
-                \(bind: application.templateId), \(bind: application.idTokenAlgorithm.rawValue))
+                \(bind: application.templateId), \(bind: application.idTokenAlgorithm.rawValue),
+                \(bind: application.allowedScopes.map { $0.sorted().joined(separator: " ") }),
+                \(bind: Int64(application.requirePAR ? 1 : 0)), \(bind: Int64(application.firstParty ? 1 : 0)))
             """
         ).run()
     }
@@ -77,6 +80,41 @@ struct ApplicationRepository: Sendable {
         try await sql.raw(
             "UPDATE applications SET id_token_signed_response_alg = \(bind: algorithm.rawValue) WHERE id = \(bind: id)"
         ).run()
+    }
+
+    /// Sets the scopes the application may ask for (`nil`: every supported scope).
+    func setAllowedScopes(_ scopes: Set<String>?, id: String) async throws {
+        let text = scopes.map { $0.sorted().joined(separator: " ") }
+        try await sql.raw("UPDATE applications SET allowed_scopes = \(bind: text) WHERE id = \(bind: id)").run()
+    }
+
+    /// Sets whether the authorization endpoint takes only pushed requests for the application.
+    func setRequirePAR(_ required: Bool, id: String) async throws {
+        try await sql.raw(
+            "UPDATE applications SET require_par = \(bind: Int64(required ? 1 : 0)) WHERE id = \(bind: id)"
+        ).run()
+    }
+
+    /// Sets the application's DPoP policy.
+    func setDPoP(_ policy: DPoPPolicy, id: String) async throws {
+        try await sql.raw(
+            """
+            UPDATE applications SET dpop_mode = \(bind: policy.mode.rawValue),
+                dpop_require_nonce = \(bind: Int64(policy.requireNonce ? 1 : 0))
+            WHERE id = \(bind: id)
+            """
+        ).run()
+    }
+
+    /// The project's hosted-page theme, as stored JSON.
+    func theme(projectId: String) async throws -> String? {
+        try await sql.raw("SELECT theme FROM projects WHERE id = \(bind: projectId)").first()?
+            .decode(column: "theme", as: String?.self)
+    }
+
+    /// Replaces the project's hosted-page theme (`nil`: the default look).
+    func setTheme(_ json: String?, projectId: String) async throws {
+        try await sql.raw("UPDATE projects SET theme = \(bind: json) WHERE id = \(bind: projectId)").run()
     }
 
     func setFlowTypes(_ flowTypes: Set<FlowType>, id: String) async throws {
@@ -134,6 +172,11 @@ struct ApplicationRepository: Sendable {
             templateId: try row.decode(column: "template_id", as: String?.self),
             // NULL: an application from before the choice, signed with ES256 as it always was.
             idTokenAlgorithm: try row.decode(column: "id_token_signed_response_alg", as: String?.self)
-                .flatMap(SigningAlgorithm.init(rawValue:)) ?? .es256)
+                .flatMap(SigningAlgorithm.init(rawValue:)) ?? .es256,
+            allowedScopes: try row.decode(column: "allowed_scopes", as: String?.self).map {
+                Set($0.split(separator: " ").map(String.init))
+            },
+            requirePAR: try row.decode(column: "require_par", as: Int64.self) != 0,
+            firstParty: try row.decode(column: "first_party", as: Int64.self) != 0)
     }
 }

@@ -43,6 +43,13 @@ struct RefreshTokenRepository: Sendable {
         ).run()
     }
 
+    /// Revokes every refresh token of a session.
+    func revokeAll(sessionId: String, at time: Int64) async throws {
+        try await sql.raw(
+            "UPDATE refresh_tokens SET revoked_at = \(bind: time) WHERE session_id = \(bind: sessionId) AND revoked_at IS NULL"
+        ).run()
+    }
+
     /// Revokes every refresh token of a user.
     func revokeAll(userId: String, at time: Int64) async throws {
         try await sql.raw(

@@ -8,16 +8,53 @@ struct SessionRepository: Sendable {
         try await sql.raw(
             """
             INSERT INTO sessions (id, user_id, application_id, amr, auth_time, created_at, revoked_at,
-                client_address_hash)
+                client_address_hash, browser_session_id)
             VALUES (\(bind: session.id), \(bind: session.userId), \(bind: session.applicationId),
                 \(bind: session.amr.joined(separator: " ")), \(bind: session.authTime), \(bind: session.createdAt),
-                \(bind: session.revokedAt), \(bind: session.clientAddressHash))
+                \(bind: session.revokedAt), \(bind: session.clientAddressHash), \(bind: session.browserSessionId))
             """
         ).run()
     }
 
     func find(id: String) async throws -> SessionRecord? {
-        try await sql.raw("SELECT * FROM sessions WHERE id = \(bind: id)").first().map { row in
+        try await sql.raw("SELECT * FROM sessions WHERE id = \(bind: id)").first().map(Self.decode)
+    }
+
+    /// The live session of `applicationId` opened through the browser session, if any.
+    func find(browserSessionId: String, applicationId: String) async throws -> SessionRecord? {
+        try await sql.raw(
+            """
+            SELECT * FROM sessions WHERE browser_session_id = \(bind: browserSessionId)
+                AND application_id = \(bind: applicationId) AND revoked_at IS NULL
+            ORDER BY created_at DESC LIMIT 1
+            """
+        ).first().map(Self.decode)
+    }
+
+    /// Links a session to the browser session it was opened through.
+    func link(id: String, browserSessionId: String) async throws {
+        try await sql.raw(
+            "UPDATE sessions SET browser_session_id = \(bind: browserSessionId) WHERE id = \(bind: id)"
+        ).run()
+    }
+
+    /// Revokes every live session opened through the browser session; returns their IDs.
+    func revokeAll(browserSessionId: String, at time: Int64) async throws -> [String] {
+        let ids = try await sql.raw(
+            """
+            SELECT id FROM sessions WHERE browser_session_id = \(bind: browserSessionId) AND revoked_at IS NULL
+            """
+        ).all().map { try $0.decode(column: "id", as: String.self) }
+        try await sql.raw(
+            """
+            UPDATE sessions SET revoked_at = \(bind: time)
+            WHERE browser_session_id = \(bind: browserSessionId) AND revoked_at IS NULL
+            """
+        ).run()
+        return ids
+    }
+
+    private static func decode(_ row: any SQLRow) throws -> SessionRecord {
             SessionRecord(
                 id: try row.decode(column: "id", as: String.self),
                 userId: try row.decode(column: "user_id", as: String.self),
@@ -25,8 +62,9 @@ struct SessionRepository: Sendable {
                 amr: try row.decode(column: "amr", as: String.self).split(separator: " ").map(String.init),
                 authTime: try row.decode(column: "auth_time", as: Int64.self),
                 createdAt: try row.decode(column: "created_at", as: Int64.self),
-                revokedAt: try row.decode(column: "revoked_at", as: Int64?.self))
-        }
+                revokedAt: try row.decode(column: "revoked_at", as: Int64?.self),
+                clientAddressHash: try row.decode(column: "client_address_hash", as: String?.self),
+                browserSessionId: try row.decode(column: "browser_session_id", as: String?.self))
     }
 
     /// Whether the user ever opened a session, and whether one from `addressHash`: two indexed
