@@ -276,6 +276,15 @@ public final class KeywayServerApp: Sendable {
             keys: keys, issuer: currentIssuer, cors: cors
         ).register(on: router)
         userRoutes.register(on: router)
+        let hostedLogin = HostedLogin(
+            database: database, clock: configuration.clock, engine: engine,
+            flowAPI: FlowAPIClient(engine: engine, users: userRoutes),
+            sessions: BrowserSessions(
+                database: database, clock: configuration.clock, lifetime: configuration.limits.browserSessionLifetime,
+                codeLifetime: configuration.limits.authorizationCodeLifetime),
+            keys: keys, issuer: currentIssuer, secrets: engine.secrets, logger: logger,
+            visitLifetime: configuration.limits.flowLifetime)
+        HostedLoginRoutes(login: hostedLogin, clients: clients).register(on: router)
         HealthRoutes(database: database).register(on: router)
         MetricsRoutes(metrics: metrics, database: database).register(on: router)
         let keyRing = keys

@@ -83,6 +83,8 @@ public struct FlowLimits: Sendable {
     public var maxResends: Int = 5
     /// How long an authorization code can be redeemed.
     public var authorizationCodeLifetime: TimeInterval = 60
+    /// How long a browser stays signed in at the hosted pages after signing in (single sign-on).
+    public var browserSessionLifetime: TimeInterval = 8 * 3600
     /// How long a request that sends a code waits for it to be delivered, while the delivery
     /// worker retries a failed attempt with backoff, before the flow goes back (real time).
     public var deliveryPatience: Duration = .seconds(8)

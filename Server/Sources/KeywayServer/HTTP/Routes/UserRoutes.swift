@@ -83,7 +83,8 @@ struct UserRoutes {
             return try HTTPResponses.json(try outcome.get())
         }
 
-        // Sign out everywhere: every session and refresh token of the user, in every app.
+        // Sign out everywhere: every session and refresh token of the user, in every app, and
+        // every browser signed in at the hosted pages.
         router.delete("v1/me/sessions") { request, _ in
             do {
                 let (_, user) = try await authenticate(request)
@@ -91,6 +92,7 @@ struct UserRoutes {
                 try await database.write { repositories in
                     try await repositories.refreshTokens.revokeAll(userId: user.id, at: now)
                     try await repositories.sessions.revokeAll(userId: user.id, at: now)
+                    _ = try await repositories.browserSessions.revokeAll(userId: user.id, at: now)
                 }
                 logger.notice("signed out everywhere", metadata: ["user": "\(user.id)"])
                 return Response(status: .noContent, headers: [.cacheControl: "no-store"])

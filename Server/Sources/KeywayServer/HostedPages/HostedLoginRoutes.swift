@@ -1,0 +1,124 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Logging
+
+/// The routes of the browser front door: `/oauth2/authorize`, `/oauth2/par`, `/oauth2/logout`,
+/// the hosted pages under `/login` and `/account`, and their assets.
+struct HostedLoginRoutes {
+    let login: HostedLogin
+    /// Authenticates the client of a pushed authorization request.
+    let clients: ClientAuthenticator
+
+    func register(on router: RouteTable) {
+        router.get("oauth2/authorize") { request, context in
+            await page(request, context) {
+                try await login.authorize(Self.query(request), request: request)
+            }
+        }
+        router.post("oauth2/authorize") { request, context in
+            await page(request, context) {
+                guard let form = try await Self.form(request, context) else {
+                    return login.errorPage(
+                        title: HostedStrings.english("error.title"), text: "The request is not valid form data.",
+                        status: 400)
+                }
+                return try await login.authorize(form, request: request)
+            }
+        }
+        router.post("oauth2/par") { request, context in
+            do {
+                guard let form = try await Self.form(request, context) else {
+                    throw OAuthFailure.invalidRequest("Send the parameters as application/x-www-form-urlencoded, each once.")
+                }
+                guard let url = URL(string: "\(login.issuer())/oauth2/par") else { throw OAuthFailure.serverError }
+                let application = try await clients.authenticate(
+                    form: form, authorization: request.headers[.authorization], endpoint: url)
+                let pushed = try await login.push(form: form, application: application)
+                return try HTTPResponses.json(pushed, status: .created, extraHeaders: [HTTPResponses.pragmaHeader: "no-cache"])
+            } catch let failure as OAuthFailure {
+                return HTTPResponses.oauthError(failure)
+            } catch is DatabaseContention {
+                return HTTPResponses.oauthError(.temporarilyUnavailable)
+            }
+        }
+        router.get("oauth2/logout") { request, context in
+            await page(request, context) { try await login.endSession(Self.query(request), request: request) }
+        }
+        router.post("oauth2/logout") { request, context in
+            await page(request, context) {
+                guard let form = try await Self.form(request, context) else {
+                    return login.errorPage(
+                        title: HostedStrings.english("error.title"), text: "The request is not valid form data.",
+                        status: 400)
+                }
+                return try await login.endSession(form, request: request)
+            }
+        }
+        router.get("login") { request, context in await page(request, context) { try await login.showLogin(request, context: context) } }
+        router.post("login/identify") { request, context in await page(request, context) { try await login.identify(request, context: context) } }
+        router.post("login/mode") { request, context in await page(request, context) { try await login.switchMode(request, context: context) } }
+        router.post("login/action") { request, context in await page(request, context) { try await login.performAction(request, context: context) } }
+        router.post("login/cancel") { request, context in await page(request, context) { try await login.cancel(request, context: context) } }
+        router.post("login/consent") { request, context in await page(request, context) { try await login.consent(request, context: context) } }
+        router.post("login/logout") { request, context in await page(request, context) { try await login.confirmLogout(request, context: context) } }
+        router.get("account") { request, context in await page(request, context) { try await login.showAccount(request, context: context) } }
+        router.post("account/consents/revoke") { request, context in
+            await page(request, context) { try await login.revokeConsent(request, context: context) }
+        }
+        router.post("account/logout") { request, context in await page(request, context) { try await login.accountLogout(request, context: context) } }
+        router.get("login/assets/keyway.css") { _, _ in
+            Self.asset(HostedPageRenderer.stylesheet, type: "text/css; charset=utf-8")
+        }
+        router.get("login/assets/form-post.js") { _, _ in
+            Self.asset(AuthorizationResponse.formPostScript, type: "text/javascript; charset=utf-8")
+        }
+    }
+
+    /// Runs a page handler; a failure becomes an error page (never a JSON problem in a browser).
+    private func page(
+        _ request: Request, _ context: KeywayRequestContext, _ handler: () async throws -> Response
+    ) async -> Response {
+        do {
+            return try await handler()
+        } catch is DatabaseContention {
+            var response = login.errorPage(
+                title: HostedStrings.english("error.title"),
+                text: HostedStrings.english("error.generic.text", ["traceId": context.traceId]), status: 503)
+            response.headers[.retryAfter] = "1"
+            return response
+        } catch let problem as FlowProblem where problem.problem.status == 413 {
+            return login.errorPage(title: HostedStrings.english("error.title"), text: problem.problem.detail, status: 413)
+        } catch {
+            login.logger.error(
+                "hosted page failed: \(String(describing: type(of: error)))",
+                metadata: ["traceId": "\(context.traceId)", "path": "\(request.uri.path)"])
+            return login.errorPage(
+                title: HostedStrings.english("error.title"),
+                text: HostedStrings.english("error.generic.text", ["traceId": context.traceId]), status: 500)
+        }
+    }
+
+    /// The query's parameters; a repeated one makes the request invalid (it is dropped, and the
+    /// parameter's absence is then reported).
+    static func query(_ request: Request) -> [String: String] {
+        guard let query = request.uri.query, let parsed = try? FormURLEncoded.parse(Data(query.utf8)) else { return [:] }
+        return parsed
+    }
+
+    /// A posted form's parameters, or `nil` when the body is not form data or repeats a parameter.
+    static func form(_ request: Request, _ context: KeywayRequestContext) async throws -> [String: String]? {
+        if let type = request.headers[.contentType], !type.lowercased().hasPrefix("application/x-www-form-urlencoded") {
+            return nil
+        }
+        let data = try await RequestDecoding.body(request, context: context)
+        return try? FormURLEncoded.parse(data)
+    }
+
+    private static func asset(_ text: String, type: String) -> Response {
+        Response(
+            status: .ok,
+            headers: [.contentType: type, .cacheControl: "public, max-age=3600", HTTPField.Name("X-Content-Type-Options")!: "nosniff"],
+            body: .init(byteBuffer: ByteBuffer(string: text)))
+    }
+}

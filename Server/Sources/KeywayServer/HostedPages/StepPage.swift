@@ -1,0 +1,151 @@
+import Foundation
+import KeywayProtocol
+
+/// Draws a flow step as a hosted page. Every action of the step becomes a form (its fields as
+/// inputs), so a step kind the pages were not written for still works; the kinds they know get
+/// their displays on top (where a code went, the authenticator's QR code and key, the number to
+/// match while waiting for an approval, the account's methods).
+struct StepPage {
+    let strings: HostedStrings
+    let csrfToken: String
+    let theme: HostedTheme
+    let applicationName: String
+    let now: Date
+
+    /// The path every action form posts to.
+    static let actionPath = "/login/action"
+
+    func page(for step: Step, flash: BrowserFlowState.Flash?) -> HostedPage {
+        var page = HostedPage(
+            title: step.stepInfo?.label ?? strings("step.title"),
+            subtitle: strings("subtitle.continueTo", ["application": applicationName]), theme: theme)
+        if let flash { page.messages.append(HostedMessage(level: .error, text: flash.message)) }
+        page.messages += step.messages.map { message in
+            HostedMessage(level: HostedMessage.Level(rawValue: message.level) ?? .info, text: message.text)
+        }
+        var handled: Set<String> = ["cancel"]
+        switch step.payload {
+        case .enterCode(let code):
+            page.displays.append(.value(label: strings("code.sentTo"), value: code.destination))
+            if let resend = step.action(named: "resend") {
+                handled.insert("resend")
+                let seconds = Int(code.resendAt.timeIntervalSince(now).rounded(.up))
+                var form = self.form(for: resend, flash: nil, style: .link)
+                if seconds > 0 {
+                    form.disabled = true
+                    form.note = strings("code.resendIn", ["seconds": String(seconds)])
+                }
+                page.forms.append(form)
+            }
+        case .setupTotp(let setup):
+            page.displays.append(.text(strings("totp.setupIntro")))
+            page.displays.append(.qrCode(label: strings("totp.qrLabel"), data: setup.otpauthUrl.revealed))
+            page.displays.append(.key(label: strings("totp.keyLabel"), value: setup.secret.revealed))
+        case .enterTotp:
+            page.displays.append(.text(strings("totp.enterIntro")))
+        case .selectMethod(let choice):
+            handled.insert("selectMethod")
+            if let select = step.action(named: "selectMethod") {
+                for option in choice.methods {
+                    var form = HostedForm(
+                        action: Self.actionPath, csrfToken: csrfToken,
+                        hidden: [
+                            HostedHiddenValue(name: "action", value: select.name),
+                            HostedHiddenValue(name: "methodId", value: option.id),
+                        ],
+                        submitLabel: option.label, style: .secondary)
+                    form.note = option.destination
+                    page.forms.append(form)
+                }
+            }
+        case .awaitApproval(let approval):
+            handled.insert("poll")
+            page.displays.append(.value(label: strings("approval.matchingNumber"), value: approval.matchingNumber))
+            page.displays.append(.qrCode(label: strings("approval.qrLabel"), data: approval.qrData.revealed))
+            page.displays.append(.text(strings("approval.refreshes")))
+            page.refreshAfter = max(2, approval.pollInterval)
+            page.links.append(HostedLink(text: strings("approval.checkNow"), href: "/login"))
+        case .manageAccount(let account):
+            page.displays.append(
+                .list(
+                    label: strings("account.methods"),
+                    items: account.methods.map { HostedListItem(title: $0.label, detail: $0.detail) }))
+            if let devices = account.devices, !devices.isEmpty {
+                page.displays.append(
+                    .list(
+                        label: strings("account.devices"),
+                        items: devices.map { HostedListItem(title: $0.name, detail: nil) }))
+            }
+        default:
+            break
+        }
+        var first = true
+        for action in step.actions where !handled.contains(action.name) && action.method == "POST" {
+            let style: HostedForm.Style = first && !action.fields.isEmpty || first && step.actions.count <= 2 ? .primary : .secondary
+            page.forms.append(self.form(for: action, flash: flash, style: action.name == "skip" ? .link : style))
+            if style == .primary { first = false }
+        }
+        // The primary action first, then the others (resend, skip) below it.
+        page.forms.sort { ($0.style == .primary ? 0 : $0.style == .secondary ? 1 : 2) < ($1.style == .primary ? 0 : $1.style == .secondary ? 1 : 2) }
+        page.forms.append(
+            HostedForm(action: "/login/cancel", csrfToken: csrfToken, submitLabel: strings("action.cancel"), style: .link))
+        return page
+    }
+
+    /// The form of one action: its fields as inputs, its name as a hidden value.
+    func form(for action: Action, flash: BrowserFlowState.Flash?, style: HostedForm.Style) -> HostedForm {
+        var hidden = [HostedHiddenValue(name: "action", value: action.name)]
+        var fields: [HostedField] = []
+        for field in action.fields {
+            if field.type == .hidden {
+                hidden.append(HostedHiddenValue(name: field.name, value: field.value ?? ""))
+                continue
+            }
+            fields.append(Self.input(for: field, error: flash?.fields[field.name]))
+        }
+        return HostedForm(
+            action: Self.actionPath, csrfToken: csrfToken, hidden: hidden, fields: fields,
+            submitLabel: action.label ?? action.name, style: style)
+    }
+
+    /// The input of a flow field.
+    static func input(for field: Field, error: String?) -> HostedField {
+        let kind: HostedField.Kind =
+            switch field.type {
+            case .email: .email
+            case .phone: .tel
+            case .password: .password
+            case .code: .code
+            case .checkbox: .checkbox
+            case .select: .select
+            default: .text
+            }
+        let autocomplete =
+            field.autocomplete
+            ?? (kind == .code ? "one-time-code" : kind == .email ? "email" : kind == .tel ? "tel" : nil)
+        var input = HostedField(
+            name: field.name, label: field.label ?? field.name, kind: kind, required: field.required,
+            value: kind == .password || kind == .code ? nil : field.value, autocomplete: autocomplete,
+            minLength: field.minLength, maxLength: field.maxLength, pattern: field.pattern.map(Self.htmlPattern),
+            hint: field.placeholder.flatMap { kind == .code ? nil : $0 }, error: error,
+            options: (field.options ?? []).map { HostedOption(value: $0.value, label: $0.label) })
+        if kind == .checkbox, let url = Self.firstURL(in: input.label) {
+            input.link = HostedLink(text: url, href: url)
+        }
+        return input
+    }
+
+    /// A pattern as the HTML `pattern` attribute takes it: anchored already, without `^…$`.
+    static func htmlPattern(_ pattern: String) -> String {
+        var text = pattern
+        if text.hasPrefix("^") { text.removeFirst() }
+        if text.hasSuffix("$") { text.removeLast() }
+        return text
+    }
+
+    private static func firstURL(in text: String) -> String? {
+        guard let range = text.range(of: "https://") ?? text.range(of: "http://") else { return nil }
+        let url = text[range.lowerBound...].prefix { !$0.isWhitespace && $0 != ")" }
+        return String(url)
+    }
+}
