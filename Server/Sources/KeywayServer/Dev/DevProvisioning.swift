@@ -1,7 +1,9 @@
 import Foundation
 import KeywayProtocol
 
-/// Dev mode's first-start setup: a dev project with one public application.
+/// Dev mode's first-start setup: a dev project with one public application, whose loopback
+/// redirect URIs (`http://127.0.0.1/callback`, `http://[::1]/callback`, any port) let a native
+/// app or `keyway login --browser` sign in through the hosted pages at once.
 enum DevProvisioning {
     /// The config ID of the dev application, creating the project and application when missing.
     /// A pinned config ID names (or creates) that exact application.
@@ -29,14 +31,19 @@ enum DevProvisioning {
             let millis = now.epochMilliseconds
             let projectId = try await repositories.applications.ensureDevProject(createdAt: millis)
             let configId = pinnedConfigId ?? "cfg_dev_\(SecureRandom.identifier(prefix: "").dropFirst())"
-            try await repositories.applications.insert(
-                ApplicationRecord(
-                    id: SecureRandom.identifier(prefix: "app"), projectId: projectId, configId: configId,
-                    name: "Dev application", clientType: .public, clientSecretHash: nil, flowTypes: [.signin],
-                    autoCreateUsers: true, isDev: true, createdAt: millis))
+            let application = ApplicationRecord(
+                id: SecureRandom.identifier(prefix: "app"), projectId: projectId, configId: configId,
+                name: "Dev application", clientType: .public, clientSecretHash: nil, flowTypes: [.signin],
+                autoCreateUsers: true, isDev: true, createdAt: millis)
+            try await repositories.applications.insert(application)
+            try await repositories.redirectURIs.setURIs(
+                loopbackRedirectURIs, kind: .login, applicationId: application.id)
             return configId
         }
     }
+
+    /// The dev application's redirect URIs.
+    static let loopbackRedirectURIs = ["http://127.0.0.1/callback", "http://[::1]/callback"]
 
     static func isValidConfigId(_ value: String) -> Bool {
         (3...64).contains(value.utf8.count)
