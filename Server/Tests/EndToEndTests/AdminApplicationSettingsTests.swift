@@ -129,4 +129,44 @@ struct AdminApplicationSettingsTests {
             #expect(unknown.status == 404 && unknown.json["code"] as? String == "application_not_found")
         }
     }
+
+    @Test func embeddingCodeRegistersAnApplicationWithItsSettings() async throws {
+        try await withTestServer(TestServer.start(clock: ManualClock(), adminToken: testAdminToken)) { server in
+            let registered = try await server.app.register(
+                ApplicationRegistration(
+                    name: "Embedded", clientType: .public, dpop: DPoPPolicy(mode: .required, requireNonce: true),
+                    redirectURIs: ["com.example.embedded:/cb", "https://embedded.example.com/cb"],
+                    postLogoutRedirectURIs: ["https://embedded.example.com/out"], allowedScopes: ["openid", "phone"],
+                    requirePAR: true, idTokenSignedResponseAlg: "RS256", corsOrigins: ["https://embedded.example.com"]))
+            let shown = try await server.admin("GET", "/admin/applications/\(registered.configId)")
+            #expect(shown.status == 200)
+            #expect(shown.json["redirectUris"] as? [String] == ["com.example.embedded:/cb", "https://embedded.example.com/cb"])
+            #expect(shown.json["postLogoutRedirectUris"] as? [String] == ["https://embedded.example.com/out"])
+            #expect(shown.json["allowedScopes"] as? [String] == ["openid", "phone"])
+            #expect(shown.json["requirePushedAuthorizationRequests"] as? Bool == true)
+            #expect(shown.json["idTokenSignedResponseAlg"] as? String == "RS256")
+            #expect(shown.json["corsOrigins"] as? [String] == ["https://embedded.example.com"])
+            #expect(shown.json["firstParty"] as? Bool == true)
+            #expect(Self.dpop(shown.json) == ("required", true))
+
+            let before = try await server.rowCount("applications")
+            let refusals: [(ApplicationRegistration, String)] = [
+                (ApplicationRegistration(name: "Bad", clientType: .confidential, redirectURIs: ["com.example.bad:/cb"]), "redirectURIs"),
+                (ApplicationRegistration(name: "Bad", clientType: .public, postLogoutRedirectURIs: ["http://bad.example/out"]), "postLogoutRedirectURIs"),
+                (ApplicationRegistration(name: "Bad", clientType: .public, allowedScopes: ["profile"]), "allowedScopes"),
+                (ApplicationRegistration(name: "Bad", clientType: .public, allowedScopes: []), "allowedScopes"),
+                (ApplicationRegistration(name: "Bad", clientType: .public, idTokenSignedResponseAlg: "HS256"), "idTokenSignedResponseAlg"),
+                (ApplicationRegistration(name: "Bad", clientType: .public, corsOrigins: ["https://bad.example/"]), "corsOrigins"),
+            ]
+            for (registration, field) in refusals {
+                do {
+                    _ = try await server.app.register(registration)
+                    Issue.record("\(field): registered")
+                } catch let error as ConfigurationError {
+                    #expect(error.description.hasPrefix("\(field):"), "\(error.description)")
+                }
+            }
+            #expect(try await server.rowCount("applications") == before)
+        }
+    }
 }
