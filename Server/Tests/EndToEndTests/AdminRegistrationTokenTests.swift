@@ -30,6 +30,7 @@ struct AdminRegistrationTokenTests {
             #expect(foreverToken.hasPrefix("kit_") && foreverId.hasPrefix("rit_"))
             #expect(forever.json["templateConfigId"] as? String == TestServer.configId)
             #expect(forever.json["expiresAt"] == nil)
+            clock.advance(by: 1)  // Listed oldest first.
             let daily = try await server.admin("POST", path, ["expiresInSeconds": 86_400])
             #expect(daily.status == 201)
             let dailyToken = try #require(daily.json["token"] as? String)
