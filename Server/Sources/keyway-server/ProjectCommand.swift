@@ -3,14 +3,15 @@ import Foundation
 import KeywayProtocol
 import KeywayServer
 
-/// `keyway-server project …`: applications, their policies, invite codes and start tokens.
+/// `keyway-server project …`: applications, their settings and policies, invite codes, start
+/// tokens, registration tokens, and their projects' themes.
 struct ProjectCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "project",
-        abstract: "Administers applications: create, list, show and update them, set their policies, issue invite codes and start tokens.",
+        abstract: "Administers applications: create, list, show and update them, set their policies, issue invite codes, start tokens and registration tokens, theme their projects' hosted pages.",
         subcommands: [
             List.self, Create.self, ProjectShowCommand.self, ProjectUpdateCommand.self, ProjectPolicyCommand.self,
-            Invite.self, StartToken.self,
+            Invite.self, StartToken.self, ProjectRegistrationTokenCommand.self, ProjectThemeCommand.self,
         ])
 
     /// `project list`: every application as JSON.

@@ -59,9 +59,16 @@ struct ClientRegistrationTests {
         }
     }
 
-    func register(_ server: TestServer, token: String?, _ metadata: [String: Any]) async throws
-        -> (status: Int, headers: [String: String], json: [String: Any])
+    /// The redirect URI registered for clients whose metadata names none.
+    static let redirectURI = "https://client.example.com/callback"
+
+    /// Registers a client with `metadata`; unless `defaultRedirect` is false, a metadata without
+    /// `redirect_uris` gets ``redirectURI`` (the `authorization_code` grant needs one).
+    func register(_ server: TestServer, token: String?, _ metadata: [String: Any], defaultRedirect: Bool = true)
+        async throws -> (status: Int, headers: [String: String], json: [String: Any])
     {
+        var metadata = metadata
+        if defaultRedirect, metadata["redirect_uris"] == nil { metadata["redirect_uris"] = [Self.redirectURI] }
         var headers = ["Content-Type": "application/json"]
         if let token { headers["Authorization"] = "Bearer \(token)" }
         let response = try await server.request(
@@ -115,7 +122,8 @@ struct ClientRegistrationTests {
             #expect(registered.json["token_endpoint_auth_method"] as? String == "private_key_jwt")
             #expect(registered.json["grant_types"] as? [String] == ["authorization_code", "refresh_token"])
             #expect(registered.json["client_name"] as? String == "Billing backend")
-            #expect(registered.json["redirect_uris"] == nil)
+            #expect(registered.json["redirect_uris"] as? [String] == ["https://billing.example.com/cb"])
+            #expect(registered.json["scope"] as? String == "openid email phone offline_access")
 
             let tokenURL = "\(server.baseURL.absoluteString)/oauth2/token"
             let ec = AssertionSigner(clientId: clientId, key: .ec(ecKey, kid: "ec"))
@@ -305,6 +313,75 @@ struct ClientRegistrationTests {
                 body: Data("[1,2".utf8))
             #expect(notJSON.status == 400)
             #expect(try await server.rowCount("applications") == before)
+        }
+    }
+
+    @Test func redirectURIsPostLogoutURIsAndScopesAreRegisteredWithTheClient() async throws {
+        try await withTestServer(TestServer.start(clock: ManualClock(), adminToken: testAdminToken)) { server in
+            let token = try await server.app.issueRegistrationToken(templateConfigId: TestServer.configId).revealed
+            let native = try await register(server, token: token, [
+                "token_endpoint_auth_method": "none", "client_name": "Notes for iOS",
+                "redirect_uris": ["com.example.notes:/oauth/callback", "http://127.0.0.1/cb", "com.example.notes:/oauth/callback"],
+                "post_logout_redirect_uris": ["com.example.notes:/signed-out"], "scope": "openid email",
+            ])
+            #expect(native.status == 201, "\(native.json)")
+            #expect(native.json["redirect_uris"] as? [String] == ["com.example.notes:/oauth/callback", "http://127.0.0.1/cb"])
+            #expect(native.json["post_logout_redirect_uris"] as? [String] == ["com.example.notes:/signed-out"])
+            #expect(native.json["scope"] as? String == "openid email")
+            let clientId = try #require(native.json["client_id"] as? String)
+
+            // The admin API shows what was registered: a client that is not first-party.
+            let shown = try await server.admin("GET", "/admin/applications/\(clientId)")
+            #expect(shown.json["redirectUris"] as? [String] == ["com.example.notes:/oauth/callback", "http://127.0.0.1/cb"])
+            #expect(shown.json["postLogoutRedirectUris"] as? [String] == ["com.example.notes:/signed-out"])
+            #expect(shown.json["allowedScopes"] as? [String] == ["openid", "email"])
+            #expect(shown.json["firstParty"] as? Bool == false)
+
+            // Without the authorization_code grant, no redirect URI is needed.
+            let noCode = try await register(
+                server, token: token, ["grant_types": ["refresh_token"], "response_types": [String]()], defaultRedirect: false)
+            #expect(noCode.status == 201, "\(noCode.json)")
+            #expect(noCode.json["redirect_uris"] == nil)
+            #expect(noCode.json["scope"] as? String == "openid email phone offline_access")
+        }
+    }
+
+    @Test func invalidRedirectURIsAndScopesAreRefusedAndRegisterNothing() async throws {
+        try await withStartedServer { server, _, token in
+            let before = try await server.rowCount("applications")
+            let redirectRefusals: [[String: Any]] = [
+                [:],
+                ["redirect_uris": [String]()],
+                ["redirect_uris": ["http://client.example.com/cb"]],
+                ["redirect_uris": ["https://client.example.com/cb#fragment"]],
+                ["redirect_uris": ["/callback"]],
+                // A private-use scheme is for clients without a secret.
+                ["redirect_uris": ["com.example.app:/cb"]],
+                ["redirect_uris": ["javascript:alert(1)"], "token_endpoint_auth_method": "none"],
+                ["redirect_uris": (0...20).map { "https://client.example.com/cb\($0)" }],
+            ]
+            for metadata in redirectRefusals {
+                let answer = try await register(server, token: token, metadata, defaultRedirect: false)
+                #expect(answer.status == 400, "\(metadata)")
+                #expect(answer.json["error"] as? String == "invalid_redirect_uri", "\(metadata): \(answer.json)")
+                #expect((answer.json["error_description"] as? String)?.contains("redirect") == true, "\(answer.json)")
+            }
+            let metadataRefusals: [[String: Any]] = [
+                ["redirect_uris": "https://client.example.com/cb"],
+                ["redirect_uris": [7]],
+                ["post_logout_redirect_uris": ["http://client.example.com/out"]],
+                ["post_logout_redirect_uris": "https://client.example.com/out"],
+                ["scope": "openid profile"],
+                ["scope": "  "],
+                ["scope": ["openid"]],
+            ]
+            for metadata in metadataRefusals {
+                let answer = try await register(server, token: token, metadata)
+                #expect(answer.status == 400, "\(metadata)")
+                #expect(answer.json["error"] as? String == "invalid_client_metadata", "\(metadata): \(answer.json)")
+            }
+            #expect(try await server.rowCount("applications") == before)
+            #expect(try await server.rowCount("application_redirect_uris") == 0)
         }
     }
 

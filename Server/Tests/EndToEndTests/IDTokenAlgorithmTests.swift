@@ -27,6 +27,8 @@ struct IDTokenAlgorithmTests {
     static func register(_ server: TestServer, token: String, _ metadata: [String: Any]) async throws
         -> (status: Int, json: [String: Any])
     {
+        var metadata = metadata
+        metadata["redirect_uris"] = metadata["redirect_uris"] ?? ["https://client.example.com/callback"]
         let response = try await server.request(
             "POST", "/oauth2/register", headers: ["Content-Type": "application/json", "Authorization": "Bearer \(token)"],
             body: try JSONSerialization.data(withJSONObject: metadata))

@@ -56,7 +56,9 @@ struct InteropSigningTests {
             let registration = try await server.request(
                 "POST", "/oauth2/register",
                 headers: ["Content-Type": "application/json", "Authorization": "Bearer \(registrationToken.revealed)"],
-                body: Data(#"{"token_endpoint_auth_method":"private_key_jwt","jwks":\#(publicKeys)}"#.utf8))
+                body: Data(
+                    #"{"token_endpoint_auth_method":"private_key_jwt","jwks":\#(publicKeys),"redirect_uris":["https://backend.example.com/callback"]}"#
+                        .utf8))
             #expect(registration.status == 201)
             let clientId = try #require(
                 (try JSONSerialization.jsonObject(with: registration.body) as? [String: Any])?["client_id"] as? String)

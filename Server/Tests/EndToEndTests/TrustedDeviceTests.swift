@@ -296,7 +296,8 @@ struct TrustedDeviceTests {
             let registered = try await harness.server.request(
                 "POST", "/oauth2/register",
                 headers: ["Content-Type": "application/json", "Authorization": "Bearer \(registration.revealed)"],
-                body: try JSONSerialization.data(withJSONObject: ["token_endpoint_auth_method": "none"]))
+                body: try JSONSerialization.data(
+                    withJSONObject: ["token_endpoint_auth_method": "none", "redirect_uris": ["com.example.other:/callback"]]))
             let otherConfig = try #require(
                 (try JSONSerialization.jsonObject(with: registered.body) as? [String: Any])?["client_id"] as? String)
             let other = try KeywayClient(configID: otherConfig, baseURL: harness.server.baseURL, options: KeywayOptions(clock: harness.clock))

@@ -24,6 +24,12 @@ public struct ClientRegistrationResponse: Codable, Sendable, Equatable {
     public var jwks: JSONWebKeySet?
     /// The algorithm the client's ID tokens are signed with: `RS256` (the default) or `ES256`.
     public var idTokenSignedResponseAlg: String?
+    /// Where authorization responses may be sent, as registered.
+    public var redirectUris: [String]?
+    /// Where a browser may be sent after signing out, as registered.
+    public var postLogoutRedirectUris: [String]?
+    /// The scopes the client may ask for, space-separated.
+    public var scope: String?
 
     /// Creates a registration answer with the given values.
     ///
@@ -39,10 +45,14 @@ public struct ClientRegistrationResponse: Codable, Sendable, Equatable {
     ///   - responseTypes: The response types the client may use.
     ///   - jwks: The client's public keys, for `private_key_jwt`.
     ///   - idTokenSignedResponseAlg: The algorithm the client's ID tokens are signed with.
+    ///   - redirectUris: The registered redirect URIs, if any.
+    ///   - postLogoutRedirectUris: The registered post-logout redirect URIs, if any.
+    ///   - scope: The scopes the client may ask for, space-separated.
     public init(
         clientId: String, clientIdIssuedAt: Int, clientSecret: Sensitive<String>?, clientSecretExpiresAt: Int?,
         clientName: String, tokenEndpointAuthMethod: String, tokenEndpointAuthSigningAlg: String?,
-        grantTypes: [String], responseTypes: [String], jwks: JSONWebKeySet?, idTokenSignedResponseAlg: String? = nil
+        grantTypes: [String], responseTypes: [String], jwks: JSONWebKeySet?, idTokenSignedResponseAlg: String? = nil,
+        redirectUris: [String]? = nil, postLogoutRedirectUris: [String]? = nil, scope: String? = nil
     ) {
         self.clientId = clientId
         self.clientIdIssuedAt = clientIdIssuedAt
@@ -55,6 +65,9 @@ public struct ClientRegistrationResponse: Codable, Sendable, Equatable {
         self.responseTypes = responseTypes
         self.jwks = jwks
         self.idTokenSignedResponseAlg = idTokenSignedResponseAlg
+        self.redirectUris = redirectUris
+        self.postLogoutRedirectUris = postLogoutRedirectUris
+        self.scope = scope
     }
 
     enum CodingKeys: String, CodingKey {
@@ -69,5 +82,8 @@ public struct ClientRegistrationResponse: Codable, Sendable, Equatable {
         case responseTypes = "response_types"
         case jwks
         case idTokenSignedResponseAlg = "id_token_signed_response_alg"
+        case redirectUris = "redirect_uris"
+        case postLogoutRedirectUris = "post_logout_redirect_uris"
+        case scope
     }
 }

@@ -55,6 +55,19 @@ public struct DiscoveryDocument: Codable, Sendable, Equatable {
     /// Whether the authorization endpoint accepts `request_uri` (OpenID Connect Discovery's
     /// default, when absent, is `true`).
     public var requestURIParameterSupported: Bool?
+    /// RFC 9126: the pushed authorization request endpoint.
+    public var pushedAuthorizationRequestEndpoint: String?
+    /// RFC 9126: whether every authorization request must be pushed (some clients may still be
+    /// required to push theirs).
+    public var requirePushedAuthorizationRequests: Bool?
+    /// RFC 9207: whether authorization responses carry the `iss` parameter.
+    public var authorizationResponseIssParameterSupported: Bool?
+    /// The languages of the user interface (BCP 47 tags).
+    public var uiLocalesSupported: [String]?
+    /// Whether the authorization endpoint accepts request objects by value (`request`).
+    public var requestParameterSupported: Bool?
+    /// Whether the authorization endpoint accepts the `claims` parameter.
+    public var claimsParameterSupported: Bool?
 
     /// Creates a discovery document with the given values.
     ///
@@ -85,6 +98,12 @@ public struct DiscoveryDocument: Codable, Sendable, Equatable {
     ///   - promptValuesSupported: The supported `prompt` values, if listed.
     ///   - endSessionEndpoint: The RP-initiated logout endpoint, if any.
     ///   - requestURIParameterSupported: Whether `request_uri` is accepted, if stated.
+    ///   - pushedAuthorizationRequestEndpoint: The pushed authorization request endpoint, if any.
+    ///   - requirePushedAuthorizationRequests: Whether every authorization request must be pushed, if stated.
+    ///   - authorizationResponseIssParameterSupported: Whether authorization responses carry `iss`, if stated.
+    ///   - uiLocalesSupported: The languages of the user interface, if listed.
+    ///   - requestParameterSupported: Whether `request` is accepted, if stated.
+    ///   - claimsParameterSupported: Whether `claims` is accepted, if stated.
     public init(
         issuer: String, authorizationEndpoint: String, tokenEndpoint: String, jwksUri: String,
         responseTypesSupported: [String], subjectTypesSupported: [String],
@@ -99,7 +118,10 @@ public struct DiscoveryDocument: Codable, Sendable, Equatable {
         introspectionEndpointAuthMethodsSupported: [String]? = nil,
         introspectionEndpointAuthSigningAlgValuesSupported: [String]? = nil, responseModesSupported: [String]? = nil,
         promptValuesSupported: [String]? = nil, endSessionEndpoint: String? = nil,
-        requestURIParameterSupported: Bool? = nil
+        requestURIParameterSupported: Bool? = nil, pushedAuthorizationRequestEndpoint: String? = nil,
+        requirePushedAuthorizationRequests: Bool? = nil, authorizationResponseIssParameterSupported: Bool? = nil,
+        uiLocalesSupported: [String]? = nil, requestParameterSupported: Bool? = nil,
+        claimsParameterSupported: Bool? = nil
     ) {
         self.registrationEndpoint = registrationEndpoint
         self.tokenEndpointAuthSigningAlgValuesSupported = tokenEndpointAuthSigningAlgValuesSupported
@@ -127,6 +149,12 @@ public struct DiscoveryDocument: Codable, Sendable, Equatable {
         self.promptValuesSupported = promptValuesSupported
         self.endSessionEndpoint = endSessionEndpoint
         self.requestURIParameterSupported = requestURIParameterSupported
+        self.pushedAuthorizationRequestEndpoint = pushedAuthorizationRequestEndpoint
+        self.requirePushedAuthorizationRequests = requirePushedAuthorizationRequests
+        self.authorizationResponseIssParameterSupported = authorizationResponseIssParameterSupported
+        self.uiLocalesSupported = uiLocalesSupported
+        self.requestParameterSupported = requestParameterSupported
+        self.claimsParameterSupported = claimsParameterSupported
     }
 
     enum CodingKeys: String, CodingKey {
@@ -156,5 +184,11 @@ public struct DiscoveryDocument: Codable, Sendable, Equatable {
         case promptValuesSupported = "prompt_values_supported"
         case endSessionEndpoint = "end_session_endpoint"
         case requestURIParameterSupported = "request_uri_parameter_supported"
+        case pushedAuthorizationRequestEndpoint = "pushed_authorization_request_endpoint"
+        case requirePushedAuthorizationRequests = "require_pushed_authorization_requests"
+        case authorizationResponseIssParameterSupported = "authorization_response_iss_parameter_supported"
+        case uiLocalesSupported = "ui_locales_supported"
+        case requestParameterSupported = "request_parameter_supported"
+        case claimsParameterSupported = "claims_parameter_supported"
     }
 }

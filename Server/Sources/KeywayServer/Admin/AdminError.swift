@@ -11,6 +11,10 @@ package enum AdminError: Error, Sendable, Equatable, CustomStringConvertible {
     case invalidInput(field: String, message: String)
     /// The user has no trusted device with this ID.
     case deviceNotFound(deviceId: String)
+    /// No project has this ID.
+    case projectNotFound(projectId: String)
+    /// The application has no registration token with this ID.
+    case registrationTokenNotFound(tokenId: String)
 
     package var description: String {
         switch self {
@@ -19,6 +23,8 @@ package enum AdminError: Error, Sendable, Equatable, CustomStringConvertible {
         case .invalidPolicy(let error): "The policy was not saved:\n\(error.description)"
         case .invalidInput(let field, let message): "\(field): \(message)"
         case .deviceNotFound(let deviceId): "The user has no trusted device with the ID \(deviceId)."
+        case .projectNotFound(let projectId): "No project has the ID \(projectId)."
+        case .registrationTokenNotFound(let tokenId): "The application has no registration token with the ID \(tokenId)."
         }
     }
 }

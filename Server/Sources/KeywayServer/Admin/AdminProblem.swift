@@ -9,6 +9,8 @@ extension ProblemCode {
     public static let applicationNotFound = ProblemCode(rawValue: "application_not_found")
     /// No user has this ID.
     public static let userNotFound = ProblemCode(rawValue: "user_not_found")
+    /// No project has this ID.
+    public static let projectNotFound = ProblemCode(rawValue: "project_not_found")
 }
 
 /// The problems the admin API answers with (besides `invalid_request` and the server-wide ones).
@@ -26,6 +28,12 @@ enum AdminProblem {
     static func userNotFound(_ userId: String) -> FlowProblem {
         FlowProblem(
             .userNotFound, status: 404, title: "User not found", detail: "No user has the ID \(userId).",
+            action: .abort)
+    }
+
+    static func projectNotFound(_ projectId: String) -> FlowProblem {
+        FlowProblem(
+            .projectNotFound, status: 404, title: "Project not found", detail: "No project has the ID \(projectId).",
             action: .abort)
     }
 

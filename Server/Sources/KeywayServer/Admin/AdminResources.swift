@@ -17,6 +17,108 @@ package struct AdminApplication: Codable, Sendable, Equatable {
     /// The origins (`scheme://host[:port]`) whose scripts may call the token, UserInfo and
     /// revocation endpoints for it; empty: none.
     package var corsOrigins: [String]
+    /// Where authorization responses may be sent, each matched exactly; empty: none.
+    package var redirectUris: [String]
+    /// Where a browser may be sent after signing out; empty: none.
+    package var postLogoutRedirectUris: [String]
+    /// The scopes the application may ask for; `nil`: every scope the server supports.
+    package var allowedScopes: [String]?
+    /// How its tokens are bound to a client key (RFC 9449).
+    package var dpop: AdminDPoPSettings
+    /// Whether the authorization endpoint accepts only pushed authorization requests (RFC 9126).
+    package var requirePushedAuthorizationRequests: Bool
+    /// Made by the project's administrators: its users are not asked for consent. Clients
+    /// registered dynamically are not first-party.
+    package var firstParty: Bool
+}
+
+extension AdminApplication {
+    /// The JSON members.
+    enum CodingKeys: String, CodingKey {
+        case configId, name, clientType, flowTypes, projectId, idTokenSignedResponseAlg, corsOrigins, redirectUris
+        case postLogoutRedirectUris, allowedScopes, dpop, requirePushedAuthorizationRequests, firstParty
+    }
+
+    /// Encodes every member, `allowedScopes` as `null` when every scope is allowed.
+    package func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(configId, forKey: .configId)
+        try container.encode(name, forKey: .name)
+        try container.encode(clientType, forKey: .clientType)
+        try container.encode(flowTypes, forKey: .flowTypes)
+        try container.encode(projectId, forKey: .projectId)
+        try container.encode(idTokenSignedResponseAlg, forKey: .idTokenSignedResponseAlg)
+        try container.encode(corsOrigins, forKey: .corsOrigins)
+        try container.encode(redirectUris, forKey: .redirectUris)
+        try container.encode(postLogoutRedirectUris, forKey: .postLogoutRedirectUris)
+        try container.encode(allowedScopes, forKey: .allowedScopes)
+        try container.encode(dpop, forKey: .dpop)
+        try container.encode(requirePushedAuthorizationRequests, forKey: .requirePushedAuthorizationRequests)
+        try container.encode(firstParty, forKey: .firstParty)
+    }
+}
+
+/// An application's DPoP policy as the admin API shows it.
+package struct AdminDPoPSettings: Codable, Sendable, Equatable {
+    /// `off`, `optional` or `required`.
+    package var mode: String
+    /// Whether proofs at the token endpoint must carry a server-issued nonce.
+    package var requireNonce: Bool
+}
+
+/// A project's hosted-page theme as the admin API shows it.
+package struct AdminProjectTheme: Codable, Sendable, Equatable {
+    /// The project.
+    package var projectId: String
+    /// The name shown at the top of every page (the project's name until one is set).
+    package var name: String
+    /// An `https` URL of the logo.
+    package var logoUrl: String?
+    /// The primary colour, `#rrggbb`.
+    package var primaryColor: String?
+    /// An `https` URL of a stylesheet loaded after the built-in one.
+    package var stylesheetUrl: String?
+}
+
+/// An initial access token for dynamic client registration, just issued: shown this once,
+/// stored only as a hash.
+package struct IssuedRegistrationToken: Codable, Sendable, Equatable {
+    /// The ID that names the token in listings and revocations.
+    package var id: String
+    /// The token, for `Authorization: Bearer` at `POST /oauth2/register`.
+    package var token: String
+    /// The config ID of the template application new clients are created from.
+    package var templateConfigId: String
+    /// `nil`: the token does not expire.
+    package var expiresAt: Date?
+}
+
+/// An initial access token as listings show it: never the token itself.
+package struct AdminRegistrationToken: Codable, Sendable, Equatable {
+    /// The token's ID.
+    package var id: String
+    /// The config ID of the template application new clients are created from.
+    package var templateConfigId: String
+    package var createdAt: Date
+    /// `nil`: the token does not expire.
+    package var expiresAt: Date?
+    /// Whether the token has expired.
+    package var expired: Bool
+    /// How many clients the token registered.
+    package var registeredClients: Int
+    /// When it last registered a client.
+    package var lastUsedAt: Date?
+}
+
+/// `GET /admin/applications/{configId}/registration-tokens`.
+package struct AdminRegistrationTokenList: Codable, Sendable, Equatable {
+    /// The tokens, oldest first.
+    package var registrationTokens: [AdminRegistrationToken]
+
+    /// A listing of `registrationTokens`.
+    package init(registrationTokens: [AdminRegistrationToken]) {
+        self.registrationTokens = registrationTokens
+    }
 }
 
 /// An application just created. The client secret (confidential applications only) is shown

@@ -3,8 +3,9 @@ import Hummingbird
 import KeywayProtocol
 import Logging
 
-/// The admin API under `/admin`, behind ``AdminAuthorization``: applications, their policies,
-/// invite codes and start tokens, and blocking users. See docs/admin.md.
+/// The admin API under `/admin`, behind ``AdminAuthorization``: applications, their settings and
+/// policies, invite codes, start tokens and registration tokens, projects' themes, and blocking
+/// users. See docs/admin.md.
 struct AdminRoutes {
     let service: AdminService
     let logger: Logger
@@ -41,7 +42,11 @@ struct AdminRoutes {
                     "admin: application settings changed",
                     metadata: [
                         "configId": "\(configId)", "idTokenSignedResponseAlg": "\(saved.idTokenSignedResponseAlg)",
-                        "corsOrigins": "\(saved.corsOrigins.count)",
+                        "corsOrigins": "\(saved.corsOrigins.count)", "redirectUris": "\(saved.redirectUris.count)",
+                        "postLogoutRedirectUris": "\(saved.postLogoutRedirectUris.count)",
+                        "allowedScopes": "\(saved.allowedScopes?.joined(separator: " ") ?? "all")",
+                        "dpop": "\(saved.dpop.mode)\(saved.dpop.requireNonce ? "+nonce" : "")",
+                        "requirePAR": "\(saved.requirePushedAuthorizationRequests)",
                     ])
                 return try HTTPResponses.json(saved)
             }
@@ -93,6 +98,47 @@ struct AdminRoutes {
                     configId: configId, flowType: body.flowType, identifier: body.identifier,
                     expiresInSeconds: body.expiresInSeconds)
                 return try HTTPResponses.json(issued, status: .created)
+            }
+        }
+        admin.get("applications/:configId/registration-tokens") { _, context in
+            let configId = try context.parameters.require("configId")
+            return try await answer(context) {
+                try HTTPResponses.json(
+                    AdminRegistrationTokenList(registrationTokens: try await service.registrationTokens(configId: configId)))
+            }
+        }
+        admin.post("applications/:configId/registration-tokens") { request, context in
+            let configId = try context.parameters.require("configId")
+            let body = try await optionalJSON(RegistrationTokenRequest.self, request, context) ?? RegistrationTokenRequest()
+            return try await answer(context) {
+                let issued = try await service.issueRegistrationToken(
+                    configId: configId, expiresInSeconds: body.expiresInSeconds)
+                logger.notice(
+                    "admin: registration token issued", metadata: ["configId": "\(configId)", "token": "\(issued.id)"])
+                return try HTTPResponses.json(issued, status: .created)
+            }
+        }
+        admin.delete("applications/:configId/registration-tokens/:tokenId") { _, context in
+            let configId = try context.parameters.require("configId")
+            let tokenId = try context.parameters.require("tokenId")
+            return try await answer(context) {
+                try await service.revokeRegistrationToken(configId: configId, tokenId: tokenId)
+                logger.notice(
+                    "admin: registration token revoked", metadata: ["configId": "\(configId)", "token": "\(tokenId)"])
+                return Response(status: .noContent)
+            }
+        }
+        admin.get("projects/:projectId/theme") { _, context in
+            let projectId = try context.parameters.require("projectId")
+            return try await answer(context) { try HTTPResponses.json(try await service.projectTheme(projectId: projectId)) }
+        }
+        admin.patch("projects/:projectId/theme") { request, context in
+            let projectId = try context.parameters.require("projectId")
+            let update = try await RequestDecoding.json(UpdateThemeRequest.self, from: request, context: context)
+            return try await answer(context) {
+                let saved = try await service.updateProjectTheme(projectId: projectId, update)
+                logger.notice("admin: project theme changed", metadata: ["projectId": "\(projectId)"])
+                return try HTTPResponses.json(saved)
             }
         }
         admin.get("users") { request, context in
@@ -175,6 +221,12 @@ struct AdminRoutes {
             case .deviceNotFound:
                 throw FlowProblem(
                     .notFound, status: 404, title: "Device not found", detail: error.description, action: .abort)
+            case .projectNotFound(let projectId):
+                throw AdminProblem.projectNotFound(projectId)
+            case .registrationTokenNotFound:
+                throw FlowProblem(
+                    .notFound, status: 404, title: "Registration token not found", detail: error.description,
+                    action: .abort)
             case .invalidPolicy(let policyError):
                 var problem = AdminProblem.invalidPolicy(policyError).problem
                 problem.traceId = context.traceId

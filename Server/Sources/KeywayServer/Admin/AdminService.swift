@@ -83,8 +83,11 @@ package struct AdminService: Sendable {
     /// Every application, oldest first.
     package func listApplications() async throws -> [AdminApplication] {
         try await database.read { repositories in
-            let origins = try await repositories.corsOrigins.all()
-            return try await repositories.applications.all().map { Self.resource($0, corsOrigins: origins[$0.id] ?? []) }
+            var applications: [AdminApplication] = []
+            for application in try await repositories.applications.all() {
+                applications.append(try await Self.resource(application, in: repositories))
+            }
+            return applications
         }
     }
 
@@ -323,12 +326,18 @@ package struct AdminService: Sendable {
         try await AdminCredential.rotate(in: database, now: clock.now())
     }
 
-    static func resource(_ application: ApplicationRecord, corsOrigins: [String]) -> AdminApplication {
+    /// The application as the admin API shows it, given its origins and redirect URIs.
+    static func resource(
+        _ application: ApplicationRecord, corsOrigins: [String], redirectURIs: [String], postLogoutRedirectURIs: [String]
+    ) -> AdminApplication {
         AdminApplication(
             configId: application.configId, name: application.name, clientType: application.clientType.rawValue,
             flowTypes: ApplicationPolicy.default(flowTypes: application.flowTypes).flowTypes,
             projectId: application.projectId, idTokenSignedResponseAlg: application.idTokenAlgorithm.rawValue,
-            corsOrigins: corsOrigins)
+            corsOrigins: corsOrigins, redirectUris: redirectURIs, postLogoutRedirectUris: postLogoutRedirectURIs,
+            allowedScopes: application.allowedScopes.map { scopes in Scopes.supported.filter(scopes.contains) },
+            dpop: AdminDPoPSettings(mode: application.dpop.mode.rawValue, requireNonce: application.dpop.requireNonce),
+            requirePushedAuthorizationRequests: application.requirePAR, firstParty: application.firstParty)
     }
 }
 

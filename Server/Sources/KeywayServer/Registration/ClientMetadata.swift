@@ -2,8 +2,9 @@ import Foundation
 import KeywayJOSE
 import KeywayProtocol
 
-/// The client metadata of a registration request (RFC 7591 §2), validated. Members this server
-/// does not use (`redirect_uris`, `logo_uri`, …) are ignored and not registered.
+/// The client metadata of a registration request (RFC 7591 §2, OpenID Connect Dynamic Client
+/// Registration 1.0 §2), validated. Members this server does not use (`logo_uri`, `contacts`, …)
+/// are ignored and not registered.
 struct ClientMetadata: Sendable {
     var name: String?
     var authMethod: ClientAuthMethod
@@ -13,10 +14,31 @@ struct ClientMetadata: Sendable {
     /// `id_token_signed_response_alg`: `RS256` unless the client asks for `ES256` (OpenID Connect
     /// Dynamic Client Registration 1.0 §2 makes RS256 the default).
     var idTokenAlgorithm: SigningAlgorithm = .rs256
+    /// `redirect_uris`, validated by the rules of ``RedirectURI`` (private-use schemes for
+    /// clients without a secret, `token_endpoint_auth_method` `none`), each once, sorted. Required
+    /// with the `authorization_code` grant: RFC 7591 §2 has clients of redirect-based flows
+    /// register their redirect URIs, and OpenID Connect Dynamic Client Registration 1.0 §2 makes
+    /// the member REQUIRED.
+    var redirectURIs: [String] = []
+    /// `post_logout_redirect_uris` (OpenID Connect RP-Initiated Logout 1.0 §3.1), by the same rules.
+    var postLogoutRedirectURIs: [String] = []
+    /// `scope` (RFC 7591 §2): the scopes the client may ask for, each one the server supports;
+    /// `nil` when the request names none (every supported scope).
+    var allowedScopes: Set<String>?
+
+    /// The `scope` the registration answer echoes: the registered scopes, or every supported one.
+    var scope: String {
+        Scopes.supported.filter { allowedScopes?.contains($0) ?? true }.joined(separator: " ")
+    }
 
     /// An `invalid_client_metadata` answer (RFC 7591 §3.2.2).
     static func invalid(_ description: String) -> OAuthFailure {
         OAuthFailure(status: 400, body: .init(error: "invalid_client_metadata", errorDescription: description))
+    }
+
+    /// An `invalid_redirect_uri` answer (RFC 7591 §3.2.2).
+    static func invalidRedirectURI(_ description: String) -> OAuthFailure {
+        OAuthFailure(status: 400, body: .init(error: "invalid_redirect_uri", errorDescription: description))
     }
 
     init(json data: Data) throws {
@@ -82,6 +104,36 @@ struct ClientMetadata: Sendable {
                     "id_token_signed_response_alg \(algorithm) is not supported; use \(SigningAlgorithm.names.joined(separator: " or ")).")
             }
             idTokenAlgorithm = supported
+        }
+
+        let publicClient = authMethod == .none
+        if let uris = try strings("redirect_uris") {
+            switch RedirectURI.validate(uris, publicClient: publicClient) {
+            case .success(let valid): redirectURIs = valid
+            case .failure(let error): throw Self.invalidRedirectURI("redirect_uris: \(error.description)")
+            }
+        }
+        if grantTypes.contains("authorization_code"), redirectURIs.isEmpty {
+            throw Self.invalidRedirectURI(
+                "redirect_uris is required with the authorization_code grant: register where authorization responses go.")
+        }
+        if let uris = try strings("post_logout_redirect_uris") {
+            switch RedirectURI.validate(uris, publicClient: publicClient) {
+            case .success(let valid): postLogoutRedirectURIs = valid
+            case .failure(let error): throw Self.invalid("post_logout_redirect_uris: \(error.description)")
+            }
+        }
+        if let scope = try string("scope") {
+            let scopes = scope.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
+            guard !scopes.isEmpty else {
+                throw Self.invalid("scope must name at least one scope (space-separated), or be left out for every scope.")
+            }
+            let unknown = scopes.filter { !Scopes.supported.contains($0) }
+            guard unknown.isEmpty else {
+                throw Self.invalid(
+                    "scope names \(unknown.joined(separator: ", ")), which the server does not support; it supports \(Scopes.supported.joined(separator: " ")).")
+            }
+            allowedScopes = Set(scopes)
         }
 
         if members["jwks_uri"] != nil {

@@ -5,8 +5,10 @@ import Logging
 /// `POST /oauth2/register`: dynamic client registration (RFC 7591), protected by an initial
 /// access token that names a template application. The new client belongs to the template's
 /// project and inherits its flow types, user creation, refresh token and DPoP policies; the
-/// request chooses its name, client authentication method, grant types, keys and ID token
-/// algorithm (`RS256` unless it asks for `ES256`).
+/// request chooses its name, client authentication method, grant types, keys, ID token
+/// algorithm (`RS256` unless it asks for `ES256`), redirect URIs (required with the
+/// `authorization_code` grant), post-logout redirect URIs and scopes. Clients registered so are
+/// not first-party: their users are asked for consent.
 struct RegistrationEndpoint: Sendable {
     let database: any Database
     let clock: any ServerClock
@@ -56,8 +58,22 @@ struct RegistrationEndpoint: Sendable {
             refreshTokens: template.refreshTokens, dpop: template.dpop, authMethod: metadata.authMethod,
             assertionAlgorithm: metadata.assertionAlgorithm, clientSecretSalt: salt, jwks: metadata.jwks,
             grantTypes: Set(metadata.grantTypes), templateId: template.id, idTokenAlgorithm: metadata.idTokenAlgorithm,
-            firstParty: false)
-        try await database.write { try await $0.applications.insert(record) }
+            allowedScopes: metadata.allowedScopes, firstParty: false)
+        let stored: Bool = try await database.write { repositories in
+            // The token may have been revoked or expired since it was read.
+            guard try await repositories.registrationTokens.template(hash: tokenHash, now: now) == template.id else {
+                return false
+            }
+            try await repositories.applications.insert(record)
+            try await repositories.redirectURIs.setURIs(metadata.redirectURIs, kind: .login, applicationId: record.id)
+            try await repositories.redirectURIs.setURIs(
+                metadata.postLogoutRedirectURIs, kind: .logout, applicationId: record.id)
+            try await repositories.registrationTokens.recordUse(hash: tokenHash, at: now)
+            return true
+        }
+        guard stored else {
+            throw OAuthFailure.invalidToken("The initial access token is invalid or expired.", status: 401)
+        }
         logger.info(
             "client registered",
             metadata: ["client": "\(configId)", "template": "\(template.configId)", "method": "\(metadata.authMethod.rawValue)"])
@@ -66,6 +82,9 @@ struct RegistrationEndpoint: Sendable {
             clientSecretExpiresAt: secret == nil ? nil : 0, clientName: name,
             tokenEndpointAuthMethod: metadata.authMethod.rawValue, tokenEndpointAuthSigningAlg: metadata.assertionAlgorithm,
             grantTypes: metadata.grantTypes, responseTypes: metadata.grantTypes.contains("authorization_code") ? ["code"] : [],
-            jwks: metadata.jwks, idTokenSignedResponseAlg: metadata.idTokenAlgorithm.rawValue)
+            jwks: metadata.jwks, idTokenSignedResponseAlg: metadata.idTokenAlgorithm.rawValue,
+            redirectUris: metadata.redirectURIs.isEmpty ? nil : metadata.redirectURIs,
+            postLogoutRedirectUris: metadata.postLogoutRedirectURIs.isEmpty ? nil : metadata.postLogoutRedirectURIs,
+            scope: metadata.scope)
     }
 }

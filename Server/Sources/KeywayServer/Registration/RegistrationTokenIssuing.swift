@@ -6,25 +6,20 @@ extension KeywayServerApp {
     /// registered with it at `POST /oauth2/register` are created from the template application
     /// `templateConfigId` (its project, flow types, user creation, refresh token and DPoP
     /// policies). The token may register any number of clients until it expires (`expiresIn`
-    /// seconds, or never when `nil`); it is shown once and stored only as a hash.
+    /// seconds, or never when `nil`) or is revoked; it is shown once and stored only as a hash.
+    /// The admin API and `keyway-server project registration-token` issue, list and revoke them too.
     public func issueRegistrationToken(templateConfigId: String, expiresIn: TimeInterval? = nil) async throws
         -> Sensitive<String>
     {
         if let expiresIn, !(expiresIn > 0 && expiresIn <= 366 * 24 * 3600) {
             throw ConfigurationError("A registration token lives between one second and one year.")
         }
-        let now = configuration.clock.now().epochMilliseconds
-        let token = SecureRandom.token(prefix: "kit")
-        let stored: Bool = try await database.write { repositories in
-            guard let template = try await repositories.applications.find(configId: templateConfigId) else {
-                return false
-            }
-            try await repositories.registrationTokens.insert(
-                hash: sha256Hex(token), templateApplicationId: template.id, createdAt: now,
-                expiresAt: expiresIn.map { now + Int64(($0 * 1000).rounded()) })
-            return true
+        do {
+            let issued = try await admin.issueRegistrationToken(
+                configId: templateConfigId, lifetimeMilliseconds: expiresIn.map { Int64(($0 * 1000).rounded()) })
+            return Sensitive(issued.token)
+        } catch AdminError.applicationNotFound {
+            throw ConfigurationError("No application has the config ID \(templateConfigId).")
         }
-        guard stored else { throw ConfigurationError("No application has the config ID \(templateConfigId).") }
-        return Sensitive(token)
     }
 }

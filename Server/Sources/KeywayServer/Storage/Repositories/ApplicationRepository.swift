@@ -117,6 +117,12 @@ struct ApplicationRepository: Sendable {
         try await sql.raw("UPDATE projects SET theme = \(bind: json) WHERE id = \(bind: projectId)").run()
     }
 
+    /// The project's name; `nil` when there is no such project.
+    func projectName(id: String) async throws -> String? {
+        try await sql.raw("SELECT name FROM projects WHERE id = \(bind: id)").first()?
+            .decode(column: "name", as: String.self)
+    }
+
     func setFlowTypes(_ flowTypes: Set<FlowType>, id: String) async throws {
         let text = flowTypes.map(\.rawValue).sorted().joined(separator: " ")
         try await sql.raw("UPDATE applications SET flow_types = \(bind: text) WHERE id = \(bind: id)").run()
