@@ -76,7 +76,8 @@ struct AdminApplicationSettingsTests {
             #expect(reset.json["postLogoutRedirectUris"] as? [String] == [])
             #expect(reset.json["requirePushedAuthorizationRequests"] as? Bool == false)
             #expect(Self.dpop(reset.json) == ("off", false))
-            #expect(try await server.rowCount("application_redirect_uris") == 0)
+            // Only the dev application's two loopback redirect URIs.
+            #expect(try await server.rowCount("application_redirect_uris") == 2)
         }
     }
 

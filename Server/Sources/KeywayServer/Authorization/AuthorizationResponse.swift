@@ -32,15 +32,18 @@ enum AuthorizationResponse {
             let inputs = parameters.map {
                 "<input type=\"hidden\" name=\"\(HTML.escape($0.0))\" value=\"\(HTML.escape($0.1))\">"
             }.joined()
+            // Drawn here rather than by the page renderer, which posts only to https or to the
+            // server itself: a native client's redirect URI may be a loopback http one.
             let html = """
-                <!doctype html><html lang="en"><head><meta charset="utf-8"><title>Continuing…</title>\
+                <!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>Continuing…</title>\
                 <meta name="viewport" content="width=device-width, initial-scale=1">\
-                <link rel="stylesheet" href="/login/assets/keyway.css">\
+                <link rel="stylesheet" href="\(HostedPageRenderer.stylesheetHref)">\
                 <script src="/login/assets/form-post.js" defer></script></head>\
-                <body><main class="kw-card"><h1>Continuing…</h1>\
+                <body class="kw-body"><div class="kw-page"><main class="kw-card">\
+                <h1 class="kw-title">Continuing…</h1>\
                 <form method="post" action="\(HTML.escape(redirectURI))" id="kw-form-post">\(inputs)\
-                <button type="submit" class="kw-button kw-primary">Continue to the application</button>\
-                </form></main></body></html>
+                <div class="kw-actions"><button type="submit" class="kw-button kw-button-primary">Continue to the \
+                application</button></div></form></main></div></body></html>
                 """
             var headers = PageSecurity.headers(
                 csp: PageSecurity.contentSecurityPolicy(

@@ -124,7 +124,8 @@ struct HostedLogin: Sendable {
     func respond(
         _ page: HostedPage, strings: HostedStrings, formTargets: [String] = [], cookies setCookies: [String] = []
     ) -> Response {
-        let html = HostedPageRenderer.render(page, strings: strings)
+        let html = HostedPageRenderer().render(
+            page, strings: strings, themeStylesheetPath: HostedPageRenderer.themeStylesheetPath(page.theme))
         let stylesheetOrigin = page.theme.stylesheetURL.flatMap(PageSecurity.formTarget(of:))
         var headers = PageSecurity.headers(
             csp: PageSecurity.contentSecurityPolicy(stylesheetOrigin: stylesheetOrigin, formTargets: formTargets))

@@ -70,6 +70,12 @@ struct HostedLoginRoutes {
         router.get("login/assets/keyway.css") { _, _ in
             Self.asset(HostedPageRenderer.stylesheet, type: "text/css; charset=utf-8")
         }
+        router.get("login/assets/theme/:file") { _, context in
+            guard let css = HostedThemeStylesheet.css(file: try context.parameters.require("file")) else {
+                return Response(status: .notFound, headers: [.contentType: "text/css; charset=utf-8"])
+            }
+            return Self.asset(css, type: "text/css; charset=utf-8")
+        }
         router.get("login/assets/form-post.js") { _, _ in
             Self.asset(AuthorizationResponse.formPostScript, type: "text/javascript; charset=utf-8")
         }

@@ -1,23 +1,89 @@
-/// Draws a ``HostedPage`` as HTML.
-enum HostedPageRenderer {
-    static func render(_ page: HostedPage, strings: HostedStrings) -> String {
-        var html = "<!doctype html><html lang=\"\(page.locale)\"><head><meta charset=\"utf-8\"><title>\(HTML.escape(page.title))</title></head><body><main><h1>\(HTML.escape(page.title))</h1>"
-        for message in page.messages { html += "<p class=\"\(message.level.rawValue)\">\(HTML.escape(message.text))</p>" }
-        for display in page.displays { html += "<div>\(HTML.escape(String(describing: display)))</div>" }
-        for form in page.forms {
-            html += "<form method=\"post\" action=\"\(HTML.escape(form.action))\"><input type=\"hidden\" name=\"csrf_token\" value=\"\(HTML.escape(form.csrfToken))\">"
-            for hidden in form.hidden { html += "<input type=\"hidden\" name=\"\(HTML.escape(hidden.name))\" value=\"\(HTML.escape(hidden.value))\">" }
-            for field in form.fields {
-                html += "<label for=\"f-\(HTML.escape(field.name))\">\(HTML.escape(field.label))</label><input id=\"f-\(HTML.escape(field.name))\" name=\"\(HTML.escape(field.name))\" type=\"\(field.kind == .checkbox ? "checkbox" : field.kind == .password ? "password" : "text")\" value=\"\(HTML.escape(field.value ?? ""))\">"
-                if let error = field.error { html += "<p class=\"error\">\(HTML.escape(error))</p>" }
-            }
-            html += "<button type=\"submit\"\(form.disabled ? " disabled" : "")>\(HTML.escape(form.submitLabel))</button></form>"
-        }
-        for link in page.links { html += "<a href=\"\(HTML.escape(link.href))\">\(HTML.escape(link.text))</a>" }
-        return html + "</main></body></html>"
-    }
-}
+import Crypto
+import Foundation
+import Mustache
 
-extension HostedPageRenderer {
-    static let stylesheet = ""
+/// Draws a ``HostedPage`` as a complete HTML document with the mustache templates of
+/// `Resources/HostedPages/templates`.
+///
+/// The document needs no script and no inline style, so it is served under a Content-Security-Policy
+/// of `default-src 'none'; style-src 'self'` (plus the origin of the theme's `stylesheetURL`),
+/// `img-src 'self'` (plus the origin of the theme's `logoURL`) and `form-action 'self'`. It links,
+/// in order: the built-in stylesheet (``stylesheetHref``, served from ``stylesheetPath`` with the
+/// contents of ``stylesheet``), the theme's colour stylesheet when a path is given (see
+/// ``themeStylesheet(_:)`` and ``themeStylesheetPath(_:)``), and the theme's own `https` stylesheet.
+struct HostedPageRenderer: Sendable {
+    /// Where the controller serves ``stylesheet``.
+    static let stylesheetPath = "/login/assets/keyway.css"
+
+    /// The built-in stylesheet (`Resources/HostedPages/keyway.css`), loaded once.
+    static let stylesheet: String = {
+        guard let url = Bundle.module.url(forResource: "keyway", withExtension: "css", subdirectory: "HostedPages"),
+            let data = try? Data(contentsOf: url)
+        else { preconditionFailure("HostedPages/keyway.css is missing from the KeywayServer resources") }
+        return String(decoding: data, as: UTF8.self)
+    }()
+
+    /// The link to ``stylesheet`` the pages use: ``stylesheetPath`` with a `v` query of the file's
+    /// hash, so that the stylesheet can be cached for long and a new one is fetched when it changes.
+    static let stylesheetHref: String = {
+        let digest = SHA256.hash(data: Data(stylesheet.utf8))
+        return stylesheetPath + "?v=" + digest.prefix(6).map { String(format: "%02x", $0) }.joined()
+    }()
+
+    /// The text of each template, by its file name without `.mustache`, loaded once; `page` is the document.
+    static let templates: [String: String] = {
+        guard
+            let page = Bundle.module.url(
+                forResource: "page", withExtension: "mustache", subdirectory: "HostedPages/templates"),
+            let names = try? FileManager.default.contentsOfDirectory(atPath: page.deletingLastPathComponent().path)
+        else { preconditionFailure("HostedPages/templates is missing from the KeywayServer resources") }
+        var templates: [String: String] = [:]
+        for name in names where name.hasSuffix(".mustache") {
+            guard let data = try? Data(contentsOf: page.deletingLastPathComponent().appendingPathComponent(name))
+            else { preconditionFailure("cannot read the template \(name)") }
+            templates[String(name.dropLast(".mustache".count))] = String(decoding: data, as: UTF8.self)
+        }
+        return templates
+    }()
+
+    /// ``templates`` parsed, each registered under its name (the partials `{{>form}}` and so on).
+    static let library: MustacheLibrary = {
+        var library = MustacheLibrary()
+        for (name, text) in templates {
+            do {
+                try library.register(text, named: name)
+            } catch {
+                preconditionFailure("the template \(name) does not parse: \(error)")
+            }
+        }
+        return library
+    }()
+
+    /// A renderer (it holds nothing: the templates are loaded once for all).
+    init() {}
+
+    /// The HTML document of `page`, in the frame's strings of `strings`.
+    ///
+    /// - Parameter themeStylesheetPath: Where the controller serves ``themeStylesheet(_:)`` of the
+    ///   page's theme (``themeStylesheetPath(_:)``); linked after the built-in stylesheet when it is
+    ///   a local path. Nil links none: the default colour applies.
+    func render(_ page: HostedPage, strings: HostedStrings, themeStylesheetPath: String? = nil) -> String {
+        let view = HostedPageView(page: page, strings: strings, themeStylesheetPath: themeStylesheetPath)
+        guard let html = Self.library.render(view, withTemplate: "page") else {
+            preconditionFailure("the page template is missing")
+        }
+        return html
+    }
+
+    /// The stylesheet of `theme`'s primary colour: `:root{--kw-primary:#rrggbb;…}`, the default
+    /// colour when the theme's is missing or not `#rrggbb`. See ``HostedThemeStylesheet``.
+    static func themeStylesheet(_ theme: HostedTheme) -> String {
+        HostedThemeStylesheet.css(theme)
+    }
+
+    /// The path to serve ``themeStylesheet(_:)`` of `theme` from: `/login/assets/theme/<hash>.css`,
+    /// the hash being of the stylesheet (a long cache is safe); nil when the theme has no valid colour.
+    static func themeStylesheetPath(_ theme: HostedTheme) -> String? {
+        HostedThemeStylesheet.path(theme)
+    }
 }

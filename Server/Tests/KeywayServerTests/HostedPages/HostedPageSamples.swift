@@ -1,0 +1,149 @@
+@testable import KeywayServer
+
+/// Sample pages covering every field kind, display, message level and form style: the renderer's
+/// tests check them, and ``HostedPageSampleWriter`` writes them out for a look in a browser.
+enum HostedPageSamples {
+    /// A theme with a logo and a colour.
+    static let theme = HostedTheme(
+        name: "Acme Notes", logoURL: "https://cdn.example.com/acme.png", primaryColor: "#0f766e", stylesheetURL: nil)
+
+    /// A theme with nothing but a name.
+    static let plainTheme = HostedTheme(name: "Acme Notes")
+
+    /// Sign in: an email field, a primary and a link-style form, links.
+    static let signIn = HostedPage(
+        title: "Sign in", subtitle: "to continue to Acme Notes", theme: plainTheme,
+        forms: [
+            HostedForm(
+                action: "/login/action", csrfToken: "csrf-1", hidden: [HostedHiddenValue(name: "action", value: "identify")],
+                fields: [
+                    HostedField(
+                        name: "email", label: "Email address", kind: .email, autocomplete: "email",
+                        maxLength: 254)
+                ],
+                submitLabel: "Continue"),
+            HostedForm(
+                action: "/login/action", csrfToken: "csrf-1", hidden: [HostedHiddenValue(name: "action", value: "passkey")],
+                submitLabel: "Sign in with a passkey", style: .secondary),
+        ],
+        links: [
+            HostedLink(text: "Create an account", href: "/login/signup"),
+            HostedLink(text: "Privacy", href: "https://example.com/privacy"),
+        ])
+
+    /// A one-time code with an error, a value display, a disabled resend with its note.
+    static let code = HostedPage(
+        title: "Check your email", subtitle: nil, theme: theme,
+        messages: [HostedMessage(level: .info, text: "We sent a code to your email address.")],
+        displays: [.value(label: "Sent to", value: "a•••@example.com")],
+        forms: [
+            HostedForm(
+                action: "/login/action", csrfToken: "csrf-2", hidden: [HostedHiddenValue(name: "action", value: "verify")],
+                fields: [
+                    HostedField(
+                        name: "code", label: "Code", kind: .code, value: "12345", minLength: 6, maxLength: 6,
+                        pattern: "[0-9]{6}", hint: "The 6-digit code from the email.",
+                        error: "The code is not right. Check it and try again.")
+                ],
+                submitLabel: "Verify"),
+            HostedForm(
+                action: "/login/action", csrfToken: "csrf-2", hidden: [HostedHiddenValue(name: "action", value: "resend")],
+                submitLabel: "Send a new code", style: .link,
+                note: "You can ask for a new code in 30 seconds.", disabled: true),
+        ])
+
+    /// Sign up: text, tel, password, select and a checkbox with the terms.
+    static let signUp = HostedPage(
+        title: "Create your account", subtitle: "for Acme Notes", theme: theme,
+        forms: [
+            HostedForm(
+                action: "/login/action", csrfToken: "csrf-3",
+                fields: [
+                    HostedField(name: "name", label: "Full name", kind: .text, required: false, autocomplete: "name"),
+                    HostedField(
+                        name: "phone", label: "Phone number", kind: .tel, autocomplete: "tel",
+                        hint: "We text a code to this number."),
+                    HostedField(
+                        name: "password", label: "Password", kind: .password, value: "secret-value",
+                        autocomplete: "new-password", minLength: 12, hint: "At least 12 characters."),
+                    HostedField(
+                        name: "country", label: "Country", kind: .select, value: "fr",
+                        options: [
+                            HostedOption(value: "de", label: "Germany"), HostedOption(value: "fr", label: "France"),
+                            HostedOption(value: "us", label: "United States"),
+                        ]),
+                    HostedField(
+                        name: "terms", label: "I accept the terms of service", kind: .checkbox,
+                        error: "Accept the terms to continue.",
+                        link: HostedLink(text: "Read the terms of service", href: "https://example.com/terms")),
+                ],
+                submitLabel: "Create account")
+        ],
+        links: [HostedLink(text: "I already have an account", href: "/login")])
+
+    /// Authenticator set-up: text, a QR code, a key, a code field.
+    static let totp = HostedPage(
+        title: "Set up your authenticator app", subtitle: nil, theme: plainTheme,
+        displays: [
+            .text("Scan this QR code with your authenticator app, or type the key below."),
+            .qrCode(
+                label: "QR code to add Acme Notes to your authenticator app",
+                data: "otpauth://totp/Acme%20Notes:ada@example.com?secret=JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP&issuer=Acme%20Notes"),
+            .key(label: "Key", value: "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP"),
+        ],
+        forms: [
+            HostedForm(
+                action: "/login/action", csrfToken: "csrf-4",
+                fields: [HostedField(name: "code", label: "Code from the app", kind: .code, minLength: 6, maxLength: 6)],
+                submitLabel: "Turn on")
+        ])
+
+    /// Waiting for an approval on another device: a refresh, messages, a check-now form.
+    static let waiting = HostedPage(
+        title: "Approve on your phone", subtitle: "We sent a request to your iPhone.", theme: theme,
+        messages: [
+            HostedMessage(level: .success, text: "Request sent."),
+            HostedMessage(level: .warning, text: "The request expires in 5 minutes."),
+        ],
+        displays: [.value(label: "Device", value: "iPhone 15"), .value(label: "Number to match", value: "42")],
+        forms: [
+            HostedForm(
+                action: "/login/action", csrfToken: "csrf-5", hidden: [HostedHiddenValue(name: "action", value: "poll")],
+                submitLabel: "Check now", style: .secondary),
+            HostedForm(
+                action: "/login/action", csrfToken: "csrf-5", hidden: [HostedHiddenValue(name: "action", value: "cancel")],
+                submitLabel: "Use another way", style: .link),
+        ],
+        refreshAfter: 5)
+
+    /// Devices: a list whose items carry their own forms, and an error message.
+    static let devices = HostedPage(
+        title: "Your devices", subtitle: nil, theme: theme,
+        messages: [HostedMessage(level: .error, text: "That device could not be removed. Try again.")],
+        displays: [
+            .list(
+                label: "Signed-in devices",
+                items: [
+                    HostedListItem(title: "MacBook Pro", detail: "This device · last used today", form: nil),
+                    HostedListItem(
+                        title: "iPhone 15", detail: "Last used 3 days ago",
+                        form: HostedForm(
+                            action: "/login/action", csrfToken: "csrf-6",
+                            hidden: [HostedHiddenValue(name: "device", value: "d_2")], submitLabel: "Remove",
+                            style: .secondary)),
+                    HostedListItem(
+                        title: "Pixel 8", detail: nil,
+                        form: HostedForm(
+                            action: "/login/action", csrfToken: "csrf-6",
+                            hidden: [HostedHiddenValue(name: "device", value: "d_3")], submitLabel: "Remove",
+                            style: .link)),
+                ])
+        ],
+        links: [HostedLink(text: "Back to Acme Notes", href: "https://notes.example.com/")])
+
+    /// Every sample, by name.
+    static let all: [(name: String, page: HostedPage)] = [
+        ("sign-in", signIn), ("code", code), ("sign-up", signUp), ("totp", totp), ("waiting", waiting),
+        ("devices", devices),
+    ]
+}
