@@ -34,7 +34,7 @@ enum PageSecurity {
         [
             .contentType: "text/html; charset=utf-8", .cacheControl: "no-store", HTTPField.Name("Pragma")!: "no-cache",
             HTTPField.Name("Content-Security-Policy")!: csp, HTTPField.Name("X-Content-Type-Options")!: "nosniff",
-            HTTPField.Name("Referrer-Policy")!: "no-referrer", HTTPField.Name("X-Frame-Options")!: "DENY",
+            HTTPField.Name("Referrer-Policy")!: "same-origin", HTTPField.Name("X-Frame-Options")!: "DENY",
         ]
     }
 

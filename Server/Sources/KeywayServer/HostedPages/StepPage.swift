@@ -26,7 +26,11 @@ struct StepPage {
         var handled: Set<String> = ["cancel"]
         switch step.payload {
         case .enterCode(let code):
-            page.displays.append(.value(label: strings("code.sentTo"), value: code.destination))
+            // The step's own message says where the code went; the destination is shown only
+            // when it does not.
+            if !step.messages.contains(where: { $0.text.contains(code.destination) }) {
+                page.displays.append(.value(label: strings("code.sentTo"), value: code.destination))
+            }
             if let resend = step.action(named: "resend") {
                 handled.insert("resend")
                 let seconds = Int(code.resendAt.timeIntervalSince(now).rounded(.up))
@@ -130,7 +134,9 @@ struct StepPage {
             hint: field.placeholder.flatMap { kind == .code ? nil : $0 }, error: error,
             options: (field.options ?? []).map { HostedOption(value: $0.value, label: $0.label) })
         if kind == .checkbox, let url = Self.firstURL(in: input.label) {
+            // "I accept the terms of service (https://…)": the address becomes the link.
             input.link = HostedLink(text: url, href: url)
+            input.label = input.label.replacingOccurrences(of: " (\(url))", with: "")
         }
         return input
     }
