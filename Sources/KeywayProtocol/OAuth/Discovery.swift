@@ -52,6 +52,10 @@ public struct DiscoveryDocument: Codable, Sendable, Equatable {
     public var promptValuesSupported: [String]?
     /// OpenID Connect RP-Initiated Logout: where a relying party sends the user to sign out.
     public var endSessionEndpoint: String?
+    /// RFC 9126: where a client pushes its authorization requests.
+    public var pushedAuthorizationRequestEndpoint: String?
+    /// RFC 9207: whether every authorization response carries `iss`.
+    public var authorizationResponseIssParameterSupported: Bool?
     /// Whether the authorization endpoint accepts `request_uri` (OpenID Connect Discovery's
     /// default, when absent, is `true`).
     public var requestURIParameterSupported: Bool?
@@ -84,6 +88,8 @@ public struct DiscoveryDocument: Codable, Sendable, Equatable {
     ///   - responseModesSupported: The supported response modes, if listed.
     ///   - promptValuesSupported: The supported `prompt` values, if listed.
     ///   - endSessionEndpoint: The RP-initiated logout endpoint, if any.
+    ///   - pushedAuthorizationRequestEndpoint: The RFC 9126 pushed authorization request endpoint, if any.
+    ///   - authorizationResponseIssParameterSupported: Whether authorization responses carry `iss` (RFC 9207), if stated.
     ///   - requestURIParameterSupported: Whether `request_uri` is accepted, if stated.
     public init(
         issuer: String, authorizationEndpoint: String, tokenEndpoint: String, jwksUri: String,
@@ -99,7 +105,8 @@ public struct DiscoveryDocument: Codable, Sendable, Equatable {
         introspectionEndpointAuthMethodsSupported: [String]? = nil,
         introspectionEndpointAuthSigningAlgValuesSupported: [String]? = nil, responseModesSupported: [String]? = nil,
         promptValuesSupported: [String]? = nil, endSessionEndpoint: String? = nil,
-        requestURIParameterSupported: Bool? = nil
+        requestURIParameterSupported: Bool? = nil, pushedAuthorizationRequestEndpoint: String? = nil,
+        authorizationResponseIssParameterSupported: Bool? = nil
     ) {
         self.registrationEndpoint = registrationEndpoint
         self.tokenEndpointAuthSigningAlgValuesSupported = tokenEndpointAuthSigningAlgValuesSupported
@@ -127,6 +134,8 @@ public struct DiscoveryDocument: Codable, Sendable, Equatable {
         self.promptValuesSupported = promptValuesSupported
         self.endSessionEndpoint = endSessionEndpoint
         self.requestURIParameterSupported = requestURIParameterSupported
+        self.pushedAuthorizationRequestEndpoint = pushedAuthorizationRequestEndpoint
+        self.authorizationResponseIssParameterSupported = authorizationResponseIssParameterSupported
     }
 
     enum CodingKeys: String, CodingKey {
@@ -156,5 +165,7 @@ public struct DiscoveryDocument: Codable, Sendable, Equatable {
         case promptValuesSupported = "prompt_values_supported"
         case endSessionEndpoint = "end_session_endpoint"
         case requestURIParameterSupported = "request_uri_parameter_supported"
+        case pushedAuthorizationRequestEndpoint = "pushed_authorization_request_endpoint"
+        case authorizationResponseIssParameterSupported = "authorization_response_iss_parameter_supported"
     }
 }

@@ -70,16 +70,16 @@ struct WellKnownRoutes {
         router.options(path) { request, _, allow in await cors.preflight(request, allow: allow, everyone: true) }
     }
 
-    /// The metadata of both well-known documents. It lists only what the server does today:
-    /// `response_modes_supported`, `prompt_values_supported`, `end_session_endpoint` and
-    /// `authorization_response_iss_parameter_supported` belong to an OAuth authorization endpoint
-    /// and RP-initiated logout, and are added with them.
+    /// The metadata of both well-known documents: the browser authorization endpoint with its
+    /// response modes, prompt values and RFC 9207 `iss`, pushed authorization requests, and
+    /// RP-initiated logout, beside the token, UserInfo, revocation, introspection and registration
+    /// endpoints.
     static func discovery(issuer: String) -> DiscoveryDocument {
         let methods = ClientAuthMethod.allCases.map(\.rawValue)
         let assertionAlgorithms = ["HS256"] + JWKSignatures.supportedAlgorithms
         return DiscoveryDocument(
             issuer: issuer,
-            authorizationEndpoint: "\(issuer)/v1/flows",
+            authorizationEndpoint: "\(issuer)/oauth2/authorize",
             tokenEndpoint: "\(issuer)/oauth2/token",
             jwksUri: "\(issuer)/.well-known/jwks.json",
             responseTypesSupported: ["code"],
@@ -88,11 +88,8 @@ struct WellKnownRoutes {
             grantTypesSupported: TokenEndpoint.grantTypes,
             codeChallengeMethodsSupported: ["S256"],
             tokenEndpointAuthMethodsSupported: methods,
-            scopesSupported: ["openid", "email", "offline_access"],
-            claimsSupported: [
-                "iss", "sub", "aud", "exp", "iat", "auth_time", "amr", "azp", "sid", "email", "email_verified",
-                "phone_number", "phone_number_verified", "at_hash",
-            ],
+            scopesSupported: Scopes.supported,
+            claimsSupported: Scopes.claims,
             userinfoEndpoint: "\(issuer)/oauth2/userinfo",
             revocationEndpoint: "\(issuer)/oauth2/revoke",
             introspectionEndpoint: "\(issuer)/oauth2/introspect",
@@ -104,8 +101,14 @@ struct WellKnownRoutes {
             // Introspection is for confidential applications only.
             introspectionEndpointAuthMethodsSupported: methods.filter { $0 != ClientAuthMethod.none.rawValue },
             introspectionEndpointAuthSigningAlgValuesSupported: assertionAlgorithms,
-            // No request objects by reference (OpenID Connect Discovery's default is true).
-            requestURIParameterSupported: false)
+            responseModesSupported: ["query", "form_post"],
+            promptValuesSupported: AuthorizationRequest.Prompt.allCases.map(\.rawValue),
+            endSessionEndpoint: "\(issuer)/oauth2/logout",
+            // No request objects by reference (OpenID Connect Discovery's default is true); a
+            // pushed request's request_uri is RFC 9126's, advertised by its endpoint.
+            requestURIParameterSupported: false,
+            pushedAuthorizationRequestEndpoint: "\(issuer)/oauth2/par",
+            authorizationResponseIssParameterSupported: true)
     }
 }
 
