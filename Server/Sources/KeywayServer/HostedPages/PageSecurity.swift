@@ -30,11 +30,15 @@ enum PageSecurity {
     }
 
     /// The headers of an HTML answer.
+    ///
+    /// The referrer policy is `same-origin`, not `no-referrer`: under `no-referrer` browsers send
+    /// `Origin: null` with a form post (Fetch, "serializing a request origin"), and every post of
+    /// the pages would fail the origin check. `same-origin` still sends nothing to other origins.
     static func headers(csp: String) -> HTTPFields {
         [
             .contentType: "text/html; charset=utf-8", .cacheControl: "no-store", HTTPField.Name("Pragma")!: "no-cache",
             HTTPField.Name("Content-Security-Policy")!: csp, HTTPField.Name("X-Content-Type-Options")!: "nosniff",
-            HTTPField.Name("Referrer-Policy")!: "no-referrer", HTTPField.Name("X-Frame-Options")!: "DENY",
+            HTTPField.Name("Referrer-Policy")!: "same-origin", HTTPField.Name("X-Frame-Options")!: "DENY",
         ]
     }
 
