@@ -142,6 +142,13 @@ struct HostedLoginBrowserTests {
         #expect(report["email"] as? String == Self.email)
     }
 
+    @Test("response_mode=form_post: the page's own script posts the response to the relying party")
+    func formPost() async throws {
+        let report = try await run("form-post")
+        #expect(report["method"] as? String == "POST")
+        #expect(report["fields"] as? [String] == ["code", "iss", "state"])
+    }
+
     @Test("Single sign-on: a second application of the project gets a code without a page")
     func singleSignOn() async throws {
         let report = try await run("sso")

@@ -214,7 +214,10 @@ class RelyingParty:
         return {"client": client, "url": url, "state": state, "nonce": nonce, "verifier": verifier}
 
     def callback_parameters(self, callback, request):
-        query = dict(urllib.parse.parse_qsl(urllib.parse.urlsplit(callback["path"]).query))
+        if callback["method"] == "POST":
+            query = dict(callback["form"])
+        else:
+            query = dict(urllib.parse.parse_qsl(urllib.parse.urlsplit(callback["path"]).query))
         check(query.get("state") == request["state"], "state was not echoed: %r" % query)
         check(query.get("iss") == self.issuer, "the response has no iss of the issuer (RFC 9207): %r" % query)
         return query
@@ -224,8 +227,9 @@ class RelyingParty:
         query = self.callback_parameters(callback, request)
         check("code" in query, "the response carries no code: %r" % query)
         client = request["client"]
+        response = self.base + "/callback?" + urllib.parse.urlencode(query)
         token = client.fetch_token(
-            self.metadata["token_endpoint"], authorization_response=self.base + callback["path"],
+            self.metadata["token_endpoint"], authorization_response=response,
             code_verifier=request["verifier"], state=request["state"])
         claims = self.validate_id_token(token["id_token"], request["nonce"], client.client_id)
         return token, claims
@@ -462,6 +466,15 @@ def scenario_sign_up(rp):
     return {"pages": shown, "sub": claims["sub"], "email": claims.get("email")}
 
 
+def scenario_form_post(rp):
+    """response_mode=form_post: the page's script posts code, state and iss to the redirect URI."""
+    shown, _, claims = rp.full_sign_in(rp.args.email, response_mode="form_post")
+    callback = rp.callbacks.received[-1]
+    check(callback["method"] == "POST" and callback["path"] == "/callback", "the callback: %r" % callback)
+    check(set(callback["form"]) == {"code", "state", "iss"}, "the posted fields: %r" % callback["form"])
+    return {"pages": shown, "method": callback["method"], "fields": sorted(callback["form"]), "sub": claims["sub"]}
+
+
 def scenario_sso(rp):
     """A second application of the project is answered from the browser session, no page shown."""
     _, _, first = rp.full_sign_in(rp.args.email)
@@ -651,6 +664,7 @@ SCENARIOS = {
     "email-code": scenario_email_code,
     "password-totp": scenario_password_totp,
     "sign-up": scenario_sign_up,
+    "form-post": scenario_form_post,
     "sso": scenario_sso,
     "prompt-none": scenario_prompt_none,
     "prompt-login": scenario_prompt_login,
