@@ -133,6 +133,17 @@ struct OpenIDProviderConformanceTests {
         }
     }
 
+    @Test("OP-Response-state (echoed exactly)")
+    func stateEchoedExactly() async throws {
+        try await withProvider { server, _, agent, client in
+            var request = TestRelyingParty.Request()
+            request.state = "x y+z/é~%"
+            let (page, _) = try await agent.signIn(from: try await agent.open(client.authorizePath(request)), email: Self.email)
+            #expect(page.parameters["state"] == request.state)
+            #expect(page.parameters["code"] != nil)
+        }
+    }
+
     @Test("OP-Req-NotUnderstood")
     func unknownParametersAreIgnored() async throws {
         try await withProvider { server, _, agent, client in
@@ -475,6 +486,18 @@ struct OpenIDProviderConformanceTests {
             #expect(denied.parameters["error"] == "access_denied")
             #expect(denied.parameters["state"] == asked.state)
             #expect(denied.parameters["iss"] == server.baseURL.absoluteString)
+
+            // Another third-party client, never allowed: prompt=none answers consent_required.
+            let other = try await server.request(
+                "POST", "/oauth2/register",
+                headers: ["Content-Type": "application/json", "Authorization": "Bearer \(token.revealed)"],
+                body: try JSONSerialization.data(withJSONObject: ["client_name": "Another app", "token_endpoint_auth_method": "none"]))
+            let otherId = try #require(
+                (try JSONSerialization.jsonObject(with: other.body) as? [String: Any])?["client_id"] as? String)
+            let otherClient = TestRelyingParty(clientId: otherId)
+            try await server.registerRedirectURI(otherClient.redirectURI, configId: otherId)
+            let silent = try await agent.open(otherClient.authorizePath(.init(), ["prompt": "none"]))
+            #expect(silent.parameters["error"] == "consent_required")
         }
     }
 
