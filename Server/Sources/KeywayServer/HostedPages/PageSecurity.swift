@@ -30,6 +30,10 @@ enum PageSecurity {
     }
 
     /// The headers of an HTML answer.
+    ///
+    /// The referrer policy is `same-origin`, not `no-referrer`: under `no-referrer` browsers send
+    /// `Origin: null` with a form post (Fetch, "serializing a request origin"), and every post of
+    /// the pages would fail the origin check. `same-origin` still sends nothing to other origins.
     static func headers(csp: String) -> HTTPFields {
         [
             .contentType: "text/html; charset=utf-8", .cacheControl: "no-store", HTTPField.Name("Pragma")!: "no-cache",

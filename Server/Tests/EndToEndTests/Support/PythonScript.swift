@@ -8,12 +8,15 @@ enum PythonScript {
         .deletingLastPathComponent().deletingLastPathComponent()
 
     /// Runs `Tests/Interop/NAME` with `arguments` (and `input` on standard input) and returns its
-    /// exit status and standard output (with standard error unless `separateErrors`).
-    static func run(_ name: String, _ arguments: [String], input: Data? = nil, separateErrors: Bool = false)
-        async throws -> (status: Int32, output: String)
-    {
+    /// exit status and standard output (with standard error unless `separateErrors`); a script
+    /// still running after `timeout` is killed.
+    static func run(
+        _ name: String, _ arguments: [String], input: Data? = nil, separateErrors: Bool = false,
+        timeout: Duration = .seconds(60)
+    ) async throws -> (status: Int32, output: String) {
         let result = try await ChildProcess.run(
-            "python3", [root.appendingPathComponent("Tests/Interop/\(name)").path] + arguments, input: input)
+            "python3", [root.appendingPathComponent("Tests/Interop/\(name)").path] + arguments, input: input,
+            timeout: timeout)
         var output = String(decoding: result.output, as: UTF8.self)
         if separateErrors {
             FileHandle.standardError.write(result.errors)

@@ -12,6 +12,8 @@ enum RawHTTPClient {
         /// Header names lower-cased.
         var headers: [String: String]
         var body: Data
+        /// Every `Set-Cookie` header, in order (``headers`` keeps only the last).
+        var setCookies: [String] = []
     }
 
     /// Sends one request; `source` picks the local address to send from (another loopback
@@ -47,6 +49,7 @@ enum RawHTTPClient {
                 case .head(let head):
                     response.status = Int(head.status.code)
                     for (name, value) in head.headers { response.headers[name.lowercased()] = value }
+                    response.setCookies = head.headers["Set-Cookie"]
                 case .body(let buffer):
                     response.body.append(contentsOf: buffer.readableBytesView)
                 case .end:
