@@ -456,12 +456,14 @@ struct OpenIDProviderConformanceTests {
             let registered = try await server.request(
                 "POST", "/oauth2/register",
                 headers: ["Content-Type": "application/json", "Authorization": "Bearer \(token.revealed)"],
-                body: try JSONSerialization.data(withJSONObject: ["client_name": "Third-party app", "token_endpoint_auth_method": "none"]))
+                body: try JSONSerialization.data(withJSONObject: [
+                    "client_name": "Third-party app", "token_endpoint_auth_method": "none",
+                    "redirect_uris": [TestRelyingParty(clientId: "").redirectURI],
+                ]))
             #expect(registered.status == 201)
             let clientId = try #require(
                 (try JSONSerialization.jsonObject(with: registered.body) as? [String: Any])?["client_id"] as? String)
             let client = TestRelyingParty(clientId: clientId)
-            try await server.registerRedirectURI(client.redirectURI, configId: clientId)
 
             // Signing in, then the consent page; allowed: a code.
             let request = TestRelyingParty.Request()
@@ -491,11 +493,13 @@ struct OpenIDProviderConformanceTests {
             let other = try await server.request(
                 "POST", "/oauth2/register",
                 headers: ["Content-Type": "application/json", "Authorization": "Bearer \(token.revealed)"],
-                body: try JSONSerialization.data(withJSONObject: ["client_name": "Another app", "token_endpoint_auth_method": "none"]))
+                body: try JSONSerialization.data(withJSONObject: [
+                    "client_name": "Another app", "token_endpoint_auth_method": "none",
+                    "redirect_uris": [TestRelyingParty(clientId: "").redirectURI],
+                ]))
             let otherId = try #require(
                 (try JSONSerialization.jsonObject(with: other.body) as? [String: Any])?["client_id"] as? String)
             let otherClient = TestRelyingParty(clientId: otherId)
-            try await server.registerRedirectURI(otherClient.redirectURI, configId: otherId)
             let silent = try await agent.open(otherClient.authorizePath(.init(), ["prompt": "none"]))
             #expect(silent.parameters["error"] == "consent_required")
         }

@@ -330,7 +330,11 @@ class RelyingParty:
         found = re.search(r"otpauth://totp/[^\s\"'<>]*[?&]secret=([A-Z2-7]+)", source)
         if found:
             return found.group(1)
-        # The key as typed into an app: a long run of Base32 letters the page displays.
+        # The key as typed into an app, which the page shows in groups of four in a <code>.
+        for code in re.findall(r"<code[^>]*>(.*?)</code>", source, re.S):
+            key = re.sub(r"<[^>]+>|\s", "", code)
+            if re.fullmatch(r"[A-Z2-7]{26,}", key):
+                return key
         found = re.search(r"\b([A-Z2-7]{26,})\b", self.page_text())
         return found.group(1) if found else None
 

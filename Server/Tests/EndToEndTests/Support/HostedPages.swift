@@ -8,13 +8,14 @@ import KeywayTestSupport
 
 extension TestServer {
     /// Registers `uri` as a redirect URI of `kind` (`login` or `logout`) of the application
-    /// `configId`, with SQL (the admin API sets them once it has the fields).
+    /// `configId`, with SQL, beside those it has (the dev application has its loopback ones).
     func registerRedirectURI(_ uri: String, kind: String = "login", configId: String = TestServer.configId) async throws {
         precondition(!uri.contains("'") && !configId.contains("'"))
         try await execute(
             """
             INSERT INTO application_redirect_uris (application_id, kind, uri)
             SELECT id, '\(kind)', '\(uri)' FROM applications WHERE config_id = '\(configId)'
+            ON CONFLICT DO NOTHING
             """)
     }
 
