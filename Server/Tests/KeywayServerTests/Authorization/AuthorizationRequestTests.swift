@@ -140,4 +140,14 @@ struct AuthorizationRequestTests {
             response.headers[.location]
                 == "https://app.example.com/cb?tenant=1&code=c%20d&state=s%261&iss=https%3A%2F%2Fid.example.com")
     }
+
+    @Test func cookiesOverHTTPS() {
+        let secure = BrowserCookies(issuer: "https://id.example.com")
+        #expect(secure.sessionName == "__Host-keyway-session" && secure.flowName == "__Host-keyway-flow")
+        let cookie = secure.set(secure.sessionName, "v", maxAge: 60)
+        #expect(cookie == "__Host-keyway-session=v; Path=/; Max-Age=60; HttpOnly; SameSite=Lax; Secure")
+        let plain = BrowserCookies(issuer: "http://127.0.0.1:8080")
+        #expect(plain.set(plain.flowName, "v", maxAge: 60) == "keyway-flow=v; Path=/; Max-Age=60; HttpOnly; SameSite=Lax")
+        #expect(plain.clear(plain.flowName).contains("Max-Age=0"))
+    }
 }
