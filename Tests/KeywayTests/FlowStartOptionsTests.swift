@@ -53,6 +53,16 @@ struct FlowStartOptionsTests {
         #expect(try startBody(transport)["nonce"] as? String == "mine")
     }
 
+    @Test func accountManagementGetsNoNonceOfTheSDKsMaking() async throws {
+        let transport = ScriptedTransport()
+        transport.on("POST /v1/flows", json: Steps.manageAccount(flowToken: true))
+        let keyway = try makeKeyway(transport)
+        await keyway.startAccountManagement(accessToken: Sensitive("eyJ.access.token"), identifier: "ada@example.com")
+        let body = try startBody(transport)
+        #expect(body["flowType"] as? String == "accountManage")
+        #expect(body["nonce"] == nil)
+    }
+
     @Test func malformedOptionsFailLocally() async throws {
         let transport = ScriptedTransport()
         let keyway = try makeKeyway(transport)

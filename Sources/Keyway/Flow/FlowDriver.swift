@@ -118,7 +118,7 @@ actor FlowDriver {
             device = await deviceAgent.hint(for: identifier)
         }
         let sent = SentAuthorization(
-            nonce: startOptions.resolvedNonce(random: options.random), scope: startOptions.scope,
+            nonce: startOptions.resolvedNonce(random: options.random, flowType: flowType), scope: startOptions.scope,
             redirectURI: startOptions.redirectURI, state: startOptions.state)
         self.sent = sent
         let request = StartFlowRequest(

@@ -80,14 +80,16 @@ public struct FlowStartOptions: Sendable, Equatable {
         return invalid
     }
 
-    /// The nonce to send: drawn from `random` under ``NonceChoice/automatic`` when the tokens
-    /// include an ID token (no scope: the default holds `openid`; or a scope with `openid`).
-    func resolvedNonce(random: any KeywayRandom) -> String? {
+    /// The nonce to send: drawn from `random` under ``NonceChoice/automatic`` when a sign-in or
+    /// sign-up's tokens include an ID token (no scope: the default holds `openid`; or a scope
+    /// with `openid`). Account management renews the tokens of a sign-in the user already made:
+    /// it gets the app's own nonce only.
+    func resolvedNonce(random: any KeywayRandom, flowType: FlowType) -> String? {
         switch nonce {
         case .value(let value): return value
         case .omitted: return nil
         case .automatic:
-            guard scopes?.contains("openid") ?? true else { return nil }
+            guard flowType == .signin || flowType == .signup, scopes?.contains("openid") ?? true else { return nil }
             return NonceChoice.draw(random)
         }
     }
@@ -111,8 +113,9 @@ public struct FlowStartOptions: Sendable, Equatable {
 /// Where the `nonce` of a sign-in comes from (OpenID Connect Core §3.1.2.1). The ID token must
 /// carry the nonce sent, and the SDK checks it when it redeems the code.
 public enum NonceChoice: Sendable, Equatable {
-    /// The SDK draws one (32 random bytes, base64url: 43 characters) whenever the tokens include
-    /// an ID token — no scope given, or a scope with `openid` — and checks it.
+    /// The SDK draws one (32 random bytes, base64url: 43 characters) for a sign-in or a sign-up
+    /// whose tokens include an ID token — no scope given, or a scope with `openid` — and checks
+    /// it. (An account-management flow renews an existing sign-in's tokens: none is drawn.)
     case automatic
     /// This value (1 to 2,048 bytes), for an app whose backend made it; the SDK checks it too.
     case value(String)
