@@ -44,11 +44,7 @@ struct CLIBrowserLoginTests {
     @Test func theRedirectWithACodeSignsTheCLIIn() async throws {
         let clock = ManualClock()
         try await withTestServer(TestServer.start(clock: clock)) { server in
-            try await server.execute(
-                """
-                INSERT INTO application_redirect_uris (application_id, kind, uri)
-                SELECT id, 'login', 'http://127.0.0.1/callback' FROM applications WHERE config_id = '\(TestServer.configId)'
-                """)
+            try await server.registerLoginRedirectURI("http://127.0.0.1/callback")
             let cli = try start(server, ["--json", "browser@example.com"])
             let (url, parameters) = try await authorizationURL(cli)
             #expect(url.path == "/oauth2/authorize")

@@ -18,15 +18,6 @@ struct FlowStartParametersTests {
         return (tokens, completion)
     }
 
-    /// Registers `uri` as a login redirect URI of the test application.
-    private func register(_ uri: String, on server: TestServer) async throws {
-        try await server.execute(
-            """
-            INSERT INTO application_redirect_uris (application_id, kind, uri)
-            SELECT id, 'login', '\(uri)' FROM applications WHERE config_id = '\(TestServer.configId)'
-            """)
-    }
-
     @Test func theNonceTheSDKDrewIsInTheVerifiedIDToken() async throws {
         let clock = ManualClock()
         try await withTestServer(TestServer.start(clock: clock)) { server in
@@ -98,7 +89,7 @@ struct FlowStartParametersTests {
                 #expect(error.code == .invalidRedirectURI)
             }
 
-            try await register("http://127.0.0.1/callback", on: server)
+            try await server.registerLoginRedirectURI("http://127.0.0.1/callback")
             // A loopback redirect URI matches the registered one with any port (RFC 8252 §7.3).
             let loopback = URL(string: "http://127.0.0.1:51234/callback")!
             let (tokens, completion) = try await signIn(

@@ -84,7 +84,7 @@ struct LoopbackListenerTests {
         await #expect(throws: LoopbackListenerError.timedOut(seconds: 0)) {
             try await listener.waitForCallback(timeout: .milliseconds(300), page: page)
         }
-        #expect(ContinuousClock.now - started < .seconds(5))
+        #expect(ContinuousClock.now - started < .seconds(60))
     }
 
     @Test func cancellingTheTaskEndsTheWait() async throws {

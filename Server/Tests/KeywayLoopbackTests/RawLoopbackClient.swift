@@ -37,7 +37,7 @@ struct RawLoopbackClient {
             close(descriptor)
             throw Failure(description: "connect: \(String(cString: strerror(errno)))")
         }
-        var timeout = timeval(tv_sec: 5, tv_usec: 0)
+        var timeout = timeval(tv_sec: 60, tv_usec: 0)
         setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         self.descriptor = descriptor
     }
@@ -47,7 +47,8 @@ struct RawLoopbackClient {
         _ = bytes.withUnsafeBytes { Foundation.send(descriptor, $0.baseAddress, $0.count, 0) }
     }
 
-    /// Everything the server sends until it closes (or 5 seconds of silence).
+    /// Everything the server sends until it closes (or a minute of silence: a loaded machine may
+    /// be slow to run the listener).
     func receiveAll() -> String {
         var received: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 4096)
