@@ -50,6 +50,10 @@ let package = Package(
             swiftSettings: strict
         ),
         .target(
+            name: "KeywayLoopback",
+            swiftSettings: strict
+        ),
+        .target(
             name: "KeywayServer",
             dependencies: [
                 .product(name: "KeywayProtocol", package: sdk),
@@ -119,7 +123,7 @@ let package = Package(
             name: "keyway",
             dependencies: [
                 .product(name: "Keyway", package: sdk), .product(name: "KeywayUI", package: sdk),
-                "KeywayQR",
+                "KeywayQR", "KeywayLoopback",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict
@@ -154,6 +158,11 @@ let package = Package(
         .testTarget(
             name: "KeywayQRTests",
             dependencies: ["KeywayQR"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "KeywayLoopbackTests",
+            dependencies: ["KeywayLoopback"],
             swiftSettings: strict
         ),
         .testTarget(

@@ -101,7 +101,7 @@ public final class KeywayClient: Sendable {
         try self.init(configID: configId, baseURL: baseURL, options: options)
     }
 
-    /// Starts a flow: the same as ``KeywayFlow/start(flowType:identifier:startToken:inviteCode:codeChallenge:)``.
+    /// Starts a flow: the same as ``KeywayFlow/start(flowType:identifier:startToken:inviteCode:codeChallenge:options:)``.
     ///
     /// - Parameters:
     ///   - flowType: What the flow is for.
@@ -135,20 +135,63 @@ public final class KeywayClient: Sendable {
     }
 
     /// Redeems an authorization code at the token endpoint and verifies the ID token (signature
-    /// against the server's JWKS, `iss`, `aud`, `exp`, `iat`, `at_hash`).
+    /// against the server's JWKS, `iss`, `aud`, `exp`, `iat`, `at_hash`, and `nonce` when the
+    /// flow sent one).
     ///
     /// For public applications only: the recommended path is to send `authCode` and
-    /// `codeVerifier` to your backend and redeem them there.
+    /// `codeVerifier` to your backend and redeem them there. When `authCode` is the code of the
+    /// latest flow this client completed (``KeywayFlow/completion``), the flow's redirect URI is
+    /// sent with it and its nonce checked, as ``exchange(_:)`` does.
     ///
     /// - Parameters:
     ///   - authCode: The code of the completed flow (``FlowUpdate/completed(session:authCode:expiresAt:codeVerifier:meta:)``).
     ///   - codeVerifier: The PKCE verifier of the flow.
     /// - Returns: The verified tokens.
     /// - Throws: ``KeywayError``: `oauth` with the server's error (`invalid_grant` for a used or
-    ///   expired code), `invalidIDToken`, `networkFailure`, `invalidResponse` for an answer the SDK
-    ///   cannot read, `invalidConfiguration` for an empty code or a malformed verifier.
+    ///   expired code), `invalidIDToken` (a `nonce` other than the flow's among the reasons),
+    ///   `networkFailure`, `invalidResponse` for an answer the SDK cannot read,
+    ///   `invalidConfiguration` for an empty code or a malformed verifier.
     public func exchange(authCode: Sensitive<String>, codeVerifier: Sensitive<String>) async throws -> TokenSet {
-        try await tokenClient.exchange(authCode: authCode, codeVerifier: codeVerifier)
+        let completion = await flow.driver.completion(for: authCode)
+        return try await tokenClient.exchange(
+            authCode: authCode, codeVerifier: codeVerifier, redirectURI: completion?.redirectURI?.absoluteString,
+            nonce: completion?.nonce)
+    }
+
+    /// Redeems a completed flow's code (``KeywayFlow/completion``): with its PKCE verifier and its
+    /// redirect URI, checking that the ID token carries its nonce.
+    ///
+    /// - Parameter completion: The completed flow.
+    /// - Returns: The verified tokens.
+    /// - Throws: ``KeywayError/invalidConfiguration(_:)`` when the completion has no verifier (the
+    ///   challenge was made elsewhere: redeem it there), and what
+    ///   ``exchange(authCode:codeVerifier:redirectURI:nonce:)`` throws.
+    public func exchange(_ completion: FlowCompletion) async throws -> TokenSet {
+        guard let codeVerifier = completion.codeVerifier else {
+            throw KeywayError.invalidConfiguration("The flow's PKCE challenge was made elsewhere; redeem its code there.")
+        }
+        return try await tokenClient.exchange(
+            authCode: completion.authCode, codeVerifier: codeVerifier,
+            redirectURI: completion.redirectURI?.absoluteString, nonce: completion.nonce)
+    }
+
+    /// Redeems an authorization code obtained with a redirect URI and a nonce, whatever obtained
+    /// it: `redirect_uri` is repeated at the token endpoint (RFC 6749 §4.1.3) and the ID token
+    /// must carry `nonce`.
+    ///
+    /// - Parameters:
+    ///   - authCode: The authorization code.
+    ///   - codeVerifier: Its PKCE verifier.
+    ///   - redirectURI: The redirect URI the code was obtained with, or `nil` when none was sent.
+    ///   - nonce: The nonce the sign-in was started with, or `nil` when none was sent (the claim
+    ///     is then not checked).
+    /// - Returns: The verified tokens.
+    /// - Throws: ``KeywayError``, as ``exchange(authCode:codeVerifier:)``.
+    public func exchange(
+        authCode: Sensitive<String>, codeVerifier: Sensitive<String>, redirectURI: URL?, nonce: String?
+    ) async throws -> TokenSet {
+        try await tokenClient.exchange(
+            authCode: authCode, codeVerifier: codeVerifier, redirectURI: redirectURI?.absoluteString, nonce: nonce)
     }
 
     /// Exchanges a JWT from another authentication system for Keyway tokens (RFC 8693 token

@@ -30,7 +30,7 @@
 
         /// What was started, to start it again.
         private enum Start {
-            case flow(identifier: String, flowType: FlowType, inviteCode: String?)
+            case flow(identifier: String, flowType: FlowType, inviteCode: String?, options: FlowStartOptions)
             case accountManagement(account: String?)
         }
 
@@ -51,10 +51,15 @@
         ///   - identifier: The user's email address or phone number.
         ///   - flowType: `signin` (the default) or `signup`.
         ///   - inviteCode: An invitation code, where sign-up needs one.
-        public func start(identifier: String, flowType: FlowType = .signin, inviteCode: String? = nil) async {
-            started = .flow(identifier: identifier, flowType: flowType, inviteCode: inviteCode)
+        ///   - options: The OpenID Connect parameters (scope, nonce, redirect URI, state); the
+        ///     code is redeemed with them when the flow completes.
+        public func start(
+            identifier: String, flowType: FlowType = .signin, inviteCode: String? = nil,
+            options: FlowStartOptions = FlowStartOptions()
+        ) async {
+            started = .flow(identifier: identifier, flowType: flowType, inviteCode: inviteCode, options: options)
             showLoading()
-            await keyway.flow.start(flowType: flowType, identifier: identifier, inviteCode: inviteCode)
+            await keyway.flow.start(flowType: flowType, identifier: identifier, inviteCode: inviteCode, options: options)
             await refresh()
         }
 
@@ -153,8 +158,8 @@
         /// Starts again what was started last.
         private func restart() async {
             switch started {
-            case .flow(let identifier, let flowType, let inviteCode):
-                await start(identifier: identifier, flowType: flowType, inviteCode: inviteCode)
+            case .flow(let identifier, let flowType, let inviteCode, let options):
+                await start(identifier: identifier, flowType: flowType, inviteCode: inviteCode, options: options)
             case .accountManagement(let account):
                 do throws(SessionError) {
                     try await startAccountManagement(account: account)

@@ -87,4 +87,22 @@ struct IDTokenVerifierTests {
         #expect(throws: KeywayError.self) { try verifier.verify(none, keys: keys) }
         #expect(throws: KeywayError.self) { try verifier.verify("not-a-token", keys: keys) }
     }
+
+    @Test func checksTheNonceWhenOneWasSent() throws {
+        let idToken = try token(claims(["nonce": .string("n-0S6_WzA2Mj")]))
+        #expect(try verifier.verify(idToken, nonce: "n-0S6_WzA2Mj", keys: keys).nonce == "n-0S6_WzA2Mj")
+        #expect(throws: KeywayError.invalidIDToken("The nonce does not match the one the sign-in was started with.")) {
+            try verifier.verify(idToken, nonce: "n-other", keys: keys)
+        }
+        // Not sent: not checked, but still reported.
+        #expect(try verifier.verify(idToken, keys: keys).nonce == "n-0S6_WzA2Mj")
+    }
+
+    @Test func refusesATokenWithoutTheNonceItExpects() throws {
+        let idToken = try token(claims())
+        #expect(throws: KeywayError.invalidIDToken("The nonce is missing.")) {
+            try verifier.verify(idToken, nonce: "n-0S6_WzA2Mj", keys: keys)
+        }
+        #expect(try verifier.verify(idToken, keys: keys).nonce == nil)
+    }
 }

@@ -13,19 +13,51 @@ struct LoginCommand: AsyncParsableCommand {
             input is not a terminal, answers (passwords included) are read from it line by line. With \
             --json the verified token response is printed on standard output and nothing else is. The \
             session is kept, encrypted, in the state folder for keyway token, whoami, account and logout.
+
+            With --browser the sign-in runs on the server's pages in your browser instead (OpenID \
+            Connect with PKCE): the CLI listens on 127.0.0.1 on a port the system picks, prints the \
+            authorization URL and opens it (xdg-open or open, unless --no-open), and waits for the \
+            browser to come back (--timeout seconds). The application must register the redirect URI \
+            http://127.0.0.1/callback (any port matches). With KEYWAY_PRINT_AUTHORIZATION_URL=1 the \
+            URL is also printed on standard output, on a line of its own after "keyway-authorization-url: ".
             """)
 
     @OptionGroup var options: ClientOptions
     @OptionGroup var flowOptions: FlowOptions
 
-    @Argument(help: "Your email address or phone number (+14155550123).")
-    var identifier: String
+    @Flag(help: "Sign in through the server's pages in your browser; the browser comes back to this machine on 127.0.0.1.")
+    var browser = false
+
+    @Flag(name: .customLong("no-open"), help: "With --browser: print the URL without opening a browser.")
+    var noOpen = false
+
+    @Option(help: "With --browser: how many seconds to wait for the browser.")
+    var timeout = 300
+
+    @Option(help: "With --browser: the scopes to ask for, space separated (default: openid email offline_access).")
+    var scope: String?
+
+    @Argument(help: "Your email address or phone number (+14155550123); with --browser, optional: filled in on the page.")
+    var identifier: String?
+
+    func validate() throws {
+        if !browser, identifier == nil { throw ValidationError("Give your email address or phone number, or use --browser.") }
+        if !browser, noOpen || scope != nil { throw ValidationError("--no-open and --scope go with --browser.") }
+        guard (1...3600).contains(timeout) else { throw ValidationError("--timeout is 1 to 3600 seconds.") }
+    }
 
     func run() async throws {
         let keyway = try options.makeKeyway(primaryMethodSelectionPolicy: flowOptions.selectMethod.policy)
         let stored = try options.makeSession(keyway)
         let terminal = Terminal()
-        let identifier = identifier
+        if browser {
+            let login = BrowserLogin.Options(openBrowser: !noOpen, timeoutSeconds: timeout, scope: scope, loginHint: identifier)
+            guard let tokens = await BrowserLogin.run(keyway: keyway, session: stored, terminal: terminal, options: login)
+            else { throw ExitCode.failure }
+            try SignInResult.show(tokens, terminal: terminal, json: flowOptions.json)
+            return
+        }
+        let identifier = identifier ?? ""
         let outcome = await FlowSession.run(keyway: keyway, stored: stored, terminal: terminal, server: options.server) {
             await $0.start(identifier: identifier, flowType: .signin)
             return true

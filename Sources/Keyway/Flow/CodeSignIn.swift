@@ -1,6 +1,6 @@
 import Foundation
 
-/// Where a sign-in code went: the answer of ``KeywayClient/sendSignInCode(to:)``.
+/// Where a sign-in code went: the answer of ``KeywayClient/sendSignInCode(to:options:)``.
 public struct SignInCode: Sendable, Equatable {
     /// Where the code went, masked (`a•••@example.com`).
     public let destination: String
@@ -23,13 +23,18 @@ extension KeywayClient {
     /// a one-time code: by email for an email address, by SMS for a phone number, even when the
     /// application offers several methods.
     ///
-    /// - Parameter identifier: The user's email address or phone number.
+    /// - Parameters:
+    ///   - identifier: The user's email address or phone number.
+    ///   - options: The OpenID Connect parameters of the sign-in (scope, nonce, redirect URI,
+    ///     state); ``verifySignInCode(_:)`` redeems the code with them.
     /// - Returns: Where the code went, its length and its times.
     /// - Throws: ``FlowError``: the server's refusal (`flow_type_not_enabled`, `rate_limited`
     ///   with `wait`, `network_error` with `retryRequest`…), or `unhandled_step` when the
     ///   application does not sign in with a code sent to this identifier.
-    public func sendSignInCode(to identifier: String) async throws(FlowError) -> SignInCode {
-        await flow.start(flowType: .signin, identifier: identifier)
+    public func sendSignInCode(
+        to identifier: String, options: FlowStartOptions = FlowStartOptions()
+    ) async throws(FlowError) -> SignInCode {
+        await flow.start(flowType: .signin, identifier: identifier, options: options)
         if case .prompt(_, .selectMethod(let methods, .primary, _)) = flow.currentUpdate,
             let wanted = IdentifierKind(identifier).method, let option = methods.first(where: { $0.type == wanted })
         {
@@ -45,7 +50,7 @@ extension KeywayClient {
         }
     }
 
-    /// Checks the code ``sendSignInCode(to:)`` sent, completes the sign-in and redeems its
+    /// Checks the code ``sendSignInCode(to:options:)`` sent, completes the sign-in and redeems its
     /// authorization code in the app (a public application; a confidential one redeems it on its
     /// backend, see ``KeywayFlow``). Save the tokens in a ``KeywaySession`` to keep the user
     /// signed in.
@@ -81,15 +86,17 @@ extension KeywayClient {
     ///
     /// - Parameters:
     ///   - identifier: The user's email address or phone number.
+    ///   - options: The OpenID Connect parameters of the sign-in (scope, nonce, redirect URI, state).
     ///   - code: Returns the code the user typed for the delivery described; throwing (or
     ///     cancelling the task) abandons the sign-in.
     /// - Returns: The verified tokens.
-    /// - Throws: What ``sendSignInCode(to:)`` and ``verifySignInCode(_:)`` throw (a wrong code
+    /// - Throws: What ``sendSignInCode(to:options:)`` and ``verifySignInCode(_:)`` throw (a wrong code
     ///   only once no attempt is left), or what `code` throws.
     public func signIn(
-        withCodeSentTo identifier: String, code: @Sendable (SignInCode) async throws -> String
+        withCodeSentTo identifier: String, options: FlowStartOptions = FlowStartOptions(),
+        code: @Sendable (SignInCode) async throws -> String
     ) async throws -> TokenSet {
-        let sent = try await sendSignInCode(to: identifier)
+        let sent = try await sendSignInCode(to: identifier, options: options)
         while true {
             let typed: String
             do {

@@ -30,6 +30,19 @@ actor FlowDriver {
     private var enrolmentSent = false
     /// The scheduled poll of an `awaitApproval` step.
     private var pollTask: Task<Void, Never>?
+    /// The OpenID Connect parameters this flow was started with.
+    private var sent = SentAuthorization()
+    /// The latest completion, kept until the next one: redeeming its code finds its nonce and
+    /// redirect URI here.
+    private(set) var completion: FlowCompletion?
+
+    /// What a flow sent of its OpenID Connect parameters.
+    struct SentAuthorization: Sendable, Equatable {
+        var nonce: String?
+        var scope: String?
+        var redirectURI: URL?
+        var state: String?
+    }
 
     init(
         client: ProtocolClient, options: KeywayOptions, events: EventBroadcaster, logger: KeywayLogger,
@@ -47,12 +60,19 @@ actor FlowDriver {
 
     var currentStep: Step? { step }
 
+    /// The latest completion when its code is `authCode`.
+    func completion(for authCode: Sensitive<String>) -> FlowCompletion? {
+        guard let completion, ConstantTime.equals(completion.authCode.revealed, authCode.revealed) else { return nil }
+        return completion
+    }
+
     // MARK: Calls
 
     /// Starts a flow. `authorization` holds the headers that carry an access token (the start of
     /// an account-management flow), or a failure to build them, reported before any request.
     func start(
         flowType: FlowType, identifier: String, startToken: String?, inviteCode: String?, codeChallenge: String?,
+        options startOptions: FlowStartOptions = FlowStartOptions(),
         authorization: Result<[String: String], KeywayError> = .success([:])
     ) async {
         generation += 1
@@ -69,6 +89,14 @@ actor FlowDriver {
             headers = value
         case .failure(let error):
             emitLocalError(.invalidAccessToken, action: .abort, message: "The access token cannot be used: \(error)")
+            return
+        }
+        let invalid = startOptions.invalidFields
+        guard invalid.isEmpty else {
+            emitLocalError(
+                .invalidRequest, action: .abort,
+                message: "The flow's OpenID Connect options are malformed: \(invalid.map(\.name).joined(separator: ", ")).",
+                fields: invalid)
             return
         }
         let challenge: String
@@ -89,9 +117,14 @@ actor FlowDriver {
         if let deviceAgent, flowType == .signin || flowType == .signup {
             device = await deviceAgent.hint(for: identifier)
         }
+        let sent = SentAuthorization(
+            nonce: startOptions.resolvedNonce(random: options.random, flowType: flowType), scope: startOptions.scope,
+            redirectURI: startOptions.redirectURI, state: startOptions.state)
+        self.sent = sent
         let request = StartFlowRequest(
             flowType: flowType, identifier: identifier, codeChallenge: challenge, codeChallengeMethod: PKCE.method,
-            startToken: startToken.map { Sensitive($0) }, inviteCode: inviteCode.map { Sensitive($0) }, device: device)
+            startToken: startToken.map { Sensitive($0) }, inviteCode: inviteCode.map { Sensitive($0) }, device: device,
+            nonce: sent.nonce, scope: sent.scope, redirectUri: sent.redirectURI?.absoluteString, state: sent.state)
         let mine = generation
         self.flowType = flowType
         self.identifier = identifier
@@ -208,6 +241,26 @@ actor FlowDriver {
             if newStep.kind == .completed, let payload = newStep.completed {
                 await settleEnrolment(payload)
                 let verifier = codeVerifier.map { Sensitive($0) }
+                let sent = self.sent
+                if let state = sent.state, !ConstantTime.equals(payload.state ?? "", state) {
+                    // The completion is not the answer to this start: its code is not redeemed.
+                    logger.log(.warning, .flow, "the completed step's state does not match the flow's")
+                    var data = ["code": ProblemCode.invalidResponse.rawValue, "action": ProblemAction.abort.rawValue]
+                    if let flowType { data["flowType"] = flowType.rawValue }
+                    await clear()
+                    events.emit(.signInFailed, data)
+                    broadcaster.emit(
+                        .error(
+                            code: .invalidResponse, action: .abort,
+                            message: "The completed sign-in's state does not match the one it was started with.",
+                            retryable: false, details: nil, meta: newStep.meta),
+                        endingFlow: true)
+                    return
+                }
+                completion = FlowCompletion(
+                    session: payload.session, authCode: payload.authCode, expiresAt: payload.expiresAt,
+                    codeVerifier: verifier, nonce: sent.nonce, redirectURI: sent.redirectURI, scope: sent.scope,
+                    state: payload.state, newUser: payload.newUser, meta: newStep.meta)
                 var data = ["flowId": newStep.flowId, "session": payload.session]
                 if let flowType { data["flowType"] = flowType.rawValue }
                 if let newUser = payload.newUser {
@@ -292,6 +345,7 @@ actor FlowDriver {
         automaticSelectionTried = false
         codeVerifier = nil
         flowId = nil
+        sent = SentAuthorization()
         await forgetSavedFlow()
     }
 
@@ -354,7 +408,8 @@ actor FlowDriver {
         guard let storage = options.resumableFlowStorage, let flowId, let flowToken else { return }
         let saved = SavedFlow(
             server: client.server.root.absoluteString, configId: client.configId, flowId: flowId, flowToken: flowToken,
-            codeVerifier: codeVerifier, flowExpiresAt: expiresAt)
+            codeVerifier: codeVerifier, flowExpiresAt: expiresAt, nonce: sent.nonce, scope: sent.scope,
+            redirectURI: sent.redirectURI?.absoluteString, state: sent.state)
         guard let data = try? JSONEncoder().encode(saved) else { return }
         try? await storage.write(key: storageKey, data: data)
     }
@@ -406,6 +461,9 @@ actor FlowDriver {
             flowId = saved.flowId
             flowToken = saved.flowToken
             codeVerifier = saved.codeVerifier
+            sent = SentAuthorization(
+                nonce: saved.nonce, scope: saved.scope, redirectURI: saved.redirectURI.flatMap(URL.init(string:)),
+                state: saved.state)
             step = current
             if [.deviceEnroll, .deviceChallenge, .awaitApproval].contains(current.kind) {
                 // Answered or polled as any other arrival of the step.

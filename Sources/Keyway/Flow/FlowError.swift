@@ -1,7 +1,7 @@
 import Foundation
 
-/// Why a linear sign-in call (``KeywayClient/sendSignInCode(to:)``, ``KeywayClient/verifySignInCode(_:)``,
-/// ``KeywayClient/signIn(withCodeSentTo:code:)``) did not get where it promises: the flow's error, as
+/// Why a linear sign-in call (``KeywayClient/sendSignInCode(to:options:)``, ``KeywayClient/verifySignInCode(_:)``,
+/// ``KeywayClient/signIn(withCodeSentTo:options:code:)``) did not get where it promises: the flow's error, as
 /// the flow's `.error` update carries it, or a step those calls do not answer.
 ///
 /// `action` says what to do next — the same recovery every flow error carries:

@@ -54,13 +54,25 @@ public final class KeywayFlow: Sendable {
     ///   - inviteCode: An invitation code, where sign-up needs one.
     ///   - codeChallenge: An S256 PKCE challenge made elsewhere (a backend); the completion then
     ///     carries no verifier.
+    ///   - options: The OpenID Connect parameters: the scope, the `nonce` (the SDK draws one by
+    ///     default and checks it in the ID token), a registered redirect URI, a `state`. Malformed
+    ///     options fail locally with `invalid_request` and `abort`; the server refuses a scope the
+    ///     application may not ask for (`invalid_scope`) and an unregistered redirect URI
+    ///     (`invalid_redirect_uri`).
     public func start(
         flowType: FlowType = .signin, identifier: String, startToken: String? = nil, inviteCode: String? = nil,
-        codeChallenge: String? = nil
+        codeChallenge: String? = nil, options: FlowStartOptions = FlowStartOptions()
     ) async {
         await driver.start(
             flowType: flowType, identifier: identifier, startToken: startToken, inviteCode: inviteCode,
-            codeChallenge: codeChallenge)
+            codeChallenge: codeChallenge, options: options)
+    }
+
+    /// The latest completed flow, with what redeeming its code needs (its nonce, redirect URI and
+    /// state besides the code and verifier); kept until the next flow completes. `nil` before any
+    /// flow completed, and after a completion whose `state` did not match (an error instead).
+    public var completion: FlowCompletion? {
+        get async { await driver.completion }
     }
 
     /// Resumes the flow an earlier process left unfinished, when ``KeywayOptions/resumableFlowStorage``

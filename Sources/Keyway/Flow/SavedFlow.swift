@@ -13,6 +13,12 @@ struct SavedFlow: Codable, Sendable, Equatable {
     /// The PKCE verifier, when the SDK generated the challenge.
     var codeVerifier: String?
     var flowExpiresAt: Date?
+    /// The OpenID Connect parameters the flow was started with (absent in flows saved before
+    /// they existed).
+    var nonce: String?
+    var scope: String?
+    var redirectURI: String?
+    var state: String?
 
     /// The storage key of a config ID's saved flow.
     static func key(configId: String) -> String { "keyway.flow.\(configId)" }

@@ -4,8 +4,8 @@ import KeywayProtocol
 
 /// Verifies an OpenID Connect ID token (OpenID Connect Core §3.1.3.7) against keys the caller
 /// already holds: the signature (`ES256` with an EC P-256 key or `RS256` with an RSA key, as the
-/// server's key set publishes both), `iss`, `aud`, `azp`, `exp`, `iat`, `sub`, and `at_hash` when
-/// an access token is given.
+/// server's key set publishes both), `iss`, `aud`, `azp`, `exp`, `iat`, `sub`, `at_hash` when
+/// an access token is given, and `nonce` when one was sent with the sign-in.
 ///
 /// ``KeywayClient/exchange(authCode:codeVerifier:)`` uses it with the server's cached JWKS; a backend or
 /// an app extension can use it directly.
@@ -59,11 +59,17 @@ public struct IDTokenVerifier: Sendable {
     ///   - idToken: The ID token, a compact JWS.
     ///   - accessToken: The access token issued with it, to check its `at_hash` against (when the
     ///     token has one).
+    ///   - nonce: The `nonce` the sign-in was started with (OpenID Connect Core §3.1.3.7, step
+    ///     11): the token must carry exactly this value. `nil` when none was sent: the claim is
+    ///     then not checked.
     ///   - keys: The issuer's published keys.
     /// - Returns: The verified claims.
     /// - Throws: ``KeywayError/invalidIDToken(_:)`` when the token is not an ES256 or RS256 compact
-    ///   JWS, no key matches, the signature does not verify, or a claim fails its check.
-    public func verify(_ idToken: String, accessToken: String? = nil, keys: JSONWebKeySet) throws -> IDTokenClaims {
+    ///   JWS, no key matches, the signature does not verify, or a claim fails its check (a
+    ///   `nonce` that is missing or another than the one expected among them).
+    public func verify(
+        _ idToken: String, accessToken: String? = nil, nonce: String? = nil, keys: JSONWebKeySet
+    ) throws -> IDTokenClaims {
         let jws = try Self.parse(idToken)
         let key: JSONWebKey
         if let kid = jws.keyID, let match = keys.keys.first(where: { $0.kid == kid }) {
@@ -73,7 +79,7 @@ public struct IDTokenVerifier: Sendable {
         } else {
             throw KeywayError.invalidIDToken("No published key matches the token's kid.")
         }
-        return try verify(jws, accessToken: accessToken, key: key)
+        return try verify(jws, accessToken: accessToken, nonce: nonce, key: key)
     }
 
     /// The algorithms ID tokens may be signed with.
@@ -94,7 +100,7 @@ public struct IDTokenVerifier: Sendable {
     }
 
     /// Verifies a parsed token with `key`, whose type must fit the token's algorithm.
-    func verify(_ jws: CompactJWS, accessToken: String?, key: JSONWebKey) throws -> IDTokenClaims {
+    func verify(_ jws: CompactJWS, accessToken: String?, nonce: String? = nil, key: JSONWebKey) throws -> IDTokenClaims {
         do {
             try jws.verify(with: key)
         } catch {
@@ -129,6 +135,13 @@ public struct IDTokenVerifier: Sendable {
                 throw KeywayError.invalidIDToken("at_hash does not match the access token.")
             }
         }
+        let tokenNonce = claims["nonce"]?.stringValue
+        if let nonce {
+            guard let tokenNonce else { throw KeywayError.invalidIDToken("The nonce is missing.") }
+            guard ConstantTime.equals(tokenNonce, nonce) else {
+                throw KeywayError.invalidIDToken("The nonce does not match the one the sign-in was started with.")
+            }
+        }
         var emailVerified: Bool?
         if case .bool(let value) = claims["email_verified"] { emailVerified = value }
         var methods: [String] = []
@@ -138,6 +151,6 @@ public struct IDTokenVerifier: Sendable {
             issuedAt: Date(timeIntervalSince1970: iat),
             authTime: claims["auth_time"]?.numberValue.map(Date.init(timeIntervalSince1970:)),
             authenticationMethods: methods, email: claims["email"]?.stringValue, emailVerified: emailVerified,
-            sessionID: claims["sid"]?.stringValue)
+            sessionID: claims["sid"]?.stringValue, nonce: tokenNonce)
     }
 }

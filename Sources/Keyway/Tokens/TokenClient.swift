@@ -9,6 +9,8 @@ actor TokenClient {
     private let configId: String
     private let options: KeywayOptions
     private var discovery: DiscoveryDocument?
+    /// What the browser path reads of the same document.
+    private var browserMetadata: BrowserMetadata?
     private var keys: [String: JSONWebKey] = [:]
     /// The latest `DPoP-Nonce` the server sent.
     private var dpopNonce: String?
@@ -29,15 +31,21 @@ actor TokenClient {
         self.logger = KeywayLogger(configuration: options.logging, clock: options.clock)
     }
 
-    func exchange(authCode: Sensitive<String>, codeVerifier: Sensitive<String>) async throws -> TokenSet {
+    /// Redeems a code. `redirectURI` is repeated as `redirect_uri` when the code was obtained with
+    /// one (RFC 6749 §4.1.3); `nonce`, when the sign-in sent one, must be the ID token's.
+    func exchange(
+        authCode: Sensitive<String>, codeVerifier: Sensitive<String>, redirectURI: String? = nil, nonce: String? = nil
+    ) async throws -> TokenSet {
         guard !authCode.revealed.isEmpty else { throw KeywayError.invalidConfiguration("The authorization code is empty.") }
         guard PKCE.isValidVerifier(codeVerifier.revealed) else {
             throw KeywayError.invalidConfiguration("The code verifier is not a valid PKCE verifier.")
         }
-        return try await tokenRequest([
+        var form = [
             ("grant_type", "authorization_code"), ("code", authCode.revealed),
             ("code_verifier", codeVerifier.revealed), ("client_id", configId),
-        ])
+        ]
+        if let redirectURI { form.append(("redirect_uri", redirectURI)) }
+        return try await tokenRequest(form, nonce: nonce)
     }
 
     func exchange(externalToken: Sensitive<String>, type: ExternalTokenType) async throws -> TokenSet {
@@ -62,7 +70,7 @@ actor TokenClient {
     }
 
     /// Posts a token request and verifies the ID token of the answer.
-    private func tokenRequest(_ form: [(String, String)]) async throws -> TokenSet {
+    private func tokenRequest(_ form: [(String, String)], nonce: String? = nil) async throws -> TokenSet {
         let metadata = try await loadDiscovery()
         guard let tokenURL = URL(string: metadata.tokenEndpoint) else {
             throw KeywayError.invalidResponse("The token endpoint URL is invalid.")
@@ -93,7 +101,7 @@ actor TokenClient {
         } catch {
             throw KeywayError.invalidResponse("The token response could not be read.")
         }
-        return try await verified(tokens, issuer: metadata.issuer)
+        return try await verified(tokens, issuer: metadata.issuer, nonce: nonce)
     }
 
     /// Verifies the ID token of a token response obtained elsewhere (the app's backend).
@@ -101,11 +109,12 @@ actor TokenClient {
         try await verified(tokens, issuer: try await loadDiscovery().issuer)
     }
 
-    private func verified(_ tokens: TokenResponse, issuer: String) async throws -> TokenSet {
+    private func verified(_ tokens: TokenResponse, issuer: String, nonce: String? = nil) async throws -> TokenSet {
         guard let idToken = tokens.idToken else { throw KeywayError.invalidIDToken("The response has no ID token.") }
         let claims: IDTokenClaims
         do {
-            claims = try await verify(idToken: idToken.revealed, accessToken: tokens.accessToken.revealed, issuer: issuer)
+            claims = try await verify(
+                idToken: idToken.revealed, accessToken: tokens.accessToken.revealed, issuer: issuer, nonce: nonce)
         } catch {
             logger.log(.warning, .crypto, "ID token refused: \(error)")
             throw error
@@ -162,11 +171,11 @@ actor TokenClient {
 
     // MARK: ID token
 
-    func verify(idToken: String, accessToken: String?, issuer: String) async throws -> IDTokenClaims {
+    func verify(idToken: String, accessToken: String?, issuer: String, nonce: String? = nil) async throws -> IDTokenClaims {
         let jws = try IDTokenVerifier.parse(idToken)
         let key = try await key(kid: jws.keyID)
         let verifier = IDTokenVerifier(issuer: issuer, clientID: configId, leeway: Self.leeway, clock: options.clock)
-        return try verifier.verify(jws, accessToken: accessToken, key: key)
+        return try verifier.verify(jws, accessToken: accessToken, nonce: nonce, key: key)
     }
 
     // MARK: Revocation, user info, sign-out
@@ -287,12 +296,22 @@ actor TokenClient {
         guard response.status == 200,
             let document = try? JSONDecoder().decode(DiscoveryDocument.self, from: response.body)
         else { throw KeywayError.invalidResponse("The OpenID configuration could not be read.") }
+        browserMetadata = try? JSONDecoder().decode(BrowserMetadata.self, from: response.body)
         // OpenID Connect Discovery §4.3: the issuer must be the URL the document was fetched from.
         guard document.issuer == server.root.absoluteString else {
             throw KeywayError.invalidResponse("The server's issuer \(document.issuer) does not match \(server.root.absoluteString).")
         }
         discovery = document
         return document
+    }
+
+    /// The issuer, the authorization endpoint and whether the server puts `iss` in its
+    /// authorization responses (RFC 9207), from the discovery document.
+    func authorizationMetadata() async throws -> AuthorizationServerMetadata {
+        let document = try await loadDiscovery()
+        return AuthorizationServerMetadata(
+            issuer: document.issuer, discoveredEndpoint: document.authorizationEndpoint,
+            issParameterSupported: browserMetadata?.authorizationResponseIssParameterSupported ?? false)
     }
 
     /// The key with `kid`, fetching the JWKS again once when it is not cached (key rotation).

@@ -46,6 +46,9 @@ public struct IDTokenClaims: Sendable, Equatable {
     public var emailVerified: Bool?
     /// The session ID (`sid`).
     public var sessionID: String?
+    /// The `nonce` the sign-in was started with (`nonce`), when the token carries one. When the
+    /// SDK sent a nonce it checked this one against it.
+    public var nonce: String? = nil
 
     /// The session ID, under its name before 1.0.
     @available(*, deprecated, renamed: "sessionID")

@@ -5,14 +5,21 @@ import Keyway
 import FoundationNetworking
 #endif
 
-func snippet_sdk_14(
-    keyway: KeywayClient, session: KeywaySession, storage: any SecureStorage, serverURL: URL, email: String, authCode: Sensitive<String>, codeVerifier: Sensitive<String>, token: Sensitive<String>, request: URLRequest, action: Action, link: Link, scannedText: String, legacyIDToken: String, configId: String, url: URL, folder: URL
-) async throws {
-    await session.reloadState()                       // at launch: load from storage
-    let state = session.state.snapshot                // a plain value
-    print(state.auth.isAuthenticated, state.user.data["email"] ?? "")
-    for await auth in session.state.subscribe({ $0.auth }) {   // emits only on change
-        print(auth.isAuthenticated)
+#if canImport(SwiftUI)
+import AuthenticationServices
+
+
+@MainActor
+func signInWithTheBrowser(keyway: KeywayClient, session: KeywaySession, window: ASPresentationAnchor) async {
+    let browser = WebAuthenticationBrowserSession { window }      // the window to present over
+    let options = BrowserSignInOptions(redirectURI: URL(string: "com.example.app:/callback")!)
+    do {
+        let tokens = try await keyway.browser.signIn(using: browser, options: options, session: session)
+        print(tokens.idToken.subject)
+    } catch BrowserSignInError.cancelled {
+        // the user closed the sheet
+    } catch {
+        print(error)
     }
-    _ = state
 }
+#endif

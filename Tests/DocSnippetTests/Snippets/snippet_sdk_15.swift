@@ -5,16 +5,16 @@ import Keyway
 import FoundationNetworking
 #endif
 
-#if canImport(SwiftUI)
-import SwiftUI
-
-
-@MainActor
-struct AccountBadge: View {
-    let model: KeywayStateModel          // KeywayStateModel(store: session.state), made once
-
-    var body: some View {
-        Text(model.auth.isAuthenticated ? "Signed in" : "Signed out")
-    }
+func snippet_sdk_15(
+    keyway: KeywayClient, session: KeywaySession, storage: any SecureStorage, serverURL: URL, email: String, authCode: Sensitive<String>, codeVerifier: Sensitive<String>, token: Sensitive<String>, request: URLRequest, action: Action, link: Link, scannedText: String, legacyIDToken: String, configId: String, url: URL, folder: URL
+) async throws {
+    let request = try await keyway.browser.authorizationRequest(
+        BrowserSignInOptions(redirectURI: URL(string: "https://app.example.com/callback")!,
+                             prompt: [.login], loginHint: "ada@example.com", maxAge: 3600, uiLocales: ["fr", "en"]))
+    print(request.url)   // open it in a browser; keep `request` (it holds the PKCE verifier)
+    // later, with the URL the browser came back to (`url` here):
+    let tokens = try await keyway.browser.complete(request, callbackURL: url, session: session)
+    print(tokens.idToken.nonce ?? "")
+    _ = request
+    _ = tokens
 }
-#endif

@@ -5,14 +5,16 @@ import Keyway
 import FoundationNetworking
 #endif
 
-func snippet_sdk_18(
-    keyway: KeywayClient, session: KeywaySession, storage: any SecureStorage, serverURL: URL, email: String, authCode: Sensitive<String>, codeVerifier: Sensitive<String>, token: Sensitive<String>, request: URLRequest, action: Action, link: Link, scannedText: String, legacyIDToken: String, configId: String, url: URL, folder: URL
-) async throws {
-    let keys = SoftwareDeviceKeyStore(storage: storage)
-    let name = SoftwareDeviceKeyStore.dpopKeyName(appIdentifier: "com.example.shop", configID: configId)
-    let keyway = try KeywayClient(configID: configId, baseURL: url,
-                            options: KeywayOptions(dpopKey: try await keys.existingOrNewKey(named: name)))
-    _ = keys
-    _ = name
-    _ = keyway
+#if canImport(SwiftUI)
+import SwiftUI
+
+
+@MainActor
+struct AccountBadge: View {
+    let model: KeywayStateModel          // KeywayStateModel(store: session.state), made once
+
+    var body: some View {
+        Text(model.auth.isAuthenticated ? "Signed in" : "Signed out")
+    }
 }
+#endif

@@ -8,8 +8,7 @@ import FoundationNetworking
 func snippet_sdk_19(
     keyway: KeywayClient, session: KeywaySession, storage: any SecureStorage, serverURL: URL, email: String, authCode: Sensitive<String>, codeVerifier: Sensitive<String>, token: Sensitive<String>, request: URLRequest, action: Action, link: Link, scannedText: String, legacyIDToken: String, configId: String, url: URL, folder: URL
 ) async throws {
-    let logging = KeywayLogging(level: .debug, tags: [.http, .flow, .oauth], sinks: [StandardErrorLogSink()])
-    let keyway = try KeywayClient(configID: "cfg_…", baseURL: url, options: KeywayOptions(logging: logging))
-    _ = logging
-    _ = keyway
+    guard let accessToken = try await session.accessToken() else { return }   // nobody signed in
+    var request = URLRequest(url: URL(string: "https://api.example.com/orders")!)
+    request = try await keyway.authorizedRequest(request, accessToken: accessToken)
 }

@@ -8,6 +8,10 @@ import FoundationNetworking
 func snippet_sdk_20(
     keyway: KeywayClient, session: KeywaySession, storage: any SecureStorage, serverURL: URL, email: String, authCode: Sensitive<String>, codeVerifier: Sensitive<String>, token: Sensitive<String>, request: URLRequest, action: Action, link: Link, scannedText: String, legacyIDToken: String, configId: String, url: URL, folder: URL
 ) async throws {
-    let attest = RequestInterceptor { request in ["X-App-Attestation": try await attestation(for: request.url)] }
-    _ = attest
+    let profile = try await session.user.get()                       // [String: ProfileValue], opened
+    let taxId = try await session.user.get(field: "taxId")
+    try await session.user.set(["displayName": .string("Ada"), "taxId": .string("DE-123")])
+    try await session.user.set(field: "age", value: nil)             // removes the field
+    _ = profile
+    _ = taxId
 }
