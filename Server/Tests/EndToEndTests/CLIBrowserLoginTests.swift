@@ -82,6 +82,31 @@ struct CLIBrowserLoginTests {
         }
     }
 
+    @Test("Through the hosted pages: the user signs in on the server's pages, the CLI gets the redirect")
+    func throughTheHostedPages() async throws {
+        try await withTestServer(TestServer.start(clock: ManualClock())) { server in
+            // The dev application registers http://127.0.0.1/callback (any port) from its creation.
+            let cli = try start(server, ["--json", "pages@example.com"])
+            let (url, _) = try await authorizationURL(cli)
+            let agent = PageAgent(server: server)
+            let first = try await agent.open(try #require(url.path + "?" + (url.query ?? "")))
+            // login_hint fills in the identifier.
+            #expect(first.form("/login/identify")?.values["identifier"] == "pages@example.com")
+            let (page, steps) = try await agent.signIn(from: first, email: "pages@example.com")
+            #expect(steps.first == "identify")
+            let redirect = try #require(page.redirect, "\(page.text)")
+            #expect(redirect.queryItems?.first { $0.name == "iss" }?.value == server.baseURL.absoluteString)
+            let answer = try await deliver(
+                "http://127.0.0.1:\(try #require(redirect.port))\(redirect.path)", try #require(redirect.percentEncodedQuery))
+            #expect(String(decoding: answer.body, as: UTF8.self).contains("You can close this window"))
+            let status = try await cli.waitForExit()
+            #expect(status == 0, "stderr: \(cli.standardError)")
+            let json = cli.standardOutput.split(separator: "\n", maxSplits: 1).last.map(String.init) ?? ""
+            let tokens = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any]
+            #expect((tokens?["id_token"] as? String)?.split(separator: ".").count == 3)
+        }
+    }
+
     @Test func theServersErrorIsPrintedWithItsDescription() async throws {
         try await withTestServer(TestServer.start(clock: ManualClock())) { server in
             let cli = try start(server)

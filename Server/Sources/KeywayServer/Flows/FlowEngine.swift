@@ -142,7 +142,7 @@ struct FlowEngine: Sendable {
             }
             return try await startManaging(
                 application: application, policy: policy, account: account, request: request,
-                clientAddress: clientAddress, now: now, traceId: traceId)
+                authorization: authorization, clientAddress: clientAddress, now: now, traceId: traceId)
         }
         guard let identifier else { throw FlowProblem.internalError }
 

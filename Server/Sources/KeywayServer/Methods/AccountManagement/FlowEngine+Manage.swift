@@ -18,7 +18,8 @@ extension FlowEngine {
     /// for the token's session and at most the token's scope, and only after a fresh verification.
     func startManaging(
         application: ApplicationRecord, policy: FlowPolicy, account: Account,
-        request: StartFlowRequest, clientAddress: String?, now: Int64, traceId: String
+        request: StartFlowRequest, authorization: FlowProgress.AuthorizationParameters? = nil, clientAddress: String?,
+        now: Int64, traceId: String
     ) async throws -> Step {
         let userId = account.userId
         let sessionId = account.sessionId
@@ -28,8 +29,11 @@ extension FlowEngine {
             guard let user = try await repositories.users.find(id: userId), user.projectId == application.projectId
             else { throw FlowProblem.invalidAccessToken }
             if user.isBlocked { throw FlowProblem.userBlocked }
-            let progress = FlowProgress(
+            var progress = FlowProgress(
                 mode: .manage(FlowProgress.Management(grantedScope: account.scope)), stage: .manageAccount)
+            // The code's scope stays the one the access token was granted; its nonce, redirect
+            // URI and state are the client's.
+            progress.authorization = authorization
             let flow = FlowRecord(
                 id: flowId, applicationId: application.id, flowType: .accountManage,
                 identifier: user.email ?? user.phone ?? user.id, userId: user.id, state: .awaitingCode,
