@@ -49,7 +49,9 @@ extension HostedLogin {
     }
 
     /// What the account page adds under the flow's step: the applications allowed, signing out.
-    func accountExtras(_ page: inout HostedPage, visit: Visit, strings: HostedStrings, request: Request) async throws {
+    func accountExtras(
+        _ page: inout HostedPage, visit: Visit, strings: HostedStrings, request: Request, onOperation: Bool = false
+    ) async throws {
         guard let session = try await sessions.live(token: BrowserCookies.value(cookies.sessionName, in: request)) else {
             return
         }
@@ -71,7 +73,15 @@ extension HostedLogin {
                         submitLabel: strings("account.revokeConsent"), style: .secondary)))
         }
         if !items.isEmpty { page.displays.append(.list(label: strings("account.consents"), items: items)) }
-        page.forms.removeAll { $0.action == "/login/cancel" }
+        // On an operation's own step, cancelling goes back to the account; on the account's
+        // page itself, signing out replaces it.
+        if let index = page.forms.firstIndex(where: { $0.action == "/login/cancel" }) {
+            if onOperation {
+                page.forms[index].submitLabel = strings("account.back")
+                return
+            }
+            page.forms.remove(at: index)
+        }
         page.forms.append(
             HostedForm(
                 action: "/account/logout", csrfToken: visit.record.csrfToken, submitLabel: strings("account.signOut"),

@@ -67,7 +67,8 @@ extension HostedLogin {
         ).page(for: step, flash: flash)
         if visit.state.purpose == .account {
             page.subtitle = nil
-            try await accountExtras(&page, visit: visit, strings: strings, request: request)
+            try await accountExtras(
+                &page, visit: visit, strings: strings, request: request, onOperation: step.kind != .manageAccount)
         }
         return respond(page, strings: strings, formTargets: targets)
     }

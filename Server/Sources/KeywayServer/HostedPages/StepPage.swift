@@ -131,7 +131,7 @@ struct StepPage {
             name: field.name, label: field.label ?? field.name, kind: kind, required: field.required,
             value: kind == .password || kind == .code ? nil : field.value, autocomplete: autocomplete,
             minLength: field.minLength, maxLength: field.maxLength, pattern: field.pattern.map(Self.htmlPattern),
-            hint: field.placeholder.flatMap { kind == .code ? nil : $0 }, error: error,
+            hint: hint(for: field, kind: kind), error: error,
             options: (field.options ?? []).map { HostedOption(value: $0.value, label: $0.label) })
         if kind == .checkbox, let url = Self.firstURL(in: input.label) {
             // "I accept the terms of service (https://…)": the address becomes the link.
@@ -139,6 +139,13 @@ struct StepPage {
             input.label = input.label.replacingOccurrences(of: " (\(url))", with: "")
         }
         return input
+    }
+
+    /// A field's placeholder as the hint under its input ("For example +14155550123"); none for
+    /// a code, whose placeholder is only zeros.
+    private static func hint(for field: Field, kind: HostedField.Kind) -> String? {
+        guard kind != .code, let example = field.placeholder, !example.isEmpty else { return nil }
+        return HostedStrings.english("field.example", ["example": example])
     }
 
     /// A pattern as the HTML `pattern` attribute takes it: anchored already, without `^…$`.
