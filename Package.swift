@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "KeywayProtocol", targets: ["KeywayProtocol"]),
         .library(name: "KeywayJOSE", targets: ["KeywayJOSE"]),
         .library(name: "KeywayUI", targets: ["KeywayUI"]),
+        .library(name: "KeywayPowerAuth", targets: ["KeywayPowerAuth"]),
     ],
     dependencies: [
         // 4.x: its key types are Sendable, which the SDK's strict concurrency needs (3.12.3 does
@@ -48,6 +49,21 @@ let package = Package(
         .target(
             name: "KeywayUI",
             dependencies: ["Keyway"],
+            swiftSettings: strict
+        ),
+        .target(
+            name: "KeywayPowerAuth",
+            dependencies: [
+                .product(name: "Crypto", package: "swift-crypto"),
+                // AES block and CBC (the KDF, the status blob, ECIES), PBKDF2.
+                .product(name: "CryptoExtras", package: "swift-crypto"),
+            ],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "KeywayPowerAuthTests",
+            dependencies: ["KeywayPowerAuth", .product(name: "Crypto", package: "swift-crypto")],
+            resources: [.copy("Vectors")],
             swiftSettings: strict
         ),
         .testTarget(
