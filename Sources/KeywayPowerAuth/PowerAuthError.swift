@@ -24,6 +24,8 @@ public enum PowerAuthError: Error, Sendable, Equatable, CustomStringConvertible 
     case authenticationFailed
     /// Decryption failed (for example, bad padding).
     case decryptionFailed
+    /// A value the protocol version requires is missing (an ECIES nonce or timestamp).
+    case missingValue(field: String)
 
     /// A sentence describing the error.
     public var description: String {
@@ -50,6 +52,8 @@ public enum PowerAuthError: Error, Sendable, Equatable, CustomStringConvertible 
             "the MAC does not match"
         case .decryptionFailed:
             "the data could not be decrypted"
+        case let .missingValue(field):
+            "\(field) is required by this protocol version"
         }
     }
 }

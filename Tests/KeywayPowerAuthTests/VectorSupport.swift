@@ -53,6 +53,19 @@ enum Vectors {
     }
 }
 
+extension Vectors {
+    /// The cases of an ECIES file, `{"e2ee_test_vectors_…_scope": [{…}]}`, each one flat object of
+    /// strings (kept as the case's `input`).
+    static func loadE2EE(_ name: String) -> [VectorCase] {
+        guard let url = Bundle.module.url(forResource: name, withExtension: "json", subdirectory: "Vectors"),
+            let data = try? Data(contentsOf: url),
+            let file = try? JSONDecoder().decode([String: [[String: String]]].self, from: data),
+            let cases = file.values.first
+        else { return [] }
+        return cases.enumerated().map { VectorCase(file: name, index: $0.offset, input: $0.element, output: [:]) }
+    }
+}
+
 extension SymmetricKey {
     var bytes: Data { withUnsafeBytes { Data($0) } }
 }
