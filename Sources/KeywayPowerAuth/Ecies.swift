@@ -2,8 +2,8 @@ import Crypto
 import CryptoExtras
 import Foundation
 
-/// The protocol versions whose ECIES envelopes differ.
-public enum EciesVersion: String, Sendable, Hashable, CaseIterable {
+/// The protocol versions 3.x, which differ in their ECIES envelopes and token digests.
+public enum PowerAuthVersion: String, Sendable, Hashable, CaseIterable {
     /// 3.0: zero IV, MAC over the ciphertext and `SHARED_INFO_2_BASE`.
     case v30 = "3.0"
     /// 3.1: the IV derived from the request's nonce (the response reuses it).
@@ -13,10 +13,11 @@ public enum EciesVersion: String, Sendable, Hashable, CaseIterable {
     /// 3.3: as 3.2, with the temporary key's ID in the associated data.
     case v33 = "3.3"
 
-    /// Whether the envelope carries a nonce (3.1 and later).
+    /// Whether an ECIES envelope carries a nonce (3.1 and later).
     public var usesNonce: Bool { self != .v30 }
 
-    /// Whether each direction has its own nonce and a timestamp (3.2 and later).
+    /// Whether each ECIES direction has its own nonce and a timestamp, and a token digest covers
+    /// the version (3.2 and later).
     public var usesTimestamp: Bool { self == .v32 || self == .v33 }
 }
 
@@ -90,7 +91,7 @@ public struct EciesEnvelopeKey: Sendable {
     /// - Returns: The envelope key.
     /// - Throws: `PowerAuthError.invalidKey` when the agreement fails.
     public static func forRequest(
-        publicKey: P256.KeyAgreement.PublicKey, sharedInfo1: Data, version: EciesVersion,
+        publicKey: P256.KeyAgreement.PublicKey, sharedInfo1: Data, version: PowerAuthVersion,
         ephemeralPrivateKey: P256.KeyAgreement.PrivateKey = P256.KeyAgreement.PrivateKey(), compressed: Bool = true
     ) throws(PowerAuthError) -> EciesEnvelopeKey {
         let ephemeralPublic = compressed
@@ -109,7 +110,7 @@ public struct EciesEnvelopeKey: Sendable {
     /// - Returns: The envelope key.
     /// - Throws: `PowerAuthError.invalidKey` when the ephemeral key is not a P-256 point.
     public static func forResponse(
-        privateKey: P256.KeyAgreement.PrivateKey, ephemeralPublicKey: Data, sharedInfo1: Data, version: EciesVersion
+        privateKey: P256.KeyAgreement.PrivateKey, ephemeralPublicKey: Data, sharedInfo1: Data, version: PowerAuthVersion
     ) throws(PowerAuthError) -> EciesEnvelopeKey {
         let ephemeral = try PowerAuthKeys.publicKey(ephemeralPublicKey)
         return try derive(privateKey: privateKey, publicKey: ephemeral, ephemeralPublicKey: ephemeralPublicKey,
@@ -118,7 +119,7 @@ public struct EciesEnvelopeKey: Sendable {
 
     private static func derive(
         privateKey: P256.KeyAgreement.PrivateKey, publicKey: P256.KeyAgreement.PublicKey, ephemeralPublicKey: Data,
-        sharedInfo1: Data, version: EciesVersion
+        sharedInfo1: Data, version: PowerAuthVersion
     ) throws(PowerAuthError) -> EciesEnvelopeKey {
         let shared: SharedSecret
         do {
@@ -168,7 +169,7 @@ public struct EciesPayload: Sendable, Hashable {
 /// Everything both parties need to seal and open the envelopes of one request–response cycle.
 public struct EciesContext: Sendable {
     /// The protocol version.
-    public let version: EciesVersion
+    public let version: PowerAuthVersion
     /// The envelope key.
     public let envelopeKey: EciesEnvelopeKey
     /// `SHARED_INFO_2_BASE` (``applicationScopeSharedInfo2Base(applicationSecret:)`` or
@@ -184,7 +185,7 @@ public struct EciesContext: Sendable {
     ///   - envelopeKey: The envelope key.
     ///   - sharedInfo2Base: `SHARED_INFO_2_BASE`.
     ///   - associatedData: `ASSOCIATED_DATA` (ignored before 3.2).
-    public init(version: EciesVersion, envelopeKey: EciesEnvelopeKey, sharedInfo2Base: Data, associatedData: Data) {
+    public init(version: PowerAuthVersion, envelopeKey: EciesEnvelopeKey, sharedInfo2Base: Data, associatedData: Data) {
         self.version = version
         self.envelopeKey = envelopeKey
         self.sharedInfo2Base = sharedInfo2Base
@@ -220,7 +221,7 @@ public struct EciesContext: Sendable {
     ///   - temporaryKeyID: The temporary key's ID (3.3), or `nil`.
     /// - Returns: The associated data.
     public static func associatedData(
-        version: EciesVersion, applicationKey: String, activationID: String?, temporaryKeyID: String?
+        version: PowerAuthVersion, applicationKey: String, activationID: String?, temporaryKeyID: String?
     ) -> Data {
         var parts = [Data(version.rawValue.utf8), Data(applicationKey.utf8)]
         if let activationID { parts.append(Data(activationID.utf8)) }

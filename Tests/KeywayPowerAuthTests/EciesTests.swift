@@ -16,7 +16,7 @@ struct EciesTests {
 
     /// The vector's context, its `SHARED_INFO_2_BASE` recomputed from the application secret.
     static func context(_ vector: VectorCase) throws -> EciesContext {
-        let version = try #require(EciesVersion(rawValue: try vector.value("protocolVersion")))
+        let version = try #require(PowerAuthVersion(rawValue: try vector.value("protocolVersion")))
         let secret = try vector.value("applicationSecret")
         let activationID = vector.input["activationId"]
         let base = try activationID == nil
@@ -72,8 +72,8 @@ struct EciesTests {
         }
     }
 
-    @Test(arguments: EciesVersion.allCases)
-    func envelopeKeyAgreementRoundTrip(_ version: EciesVersion) throws {
+    @Test(arguments: PowerAuthVersion.allCases)
+    func envelopeKeyAgreementRoundTrip(_ version: PowerAuthVersion) throws {
         let server = P256.KeyAgreement.PrivateKey()
         let sharedInfo1 = EciesSharedInfo1.applicationScopeGeneric.bytes
         for compressed in [true, false] {
