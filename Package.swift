@@ -1,6 +1,7 @@
 // swift-tools-version:6.1
 // The Keyway SDK: what an app adds. Its only dependency is swift-crypto (Crypto, and CryptoExtras
-// for RSA); the server, the backend kit, the CLI and the benchmark are the package in Server/.
+// for RSA, and for AES-CBC and PBKDF2 in KeywayPowerAuth); the server, the backend kit, the CLI and
+// the benchmark are the package in Server/.
 import PackageDescription
 
 let strict: [SwiftSetting] = [
