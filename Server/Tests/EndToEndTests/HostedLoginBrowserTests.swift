@@ -45,9 +45,14 @@ struct HostedLoginBrowserTests {
     /// failing the test when the relying party's checks failed. The relying party's pauses are
     /// answered here: `register` (its URIs), `advance-N` (the clock moves N seconds) and
     /// `expire-flow` (past the flow lifetime).
+    ///
+    /// The server's idle timeout is short: a connection the browser leaves open (a preconnected
+    /// socket, a keep-alive) is closed by the server soon after, so the graceful stop at the end
+    /// never waits on the browser.
     func run(_ scenario: String, policy: [String: Any]? = nil) async throws -> [String: Any] {
         let clock = ManualClock()
-        return try await withTestServer(TestServer.start(clock: clock, adminToken: testAdminToken)) { server in
+        return try await withTestServer(TestServer.start(clock: clock, adminToken: testAdminToken, idleTimeout: 30)) {
+            server in
             if let policy { try await server.setPolicy(policy) }
             let second = try await server.addProjectApplication(name: "Second application")
             let directory = TestFiles.directory.appendingPathComponent("browser-rp-\(UUID().uuidString)")

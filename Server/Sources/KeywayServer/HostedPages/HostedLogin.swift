@@ -94,8 +94,10 @@ struct HostedLogin: Sendable {
     func checkedForm(_ request: Request, context: KeywayRequestContext, csrfToken: String) async throws
         -> [String: String]?
     {
-        guard PageSecurity.isSameOrigin(request, issuer: issuer()) else { return nil }
+        // The body is read first, also for a post that is refused: a request whose body was left
+        // unread can hold its connection open past a graceful shutdown.
         let data = try await RequestDecoding.body(request, context: context)
+        guard PageSecurity.isSameOrigin(request, issuer: issuer()) else { return nil }
         guard let form = try? FormURLEncoded.parse(data), let sent = form["csrf_token"],
             ConstantTime.equals(Array(sent.utf8), Array(csrfToken.utf8))
         else { return nil }
