@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "KeywayJOSE", targets: ["KeywayJOSE"]),
         .library(name: "KeywayUI", targets: ["KeywayUI"]),
         .library(name: "KeywayPowerAuth", targets: ["KeywayPowerAuth"]),
+        .library(name: "KeywayActivation", targets: ["KeywayActivation"]),
     ],
     dependencies: [
         // 4.x: its key types are Sendable, which the SDK's strict concurrency needs (3.12.3 does
@@ -61,6 +62,23 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        .target(
+            name: "KeywayActivation",
+            dependencies: [
+                "Keyway",
+                "KeywayPowerAuth",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "KeywayActivationTests",
+            dependencies: [
+                "KeywayActivation", "Keyway", "KeywayPowerAuth", .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
+            ],
+            swiftSettings: strict
+        ),
         .testTarget(
             name: "KeywayPowerAuthTests",
             dependencies: ["KeywayPowerAuth", .product(name: "Crypto", package: "swift-crypto")],
@@ -81,7 +99,7 @@ let package = Package(
         ),
         .testTarget(
             name: "DocSnippetTests",
-            dependencies: ["Keyway", "KeywayUI"],
+            dependencies: ["Keyway", "KeywayUI", "KeywayActivation"],
             swiftSettings: strict
         ),
     ],

@@ -111,6 +111,45 @@ public enum PowerAuthKeyProtection {
         return try PowerAuthKeys.privateKey(plain)
     }
 
+    /// `encryptedVaultEncryptionKey`, as `/pa/v3/vault/unlock` sends it: `KEY_ENCRYPTION_VAULT`
+    /// encrypted with AES-128-CBC, zero IV, PKCS #7 padding, under `KEY_TRANSPORT`.
+    ///
+    /// - Parameters:
+    ///   - vaultKey: `KEY_ENCRYPTION_VAULT` (16 bytes).
+    ///   - transportKey: `KEY_TRANSPORT` (16 bytes).
+    /// - Returns: 32 encrypted bytes.
+    /// - Throws: `PowerAuthError.invalidLength` for a key not 16 bytes.
+    public static func encryptVaultKey(_ vaultKey: SymmetricKey, transportKey: SymmetricKey) throws(PowerAuthError) -> Data {
+        try Bytes.require(vaultKey.data, count: 16, field: "vault key")
+        try Bytes.require(transportKey.data, count: 16, field: "transport key")
+        do {
+            return try AES._CBC.encrypt(vaultKey.data, using: transportKey, iv: zeroIV())
+        } catch {
+            throw .decryptionFailed
+        }
+    }
+
+    /// Decrypts `encryptedVaultEncryptionKey` with `KEY_TRANSPORT` (see
+    /// ``encryptVaultKey(_:transportKey:)``).
+    ///
+    /// - Parameters:
+    ///   - encrypted: The encrypted vault key.
+    ///   - transportKey: `KEY_TRANSPORT` (16 bytes).
+    /// - Returns: `KEY_ENCRYPTION_VAULT`.
+    /// - Throws: `PowerAuthError.invalidLength` for a transport key not 16 bytes or a result not
+    ///   16 bytes, `.decryptionFailed` for bad padding.
+    public static func decryptVaultKey(_ encrypted: Data, transportKey: SymmetricKey) throws(PowerAuthError) -> SymmetricKey {
+        try Bytes.require(transportKey.data, count: 16, field: "transport key")
+        let plain: Data
+        do {
+            plain = try AES._CBC.decrypt(encrypted, using: transportKey, iv: zeroIV())
+        } catch {
+            throw .decryptionFailed
+        }
+        try Bytes.require(plain, count: 16, field: "vault key")
+        return SymmetricKey(data: plain)
+    }
+
     /// The zero IV the protocol uses for these keys.
     private static func zeroIV() throws -> AES._CBC.IV {
         try AES._CBC.IV(ivBytes: [UInt8](repeating: 0, count: 16))

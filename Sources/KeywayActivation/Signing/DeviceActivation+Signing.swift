@@ -1,0 +1,134 @@
+import Crypto
+import Foundation
+
+extension DeviceActivation {
+    /// Signs a request for the server (a PowerAuth 3.3 online signature, Base64) and returns its
+    /// `X-PowerAuth-Authorization` header. The counter step is written to storage before the
+    /// header is returned; concurrent calls run one at a time and never share a counter value.
+    ///
+    /// - Parameters:
+    ///   - method: The HTTP method.
+    ///   - uriID: The URI identifier the server signs with (for example `/payments/pay`).
+    ///   - body: The exact body bytes sent.
+    ///   - authentication: The factors.
+    /// - Returns: The header (``PowerAuthAuthorizationHeader/value`` is its value).
+    /// - Throws: ``ActivationError``: `noActivation`, `notCommitted`, `invalidFactors`,
+    ///   `biometry`, `storage`.
+    public func sign(method: String, uriID: String, body: Data, with authentication: FactorAuthentication)
+        async throws(ActivationError) -> PowerAuthAuthorizationHeader
+    {
+        let record = try await committedRecord()
+        let keys = try await signatureKeys(record, authentication)
+        let applicationKey = configuration.applicationKey
+        let applicationSecret = configuration.applicationSecret
+        let factors = authentication.factors
+        return try await update(expectedID: record.activationID) { record throws(ActivationError) in
+            let nonce = Randomness.bytes(16)
+            let data = PowerAuthSignature.signedData(
+                requestData: PowerAuthSignature.requestData(method: method, uriIdentifier: uriID, nonce: nonce, body: body),
+                applicationSecret: applicationSecret)
+            let signature = try Self.compute(data: data, keys: keys, record: &record, format: .base64)
+            return PowerAuthAuthorizationHeader(
+                activationID: record.activationID, applicationKey: applicationKey, nonce: nonce, factors: factors, signature: signature)
+        }
+    }
+
+    /// Signs a request without a body (`GET`, `DELETE`): the signed data are its query
+    /// parameters, sorted by name then value, as `name=value` joined by `&`.
+    ///
+    /// - Parameters:
+    ///   - method: The HTTP method (`GET` by default).
+    ///   - uriID: The URI identifier.
+    ///   - query: The decoded query parameters (a missing value counts as empty).
+    ///   - authentication: The factors.
+    /// - Returns: The header.
+    /// - Throws: The errors of ``sign(method:uriID:body:with:)``.
+    public func sign(method: String = "GET", uriID: String, query: [URLQueryItem], with authentication: FactorAuthentication)
+        async throws(ActivationError) -> PowerAuthAuthorizationHeader
+    {
+        let body = PowerAuthSignature.canonicalQuery(query.map { (key: $0.name, value: $0.value ?? "") })
+        return try await sign(method: method, uriID: uriID, body: body, with: authentication)
+    }
+
+    /// Reads offline signature data (`DATA\nNONCE\nKEY_FLAG ‖ ECDSA`) without signing them, to
+    /// show the operation first.
+    ///
+    /// - Parameter qrData: The scanned text.
+    /// - Returns: The parsed data.
+    /// - Throws: ``ActivationError/invalidOfflineData(_:)``.
+    public nonisolated static func parseOfflineData(_ qrData: String) throws(ActivationError) -> OfflineSignaturePayload {
+        do {
+            return try OfflineSignaturePayload(qrData)
+        } catch {
+            throw .invalidOfflineData(error.description)
+        }
+    }
+
+    /// Signs scanned offline data: checks their ECDSA signature (key flag `0`: this
+    /// activation's server key, `1`: the master server key), then computes the decimal offline
+    /// signature (method `POST`, application secret `offline`) and steps the counter.
+    ///
+    /// - Parameters:
+    ///   - qrData: The scanned text.
+    ///   - authentication: The factors (typically ``FactorAuthentication/password(_:)``).
+    ///   - uriID: The URI identifier, `/operation/authorize/offline` by default.
+    /// - Returns: The data and the signature to type.
+    /// - Throws: ``ActivationError``: `invalidOfflineData`, `offlineDataSignatureInvalid`, and
+    ///   the errors of ``sign(method:uriID:body:with:)``.
+    public func signOffline(
+        _ qrData: String, with authentication: FactorAuthentication, uriID: String = "/operation/authorize/offline"
+    ) async throws(ActivationError) -> OfflineSignature {
+        let payload = try Self.parseOfflineData(qrData)
+        let record = try await committedRecord()
+        let key = payload.signingKey == .master ? configuration.masterSigningKey : try Self.serverSigningKey(record)
+        guard payload.isValid(publicKey: key) else { throw .offlineDataSignatureInvalid }
+        let keys = try await signatureKeys(record, authentication)
+        let signature = try await update(expectedID: record.activationID) { record throws(ActivationError) in
+            let data = PowerAuthSignature.offlineSignedData(uriIdentifier: uriID, nonce: payload.nonce, data: Data(payload.data.utf8))
+            return try Self.compute(data: data, keys: keys, record: &record, format: .decimal(digits: 8))
+        }
+        return OfflineSignature(data: payload.data, signature: signature)
+    }
+
+    /// Computes with the record's counter value, then steps it.
+    static func compute(data: Data, keys: [SymmetricKey], record: inout ActivationRecord, format: PowerAuthSignatureFormat)
+        throws(ActivationError) -> String
+    {
+        let signature: String
+        do {
+            signature = try PowerAuthSignature.compute(data: data, keys: keys, counterData: record.counterData, format: format)
+        } catch {
+            throw .storage(.unreadable("The stored counter or keys are damaged: \(error)."))
+        }
+        record.counterData = PowerAuthHashCounter.next(record.counterData)
+        record.counter &+= 1
+        return signature
+    }
+
+    /// The keys of the factors, in the protocol's order: possession from storage, knowledge
+    /// unwrapped with the password, biometry through the ``Biometry`` seam.
+    func signatureKeys(_ record: ActivationRecord, _ authentication: FactorAuthentication) async throws(ActivationError) -> [SymmetricKey] {
+        var keys: [SymmetricKey] = []
+        if authentication.factors.contains(.possession) { keys.append(SymmetricKey(data: record.possessionKey)) }
+        if authentication.factors.contains(.knowledge) {
+            guard let password = authentication.password else { throw .invalidFactors("The knowledge factor needs the password.") }
+            guard let knowledge = record.knowledge else { throw .notCommitted }
+            keys.append(try unwrap(knowledge, password: password))
+        }
+        if authentication.factors.contains(.biometry) {
+            guard record.hasBiometry, let seam = options.biometry else {
+                throw .invalidFactors("Biometry is not set up for this activation.")
+            }
+            do {
+                let key = try await seam.readKey(
+                    account: biometryAccount(activationID: record.activationID),
+                    reason: authentication.biometryReason ?? "Confirm the signature")
+                keys.append(SymmetricKey(data: key))
+            } catch {
+                throw .biometry(error)
+            }
+        }
+        guard !keys.isEmpty else { throw .invalidFactors("A signature needs at least one factor.") }
+        return keys
+    }
+}
