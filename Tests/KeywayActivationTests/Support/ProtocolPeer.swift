@@ -68,10 +68,12 @@ actor ProtocolPeer: HTTPTransport {
 
     /// Moves the server's counter forward, as signatures of another copy of the device would.
     func advanceCounter(of id: String, by steps: Int) {
+        guard var activation = activations[id] else { return }
         for _ in 0..<steps {
-            activations[id]?.counterData = PowerAuthHashCounter.next(activations[id]!.counterData)
-            activations[id]?.counter += 1
+            activation.counterData = PowerAuthHashCounter.next(activation.counterData)
+            activation.counter += 1
         }
+        activations[id] = activation
     }
 
     /// Offline QR data for an activation, signed with its server key (flag 0) or the master key (1).
