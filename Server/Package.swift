@@ -123,6 +123,7 @@ let package = Package(
             name: "keyway",
             dependencies: [
                 .product(name: "Keyway", package: sdk), .product(name: "KeywayUI", package: sdk),
+                .product(name: "KeywayActivation", package: sdk),
                 "KeywayQR", "KeywayLoopback",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -153,6 +154,14 @@ let package = Package(
                 .product(name: "SwiftASN1", package: "swift-asn1"),
             ],
             path: "Tests/KeywayTestSupport",
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "KeywayCLITests",
+            dependencies: [
+                "keyway", .product(name: "KeywayActivation", package: sdk),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
             swiftSettings: strict
         ),
         .testTarget(

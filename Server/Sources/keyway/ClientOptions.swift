@@ -21,8 +21,13 @@ struct ClientOptions: ParsableArguments {
     /// instead, when the application's policy allows it. The device records and software keys are
     /// kept encrypted under the state folder: the key in `devices.key` (mode 0600), the entries in
     /// `devices.kwstore`.
-    func makeKeyway(primaryMethodSelectionPolicy: PrimaryMethodSelectionPolicy = .manual) throws -> KeywayClient {
-        guard let configId = configId ?? ProcessInfo.processInfo.environment["KEYWAY_CONFIG_ID"], !configId.isEmpty
+    /// `fallbackConfigID` is used when neither `--config-id` nor `KEYWAY_CONFIG_ID` gives one (the
+    /// PowerAuth configuration's `configId`, for the activation commands).
+    func makeKeyway(
+        primaryMethodSelectionPolicy: PrimaryMethodSelectionPolicy = .manual, fallbackConfigID: String? = nil
+    ) throws -> KeywayClient {
+        guard let configId = configId ?? ProcessInfo.processInfo.environment["KEYWAY_CONFIG_ID"] ?? fallbackConfigID,
+            !configId.isEmpty
         else {
             throw ValidationError("Pass --config-id (the dev server prints it at start) or set KEYWAY_CONFIG_ID.")
         }
@@ -55,7 +60,8 @@ struct ClientOptions: ParsableArguments {
         }
     }
 
-    private var stateDirectory: String {
+    /// The state folder: `--state-dir`, `$KEYWAY_HOME`, or `~/.keyway`.
+    var stateDirectory: String {
         if let stateDir, !stateDir.isEmpty { return stateDir }
         let environment = ProcessInfo.processInfo.environment
         if let home = environment["KEYWAY_HOME"], !home.isEmpty { return home }

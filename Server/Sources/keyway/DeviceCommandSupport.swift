@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Keyway
+import KeywayActivation
 import KeywayProtocol
 
 /// What `keyway devices` and `keyway approve` share: who is signed in, and errors as sentences.
@@ -16,6 +17,11 @@ enum DeviceCommandSupport {
     /// reason of a refused call, or what is missing.
     static func sentence(for error: any Error, server: String) -> String {
         switch error {
+        case let error as ActivationError:
+            switch error {
+            case .networkFailure: return "could not reach the Keyway server at \(server). Is it running? [\(error.code)]"
+            default: return "\(error.description) [\(error.code)]"
+            }
         case let error as SessionError:
             return "\(error)\(error == .noAccessTokenPresent ? " Run keyway login first." : "")"
         case let error as KeywayError:

@@ -8,6 +8,6 @@ struct KeywayCommand: AsyncParsableCommand {
         abstract: "The Keyway command-line client.",
         subcommands: [
             LoginCommand.self, SignupCommand.self, AccountCommand.self, DevicesCommand.self, ApproveCommand.self,
-            TokenCommand.self, WhoAmICommand.self, LogoutCommand.self,
+            TokenCommand.self, WhoAmICommand.self, LogoutCommand.self, ActivationCommand.self, SignCommand.self,
         ])
 }

@@ -1,4 +1,4 @@
-#if canImport(LocalAuthentication) && canImport(Security)
+#if canImport(LocalAuthentication) && canImport(Security) && (os(iOS) || os(macOS))
     import Foundation
     import LocalAuthentication
     import Security

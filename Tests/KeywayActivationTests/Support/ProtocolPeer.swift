@@ -47,6 +47,10 @@ actor ProtocolPeer: HTTPTransport {
     private(set) var activationRequests: [ActivationRequest] = []
     /// Every request's path, in order.
     private(set) var paths: [String] = []
+    /// When set, temporary keys are signed with this key instead of the scope's (a forged answer).
+    var forgedTemporaryKeySigner: P256.Signing.PrivateKey?
+    /// When set, temporary key answers echo this challenge instead of the request's.
+    var forgedChallenge: String?
     /// The headers of the last activation request.
     private(set) var lastActivationHeaders: [String: String] = [:]
 
@@ -63,6 +67,11 @@ actor ProtocolPeer: HTTPTransport {
     }
 
     func addCode(_ code: ActivationCode) { validCodes.insert(code.value) }
+
+    func forgeTemporaryKeys(signer: P256.Signing.PrivateKey?, challenge: String?) {
+        forgedTemporaryKeySigner = signer
+        forgedChallenge = challenge
+    }
 
     func activation(_ id: String) -> Activation? { activations[id] }
 
@@ -164,11 +173,12 @@ actor ProtocolPeer: HTTPTransport {
         temporaryKeys[id] = (key, activationID)
         let now = UInt64(Date().timeIntervalSince1970 * 1000)
         var answer = claims
+        if let forgedChallenge { answer.challenge = forgedChallenge }
         answer.keyID = id
         answer.publicKey = key.publicKey.x963Representation.base64EncodedString()
         answer.issuedAtMilliseconds = now
         answer.expiresAtMilliseconds = now + 300_000
-        let response = try TemporaryKeyJWT.response(answer, privateKey: signer)
+        let response = try TemporaryKeyJWT.response(answer, privateKey: forgedTemporaryKeySigner ?? signer)
         return ok(try JSONSerialization.data(withJSONObject: ["responseObject": ["jwt": response]]))
     }
 
