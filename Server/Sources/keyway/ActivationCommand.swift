@@ -13,11 +13,13 @@ struct ActivationCommand: AsyncParsableCommand {
             with an activation code, your Keyway sign-in, or a recovery code and PUK, then committed here \
             with a password. The keys are kept encrypted in the state folder (activation.kwstore, key in \
             activation.key). The application's PowerAuth configuration comes from --powerauth-config or \
-            $KEYWAY_POWERAUTH_CONFIG.
+            $KEYWAY_POWERAUTH_CONFIG. A terminal has no biometry: the biometry factor's key is kept \
+            beside the activation and "the biometric check" is typing y.
             """,
         subcommands: [
             ActivationCreateCommand.self, ActivationCommitCommand.self, ActivationStatusCommand.self,
-            ActivationChangePasswordCommand.self, ActivationRemoveCommand.self, ActivationCodeCommand.self,
+            ActivationChangePasswordCommand.self, ActivationBiometryCommand.self, ActivationRemoveCommand.self,
+            ActivationCodeCommand.self,
         ])
 }
 
@@ -57,6 +59,9 @@ struct ActivationCreateCommand: AsyncParsableCommand {
     @Option(help: "The activation's password (default: asked without echo).")
     var password: String?
 
+    @Flag(help: "Set up the biometry factor at the commit too.")
+    var biometry = false
+
     func validate() throws {
         let ways = [code != nil, signIn, recovery != nil].filter { $0 }.count
         guard ways == 1 else { throw ValidationError("Give exactly one of --code, --sign-in or --recovery.") }
@@ -94,7 +99,7 @@ struct ActivationCreateCommand: AsyncParsableCommand {
             }
             switch PasswordInput.readNew(password, question: "Choose the activation's password (empty: commit later): ", terminal: terminal) {
             case .some(.some(let chosen)):
-                try await activation.commit(password: chosen)
+                try await activation.commit(password: chosen, biometry: biometry)
                 terminal.status("Committed: this machine signs with its activation.")
             default:
                 terminal.status("Not committed yet: run keyway activation commit.")
@@ -116,6 +121,9 @@ struct ActivationCommitCommand: AsyncParsableCommand {
     @Option(help: "The activation's password (default: asked without echo).")
     var password: String?
 
+    @Flag(help: "Set up the biometry factor too.")
+    var biometry = false
+
     func run() async throws {
         let terminal = Terminal()
         let activation = try powerAuth.makeActivation(options)
@@ -127,7 +135,7 @@ struct ActivationCommitCommand: AsyncParsableCommand {
             terminal.status("Fingerprint: \(fingerprint)")
             guard case .some(.some(let chosen)) = PasswordInput.readNew(password, question: "Choose the activation's password: ", terminal: terminal)
             else { throw ValidationError("A password is needed to commit.") }
-            try await activation.commit(password: chosen)
+            try await activation.commit(password: chosen, biometry: biometry)
             terminal.status("Committed: this machine signs with its activation.")
         } catch let error as ValidationError {
             throw error
@@ -219,6 +227,51 @@ struct ActivationChangePasswordCommand: AsyncParsableCommand {
             try await activation.changePasswordLocally(from: old, to: new)
             terminal.status("Password changed.")
         } catch let error as ValidationError {
+            throw error
+        } catch {
+            throw DeviceCommandSupport.fail(error, terminal: terminal, server: options.server)
+        }
+    }
+}
+
+/// `keyway activation biometry add|remove`.
+struct ActivationBiometryCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "biometry",
+        abstract: "Set up the biometry factor (the server releases the vault key for the password), or remove it.")
+
+    /// What to do.
+    enum Operation: String, ExpressibleByArgument, CaseIterable {
+        case add, remove
+    }
+
+    @OptionGroup var options: ClientOptions
+    @OptionGroup var powerAuth: PowerAuthOptions
+
+    @Argument(help: "add or remove.")
+    var operation: Operation
+
+    @Option(help: "With add: the activation's password (default: asked without echo).")
+    var password: String?
+
+    func validate() throws {
+        if operation == .remove, password != nil { throw ValidationError("remove needs no password.") }
+    }
+
+    func run() async throws {
+        let terminal = Terminal()
+        let activation = try powerAuth.makeActivation(options)
+        do {
+            switch operation {
+            case .add:
+                guard let password = PasswordInput.read(password, question: "Password: ", terminal: terminal) else { throw ExitCode.failure }
+                try await activation.addBiometry(password: password)
+                terminal.status("The biometry factor is set up.")
+            case .remove:
+                try await activation.removeBiometry()
+                terminal.status("The biometry factor is removed.")
+            }
+        } catch let error as ExitCode {
             throw error
         } catch {
             throw DeviceCommandSupport.fail(error, terminal: terminal, server: options.server)

@@ -39,7 +39,8 @@ struct PowerAuthOptions: ParsableArguments {
     }
 
     /// This machine's activation of the application, kept encrypted in the state folder: the key
-    /// in `activation.key` (mode 0600), the entries in `activation.kwstore`.
+    /// in `activation.key` (mode 0600), the entries in `activation.kwstore`. The biometry factor
+    /// is ``TerminalBiometry``.
     func makeActivation(_ client: ClientOptions) throws -> DeviceActivation {
         let configuration = try configuration(server: client.server)
         let directory = URL(fileURLWithPath: client.stateDirectory, isDirectory: true)
@@ -47,9 +48,11 @@ struct PowerAuthOptions: ParsableArguments {
             let storage = try FileSecureStorage(
                 directory: directory, namespace: "activation",
                 keySource: .keyFile(directory.appendingPathComponent("activation.key")))
+            // The biometry factor's stand-in keeps its key beside the activation and asks for a "y".
             return DeviceActivation(
                 configuration: configuration, appIdentifier: ClientOptions.appIdentifier, storage: storage,
-                options: DeviceActivationOptions(deviceInfo: ProcessInfo.processInfo.hostName))
+                options: DeviceActivationOptions(
+                    biometry: TerminalBiometry(storage: storage, terminal: Terminal()), deviceInfo: ProcessInfo.processInfo.hostName))
         } catch {
             throw ValidationError(String(describing: error))
         }

@@ -66,6 +66,12 @@ struct ActivationCommandParsingTests {
         let change = try parse(
             ["activation", "change-password", "--old-password", "a", "--new-password", "b"], as: ActivationChangePasswordCommand.self)
         #expect(change.oldPassword == "a" && change.newPassword == "b")
+        #expect(try parse(["activation", "commit", "--biometry"], as: ActivationCommitCommand.self).biometry)
+        #expect(try parse(["activation", "create", "--sign-in", "--biometry"], as: ActivationCreateCommand.self).biometry)
+        #expect(try parse(["activation", "biometry", "add", "--password", "p"], as: ActivationBiometryCommand.self).operation == .add)
+        #expect(try parse(["activation", "biometry", "remove"], as: ActivationBiometryCommand.self).operation == .remove)
+        #expect(refuses(["activation", "biometry", "remove", "--password", "p"]))
+        #expect(refuses(["activation", "biometry", "enable"]))
         #expect(try parse(["activation", "remove", "--local"], as: ActivationRemoveCommand.self).local)
         #expect(try !parse(["activation", "remove"], as: ActivationRemoveCommand.self).local)
         #expect(refuses(["activation", "remove", "--local", "--password", "x"]))

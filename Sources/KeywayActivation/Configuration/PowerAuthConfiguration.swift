@@ -97,6 +97,7 @@ public struct PowerAuthConfiguration: Sendable, Equatable {
     /// `/pa/v3/…` and `/v1/…` below the root.
     func url(_ path: String) -> URL { server.appending(path: path) }
 
+    /// Whether two configurations hold the same values.
     public static func == (lhs: PowerAuthConfiguration, rhs: PowerAuthConfiguration) -> Bool {
         lhs.baseURL == rhs.baseURL && lhs.configID == rhs.configID && lhs.applicationKey == rhs.applicationKey
             && lhs.applicationSecret == rhs.applicationSecret && lhs.masterServerPublicKey == rhs.masterServerPublicKey
