@@ -148,6 +148,20 @@ struct SigningTests {
         }
     }
 
+    @Test func serverSignedDataIsVerifiedWithTheKeyNamed() async throws {
+        let fixture = try Fixture()
+        let id = try await fixture.activate()
+        let data = Data("hello".utf8)
+        let byMaster = try fixture.peer.masterKey.signature(for: data).derRepresentation
+        let server = try P256.Signing.PrivateKey(rawRepresentation: try #require(await fixture.peer.activation(id)).serverKey.rawRepresentation)
+        let byServer = try server.signature(for: data).derRepresentation
+        #expect(try await fixture.activation.verifyServerSignedData(data, signature: byMaster, key: .master))
+        #expect(try await fixture.activation.verifyServerSignedData(data, signature: byServer, key: .activation))
+        #expect(try await !fixture.activation.verifyServerSignedData(data, signature: byServer, key: .master))
+        #expect(try await !fixture.activation.verifyServerSignedData(Data("other".utf8), signature: byMaster, key: .master))
+        #expect(try await !fixture.activation.verifyServerSignedData(data, signature: Data([1, 2]), key: .master))
+    }
+
     @Test(arguments: [
         "", "only one line", "data\nnonce", "data\nAAAAAAAAAAAAAAAAAAAAAA==\n2MEUCIQ==", "data\nnot base64\n0MEUCIQ==",
         "data\nAAAAAAAAAAAAAAAAAAAA\n0MEUCIQ==", "data\nAAAAAAAAAAAAAAAAAAAAAA==\n0", "data\nAAAAAAAAAAAAAAAAAAAAAA==\n0***",

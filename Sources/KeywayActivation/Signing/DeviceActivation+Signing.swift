@@ -132,3 +132,21 @@ extension DeviceActivation {
         return keys
     }
 }
+
+extension DeviceActivation {
+    /// Checks data the server signed (ECDSA-SHA256, DER): with the master server key
+    /// (``OfflineSigningKey/master``), or with this activation's server key
+    /// (``OfflineSigningKey/activation``).
+    ///
+    /// - Parameters:
+    ///   - data: The signed bytes.
+    ///   - signature: The DER-encoded signature.
+    ///   - key: Which server key signed them.
+    /// - Returns: Whether the signature is valid.
+    /// - Throws: ``ActivationError/noActivation`` for the activation's key without an activation.
+    public func verifyServerSignedData(_ data: Data, signature: Data, key: OfflineSigningKey) async throws(ActivationError) -> Bool {
+        let publicKey = key == .master ? configuration.masterSigningKey : try Self.serverSigningKey(try await existingRecord())
+        guard let ecdsa = try? P256.Signing.ECDSASignature(derRepresentation: signature) else { return false }
+        return publicKey.isValidSignature(ecdsa, for: data)
+    }
+}
