@@ -1,12 +1,13 @@
 import Crypto
 import Foundation
 
-/// Which server key signed an offline signature's QR data.
+/// Which server key signed an offline signature's QR data, as the reference server writes the
+/// flag (`KEY_MASTER_SERVER_PRIVATE_INDICATOR = "0"`, `KEY_SERVER_PRIVATE_INDICATOR = "1"`).
 public enum OfflineSigningKey: String, Sendable, Hashable {
-    /// `0`: the activation's server key (`KEY_SERVER_PRIVATE`), for data of one activation.
-    case activation = "0"
-    /// `1`: the master server key (`KEY_SERVER_MASTER_PRIVATE`), for data of the application.
-    case master = "1"
+    /// `0`: the master server key (`KEY_SERVER_MASTER_PRIVATE`), for non-personalized data.
+    case master = "0"
+    /// `1`: the activation's server key (`KEY_SERVER_PRIVATE`), for data of one activation.
+    case activation = "1"
 }
 
 /// The QR data of an offline signature, `DATA\nNONCE\nKEY_FLAG ‖ ECDSA`: the operation data, the

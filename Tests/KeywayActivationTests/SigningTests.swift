@@ -142,7 +142,8 @@ struct SigningTests {
             try await fixture.activation.signOffline(altered, with: .password("1234"))
         }
         let lines = payload.text.split(separator: "\n", omittingEmptySubsequences: false)
-        let flipped = lines[0] + "\n" + lines[1] + "\n1" + lines[2].dropFirst()
+        #expect(lines[2].first == "1")
+        let flipped = lines[0] + "\n" + lines[1] + "\n0" + lines[2].dropFirst()
         await #expect(throws: ActivationError.offlineDataSignatureInvalid) {
             try await fixture.activation.signOffline(String(flipped), with: .password("1234"))
         }

@@ -69,7 +69,7 @@ struct TemporaryKeyAndHeaderTests {
         #expect(read == payload)
         #expect(read.data == "A1*A100CZK\nline two")
         #expect(read.signingKey == .master)
-        #expect(String(decoding: read.signedBytes, as: UTF8.self) == "A1*A100CZK\nline two\n\(nonce.base64EncodedString())\n1")
+        #expect(String(decoding: read.signedBytes, as: UTF8.self) == "A1*A100CZK\nline two\n\(nonce.base64EncodedString())\n0")
         #expect(read.isValid(publicKey: key.publicKey))
         #expect(!read.isValid(publicKey: P256.Signing.PrivateKey().publicKey))
         #expect(try OfflineSignaturePayload(payload.text + "\n") == payload)

@@ -64,8 +64,8 @@ extension DeviceActivation {
         }
     }
 
-    /// Signs scanned offline data: checks their ECDSA signature (key flag `0`: this
-    /// activation's server key, `1`: the master server key), then computes the decimal offline
+    /// Signs scanned offline data: checks their ECDSA signature (key flag `1`: this
+    /// activation's server key, `0`: the master server key), then computes the decimal offline
     /// signature (method `POST`, application secret `offline`) and steps the counter.
     ///
     /// - Parameters:

@@ -85,7 +85,7 @@ actor ProtocolPeer: HTTPTransport {
         activations[id] = activation
     }
 
-    /// Offline QR data for an activation, signed with its server key (flag 0) or the master key (1).
+    /// Offline QR data for an activation, signed with its server key (flag 1) or the master key (0).
     func offlineData(_ data: String, activationID: String, flag: OfflineSigningKey) throws -> OfflineSignaturePayload {
         let key = flag == .master
             ? masterKey : try P256.Signing.PrivateKey(rawRepresentation: activations[activationID]!.serverKey.rawRepresentation)
