@@ -130,7 +130,7 @@ public enum PowerAuthKeyProtection {
     }
 
     /// Decrypts `encryptedVaultEncryptionKey` with `KEY_TRANSPORT` (see
-    /// ``encryptVaultKey(_:transportKey:)``).
+    /// ``encryptVaultKey(_:transportKey:)``); 16 bytes are read as written without padding.
     ///
     /// - Parameters:
     ///   - encrypted: The encrypted vault key.
@@ -142,7 +142,7 @@ public enum PowerAuthKeyProtection {
         try Bytes.require(transportKey.data, count: 16, field: "transport key")
         let plain: Data
         do {
-            plain = try AES._CBC.decrypt(encrypted, using: transportKey, iv: zeroIV())
+            plain = try AES._CBC.decrypt(encrypted, using: transportKey, iv: zeroIV(), noPadding: encrypted.count == 16)
         } catch {
             throw .decryptionFailed
         }

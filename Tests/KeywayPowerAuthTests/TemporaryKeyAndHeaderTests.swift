@@ -56,6 +56,8 @@ struct TemporaryKeyAndHeaderTests {
         let encrypted = try PowerAuthKeyProtection.encryptVaultKey(vault, transportKey: transport)
         #expect(encrypted.count == 32)
         #expect(try PowerAuthKeyProtection.decryptVaultKey(encrypted, transportKey: transport).bytes == vault.bytes)
+        // Without padding, the one block alone.
+        #expect(try PowerAuthKeyProtection.decryptVaultKey(encrypted.prefix(16), transportKey: transport).bytes == vault.bytes)
         #expect(throws: PowerAuthError.self) {
             try PowerAuthKeyProtection.decryptVaultKey(encrypted, transportKey: SymmetricKey(data: Data(0..<16)))
         }
