@@ -35,6 +35,7 @@ extension DeviceActivation {
             break
         }
 
+        // The device key travels compressed (33 bytes), as mobile clients send it.
         let deviceKey = P256.KeyAgreement.PrivateKey()
         let temporaryKey = try await TemporaryKeys(http: http, clock: options.clock)
             .create(scope: .application, serverPublicKey: configuration.masterSigningKey)
@@ -42,7 +43,7 @@ extension DeviceActivation {
 
         let layer2 = try EciesExchange(key: temporaryKey, sharedInfo1: .activationLayer2, scope: .application, configuration: configuration)
         let layer2Request = ActivationLayer2Request(
-            devicePublicKey: deviceKey.publicKey.x963Representation.base64EncodedString(), activationName: name,
+            devicePublicKey: deviceKey.publicKey.compressedRepresentation.base64EncodedString(), activationName: name,
             activationOtp: otp, platform: options.platform, deviceInfo: options.deviceInfo, extras: extras)
         let identity = credentials.identity
         let layer1Request = ActivationLayer1Request(
