@@ -75,6 +75,15 @@ struct SignCommand: AsyncParsableCommand {
     func run() async throws {
         let terminal = Terminal()
         let activation = try powerAuth.makeActivation(options)
+        // Malformed offline data are refused before the password is asked for.
+        var payload: OfflineSignaturePayload?
+        if let offline {
+            do {
+                payload = try DeviceActivation.parseOfflineData(offline)
+            } catch {
+                throw DeviceCommandSupport.fail(error, terminal: terminal, server: options.server)
+            }
+        }
         var knowledgePassword: String?
         if factors.contains("knowledge") {
             guard let typed = PasswordInput.read(password, question: "Password: ", terminal: terminal) else { throw ExitCode.failure }
@@ -83,8 +92,7 @@ struct SignCommand: AsyncParsableCommand {
         do {
             let authentication = try FactorAuthentication(
                 typeName: factors, password: knowledgePassword, biometryReason: "Sign with this machine's activation")
-            if let offline {
-                let payload = try DeviceActivation.parseOfflineData(offline)
+            if let offline, let payload {
                 terminal.status("Data: \(payload.data)")
                 let signature = try await activation.signOffline(offline, with: authentication)
                 terminal.output(signature.signature)
