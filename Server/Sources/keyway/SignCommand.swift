@@ -80,6 +80,8 @@ struct SignCommand: AsyncParsableCommand {
         if let offline {
             do {
                 payload = try DeviceActivation.parseOfflineData(offline)
+                // Shown before the password: the user confirms what they sign.
+                terminal.status("Data: \(payload?.data ?? "")")
             } catch {
                 throw DeviceCommandSupport.fail(error, terminal: terminal, server: options.server)
             }
@@ -92,8 +94,7 @@ struct SignCommand: AsyncParsableCommand {
         do {
             let authentication = try FactorAuthentication(
                 typeName: factors, password: knowledgePassword, biometryReason: "Sign with this machine's activation")
-            if let offline, let payload {
-                terminal.status("Data: \(payload.data)")
+            if let offline, payload != nil {
                 let signature = try await activation.signOffline(offline, with: authentication)
                 terminal.output(signature.signature)
                 return
