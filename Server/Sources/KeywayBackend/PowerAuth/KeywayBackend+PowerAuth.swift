@@ -57,7 +57,7 @@ extension KeywayBackend {
     ///   - activationId: The activation that is to sign.
     ///   - data: What is signed, as text (for example an operation ID and its amount); at most
     ///     2 KiB without line breaks.
-    public func makeOfflinePayload(activationId: String, data: String) async throws -> OfflineSignaturePayload {
+    public func makeOfflinePayload(activationId: String, data: String) async throws -> OfflineSignatureRequest {
         try Self.checkActivationId(activationId)
         guard !data.isEmpty, data.utf8.count <= 2048, !data.contains("\n") else {
             throw KeywayBackendError.invalidConfiguration("The offline data must be 1 to 2048 bytes without line breaks.")
@@ -70,7 +70,7 @@ extension KeywayBackend {
         guard let answer = try? JSONDecoder().decode(Answer.self, from: body) else {
             throw KeywayBackendError.serverUnavailable("The offline payload answer could not be read.")
         }
-        return OfflineSignaturePayload(qrData: answer.qrData, nonce: answer.nonce)
+        return OfflineSignatureRequest(qrData: answer.qrData, nonce: answer.nonce)
     }
 
     /// Verifies the decimal signature a user typed back for an offline payload.
@@ -81,7 +81,7 @@ extension KeywayBackend {
     ///   - signature: What the user typed, for example `12345678-87654321`.
     ///   - requiredFactors: The least the signature must prove.
     public func verifyOfflineSignature(
-        activationId: String, data: String, payload: OfflineSignaturePayload, signature: String,
+        activationId: String, data: String, payload: OfflineSignatureRequest, signature: String,
         requiredFactors: PowerAuthSignatureFactors = [.possession, .knowledge]
     ) async throws -> SignatureVerification {
         try Self.checkActivationId(activationId)

@@ -46,8 +46,8 @@ public struct SignatureVerification: Sendable, Equatable {
 }
 
 /// The QR code data of an offline signature request, made by the Keyway server for one activation.
-public struct OfflineSignaturePayload: Sendable, Equatable {
-    /// What the device scans: `DATA\nNONCE\nKEY-FLAG+ECDSA`.
+public struct OfflineSignatureRequest: Sendable, Equatable {
+    /// What the device scans: `DATA\nNONCE\nKEY-FLAG+ECDSA` (key flag `1`: signed by the activation's server key).
     public var qrData: String
     /// The nonce inside it (Base64), needed again to verify the signature the user types back.
     public var nonce: String
