@@ -3,8 +3,8 @@
 
   python3 test_powerauth_client.py [--vectors DIR]    (or: powerauth_client.py --self-test)
 
-Every vector file of protocol 3.x in the vector directory (default: $POWERAUTH_VECTORS or
-/work/shared/vectors/powerauth) is checked case by case; the files of protocol 2 and the ECIES
+Every vector file of protocol 3.x in the vector directory (default: $POWERAUTH_VECTORS, else the
+repository's copy in Tests/KeywayPowerAuthTests/Vectors) is checked case by case; the files of protocol 2 and the ECIES
 envelopes of 3.0/3.1 (other IV and MAC rules, not spoken by this client) are listed as skipped.
 Prints one line per file and a JSON summary last; exits 1 if any case fails or a file is missing.
 """
@@ -22,7 +22,9 @@ from powerauth.primitives import (  # noqa: E402
     public_key_from_bytes, unb64,
 )
 
-DEFAULT_VECTORS = os.environ.get("POWERAUTH_VECTORS", "/work/shared/vectors/powerauth")
+REPOSITORY_VECTORS = os.path.normpath(os.path.join(
+    os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "Tests", "KeywayPowerAuthTests", "Vectors"))
+DEFAULT_VECTORS = os.environ.get("POWERAUTH_VECTORS", REPOSITORY_VECTORS)
 
 SKIPPED = {
     "decrypt-server-public-key-v2.json": "protocol 2 activation",
