@@ -92,6 +92,7 @@ let package = Package(
             name: "KeywayBackend",
             dependencies: [
                 .product(name: "Keyway", package: sdk), .product(name: "KeywayProtocol", package: sdk), .product(name: "KeywayJOSE", package: sdk),
+                .product(name: "KeywayPowerAuth", package: sdk),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),

@@ -11,14 +11,16 @@ public protocol KeywayAuthRequestContext: RequestContext {
     var keywayIdentity: AccessTokenIdentity? { get set }
 }
 
-/// A ready-made ``KeywayAuthRequestContext``.
-public struct KeywayBackendRequestContext: KeywayAuthRequestContext {
+/// A ready-made request context for ``KeywayAuthMiddleware`` and ``PowerAuthSignatureMiddleware``.
+public struct KeywayBackendRequestContext: KeywayAuthRequestContext, PowerAuthSignatureRequestContext {
     public var coreContext: CoreRequestContextStorage
     public var keywayIdentity: AccessTokenIdentity?
+    public var keywaySignature: SignatureVerification?
 
     public init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
         keywayIdentity = nil
+        keywaySignature = nil
     }
 }
 

@@ -138,29 +138,46 @@ public final class KeywayBackend: Sendable {
 
     /// Posts a form with the client's Basic credentials; answers the body of a 200.
     private func post(_ url: String, form: [(String, String)]) async throws -> Data {
+        let body = form.map { "\($0.0)=\(Self.formEncode($0.1))" }.joined(separator: "&")
+        return try await send(url, contentType: "application/x-www-form-urlencoded", body: Data(body.utf8))
+    }
+
+    /// Posts a JSON object to a path of the issuer with the client's Basic credentials; answers
+    /// the body of a 200.
+    func postJSON(_ path: String, _ object: [String: String]) async throws -> Data {
+        let body: Data
+        do {
+            body = try JSONEncoder().encode(object)
+        } catch {
+            throw KeywayBackendError.invalidConfiguration("The request could not be encoded.")
+        }
+        return try await send(issuer + path, contentType: "application/json", body: body)
+    }
+
+    private func send(_ url: String, contentType: String, body: Data) async throws -> Data {
         var request = HTTPClientRequest(url: url)
         request.method = .POST
         let credentials = "\(Self.formEncode(configuration.clientId)):\(Self.formEncode(configuration.clientSecret.revealed))"
         request.headers.add(name: "Authorization", value: "Basic \(Data(credentials.utf8).base64EncodedString())")
-        request.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
+        request.headers.add(name: "Content-Type", value: contentType)
         request.headers.add(name: "Accept", value: "application/json")
-        request.body = .bytes(ByteBuffer(string: form.map { "\($0.0)=\(Self.formEncode($0.1))" }.joined(separator: "&")))
+        request.body = .bytes(ByteBuffer(bytes: body))
         let status: Int
-        let body: Data
+        let answer: Data
         do {
             let response = try await httpClient.execute(request, timeout: .seconds(10))
             status = Int(response.status.code)
-            body = Data(buffer: try await response.body.collect(upTo: 256 * 1024))
+            answer = Data(buffer: try await response.body.collect(upTo: 256 * 1024))
         } catch {
             throw KeywayBackendError.serverUnavailable("\(url) could not be reached.")
         }
         guard status == 200 else {
-            if let error = try? JSONDecoder().decode(OAuthErrorResponse.self, from: body) {
+            if let error = try? JSONDecoder().decode(OAuthErrorResponse.self, from: answer) {
                 throw KeywayBackendError.oauth(status: status, error: error)
             }
             throw KeywayBackendError.serverUnavailable("\(url) answered HTTP \(status).")
         }
-        return body
+        return answer
     }
 
     // MARK: Verification

@@ -1,0 +1,105 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import KeywayPowerAuth
+import NIOCore
+
+/// A request context that carries the device signature ``PowerAuthSignatureMiddleware`` verified.
+public protocol PowerAuthSignatureRequestContext: RequestContext {
+    /// The accepted verification; set by the middleware before the route runs.
+    var keywaySignature: SignatureVerification? { get set }
+}
+
+/// Hummingbird middleware that lets a request through only when its `X-PowerAuth-Authorization`
+/// header signs exactly this request (method, URI identifier, body) with at least the required
+/// factors, as the Keyway server judges it. For example, an app's payment route can demand
+/// "possession and knowledge":
+///
+/// ```swift
+/// router.group("payments")
+///     .add(middleware: PowerAuthSignatureMiddleware(
+///         backend: keyway, uriId: "/payments/pay", requiredFactors: [.possession, .knowledge]))
+///     .post("pay") { request, context in … context.keywaySignature!.userId … }
+/// ```
+///
+/// The body is read (up to 1 MiB) before the route runs and handed on unchanged. A refusal
+/// answers `401` with the published PowerAuth error body
+/// (`{"status":"ERROR","responseObject":{"code":…,"message":…}}`); an unreachable Keyway server
+/// answers `503`.
+public struct PowerAuthSignatureMiddleware<Context: PowerAuthSignatureRequestContext>: RouterMiddleware {
+    private let backend: KeywayBackend
+    private let uriId: @Sendable (Request) -> String
+    private let requiredFactors: PowerAuthSignatureFactors
+
+    /// - Parameters:
+    ///   - uriId: The URI identifier the device signs for the routes behind this middleware.
+    ///   - requiredFactors: The least a signature must prove.
+    public init(backend: KeywayBackend, uriId: String, requiredFactors: PowerAuthSignatureFactors) {
+        self.init(backend: backend, requiredFactors: requiredFactors) { _ in uriId }
+    }
+
+    /// - Parameters:
+    ///   - requiredFactors: The least a signature must prove.
+    ///   - uriId: The URI identifier of a request, when the routes behind this middleware sign
+    ///     different ones.
+    public init(
+        backend: KeywayBackend, requiredFactors: PowerAuthSignatureFactors,
+        uriId: @escaping @Sendable (Request) -> String
+    ) {
+        self.backend = backend
+        self.uriId = uriId
+        self.requiredFactors = requiredFactors
+    }
+
+    public func handle(
+        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
+        guard let header = request.headers[HTTPField.Name("X-PowerAuth-Authorization")!] else {
+            return Self.refusal(.unauthorized, "POWERAUTH_AUTH_FAIL", "The request must be signed by an activated device.")
+        }
+        var request = request
+        let body: ByteBuffer
+        do {
+            body = try await request.collectBody(upTo: KeywayBackend.maximumSignedBodySize)
+        } catch {
+            return Self.refusal(.contentTooLarge, "ERR_REQUEST_TOO_LARGE", "A signed body may not exceed 1 MiB.")
+        }
+        let verification: SignatureVerification
+        do {
+            verification = try await backend.verifySignature(
+                method: request.method.rawValue, uriId: uriId(request), body: Data(buffer: body), authorization: header,
+                requiredFactors: requiredFactors)
+        } catch KeywayBackendError.invalidConfiguration(let why) {
+            return Self.refusal(.unauthorized, "POWERAUTH_AUTH_FAIL", why)
+        } catch {
+            return Self.refusal(.serviceUnavailable, "ERR_SERVICE_UNAVAILABLE", "The signature could not be verified now.")
+        }
+        guard verification.isValid else {
+            return Self.refusal(
+                .unauthorized, "POWERAUTH_AUTH_FAIL",
+                verification.refusal?.message ?? "The signature does not verify.")
+        }
+        var context = context
+        context.keywaySignature = verification
+        return try await next(request, context)
+    }
+
+    private static func refusal(_ status: HTTPResponse.Status, _ code: String, _ message: String) -> Response {
+        let data =
+            (try? JSONEncoder().encode(
+                PowerAuthErrorBody(responseObject: .init(code: code, message: message)))) ?? Data()
+        return Response(
+            status: status, headers: [.contentType: "application/json", .cacheControl: "no-store"],
+            body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+}
+
+/// The published PowerAuth error body.
+struct PowerAuthErrorBody: Encodable {
+    struct Object: Encodable {
+        var code: String
+        var message: String
+    }
+    var status = "ERROR"
+    var responseObject: Object
+}
