@@ -8,7 +8,7 @@ public struct DeviceActivationOptions: Sendable {
     public var biometry: (any Biometry)?
     /// The time seam (ECIES timestamps, temporary key expiry).
     public var clock: any KeywayClock
-    /// The platform sent at activation (`ios`, `android`, `hw`, `unknown`…).
+    /// The platform sent at activation (`ios`, `android`, `hw` or `unknown`).
     public var platform: String
     /// The device model sent at activation (for example `iPhone15,2`), shown in the user's list.
     public var deviceInfo: String?
@@ -37,14 +37,11 @@ public struct DeviceActivationOptions: Sendable {
         self.passwordIterations = max(passwordIterations, 10_000)
     }
 
-    /// The platform this SDK runs on, as the protocol names platforms.
+    /// The platform this SDK runs on, among the names the protocol lists (`ios`, `android`, `hw`,
+    /// `unknown`): `ios` on iOS, `unknown` elsewhere (``deviceInfo`` says more).
     public static var currentPlatform: String {
         #if os(iOS)
             "ios"
-        #elseif os(macOS)
-            "macos"
-        #elseif os(Linux)
-            "linux"
         #else
             "unknown"
         #endif
