@@ -80,7 +80,8 @@
             } catch {
                 // Cancelled, failed, or asked for the passcode: the user did not pass.
                 let error = error as NSError
-                throw Self.isUnavailable(error) ? .unavailable(Self.availability(of: error)) : .notAuthenticated
+                if Self.isUnavailable(error) { throw BiometryError.unavailable(Self.availability(of: error)) }
+                throw BiometryError.notAuthenticated
             }
             var query = baseQuery(account: account)
             query[kSecReturnData as String] = true
