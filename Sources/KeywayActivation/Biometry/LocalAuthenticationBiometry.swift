@@ -30,7 +30,7 @@
                 case .touchID: return .available(.fingerprint)
                 case .faceID: return .available(.face)
                 case .opticID: return .available(.iris)
-                case .none: return .notSupported
+                case LABiometryType.none: return .notSupported
                 @unknown default: return .available(.other)
                 }
             }
