@@ -89,7 +89,7 @@ struct CLIBrowserLoginTests {
             let cli = try start(server, ["--json", "pages@example.com"])
             let (url, _) = try await authorizationURL(cli)
             let agent = PageAgent(server: server)
-            let first = try await agent.open(try #require(url.path + "?" + (url.query ?? "")))
+            let first = try await agent.open(url.path + "?" + (url.query ?? ""))
             // login_hint fills in the identifier.
             #expect(first.form("/login/identify")?.values["identifier"] == "pages@example.com")
             let (page, steps) = try await agent.signIn(from: first, email: "pages@example.com")
