@@ -3,7 +3,7 @@ import KeywayProtocol
 
 /// `GET/PATCH /admin/applications/{configId}/powerauth`: what an app and the CLI configure the
 /// PowerAuth client with.
-struct PowerAuthApplicationSettings: Codable, Sendable, Equatable {
+package struct PowerAuthApplicationSettings: Codable, Sendable, Equatable {
     var configId: String
     var applicationKey: String
     var applicationSecret: String
@@ -31,7 +31,7 @@ struct CreateActivationCodeRequest: Codable, Sendable {
 }
 
 /// A new activation code.
-struct CreatedActivationCode: Codable, Sendable, Equatable {
+package struct CreatedActivationCode: Codable, Sendable, Equatable {
     var activationId: String
     var activationCode: String
     /// Base64 of the DER ECDSA-SHA256 signature of the code by the master private key.
@@ -44,7 +44,7 @@ struct CreatedActivationCode: Codable, Sendable, Equatable {
 }
 
 /// One activation as the admin API and the user's list show it.
-struct PowerAuthActivationSummary: Codable, Sendable, Equatable {
+package struct PowerAuthActivationSummary: Codable, Sendable, Equatable {
     var activationId: String
     var configId: String
     var status: String
@@ -60,7 +60,7 @@ struct PowerAuthActivationSummary: Codable, Sendable, Equatable {
 }
 
 /// A list of activations.
-struct PowerAuthActivationList: Codable, Sendable, Equatable {
+package struct PowerAuthActivationList: Codable, Sendable, Equatable {
     var activations: [PowerAuthActivationSummary]
 }
 
