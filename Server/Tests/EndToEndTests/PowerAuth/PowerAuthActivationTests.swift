@@ -1,5 +1,7 @@
+import Crypto
 import Foundation
 import Keyway
+import KeywayJOSE
 import KeywayPowerAuth
 import KeywayServer
 import KeywayTestSupport
@@ -108,6 +110,39 @@ struct PowerAuthActivationTests {
             #expect(signOut.status == 204)
             var late = fixture.device()
             #expect(try await late.activate(type: "CUSTOM", identity: ["accessToken": fixture.accessToken]).status == 400)
+        }
+    }
+
+    @Test func aDPoPBoundAccessTokenNeedsAProofOfTheActivationRequestByItsKey() async throws {
+        try await PowerAuthFixture.run { fixture in
+            let key = P256.Signing.PrivateKey()
+            let keyway = try KeywayClient(
+                configID: TestServer.configId, baseURL: fixture.server.baseURL,
+                options: KeywayOptions(clock: fixture.clock, dpopKey: key))
+            await keyway.flow.start(identifier: "device-owner@example.com")
+            await keyway.flow.submitCode(try await fixture.server.latestCode(to: "device-owner@example.com"))
+            let completion = try #require(keyway.flow.currentUpdate.completion)
+            let tokens = try await keyway.exchange(authCode: completion.authCode, codeVerifier: try #require(completion.codeVerifier))
+            #expect(tokens.response.tokenType == "DPoP")
+            let token = tokens.response.accessToken.revealed
+            let url = fixture.server.baseURL.appendingPathComponent("pa/v3/activation/create")
+            func proof(_ key: P256.Signing.PrivateKey, url: URL) throws -> String {
+                try DPoP.proof(key: key, method: "POST", url: url, issuedAt: fixture.clock.now(), nonce: nil, accessToken: token, jti: UUID().uuidString)
+            }
+            let refusals: [[String: String]] = [
+                [:], ["DPoP": try proof(P256.Signing.PrivateKey(), url: url)],
+                ["DPoP": try proof(key, url: fixture.server.baseURL.appendingPathComponent("oauth2/userinfo"))],
+            ]
+            for headers in refusals {
+                var device = fixture.device()
+                let refused = try await device.activate(type: "CUSTOM", identity: ["accessToken": token], extraHeaders: headers)
+                #expect(refused.status == 400 && refused.errorCode == "ERR_ACTIVATION", "\(headers.keys): \(refused.json)")
+            }
+            var device = fixture.device()
+            let answer = try await device.activate(
+                type: "CUSTOM", identity: ["accessToken": token], extraHeaders: ["DPoP": try proof(key, url: url)])
+            #expect(answer.status == 200, "\(answer.json)")
+            #expect(try await device.status().state == .active)
         }
     }
 
