@@ -205,6 +205,12 @@ struct PowerAuthActivationTests {
             // Used up.
             var third = fixture.device()
             #expect(try await third.activate(type: "RECOVERY", identity: ["recoveryCode": recovery.code, "puk": recovery.puk]).status == 400)
+            // No secret reached the log.
+            let log = fixture.server.logs.all.joined(separator: "\n")
+            #expect(log.contains("powerauth: activation created"))
+            for secret in [code, recovery.code, recovery.puk, fixture.application.applicationSecret] {
+                #expect(!log.contains(secret))
+            }
         }
     }
 

@@ -20,9 +20,17 @@ struct PowerAuthCommandTests {
 
     @Test func theSubcommandsAdministerWhatTheRoutesDo() async throws {
         try await PowerAuthFixture.run { fixture in
-            // The server's database file (the command reads SQLite here; PostgreSQL is the same code).
-            guard let database = fixture.server.databaseFile else { return }
-            let keyFile = URL(fileURLWithPath: database).deletingLastPathComponent().appendingPathComponent("operator-master-key.txt").path
+            // The running server's database, SQLite or PostgreSQL.
+            let database: String =
+                switch fixture.server.database {
+                case .sqlite(let path): path
+                case .postgres(let location):
+                    "postgres://\(location.username)@\(location.host):\(location.port)/\(location.database)?sslmode=disable"
+                        + (location.schema.map { "&schema=\($0)" } ?? "")
+                }
+            let folder = TestFiles.directory.appendingPathComponent("powerauth-cli-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            let keyFile = folder.appendingPathComponent("operator-master-key.txt").path
             try Data((TestServer.masterKey.text + "\n").utf8).write(to: URL(fileURLWithPath: keyFile))
             try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: keyFile)
 
