@@ -15,10 +15,9 @@ struct PowerAuthDeviceService: Sendable {
     func remove(authorization: String?, body: Data) async throws {
         let verified = try await verifier.verify(
             header: authorization, method: "POST", uriId: "/pa/activation/remove", body: body,
-            required: PowerAuthSignatureVerifier.twoFactors)
-        let now = clock.now().epochMilliseconds
-        try await database.write { repositories in
-            guard var activation = try await repositories.powerAuthActivations.find(id: verified.activation.id) else { return }
+            required: PowerAuthSignatureVerifier.twoFactors
+        ) { activationId, repositories, now in
+            guard var activation = try await repositories.powerAuthActivations.find(id: activationId) else { return }
             activation.status = .removed
             activation.removedAt = now
             activation.updatedAt = now

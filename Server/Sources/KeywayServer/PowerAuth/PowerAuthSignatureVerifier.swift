@@ -28,10 +28,13 @@ struct PowerAuthSignatureVerifier: Sendable {
     static let maxFailedAttemptsReason = "MAX_FAILED_ATTEMPTS"
 
     /// Verifies the request's signature over `method`, `uriId` and `body`. `required` says which
-    /// factor combinations the endpoint accepts (checked before anything is counted).
+    /// factor combinations the endpoint accepts (checked before anything is counted); `accepted`
+    /// runs in the transaction that accepts the signature (a removal, so that both commit or
+    /// neither does).
     func verify(
         header: String?, method: String, uriId: String, body: Data,
-        required: (PowerAuthSignatureFactors) -> Bool = { _ in true }
+        required: (PowerAuthSignatureFactors) -> Bool = { _ in true },
+        accepted: (@Sendable (_ activationId: String, Repositories, _ now: Int64) async throws -> Void)? = nil
     ) async throws -> Verified {
         let authorization = try PowerAuthAuthorizationHeader(header)
         guard required(authorization.factors) else {
@@ -74,7 +77,9 @@ struct PowerAuthSignatureVerifier: Sendable {
                         counter: current.counter + Int64(match.counterOffset) + 1,
                         failedAttempts: possessionOnly ? current.failedAttempts : 0, status: .active,
                         blockedReason: nil, now: now)
-                    return written ? .accepted(current) : .raced
+                    guard written else { return .raced }
+                    try await accepted?(current.id, repositories, now)
+                    return .accepted(current)
                 }
                 let failed = current.failedAttempts + 1
                 let blocks = failed >= current.maxFailedAttempts
