@@ -81,6 +81,26 @@ struct PowerAuthActivationTests {
         }
     }
 
+    @Test func temporaryKeysExpireAfterFiveMinutesAndKeepToTheirScope() async throws {
+        try await PowerAuthFixture.run { fixture in
+            let (_, code) = try await fixture.activationCode(["expiresIn": 3600])
+            var device = fixture.device()
+            let stale = try await device.activationRequest(type: "CODE", identity: ["code": code])
+            fixture.clock.advance(by: 301)
+            let refused = try await device.post("/pa/v3/activation/create", headers: device.encryptionHeader(), body: stale.body)
+            #expect(refused.status == 400 && refused.errorCode == "ERR_ENCRYPTION")
+            #expect(try await device.activate(type: "CODE", identity: ["code": code]).status == 200)
+
+            // A key of the activation's scope does not open an application-scope request.
+            let scoped = try await device.temporaryKey(activationScope: true)
+            let sealed = try device.seal(Data("{}".utf8), key: scoped, sharedInfo1: .applicationScopeGeneric, activationScope: false)
+            let wrongScope = try await device.post(
+                "/pa/v3/activation/create", headers: device.encryptionHeader(),
+                body: try JSONSerialization.data(withJSONObject: sealed.body))
+            #expect(wrongScope.status == 400 && wrongScope.errorCode == "ERR_ENCRYPTION")
+        }
+    }
+
     @Test func anExpiredCodeIsRefused() async throws {
         try await PowerAuthFixture.run { fixture in
             let (_, code) = try await fixture.activationCode(["expiresIn": 60])
