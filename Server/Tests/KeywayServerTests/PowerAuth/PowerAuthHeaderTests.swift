@@ -40,6 +40,26 @@ struct PowerAuthHeaderTests {
         }
     }
 
+    @Test func everyTruncationAndMutationOfAHeaderIsRefusedOrRead() throws {
+        let header = "PowerAuth pa_activation_id=\"a-1\", pa_application_key=\"\(Self.appKey)\", pa_nonce=\"\(Self.nonce)\", "
+            + "pa_signature_type=\"possession_knowledge\", pa_signature=\"\(Self.signature)\", pa_version=\"3.3\""
+        let characters = Array(header)
+        for length in 0..<characters.count {
+            #expect(throws: PowerAuthFailure.self) { try PowerAuthAuthorizationHeader(String(characters.prefix(length))) }
+        }
+        // Any one character replaced: read or refused as a malformed request, never anything else.
+        var generator = SystemRandomNumberGenerator()
+        for index in characters.indices {
+            var mutated = characters
+            mutated[index] = ["\"", "=", ",", " ", "\u{0}", "é", "A", "/"].randomElement(using: &generator)!
+            do {
+                _ = try PowerAuthAuthorizationHeader(String(mutated))
+            } catch {
+                #expect(error.code == "ERR_INVALID_REQUEST")
+            }
+        }
+    }
+
     @Test func readsTheEncryptionHeader() throws {
         let header = try PowerAuthEncryptionHeader("PowerAuth version=\"3.3\", application_key=\"\(Self.appKey)\"")
         #expect(header.version == .v33 && header.applicationKey == Self.appKey && header.activationId == nil)
