@@ -38,6 +38,23 @@ struct PowerAuthAdminTests {
         }
     }
 
+    @Test func anIndependentClientVerifiesTemporaryKeysAndCodeSignatures() async throws {
+        try await PowerAuthFixture.run { fixture in
+            let created = try await fixture.admin(
+                "POST", "/admin/users/\(fixture.userId)/activations", ["configId": TestServer.configId])
+            let settings = try await fixture.admin("GET", "/admin/applications/\(TestServer.configId)/powerauth")
+            var input = settings.json
+            input["activationCode"] = created.json["activationCode"]
+            input["activationSignature"] = created.json["activationSignature"]
+            let (status, output) = try await PythonScript.run(
+                "powerauth_keystore.py", ["--base-url", fixture.server.baseURL.absoluteString],
+                input: try JSONSerialization.data(withJSONObject: input))
+            #expect(status == 0, "powerauth_keystore.py: \(output)")
+            #expect(output.contains("verified activation code signature"))
+            #expect(output.contains("publicKey=65 bytes lifetime=300s"))
+        }
+    }
+
     @Test func activationCodeRequestsAreChecked() async throws {
         try await PowerAuthFixture.run { fixture in
             let path = "/admin/users/\(fixture.userId)/activations"
