@@ -37,6 +37,23 @@ struct PowerAuthActivationTests {
         }
     }
 
+    @Test func anIndependentPythonDeviceActivatesReadsItsStatusAndSigns() async throws {
+        try await PowerAuthFixture.run { fixture in
+            let (activationId, code) = try await fixture.activationCode()
+            let settings = try await fixture.admin("GET", "/admin/applications/\(TestServer.configId)/powerauth")
+            var input = settings.json
+            input["activationCode"] = code
+            let (status, output) = try await PythonScript.run(
+                "powerauth_device.py", ["--base-url", fixture.server.baseURL.absoluteString],
+                input: try JSONSerialization.data(withJSONObject: input))
+            #expect(status == 0, "powerauth_device.py: \(output)")
+            #expect(output.contains("activated \(activationId) recovery=True"))
+            #expect(output.contains("status state=3 failed=0 max=5 lookAhead=20 inStep=True"))
+            #expect(output.contains("signature verified; counter byte=1 inStep=True"))
+            #expect(try await fixture.listed(activationId)?["status"] as? String == "ACTIVE")
+        }
+    }
+
     @Test func activationByCodeWithOTPAndConfirmation() async throws {
         try await PowerAuthFixture.run { fixture in
             let (activationId, code) = try await fixture.activationCode(["otp": "246810", "commit": "confirm", "name": "Work phone"])
