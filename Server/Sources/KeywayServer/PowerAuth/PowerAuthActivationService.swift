@@ -66,7 +66,7 @@ struct PowerAuthActivationService: Sendable {
         case "CUSTOM":
             let userId = try await customCredentials.user(
                 identity: identity, dpopProofs: dpopProofs, applicationId: credentials.record.applicationId)
-            answer = try await activateNew(userId: userId, device: device, credentials: credentials, recovered: nil)
+            answer = try await activateNew(userId: userId, device: device, credentials: credentials)
         case "RECOVERY":
             answer = try await activateByRecovery(identity: identity, device: device, credentials: credentials)
         default:
@@ -174,7 +174,8 @@ struct PowerAuthActivationService: Sendable {
         let lookup = secrets.hash(code.code.value, purpose: "recovery-code")
         let now = clock.now().epochMilliseconds
         let secrets = self.secrets
-        let outcome: Result<String, PowerAuthFailure> = try await database.write { repositories in
+        // The PUK used up, the old activation removed and the new one made commit together.
+        let outcome: Result<ActivationLayer2Response, PowerAuthFailure> = try await database.write { repositories in
             guard let recovery = try await repositories.powerAuthRecoveryCodes.find(codeLookup: lookup),
                 recovery.applicationId == credentials.record.applicationId
             else { return .failure(.recovery("The recovery code is not valid.")) }
@@ -199,31 +200,42 @@ struct PowerAuthActivationService: Sendable {
                 previous.codeLookup = nil
                 try await repositories.powerAuthActivations.update(previous)
             }
-            return .success(recovery.userId)
+            return .success(
+                try await Self.insertNew(
+                    userId: recovery.userId, device: device, credentials: credentials, now: now, secrets: secrets,
+                    in: repositories))
         }
-        let userId = try outcome.get()
-        return try await activateNew(userId: userId, device: device, credentials: credentials, recovered: code.code.value)
+        return try outcome.get()
     }
 
-    /// A new activation for `userId`, active at once (custom credentials, recovery).
-    private func activateNew(
-        userId: String, device: DeviceDetails, credentials: PowerAuthCredentials, recovered: String?
-    ) async throws -> ActivationLayer2Response {
+    /// A new activation for `userId`, active at once (custom credentials).
+    private func activateNew(userId: String, device: DeviceDetails, credentials: PowerAuthCredentials)
+        async throws -> ActivationLayer2Response
+    {
         let now = clock.now().epochMilliseconds
         let secrets = self.secrets
         return try await database.write { repositories in
-            var activation = PowerAuthActivationRecord(
-                id: UUID().uuidString.lowercased(), applicationId: credentials.record.applicationId, userId: userId,
-                status: .created, codeLookup: nil, codeExpiresAt: nil, otpHash: nil, otpAttempts: 0,
-                commitMode: .automatic, devicePublicKey: nil, serverPublicKey: nil, sealedServerPrivateKey: nil,
-                counterData: nil, counter: 0, failedAttempts: 0, maxFailedAttempts: credentials.record.maxFailedAttempts,
-                name: nil, platform: nil, deviceInfo: nil, extras: nil, fingerprint: nil, blockedReason: nil,
-                createdAt: now, updatedAt: now, lastUsedAt: nil, removedAt: nil)
-            let answer = try Self.exchangeKeys(&activation, device: device, status: .active, now: now, secrets: secrets)
-            try await repositories.powerAuthActivations.insert(activation)
-            return try await Self.withRecovery(
-                answer, activation: activation, credentials: credentials, secrets: secrets, in: repositories)
+            try await Self.insertNew(
+                userId: userId, device: device, credentials: credentials, now: now, secrets: secrets, in: repositories)
         }
+    }
+
+    /// Inserts a new `ACTIVE` activation for `userId` with its keys (and recovery code), in the
+    /// caller's transaction.
+    private static func insertNew(
+        userId: String, device: DeviceDetails, credentials: PowerAuthCredentials, now: Int64, secrets: PowerAuthSecrets,
+        in repositories: Repositories
+    ) async throws -> ActivationLayer2Response {
+        var activation = PowerAuthActivationRecord(
+            id: UUID().uuidString.lowercased(), applicationId: credentials.record.applicationId, userId: userId,
+            status: .created, codeLookup: nil, codeExpiresAt: nil, otpHash: nil, otpAttempts: 0,
+            commitMode: .automatic, devicePublicKey: nil, serverPublicKey: nil, sealedServerPrivateKey: nil,
+            counterData: nil, counter: 0, failedAttempts: 0, maxFailedAttempts: credentials.record.maxFailedAttempts,
+            name: nil, platform: nil, deviceInfo: nil, extras: nil, fingerprint: nil, blockedReason: nil,
+            createdAt: now, updatedAt: now, lastUsedAt: nil, removedAt: nil)
+        let answer = try exchangeKeys(&activation, device: device, status: .active, now: now, secrets: secrets)
+        try await repositories.powerAuthActivations.insert(activation)
+        return try await withRecovery(answer, activation: activation, credentials: credentials, secrets: secrets, in: repositories)
     }
 
     /// The server's half of the key exchange: a new key pair, the first counter value, the
