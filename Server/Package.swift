@@ -58,6 +58,7 @@ let package = Package(
             dependencies: [
                 .product(name: "KeywayProtocol", package: sdk),
                 .product(name: "KeywayJOSE", package: sdk),
+                .product(name: "KeywayPowerAuth", package: sdk),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -178,7 +179,7 @@ let package = Package(
         .testTarget(
             name: "KeywayServerTests",
             dependencies: [
-                "KeywayServer", .product(name: "KeywayProtocol", package: sdk), .product(name: "KeywayJOSE", package: sdk), "KeywayTestSupport",
+                "KeywayServer", .product(name: "KeywayProtocol", package: sdk), .product(name: "KeywayJOSE", package: sdk), .product(name: "KeywayPowerAuth", package: sdk), "KeywayTestSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -201,7 +202,7 @@ let package = Package(
         .testTarget(
             name: "EndToEndTests",
             dependencies: [
-                .product(name: "Keyway", package: sdk), .product(name: "KeywayUI", package: sdk), "KeywayServer", .product(name: "KeywayProtocol", package: sdk), .product(name: "KeywayJOSE", package: sdk), "KeywayBackend", "KeywayTestSupport",
+                .product(name: "Keyway", package: sdk), .product(name: "KeywayUI", package: sdk), "KeywayServer", .product(name: "KeywayProtocol", package: sdk), .product(name: "KeywayJOSE", package: sdk), .product(name: "KeywayPowerAuth", package: sdk), "KeywayBackend", "KeywayTestSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),

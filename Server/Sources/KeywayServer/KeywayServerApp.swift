@@ -49,13 +49,16 @@ public final class KeywayServerApp: Sendable {
     let deliveryWorker: DeliveryWorker
     private let issuer: Locked<String?>
     private let shutdownSwitch = GracefulShutdownSwitch()
+    /// How PowerAuth keeps its secrets at rest.
+    private let powerAuthSecrets: PowerAuthSecrets
 
     private init(
         configuration: ServerConfiguration, devConfigId: String?, createdAdminToken: Sensitive<String>?,
         logger: Logger, database: any Database, outbox: DevOutbox?, keys: SigningKeyRing, refreshKey: SymmetricKey,
         dpopNonceKey: SymmetricKey, clientSecretKey: SymmetricKey, engine: FlowEngine, deliveryWorker: DeliveryWorker,
-        issuer: Locked<String?>, masterKey: MasterKey, metrics: ServerMetrics
+        issuer: Locked<String?>, masterKey: MasterKey, metrics: ServerMetrics, powerAuthSecrets: PowerAuthSecrets
     ) {
+        self.powerAuthSecrets = powerAuthSecrets
         self.masterKey = masterKey
         self.metrics = metrics
         self.configuration = configuration
@@ -166,7 +169,8 @@ public final class KeywayServerApp: Sendable {
                 logger: logger, database: database,
                 outbox: outbox, keys: keys, refreshKey: refreshKey, dpopNonceKey: dpopNonceKey,
                 clientSecretKey: clientSecretKey, engine: engine, deliveryWorker: deliveryWorker,
-                issuer: issuerBox, masterKey: masterKey, metrics: metrics)
+                issuer: issuerBox, masterKey: masterKey, metrics: metrics,
+                powerAuthSecrets: PowerAuthSecrets(box: SecretBox(key: sealingKey), hashKey: codeKey))
         } catch {
             await Task { await database.shutdown() }.value
             throw error
@@ -232,6 +236,32 @@ public final class KeywayServerApp: Sendable {
         await shutdownSwitch.trigger()
     }
 
+    /// The PowerAuth 3.3 endpoints (`/pa/v3/…`), and its admin and user routes.
+    private func registerPowerAuth(
+        on router: RouteTable, users: UserRoutes, accessTokens: AccessTokenVerifier, dpop: DPoPVerifier,
+        issuer: @escaping @Sendable () -> String
+    ) {
+        let clock = configuration.clock
+        let keystore = PowerAuthKeystore(database: database, clock: clock, secrets: powerAuthSecrets)
+        let verifier = PowerAuthSignatureVerifier(database: database, clock: clock, secrets: powerAuthSecrets, logger: logger)
+        PowerAuthRoutes(
+            keystore: keystore,
+            activations: PowerAuthActivationService(
+                database: database, clock: clock, secrets: powerAuthSecrets, keystore: keystore,
+                customCredentials: PowerAuthCustomCredentials(
+                    database: database, clock: clock, issuer: issuer, accessTokens: accessTokens, dpop: dpop,
+                    logger: logger),
+                logger: logger),
+            devices: PowerAuthDeviceService(
+                database: database, clock: clock, verifier: verifier, keystore: keystore, logger: logger),
+            verifier: verifier, logger: logger
+        ).register(on: router)
+        PowerAuthAdminRoutes(
+            administration: PowerAuthAdministration(database: database, clock: clock, secrets: powerAuthSecrets),
+            users: users, logger: logger
+        ).register(on: router)
+    }
+
     private func buildRouter() throws -> Router<KeywayRequestContext> {
         try routeTable().router
     }
@@ -285,6 +315,7 @@ public final class KeywayServerApp: Sendable {
             keys: keys, issuer: currentIssuer, secrets: engine.secrets, logger: logger,
             visitLifetime: configuration.limits.flowLifetime)
         HostedLoginRoutes(login: hostedLogin, clients: clients).register(on: router)
+        registerPowerAuth(on: router, users: userRoutes, accessTokens: accessTokens, dpop: dpop, issuer: currentIssuer)
         HealthRoutes(database: database).register(on: router)
         MetricsRoutes(metrics: metrics, database: database).register(on: router)
         let keyRing = keys

@@ -12,6 +12,7 @@ struct ProjectCommand: AsyncParsableCommand {
         subcommands: [
             List.self, Create.self, ProjectShowCommand.self, ProjectUpdateCommand.self, ProjectPolicyCommand.self,
             Invite.self, StartToken.self, ProjectRegistrationTokenCommand.self, ProjectThemeCommand.self,
+            ProjectPowerAuthCommand.self,
         ])
 
     /// `project list`: every application as JSON.

@@ -122,36 +122,15 @@ struct TokenEndpoint: Sendable {
         let expiresAt = min(nowMillis + Int64((policy.idleLifetime * 1000).rounded()), familyExpiresAt)
 
         let outcome: Result<(TokenIssuer.Subject, String?), OAuthFailure> = try await database.write { repositories in
-            guard let record = try await repositories.authorizationCodes.find(hash: codeHash) else {
-                return .failure(.invalidGrant("The authorization code is invalid."))
+            let redeemed: AuthorizationCodeRedemption.Redeemed
+            switch try await AuthorizationCodeRedemption.redeem(
+                codeHash: codeHash, verifier: verifier, redirectURI: form["redirect_uri"],
+                applicationId: application.id, now: nowMillis, in: repositories, logger: self.logger)
+            {
+            case .failure(let failure): return .failure(failure)
+            case .success(let value): redeemed = value
             }
-            if record.usedAt != nil {
-                // A replayed code: revoke everything issued from it (RFC 6749 §4.1.2).
-                try await repositories.refreshTokens.revokeIssued(fromCodeHash: codeHash, at: nowMillis)
-                try await repositories.sessions.revoke(id: record.sessionId, at: nowMillis)
-                self.logger.warning(
-                    "authorization code replayed; issued tokens revoked", metadata: ["session": "\(record.sessionId)"])
-                return .failure(.invalidGrant("The authorization code was already used."))
-            }
-            // Any attempt uses the code up, so a wrong verifier cannot be retried.
-            try await repositories.authorizationCodes.markUsed(hash: codeHash, at: nowMillis)
-            guard record.applicationId == application.id else {
-                return .failure(.invalidGrant("The authorization code was issued to another client."))
-            }
-            guard nowMillis < record.expiresAt else {
-                return .failure(.invalidGrant("The authorization code has expired."))
-            }
-            guard PKCE.verify(verifier: verifier, challenge: record.codeChallenge) else {
-                return .failure(.invalidGrant("The code verifier does not match the code challenge."))
-            }
-            // RFC 6749 §4.1.3: the redirect_uri of the authorization request, repeated exactly.
-            if let expected = record.redirectURI, form["redirect_uri"] != expected {
-                return .failure(
-                    .invalidGrant("redirect_uri must be the one the authorization request was sent with."))
-            }
-            guard let user = try await repositories.users.find(id: record.userId),
-                let session = try await repositories.sessions.find(id: record.sessionId), session.revokedAt == nil
-            else { return .failure(.invalidGrant("The session behind this code no longer exists.")) }
+            let (record, user, session) = (redeemed.code, redeemed.user, redeemed.session)
             // A sign-in's code is for the sign-in scope; account management's for no more than
             // the token that opened it. Offline access (a refresh token) only for a client that
             // registered the refresh_token grant.

@@ -73,6 +73,10 @@ struct Repositories: Sendable {
     var browserFlows: BrowserFlowRepository { BrowserFlowRepository(sql: sql) }
     var consents: ConsentRepository { ConsentRepository(sql: sql) }
     var pushedRequests: PushedRequestRepository { PushedRequestRepository(sql: sql) }
+    var powerAuthApplications: PowerAuthApplicationRepository { PowerAuthApplicationRepository(sql: sql) }
+    var powerAuthActivations: PowerAuthActivationRepository { PowerAuthActivationRepository(sql: sql) }
+    var powerAuthRecoveryCodes: PowerAuthRecoveryCodeRepository { PowerAuthRecoveryCodeRepository(sql: sql) }
+    var powerAuthTemporaryKeys: PowerAuthTemporaryKeyRepository { PowerAuthTemporaryKeyRepository(sql: sql) }
 }
 
 /// A write transaction the database refused for conflicts with concurrent ones every time it ran

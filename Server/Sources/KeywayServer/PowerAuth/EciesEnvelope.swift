@@ -1,0 +1,78 @@
+import Crypto
+import Foundation
+import KeywayPowerAuth
+
+/// An encrypted request checked field by field, and the context that opens it and seals the
+/// answer.
+struct EciesRequest: Sendable {
+    let temporaryKeyId: String
+    let payload: EciesPayload
+
+    /// The largest ciphertext read.
+    static let maxEncryptedBytes = 48 * 1024
+
+    init(_ body: EciesRequestBody, fallbackTemporaryKeyId: String? = nil) throws(PowerAuthFailure) {
+        temporaryKeyId = try PowerAuthHeaderParameters.identifier(
+            body.temporaryKeyId ?? fallbackTemporaryKeyId, field: "temporaryKeyId")
+        let ephemeral = try PowerAuthHeaderParameters.base64(
+            body.ephemeralPublicKey, field: "ephemeralPublicKey", count: [33, 65], maxLength: 128)
+        let encrypted = try PowerAuthHeaderParameters.base64(
+            body.encryptedData, field: "encryptedData", maxLength: Self.maxEncryptedBytes * 4 / 3 + 4)
+        guard !encrypted.isEmpty, encrypted.count % 16 == 0 else {
+            throw .invalidRequest("encryptedData is not whole AES blocks.")
+        }
+        let mac = try PowerAuthHeaderParameters.base64(body.mac, field: "mac", count: [32], maxLength: 64)
+        let nonce = try PowerAuthHeaderParameters.base64(body.nonce, field: "nonce", count: [16], maxLength: 64)
+        guard let timestamp = body.timestamp, timestamp > 0 else { throw .invalidRequest("timestamp is required.") }
+        payload = EciesPayload(
+            encryptedData: encrypted, mac: mac, ephemeralPublicKey: ephemeral, nonce: nonce, timestamp: UInt64(timestamp))
+    }
+}
+
+/// One request–response cycle on the server's side.
+struct EciesServerContext: Sendable {
+    let context: EciesContext
+
+    /// Agrees the cycle's key with the request's ephemeral key.
+    init(
+        privateKey: P256.KeyAgreement.PrivateKey, request: EciesRequest, sharedInfo1: EciesSharedInfo1,
+        sharedInfo2Base: Data, applicationKey: String, activationId: String?
+    ) throws(PowerAuthFailure) {
+        let key: EciesEnvelopeKey
+        do {
+            key = try EciesEnvelopeKey.forResponse(
+                privateKey: privateKey, ephemeralPublicKey: request.payload.ephemeralPublicKey ?? Data(),
+                sharedInfo1: sharedInfo1.bytes, version: PowerAuthProtocol.version)
+        } catch {
+            throw .encryption("The ephemeral public key is not a P-256 point.")
+        }
+        context = EciesContext(
+            version: PowerAuthProtocol.version, envelopeKey: key, sharedInfo2Base: sharedInfo2Base,
+            associatedData: EciesContext.associatedData(
+                version: PowerAuthProtocol.version, applicationKey: applicationKey, activationID: activationId,
+                temporaryKeyID: request.temporaryKeyId))
+    }
+
+    /// The request's plaintext; a MAC that does not match is refused.
+    func open(_ request: EciesRequest) throws(PowerAuthFailure) -> Data {
+        do {
+            return try context.decrypt(request.payload, direction: .request)
+        } catch {
+            throw .encryption("The encrypted request does not open: its MAC or padding is wrong.")
+        }
+    }
+
+    /// Seals an answer with a fresh nonce and the current time.
+    func seal(_ plaintext: Data, now: Date) throws(PowerAuthFailure) -> EciesResponseBody {
+        let nonce = Data(SecureRandom.bytes(16))
+        let timestamp = UInt64(max(0, now.epochMilliseconds))
+        do {
+            let payload = try context.encrypt(plaintext, direction: .response, nonce: nonce, timestamp: timestamp)
+            return EciesResponseBody(
+                encryptedData: payload.encryptedData.base64EncodedString(), mac: payload.mac.base64EncodedString(),
+                nonce: nonce.base64EncodedString(), timestamp: Int64(timestamp))
+        } catch {
+            throw .internalError
+        }
+    }
+}

@@ -1,0 +1,60 @@
+import Foundation
+import KeywayPowerAuth
+import Logging
+
+/// What a device does with a signed request: remove its activation, unlock its vault.
+struct PowerAuthDeviceService: Sendable {
+    let database: any Database
+    let clock: any ServerClock
+    let verifier: PowerAuthSignatureVerifier
+    let keystore: PowerAuthKeystore
+    let logger: Logger
+
+    /// `POST /pa/v3/activation/remove`: a two-factor signature over the body, uriId
+    /// `/pa/activation/remove`.
+    func remove(authorization: String?, body: Data) async throws {
+        let verified = try await verifier.verify(
+            header: authorization, method: "POST", uriId: "/pa/activation/remove", body: body,
+            required: PowerAuthSignatureVerifier.twoFactors
+        ) { activationId, repositories, now in
+            guard var activation = try await repositories.powerAuthActivations.find(id: activationId) else { return }
+            activation.status = .removed
+            activation.removedAt = now
+            activation.updatedAt = now
+            try await repositories.powerAuthActivations.update(activation)
+        }
+        logger.notice("powerauth: activation removed by its device", metadata: ["activation": "\(verified.activation.id)"])
+    }
+
+    /// `POST /pa/v3/vault/unlock`: a two-factor signature over the encrypted body (uriId
+    /// `/pa/vault/unlock`), then the body opened in activation scope (sharedInfo1
+    /// `/pa/vault/unlock`), answered with `KEY_ENCRYPTION_VAULT` under `KEY_TRANSPORT`, sealed.
+    func unlockVault(authorization: String?, body: Data) async throws -> EciesResponseBody {
+        // Malformed envelopes are refused before the signature is counted.
+        let request = try EciesRequest(PowerAuthJSON.decode(EciesRequestBody.self, from: body))
+        let verified = try await verifier.verify(
+            header: authorization, method: "POST", uriId: "/pa/vault/unlock", body: body,
+            required: PowerAuthSignatureVerifier.twoFactors)
+        let activation = verified.activation
+        let privateKey = try await database.read { repositories in
+            try await keystore.privateKey(
+                id: request.temporaryKeyId, applicationId: activation.applicationId, activationId: activation.id,
+                in: repositories)
+        }
+        let context = try EciesServerContext(
+            privateKey: privateKey, request: request, sharedInfo1: .vaultUnlock,
+            sharedInfo2Base: EciesContext.activationScopeSharedInfo2Base(
+                applicationSecret: verified.credentials.applicationSecret, transportKey: verified.keys.derived.transport),
+            applicationKey: verified.credentials.record.applicationKey, activationId: activation.id)
+        let unlock = try PowerAuthJSON.decode(VaultUnlockRequest.self, from: try context.open(request))
+        let encryptedKey = try PowerAuthVaultKey.encrypt(
+            verified.keys.derived.vaultEncryption, transportKey: verified.keys.derived.transport)
+        logger.notice(
+            "powerauth: vault unlocked",
+            metadata: ["activation": "\(activation.id)", "reason": "\(unlock.reason?.prefix(64) ?? "")"])
+        return try context.seal(
+            try PowerAuthJSON.encode(
+                VaultUnlockResponse(activationId: activation.id, encryptedVaultEncryptionKey: encryptedKey.base64EncodedString())),
+            now: clock.now())
+    }
+}

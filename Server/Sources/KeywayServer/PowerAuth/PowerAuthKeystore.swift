@@ -1,0 +1,102 @@
+import Crypto
+import Foundation
+import KeywayPowerAuth
+
+/// Temporary encryption keys (protocol 3.3, `POST /pa/v3/keystore/create`): made on request,
+/// kept a few minutes (sealed), and the key of every ECIES request.
+struct PowerAuthKeystore: Sendable {
+    let database: any Database
+    let clock: any ServerClock
+    let secrets: PowerAuthSecrets
+
+    /// How long a temporary key lives.
+    static let lifetime: TimeInterval = 300
+
+    /// Checks the request's JWT and answers a new key in a JWT signed by the master key
+    /// (application scope) or the activation's server key (activation scope).
+    func create(body: Data) async throws -> KeystoreCreateResponse {
+        let request = try PowerAuthJSON.decode(PowerAuthRequestEnvelope<KeystoreCreateRequest>.self, from: body)
+        guard let jwt = request.requestObject.jwt, !jwt.isEmpty else { throw PowerAuthFailure.invalidRequest("jwt is required.") }
+        let claims: TemporaryKeyRequestClaims
+        do {
+            claims = try JSONDecoder().decode(TemporaryKeyRequestClaims.self, from: try PowerAuthJWT.unverifiedPayload(jwt))
+        } catch {
+            throw PowerAuthFailure.invalidRequest("jwt is not a JWT with applicationKey and challenge claims.")
+        }
+        let applicationKey = try PowerAuthProtocol.applicationKey(claims.applicationKey)
+        guard !claims.challenge.isEmpty, claims.challenge.utf8.count <= 256 else {
+            throw PowerAuthFailure.invalidRequest("challenge must be 1 to 256 characters.")
+        }
+        let activationId = try claims.activationId.map { value throws(PowerAuthFailure) in
+            try PowerAuthHeaderParameters.identifier(value, field: "activationId")
+        }
+        let secrets = self.secrets
+        let (credentials, activation) = try await database.read { repositories in
+            guard let credentials = try await PowerAuthCredentials.find(
+                applicationKey: applicationKey, secrets: secrets, in: repositories)
+            else { throw PowerAuthFailure.temporaryKey("No application has this application key.") }
+            guard let activationId else { return (credentials, PowerAuthActivationRecord?.none) }
+            guard let activation = try await repositories.powerAuthActivations.find(id: activationId),
+                activation.applicationId == credentials.record.applicationId, activation.sealedServerPrivateKey != nil,
+                activation.status != .removed
+            else { throw PowerAuthFailure.temporaryKey("No activation of this application has this ID.") }
+            return (credentials, activation)
+        }
+        let activationKeys = try activation.map { try PowerAuthActivationKeys(activation: $0, secrets: secrets) }
+        let requestKey = TemporaryKeyScope.requestSigningKey(
+            applicationSecret: credentials.applicationSecretBytes, transportKey: activationKeys?.derived.transport)
+        do {
+            _ = try PowerAuthJWT.verifyHS256(jwt, key: requestKey)
+        } catch {
+            throw PowerAuthFailure.temporaryKey("The request's JWT is not signed with the key of its scope.")
+        }
+        let now = clock.now()
+        let keyId = UUID().uuidString.lowercased()
+        let privateKey = P256.KeyAgreement.PrivateKey()
+        let publicKey = privateKey.publicKey.x963Representation.base64EncodedString()
+        let record = PowerAuthTemporaryKeyRecord(
+            id: keyId, applicationId: credentials.record.applicationId, activationId: activationId,
+            publicKey: publicKey, sealedPrivateKey: try secrets.seal(privateKey, purpose: PowerAuthSecrets.Purpose.temporaryKey(keyId)),
+            createdAt: now.epochMilliseconds, expiresAt: now.addingTimeInterval(Self.lifetime).epochMilliseconds)
+        try await database.write { repositories in try await repositories.powerAuthTemporaryKeys.insert(record) }
+        let response = TemporaryKeyResponseClaims(
+            sub: keyId, applicationKey: applicationKey, activationId: activationId, challenge: claims.challenge,
+            publicKey: publicKey, iatMs: record.createdAt, expMs: record.expiresAt)
+        let signer = try activationKeys?.signingKey ?? credentials.masterPrivateKey
+        let signed = try PowerAuthJWT.signES256(payload: try JSONEncoder().encode(response), privateKey: signer)
+        return KeystoreCreateResponse(responseObject: .init(jwt: signed), requestObject: .init(jwt: signed))
+    }
+
+    /// The private key of a temporary key of this scope that has not expired.
+    func privateKey(id: String, applicationId: String, activationId: String?, in repositories: Repositories)
+        async throws -> P256.KeyAgreement.PrivateKey
+    {
+        guard let record = try await repositories.powerAuthTemporaryKeys.find(id: id),
+            record.applicationId == applicationId, record.activationId == activationId,
+            clock.now().epochMilliseconds < record.expiresAt
+        else {
+            throw PowerAuthFailure.encryption(
+                "The temporary key is unknown, expired or of another scope: fetch a new one from /pa/v3/keystore/create.")
+        }
+        return try secrets.openKey(record.sealedPrivateKey, purpose: PowerAuthSecrets.Purpose.temporaryKey(id))
+    }
+}
+
+/// JSON on the `/pa/v3` API: a body that does not decode is a ``PowerAuthFailure/invalidRequest(_:)``.
+enum PowerAuthJSON {
+    static func decode<T: Decodable>(_ type: T.Type, from data: Data) throws(PowerAuthFailure) -> T {
+        do {
+            return try JSONDecoder().decode(T.self, from: data)
+        } catch {
+            throw .invalidRequest("The body is not the JSON object this endpoint reads.")
+        }
+    }
+
+    static func encode<T: Encodable>(_ value: T) throws(PowerAuthFailure) -> Data {
+        do {
+            return try JSONEncoder().encode(value)
+        } catch {
+            throw .internalError
+        }
+    }
+}

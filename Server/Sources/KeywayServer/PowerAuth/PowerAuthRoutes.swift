@@ -1,0 +1,128 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Logging
+import KeywayPowerAuth
+import NIOCore
+
+/// The PowerAuth 3.3 Standard RESTful API the server implements: temporary keys, activation
+/// (create, status, remove), signature validation and vault unlock. Every refusal is the published
+/// error body, `400` or `401`; malformed input never reaches the crypto.
+struct PowerAuthRoutes {
+    let keystore: PowerAuthKeystore
+    let activations: PowerAuthActivationService
+    let devices: PowerAuthDeviceService
+    let verifier: PowerAuthSignatureVerifier
+    let logger: Logger
+
+    static let encryptionHeader = HTTPField.Name(PowerAuthEncryptionHeader.name)!
+    static let authorizationHeader = HTTPField.Name(PowerAuthAuthorizationHeader.name)!
+    static let dpopHeader = HTTPField.Name("DPoP")!
+    /// The largest body read.
+    static let maxBodySize = 64 * 1024
+
+    func register(on router: RouteTable) {
+        router.post("pa/v3/keystore/create") { request, _ in
+            await answer {
+                try Self.json(try await keystore.create(body: try await Self.body(request)))
+            }
+        }
+        router.post("pa/v3/activation/create") { request, _ in
+            await answer {
+                try Self.json(
+                    try await activations.create(
+                        encryptionHeader: request.headers[Self.encryptionHeader], body: try await Self.body(request),
+                        dpopProofs: request.headers[values: Self.dpopHeader]))
+            }
+        }
+        router.post("pa/v3/activation/status") { request, _ in
+            await answer {
+                try Self.json(PowerAuthOKBody(responseObject: try await activations.status(body: try await Self.body(request))))
+            }
+        }
+        router.post("pa/v3/activation/remove") { request, _ in
+            await answer {
+                try await devices.remove(
+                    authorization: request.headers[Self.authorizationHeader], body: try await Self.body(request))
+                return try Self.json(PowerAuthOKBody<PowerAuthEmptyObject>(responseObject: nil))
+            }
+        }
+        let validate: @Sendable (Request, KeywayRequestContext) async throws -> Response = { request, _ in
+            await answer {
+                var body = try await Self.body(request)
+                let method = request.method.rawValue
+                if body.isEmpty, method == "GET" || method == "DELETE" {
+                    body = PowerAuthSignatureBody.canonicalQuery(request.uri.query)
+                }
+                _ = try await verifier.verify(
+                    header: request.headers[Self.authorizationHeader], method: method, uriId: "/pa/signature/validate",
+                    body: body)
+                return try Self.json(PowerAuthOKBody<PowerAuthEmptyObject>(responseObject: nil))
+            }
+        }
+        router.post("pa/v3/signature/validate", use: validate)
+        router.get("pa/v3/signature/validate", use: validate)
+        router.put("pa/v3/signature/validate", use: validate)
+        router.delete("pa/v3/signature/validate", use: validate)
+        router.post("pa/v3/vault/unlock") { request, _ in
+            await answer {
+                try Self.json(
+                    try await devices.unlockVault(
+                        authorization: request.headers[Self.authorizationHeader], body: try await Self.body(request)))
+            }
+        }
+    }
+
+    /// Runs `body`, answering every refusal with the published error body.
+    private func answer(_ body: () async throws -> Response) async -> Response {
+        do {
+            return try await body()
+        } catch let failure as PowerAuthFailure {
+            return Self.error(failure)
+        } catch is DatabaseContention {
+            return Self.error(
+                PowerAuthFailure(code: "ERR_GENERIC", message: "The server is busy: try again.", status: .serviceUnavailable))
+        } catch {
+            logger.error("powerauth: request failed", metadata: ["error": "\(String(describing: type(of: error)))"])
+            return Self.error(.internalError)
+        }
+    }
+
+    static func error(_ failure: PowerAuthFailure) -> Response {
+        let body = PowerAuthErrorBody(responseObject: .init(code: failure.code, message: failure.message))
+        let data = (try? JSONEncoder().encode(body)) ?? Data()
+        return Response(
+            status: failure.status, headers: [.contentType: "application/json", .cacheControl: "no-store"],
+            body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+
+    static func json<T: Encodable>(_ value: T) throws -> Response {
+        Response(
+            status: .ok, headers: [.contentType: "application/json", .cacheControl: "no-store"],
+            body: .init(byteBuffer: ByteBuffer(bytes: try PowerAuthJSON.encode(value))))
+    }
+
+    static func body(_ request: Request) async throws -> Data {
+        do {
+            return Data(buffer: try await request.body.collect(upTo: maxBodySize))
+        } catch {
+            throw PowerAuthFailure.invalidRequest("The body is larger than \(maxBodySize) bytes.")
+        }
+    }
+}
+
+/// The signed body of a request without one.
+enum PowerAuthSignatureBody {
+    /// The canonical form of a query string (``PowerAuthSignature/canonicalQuery(_:)``).
+    static func canonicalQuery(_ query: String?) -> Data {
+        guard let query, !query.isEmpty else { return Data() }
+        let pairs = query.split(separator: "&").map { part -> (key: String, value: String) in
+            let pieces = part.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            func decode(_ text: Substring?) -> String {
+                String(text ?? "").replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String(text ?? "")
+            }
+            return (decode(pieces.first), decode(pieces.count > 1 ? pieces[1] : nil))
+        }
+        return PowerAuthSignature.canonicalQuery(pairs)
+    }
+}

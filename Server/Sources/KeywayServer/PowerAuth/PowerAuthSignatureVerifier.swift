@@ -1,0 +1,120 @@
+import Crypto
+import Foundation
+import KeywayJOSE
+import KeywayPowerAuth
+import Logging
+
+/// Verifies the `X-PowerAuth-Authorization` signature of a request: version 3.3 (Base64
+/// components), a look-ahead window of 20 over the hash-based counter, a failure counted (and the
+/// counter moved one step, as the device moved its own), a success resetting the count unless it
+/// proved possession alone, `BLOCKED` at the maximum. The counter is written back only if it is
+/// still the value the verification read, so two verifications of one activation never both
+/// accept one counter value.
+struct PowerAuthSignatureVerifier: Sendable {
+    let database: any Database
+    let clock: any ServerClock
+    let secrets: PowerAuthSecrets
+    let logger: Logger
+
+    /// A verified signature.
+    struct Verified: Sendable {
+        let activation: PowerAuthActivationRecord
+        let credentials: PowerAuthCredentials
+        let keys: PowerAuthActivationKeys
+        let factors: PowerAuthSignatureFactors
+    }
+
+    /// The reason an activation is blocked when the failures reach the maximum.
+    static let maxFailedAttemptsReason = "MAX_FAILED_ATTEMPTS"
+
+    /// Verifies the request's signature over `method`, `uriId` and `body`. `required` says which
+    /// factor combinations the endpoint accepts (checked before anything is counted); `accepted`
+    /// runs in the transaction that accepts the signature (a removal, so that both commit or
+    /// neither does).
+    func verify(
+        header: String?, method: String, uriId: String, body: Data,
+        required: (PowerAuthSignatureFactors) -> Bool = { _ in true },
+        accepted: (@Sendable (_ activationId: String, Repositories, _ now: Int64) async throws -> Void)? = nil
+    ) async throws -> Verified {
+        let authorization = try PowerAuthAuthorizationHeader(header)
+        guard required(authorization.factors) else {
+            throw PowerAuthFailure.authentication("This endpoint needs a signature with other factors.")
+        }
+        let secrets = self.secrets
+        let (activation, credentials) = try await database.read { repositories in
+            guard let activation = try await repositories.powerAuthActivations.find(id: authorization.activationId),
+                let record = try await repositories.powerAuthApplications.find(applicationId: activation.applicationId)
+            else { throw PowerAuthFailure.authentication("The activation is unknown.") }
+            return (activation, try PowerAuthCredentials.open(record, secrets: secrets))
+        }
+        guard ConstantTime.equals(credentials.record.applicationKey, authorization.applicationKey) else {
+            throw PowerAuthFailure.authentication("The application key is not the activation's.")
+        }
+        guard activation.status == .active, activation.sealedServerPrivateKey != nil else {
+            throw PowerAuthFailure.authentication("The activation is not active.")
+        }
+        let keys = try PowerAuthActivationKeys(activation: activation, secrets: secrets)
+        let signatureKeys = keys.derived.signatureKeys(for: authorization.factors)
+        let data = PowerAuthSignature.signedData(
+            requestData: PowerAuthSignature.requestData(
+                method: method, uriIdentifier: uriId, nonce: authorization.nonce, body: body),
+            applicationSecret: credentials.applicationSecret)
+        let possessionOnly = authorization.factors == .possession
+        for _ in 0..<8 {
+            let now = clock.now().epochMilliseconds
+            let outcome: Outcome = try await database.write { repositories in
+                guard let current = try await repositories.powerAuthActivations.find(id: activation.id),
+                    current.status == .active, let counterText = current.counterData,
+                    let counterData = Data(base64Encoded: counterText)
+                else { return .refused(.authentication("The activation is not active.")) }
+                let match = try PowerAuthSignature.verify(
+                    signature: authorization.signature, data: data, keys: signatureKeys, counterData: counterData,
+                    lookAhead: PowerAuthProtocol.lookAhead, format: .v31)
+                if let match {
+                    let written = try await repositories.powerAuthActivations.recordSignature(
+                        id: current.id, expectedCounterData: counterText,
+                        counterData: match.nextCounterData.base64EncodedString(),
+                        counter: current.counter + Int64(match.counterOffset) + 1,
+                        failedAttempts: possessionOnly ? current.failedAttempts : 0, status: .active,
+                        blockedReason: nil, now: now)
+                    guard written else { return .raced }
+                    try await accepted?(current.id, repositories, now)
+                    return .accepted(current)
+                }
+                let failed = current.failedAttempts + 1
+                let blocks = failed >= current.maxFailedAttempts
+                let written = try await repositories.powerAuthActivations.recordSignature(
+                    id: current.id, expectedCounterData: counterText,
+                    counterData: PowerAuthHashCounter.next(counterData).base64EncodedString(),
+                    counter: current.counter + 1, failedAttempts: failed, status: blocks ? .blocked : .active,
+                    blockedReason: blocks ? Self.maxFailedAttemptsReason : nil, now: now)
+                guard written else { return .raced }
+                if blocks {
+                    self.logger.notice("powerauth: activation blocked", metadata: ["activation": "\(current.id)"])
+                }
+                return .refused(.authentication())
+            }
+            switch outcome {
+            case .accepted(let current):
+                return Verified(activation: current, credentials: credentials, keys: keys, factors: authorization.factors)
+            case .refused(let failure):
+                throw failure
+            case .raced:
+                continue
+            }
+        }
+        throw PowerAuthFailure.authentication("The activation is busy: try again.")
+    }
+
+    private enum Outcome: Sendable {
+        case accepted(PowerAuthActivationRecord)
+        case refused(PowerAuthFailure)
+        /// Another verification moved the counter first: read it again.
+        case raced
+    }
+
+    /// Possession and at least one other factor.
+    static func twoFactors(_ factors: PowerAuthSignatureFactors) -> Bool {
+        factors.contains(.possession) && factors.count >= 2
+    }
+}

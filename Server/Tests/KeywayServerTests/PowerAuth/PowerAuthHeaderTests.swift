@@ -1,0 +1,99 @@
+import Foundation
+import KeywayPowerAuth
+import Testing
+
+@testable import KeywayServer
+
+@Suite("PowerAuth headers and envelopes: strict parsing")
+struct PowerAuthHeaderTests {
+    static let appKey = Data(repeating: 1, count: 16).base64EncodedString()
+    static let nonce = Data(repeating: 2, count: 16).base64EncodedString()
+    static let signature = Data(repeating: 3, count: 32).base64EncodedString()
+
+    @Test func readsAWellFormedAuthorizationHeader() throws {
+        let header = try PowerAuthAuthorizationHeader(
+            "PowerAuth pa_activation_id=\"a-1\",\n\tpa_application_key=\"\(Self.appKey)\", pa_nonce=\"\(Self.nonce)\", "
+                + "pa_signature_type=\"possession_knowledge\", pa_signature=\"\(Self.signature)\", pa_version=\"3.3\"")
+        #expect(header.activationId == "a-1")
+        #expect(header.applicationKey == Self.appKey)
+        #expect(header.nonce == Data(repeating: 2, count: 16))
+        #expect(header.factors == [.possession, .knowledge])
+        #expect(header.signature == Self.signature)
+    }
+
+    @Test(arguments: [
+        "", "PowerAuth", "PowerAuthx", "Bearer abc", "PowerAuth pa_version=\"3.3", "PowerAuth pa_version=3.3",
+        "PowerAuth pa_version=\"3.3\", pa_version=\"3.3\"", "PowerAuth =\"x\"", "PowerAuth pa-version=\"3.3\"",
+        "PowerAuth pa_activation_id=\"a\", pa_application_key=\"\(appKey)\", pa_nonce=\"\(nonce)\", pa_signature_type=\"possession\", pa_signature=\"\(signature)\", pa_version=\"3.3\"",
+        "PowerAuth pa_activation_id=\"a\", pa_application_key=\"\(appKey)\", pa_nonce=\"\(nonce)\", pa_signature_type=\"biometry_possession\", pa_signature=\"\(signature)\", pa_version=\"3.3\"",
+        "PowerAuth pa_activation_id=\"a\", pa_application_key=\"\(appKey)\", pa_nonce=\"\(nonce)\", pa_signature_type=\"possession_knowledge\", pa_signature=\"\(signature)\", pa_version=\"3.2\"",
+        "PowerAuth pa_activation_id=\"a b\", pa_application_key=\"\(appKey)\", pa_nonce=\"\(nonce)\", pa_signature_type=\"possession_knowledge\", pa_signature=\"\(signature)\", pa_version=\"3.3\"",
+        "PowerAuth pa_activation_id=\"a\", pa_application_key=\"\(appKey)\", pa_nonce=\"AAAA\", pa_signature_type=\"possession_knowledge\", pa_signature=\"\(signature)\", pa_version=\"3.3\"",
+        String(repeating: "PowerAuth ", count: 500),
+    ])
+    func refusesMalformedAuthorizationHeaders(_ text: String) {
+        #expect(throws: PowerAuthFailure.self) { try PowerAuthAuthorizationHeader(text) }
+        do {
+            _ = try PowerAuthAuthorizationHeader(text)
+        } catch {
+            #expect(error.status == .badRequest && error.code == "ERR_INVALID_REQUEST")
+        }
+    }
+
+    @Test func everyTruncationAndMutationOfAHeaderIsRefusedOrRead() throws {
+        let header = "PowerAuth pa_activation_id=\"a-1\", pa_application_key=\"\(Self.appKey)\", pa_nonce=\"\(Self.nonce)\", "
+            + "pa_signature_type=\"possession_knowledge\", pa_signature=\"\(Self.signature)\", pa_version=\"3.3\""
+        let characters = Array(header)
+        for length in 0..<characters.count {
+            #expect(throws: PowerAuthFailure.self) { try PowerAuthAuthorizationHeader(String(characters.prefix(length))) }
+        }
+        // Any one character replaced: read or refused as a malformed request, never anything else.
+        var generator = SystemRandomNumberGenerator()
+        for index in characters.indices {
+            var mutated = characters
+            mutated[index] = ["\"", "=", ",", " ", "\u{0}", "é", "A", "/"].randomElement(using: &generator)!
+            do {
+                _ = try PowerAuthAuthorizationHeader(String(mutated))
+            } catch {
+                #expect(error.code == "ERR_INVALID_REQUEST")
+            }
+        }
+    }
+
+    @Test func readsTheEncryptionHeader() throws {
+        let header = try PowerAuthEncryptionHeader("PowerAuth version=\"3.3\", application_key=\"\(Self.appKey)\"")
+        #expect(header.version == .v33 && header.applicationKey == Self.appKey && header.activationId == nil)
+        let scoped = try PowerAuthEncryptionHeader(
+            "PowerAuth version=\"3.3\", application_key=\"\(Self.appKey)\", activation_id=\"act\"")
+        #expect(scoped.activationId == "act")
+        #expect(throws: PowerAuthFailure.self) { try PowerAuthEncryptionHeader(nil) }
+        #expect(throws: PowerAuthFailure.self) { try PowerAuthEncryptionHeader("PowerAuth version=\"3.1\", application_key=\"\(Self.appKey)\"") }
+    }
+
+    @Test func checksEnvelopesFieldByField() throws {
+        let valid = EciesRequestBody(
+            temporaryKeyId: "k", ephemeralPublicKey: Data([2] + [UInt8](repeating: 7, count: 32)).base64EncodedString(),
+            encryptedData: Data(count: 32).base64EncodedString(), mac: Data(count: 32).base64EncodedString(),
+            nonce: Data(count: 16).base64EncodedString(), timestamp: 1)
+        let request = try EciesRequest(valid)
+        #expect(request.temporaryKeyId == "k" && request.payload.timestamp == 1 && request.payload.encryptedData.count == 32)
+        var fallback = valid
+        fallback.temporaryKeyId = nil
+        #expect(try EciesRequest(fallback, fallbackTemporaryKeyId: "outer").temporaryKeyId == "outer")
+        #expect(throws: PowerAuthFailure.self) { try EciesRequest(fallback) }
+        var broken: [EciesRequestBody] = []
+        for change in [
+            { (b: inout EciesRequestBody) in b.encryptedData = Data(count: 17).base64EncodedString() },
+            { $0.encryptedData = "" }, { $0.mac = Data(count: 16).base64EncodedString() }, { $0.nonce = "***" },
+            { $0.timestamp = 0 }, { $0.ephemeralPublicKey = Data(count: 64).base64EncodedString() },
+            { $0.encryptedData = String(repeating: "A", count: 70_000) },
+        ] as [(inout EciesRequestBody) -> Void] {
+            var body = valid
+            change(&body)
+            broken.append(body)
+        }
+        for body in broken {
+            #expect(throws: PowerAuthFailure.self) { try EciesRequest(body) }
+        }
+    }
+}

@@ -1,0 +1,89 @@
+import Foundation
+import KeywayTestSupport
+import Logging
+import Testing
+
+@testable import KeywayServer
+
+@Suite("PowerAuth storage: the sweep, the counter's conditional update, sealed secrets")
+struct PowerAuthStorageTests {
+    func openDatabase() async throws -> SQLiteDatabase {
+        let path = TestFiles.directory.appendingPathComponent("keyway-powerauth-\(UUID().uuidString)/db.sqlite").path
+        let database = try await SQLiteDatabase.open(path: path, logger: Logger(label: "test"))
+        try await Migrations.apply(to: database, now: Date())
+        return database
+    }
+
+    static func activation(_ id: String, status: PowerAuthActivationStatus, codeExpiresAt: Int64?, counter: String?) -> PowerAuthActivationRecord {
+        PowerAuthActivationRecord(
+            id: id, applicationId: "app_1", userId: "usr_1", status: status, codeLookup: codeExpiresAt.map { _ in "lookup-\(id)" },
+            codeExpiresAt: codeExpiresAt, otpHash: nil, otpAttempts: 0, commitMode: .automatic, devicePublicKey: nil,
+            serverPublicKey: nil, sealedServerPrivateKey: nil, counterData: counter, counter: 0, failedAttempts: 0,
+            maxFailedAttempts: 5, name: nil, platform: nil, deviceInfo: nil, extras: nil, fingerprint: nil, blockedReason: nil,
+            createdAt: 1, updatedAt: 1, lastUsedAt: nil, removedAt: nil)
+    }
+
+    @Test func theSweepDeletesExpiredTemporaryKeysAndCodesNeverUsed() async throws {
+        let database = try await openDatabase()
+        let clock = TestClock()
+        let now = clock.now().epochMilliseconds
+        let day: Int64 = 86_400_000
+        try await database.write { repositories in
+            for (id, expiresAt) in [("key_live", now + 60_000), ("key_expired", now - 1)] {
+                try await repositories.powerAuthTemporaryKeys.insert(
+                    PowerAuthTemporaryKeyRecord(
+                        id: id, applicationId: "app_1", activationId: nil, publicKey: "p", sealedPrivateKey: "s",
+                        createdAt: now - 300_000, expiresAt: expiresAt))
+            }
+            try await repositories.powerAuthActivations.insert(Self.activation("act_fresh", status: .created, codeExpiresAt: now + day, counter: nil))
+            try await repositories.powerAuthActivations.insert(Self.activation("act_stale", status: .created, codeExpiresAt: now - 2 * day, counter: nil))
+            try await repositories.powerAuthActivations.insert(Self.activation("act_active", status: .active, codeExpiresAt: nil, counter: "c"))
+        }
+        try await MaintenanceService(database: database, clock: clock, logger: Logger(label: "test")).sweep()
+        let (keys, activations) = try await database.read { repositories in
+            (
+                try await repositories.sql.raw("SELECT id FROM powerauth_temporary_keys").all()
+                    .map { try $0.decode(column: "id", as: String.self) },
+                try await repositories.sql.raw("SELECT id FROM powerauth_activations ORDER BY id").all()
+                    .map { try $0.decode(column: "id", as: String.self) }
+            )
+        }
+        #expect(keys == ["key_live"])
+        #expect(activations == ["act_active", "act_fresh"])
+        await database.shutdown()
+    }
+
+    @Test func theCounterMovesOnlyFromTheValueRead() async throws {
+        let database = try await openDatabase()
+        try await database.write { repositories in
+            try await repositories.powerAuthActivations.insert(Self.activation("act_1", status: .active, codeExpiresAt: nil, counter: "AAAA"))
+        }
+        let (first, second, stored) = try await database.write { repositories in
+            let first = try await repositories.powerAuthActivations.recordSignature(
+                id: "act_1", expectedCounterData: "AAAA", counterData: "BBBB", counter: 1, failedAttempts: 0, status: .active,
+                blockedReason: nil, now: 5)
+            // A second verification that read the same value finds it moved.
+            let second = try await repositories.powerAuthActivations.recordSignature(
+                id: "act_1", expectedCounterData: "AAAA", counterData: "CCCC", counter: 1, failedAttempts: 0, status: .active,
+                blockedReason: nil, now: 6)
+            return (first, second, try await repositories.powerAuthActivations.find(id: "act_1"))
+        }
+        #expect(first && !second)
+        #expect(stored?.counterData == "BBBB" && stored?.counter == 1 && stored?.lastUsedAt == 5)
+        await database.shutdown()
+    }
+
+    @Test func secretsAreSealedAndHashedByPurpose() throws {
+        let secrets = PowerAuthSecrets(box: SecretBox(key: .init(size: .bits256)), hashKey: .init(size: .bits256))
+        let key = try secrets.seal(.init(), purpose: "powerauth-server-key:a")
+        #expect(key.hasPrefix("v1."))
+        #expect((try? secrets.openKey(key, purpose: "powerauth-server-key:b")) == nil)
+        #expect(try secrets.openKey(key, purpose: "powerauth-server-key:a").rawRepresentation.count == 32)
+        let hash = secrets.hash("ABCDE", purpose: "activation-code")
+        #expect(secrets.matches("ABCDE", purpose: "activation-code", stored: hash))
+        #expect(!secrets.matches("ABCDE", purpose: "recovery-code", stored: hash))
+        #expect(!secrets.matches("ABCDF", purpose: "activation-code", stored: hash))
+        let other = PowerAuthSecrets(box: SecretBox(key: .init(size: .bits256)), hashKey: .init(size: .bits256))
+        #expect(other.hash("ABCDE", purpose: "activation-code") != hash)
+    }
+}
