@@ -1,0 +1,209 @@
+import Foundation
+import Keyway
+import KeywayServer
+import KeywayTestSupport
+import Testing
+
+/// `keyway-server` against an independent PowerAuth 3.3 client written in Python from the
+/// published documents (`Tests/Interop/powerauth_client.py`, with `cryptography`): it activates
+/// devices, reads their status and signs requests, and checks every server answer by the protocol
+/// rather than by Keyway's code.
+@Suite("PowerAuth: an independent Python client against the server", .serialized)
+struct PowerAuthInteropTests {
+    static let email = "ada@example.com"
+    static let password = "correct horse 1"
+
+    /// A scratch directory for the client's state and configuration.
+    struct Scratch {
+        let directory: URL
+        var state: String { directory.appendingPathComponent("state.json").path }
+        var config: String { directory.appendingPathComponent("config.json").path }
+
+        init() throws {
+            directory = TestFiles.directory.appendingPathComponent("powerauth-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        }
+
+        func file(_ name: String, _ contents: Data) throws -> String {
+            let url = directory.appendingPathComponent(name)
+            try contents.write(to: url)
+            return url.path
+        }
+    }
+
+    /// Runs one command of the client and answers its report (the JSON object of its last line).
+    @discardableResult
+    func client(_ arguments: [String], clock: ManualClock, expectSuccess: Bool = true) async throws -> [String: Any] {
+        let (status, output) = try await PythonScript.run(
+            "powerauth_client.py", arguments + ["--server-time", String(clock.now().timeIntervalSince1970)],
+            separateErrors: true, timeout: .seconds(120))
+        let line = output.split(separator: "\n").last.map(String.init) ?? ""
+        let report = (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any] ?? [:]
+        if expectSuccess {
+            #expect(status == 0, "\(arguments.first ?? ""): \(report["error"] ?? output) \(report["body"] ?? "")")
+        }
+        return report
+    }
+
+    /// Signs a user up by an email code through the SDK and answers their user ID and access token.
+    func signedInUser(_ server: TestServer, clock: ManualClock) async throws -> (userId: String, accessToken: String) {
+        let keyway = try KeywayClient(
+            configID: TestServer.configId, baseURL: server.baseURL, options: KeywayOptions(clock: clock))
+        await keyway.flow.start(identifier: Self.email)
+        await keyway.flow.submitCode(try await server.latestCode(to: Self.email))
+        let done = try #require(keyway.flow.currentUpdate.completion)
+        let tokens = try await keyway.exchange(authCode: done.authCode, codeVerifier: try #require(done.codeVerifier))
+        let users = try await server.admin("GET", "/admin/users?email=ada%40example.com").json["users"] as? [[String: Any]]
+        return (try #require(users?.first?["id"] as? String), tokens.response.accessToken.revealed)
+    }
+
+    /// Writes the application's PowerAuth configuration, as the admin API shows it, for the client.
+    func writeConfiguration(_ server: TestServer, _ scratch: Scratch) async throws {
+        let response = try await server.request(
+            "GET", "/admin/applications/\(TestServer.configId)/powerauth",
+            headers: ["Authorization": "Bearer \(testAdminToken)"])
+        #expect(response.status == 200)
+        _ = try scratch.file("config.json", response.body)
+    }
+
+    /// Makes an activation code for `userId` through the admin API.
+    func activationCode(_ server: TestServer, userId: String, _ extra: [String: Any] = [:]) async throws -> [String: Any] {
+        var body: [String: Any] = ["configId": TestServer.configId]
+        body.merge(extra) { $1 }
+        let created = try await server.admin("POST", "/admin/users/\(userId)/activations", body)
+        #expect(created.status == 201, "\(created.json)")
+        return created.json
+    }
+
+    /// The activation's row in the admin API's list.
+    func adminActivation(_ server: TestServer, userId: String, _ activationId: String) async throws -> [String: Any]? {
+        let list = try await server.admin("GET", "/admin/users/\(userId)/activations").json["activations"] as? [[String: Any]]
+        return list?.first { $0["activationId"] as? String == activationId }
+    }
+
+    @Test("The independent client passes every published vector that applies to 3.x")
+    func vectors() async throws {
+        let (status, output) = try await PythonScript.run("powerauth_client.py", ["--self-test"], separateErrors: true)
+        let line = output.split(separator: "\n").last.map(String.init) ?? ""
+        let report = (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any] ?? [:]
+        #expect(status == 0, "\(output)")
+        #expect(report["ok"] as? Bool == true)
+        #expect((report["cases"] as? Int ?? 0) > 1_000)
+    }
+
+    @Test("By activation code: activate, sign, the counter window, blocking at the limit, unblock, remove, recover")
+    func activationCodeLifecycle() async throws {
+        let clock = ManualClock()
+        try await withTestServer(TestServer.start(clock: clock, adminToken: testAdminToken)) { server in
+            let scratch = try Scratch()
+            defer { try? FileManager.default.removeItem(at: scratch.directory) }
+            let (userId, _) = try await signedInUser(server, clock: clock)
+            try await writeConfiguration(server, scratch)
+            let code = try await activationCode(server, userId: userId)
+            let qr = try #require(code["qrPayload"] as? String)
+
+            let activated = try await client(
+                [
+                    "activate", "--base-url", server.baseURL.absoluteString, "--config", scratch.config, "--state",
+                    scratch.state, "--code", qr, "--password", Self.password, "--name", "Ada's phone",
+                ], clock: clock)
+            let activationId = try #require(activated["activationId"] as? String)
+            #expect(activationId == code["activationId"] as? String)
+            #expect(activated["activationCodeSignatureVerified"] as? Bool == true)
+            let status = try #require(activated["status"] as? [String: Any])
+            #expect(status["activationStatusName"] as? String == "ACTIVE")
+            #expect(status["counterHashMatches"] as? Bool == true)
+            // The same fingerprint on both sides.
+            let fingerprint = try #require(activated["fingerprint"] as? String)
+            #expect(fingerprint.count == 8)
+            let listed = try #require(try await adminActivation(server, userId: userId, activationId))
+            #expect(listed["fingerprint"] as? String == fingerprint)
+            #expect(listed["status"] as? String == "ACTIVE")
+            #expect(listed["name"] as? String == "Ada's phone")
+            let recovery = try #require(activated["recovery"] as? [String: Any])
+            let recoveryCode = try #require(recovery["recoveryCode"] as? String)
+            let puk = try #require(recovery["puk"] as? String)
+
+            // Signed requests with one, two and three factors the server accepts.
+            let body = try scratch.file("body.json", Data(#"{"amount":"100.00"}"#.utf8))
+            func validate(_ factors: String, password: String = Self.password, offset: Int = 0, expect: Int) async throws {
+                try await client(
+                    [
+                        "call", "--state", scratch.state, "--path", "/pa/v3/signature/validate", "--uri-id",
+                        "/pa/signature/validate", "--body-file", body, "--factors", factors, "--password", password,
+                        "--offset", String(offset), "--expect-status", String(expect),
+                    ], clock: clock)
+            }
+            try await validate("possession", expect: 200)
+            try await validate("possession_knowledge", expect: 200)
+            // A device that signed 15 requests offline is still in the window; one 25 ahead is not.
+            try await validate("possession_knowledge", offset: 15, expect: 200)
+            try await validate("possession_knowledge", offset: 25, expect: 401)
+            _ = try await client(["status", "--state", scratch.state, "--resync-counter"], clock: clock)
+            try await validate("possession_knowledge", expect: 200)
+
+            // Wrong passwords count; the fifth failure blocks the activation.
+            for attempt in 1...5 {
+                try await validate("possession_knowledge", password: "wrong \(attempt)", expect: 401)
+            }
+            let blocked = try await client(["status", "--state", scratch.state], clock: clock)
+            #expect(blocked["activationStatusName"] as? String == "BLOCKED")
+            try await validate("possession_knowledge", expect: 401)
+            #expect(try await server.admin("POST", "/admin/activations/\(activationId)/unblock").status == 200)
+            let unblocked = try await client(["status", "--state", scratch.state, "--resync-counter"], clock: clock)
+            #expect(unblocked["activationStatusName"] as? String == "ACTIVE")
+            #expect(unblocked["failedAttempts"] as? Int == 0)
+            try await validate("possession_knowledge", expect: 200)
+
+            // A two-factor removal signed by the device.
+            try await client(
+                [
+                    "call", "--state", scratch.state, "--path", "/pa/v3/activation/remove", "--uri-id",
+                    "/pa/activation/remove", "--factors", "possession_knowledge", "--password", Self.password,
+                    "--expect-status", "200",
+                ], clock: clock)
+            let removed = try await client(["status", "--state", scratch.state], clock: clock)
+            #expect(removed["activationStatusName"] as? String == "REMOVED")
+
+            // Recovery after the removal: a new activation for the same user.
+            let recoveredState = scratch.directory.appendingPathComponent("recovered.json").path
+            let recovered = try await client(
+                [
+                    "activate", "--base-url", server.baseURL.absoluteString, "--config", scratch.config, "--state",
+                    recoveredState, "--recovery-code", recoveryCode, "--puk", puk, "--password", Self.password,
+                ], clock: clock)
+            let recoveredId = try #require(recovered["activationId"] as? String)
+            #expect(recoveredId != activationId)
+            #expect((recovered["status"] as? [String: Any])?["activationStatusName"] as? String == "ACTIVE")
+            #expect(try await adminActivation(server, userId: userId, recoveredId) != nil)
+        }
+    }
+
+    @Test("By a Keyway sign-in: the access token is the custom credential")
+    func signInActivation() async throws {
+        let clock = ManualClock()
+        try await withTestServer(TestServer.start(clock: clock, adminToken: testAdminToken)) { server in
+            let scratch = try Scratch()
+            defer { try? FileManager.default.removeItem(at: scratch.directory) }
+            let (userId, accessToken) = try await signedInUser(server, clock: clock)
+            try await writeConfiguration(server, scratch)
+            let activated = try await client(
+                [
+                    "activate", "--base-url", server.baseURL.absoluteString, "--config", scratch.config, "--state",
+                    scratch.state, "--access-token", accessToken, "--password", Self.password,
+                ], clock: clock)
+            let activationId = try #require(activated["activationId"] as? String)
+            #expect((activated["status"] as? [String: Any])?["activationStatusName"] as? String == "ACTIVE")
+            #expect(try await adminActivation(server, userId: userId, activationId)?["status"] as? String == "ACTIVE")
+            // A token that is not a Keyway access token activates nothing.
+            let refused = try await client(
+                [
+                    "activate", "--base-url", server.baseURL.absoluteString, "--config", scratch.config, "--state",
+                    scratch.directory.appendingPathComponent("other.json").path, "--access-token", "not-a-token",
+                    "--password", Self.password,
+                ], clock: clock, expectSuccess: false)
+            #expect(refused["ok"] as? Bool == false)
+            #expect(refused["httpStatus"] as? Int == 400)
+        }
+    }
+}
