@@ -239,7 +239,7 @@ public final class KeywayServerApp: Sendable {
     /// The PowerAuth 3.3 endpoints (`/pa/v3/…`), and its admin and user routes.
     private func registerPowerAuth(
         on router: RouteTable, users: UserRoutes, accessTokens: AccessTokenVerifier, dpop: DPoPVerifier,
-        issuer: @escaping @Sendable () -> String
+        clients: ClientAuthenticator, issuer: @escaping @Sendable () -> String
     ) {
         let clock = configuration.clock
         let keystore = PowerAuthKeystore(database: database, clock: clock, secrets: powerAuthSecrets)
@@ -259,6 +259,10 @@ public final class KeywayServerApp: Sendable {
         PowerAuthAdminRoutes(
             administration: PowerAuthAdministration(database: database, clock: clock, secrets: powerAuthSecrets),
             users: users, logger: logger
+        ).register(on: router)
+        PowerAuthBackendRoutes(
+            verification: PowerAuthBackendVerification(database: database, clock: clock, verifier: verifier, logger: logger),
+            clients: clients, logger: logger
         ).register(on: router)
     }
 
@@ -315,7 +319,8 @@ public final class KeywayServerApp: Sendable {
             keys: keys, issuer: currentIssuer, secrets: engine.secrets, logger: logger,
             visitLifetime: configuration.limits.flowLifetime)
         HostedLoginRoutes(login: hostedLogin, clients: clients).register(on: router)
-        registerPowerAuth(on: router, users: userRoutes, accessTokens: accessTokens, dpop: dpop, issuer: currentIssuer)
+        registerPowerAuth(
+            on: router, users: userRoutes, accessTokens: accessTokens, dpop: dpop, clients: clients, issuer: currentIssuer)
         HealthRoutes(database: database).register(on: router)
         MetricsRoutes(metrics: metrics, database: database).register(on: router)
         let keyRing = keys

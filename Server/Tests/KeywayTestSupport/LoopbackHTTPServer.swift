@@ -18,7 +18,9 @@ public final class LoopbackHTTPServer: ScopedTestServer, Sendable {
     }
 
     /// Serves `router` on 127.0.0.1 and returns once the socket is bound.
-    public static func start(_ router: Router<BasicRequestContext>, label: String) async throws -> LoopbackHTTPServer {
+    public static func start<Context: RequestContext>(_ router: Router<Context>, label: String) async throws
+        -> LoopbackHTTPServer where Context.Source == ApplicationRequestContextSource
+    {
         let (stream, continuation) = AsyncStream.makeStream(of: Int.self)
         var logger = Logger(label: label)
         logger.logLevel = .error

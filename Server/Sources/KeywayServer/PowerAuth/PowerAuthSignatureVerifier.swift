@@ -40,26 +40,62 @@ struct PowerAuthSignatureVerifier: Sendable {
         guard required(authorization.factors) else {
             throw PowerAuthFailure.authentication("This endpoint needs a signature with other factors.")
         }
+        return try await verify(
+            activationId: authorization.activationId, applicationKey: authorization.applicationKey,
+            factors: authorization.factors, signature: authorization.signature, format: .v31, accepted: accepted
+        ) { credentials in
+            PowerAuthSignature.signedData(
+                requestData: PowerAuthSignature.requestData(
+                    method: method, uriIdentifier: uriId, nonce: authorization.nonce, body: body),
+                applicationSecret: credentials.applicationSecret)
+        }
+    }
+
+    /// The URI identifier of offline signatures.
+    static let offlineURIIdentifier = "/operation/authorize/offline"
+
+    /// Verifies an offline signature (decimal components of eight digits, one per factor, over
+    /// `POST`, ``offlineURIIdentifier``, `nonce`, `data` and the application secret `offline`)
+    /// with exactly `factors`, with the same window, counting and blocking as online signatures.
+    func verifyOffline(
+        activationId: String, factors: PowerAuthSignatureFactors, data: Data, nonce: Data, signature: String
+    ) async throws -> Verified {
+        try await verify(
+            activationId: activationId, applicationKey: nil, factors: factors, signature: signature,
+            format: .decimal(digits: 8), accepted: nil
+        ) { _ in
+            PowerAuthSignature.offlineSignedData(uriIdentifier: Self.offlineURIIdentifier, nonce: nonce, data: data)
+        }
+    }
+
+    /// The verification both kinds share: the activation must be active (and of the application
+    /// `applicationKey` names, when one is named); the signature is looked for in the window from
+    /// the stored counter; the outcome is written back only over the counter that was read.
+    private func verify(
+        activationId: String, applicationKey: String?, factors: PowerAuthSignatureFactors, signature: String,
+        format: PowerAuthSignatureFormat,
+        accepted: (@Sendable (_ activationId: String, Repositories, _ now: Int64) async throws -> Void)?,
+        signedData: (PowerAuthCredentials) -> Data
+    ) async throws -> Verified {
         let secrets = self.secrets
         let (activation, credentials) = try await database.read { repositories in
-            guard let activation = try await repositories.powerAuthActivations.find(id: authorization.activationId),
+            guard let activation = try await repositories.powerAuthActivations.find(id: activationId),
                 let record = try await repositories.powerAuthApplications.find(applicationId: activation.applicationId)
             else { throw PowerAuthFailure.authentication("The activation is unknown.") }
             return (activation, try PowerAuthCredentials.open(record, secrets: secrets))
         }
-        guard ConstantTime.equals(credentials.record.applicationKey, authorization.applicationKey) else {
-            throw PowerAuthFailure.authentication("The application key is not the activation's.")
+        if let applicationKey {
+            guard ConstantTime.equals(credentials.record.applicationKey, applicationKey) else {
+                throw PowerAuthFailure.authentication("The application key is not the activation's.")
+            }
         }
         guard activation.status == .active, activation.sealedServerPrivateKey != nil else {
             throw PowerAuthFailure.authentication("The activation is not active.")
         }
         let keys = try PowerAuthActivationKeys(activation: activation, secrets: secrets)
-        let signatureKeys = keys.derived.signatureKeys(for: authorization.factors)
-        let data = PowerAuthSignature.signedData(
-            requestData: PowerAuthSignature.requestData(
-                method: method, uriIdentifier: uriId, nonce: authorization.nonce, body: body),
-            applicationSecret: credentials.applicationSecret)
-        let possessionOnly = authorization.factors == .possession
+        let signatureKeys = keys.derived.signatureKeys(for: factors)
+        let data = signedData(credentials)
+        let possessionOnly = factors == .possession
         for _ in 0..<8 {
             let now = clock.now().epochMilliseconds
             let outcome: Outcome = try await database.write { repositories in
@@ -68,8 +104,8 @@ struct PowerAuthSignatureVerifier: Sendable {
                     let counterData = Data(base64Encoded: counterText)
                 else { return .refused(.authentication("The activation is not active.")) }
                 let match = try PowerAuthSignature.verify(
-                    signature: authorization.signature, data: data, keys: signatureKeys, counterData: counterData,
-                    lookAhead: PowerAuthProtocol.lookAhead, format: .v31)
+                    signature: signature, data: data, keys: signatureKeys, counterData: counterData,
+                    lookAhead: PowerAuthProtocol.lookAhead, format: format)
                 if let match {
                     let written = try await repositories.powerAuthActivations.recordSignature(
                         id: current.id, expectedCounterData: counterText,
@@ -96,7 +132,7 @@ struct PowerAuthSignatureVerifier: Sendable {
             }
             switch outcome {
             case .accepted(let current):
-                return Verified(activation: current, credentials: credentials, keys: keys, factors: authorization.factors)
+                return Verified(activation: current, credentials: credentials, keys: keys, factors: factors)
             case .refused(let failure):
                 throw failure
             case .raced:

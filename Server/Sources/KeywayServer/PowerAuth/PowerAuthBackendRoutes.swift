@@ -1,0 +1,78 @@
+import Foundation
+import Hummingbird
+import Logging
+import NIOCore
+
+/// The routes an app's backend calls about device signatures (``PowerAuthBackendVerification``),
+/// authenticated like the token endpoint's confidential clients (HTTP Basic with the client
+/// secret, or a client assertion is not accepted here: the body is JSON). Refusals of the caller
+/// or of malformed input are RFC 6749 §5.2 errors; a signature that does not verify is a `200`
+/// answer with `valid: false`.
+struct PowerAuthBackendRoutes {
+    let verification: PowerAuthBackendVerification
+    let clients: ClientAuthenticator
+    let logger: Logger
+
+    /// The largest body read: a Base64 signed body of 1 MiB and the rest.
+    static let maxBodySize = 1_500_000
+
+    func register(on router: RouteTable) {
+        route("v1/powerauth/signatures/verify", on: router) { (request: PowerAuthBackendVerification.OnlineRequest, caller) in
+            try HTTPResponses.json(try await verification.verify(request, caller: caller))
+        }
+        route("v1/powerauth/offline-payloads", on: router) { (request: PowerAuthBackendVerification.PayloadRequest, caller) in
+            try HTTPResponses.json(try await verification.payload(request, caller: caller))
+        }
+        route("v1/powerauth/offline-signatures/verify", on: router) {
+            (request: PowerAuthBackendVerification.OfflineRequest, caller) in
+            try HTTPResponses.json(try await verification.verifyOffline(request, caller: caller))
+        }
+    }
+
+    private func route<Body: Decodable & Sendable>(
+        _ path: RouterPath, on router: RouteTable,
+        _ handler: @escaping @Sendable (Body, ApplicationRecord) async throws -> Response
+    ) {
+        let clients = self.clients
+        let logger = self.logger
+        router.post(path) { request, context in
+            do {
+                let authorization = request.headers[.authorization]
+                guard authorization != nil else {
+                    throw OAuthFailure.invalidClient(
+                        "Authenticate as a confidential application with HTTP Basic.", usedBasic: false)
+                }
+                let caller = try await clients.authenticate(form: [:], authorization: authorization)
+                guard caller.clientType == .confidential else {
+                    throw OAuthFailure.invalidClient(
+                        "Only confidential applications (an app's backend) may verify signatures.", usedBasic: true)
+                }
+                if let contentType = request.headers[.contentType], !contentType.lowercased().contains("json") {
+                    throw OAuthFailure.invalidRequest("Send the body as application/json.")
+                }
+                let data: Data
+                do {
+                    data = Data(buffer: try await request.body.collect(upTo: Self.maxBodySize))
+                } catch {
+                    throw OAuthFailure.invalidRequest("The body is larger than \(Self.maxBodySize) bytes.")
+                }
+                let body: Body
+                do {
+                    body = try JSONDecoder().decode(Body.self, from: data)
+                } catch {
+                    throw OAuthFailure.invalidRequest("The body is not the JSON object this endpoint reads.")
+                }
+                return try await handler(body, caller)
+            } catch let failure as OAuthFailure {
+                return HTTPResponses.oauthError(failure)
+            } catch is DatabaseContention {
+                return HTTPResponses.oauthError(.temporarilyUnavailable)
+            } catch {
+                logger.error(
+                    "powerauth backend request failed: \(String(describing: type(of: error)))",
+                    metadata: ["traceId": "\(context.traceId)"])
+                return HTTPResponses.oauthError(.serverError)
+            }
+        }
+    }
+}
