@@ -239,11 +239,10 @@ public final class KeywayServerApp: Sendable {
     /// The PowerAuth 3.3 endpoints (`/pa/v3/…`), and its admin and user routes.
     private func registerPowerAuth(
         on router: RouteTable, users: UserRoutes, accessTokens: AccessTokenVerifier, dpop: DPoPVerifier,
-        clients: ClientAuthenticator, issuer: @escaping @Sendable () -> String
+        clients: ClientAuthenticator, verifier: PowerAuthSignatureVerifier, issuer: @escaping @Sendable () -> String
     ) {
         let clock = configuration.clock
         let keystore = PowerAuthKeystore(database: database, clock: clock, secrets: powerAuthSecrets)
-        let verifier = PowerAuthSignatureVerifier(database: database, clock: clock, secrets: powerAuthSecrets, logger: logger)
         PowerAuthRoutes(
             keystore: keystore,
             activations: PowerAuthActivationService(
@@ -286,7 +285,9 @@ public final class KeywayServerApp: Sendable {
             dpop: dpop, logger: logger, cors: cors)
         FlowRoutes(engine: engine, users: userRoutes).register(on: router)
         let approvals = ApprovalService(database: database, clock: configuration.clock, issuer: currentIssuer, logger: logger)
-        DeviceRoutes(approvals: approvals, users: userRoutes).register(on: router)
+        let powerAuthVerifier = PowerAuthSignatureVerifier(
+            database: database, clock: configuration.clock, secrets: powerAuthSecrets, logger: logger)
+        DeviceRoutes(approvals: approvals, users: userRoutes, powerAuth: powerAuthVerifier).register(on: router)
         AppAttestRoutes(service: engine.appAttest).register(on: router)
         let clients = ClientAuthenticator(
             database: database, clock: configuration.clock, issuer: currentIssuer,
@@ -320,7 +321,8 @@ public final class KeywayServerApp: Sendable {
             visitLifetime: configuration.limits.flowLifetime)
         HostedLoginRoutes(login: hostedLogin, clients: clients).register(on: router)
         registerPowerAuth(
-            on: router, users: userRoutes, accessTokens: accessTokens, dpop: dpop, clients: clients, issuer: currentIssuer)
+            on: router, users: userRoutes, accessTokens: accessTokens, dpop: dpop, clients: clients,
+            verifier: powerAuthVerifier, issuer: currentIssuer)
         HealthRoutes(database: database).register(on: router)
         MetricsRoutes(metrics: metrics, database: database).register(on: router)
         let keyRing = keys

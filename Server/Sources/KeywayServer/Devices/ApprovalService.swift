@@ -70,7 +70,7 @@ struct ApprovalService: Sendable {
         }
     }
 
-    private func requests(for userId: String) async throws -> ApprovalRequestList {
+    func requests(for userId: String) async throws -> ApprovalRequestList {
         let now = clock.now().epochMilliseconds
         return try await database.read { repositories in
             var approvals: [ApprovalRequest] = []

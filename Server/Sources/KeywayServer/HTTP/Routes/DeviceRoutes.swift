@@ -1,5 +1,7 @@
+import Foundation
 import HTTPTypes
 import Hummingbird
+import KeywayPowerAuth
 import KeywayProtocol
 
 /// Trusted devices outside flows:
@@ -8,9 +10,16 @@ import KeywayProtocol
 /// - `POST /v1/approvals/{approvalId}`: approve or deny one, signed by the device key;
 /// - `GET /v1/me/devices`, `DELETE /v1/me/devices[/{deviceId}]` with an access token: the user's
 ///   trusted devices in the token's application, and revoking them.
+///
+/// An activated PowerAuth device may do the same with an `X-PowerAuth-Authorization` signature
+/// instead: `GET /v1/approvals` (any factors; URI identifier `/v1/approvals`, the canonical query
+/// signed), `POST /v1/approvals/{approvalId}` (two factors over the JSON body
+/// `{"decision", "qrSecret"?}`; URI identifier `/v1/approvals/{approvalId}`) and
+/// `DELETE /v1/me/devices/{deviceId}` (two factors; URI identifier `/v1/me/devices/{deviceId}`).
 struct DeviceRoutes {
     let approvals: ApprovalService
     let users: UserRoutes
+    let powerAuth: PowerAuthSignatureVerifier
 
     private static let configIdHeader = HTTPField.Name(ProtocolHeader.configId)!
     private static let timeHeader = HTTPField.Name(ProtocolHeader.deviceTime)!
@@ -28,9 +37,35 @@ struct DeviceRoutes {
                 wait: .seconds(wait))
             return try HTTPResponses.json(list)
         }
+        router.get("v1/approvals") { request, _ in
+            try await signedByActivation(
+                request, uriId: "/v1/approvals",
+                body: PowerAuthSignatureBody.canonicalQuery(request.uri.query), factors: { $0.contains(.possession) }
+            ) { activation in
+                try HTTPResponses.json(try await approvals.pending(forActivation: activation))
+            }
+        }
         router.post("v1/approvals/:approvalId") { request, context in
+            let approvalId = try context.parameters.require("approvalId")
+            if request.headers[PowerAuthRoutes.authorizationHeader] != nil {
+                let data = try await RequestDecoding.body(request, context: context)
+                let body: PowerAuthApprovalDecision
+                do {
+                    body = try WireCoding.makeDecoder().decode(PowerAuthApprovalDecision.self, from: data)
+                } catch let error as DecodingError {
+                    throw FlowProblem.invalidRequest([RequestDecoding.invalidField(for: error)])
+                }
+                return try await signedByActivation(
+                    request, uriId: "/v1/approvals/\(approvalId)", body: data, factors: PowerAuthSignatureVerifier.twoFactors
+                ) { activation in
+                    let decision = try await approvals.decide(
+                        approvalId: approvalId, decision: body.decision, qrSecret: body.qrSecret?.revealed,
+                        activation: activation)
+                    return try HTTPResponses.json(["decision": decision.rawValue])
+                }
+            }
             let body = try await RequestDecoding.json(ApprovalDecisionRequest.self, from: request, context: context)
-            let decision = try await approvals.decide(approvalId: try context.parameters.require("approvalId"), request: body)
+            let decision = try await approvals.decide(approvalId: approvalId, request: body)
             return try HTTPResponses.json(["decision": decision.rawValue])
         }
         router.get("v1/me/devices") { request, _ in
@@ -41,11 +76,21 @@ struct DeviceRoutes {
         }
         router.delete("v1/me/devices/:deviceId") { request, context in
             let deviceId = try context.parameters.require("deviceId")
+            if request.headers[PowerAuthRoutes.authorizationHeader] != nil, request.headers[.authorization] == nil {
+                return try await signedByActivation(
+                    request, uriId: "/v1/me/devices/\(deviceId)",
+                    body: PowerAuthSignatureBody.canonicalQuery(request.uri.query),
+                    factors: PowerAuthSignatureVerifier.twoFactors
+                ) { activation in
+                    guard try await approvals.revoke(deviceId: deviceId, activation: activation) else {
+                        throw Self.deviceNotFound
+                    }
+                    return Response(status: .noContent)
+                }
+            }
             return try await signedIn(request) { claims, user in
                 guard try await approvals.revoke(deviceId: deviceId, userId: user.id, configId: claims.clientId) else {
-                    throw FlowProblem(
-                        .notFound, status: 404, title: "Device not found",
-                        detail: "No trusted device of this account has this ID.", action: .abort)
+                    throw Self.deviceNotFound
                 }
                 return Response(status: .noContent)
             }
@@ -56,6 +101,28 @@ struct DeviceRoutes {
                 return Response(status: .noContent)
             }
         }
+    }
+
+    private static let deviceNotFound = FlowProblem(
+        .notFound, status: 404, title: "Device not found", detail: "No trusted device of this account has this ID.",
+        action: .abort)
+
+    /// Runs `body` for the activation whose PowerAuth signature of this request (`uriId`, `body`)
+    /// verifies with factors `factors` accepts; a refused signature answers with the published
+    /// PowerAuth error body.
+    private func signedByActivation(
+        _ request: Request, uriId: String, body: Data, factors: @escaping (PowerAuthSignatureFactors) -> Bool,
+        _ run: (PowerAuthActivationRecord) async throws -> Response
+    ) async throws -> Response {
+        let verified: PowerAuthSignatureVerifier.Verified
+        do {
+            verified = try await powerAuth.verify(
+                header: request.headers[PowerAuthRoutes.authorizationHeader], method: request.method.rawValue,
+                uriId: uriId, body: body, required: factors)
+        } catch let failure as PowerAuthFailure {
+            return PowerAuthRoutes.error(failure)
+        }
+        return try await run(verified.activation)
     }
 
     /// Runs `body` for the access token's user; token errors answer as RFC 6750 says.
@@ -71,4 +138,10 @@ struct DeviceRoutes {
         }
         return try await body(claims, user)
     }
+}
+
+/// The body of a decision signed by an activated PowerAuth device.
+struct PowerAuthApprovalDecision: Decodable, Sendable {
+    var decision: ApprovalDecision
+    var qrSecret: Sensitive<String>?
 }

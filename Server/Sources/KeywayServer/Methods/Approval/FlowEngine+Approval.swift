@@ -4,14 +4,22 @@ import KeywayProtocol
 /// Approval requests: the flow waits while another of the user's trusted devices approves the
 /// sign-in (pushed to it, or by scanning the step's QR code), matching the number both show.
 extension FlowEngine {
-    /// How many trusted devices could approve a sign-in of the context's user, other than the one
-    /// the client named.
+    /// How many devices could approve a sign-in of the context's user: trusted devices other than
+    /// the one the client named, and active PowerAuth activations in the project.
     func approverCount(_ context: Context, in repositories: Repositories) async throws -> Int {
         guard context.policy.devices.enabled, context.policy.mfaMethods.contains(.deviceApproval),
             let user = context.user
         else { return 0 }
         let devices = try await repositories.trustedDevices.trusted(userId: user.id, applicationId: nil, now: context.now)
-        return devices.filter { $0.id != context.progress.device.hint?.deviceId }.count
+        var count = devices.filter { $0.id != context.progress.device.hint?.deviceId }.count
+        for activation in try await repositories.powerAuthActivations.all(userId: user.id) where activation.status == .active {
+            if try await repositories.applications.find(id: activation.applicationId)?.projectId
+                == context.application.projectId
+            {
+                count += 1
+            }
+        }
+        return count
     }
 
     /// Opens an approval request for the flow and moves to `awaitApproval`; tells the project's
