@@ -318,6 +318,7 @@ public final class KeywayServerApp: Sendable {
                 database: database, clock: configuration.clock, lifetime: configuration.limits.browserSessionLifetime,
                 codeLifetime: configuration.limits.authorizationCodeLifetime),
             keys: keys, issuer: currentIssuer, secrets: engine.secrets, logger: logger,
+            activations: PowerAuthAdministration(database: database, clock: configuration.clock, secrets: powerAuthSecrets),
             visitLifetime: configuration.limits.flowLifetime)
         HostedLoginRoutes(login: hostedLogin, clients: clients).register(on: router)
         registerPowerAuth(

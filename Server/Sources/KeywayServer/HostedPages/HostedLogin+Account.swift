@@ -55,6 +55,9 @@ extension HostedLogin {
         guard let session = try await sessions.live(token: BrowserCookies.value(cookies.sessionName, in: request)) else {
             return
         }
+        if !onOperation {
+            try await activationExtras(&page, visit: visit, userId: session.userId, strings: strings)
+        }
         let consents = try await database.read { try await $0.consents.all(userId: session.userId) }
         var items: [HostedListItem] = []
         for consent in consents {

@@ -20,6 +20,8 @@ struct HostedLogin: Sendable {
     let issuer: @Sendable () -> String
     let secrets: SecretBox
     let logger: Logger
+    /// The user's PowerAuth activations and the codes that activate another device.
+    let activations: PowerAuthAdministration
     /// How long a visit may take.
     let visitLifetime: TimeInterval
 

@@ -66,6 +66,9 @@ struct HostedLoginRoutes {
         router.post("account/consents/revoke") { request, context in
             await page(request, context) { try await login.revokeConsent(request, context: context) }
         }
+        router.post("account/activation-code") { request, context in
+            await page(request, context) { try await login.createActivationCode(request, context: context) }
+        }
         router.post("account/logout") { request, context in await page(request, context) { try await login.accountLogout(request, context: context) } }
         router.get("login/assets/keyway.css") { _, _ in
             Self.asset(HostedPageRenderer.stylesheet, type: "text/css; charset=utf-8")
