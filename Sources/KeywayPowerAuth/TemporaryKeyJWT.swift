@@ -121,6 +121,21 @@ public enum TemporaryKeyJWT {
         }
     }
 
+    /// The longest JWT read.
+    public static let maximumLength = 8192
+
+    /// Reads a request JWT's claims without checking its signature: the server learns from them
+    /// which application (and activation) the request names, hence which key to check it with
+    /// (``verifyRequest(_:key:)``). Nothing read here may be trusted before that check.
+    ///
+    /// - Parameter jwt: The compact JWT.
+    /// - Returns: The claims as written.
+    /// - Throws: `PowerAuthError.malformedSignature` for a malformed or oversized JWT,
+    ///   `.missingValue` without `applicationKey` and `challenge`.
+    public static func unverifiedRequestClaims(_ jwt: String) throws(PowerAuthError) -> TemporaryKeyClaims {
+        try claims(try split(jwt, algorithm: "HS256").payload)
+    }
+
     /// Checks an answer JWT's ES256 signature with the key the scope implies and reads its claims
     /// (the client's side). The caller then compares the echoed claims with its request
     /// (``TemporaryKeyClaims/applicationKey``, ``TemporaryKeyClaims/activationID``,
@@ -155,6 +170,7 @@ public enum TemporaryKeyJWT {
     }
 
     private static func split(_ jwt: String, algorithm: String) throws(PowerAuthError) -> Parts {
+        guard jwt.utf8.count <= maximumLength else { throw .malformedSignature("the JWT is longer than \(maximumLength) bytes") }
         let segments = jwt.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         guard segments.count == 3 else { throw .malformedSignature("a JWT has three segments") }
         guard let headerData = decodeBase64URL(segments[0]),

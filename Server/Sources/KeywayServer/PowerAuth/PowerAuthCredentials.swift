@@ -9,9 +9,6 @@ struct PowerAuthCredentials: Sendable {
     let applicationSecret: String
     let masterPrivateKey: P256.Signing.PrivateKey
 
-    /// `APPLICATION_SECRET`'s raw bytes.
-    var applicationSecretBytes: Data { Data(base64Encoded: applicationSecret) ?? Data() }
-
     /// The defaults of new credentials.
     static let defaultMaxFailedAttempts = 5
 

@@ -47,7 +47,7 @@ struct PowerAuthDeviceService: Sendable {
                 applicationSecret: verified.credentials.applicationSecret, transportKey: verified.keys.derived.transport),
             applicationKey: verified.credentials.record.applicationKey, activationId: activation.id)
         let unlock = try PowerAuthJSON.decode(VaultUnlockRequest.self, from: try context.open(request))
-        let encryptedKey = try PowerAuthVaultKey.encrypt(
+        let encryptedKey = try PowerAuthKeyProtection.encryptVaultKey(
             verified.keys.derived.vaultEncryption, transportKey: verified.keys.derived.transport)
         logger.notice(
             "powerauth: vault unlocked",

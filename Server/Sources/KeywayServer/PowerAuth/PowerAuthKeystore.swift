@@ -17,9 +17,9 @@ struct PowerAuthKeystore: Sendable {
     func create(body: Data) async throws -> KeystoreCreateResponse {
         let request = try PowerAuthJSON.decode(PowerAuthRequestEnvelope<KeystoreCreateRequest>.self, from: body)
         guard let jwt = request.requestObject.jwt, !jwt.isEmpty else { throw PowerAuthFailure.invalidRequest("jwt is required.") }
-        let claims: TemporaryKeyRequestClaims
+        let claims: TemporaryKeyClaims
         do {
-            claims = try JSONDecoder().decode(TemporaryKeyRequestClaims.self, from: try PowerAuthJWT.unverifiedPayload(jwt))
+            claims = try TemporaryKeyJWT.unverifiedRequestClaims(jwt)
         } catch {
             throw PowerAuthFailure.invalidRequest("jwt is not a JWT with applicationKey and challenge claims.")
         }
@@ -27,7 +27,7 @@ struct PowerAuthKeystore: Sendable {
         guard !claims.challenge.isEmpty, claims.challenge.utf8.count <= 256 else {
             throw PowerAuthFailure.invalidRequest("challenge must be 1 to 256 characters.")
         }
-        let activationId = try claims.activationId.map { value throws(PowerAuthFailure) in
+        let activationId = try claims.activationID.map { value throws(PowerAuthFailure) in
             try PowerAuthHeaderParameters.identifier(value, field: "activationId")
         }
         let secrets = self.secrets
@@ -43,10 +43,10 @@ struct PowerAuthKeystore: Sendable {
             return (credentials, activation)
         }
         let activationKeys = try activation.map { try PowerAuthActivationKeys(activation: $0, secrets: secrets) }
-        let requestKey = TemporaryKeyScope.requestSigningKey(
-            applicationSecret: credentials.applicationSecretBytes, transportKey: activationKeys?.derived.transport)
         do {
-            _ = try PowerAuthJWT.verifyHS256(jwt, key: requestKey)
+            let requestKey = try TemporaryKeyJWT.requestSigningKey(
+                applicationSecret: credentials.applicationSecret, transportKey: activationKeys?.derived.transport)
+            _ = try TemporaryKeyJWT.verifyRequest(jwt, key: requestKey)
         } catch {
             throw PowerAuthFailure.temporaryKey("The request's JWT is not signed with the key of its scope.")
         }
@@ -59,11 +59,12 @@ struct PowerAuthKeystore: Sendable {
             publicKey: publicKey, sealedPrivateKey: try secrets.seal(privateKey, purpose: PowerAuthSecrets.Purpose.temporaryKey(keyId)),
             createdAt: now.epochMilliseconds, expiresAt: now.addingTimeInterval(Self.lifetime).epochMilliseconds)
         try await database.write { repositories in try await repositories.powerAuthTemporaryKeys.insert(record) }
-        let response = TemporaryKeyResponseClaims(
-            sub: keyId, applicationKey: applicationKey, activationId: activationId, challenge: claims.challenge,
-            publicKey: publicKey, iatMs: record.createdAt, expMs: record.expiresAt)
+        let response = TemporaryKeyClaims(
+            applicationKey: applicationKey, activationID: activationId, challenge: claims.challenge, keyID: keyId,
+            publicKey: publicKey, issuedAtMilliseconds: UInt64(record.createdAt),
+            expiresAtMilliseconds: UInt64(record.expiresAt))
         let signer = try activationKeys?.signingKey ?? credentials.masterPrivateKey
-        let signed = try PowerAuthJWT.signES256(payload: try JSONEncoder().encode(response), privateKey: signer)
+        let signed = try TemporaryKeyJWT.response(response, privateKey: signer)
         return KeystoreCreateResponse(responseObject: .init(jwt: signed), requestObject: .init(jwt: signed))
     }
 

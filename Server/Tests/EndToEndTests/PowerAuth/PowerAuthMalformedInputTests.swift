@@ -56,8 +56,8 @@ struct PowerAuthMalformedInputTests {
                 Self.expectInvalid(try await keystore(jwt), "jwt \(jwt.prefix(20))")
             }
             // A JWT signed with another secret.
-            let claims = TemporaryKeyRequestClaims(applicationKey: fixture.application.applicationKey, challenge: "c")
-            let forged = PowerAuthJWT.signHS256(payload: try JSONEncoder().encode(claims), key: .init(size: .bits128))
+            let claims = TemporaryKeyClaims(applicationKey: fixture.application.applicationKey, challenge: "c")
+            let forged = TemporaryKeyJWT.request(claims, key: .init(size: .bits128))
             let refused = try await keystore(forged)
             #expect(refused.status == 400 && refused.errorCode == "ERR_TEMPORARY_KEY")
         }

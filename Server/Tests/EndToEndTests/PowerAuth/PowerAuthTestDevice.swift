@@ -63,11 +63,11 @@ struct PowerAuthTestDevice: Sendable {
     /// A temporary key of application scope (or of this activation's scope).
     func temporaryKey(activationScope: Bool = false) async throws -> (id: String, publicKey: P256.KeyAgreement.PublicKey) {
         let challenge = Data((0..<16).map { _ in UInt8.random(in: 0...255) }).base64EncodedString()
-        let claims = TemporaryKeyRequestClaims(
-            applicationKey: application.applicationKey, activationId: activationScope ? activationId : nil, challenge: challenge)
-        let signingKey = TemporaryKeyScope.requestSigningKey(
-            applicationSecret: application.secretBytes, transportKey: activationScope ? keys?.transport : nil)
-        let jwt = PowerAuthJWT.signHS256(payload: try JSONEncoder().encode(claims), key: signingKey)
+        let claims = TemporaryKeyClaims(
+            applicationKey: application.applicationKey, activationID: activationScope ? activationId : nil, challenge: challenge)
+        let signingKey = try TemporaryKeyJWT.requestSigningKey(
+            applicationSecret: application.applicationSecret, transportKey: activationScope ? keys?.transport : nil)
+        let jwt = TemporaryKeyJWT.request(claims, key: signingKey)
         let answer = try await post(
             "/pa/v3/keystore/create", body: try JSONSerialization.data(withJSONObject: ["requestObject": ["jwt": jwt]]))
         guard answer.status == 200, let object = answer.json["responseObject"] as? [String: Any],
@@ -75,13 +75,16 @@ struct PowerAuthTestDevice: Sendable {
         else { throw TestFailure("keystore/create answered \(answer.status): \(String(decoding: answer.body, as: UTF8.self))") }
         let verifier = activationScope
             ? try ActivationSignature.publicKey(serverPublicKey!.x963Representation) : application.masterPublicKey
-        let payload = try PowerAuthJWT.verifyES256(responseJWT, publicKey: verifier)
-        let response = try JSONDecoder().decode(TemporaryKeyResponseClaims.self, from: payload)
+        let response = try TemporaryKeyJWT.verifyResponse(responseJWT, publicKey: verifier)
         #expect(response.challenge == challenge)
         #expect(response.applicationKey == application.applicationKey)
-        #expect(response.activationId == claims.activationId)
-        #expect(response.expMs > response.iatMs)
-        return (response.sub, try PowerAuthKeys.publicKey(Data(base64Encoded: response.publicKey)!))
+        #expect(response.activationID == claims.activationID)
+        let issued = try #require(response.issuedAtMilliseconds)
+        #expect(try #require(response.expiresAtMilliseconds) > issued)
+        return (
+            try #require(response.keyID),
+            try PowerAuthKeys.publicKey(Data(base64Encoded: try #require(response.publicKey))!)
+        )
     }
 
     // MARK: ECIES
@@ -288,7 +291,7 @@ struct PowerAuthTestDevice: Sendable {
         let plain = try JSONSerialization.jsonObject(with: try Self.open(answer.json, with: sealed.context)) as? [String: Any] ?? [:]
         #expect(plain["activationId"] as? String == activationId)
         let encrypted = try #require((plain["encryptedVaultEncryptionKey"] as? String).flatMap { Data(base64Encoded: $0) })
-        return .success(try PowerAuthVaultKey.decrypt(encrypted, transportKey: transportKey))
+        return .success(try PowerAuthKeyProtection.decryptVaultKey(encrypted, transportKey: transportKey))
     }
 }
 
