@@ -130,6 +130,13 @@ struct ActivationCLIInteropTests {
                 #expect(signed.status == 0, "\(signed.errors)")
                 #expect(try await validate(server, header: signed.output, body: body) == 200, "\(factors)")
             }
+            // A request without a body, signed over its query.
+            let queried = try await laptop.run(["sign", "GET", "/pa/signature/validate", "--query", "to=Bob", "--query", "note=a b", "--factors", "possession"])
+            #expect(queried.status == 0, "\(queried.errors)")
+            let queryStatus = try await server.request(
+                "GET", "/pa/v3/signature/validate?to=Bob&note=a%20b", headers: ["X-PowerAuth-Authorization": queried.output]
+            ).status
+            #expect(queryStatus == 200)
             // biometry add (the terminal's stand-in), then three factors.
             let biometry = try laptop.start(["activation", "biometry", "add", "--password", "1234"])
             biometry.closeInput()
@@ -152,11 +159,14 @@ struct ActivationCLIInteropTests {
             #expect(counted.output.contains("Failed attempts: 0 of 5"), "\(counted.output)")
 
             // keyway activation code: a code for a second machine, which activates with it.
-            let issued = try await laptop.run(["activation", "code", "--json", "--name", "cli desktop"])
+            let issued = try await laptop.run(["activation", "code", "--json", "--name", "cli desktop", "--otp", "4455"])
             #expect(issued.status == 0, "\(issued.errors)")
             let issuedJSON = try #require(try JSONSerialization.jsonObject(with: Data(issued.output.utf8)) as? [String: String])
             let desktop = Machine(server, configuration: configuration)
-            let second = try await desktop.run(["activation", "create", "--code", try #require(issuedJSON["qrPayload"]), "--password", "1111"])
+            let withoutOTP = try await desktop.run(["activation", "create", "--code", try #require(issuedJSON["qrPayload"]), "--password", "1111"])
+            #expect(withoutOTP.status != 0)
+            #expect(withoutOTP.errors.contains("ERR_ACTIVATION"), "\(withoutOTP.errors)")
+            let second = try await desktop.run(["activation", "create", "--code", try #require(issuedJSON["qrPayload"]), "--otp", "4455", "--password", "1111"])
             #expect(second.status == 0, "\(second.errors)")
             #expect(try activationId(second.errors) == issuedJSON["activationId"])
             #expect(try await listed(server, userId: userId, try activationId(second.errors))?["fingerprint"] as? String == second.output)

@@ -32,6 +32,7 @@ extension DeviceActivation {
     /// signature of this activation is computed only once `send` has returned. Use it when
     /// several tasks sign and send at once: the server verifies counter values only forwards, so
     /// a request overtaken by one signed after it is refused (and counted as a failure).
+    /// `send` must not use this activation itself: it would wait for its own lock.
     ///
     /// ```swift
     /// let answer = try await activation.sign(method: "POST", uriID: "/payments/pay", body: body, with: .password(pin)) { header in

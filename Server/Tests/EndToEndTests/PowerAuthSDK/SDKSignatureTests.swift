@@ -43,6 +43,11 @@ struct SDKSignatureTests {
             let query = [URLQueryItem(name: "to", value: "Bob"), URLQueryItem(name: "amount", value: "100.00")]
             let header = try await device.sign(method: "GET", uriID: "/pa/signature/validate", query: query, with: .password(Self.password))
             #expect(try await fixture.send(header, body: Data(), method: "GET", query: "?to=Bob&amount=100.00").status == 200)
+            // Encoded values are signed decoded, as the server reads them.
+            let encoded = [URLQueryItem(name: "note", value: "a b&c=ü"), URLQueryItem(name: "note", value: "+1")]
+            let encodedHeader = try await device.sign(method: "DELETE", uriID: "/pa/signature/validate", query: encoded, with: .possession)
+            #expect(
+                try await fixture.send(encodedHeader, body: Data(), method: "DELETE", query: "?note=a%20b%26c%3D%C3%BC&note=%2B1").status == 200)
 
             // A wrong password with biometry fails too.
             let wrong = try await fixture.validate(device, .passwordAndBiometry(password: "0000", reason: "Pay"))
