@@ -186,6 +186,17 @@ struct ActivationCLIInteropTests {
             #expect(try await tablet.run(["activation", "status"]).output.contains("State:           ACTIVE"))
             let tabletSigned = try await tablet.run(["sign", "POST", "/pa/signature/validate", "--body", bodyFile, "--password", "2222"])
             #expect(try await validate(server, header: tabletSigned.output, body: body) == 200)
+            // Wrong passwords: counted, then BLOCKED at the limit; then removed by the administrator.
+            for attempt in 1...5 {
+                let wrong = try await tablet.run(["sign", "POST", "/pa/signature/validate", "--body", bodyFile, "--password", "bad\(attempt)"])
+                #expect(try await validate(server, header: wrong.output, body: body) == 401)
+            }
+            let blocked = try await tablet.run(["activation", "status"])
+            #expect(blocked.output.contains("State:           BLOCKED"), "\(blocked.output)")
+            #expect(blocked.output.contains("Failed attempts: 5 of 5 (0 left)"), "\(blocked.output)")
+            let tabletId = try #require(confirm.json["activationId"] as? String)
+            #expect(try await admin(server, "DELETE", "/admin/activations/\(tabletId)").status == 200)
+            #expect(try await tablet.run(["activation", "status"]).output.contains("State:           REMOVED"))
 
             // activation remove (signed), then --recovery with the code and PUK of the first.
             let removed = try await laptop.run(["activation", "remove", "--password", "5678"])

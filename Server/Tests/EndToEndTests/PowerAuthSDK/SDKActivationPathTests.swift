@@ -139,6 +139,13 @@ struct SDKActivationPathTests {
                 try await bare.create(with: .accessToken(fixture.tokens.response.accessToken, dpopProof: nil))
             }
             #expect(error?.code == "server_error")
+
+            // The DPoP-bound token also makes a code for another device, which activates with it.
+            let issued = try await UserActivationCodes(keyway: fixture.keyway)
+                .create(ActivationCodeRequest(), accessToken: fixture.tokens.response.accessToken)
+            let other = fixture.device()
+            let second = try await other.create(with: .scannedCode(issued.qrPayload))
+            #expect(try await fixture.listed(issued.activationID)["fingerprint"] as? String == second.fingerprint)
         }
     }
 
