@@ -117,6 +117,18 @@ struct SDKActivationPathTests {
             try await device.commit(password: Self.password)
             #expect(try await fixture.validate(device, .password(Self.password)).status == 200)
 
+            // An expired access token is refreshed first (or the sign-in is asked for again).
+            let session = try await fixture.session()
+            fixture.clock.advance(by: 2 * 3600)
+            let later = fixture.device()
+            if fixture.tokens.response.refreshToken != nil {
+                let refreshed = try await later.create(signedInWith: session, keyway: fixture.keyway)
+                #expect(try await fixture.listed(refreshed.activationID)["status"] as? String == "ACTIVE")
+            } else {
+                let expired = await #expect(throws: ActivationError.self) { try await later.create(signedInWith: session, keyway: fixture.keyway) }
+                #expect(expired?.code == "sign_in_required")
+            }
+
             // Nobody signed in: refused before any request.
             let other = fixture.device()
             let empty = KeywaySession(keyway: fixture.keyway, storage: InMemorySecureStorage())
