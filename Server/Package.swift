@@ -202,7 +202,7 @@ let package = Package(
         .testTarget(
             name: "EndToEndTests",
             dependencies: [
-                .product(name: "Keyway", package: sdk), .product(name: "KeywayUI", package: sdk), "KeywayServer", .product(name: "KeywayProtocol", package: sdk), .product(name: "KeywayJOSE", package: sdk), .product(name: "KeywayPowerAuth", package: sdk), "KeywayBackend", "KeywayTestSupport",
+                .product(name: "Keyway", package: sdk), .product(name: "KeywayUI", package: sdk), "KeywayServer", .product(name: "KeywayProtocol", package: sdk), .product(name: "KeywayJOSE", package: sdk), .product(name: "KeywayPowerAuth", package: sdk), .product(name: "KeywayActivation", package: sdk), "KeywayBackend", "KeywayTestSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),

@@ -42,9 +42,7 @@ extension DeviceActivation {
     /// - Throws: ``ActivationError/authenticationFailed(code:message:)`` for a wrong password, or
     ///   the errors of signing and of the transport.
     public func validatePassword(_ password: String) async throws(ActivationError) {
-        let body = Data("{}".utf8)
-        let header = try await sign(method: "POST", uriID: "/pa/signature/validate", body: body, with: .password(password))
-        _ = try await http.post("/pa/v3/signature/validate", body: body, headers: [PowerAuthAuthorizationHeader.name: header.value])
+        _ = try await signedPost("/pa/v3/signature/validate", uriID: "/pa/signature/validate", body: Data("{}".utf8), with: .password(password))
     }
 
     /// Changes the password: checks the old one with the server
@@ -110,9 +108,7 @@ extension DeviceActivation {
         guard authentication.factors.count >= 2, authentication.factors.contains(.possession) else {
             throw .invalidFactors("Removing an activation takes possession and a password or biometry.")
         }
-        let body = Data("{}".utf8)
-        let header = try await sign(method: "POST", uriID: "/pa/activation/remove", body: body, with: authentication)
-        _ = try await http.post("/pa/v3/activation/remove", body: body, headers: [PowerAuthAuthorizationHeader.name: header.value])
+        _ = try await signedPost("/pa/v3/activation/remove", uriID: "/pa/activation/remove", body: Data("{}".utf8), with: authentication)
         try await removeLocally()
     }
 

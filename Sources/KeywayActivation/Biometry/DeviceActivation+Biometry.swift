@@ -63,8 +63,7 @@ extension DeviceActivation {
         let exchange = try EciesExchange(key: temporaryKey, sharedInfo1: .vaultUnlock, scope: scope, configuration: configuration)
         let body = try PowerAuthHTTP.encode(
             try exchange.seal(try PowerAuthHTTP.encode(VaultUnlockRequest(reason: reason)), timestamp: nowMilliseconds))
-        let header = try await sign(method: "POST", uriID: "/pa/vault/unlock", body: body, with: .password(password))
-        let answer = try await http.post("/pa/v3/vault/unlock", body: body, headers: [PowerAuthAuthorizationHeader.name: header.value])
+        let answer = try await signedPost("/pa/v3/vault/unlock", uriID: "/pa/vault/unlock", body: body, with: .password(password))
         let response = try PowerAuthHTTP.decode(
             VaultUnlockResponse.self, from: try exchange.open(try PowerAuthHTTP.decode(EciesEnvelope.self, from: answer, what: "vault answer")),
             what: "vault answer")

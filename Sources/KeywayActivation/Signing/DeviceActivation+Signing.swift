@@ -21,15 +21,86 @@ extension DeviceActivation {
         let keys = try await signatureKeys(record, authentication)
         let applicationKey = configuration.applicationKey
         let applicationSecret = configuration.applicationSecret
-        let factors = authentication.factors
         return try await update(expectedID: record.activationID) { record throws(ActivationError) in
-            let nonce = Randomness.bytes(16)
-            let data = PowerAuthSignature.signedData(
-                requestData: PowerAuthSignature.requestData(method: method, uriIdentifier: uriID, nonce: nonce, body: body),
-                applicationSecret: applicationSecret)
-            let signature = try Self.compute(data: data, keys: keys, record: &record, format: .base64)
-            return PowerAuthAuthorizationHeader(
-                activationID: record.activationID, applicationKey: applicationKey, nonce: nonce, factors: factors, signature: signature)
+            try Self.header(
+                method: method, uriID: uriID, body: body, factors: authentication.factors, keys: keys, record: &record,
+                applicationKey: applicationKey, applicationSecret: applicationSecret)
+        }
+    }
+
+    /// Signs a request and sends it while holding the activation's counter lock: the next
+    /// signature of this activation is computed only once `send` has returned. Use it when
+    /// several tasks sign and send at once: the server verifies counter values only forwards, so
+    /// a request overtaken by one signed after it is refused (and counted as a failure).
+    /// `send` must not use this activation itself: it would wait for its own lock.
+    ///
+    /// ```swift
+    /// let answer = try await activation.sign(method: "POST", uriID: "/payments/pay", body: body, with: .password(pin)) { header in
+    ///     try await send(body, header: header)
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - method: The HTTP method.
+    ///   - uriID: The URI identifier the server signs with.
+    ///   - body: The exact body bytes sent.
+    ///   - authentication: The factors.
+    ///   - send: Sends the request with the header and answers what the app needs of the answer.
+    /// - Returns: What `send` returned.
+    /// - Throws: The errors of ``sign(method:uriID:body:with:)`` (an ``ActivationError``), or
+    ///   what `send` threw.
+    public func sign<Answer: Sendable>(
+        method: String, uriID: String, body: Data, with authentication: FactorAuthentication,
+        andSend send: @escaping @Sendable (PowerAuthAuthorizationHeader) async throws -> Answer
+    ) async throws -> Answer {
+        let record = try await committedRecord()
+        let keys = try await signatureKeys(record, authentication)
+        let applicationKey = configuration.applicationKey
+        let applicationSecret = configuration.applicationSecret
+        let store = self.store
+        let activationID = record.activationID
+        let outcome: Result<Answer, any Error> = try await locked {
+            guard var current = try await store.read(), current.activationID == activationID else {
+                throw ActivationError.noActivation
+            }
+            let header = try Self.header(
+                method: method, uriID: uriID, body: body, factors: authentication.factors, keys: keys, record: &current,
+                applicationKey: applicationKey, applicationSecret: applicationSecret)
+            try await store.write(current)
+            do {
+                return .success(try await send(header))
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try outcome.get()
+    }
+
+    /// The header of one signature with the record's counter value, which is then stepped.
+    static func header(
+        method: String, uriID: String, body: Data, factors: PowerAuthSignatureFactors, keys: [SymmetricKey],
+        record: inout ActivationRecord, applicationKey: String, applicationSecret: String
+    ) throws(ActivationError) -> PowerAuthAuthorizationHeader {
+        let nonce = Randomness.bytes(16)
+        let data = PowerAuthSignature.signedData(
+            requestData: PowerAuthSignature.requestData(method: method, uriIdentifier: uriID, nonce: nonce, body: body),
+            applicationSecret: applicationSecret)
+        let signature = try compute(data: data, keys: keys, record: &record, format: .base64)
+        return PowerAuthAuthorizationHeader(
+            activationID: record.activationID, applicationKey: applicationKey, nonce: nonce, factors: factors, signature: signature)
+    }
+
+    /// Signs a request of the SDK's own (`/pa/v3/…`) and POSTs it under the counter lock.
+    func signedPost(_ path: String, uriID: String, body: Data, with authentication: FactorAuthentication) async throws(ActivationError) -> Data {
+        let http = self.http
+        do {
+            return try await sign(method: "POST", uriID: uriID, body: body, with: authentication) { header in
+                try await http.post(path, body: body, headers: [PowerAuthAuthorizationHeader.name: header.value])
+            }
+        } catch let error as ActivationError {
+            throw error
+        } catch {
+            throw .networkFailure(String(describing: error))
         }
     }
 

@@ -9,8 +9,11 @@ import FoundationNetworking
 func snippet_sdk_27(
     keyway: KeywayClient, session: KeywaySession, storage: any SecureStorage, serverURL: URL, email: String, authCode: Sensitive<String>, codeVerifier: Sensitive<String>, token: Sensitive<String>, request: URLRequest, action: Action, link: Link, scannedText: String, legacyIDToken: String, configId: String, url: URL, folder: URL, activation: DeviceActivation
 ) async throws {
-    let logging = KeywayLogging(level: .debug, tags: [.http, .flow, .oauth], sinks: [StandardErrorLogSink()])
-    let keyway = try KeywayClient(configID: "cfg_…", baseURL: url, options: KeywayOptions(logging: logging))
-    _ = logging
-    _ = keyway
+
+    let status = try await activation.fetchStatus()
+    if status.state == .blocked {
+        print("Blocked after \(status.failedAttempts) failed attempts")
+    }
+    try await activation.changePassword(from: "1234", to: "271828")
+    _ = status
 }
