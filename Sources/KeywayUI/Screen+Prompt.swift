@@ -68,7 +68,8 @@ extension Screen {
             }
         case .manageAccount(let methods, let operations):
             screen.instruction = "What would you like to do?"
-            screen.displays = Self.accountDisplays(methods: methods, devices: step.manageAccount?.devices)
+            screen.displays = Self.accountDisplays(
+                methods: methods, devices: step.manageAccount?.devices, activationCode: step.manageAccount?.activationCode)
             for operation in operations {
                 if operation.name == "finish" {
                     screen.primaryAction = ScreenAction(
@@ -137,7 +138,9 @@ extension Screen {
     }
 
     /// The account's methods, and its trusted devices where the application trusts devices.
-    private static func accountDisplays(methods: [EnrolledMethod], devices: [TrustedDevice]?) -> [ScreenDisplay] {
+    private static func accountDisplays(
+        methods: [EnrolledMethod], devices: [TrustedDevice]?, activationCode: IssuedActivationCode?
+    ) -> [ScreenDisplay] {
         var displays: [ScreenDisplay] = [
             .list(
                 title: "Sign-in methods",
@@ -155,6 +158,14 @@ extension Screen {
                         let until = device.trustedUntil.formatted(date: .abbreviated, time: .shortened)
                         return ScreenListItem(title: device.name, detail: "\(key), trusted until \(until)")
                     }))
+        }
+        if let activationCode {
+            let until = activationCode.expiresAt.formatted(date: .omitted, time: .shortened)
+            displays.append(
+                .emphasis(
+                    label: "Activation code for your other device (until \(until))",
+                    value: activationCode.activationCode.revealed))
+            displays.append(.qrCode(label: "Or scan it with that device", data: activationCode.qrPayload))
         }
         return displays
     }

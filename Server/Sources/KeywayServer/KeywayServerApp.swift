@@ -144,6 +144,7 @@ public final class KeywayServerApp: Sendable {
                 logger.info("email goes through the SMTP relay", metadata: ["relay": "\(smtp.configuration)"])
             }
             let sealingKey = try await ServerSecretKey.loadOrCreate(named: ServerSecretKey.sealedSecrets, in: database, now: now, masterKey: masterKey)
+            let powerAuthSecrets = PowerAuthSecrets(box: SecretBox(key: sealingKey), hashKey: codeKey)
             let deliveryWorker = DeliveryWorker(
                 database: database, clock: configuration.clock,
                 routing: .projects(
@@ -163,14 +164,15 @@ public final class KeywayServerApp: Sendable {
                     capacity: configuration.limits.maxConcurrentPasswordChecks,
                     perNetwork: configuration.limits.maxConcurrentPasswordChecksPerNetwork),
                 secrets: SecretBox(key: sealingKey), logger: logger,
-                issuer: { issuerBox.current ?? fallbackIssuer }, appAttest: appAttest, metrics: metrics)
+                issuer: { issuerBox.current ?? fallbackIssuer }, appAttest: appAttest, metrics: metrics,
+                powerAuthSecrets: powerAuthSecrets)
             return KeywayServerApp(
                 configuration: configuration, devConfigId: devConfigId, createdAdminToken: createdAdminToken,
                 logger: logger, database: database,
                 outbox: outbox, keys: keys, refreshKey: refreshKey, dpopNonceKey: dpopNonceKey,
                 clientSecretKey: clientSecretKey, engine: engine, deliveryWorker: deliveryWorker,
                 issuer: issuerBox, masterKey: masterKey, metrics: metrics,
-                powerAuthSecrets: PowerAuthSecrets(box: SecretBox(key: sealingKey), hashKey: codeKey))
+                powerAuthSecrets: powerAuthSecrets)
         } catch {
             await Task { await database.shutdown() }.value
             throw error

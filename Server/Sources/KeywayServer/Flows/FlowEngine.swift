@@ -29,6 +29,8 @@ struct FlowEngine: Sendable {
     let appAttest: AppAttestService
     /// Counts flows started and completed, and rate-limit refusals.
     let metrics: ServerMetrics
+    /// PowerAuth's secrets at rest: account management makes activation codes.
+    let powerAuthSecrets: PowerAuthSecrets
 
     var steps: StepBuilder { StepBuilder(engine: self) }
 
@@ -56,6 +58,9 @@ struct FlowEngine: Sendable {
         var approverCount = 0
         /// The user's trusted devices, for a `manageAccount` step.
         var trustedDevices: [TrustedDeviceRecord] = []
+        /// Whether the application uses PowerAuth device activation (its credentials exist), so
+        /// account management offers a code for another device.
+        var usesDeviceActivation = false
 
         var identifier: Identifier { Identifier(stored: flow.identifier) }
     }
@@ -409,6 +414,9 @@ struct FlowEngine: Sendable {
         if progress.isManage, policy.devices.enabled, let user {
             context.trustedDevices = try await repositories.trustedDevices.trusted(
                 userId: user.id, applicationId: application.id, now: now)
+        }
+        if progress.isManage {
+            context.usesDeviceActivation = try await repositories.powerAuthApplications.find(applicationId: application.id) != nil
         }
         return context
     }

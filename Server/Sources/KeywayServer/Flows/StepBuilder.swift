@@ -54,7 +54,8 @@ struct StepBuilder: Sendable {
             draft.payload = .manageAccount(
                 ManageAccountPayload(
                     methods: FlowMethods.all.compactMap { $0.enrolledMethod(context) },
-                    devices: context.policy.devices.enabled ? context.trustedDevices.map(TrustedDevice.init) : nil))
+                    devices: context.policy.devices.enabled ? context.trustedDevices.map(TrustedDevice.init) : nil,
+                    activationCode: engine.issuedActivationCode(context)))
             for (operation, _) in FlowEngine.operations(context) {
                 draft.post(operation.name, "manage/\(operation.name)", label: operation.label, fields: operation.fields)
             }

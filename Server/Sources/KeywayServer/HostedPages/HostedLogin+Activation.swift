@@ -37,6 +37,12 @@ extension HostedLogin {
             shown.state.activationCode = nil
             try await save(shown)
         }
+        // The account-management step offers its own operation where the application uses
+        // device activation; the page's button is for the rest.
+        let stepOffersIt = page.forms.contains { form in
+            form.hidden.contains { $0.name == "action" && $0.value == FlowEngine.activationCodeOperation.name }
+        }
+        guard !stepOffersIt else { return }
         page.forms.append(
             HostedForm(
                 action: "/account/activation-code", csrfToken: visit.record.csrfToken,
@@ -46,6 +52,11 @@ extension HostedLogin {
     /// An RFC 3339 time as `HH:mm UTC`.
     static func clockTime(_ rfc3339: String) -> String {
         guard let date = ISO8601DateFormatter().date(from: rfc3339) else { return rfc3339 }
+        return clockTime(date)
+    }
+
+    /// A time as `HH:mm UTC`.
+    static func clockTime(_ date: Date) -> String {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "UTC")

@@ -80,6 +80,14 @@ struct StepPage {
                         label: strings("account.devices"),
                         items: devices.map { HostedListItem(title: $0.name, detail: nil) }))
             }
+            if let issued = account.activationCode {
+                page.messages.append(
+                    HostedMessage(
+                        level: .success,
+                        text: strings("activation.codeMade", ["expires": HostedLogin.clockTime(issued.expiresAt)])))
+                page.displays.append(.value(label: strings("activation.code"), value: issued.activationCode.revealed))
+                page.displays.append(.qrCode(label: strings("activation.qrLabel"), data: issued.qrPayload.revealed))
+            }
         default:
             break
         }

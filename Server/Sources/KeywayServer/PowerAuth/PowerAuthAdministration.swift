@@ -83,7 +83,6 @@ struct PowerAuthAdministration: Sendable {
             throw PowerAuthAdminError.invalidInput(field: "name", message: "A name has at most 255 bytes.")
         }
         let now = clock.now().epochMilliseconds
-        let expiresAt = now + Int64(lifetime) * 1000
         let secrets = self.secrets
         return try await database.write { repositories in
             guard let user = try await repositories.users.find(id: userId) else {
@@ -92,26 +91,38 @@ struct PowerAuthAdministration: Sendable {
             guard let application = try await repositories.applications.find(configId: configId),
                 application.projectId == user.projectId
             else { throw PowerAuthAdminError.applicationNotFound(configId: configId) }
-            let credentials = try await PowerAuthCredentials.ensure(
-                applicationId: application.id, secrets: secrets, now: now, in: repositories)
-            let code = ActivationCode.random()
-            let id = UUID().uuidString.lowercased()
-            try await repositories.powerAuthActivations.insert(
-                PowerAuthActivationRecord(
-                    id: id, applicationId: application.id, userId: user.id, status: .created,
-                    codeLookup: secrets.hash(code.value, purpose: "activation-code"), codeExpiresAt: expiresAt,
-                    otpHash: request.otp.map { secrets.hash($0, purpose: "otp:\(id)") }, otpAttempts: 0,
-                    commitMode: commit, devicePublicKey: nil, serverPublicKey: nil, sealedServerPrivateKey: nil,
-                    counterData: nil, counter: 0, failedAttempts: 0, maxFailedAttempts: credentials.record.maxFailedAttempts,
-                    name: request.name, platform: nil, deviceInfo: nil, extras: nil, fingerprint: nil, blockedReason: nil,
-                    createdAt: now, updatedAt: now, lastUsedAt: nil, removedAt: nil))
-            let signature = try ActivationSignature.sign(code: code, masterPrivateKey: credentials.masterPrivateKey)
-                .base64EncodedString()
-            return CreatedActivationCode(
-                activationId: id, activationCode: code.value, activationSignature: signature,
-                qrPayload: code.value + "#" + signature, status: PowerAuthActivationStatus.created.rawValue,
-                expiresAt: RFC3339.string(expiresAt))
+            return try await Self.insertCode(
+                userId: user.id, applicationId: application.id, lifetime: lifetime, otp: request.otp, commit: commit,
+                name: request.name, secrets: secrets, now: now, in: repositories)
         }
+    }
+
+    /// Inserts a new activation code in the caller's transaction (the application's credentials
+    /// made if it has none yet) and answers it, signed by the master key.
+    static func insertCode(
+        userId: String, applicationId: String, lifetime: Int, otp: String?, commit: PowerAuthCommitMode, name: String?,
+        secrets: PowerAuthSecrets, now: Int64, in repositories: Repositories
+    ) async throws -> CreatedActivationCode {
+        let expiresAt = now + Int64(lifetime) * 1000
+        let credentials = try await PowerAuthCredentials.ensure(
+            applicationId: applicationId, secrets: secrets, now: now, in: repositories)
+        let code = ActivationCode.random()
+        let id = UUID().uuidString.lowercased()
+        try await repositories.powerAuthActivations.insert(
+            PowerAuthActivationRecord(
+                id: id, applicationId: applicationId, userId: userId, status: .created,
+                codeLookup: secrets.hash(code.value, purpose: "activation-code"), codeExpiresAt: expiresAt,
+                otpHash: otp.map { secrets.hash($0, purpose: "otp:\(id)") }, otpAttempts: 0,
+                commitMode: commit, devicePublicKey: nil, serverPublicKey: nil, sealedServerPrivateKey: nil,
+                counterData: nil, counter: 0, failedAttempts: 0, maxFailedAttempts: credentials.record.maxFailedAttempts,
+                name: name, platform: nil, deviceInfo: nil, extras: nil, fingerprint: nil, blockedReason: nil,
+                createdAt: now, updatedAt: now, lastUsedAt: nil, removedAt: nil))
+        let signature = try ActivationSignature.sign(code: code, masterPrivateKey: credentials.masterPrivateKey)
+            .base64EncodedString()
+        return CreatedActivationCode(
+            activationId: id, activationCode: code.value, activationSignature: signature,
+            qrPayload: code.value + "#" + signature, status: PowerAuthActivationStatus.created.rawValue,
+            expiresAt: RFC3339.string(expiresAt))
     }
 
     /// The user's activations, newest first (in one application when `configId` is given).

@@ -35,14 +35,42 @@ public struct ManageAccountPayload: Codable, Sendable, Equatable {
     /// The account's trusted devices in this application; each can be revoked with the
     /// `revokeDevice` action (field `deviceId`), all of them with `revokeAllDevices`.
     public var devices: [TrustedDevice]?
+    /// The activation code the `createActivationCode` operation just made for another device of
+    /// the user; shown until the next operation.
+    public var activationCode: IssuedActivationCode?
 
     /// Creates an account payload with the given values.
     ///
     /// - Parameters:
     ///   - methods: The methods set up on the account.
     ///   - devices: The account's trusted devices in this application, if listed.
-    public init(methods: [EnrolledMethod], devices: [TrustedDevice]? = nil) {
+    ///   - activationCode: An activation code just made, if any.
+    public init(methods: [EnrolledMethod], devices: [TrustedDevice]? = nil, activationCode: IssuedActivationCode? = nil) {
         self.methods = methods
         self.devices = devices
+        self.activationCode = activationCode
+    }
+}
+
+/// An activation code for another of the user's devices (PowerAuth 3.3): typed, or scanned as
+/// `qrPayload` (`CODE#SIGNATURE`, the signature by the application's master server key).
+public struct IssuedActivationCode: Codable, Sendable, Equatable {
+    /// The code, `XXXXX-XXXXX-XXXXX-XXXXX`.
+    public var activationCode: Sensitive<String>
+    /// What a QR code shows: the code, `#`, and its signature.
+    public var qrPayload: Sensitive<String>
+    /// When the code stops working.
+    public var expiresAt: Date
+
+    /// Creates an issued code with the given values.
+    ///
+    /// - Parameters:
+    ///   - activationCode: The code.
+    ///   - qrPayload: `CODE#SIGNATURE`.
+    ///   - expiresAt: When the code stops working.
+    public init(activationCode: Sensitive<String>, qrPayload: Sensitive<String>, expiresAt: Date) {
+        self.activationCode = activationCode
+        self.qrPayload = qrPayload
+        self.expiresAt = expiresAt
     }
 }

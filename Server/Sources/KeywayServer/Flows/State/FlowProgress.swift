@@ -91,6 +91,15 @@ struct FlowProgress: Sendable, Equatable {
         var grantedScope: String?
         /// The change waiting for a fresh verification.
         var pendingOperation: String?
+        /// The activation code `createActivationCode` just made (sealed to the flow), shown on
+        /// the account step until the next operation.
+        var issuedActivationCode: SealedActivationCode?
+    }
+
+    /// An activation code kept for the account step: the `CODE#SIGNATURE` payload sealed.
+    struct SealedActivationCode: Sendable, Equatable, Codable {
+        var sealedQRPayload: String
+        var expiresAt: Int64
     }
 
     /// Where the flow is now.

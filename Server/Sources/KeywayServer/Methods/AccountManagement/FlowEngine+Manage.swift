@@ -48,17 +48,21 @@ extension FlowEngine {
                 context.trustedDevices = try await repositories.trustedDevices.trusted(
                     userId: user.id, applicationId: application.id, now: now)
             }
+            context.usesDeviceActivation =
+                try await repositories.powerAuthApplications.find(applicationId: application.id) != nil
             return self.steps.step(for: context, flowToken: Sensitive(flowToken), traceId: traceId)
         }
     }
 
-    /// The operations open to the user now, each with the method that runs it (`nil`: finishing).
+    /// The operations open to the user now, each with the method that runs it (`nil`: the
+    /// engine's own: a code for another device, finishing).
     static func operations(_ context: Context) -> [(operation: ManageOperation, method: (any FlowMethod)?)] {
         var operations: [(ManageOperation, (any FlowMethod)?)] = []
         if context.user != nil {
             for method in FlowMethods.all {
                 operations += method.manageOperations(context).map { ($0, method) }
             }
+            if context.usesDeviceActivation { operations.append((activationCodeOperation, nil)) }
         }
         operations.append((finishOperation, nil))
         return operations
@@ -67,7 +71,9 @@ extension FlowEngine {
     /// Runs an operation of the `manageAccount` step, after a fresh verification when it
     /// weakens the account.
     func manage(_ target: Target, operation name: String, deviceId: String? = nil) async throws -> Step {
-        let known = FlowMethods.all.contains { $0.manageOperationNames.contains(name) } || name == Self.finishOperation.name
+        let known =
+            FlowMethods.all.contains { $0.manageOperationNames.contains(name) }
+            || [Self.finishOperation.name, Self.activationCodeOperation.name].contains(name)
         guard known else {
             throw FlowProblem.invalidRequest([InvalidField(name: "operation", reason: "No such operation.")])
         }
@@ -80,6 +86,7 @@ extension FlowEngine {
                 throw FlowProblem.invalidStep
             }
             context.progress.notice = nil
+            context.progress.management?.issuedActivationCode = nil
             if operation.needsReverification, !self.recentlyVerified(context) {
                 let options = self.reverificationOptions(context)
                 guard !options.isEmpty else { throw FlowProblem.methodUnavailable }
@@ -112,6 +119,10 @@ extension FlowEngine {
         async throws -> FlowProblem?
     {
         if name == Self.finishOperation.name { return try await complete(&context, in: repositories) }
+        if name == Self.activationCodeOperation.name {
+            try await issueActivationCode(&context, in: repositories)
+            return nil
+        }
         guard let method = FlowMethods.all.first(where: { $0.manageOperationNames.contains(name) }) else {
             throw FlowProblem.invalidStep
         }
