@@ -35,8 +35,12 @@ struct SMTPDeliveryTests {
         try await TestServer.start(clock: clock, limits: limits, adminToken: testAdminToken, smtp: smtp)
     }
 
+    /// The SDK, waiting up to two minutes for an answer: a flow's start waits for the relay (its
+    /// retries included) up to the server's delivery patience, which a loaded machine stretches.
     static func sdk(_ server: TestServer, clock: ManualClock) throws -> KeywayClient {
-        try KeywayClient(configID: TestServer.configId, baseURL: server.baseURL, options: KeywayOptions(clock: clock))
+        var options = KeywayOptions(clock: clock)
+        options.transport = URLSessionTransport(timeout: 120)
+        return try KeywayClient(configID: TestServer.configId, baseURL: server.baseURL, options: options)
     }
 
     /// The dead letters of the test application's project, as the admin API lists them.

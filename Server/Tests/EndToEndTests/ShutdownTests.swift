@@ -54,9 +54,11 @@ extension Array where Element == String {
     var pair: (String, String) { (first ?? "", count > 1 ? self[1] : "") }
 }
 
+/// The time limits are deadlock guards: a shutdown that hangs trips them; on a loaded machine
+/// (the whole suite on PostgreSQL beside a release build) the set-up alone can take minutes.
 @Suite("Graceful shutdown")
 struct ShutdownTests {
-    @Test(.timeLimit(.minutes(2)))
+    @Test(.timeLimit(.minutes(10)))
     func aShutdownAnswersTheLongPollInProgressAndClosesIdleConnections() async throws {
         try await withTestServer(ApprovalTests.setUp()) { setup in
             let server = setup.harness.server
@@ -82,7 +84,7 @@ struct ShutdownTests {
         }
     }
 
-    @Test(.timeLimit(.minutes(2)))
+    @Test(.timeLimit(.minutes(10)))
     func keywayServerStopsGracefullyOnSIGTERM() async throws {
         let database = TestServer.temporaryDatabase()
         try FileManager.default.createDirectory(
