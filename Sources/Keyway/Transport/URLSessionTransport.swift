@@ -44,7 +44,7 @@ public struct URLSessionTransport: HTTPTransport {
         }
         urlRequest.httpBody = request.body
         #if canImport(FoundationNetworking)
-            let (data, response) = try await Self.data(for: urlRequest, in: session)
+            let (data, response) = try await Self.data(for: urlRequest, in: session, giveUpAfter: timeout * 3 + 10)
         #else
             let (data, response) = try await session.data(for: urlRequest)
         #endif
@@ -67,25 +67,70 @@ public struct URLSessionTransport: HTTPTransport {
         /// the session's queue, while that queue, finishing the transfer, resumes the continuation,
         /// which needs the same lock. Here the cancellation handler only hands the cancellation to
         /// another queue, so neither waits for the other.
-        static func data(for request: URLRequest, in session: URLSession) async throws -> (Data, URLResponse) {
+        ///
+        /// And the call always ends: should the data task never call its completion handler (a
+        /// connection the server closed that the transfer does not notice), `giveUpAfter` seconds
+        /// later the request fails with `URLError(.timedOut)` and the data task is cancelled.
+        static func data(for request: URLRequest, in session: URLSession, giveUpAfter: TimeInterval) async throws
+            -> (Data, URLResponse)
+        {
             let cancellation = DataTaskCancellation()
             return try await withTaskCancellationHandler {
                 try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<(Data, URLResponse), any Error>) in
+                    let answer = SingleResumption(continuation)
                     let task = session.dataTask(with: request) { data, response, error in
                         if let error {
-                            continuation.resume(throwing: error)
+                            answer.resume(throwing: error)
                         } else if let data, let response {
-                            continuation.resume(returning: (data, response))
+                            answer.resume(returning: (data, response))
                         } else {
-                            continuation.resume(throwing: URLError(.badServerResponse))
+                            answer.resume(throwing: URLError(.badServerResponse))
                         }
                     }
                     cancellation.started(task)
+                    DispatchQueue.global().asyncAfter(deadline: .now() + giveUpAfter) {
+                        if answer.resume(throwing: URLError(.timedOut)) { task.cancel() }
+                    }
                     task.resume()
                 }
             } onCancel: {
                 cancellation.cancel()
             }
+        }
+    }
+
+    /// A continuation resumed by whichever comes first: the data task's answer or the deadline.
+    private final class SingleResumption: @unchecked Sendable {
+        // Guarded by `lock`.
+        private let lock = NSLock()
+        private var continuation: CheckedContinuation<(Data, URLResponse), any Error>?
+
+        init(_ continuation: CheckedContinuation<(Data, URLResponse), any Error>) {
+            self.continuation = continuation
+        }
+
+        /// Resumes with `value`; `false` when it was resumed before.
+        @discardableResult
+        func resume(returning value: (Data, URLResponse)) -> Bool {
+            guard let continuation = take() else { return false }
+            continuation.resume(returning: value)
+            return true
+        }
+
+        /// Resumes with `error`; `false` when it was resumed before.
+        @discardableResult
+        func resume(throwing error: any Error) -> Bool {
+            guard let continuation = take() else { return false }
+            continuation.resume(throwing: error)
+            return true
+        }
+
+        private func take() -> CheckedContinuation<(Data, URLResponse), any Error>? {
+            lock.lock()
+            defer { lock.unlock() }
+            let taken = continuation
+            continuation = nil
+            return taken
         }
     }
 
