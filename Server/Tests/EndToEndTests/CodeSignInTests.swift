@@ -110,7 +110,9 @@ struct CodeSignInTests {
             // Completed: the loop of the README ends.
             await keyway.flow.start(identifier: "stream@example.com")
             var seen: [String] = []
-            for await update in keyway.flow.updates {
+            // An error the flow survives (a request that failed) does not end the stream: the
+            // loops below stop on one, so a failure fails the test instead of waiting forever.
+            reading: for await update in keyway.flow.updates {
                 switch update {
                 case .prompt(_, .enterCode):
                     seen.append("code")
@@ -119,6 +121,9 @@ struct CodeSignInTests {
                     seen.append("completed")
                 case .loading:
                     continue
+                case .error:
+                    seen.append("error: \(update)")
+                    break reading
                 default:
                     seen.append("other")
                 }
@@ -135,6 +140,7 @@ struct CodeSignInTests {
             for await update in keyway.flow.updates {
                 last = update
                 if case .prompt = update { await keyway.flow.cancel() }
+                if case .error = update { break }
             }
             #expect(last == .idle)
 
@@ -145,6 +151,7 @@ struct CodeSignInTests {
             for await update in keyway.flow.updates {
                 ending = update
                 if case .prompt = update { await keyway.flow.submitCode("123456") }
+                if case .error = update { break }
             }
             #expect(ending?.errorInfo?.action == .restartFlow)
         }
