@@ -69,6 +69,8 @@ let package = Package(
                 "KeywayPowerAuth",
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
+            // The common-password list of PasswordStrength (the server's list, kept identical).
+            resources: [.copy("Passwords/Resources/common-passwords.txt")],
             swiftSettings: strict
         ),
         .testTarget(

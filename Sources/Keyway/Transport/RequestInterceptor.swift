@@ -16,12 +16,14 @@ public struct RequestInterceptor: Sendable {
         self.body = headers
     }
 
-    func headers(for request: TransportRequest) async throws -> [String: String] {
+    /// The headers to add to `request` (the SDK's modules apply them; apps only build
+    /// interceptors).
+    package func headers(for request: TransportRequest) async throws -> [String: String] {
         try await body(request)
     }
 
     /// Whether an interceptor may add a header of this name.
-    static func mayAdd(_ name: String) -> Bool {
+    package static func mayAdd(_ name: String) -> Bool {
         let lower = name.lowercased()
         return !["authorization", "dpop", "content-type", "accept", "host", "cookie", "content-length"].contains(lower)
             && !lower.hasPrefix("x-keyway-") && !lower.isEmpty

@@ -10,13 +10,18 @@ import Foundation
 public struct URLSessionTransport: HTTPTransport {
     private let owner: SessionOwner
     private let timeout: TimeInterval
+    private let serverTrust: ServerTrustPolicy
 
     private var session: URLSession { owner.session }
 
     /// A transport with its own ephemeral session.
     ///
-    /// - Parameter timeout: Seconds a request may wait for data before it fails.
-    public init(timeout: TimeInterval = 30) {
+    /// - Parameters:
+    ///   - timeout: Seconds a request may wait for data before it fails.
+    ///   - serverTrust: How the server's TLS certificate is judged: the system's evaluation by
+    ///     default, or public-key pinning (Apple platforms; on Linux a transport with pins
+    ///     refuses every request, see ``ServerTrustPolicy``).
+    public init(timeout: TimeInterval = 30, serverTrust: ServerTrustPolicy = .system) {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.httpCookieStorage = nil
         configuration.httpShouldSetCookies = false
@@ -25,8 +30,9 @@ public struct URLSessionTransport: HTTPTransport {
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
         configuration.timeoutIntervalForRequest = timeout
         self.owner = SessionOwner(
-            session: URLSession(configuration: configuration, delegate: TransportDelegate(), delegateQueue: nil))
+            session: URLSession(configuration: configuration, delegate: TransportDelegate(serverTrust: serverTrust), delegateQueue: nil))
         self.timeout = timeout
+        self.serverTrust = serverTrust
     }
 
     /// Sends the request through the session; a redirect is returned as the response it is, not
@@ -34,9 +40,16 @@ public struct URLSessionTransport: HTTPTransport {
     ///
     /// - Parameter request: The request to send.
     /// - Returns: The response, whatever its status.
-    /// - Throws: The session's error (`URLError`) when no response arrived;
-    ///   ``KeywayError/invalidResponse(_:)`` when the answer is not HTTP.
+    /// - Throws: The session's error (`URLError`) when no response arrived (a certificate the
+    ///   policy refuses cancels the connection); ``KeywayError/invalidResponse(_:)`` when the
+    ///   answer is not HTTP; ``KeywayError/invalidConfiguration(_:)`` for a policy this platform
+    ///   cannot enforce (pinning on Linux), before anything is sent.
     public func send(_ request: TransportRequest) async throws -> TransportResponse {
+        guard serverTrust.isEnforceable else {
+            throw KeywayError.invalidConfiguration(
+                "Public-key pinning cannot be enforced on this platform (FoundationNetworking shows no server certificate); "
+                    + "use the system's evaluation or a transport of your own.")
+        }
         var urlRequest = URLRequest(url: request.url, timeoutInterval: timeout)
         urlRequest.httpMethod = request.method
         for (name, value) in request.headers {
@@ -165,10 +178,17 @@ public struct URLSessionTransport: HTTPTransport {
     }
 #endif
 
-/// Refuses redirects and HTTP authentication challenges. Without it, FoundationNetworking on Linux
+/// Refuses redirects and HTTP authentication challenges, and applies the server-trust policy. Without it, FoundationNetworking on Linux
 /// waits forever on a 401 that carries a `WWW-Authenticate` challenge it recognizes; refusing
-/// turns that into a prompt error instead. The class holds no state, so it is `Sendable`.
+/// turns that into a prompt error instead. The class holds only an immutable `Sendable` policy, so it
+/// is `Sendable`.
 private final class TransportDelegate: NSObject, URLSessionTaskDelegate, Sendable {
+    let serverTrustPolicy: ServerTrustPolicy
+
+    init(serverTrust: ServerTrustPolicy) {
+        self.serverTrustPolicy = serverTrust
+    }
+
     #if canImport(FoundationNetworking)
         static let serverTrust = "NSURLAuthenticationMethodServerTrust"
     #else
@@ -186,9 +206,27 @@ private final class TransportDelegate: NSObject, URLSessionTaskDelegate, Sendabl
         _ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
         completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
     ) {
-        // TLS server trust keeps the system's default evaluation; HTTP authentication is refused.
+        // TLS server trust follows the policy (the system's default evaluation unless pinned);
+        // HTTP authentication is refused.
         if challenge.protectionSpace.authenticationMethod == Self.serverTrust {
-            completionHandler(.performDefaultHandling, nil)
+            switch serverTrustPolicy.kind {
+            case .system:
+                completionHandler(.performDefaultHandling, nil)
+            case .publicKeyPins(let pins):
+                #if canImport(Security) && !canImport(FoundationNetworking)
+                    if let trust = challenge.protectionSpace.serverTrust,
+                       ServerTrustEvaluation.evaluate(trust, host: challenge.protectionSpace.host, pins: pins)
+                    {
+                        completionHandler(.useCredential, URLCredential(trust: trust))
+                    } else {
+                        completionHandler(.cancelAuthenticationChallenge, nil)
+                    }
+                #else
+                    // Never reached: send(_:) refuses pins on this platform.
+                    _ = pins
+                    completionHandler(.cancelAuthenticationChallenge, nil)
+                #endif
+            }
         } else {
             completionHandler(.cancelAuthenticationChallenge, nil)
         }

@@ -43,6 +43,13 @@ public enum ActivationError: Error, Sendable, Equatable, KeywayRecoverableError,
     case invalidResponse(String)
     /// The secure storage failed (`storage_failure`).
     case storage(SecureStorageError)
+    /// No token of this name is stored on the device (`token_not_found`).
+    case tokenNotFound(String)
+    /// Exported tokens cannot be imported: sealed under another key, changed, or of another
+    /// application or activation (`invalid_token_export`).
+    case invalidTokenExport(String)
+    /// The device keeps no recovery code for this activation (`recovery_not_available`).
+    case recoveryNotAvailable
 
     /// The stable code of the error.
     public var code: String {
@@ -65,6 +72,9 @@ public enum ActivationError: Error, Sendable, Equatable, KeywayRecoverableError,
         case .networkFailure: "network_failure"
         case .invalidResponse: "invalid_response"
         case .storage: "storage_failure"
+        case .tokenNotFound: "token_not_found"
+        case .invalidTokenExport: "invalid_token_export"
+        case .recoveryNotAvailable: "recovery_not_available"
         }
     }
 
@@ -92,6 +102,10 @@ public enum ActivationError: Error, Sendable, Equatable, KeywayRecoverableError,
         case .networkFailure(let why): "The server could not be reached: \(why)"
         case .invalidResponse(let why): "The server's answer is not valid: \(why)"
         case .storage(let error): error.description
+        case .tokenNotFound(let name): "No token named \"\(name)\" is stored on this device; request it first."
+        case .invalidTokenExport(let why): "The exported tokens cannot be imported: \(why)"
+        case .recoveryNotAvailable:
+            "This device keeps no recovery code for its activation (the application issues none, or it was activated before codes were kept)."
         }
     }
 
@@ -104,6 +118,8 @@ public enum ActivationError: Error, Sendable, Equatable, KeywayRecoverableError,
         case .invalidActivationCode, .invalidRecoveryCode, .authenticationFailed, .networkFailure, .biometry,
              .invalidFactors, .storage:
             .retry
+        case .tokenNotFound, .invalidTokenExport, .recoveryNotAvailable:
+            .startOver
         case .activationExists, .noActivation, .notCommitted, .alreadyCommitted, .signInRequired,
              .activationSignatureInvalid, .invalidOfflineData, .offlineDataSignatureInvalid:
             .startOver

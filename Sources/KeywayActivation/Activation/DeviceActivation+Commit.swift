@@ -81,13 +81,14 @@ extension DeviceActivation {
     }
 
     /// Forgets the activation on this device only (the server keeps it until it is removed
-    /// there), with its biometry key.
+    /// there), with its tokens and its biometry key.
     ///
     /// - Throws: ``ActivationError/storage(_:)``.
     public func removeLocally() async throws(ActivationError) {
         let store = self.store
         let removed: ActivationRecord? = try await locked {
             let record = try await store.read()
+            try await store.deleteTokens()
             try await store.delete()
             return record
         }

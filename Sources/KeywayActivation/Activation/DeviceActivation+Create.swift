@@ -64,6 +64,8 @@ extension DeviceActivation {
         let record = try Self.record(from: result, deviceKey: deviceKey, name: name, createdAt: options.clock.now())
         try await locked { [store] in
             guard try await store.read() == nil else { throw ActivationError.activationExists }
+            // Tokens of an activation this device no longer holds are of no use.
+            try await store.deleteTokens()
             try await store.write(record)
         }
         let recovery = result.activationRecovery.map { RecoveryData(recoveryCode: $0.recoveryCode, puk: Sensitive($0.puk)) }
@@ -128,7 +130,12 @@ extension DeviceActivation {
                 encryptedDevicePrivateKey: try PowerAuthKeyProtection.encryptDevicePrivateKey(deviceKey, vaultKey: keys.vaultEncryption),
                 possessionKey: keys.signaturePossession.bytes, transportKey: keys.transport.bytes, counterData: counterData,
                 counter: 0, knowledge: nil, pendingKnowledgeKey: keys.signatureKnowledge.bytes,
-                pendingBiometryKey: keys.signatureBiometry.bytes, hasBiometry: false, createdAt: createdAt)
+                pendingBiometryKey: keys.signatureBiometry.bytes, hasBiometry: false, createdAt: createdAt,
+                sealedRecovery: try result.activationRecovery.map { recovery throws(ActivationError) in
+                    try RecoverySeal.seal(
+                        RecoverySeal.Contents(recoveryCode: recovery.recoveryCode, puk: recovery.puk), vaultKey: keys.vaultEncryption,
+                        activationID: result.activationId)
+                })
         } catch {
             throw .invalidResponse("The key exchange failed: \(error).")
         }

@@ -45,7 +45,7 @@ public actor DeviceActivation {
         self.appIdentifier = appIdentifier
         self.options = options
         self.store = ActivationStore(storage: storage, appIdentifier: appIdentifier, configID: configuration.configID)
-        self.http = PowerAuthHTTP(configuration: configuration, transport: options.transport)
+        self.http = PowerAuthHTTP(configuration: configuration, options: options)
     }
 
     /// The name the biometry key is stored under for `activationID`.

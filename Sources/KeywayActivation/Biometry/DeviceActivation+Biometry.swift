@@ -15,7 +15,7 @@ extension DeviceActivation {
         guard let seam = options.biometry else { throw .biometry(.unavailable(.notSupported)) }
         guard case .available = await seam.availability() else { throw .biometry(.unavailable(await seam.availability())) }
         let record = try await committedRecord()
-        let vaultKey = try await unlockVault(record, password: password, reason: "ADD_BIOMETRY")
+        let vaultKey = try await unlockVault(record, authentication: .password(password), reason: .addBiometry)
         let biometryKey: Data
         do {
             let devicePrivateKey = try PowerAuthKeyProtection.decryptDevicePrivateKey(record.encryptedDevicePrivateKey, vaultKey: vaultKey)
@@ -48,32 +48,6 @@ extension DeviceActivation {
             } catch {
                 throw .biometry(error)
             }
-        }
-    }
-
-    /// `POST /pa/v3/vault/unlock`: the request `{"reason": …}` sealed in activation scope
-    /// (`sh1="/pa/vault/unlock"`, an activation-scope temporary key), signed over the sealed body
-    /// with possession and knowledge (URI ID `/pa/vault/unlock`); the answer's
-    /// `encryptedVaultEncryptionKey` opened with the transport key.
-    func unlockVault(_ record: ActivationRecord, password: String, reason: String) async throws(ActivationError) -> SymmetricKey {
-        let transportKey = SymmetricKey(data: record.transportKey)
-        let scope = EciesScope.activation(id: record.activationID, transportKey: transportKey)
-        let temporaryKey = try await TemporaryKeys(http: http, clock: options.clock)
-            .create(scope: scope, serverPublicKey: try Self.serverSigningKey(record))
-        let exchange = try EciesExchange(key: temporaryKey, sharedInfo1: .vaultUnlock, scope: scope, configuration: configuration)
-        let body = try PowerAuthHTTP.encode(
-            try exchange.seal(try PowerAuthHTTP.encode(VaultUnlockRequest(reason: reason)), timestamp: nowMilliseconds))
-        let answer = try await signedPost("/pa/v3/vault/unlock", uriID: "/pa/vault/unlock", body: body, with: .password(password))
-        let response = try PowerAuthHTTP.decode(
-            VaultUnlockResponse.self, from: try exchange.open(try PowerAuthHTTP.decode(EciesEnvelope.self, from: answer, what: "vault answer")),
-            what: "vault answer")
-        guard let encrypted = Data(base64Encoded: response.encryptedVaultEncryptionKey) else {
-            throw .invalidResponse("The encrypted vault key is not Base64.")
-        }
-        do {
-            return try PowerAuthKeyProtection.decryptVaultKey(encrypted, transportKey: transportKey)
-        } catch {
-            throw .invalidResponse("The vault key does not decrypt with this activation's transport key.")
         }
     }
 }

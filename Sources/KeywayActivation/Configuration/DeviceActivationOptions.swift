@@ -14,6 +14,10 @@ public struct DeviceActivationOptions: Sendable {
     public var deviceInfo: String?
     /// The PBKDF2 iteration count of the password key (at least 10 000).
     public var passwordIterations: Int
+    /// Headers added to every request of the activation (the same ``RequestInterceptor`` the
+    /// flows use); they cannot set `Authorization`, `Content-Type`, `Accept` or any
+    /// `X-PowerAuth-…` header.
+    public var requestInterceptors: [RequestInterceptor]
 
     /// Builds options.
     ///
@@ -24,11 +28,13 @@ public struct DeviceActivationOptions: Sendable {
     ///   - platform: The platform name sent at activation; by default the one this SDK runs on.
     ///   - deviceInfo: The device model, or `nil`.
     ///   - passwordIterations: The PBKDF2 iteration count (values below 10 000 are raised to it).
+    ///   - requestInterceptors: Headers added to every request, in order.
     public init(
         transport: any HTTPTransport = URLSessionTransport(), biometry: (any Biometry)? = nil,
         clock: any KeywayClock = SystemKeywayClock(), platform: String = DeviceActivationOptions.currentPlatform,
-        deviceInfo: String? = nil, passwordIterations: Int = 10_000
+        deviceInfo: String? = nil, passwordIterations: Int = 10_000, requestInterceptors: [RequestInterceptor] = []
     ) {
+        self.requestInterceptors = requestInterceptors
         self.transport = transport
         self.biometry = biometry
         self.clock = clock

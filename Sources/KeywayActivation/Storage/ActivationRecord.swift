@@ -36,6 +36,9 @@ struct ActivationRecord: Codable, Sendable, Equatable {
     var hasBiometry: Bool
     /// When the key exchange happened.
     var createdAt: Date
+    /// The activation's recovery code and PUK, sealed (AES-GCM) under a key derived from
+    /// `KEY_ENCRYPTION_VAULT`, which the server holds; `nil` when the server issued none.
+    var sealedRecovery: Data? = nil
 
     /// Whether the local commit (password) is done.
     var isCommitted: Bool { knowledge != nil }

@@ -20,6 +20,9 @@ struct ActivationStore: Sendable {
 
     var recordKey: String { namespace + ".record" }
 
+    /// The tokens' entry: `keyway.activation.APP.CONFIG_ID.tokens`.
+    var tokensKey: String { namespace + ".tokens" }
+
     func biometryAccount(activationID: String) -> String { namespace + ".\(activationID).biometry" }
 
     func read() async throws(ActivationError) -> ActivationRecord? {
@@ -56,6 +59,41 @@ struct ActivationStore: Sendable {
     func delete() async throws(ActivationError) {
         do {
             try await storage.delete(key: recordKey)
+        } catch {
+            throw .storage(error)
+        }
+    }
+
+    func readTokens() async throws(ActivationError) -> StoredTokens? {
+        let data: Data?
+        do {
+            data = try await storage.read(key: tokensKey)
+        } catch {
+            throw .storage(error)
+        }
+        guard let data else { return nil }
+        do {
+            return try JSONDecoder().decode(StoredTokens.self, from: data)
+        } catch {
+            throw .storage(.unreadable("The tokens entry \(tokensKey) cannot be decoded."))
+        }
+    }
+
+    func writeTokens(_ tokens: StoredTokens) async throws(ActivationError) {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        do {
+            try await storage.write(key: tokensKey, data: try encoder.encode(tokens))
+        } catch let error as SecureStorageError {
+            throw .storage(error)
+        } catch {
+            throw .storage(.unavailable("The tokens entry cannot be encoded."))
+        }
+    }
+
+    func deleteTokens() async throws(ActivationError) {
+        do {
+            try await storage.delete(key: tokensKey)
         } catch {
             throw .storage(error)
         }

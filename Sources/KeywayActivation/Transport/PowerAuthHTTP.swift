@@ -7,12 +7,24 @@ struct PowerAuthHTTP: Sendable {
     let configuration: PowerAuthConfiguration
     let transport: any HTTPTransport
 
+    /// The endpoints of `configuration` over the options' transport, with their interceptors.
+    init(configuration: PowerAuthConfiguration, options: DeviceActivationOptions) {
+        self.configuration = configuration
+        self.transport = options.requestInterceptors.isEmpty
+            ? options.transport : InterceptedTransport(inner: options.transport, interceptors: options.requestInterceptors)
+    }
+
     /// POSTs `body` to `path` below the server's root and returns the body of a 200 answer.
     func post(_ path: String, body: Data, headers: [String: String] = [:]) async throws(ActivationError) -> Data {
+        try await post(url: configuration.url(path), body: body, headers: headers)
+    }
+
+    /// POSTs `body` to `url` and returns the body of a 200 answer.
+    func post(url: URL, body: Data, headers: [String: String] = [:]) async throws(ActivationError) -> Data {
         var all = headers
         all["Content-Type"] = "application/json"
         all["Accept"] = "application/json"
-        let request = TransportRequest(method: "POST", url: configuration.url(path), headers: all, body: body)
+        let request = TransportRequest(method: "POST", url: url, headers: all, body: body)
         let response: TransportResponse
         do {
             response = try await transport.send(request)
@@ -74,4 +86,25 @@ struct RequestObject<Value: Encodable & Sendable>: Encodable, Sendable {
 /// `{"status": "OK", "responseObject": …}`.
 struct ResponseObject<Value: Decodable>: Decodable {
     let responseObject: Value
+}
+
+/// The app's request interceptors in front of the activation's transport. As for the flows,
+/// an interceptor cannot set the headers that carry credentials or the protocol, nor any
+/// `X-PowerAuth-…` header, nor change a header the SDK set itself.
+struct InterceptedTransport: HTTPTransport {
+    let inner: any HTTPTransport
+    let interceptors: [RequestInterceptor]
+
+    func send(_ request: TransportRequest) async throws -> TransportResponse {
+        var request = request
+        for interceptor in interceptors {
+            for (name, value) in try await interceptor.headers(for: request) {
+                let taken = request.headers.keys.contains { $0.caseInsensitiveCompare(name) == .orderedSame }
+                if !taken, RequestInterceptor.mayAdd(name), !name.lowercased().hasPrefix("x-powerauth-") {
+                    request.headers[name] = value
+                }
+            }
+        }
+        return try await inner.send(request)
+    }
 }

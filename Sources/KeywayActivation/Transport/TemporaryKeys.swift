@@ -7,6 +7,8 @@ struct TemporaryKey: Sendable {
     let id: String
     /// Its public key.
     let publicKey: P256.KeyAgreement.PublicKey
+    /// When the server stops accepting it, when the answer said.
+    var expiresAt: Date? = nil
 }
 
 /// `POST /pa/v3/keystore/create`: a request JWT signed with HS256, an answer JWT signed with
@@ -91,6 +93,7 @@ struct TemporaryKeys: Sendable {
         guard let id = claims.keyID, !id.isEmpty, let text = claims.publicKey, let bytes = Data(base64Encoded: text),
               let publicKey = try? PowerAuthKeys.publicKey(bytes)
         else { throw .invalidResponse("The temporary key answer has no key ID or no P-256 public key.") }
-        return TemporaryKey(id: id, publicKey: publicKey)
+        return TemporaryKey(
+            id: id, publicKey: publicKey, expiresAt: claims.expiresAtMilliseconds.map { Date(timeIntervalSince1970: Double($0) / 1000) })
     }
 }

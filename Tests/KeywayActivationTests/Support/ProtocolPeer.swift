@@ -47,6 +47,17 @@ actor ProtocolPeer: HTTPTransport {
     private(set) var activationRequests: [ActivationRequest] = []
     /// Every request's path, in order.
     private(set) var paths: [String] = []
+    /// The tokens the peer issued: ID → activation, secret, factors.
+    private(set) var tokens: [String: (activationID: String, secret: SymmetricKey, factors: String)] = [:]
+    /// The activation-bound recovery code of each activation.
+    private(set) var recoveryCodes: [String: String] = [:]
+    /// Postcard codes that can be confirmed, and those confirmed.
+    var postcards: Set<String> = []
+    private(set) var confirmedPostcards: Set<String> = []
+    /// The reasons of the vault unlocks, in order.
+    private(set) var vaultReasons: [String] = []
+    /// The plaintexts the echo endpoints decrypted, in order.
+    private(set) var echoed: [Data] = []
     /// When set, temporary keys are signed with this key instead of the scope's (a forged answer).
     var forgedTemporaryKeySigner: P256.Signing.PrivateKey?
     /// When set, temporary key answers echo this challenge instead of the request's.
@@ -123,6 +134,11 @@ actor ProtocolPeer: HTTPTransport {
                 _ = try verify(request, uriID: "/pa/signature/validate")
                 return ok(Data(#"{"status":"OK"}"#.utf8))
             case "/pa/v3/vault/unlock": return try vaultUnlock(request)
+            case "/pa/v3/token/create": return try tokenCreate(request)
+            case "/pa/v3/token/remove": return try tokenRemove(request)
+            case "/pa/v3/recovery/confirm": return try recoveryConfirm(request)
+            case "/echo/application", "/echo/activation": return try echo(request)
+            case "/echo/signed": return try echoSigned(request)
             case "/pa/v3/activation/remove":
                 let id = try verify(request, uriID: "/pa/activation/remove")
                 activations[id]?.state = .removed
@@ -236,6 +252,7 @@ actor ProtocolPeer: HTTPTransport {
         let serverKey = P256.KeyAgreement.PrivateKey()
         let id = UUID().uuidString.lowercased()
         let counterData = PowerAuthHashCounter.random()
+        let recoveryCode = ActivationCode.random().value
         let keys = try PowerAuthDerivedKeys(masterSecret: try PowerAuthKeys.masterSecret(privateKey: serverKey, publicKey: devicePublicKey))
         activations[id] = Activation(
             id: id, serverKey: serverKey, devicePublicKey: devicePublicKey, keys: keys, counterData: counterData,
@@ -243,8 +260,9 @@ actor ProtocolPeer: HTTPTransport {
         let response2: [String: Any] = [
             "activationId": id, "serverPublicKey": serverKey.publicKey.x963Representation.base64EncodedString(),
             "ctrData": counterData.base64EncodedString(),
-            "activationRecovery": ["recoveryCode": ActivationCode.random().value, "puk": "0123456789"],
+            "activationRecovery": ["recoveryCode": recoveryCode, "puk": "0123456789"],
         ]
+        recoveryCodes[id] = recoveryCode
         let sealed2 = try sealResponse(response2, context: context2)
         let sealed1 = try sealResponse(["activationData": sealed2, "customAttributes": [:] as [String: Any]], context: context1)
         return ok(try JSONSerialization.data(withJSONObject: sealed1))
@@ -298,9 +316,113 @@ actor ProtocolPeer: HTTPTransport {
         let activation = activations[id]!
         let (context, payload) = try context(try json(request.body ?? Data()), sharedInfo1: .vaultUnlock, activation: activation)
         let plain = try json(try context.decrypt(payload, direction: .request))
-        guard plain["reason"] as? String == "ADD_BIOMETRY" else { throw Refusal(status: 400, code: "ERR_REQUEST") }
+        guard let reason = plain["reason"] as? String,
+              ["ADD_BIOMETRY", "FETCH_ENCRYPTION_KEY", "SIGN_WITH_DEVICE_PRIVATE_KEY", "RECOVERY_CODE"].contains(reason)
+        else { throw Refusal(status: 400, code: "ERR_REQUEST") }
+        vaultReasons.append(reason)
         let encrypted = try PowerAuthKeyProtection.encryptVaultKey(activation.vaultKey, transportKey: activation.keys.transport)
         let sealed = try sealResponse(["activationId": id, "encryptedVaultEncryptionKey": encrypted.base64EncodedString()], context: context)
+        return ok(try JSONSerialization.data(withJSONObject: sealed))
+    }
+
+    // MARK: Part 2
+
+    func addPostcard(_ code: String) { postcards.insert(code) }
+
+    /// Verifies an `X-PowerAuth-Token` header as a server would (digest, ±5 minutes).
+    func verifyToken(_ value: String) throws -> (activationID: String, factors: String)? {
+        let header = try PowerAuthTokenHeader(parsing: value)
+        guard let token = tokens[header.tokenID], let version = PowerAuthVersion(rawValue: header.version),
+              abs(Double(header.timestamp) / 1000 - Date().timeIntervalSince1970) < 300,
+              try PowerAuthTokenDigest.isValid(header.digest, tokenSecret: token.secret, nonce: header.nonce, timestamp: header.timestamp, version: version)
+        else { return nil }
+        return (token.activationID, token.factors)
+    }
+
+    /// Verifies a device-key signature with the public key the device sent at activation.
+    func verifyDeviceSignature(_ signature: Data, data: Data, activationID: String) throws -> Bool {
+        guard let activation = activations[activationID] else { return false }
+        let key = try P256.Signing.PublicKey(rawRepresentation: activation.devicePublicKey.rawRepresentation)
+        return key.isValidSignature(try P256.Signing.ECDSASignature(derRepresentation: signature), for: data)
+    }
+
+    /// Signs data with the master key or an activation's server key.
+    func serverSign(_ data: Data, activationID: String?) throws -> Data {
+        let key = try activationID.map { try P256.Signing.PrivateKey(rawRepresentation: activations[$0]!.serverKey.rawRepresentation) } ?? masterKey
+        return try key.signature(for: data).derRepresentation
+    }
+
+    private func signatureFactors(_ request: TransportRequest) -> String? {
+        request.headers[PowerAuthAuthorizationHeader.name].flatMap { try? PowerAuthAuthorizationHeader(parsing: $0) }?.factors.typeName
+    }
+
+    private func tokenCreate(_ request: TransportRequest) throws -> TransportResponse {
+        let id = try verify(request, uriID: "/pa/token/create")
+        guard request.headers[PowerAuthEncryptionHeader.name] == nil else { throw Refusal(status: 400, code: "ERR_REQUEST") }
+        let (context, payload) = try context(try json(request.body ?? Data()), sharedInfo1: .createToken, activation: activations[id]!)
+        guard try json(try context.decrypt(payload, direction: .request)).isEmpty else { throw Refusal(status: 400, code: "ERR_REQUEST") }
+        let tokenID = UUID().uuidString.lowercased()
+        let secret = SymmetricKey(size: .bits128)
+        tokens[tokenID] = (id, secret, signatureFactors(request) ?? "possession")
+        let sealed = try sealResponse(
+            ["tokenId": tokenID, "tokenSecret": secret.withUnsafeBytes { Data($0) }.base64EncodedString()], context: context)
+        return ok(try JSONSerialization.data(withJSONObject: sealed))
+    }
+
+    private func tokenRemove(_ request: TransportRequest) throws -> TransportResponse {
+        let id = try verify(request, uriID: "/pa/token/remove")
+        guard let tokenID = (try json(request.body ?? Data())["requestObject"] as? [String: Any])?["tokenId"] as? String,
+              tokens[tokenID]?.activationID == id
+        else { throw Refusal(status: 400, code: "ERR_TOKEN") }
+        tokens[tokenID] = nil
+        return ok(try JSONSerialization.data(withJSONObject: ["status": "OK", "responseObject": ["tokenId": tokenID]]))
+    }
+
+    private func recoveryConfirm(_ request: TransportRequest) throws -> TransportResponse {
+        let id = try verify(request, uriID: "/pa/recovery/confirm")
+        guard signatureFactors(request)?.contains("knowledge") == true else { throw Refusal(status: 401, code: "POWERAUTH_AUTH_FAIL") }
+        let (context, payload) = try context(try json(request.body ?? Data()), sharedInfo1: .confirmRecoveryCode, activation: activations[id]!)
+        guard let code = try json(try context.decrypt(payload, direction: .request))["recoveryCode"] as? String, postcards.contains(code) else {
+            throw Refusal(status: 400, code: "ERR_RECOVERY")
+        }
+        let already = confirmedPostcards.contains(code)
+        confirmedPostcards.insert(code)
+        return ok(try JSONSerialization.data(withJSONObject: try sealResponse(["alreadyConfirmed": already], context: context)))
+    }
+
+    /// A generic endpoint: decrypts in the scope the `X-PowerAuth-Encryption` header names and
+    /// answers `{"received": <plaintext as text>}` sealed.
+    private func echo(_ request: TransportRequest) throws -> TransportResponse {
+        guard let value = request.headers[PowerAuthEncryptionHeader.name], let header = try? PowerAuthEncryptionHeader(parsing: value),
+              header.applicationKey == applicationKey, header.version == "3.3"
+        else { throw Refusal(status: 400, code: "ERR_ENCRYPTION") }
+        let activation = try header.activationID.map { id throws in
+            guard let activation = activations[id] else { throw Refusal(status: 400, code: "ERR_ENCRYPTION") }
+            return activation
+        }
+        guard (activation != nil) == (request.url.path == "/echo/activation") else { throw Refusal(status: 400, code: "ERR_ENCRYPTION") }
+        let (context, payload) = try context(
+            try json(request.body ?? Data()), sharedInfo1: activation == nil ? .applicationScopeGeneric : .activationScopeGeneric,
+            activation: activation)
+        let plaintext: Data
+        do {
+            plaintext = try context.decrypt(payload, direction: .request)
+        } catch {
+            throw Refusal(status: 400, code: "ERR_ENCRYPTION")
+        }
+        echoed.append(plaintext)
+        let sealed = try sealResponse(["received": String(decoding: plaintext, as: UTF8.self)], context: context)
+        return ok(try JSONSerialization.data(withJSONObject: sealed))
+    }
+
+    /// Encrypt-then-sign: the signature covers the sealed body (URI ID `/echo/signed`), then
+    /// the body decrypts in activation scope.
+    private func echoSigned(_ request: TransportRequest) throws -> TransportResponse {
+        let id = try verify(request, uriID: "/echo/signed")
+        let (context, payload) = try context(try json(request.body ?? Data()), sharedInfo1: .activationScopeGeneric, activation: activations[id]!)
+        let plaintext = try context.decrypt(payload, direction: .request)
+        echoed.append(plaintext)
+        let sealed = try sealResponse(["received": String(decoding: plaintext, as: UTF8.self)], context: context)
         return ok(try JSONSerialization.data(withJSONObject: sealed))
     }
 }
