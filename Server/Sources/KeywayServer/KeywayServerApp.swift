@@ -245,6 +245,11 @@ public final class KeywayServerApp: Sendable {
     ) {
         let clock = configuration.clock
         let keystore = PowerAuthKeystore(database: database, clock: clock, secrets: powerAuthSecrets)
+        let tokens = PowerAuthTokenService(
+            database: database, clock: clock, verifier: verifier, keystore: keystore, logger: logger)
+        let recovery = PowerAuthRecoveryService(
+            database: database, clock: clock, secrets: powerAuthSecrets, verifier: verifier, keystore: keystore,
+            logger: logger)
         PowerAuthRoutes(
             keystore: keystore,
             activations: PowerAuthActivationService(
@@ -255,14 +260,15 @@ public final class KeywayServerApp: Sendable {
                 logger: logger),
             devices: PowerAuthDeviceService(
                 database: database, clock: clock, verifier: verifier, keystore: keystore, logger: logger),
-            verifier: verifier, logger: logger
+            tokens: tokens, recovery: recovery, verifier: verifier, logger: logger
         ).register(on: router)
         PowerAuthAdminRoutes(
             administration: PowerAuthAdministration(database: database, clock: clock, secrets: powerAuthSecrets),
-            users: users, logger: logger
+            tokens: tokens, recovery: recovery, users: users, logger: logger
         ).register(on: router)
         PowerAuthBackendRoutes(
             verification: PowerAuthBackendVerification(database: database, clock: clock, verifier: verifier, logger: logger),
+            services: PowerAuthBackendServices(database: database, clock: clock, secrets: powerAuthSecrets, logger: logger),
             clients: clients, logger: logger
         ).register(on: router)
     }

@@ -7,8 +7,11 @@ import KeywayServer
 struct ProjectPowerAuthCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "powerauth",
-        abstract: "Shows an application's PowerAuth credentials, changes its settings, makes activation codes and administers activations.",
-        subcommands: [Show.self, Settings.self, ActivationCode.self, Activations.self, Change.self])
+        abstract: "Shows an application's PowerAuth credentials, changes its settings, makes activation codes and recovery postcards and administers activations.",
+        subcommands: [
+            Show.self, Settings.self, ActivationCode.self, Activations.self, Change.self, Postcard.self, RecoveryCodes.self,
+            RevokeRecoveryCode.self,
+        ])
 
     /// `powerauth show`: the credentials an app is configured with, as JSON.
     struct Show: AsyncParsableCommand {
@@ -125,6 +128,57 @@ struct ProjectPowerAuthCommand: AsyncParsableCommand {
                 case .remove: .remove
                 }
             try Output.json(try await options.withService { try await $0.changeActivation(activationId, change) })
+        }
+    }
+
+    /// `powerauth postcard`: a recovery postcard for a user.
+    struct Postcard: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Makes a recovery postcard for a user and prints its code and PUKs as JSON (shown this once).")
+        @OptionGroup var options: DatabaseOptions
+
+        @Argument(help: "The application's config ID.")
+        var configId: String
+
+        @Argument(help: "The user's ID.")
+        var userId: String
+
+        @Option(help: "How many PUKs the postcard has (1 to 100; default 5).")
+        var pukCount: Int?
+
+        func run() async throws {
+            try Output.json(
+                try await options.withService {
+                    try await $0.createRecoveryPostcard(userId: userId, configId: configId, pukCount: pukCount)
+                })
+        }
+    }
+
+    /// `powerauth recovery-codes`: the user's recovery codes.
+    struct RecoveryCodes: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "recovery-codes", abstract: "Lists a user's recovery codes (postcards and activations' codes) as JSON.")
+        @OptionGroup var options: DatabaseOptions
+
+        @Argument(help: "The user's ID.")
+        var userId: String
+
+        func run() async throws {
+            try Output.json(try await options.withService { try await $0.recoveryCodes(userId: userId) })
+        }
+    }
+
+    /// `powerauth revoke-recovery-code`: a code that can no longer recover.
+    struct RevokeRecoveryCode: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "revoke-recovery-code", abstract: "Revokes a recovery code and prints it as JSON.")
+        @OptionGroup var options: DatabaseOptions
+
+        @Argument(help: "The recovery code's ID.")
+        var recoveryCodeId: String
+
+        func run() async throws {
+            try Output.json(try await options.withService { try await $0.revokeRecoveryCode(recoveryCodeId) })
         }
     }
 }

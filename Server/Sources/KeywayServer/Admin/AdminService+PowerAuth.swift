@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 
 /// PowerAuth for the `keyway-server project powerauth …` subcommands: the same operations as the
 /// admin routes (``PowerAuthAdministration``), opened with the master key (the PowerAuth secrets
@@ -73,6 +74,35 @@ extension AdminService {
         }
     }
 
+    /// The recovery postcards and codes on this database.
+    func powerAuthRecovery() async throws -> PowerAuthRecoveryService {
+        let administration = try await powerAuth()
+        let logger = Logger(label: "keyway.powerauth")
+        let verifier = PowerAuthSignatureVerifier(
+            database: database, clock: clock, secrets: administration.secrets, logger: logger)
+        return PowerAuthRecoveryService(
+            database: database, clock: clock, secrets: administration.secrets, verifier: verifier,
+            keystore: PowerAuthKeystore(database: database, clock: clock, secrets: administration.secrets), logger: logger)
+    }
+
+    /// A recovery postcard for the user: its code and PUKs, shown this once.
+    package func createRecoveryPostcard(userId: String, configId: String, pukCount: Int?) async throws -> CreatedRecoveryPostcard {
+        try await adminErrors {
+            try await powerAuthRecovery().createPostcard(
+                userId: userId, request: CreateRecoveryPostcardRequest(configId: configId, pukCount: pukCount))
+        }
+    }
+
+    /// The user's recovery codes.
+    package func recoveryCodes(userId: String) async throws -> RecoveryCodeList {
+        try await adminErrors { try await powerAuthRecovery().list(userId: userId) }
+    }
+
+    /// Revokes a recovery code.
+    package func revokeRecoveryCode(_ recoveryCodeId: String) async throws -> RecoveryCodeSummary {
+        try await adminErrors { try await powerAuthRecovery().revoke(recoveryCodeId: recoveryCodeId) }
+    }
+
     /// Runs `body`, giving its refusals as ``AdminError``s.
     private func adminErrors<T>(_ body: () async throws -> T) async throws -> T {
         do {
@@ -82,8 +112,10 @@ extension AdminService {
             case .applicationNotFound(let configId): throw AdminError.applicationNotFound(configId: configId)
             case .userNotFound(let userId): throw AdminError.userNotFound(userId: userId)
             case .invalidInput(let field, let message): throw AdminError.invalidInput(field: field, message: message)
-            case .activationNotFound, .stateConflict, .otpInvalid:
+            case .activationNotFound, .stateConflict, .otpInvalid, .tokenNotFound:
                 throw AdminError.invalidInput(field: "activationId", message: error.description)
+            case .recoveryCodeNotFound:
+                throw AdminError.invalidInput(field: "recoveryCodeId", message: error.description)
             }
         }
     }

@@ -16,8 +16,6 @@ struct PowerAuthActivationService: Sendable {
 
     /// Wrong OTPs (at the key exchange or the commit) before the code dies.
     static let maxOtpAttempts = 5
-    /// Wrong PUKs before a recovery code is blocked.
-    static let maxPukAttempts = 5
 
     // MARK: - Key exchange
 
@@ -157,6 +155,12 @@ struct PowerAuthActivationService: Sendable {
         return try outcome.get()
     }
 
+    /// Activation by a recovery code and its current PUK: the code must be ACTIVE (a postcard's
+    /// only once confirmed), the PUK the lowest-indexed valid one. A wrong PUK counts (the code is
+    /// BLOCKED at its maximum) and answers the current PUK's index; the right one is used up, the
+    /// activation the code was handed out with and the one it recovered before are removed, and
+    /// the new activation is made — all in one transaction. A code whose last PUK is used is
+    /// REVOKED.
     private func activateByRecovery(identity: [String: String], device: DeviceDetails, credentials: PowerAuthCredentials)
         async throws -> ActivationLayer2Response
     {
@@ -169,41 +173,64 @@ struct PowerAuthActivationService: Sendable {
             code = try RecoveryCode(codeText)
             puk = try RecoveryPUK(pukText)
         } catch {
-            throw PowerAuthFailure.recovery("The recovery code or PUK is malformed.")
+            throw PowerAuthFailure.activation("The recovery code or PUK is malformed.")
         }
-        let lookup = secrets.hash(code.code.value, purpose: "recovery-code")
+        let lookup = secrets.hash(code.code.value, purpose: PowerAuthRecoveryCodes.codePurpose)
         let now = clock.now().epochMilliseconds
         let secrets = self.secrets
-        // The PUK used up, the old activation removed and the new one made commit together.
         let outcome: Result<ActivationLayer2Response, PowerAuthFailure> = try await database.write { repositories in
-            guard let recovery = try await repositories.powerAuthRecoveryCodes.find(codeLookup: lookup),
+            guard var recovery = try await repositories.powerAuthRecoveryCodes.find(codeLookup: lookup),
                 recovery.applicationId == credentials.record.applicationId
-            else { return .failure(.recovery("The recovery code is not valid.")) }
-            guard recovery.status == .active else {
-                return .failure(.recovery("The recovery code was used or is blocked."))
+            else { return .failure(.activation("The recovery code is not valid.")) }
+            switch recovery.status {
+            case .active: break
+            case .created: return .failure(.activation("The recovery code is not confirmed yet: confirm it from an activated device first."))
+            case .blocked: return .failure(.activation("The recovery code is blocked after too many wrong PUKs."))
+            case .revoked: return .failure(.activation("The recovery code is revoked or used up."))
             }
-            guard secrets.matches(puk.value, purpose: "recovery-puk:\(recovery.id)", stored: recovery.pukHash) else {
-                let failed = recovery.failedAttempts + 1
-                try await repositories.powerAuthRecoveryCodes.update(
-                    id: recovery.id, failedAttempts: failed,
-                    status: failed >= Self.maxPukAttempts ? .blocked : .active, now: now)
-                return .failure(.recovery("The PUK is not right."))
+            let puks = try await repositories.powerAuthRecoveryCodes.puks(recoveryCodeId: recovery.id)
+            guard let current = PowerAuthRecoveryCodes.current(puks) else {
+                recovery.status = .revoked
+                recovery.updatedAt = now
+                try await repositories.powerAuthRecoveryCodes.update(recovery)
+                return .failure(.activation("The recovery code is revoked or used up."))
             }
-            try await repositories.powerAuthRecoveryCodes.update(
-                id: recovery.id, failedAttempts: recovery.failedAttempts, status: .used, now: now)
-            if var previous = try await repositories.powerAuthActivations.find(id: recovery.activationId),
-                previous.status != .removed
-            {
+            guard secrets.matches(
+                puk.value, purpose: PowerAuthRecoveryCodes.pukPurpose(codeId: recovery.id, index: current.index),
+                stored: current.pukHash)
+            else {
+                recovery.failedAttempts += 1
+                recovery.updatedAt = now
+                if recovery.failedAttempts >= recovery.maxFailedAttempts { recovery.status = .blocked }
+                try await repositories.powerAuthRecoveryCodes.update(recovery)
+                var failure = PowerAuthFailure.activation(
+                    recovery.status == .blocked
+                        ? "The PUK is not right; the recovery code is now blocked."
+                        : "The PUK is not right (PUK #\(current.index) is expected); \(recovery.maxFailedAttempts - recovery.failedAttempts) attempts remain.")
+                failure.currentRecoveryPukIndex = current.index
+                return .failure(failure)
+            }
+            try await repositories.powerAuthRecoveryCodes.updatePuk(
+                recoveryCodeId: recovery.id, index: current.index, status: .used)
+            for previousId in [recovery.activationId, recovery.recoveredActivationId].compactMap({ $0 }) {
+                guard var previous = try await repositories.powerAuthActivations.find(id: previousId),
+                    previous.status != .removed
+                else { continue }
                 previous.status = .removed
                 previous.removedAt = now
                 previous.updatedAt = now
                 previous.codeLookup = nil
                 try await repositories.powerAuthActivations.update(previous)
             }
-            return .success(
-                try await Self.insertNew(
-                    userId: recovery.userId, device: device, credentials: credentials, now: now, secrets: secrets,
-                    in: repositories))
+            let answer = try await Self.insertNew(
+                userId: recovery.userId, device: device, credentials: credentials, now: now, secrets: secrets,
+                in: repositories)
+            recovery.failedAttempts = 0
+            recovery.recoveredActivationId = answer.activationId
+            recovery.updatedAt = now
+            if !puks.contains(where: { $0.status == .valid && $0.index != current.index }) { recovery.status = .revoked }
+            try await repositories.powerAuthRecoveryCodes.update(recovery)
+            return .success(answer)
         }
         return try outcome.get()
     }
@@ -272,15 +299,7 @@ struct PowerAuthActivationService: Sendable {
         secrets: PowerAuthSecrets, in repositories: Repositories
     ) async throws -> ActivationLayer2Response {
         guard credentials.record.recoveryEnabled else { return answer }
-        let code = ActivationCode.random().value
-        let puk = SecureRandom.numericCode(digits: 10)
-        let id = SecureRandom.identifier(prefix: "parc")
-        try await repositories.powerAuthRecoveryCodes.insert(
-            PowerAuthRecoveryCodeRecord(
-                id: id, applicationId: activation.applicationId, userId: activation.userId, activationId: activation.id,
-                codeLookup: secrets.hash(code, purpose: "recovery-code"),
-                pukHash: secrets.hash(puk, purpose: "recovery-puk:\(id)"), failedAttempts: 0, status: .active,
-                createdAt: activation.updatedAt, updatedAt: activation.updatedAt))
+        let (code, puk) = try await PowerAuthRecoveryCodes.insertBound(activation: activation, secrets: secrets, in: repositories)
         var answer = answer
         answer.activationRecovery = .init(recoveryCode: code, puk: puk)
         return answer

@@ -81,6 +81,10 @@ extension ProblemCode {
     public static let activationStateConflict = ProblemCode(rawValue: "activation_state_conflict")
     /// The activation OTP given at the commit is wrong.
     public static let activationOtpInvalid = ProblemCode(rawValue: "activation_otp_invalid")
+    /// The activation has no token of this ID.
+    public static let tokenNotFound = ProblemCode(rawValue: "token_not_found")
+    /// No recovery code has this ID.
+    public static let recoveryCodeNotFound = ProblemCode(rawValue: "recovery_code_not_found")
 }
 
 /// Why a PowerAuth administration call failed.
@@ -92,6 +96,8 @@ enum PowerAuthAdminError: Error, Sendable, Equatable, CustomStringConvertible {
     case stateConflict(String)
     /// A wrong OTP at the commit; the code dies when `remaining` is 0.
     case otpInvalid(remaining: Int)
+    case tokenNotFound(tokenId: String)
+    case recoveryCodeNotFound(recoveryCodeId: String)
 
     var description: String {
         switch self {
@@ -100,6 +106,8 @@ enum PowerAuthAdminError: Error, Sendable, Equatable, CustomStringConvertible {
         case .activationNotFound(let activationId): "No activation has the ID \(activationId)."
         case .invalidInput(let field, let message): "\(field): \(message)"
         case .stateConflict(let message): message
+        case .tokenNotFound(let tokenId): "The activation has no token with the ID \(tokenId)."
+        case .recoveryCodeNotFound(let id): "No recovery code has the ID \(id)."
         case .otpInvalid(let remaining):
             remaining > 0 ? "The activation OTP is not right; \(remaining) attempts remain."
                 : "The activation OTP is not right; the activation was removed."
@@ -117,6 +125,10 @@ enum PowerAuthAdminError: Error, Sendable, Equatable, CustomStringConvertible {
             FlowProblem.invalidRequest([InvalidField(name: field, reason: message)], detail: message)
         case .stateConflict:
             FlowProblem(.activationStateConflict, status: 409, title: "Activation state conflict", detail: description, action: .abort)
+        case .tokenNotFound:
+            FlowProblem(.tokenNotFound, status: 404, title: "Token not found", detail: description, action: .abort)
+        case .recoveryCodeNotFound:
+            FlowProblem(.recoveryCodeNotFound, status: 404, title: "Recovery code not found", detail: description, action: .abort)
         case .otpInvalid:
             FlowProblem(.activationOtpInvalid, status: 400, title: "Wrong activation OTP", detail: description, action: .retryInput)
         }

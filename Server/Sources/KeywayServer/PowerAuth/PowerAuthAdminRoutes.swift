@@ -8,10 +8,16 @@ import Logging
 /// - `POST/GET /admin/users/{userId}/activations`: a new activation code, the user's activations;
 /// - `POST /admin/activations/{activationId}/commit|block|unblock`, `DELETE
 ///   /admin/activations/{activationId}`: the lifecycle;
+/// - `GET /admin/activations/{activationId}/tokens`, `DELETE
+///   /admin/activations/{activationId}/tokens/{tokenId}`: the activation's MAC tokens;
+/// - `POST/GET /admin/users/{userId}/recovery-codes`, `DELETE /admin/recovery-codes/{id}`:
+///   recovery postcards and the user's recovery codes;
 /// - `POST/GET /v1/user/activations` with an access token: the same for the token's user
 ///   (`configId` defaults to the token's application).
 struct PowerAuthAdminRoutes {
     let administration: PowerAuthAdministration
+    let tokens: PowerAuthTokenService
+    let recovery: PowerAuthRecoveryService
     let users: UserRoutes
     let logger: Logger
 
@@ -81,6 +87,42 @@ struct PowerAuthAdminRoutes {
                 let summary = try await administration.remove(activationId: activationId)
                 logger.notice("admin: activation removed", metadata: ["activation": "\(activationId)"])
                 return try HTTPResponses.json(summary)
+            }
+        }
+        admin.get("activations/:activationId/tokens") { _, context in
+            let activationId = try context.parameters.require("activationId")
+            return try await answer { try HTTPResponses.json(try await tokens.list(activationId: activationId)) }
+        }
+        admin.delete("activations/:activationId/tokens/:tokenId") { _, context in
+            let activationId = try context.parameters.require("activationId")
+            let tokenId = try context.parameters.require("tokenId")
+            return try await answer {
+                try await tokens.revoke(activationId: activationId, tokenId: tokenId)
+                logger.notice("admin: token revoked", metadata: ["activation": "\(activationId)", "token": "\(tokenId)"])
+                return Response(status: .noContent)
+            }
+        }
+        admin.post("users/:userId/recovery-codes") { request, context in
+            let userId = try context.parameters.require("userId")
+            let body = try await RequestDecoding.json(CreateRecoveryPostcardRequest.self, from: request, context: context)
+            return try await answer {
+                let created = try await recovery.createPostcard(userId: userId, request: body)
+                logger.notice(
+                    "admin: recovery postcard created",
+                    metadata: ["user": "\(userId)", "recoveryCode": "\(created.recoveryCodeId)", "puks": "\(created.puks.count)"])
+                return try HTTPResponses.json(created, status: .created)
+            }
+        }
+        admin.get("users/:userId/recovery-codes") { _, context in
+            let userId = try context.parameters.require("userId")
+            return try await answer { try HTTPResponses.json(try await recovery.list(userId: userId)) }
+        }
+        admin.delete("recovery-codes/:recoveryCodeId") { _, context in
+            let recoveryCodeId = try context.parameters.require("recoveryCodeId")
+            return try await answer {
+                let revoked = try await recovery.revoke(recoveryCodeId: recoveryCodeId)
+                logger.notice("admin: recovery code revoked", metadata: ["recoveryCode": "\(recoveryCodeId)"])
+                return try HTTPResponses.json(revoked)
             }
         }
 

@@ -4,12 +4,15 @@ import Logging
 import NIOCore
 
 /// The routes an app's backend calls about device signatures (``PowerAuthBackendVerification``),
+/// envelope keys, tokens, activations' public keys and server signatures
+/// (``PowerAuthBackendServices``),
 /// authenticated like the token endpoint's confidential clients (HTTP Basic with the client
 /// secret, or a client assertion is not accepted here: the body is JSON). Refusals of the caller
 /// or of malformed input are RFC 6749 §5.2 errors; a signature that does not verify is a `200`
 /// answer with `valid: false`.
 struct PowerAuthBackendRoutes {
     let verification: PowerAuthBackendVerification
+    let services: PowerAuthBackendServices
     let clients: ClientAuthenticator
     let logger: Logger
 
@@ -17,6 +20,7 @@ struct PowerAuthBackendRoutes {
     static let maxBodySize = 1_500_000
 
     func register(on router: RouteTable) {
+        let services = self.services
         route("v1/powerauth/signatures/verify", on: router) { (request: PowerAuthBackendVerification.OnlineRequest, caller) in
             try HTTPResponses.json(try await verification.verify(request, caller: caller))
         }
@@ -27,6 +31,28 @@ struct PowerAuthBackendRoutes {
             (request: PowerAuthBackendVerification.OfflineRequest, caller) in
             try HTTPResponses.json(try await verification.verifyOffline(request, caller: caller))
         }
+        route("v1/powerauth/ecies/keys", on: router) { (request: PowerAuthBackendServices.EnvelopeKeyRequest, caller) in
+            try HTTPResponses.json(try await services.envelopeKey(request, caller: caller))
+        }
+        route("v1/powerauth/tokens/verify", on: router) { (request: PowerAuthBackendServices.TokenRequest, caller) in
+            try HTTPResponses.json(try await services.verifyToken(request, caller: caller))
+        }
+        route("v1/powerauth/device-signatures/verify", on: router) {
+            (request: PowerAuthBackendServices.DeviceSignatureRequest, caller) in
+            try HTTPResponses.json(try await services.verifyDeviceSignature(request, caller: caller))
+        }
+        route("v1/powerauth/server-signatures", on: router) { (request: PowerAuthBackendServices.ServerSignatureRequest, caller) in
+            try HTTPResponses.json(try await services.serverSignature(request, caller: caller))
+        }
+        let clients = self.clients
+        let logger = self.logger
+        router.get("v1/powerauth/activations/:activationId") { request, context in
+            await Self.answer(context: context, logger: logger) {
+                let caller = try await Self.caller(request, clients: clients)
+                let activationId = try context.parameters.require("activationId")
+                return try HTTPResponses.json(try await services.activation(activationId, caller: caller))
+            }
+        }
     }
 
     private func route<Body: Decodable & Sendable>(
@@ -36,17 +62,8 @@ struct PowerAuthBackendRoutes {
         let clients = self.clients
         let logger = self.logger
         router.post(path) { request, context in
-            do {
-                let authorization = request.headers[.authorization]
-                guard authorization != nil else {
-                    throw OAuthFailure.invalidClient(
-                        "Authenticate as a confidential application with HTTP Basic.", usedBasic: false)
-                }
-                let caller = try await clients.authenticate(form: [:], authorization: authorization)
-                guard caller.clientType == .confidential else {
-                    throw OAuthFailure.invalidClient(
-                        "Only confidential applications (an app's backend) may verify signatures.", usedBasic: true)
-                }
+            await Self.answer(context: context, logger: logger) {
+                let caller = try await Self.caller(request, clients: clients)
                 if let contentType = request.headers[.contentType], !contentType.lowercased().contains("json") {
                     throw OAuthFailure.invalidRequest("Send the body as application/json.")
                 }
@@ -63,16 +80,39 @@ struct PowerAuthBackendRoutes {
                     throw OAuthFailure.invalidRequest("The body is not the JSON object this endpoint reads.")
                 }
                 return try await handler(body, caller)
-            } catch let failure as OAuthFailure {
-                return HTTPResponses.oauthError(failure)
-            } catch is DatabaseContention {
-                return HTTPResponses.oauthError(.temporarilyUnavailable)
-            } catch {
-                logger.error(
-                    "powerauth backend request failed: \(String(describing: type(of: error)))",
-                    metadata: ["traceId": "\(context.traceId)"])
-                return HTTPResponses.oauthError(.serverError)
             }
+        }
+    }
+
+    /// The calling confidential application.
+    private static func caller(_ request: Request, clients: ClientAuthenticator) async throws -> ApplicationRecord {
+        let authorization = request.headers[.authorization]
+        guard authorization != nil else {
+            throw OAuthFailure.invalidClient("Authenticate as a confidential application with HTTP Basic.", usedBasic: false)
+        }
+        let caller = try await clients.authenticate(form: [:], authorization: authorization)
+        guard caller.clientType == .confidential else {
+            throw OAuthFailure.invalidClient(
+                "Only confidential applications (an app's backend) may use these endpoints.", usedBasic: true)
+        }
+        return caller
+    }
+
+    /// Runs `body`, answering refusals as RFC 6749 §5.2 errors.
+    private static func answer(
+        context: KeywayRequestContext, logger: Logger, _ body: () async throws -> Response
+    ) async -> Response {
+        do {
+            return try await body()
+        } catch let failure as OAuthFailure {
+            return HTTPResponses.oauthError(failure)
+        } catch is DatabaseContention {
+            return HTTPResponses.oauthError(.temporarilyUnavailable)
+        } catch {
+            logger.error(
+                "powerauth backend request failed: \(String(describing: type(of: error)))",
+                metadata: ["traceId": "\(context.traceId)"])
+            return HTTPResponses.oauthError(.serverError)
         }
     }
 }

@@ -26,6 +26,11 @@ struct PowerAuthDeviceService: Sendable {
         logger.notice("powerauth: activation removed by its device", metadata: ["activation": "\(verified.activation.id)"])
     }
 
+    /// The published reasons a device unlocks its vault for.
+    static let vaultUnlockReasons: Set<String> = [
+        "ADD_BIOMETRY", "FETCH_ENCRYPTION_KEY", "SIGN_WITH_DEVICE_PRIVATE_KEY", "RECOVERY_CODE",
+    ]
+
     /// `POST /pa/v3/vault/unlock`: a two-factor signature over the encrypted body (uriId
     /// `/pa/vault/unlock`), then the body opened in activation scope (sharedInfo1
     /// `/pa/vault/unlock`), answered with `KEY_ENCRYPTION_VAULT` under `KEY_TRANSPORT`, sealed.
@@ -47,11 +52,15 @@ struct PowerAuthDeviceService: Sendable {
                 applicationSecret: verified.credentials.applicationSecret, transportKey: verified.keys.derived.transport),
             applicationKey: verified.credentials.record.applicationKey, activationId: activation.id)
         let unlock = try PowerAuthJSON.decode(VaultUnlockRequest.self, from: try context.open(request))
+        if let reason = unlock.reason, !Self.vaultUnlockReasons.contains(reason) {
+            throw PowerAuthFailure.invalidRequest(
+                "reason is one of \(Self.vaultUnlockReasons.sorted().joined(separator: ", ")).")
+        }
         let encryptedKey = try PowerAuthKeyProtection.encryptVaultKey(
             verified.keys.derived.vaultEncryption, transportKey: verified.keys.derived.transport)
         logger.notice(
             "powerauth: vault unlocked",
-            metadata: ["activation": "\(activation.id)", "reason": "\(unlock.reason?.prefix(64) ?? "")"])
+            metadata: ["activation": "\(activation.id)", "reason": "\(unlock.reason ?? "")"])
         return try context.seal(
             try PowerAuthJSON.encode(
                 VaultUnlockResponse(activationId: activation.id, encryptedVaultEncryptionKey: encryptedKey.base64EncodedString())),

@@ -9,6 +9,8 @@ struct PowerAuthFailure: Error, Sendable, Equatable, CustomStringConvertible {
     /// A sentence for people.
     let message: String
     let status: HTTPResponse.Status
+    /// The current PUK's index, in the refusal of a wrong PUK (`currentRecoveryPukIndex`).
+    var currentRecoveryPukIndex: Int? = nil
 
     var description: String { "\(code): \(message)" }
 
@@ -36,6 +38,11 @@ struct PowerAuthFailure: Error, Sendable, Equatable, CustomStringConvertible {
     /// A recovery code or PUK was refused.
     static func recovery(_ message: String) -> PowerAuthFailure {
         PowerAuthFailure(code: "ERR_RECOVERY", message: message, status: .badRequest)
+    }
+
+    /// A token could not be found or removed.
+    static func token(_ message: String) -> PowerAuthFailure {
+        PowerAuthFailure(code: "ERR_TOKEN", message: message, status: .badRequest)
     }
 
     /// The signature did not verify, or the activation cannot sign (`401`, the published code).

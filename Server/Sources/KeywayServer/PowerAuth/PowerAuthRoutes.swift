@@ -6,12 +6,15 @@ import KeywayPowerAuth
 import NIOCore
 
 /// The PowerAuth 3.3 Standard RESTful API the server implements: temporary keys, activation
-/// (create, status, remove), signature validation and vault unlock. Every refusal is the published
+/// (create, status, remove), signature validation, vault unlock, tokens (create, remove) and the
+/// confirmation of a recovery code. Every refusal is the published
 /// error body, `400` or `401`; malformed input never reaches the crypto.
 struct PowerAuthRoutes {
     let keystore: PowerAuthKeystore
     let activations: PowerAuthActivationService
     let devices: PowerAuthDeviceService
+    let tokens: PowerAuthTokenService
+    let recovery: PowerAuthRecoveryService
     let verifier: PowerAuthSignatureVerifier
     let logger: Logger
 
@@ -71,6 +74,28 @@ struct PowerAuthRoutes {
                         authorization: request.headers[Self.authorizationHeader], body: try await Self.body(request)))
             }
         }
+        router.post("pa/v3/token/create") { request, _ in
+            await answer {
+                try Self.json(
+                    try await tokens.create(
+                        authorization: request.headers[Self.authorizationHeader], body: try await Self.body(request)))
+            }
+        }
+        router.post("pa/v3/token/remove") { request, _ in
+            await answer {
+                try Self.json(
+                    PowerAuthOKBody(
+                        responseObject: try await tokens.remove(
+                            authorization: request.headers[Self.authorizationHeader], body: try await Self.body(request))))
+            }
+        }
+        router.post("pa/v3/recovery/confirm") { request, _ in
+            await answer {
+                try Self.json(
+                    try await recovery.confirm(
+                        authorization: request.headers[Self.authorizationHeader], body: try await Self.body(request)))
+            }
+        }
     }
 
     /// Runs `body`, answering every refusal with the published error body.
@@ -89,7 +114,9 @@ struct PowerAuthRoutes {
     }
 
     static func error(_ failure: PowerAuthFailure) -> Response {
-        let body = PowerAuthErrorBody(responseObject: .init(code: failure.code, message: failure.message))
+        let body = PowerAuthErrorBody(
+            responseObject: .init(
+                code: failure.code, message: failure.message, currentRecoveryPukIndex: failure.currentRecoveryPukIndex))
         let data = (try? JSONEncoder().encode(body)) ?? Data()
         return Response(
             status: failure.status, headers: [.contentType: "application/json", .cacheControl: "no-store"],

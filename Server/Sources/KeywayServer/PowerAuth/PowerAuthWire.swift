@@ -5,6 +5,8 @@ struct PowerAuthErrorBody: Codable, Sendable, Equatable {
     struct Detail: Codable, Sendable, Equatable {
         var code: String
         var message: String
+        /// The index of the PUK a recovery expects next, after a wrong one.
+        var currentRecoveryPukIndex: Int?
     }
 
     var status = "ERROR"
@@ -120,4 +122,25 @@ struct VaultUnlockRequest: Decodable, Sendable {
 struct VaultUnlockResponse: Codable, Sendable {
     var activationId: String
     var encryptedVaultEncryptionKey: String
+}
+
+/// `POST /pa/v3/token/create`'s answer, before encryption.
+struct TokenCreateResponse: Codable, Sendable {
+    var tokenId: String
+    var tokenSecret: String
+}
+
+/// `POST /pa/v3/token/remove`'s request and response object.
+struct TokenRemoveObject: Codable, Sendable {
+    var tokenId: String?
+}
+
+/// `POST /pa/v3/recovery/confirm`'s request, once decrypted.
+struct RecoveryConfirmRequest: Decodable, Sendable {
+    var recoveryCode: String?
+}
+
+/// `POST /pa/v3/recovery/confirm`'s answer, before encryption.
+struct RecoveryConfirmResponse: Codable, Sendable {
+    var alreadyConfirmed: Bool
 }

@@ -77,6 +77,8 @@ struct Repositories: Sendable {
     var powerAuthActivations: PowerAuthActivationRepository { PowerAuthActivationRepository(sql: sql) }
     var powerAuthRecoveryCodes: PowerAuthRecoveryCodeRepository { PowerAuthRecoveryCodeRepository(sql: sql) }
     var powerAuthTemporaryKeys: PowerAuthTemporaryKeyRepository { PowerAuthTemporaryKeyRepository(sql: sql) }
+    var powerAuthTokens: PowerAuthTokenRepository { PowerAuthTokenRepository(sql: sql) }
+    var powerAuthReplays: SeenOnceRepository { .powerAuthReplays(sql) }
 }
 
 /// A write transaction the database refused for conflicts with concurrent ones every time it ran

@@ -49,6 +49,7 @@ struct MaintenanceService: Service {
             try await repositories.deviceRequestSignatures.deleteExpired(before: clock.now().epochMilliseconds)
             try await repositories.appAttest.deleteExpiredChallenges(before: clock.now().epochMilliseconds)
             try await repositories.powerAuthTemporaryKeys.deleteExpired(before: clock.now().epochMilliseconds)
+            try await repositories.powerAuthReplays.deleteExpired(before: clock.now().epochMilliseconds)
             try await repositories.powerAuthActivations.deleteExpiredCodes(before: cutoff)
             // Rate limit windows are at most a day long in any sane setting.
             try await repositories.rateLimits.deleteExpired(

@@ -230,7 +230,8 @@ struct PowerAuthActivationTests {
             var replacement = fixture.device()
             let wrongPuk = recovery.puk == "0000000000" ? "0000000001" : "0000000000"
             let wrong = try await replacement.activate(type: "RECOVERY", identity: ["recoveryCode": recovery.code, "puk": wrongPuk])
-            #expect(wrong.status == 400 && wrong.errorCode == "ERR_RECOVERY")
+            #expect(wrong.status == 400 && wrong.errorCode == "ERR_ACTIVATION")
+            #expect((wrong.json["responseObject"] as? [String: Any])?["currentRecoveryPukIndex"] as? Int == 1)
             let recovered = try await replacement.activate(
                 type: "RECOVERY", identity: ["recoveryCode": recovery.code, "puk": recovery.puk])
             #expect(recovered.status == 200, "\(recovered.json)")
@@ -267,7 +268,7 @@ struct PowerAuthActivationTests {
                 #expect(try await attacker.activate(type: "RECOVERY", identity: ["recoveryCode": next.code, "puk": wrong]).status == 400)
             }
             let blocked = try await attacker.activate(type: "RECOVERY", identity: ["recoveryCode": next.code, "puk": next.puk])
-            #expect(blocked.status == 400 && blocked.errorCode == "ERR_RECOVERY")
+            #expect(blocked.status == 400 && blocked.errorCode == "ERR_ACTIVATION")
             #expect(try await replacement.status().state == .active)
         }
     }

@@ -210,8 +210,8 @@ struct PowerAuthBackendEncryptionTests {
             var device = try await PowerAuthSignatureTests.activeDevice(fixture)
             let activationId = try #require(device.activationId)
             let keyway = try await PowerAuthBackendTests.backend(fixture)
-            let strong = try await device.createToken([.possession, .knowledge])
-            let weak = try await device.createToken(.possession)
+            let strong = try await device.issuedToken([.possession, .knowledge])
+            let weak = try await device.issuedToken(.possession)
 
             let header = try PowerAuthTestDevice.tokenHeader(strong)
             let verified = try await keyway.verifyToken(header: header, requiredFactors: [.possession, .knowledge])

@@ -65,6 +65,24 @@ struct PowerAuthCommandTests {
             #expect(try await device.status().state == .blocked)
             let unknown = try await run(["change", "remove", "nope"], database: database, keyFile: keyFile)
             #expect(unknown.status == 1 && unknown.errors.contains("nope"))
+
+            // A recovery postcard: made, confirmed by the device, listed, revoked.
+            #expect(try await fixture.admin("POST", "/admin/activations/\(activationId)/unblock").status == 200)
+            let postcard = try await run(["postcard", TestServer.configId, fixture.userId, "--puk-count", "2"], database: database, keyFile: keyFile)
+            #expect(postcard.status == 0, "\(postcard.errors)")
+            let card = try json(postcard.output)
+            let cardCode = try #require(card["recoveryCode"] as? String)
+            let cardId = try #require(card["recoveryCodeId"] as? String)
+            #expect((card["puks"] as? [[String: Any]])?.count == 2)
+            #expect(try await PowerAuthRecoveryPostcardTests.confirm(&device, cardCode).get() == false)
+            let codes = try await run(["recovery-codes", fixture.userId], database: database, keyFile: keyFile)
+            #expect((try json(codes.output)["recoveryCodes"] as? [[String: Any]])?.contains {
+                $0["recoveryCodeId"] as? String == cardId && $0["status"] as? String == "ACTIVE"
+            } == true)
+            let revoked = try await run(["revoke-recovery-code", cardId], database: database, keyFile: keyFile)
+            #expect(try json(revoked.output)["status"] as? String == "REVOKED", "\(revoked.errors)")
+            let tooMany = try await run(["postcard", TestServer.configId, fixture.userId, "--puk-count", "101"], database: database, keyFile: keyFile)
+            #expect(tooMany.status == 1 && tooMany.errors.contains("pukCount"))
         }
     }
 }

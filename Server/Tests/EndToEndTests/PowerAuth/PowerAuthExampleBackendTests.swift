@@ -66,7 +66,7 @@ struct PowerAuthExampleBackendTests {
                 #expect(unsigned.status == 401)
 
                 // The balance for a token; the same header twice is refused.
-                let token = try await device.createToken(.possession)
+                let token = try await device.issuedToken(.possession)
                 let header = try PowerAuthTestDevice.tokenHeader(token)
                 let balance = try await post("/accounts/balance", headers: ["X-PowerAuth-Token": header], body: nil, method: "GET")
                 #expect(balance.status == 200, "\(balance.text)")

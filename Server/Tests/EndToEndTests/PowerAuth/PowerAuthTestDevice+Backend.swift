@@ -43,7 +43,7 @@ extension PowerAuthTestDevice {
     }
 
     /// `POST /pa/v3/token/create` signed with `factors` (encrypt-then-sign): the token's ID and secret.
-    mutating func createToken(_ factors: PowerAuthSignatureFactors) async throws -> (id: String, secret: SymmetricKey) {
+    mutating func issuedToken(_ factors: PowerAuthSignatureFactors) async throws -> (id: String, secret: SymmetricKey) {
         let key = try await temporaryKey(activationScope: true)
         let sealed = try seal(Data("{}".utf8), key: key, sharedInfo1: .createToken, activationScope: true)
         let body = try JSONSerialization.data(withJSONObject: sealed.body)

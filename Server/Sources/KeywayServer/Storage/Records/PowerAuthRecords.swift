@@ -70,27 +70,61 @@ struct PowerAuthActivationRecord: Sendable, Equatable {
 }
 
 /// The states of a recovery code.
-enum PowerAuthRecoveryCodeStatus: String, Sendable {
+enum PowerAuthRecoveryCodeStatus: String, Sendable, Codable {
+    /// A postcard's code, not yet confirmed by a device of its user.
+    case created = "CREATED"
     case active = "ACTIVE"
     /// Too many wrong PUKs.
     case blocked = "BLOCKED"
-    /// Its PUK was used for a recovery.
-    case used = "USED"
+    /// Revoked by an administrator, or its last PUK used.
+    case revoked = "REVOKED"
 }
 
-/// A recovery code handed out with an activation, and its one PUK.
+/// A recovery code: handed out with an activation (one PUK), or printed on a postcard (several).
 struct PowerAuthRecoveryCodeRecord: Sendable, Equatable {
     var id: String
     var applicationId: String
     var userId: String
-    /// The activation it was handed out with.
-    var activationId: String
+    /// The activation it was handed out with; `nil` for a postcard.
+    var activationId: String?
     var codeLookup: String
-    var pukHash: String
-    var failedAttempts: Int
     var status: PowerAuthRecoveryCodeStatus
+    var failedAttempts: Int
+    var maxFailedAttempts: Int
+    /// The activation the code recovered last (removed at its next use).
+    var recoveredActivationId: String?
     var createdAt: Int64
     var updatedAt: Int64
+}
+
+/// The states of a recovery PUK.
+enum PowerAuthRecoveryPukStatus: String, Sendable {
+    case valid = "VALID"
+    case used = "USED"
+    /// Its code was revoked before it was used.
+    case invalid = "INVALID"
+}
+
+/// One PUK of a recovery code, as its keyed hash.
+struct PowerAuthRecoveryPukRecord: Sendable, Equatable {
+    var recoveryCodeId: String
+    /// 1-based; PUKs are used in this order.
+    var index: Int
+    var pukHash: String
+    var status: PowerAuthRecoveryPukStatus
+}
+
+/// A MAC token of an activation (`X-PowerAuth-Token`).
+struct PowerAuthTokenRecord: Sendable, Equatable {
+    /// A UUID v4.
+    var id: String
+    var activationId: String
+    /// The 16-byte secret, sealed.
+    var sealedSecret: String
+    /// The factors of the signature that created it (`possession_knowledge`, …).
+    var factors: String
+    var createdAt: Int64
+    var lastUsedAt: Int64?
 }
 
 /// A temporary ECIES key pair (protocol 3.3).

@@ -52,7 +52,7 @@ struct PowerAuthActivationRepository: Sendable {
         return try rows.map(Self.record)
     }
 
-    /// Writes every mutable column of `record` back.
+    /// Writes every mutable column of `record` back; a removed activation loses its tokens.
     func update(_ record: PowerAuthActivationRecord) async throws {
         try await sql.raw(
             """
@@ -70,6 +70,10 @@ struct PowerAuthActivationRepository: Sendable {
             WHERE id = \(bind: record.id)
             """
         ).run()
+        // A removed activation's tokens go with it.
+        if record.status == .removed {
+            try await PowerAuthTokenRepository(sql: sql).deleteAll(activationId: record.id)
+        }
     }
 
     /// Records a signature's outcome only when the counter is still `expectedCounterData`, the

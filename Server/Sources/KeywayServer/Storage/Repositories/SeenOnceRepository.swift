@@ -3,7 +3,7 @@ import SQLKit
 /// A table of single-use values already seen, by hash, each kept until it could no longer be
 /// accepted anyway: DPoP proofs (RFC 9449 §11.1, by key thumbprint and `jti`) and client
 /// assertions (RFC 7523 §3, by client ID and `jti`), trusted devices' signed list requests (by
-/// signature). A second use is a replay.
+/// signature), PowerAuth ECIES envelopes and token nonces. A second use is a replay.
 struct SeenOnceRepository: Sendable {
     let sql: any SQLDatabase
     let table: String
@@ -15,6 +15,9 @@ struct SeenOnceRepository: Sendable {
     }
     static func deviceRequestSignatures(_ sql: any SQLDatabase) -> Self {
         Self(sql: sql, table: "device_request_signatures", column: "signature_hash")
+    }
+    static func powerAuthReplays(_ sql: any SQLDatabase) -> Self {
+        Self(sql: sql, table: "powerauth_replays", column: "replay_hash")
     }
 
     /// Records a value; `false` when it was recorded before (a replay).
