@@ -119,6 +119,8 @@ struct PowerAuthExampleBackendTests {
                 let replayed = try await Self.call(
                     backend.port, "/payments/pay", headers: [PowerAuthAuthorizationHeader.name: signature.value], body: request.body)
                 #expect(replayed.status == 401)
+                // The refused replay moved the server's counter: the status blob catches the device up.
+                #expect(try await device.fetchStatus().failedAttempts == 1)
 
                 // A token of the SDK's store; each header once.
                 _ = try await device.requestToken(named: "balance", authentication: .possession)
