@@ -312,14 +312,20 @@ struct PowerAuthBackendEncryptionTests {
             #expect(!serverKey.isValidSignature(try P256.Signing.ECDSASignature(derRepresentation: master), for: statement))
             await #expect(throws: KeywayBackendError.self) { _ = try await keyway.signData(statement, key: .activation) }
 
+            // A backend with the default cache (10 seconds) on the server's clock reads the activation once.
+            let cachedBackend = try KeywayBackend(configuration: base.configuration, clock: fixture.clock)
+            #expect(try await cachedBackend.verifyDeviceSignature(signature, of: data, activationId: activationId).isValid)
+
             // Only an ACTIVE activation's signatures count.
             #expect(try await fixture.admin("POST", "/admin/activations/\(activationId)/block").status == 200)
             let blocked = try await keyway.verifyDeviceSignature(signature, of: data, activationId: activationId)
             #expect(!blocked.isValid && blocked.refusal?.code == "activation_inactive")
             #expect(try await !keyway.verifyDeviceSignatureOnServer(signature, of: data, activationId: activationId).isValid)
-            // A backend with the default cache that reads the activation now sees it too.
-            let cached = try await base.verifyDeviceSignature(signature, of: data, activationId: activationId)
-            #expect(!cached.isValid)
+            // The cached backend sees the block once its entry expires, and not later.
+            #expect(try await cachedBackend.verifyDeviceSignature(signature, of: data, activationId: activationId).isValid)
+            fixture.clock.advance(by: 11)
+            let expired = try await cachedBackend.verifyDeviceSignature(signature, of: data, activationId: activationId)
+            #expect(!expired.isValid && expired.refusal?.code == "activation_inactive")
 
             // Another project's backend learns nothing of the activation.
             let other = try await fixture.admin("POST", "/admin/applications", ["name": "Elsewhere", "clientType": "confidential"])
