@@ -53,6 +53,12 @@ struct PostgreSQLStorageTests {
         for database in databases { await database.shutdown() }
     }
 
+    @Test func migration21CarriesPowerAuthRecoveryCodesOver() async throws {
+        let database = try await PostgreSQLDatabase.open(try await Self.freshLocation(), poolSize: 2, logger: Self.logger)
+        try await PowerAuthStorageTests.checkMigration21(database)
+        await database.shutdown()
+    }
+
     @Test func concurrentReadModifyWriteTransactionsLoseNoUpdate() async throws {
         let location = try await Self.freshLocation()
         let database = try await PostgreSQLDatabase.open(location, poolSize: 8, logger: Self.logger)

@@ -34,6 +34,49 @@ struct PowerAuthMalformedInputTests {
         }
     }
 
+    @Test func malformedBodiesOfTheTokenRecoveryAndBackendEndpoints() async throws {
+        try await PowerAuthFixture.run { fixture in
+            var device = try await PowerAuthSignatureTests.activeDevice(fixture)
+            let bodies: [(String, Data)] = [
+                ("empty", Data()), ("not JSON", Data("{".utf8)), ("array", Data("[]".utf8)),
+                ("wrong types", Data(#"{"requestObject":{"tokenId":5},"temporaryKeyId":[],"nonce":{}}"#.utf8)),
+                ("binary", Data((0..<200).map { UInt8($0) })),
+            ]
+            for path in ["/pa/v3/token/create", "/pa/v3/token/remove", "/pa/v3/recovery/confirm"] {
+                for (name, body) in bodies {
+                    // Unsigned, then signed: malformed either way, and nothing counted.
+                    Self.expectInvalid(try await device.post(path, body: body), "\(path) \(name) unsigned")
+                    let header = try device.authorization(uriId: "/pa/token/create", body: body, factors: .possession)
+                    Self.expectInvalid(try await device.post(path, headers: ["X-PowerAuth-Authorization": header], body: body), "\(path) \(name)")
+                }
+            }
+            #expect(try await device.status().failedAttempts == 0)
+            try await device.synchronize()
+            // Well sealed and signed, but the plaintext is not what the endpoint reads.
+            for (path, uriId, sharedInfo1, plaintext) in [
+                ("/pa/v3/recovery/confirm", "/pa/recovery/confirm", EciesSharedInfo1.confirmRecoveryCode, ["recoveryCode": 5] as [String: Any]),
+                ("/pa/v3/vault/unlock", "/pa/vault/unlock", .vaultUnlock, ["reason": ["ADD_BIOMETRY"]]),
+            ] {
+                let (answer, _) = try await device.sealedSigned(
+                    plaintext, path: path, uriId: uriId, sharedInfo1: sharedInfo1, factors: [.possession, .knowledge])
+                Self.expectInvalid(answer, "\(path) plaintext")
+            }
+
+            let backend = try await PowerAuthBackendClient.make(fixture)
+            for path in [
+                "/v1/powerauth/ecies/keys", "/v1/powerauth/tokens/verify", "/v1/powerauth/device-signatures/verify",
+                "/v1/powerauth/server-signatures",
+            ] {
+                for (name, body) in bodies + [("wrong field types", Data(#"{"data":5,"key":[],"activationId":{},"authorization":1}"#.utf8))] {
+                    let answer = try await backend.post(path, raw: body)
+                    #expect(answer.status == 400 && answer.oauthError == "invalid_request", "\(path) \(name): \(answer.status)")
+                }
+            }
+            let long = try await backend.call("GET", "/v1/powerauth/activations/" + String(repeating: "a", count: 300))
+            #expect(long.status == 404)
+        }
+    }
+
     @Test func malformedStatusAndKeystoreRequests() async throws {
         try await PowerAuthFixture.run { fixture in
             let device = fixture.device()
