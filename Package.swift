@@ -101,7 +101,7 @@ let package = Package(
         ),
         .testTarget(
             name: "DocSnippetTests",
-            dependencies: ["Keyway", "KeywayUI", "KeywayActivation"],
+            dependencies: ["Keyway", "KeywayUI", "KeywayActivation", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: strict
         ),
     ],

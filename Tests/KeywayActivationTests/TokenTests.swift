@@ -86,6 +86,22 @@ struct TokenTests {
         #expect(missing == .tokenNotFound("b"))
     }
 
+    @Test func anExportWithoutTokensIsEmptyAndNeedsAnActivation() async throws {
+        let fixture = try Fixture()
+        let key = SymmetricKey(size: .bits128)
+        let none = await #expect(throws: ActivationError.self) { try await fixture.activation.exportTokens(key: key) }
+        #expect(none == .noActivation)
+        try await fixture.activate()
+        let blob = try await fixture.activation.exportTokens(key: key)
+        #expect(try await fixture.activation.importTokens(blob, key: key).isEmpty)
+        let named = await #expect(throws: ActivationError.self) { try await fixture.activation.exportTokens(named: ["x"], key: key) }
+        #expect(named == .tokenNotFound("x"))
+        let size = await #expect(throws: ActivationError.self) {
+            try await fixture.activation.exportTokens(key: SymmetricKey(data: Data(count: 10)))
+        }
+        #expect(size?.code == "invalid_token_export")
+    }
+
     @Test func aChangedBlobAnotherKeyOrAnotherApplicationIsRefused() async throws {
         let fixture = try Fixture()
         try await fixture.activate()

@@ -9,5 +9,6 @@ struct KeywayCommand: AsyncParsableCommand {
         subcommands: [
             LoginCommand.self, SignupCommand.self, AccountCommand.self, DevicesCommand.self, ApproveCommand.self,
             TokenCommand.self, WhoAmICommand.self, LogoutCommand.self, ActivationCommand.self, SignCommand.self,
+            EncryptCommand.self, VaultCommand.self, RecoveryCommand.self,
         ])
 }

@@ -7,8 +7,13 @@ import KeywayProtocol
 struct TokenCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "token",
-        abstract: "Print a valid access token of the signed-in session (refreshed when needed).",
-        discussion: "The token alone goes to standard output, so scripts can use it: curl -H \"Authorization: Bearer $(keyway token)\" …")
+        abstract: "Print a valid access token of the signed-in session (refreshed when needed); manage PowerAuth tokens.",
+        discussion: """
+            Without a subcommand the access token alone goes to standard output, so scripts can use it: \
+            curl -H "Authorization: Bearer $(keyway token)" …  The subcommands manage the PowerAuth tokens of \
+            this machine's activation (X-PowerAuth-Token).
+            """,
+        subcommands: [TokenCreateCommand.self, TokenHeaderCommand.self, TokenRemoveCommand.self, TokenListCommand.self])
 
     @OptionGroup var options: ClientOptions
 

@@ -115,11 +115,17 @@ extension DeviceActivation {
     ///   - key: A 128-, 192- or 256-bit key both sides share.
     /// - Returns: The sealed blob.
     /// - Throws: ``ActivationError``: `tokenNotFound` for a name the device does not hold,
+    ///   `noActivation` when the device holds neither tokens nor an activation,
     ///   `invalidTokenExport` for a key of another size, `storage`.
     public func exportTokens(named names: [String]? = nil, key: SymmetricKey) async throws(ActivationError) -> Data {
-        guard let stored = try await currentTokens() else {
-            if let first = names?.first { throw .tokenNotFound(first) }
-            throw .tokenNotFound("(any)")
+        let stored: StoredTokens
+        if let current = try await currentTokens() {
+            stored = current
+        } else if let first = names?.first {
+            throw .tokenNotFound(first)
+        } else {
+            // Nothing stored yet: an empty hand-off of the device's activation.
+            stored = StoredTokens(activationID: try await existingRecord().activationID, tokens: [:])
         }
         var selected = stored.tokens
         if let names {

@@ -9,8 +9,10 @@ import FoundationNetworking
 func snippet_sdk_28(
     keyway: KeywayClient, session: KeywaySession, storage: any SecureStorage, serverURL: URL, email: String, authCode: Sensitive<String>, codeVerifier: Sensitive<String>, token: Sensitive<String>, request: URLRequest, action: Action, link: Link, scannedText: String, legacyIDToken: String, configId: String, url: URL, folder: URL, activation: DeviceActivation
 ) async throws {
-    let logging = KeywayLogging(level: .debug, tags: [.http, .flow, .oauth], sinks: [StandardErrorLogSink()])
-    let keyway = try KeywayClient(configID: "cfg_…", baseURL: url, options: KeywayOptions(logging: logging))
-    _ = logging
-    _ = keyway
+
+    let encryptor = try await activation.encryptor(scope: .application)
+    let answer = try await encryptor.send(Data(#"{"iban":"CZ65 0800 0000 1920 0014 5399"}"#.utf8), to: url)
+    print(String(decoding: answer, as: UTF8.self))
+    _ = encryptor
+    _ = answer
 }
