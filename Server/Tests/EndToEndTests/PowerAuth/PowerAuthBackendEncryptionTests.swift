@@ -337,4 +337,32 @@ struct PowerAuthBackendEncryptionTests {
                 == "unknown_activation")
         }
     }
+
+    @Test func anUnreachableServerIsA503NotARefusal() async throws {
+        // A privileged port nothing listens on (the discard service's, which no test server can
+        // take): the backend's calls fail after their 10-second time-out.
+        let port = 9
+        let keyway = try KeywayBackend(
+            configuration: .init(
+                issuer: URL(string: "http://127.0.0.1:\(port)")!, clientId: "cfg_backend", clientSecret: Sensitive("secret")))
+        try await withTestServer(API.start(keyway)) { api in
+            let random = { (count: Int) in Data((0..<count).map { _ in UInt8.random(in: 0...255) }).base64EncodedString() }
+            let envelope: [String: Any] = [
+                "temporaryKeyId": "tk-1", "ephemeralPublicKey": P256.KeyAgreement.PrivateKey().publicKey.compressedRepresentation
+                    .base64EncodedString(),
+                "encryptedData": random(32), "mac": random(32), "nonce": random(16),
+                "timestamp": Int64(Date().timeIntervalSince1970 * 1000),
+            ]
+            let answer = try await api.send(
+                "/echo/application", headers: ["X-PowerAuth-Encryption": #"PowerAuth version="3.3", application_key="a2V5""#],
+                body: try JSONSerialization.data(withJSONObject: envelope))
+            #expect(answer.status == 503, "\(answer.text)")
+            #expect((answer.json["responseObject"] as? [String: Any])?["code"] as? String == "ERR_SERVICE_UNAVAILABLE")
+            let token = try await api.send(
+                "/accounts/balance", method: "GET",
+                headers: ["X-PowerAuth-Token": #"PowerAuth token_id="t", token_digest="ZA==", nonce="bg==", timestamp="1", version="3.3""#],
+                body: nil)
+            #expect(token.status == 503, "\(token.text)")
+        }
+    }
 }
