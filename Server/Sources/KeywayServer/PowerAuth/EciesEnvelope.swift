@@ -10,6 +10,8 @@ struct EciesRequest: Sendable {
 
     /// The largest ciphertext read.
     static let maxEncryptedBytes = 48 * 1024
+    /// How far a request's timestamp may be from the server's clock (milliseconds).
+    static let timeWindow: Int64 = 5 * 60 * 1000
 
     init(_ body: EciesRequestBody, fallbackTemporaryKeyId: String? = nil) throws(PowerAuthFailure) {
         temporaryKeyId = try PowerAuthHeaderParameters.identifier(
@@ -26,6 +28,21 @@ struct EciesRequest: Sendable {
         guard let timestamp = body.timestamp, timestamp > 0 else { throw .invalidRequest("timestamp is required.") }
         payload = EciesPayload(
             encryptedData: encrypted, mac: mac, ephemeralPublicKey: ephemeral, nonce: nonce, timestamp: UInt64(timestamp))
+    }
+}
+
+extension EciesRequest {
+    /// Refuses a request whose timestamp is more than five minutes before (stale) or after
+    /// (future) the server's clock.
+    func checkTimestamp(now: Date) throws(PowerAuthFailure) {
+        let timestamp = Int64(clamping: payload.timestamp ?? 0)
+        let now = now.epochMilliseconds
+        if timestamp < now - Self.timeWindow {
+            throw .encryption("The encrypted request is stale: its timestamp is more than 5 minutes before the server's clock.")
+        }
+        if timestamp > now + Self.timeWindow {
+            throw .encryption("The encrypted request comes from the future: its timestamp is more than 5 minutes after the server's clock.")
+        }
     }
 }
 

@@ -26,6 +26,7 @@ struct PowerAuthActivationService: Sendable {
             throw PowerAuthFailure.invalidRequest("The activation is created in application scope: send no activation_id.")
         }
         let level1 = try EciesRequest(PowerAuthJSON.decode(EciesRequestBody.self, from: body))
+        try level1.checkTimestamp(now: clock.now())
         let secrets = self.secrets
         let (credentials, level1Key) = try await database.read { repositories in
             guard let credentials = try await PowerAuthCredentials.find(
@@ -45,6 +46,7 @@ struct PowerAuthActivationService: Sendable {
             throw PowerAuthFailure.invalidRequest("activationData is required.")
         }
         let level2 = try EciesRequest(activationData, fallbackTemporaryKeyId: level1.temporaryKeyId)
+        try level2.checkTimestamp(now: clock.now())
         let level2Key = try await database.read { repositories in
             try await keystore.privateKey(
                 id: level2.temporaryKeyId, applicationId: credentials.record.applicationId, activationId: nil,

@@ -37,6 +37,7 @@ struct PowerAuthDeviceService: Sendable {
     func unlockVault(authorization: String?, body: Data) async throws -> EciesResponseBody {
         // Malformed envelopes are refused before the signature is counted.
         let request = try EciesRequest(PowerAuthJSON.decode(EciesRequestBody.self, from: body))
+        try request.checkTimestamp(now: clock.now())
         let verified = try await verifier.verify(
             header: authorization, method: "POST", uriId: "/pa/vault/unlock", body: body,
             required: PowerAuthSignatureVerifier.twoFactors)

@@ -20,6 +20,7 @@ struct PowerAuthRecoveryService: Sendable {
     /// ACTIVE; an ACTIVE one is already confirmed; anything else is refused alike.
     func confirm(authorization: String?, body: Data) async throws -> EciesResponseBody {
         let request = try EciesRequest(PowerAuthJSON.decode(EciesRequestBody.self, from: body))
+        try request.checkTimestamp(now: clock.now())
         let verified = try await verifier.verify(
             header: authorization, method: "POST", uriId: "/pa/recovery/confirm", body: body,
             required: { $0.contains(.possession) && $0.contains(.knowledge) })

@@ -25,6 +25,7 @@ struct PowerAuthTokenService: Sendable {
     /// `/pa/token/create`), answered with the new token's ID and secret, sealed.
     func create(authorization: String?, body: Data) async throws -> EciesResponseBody {
         let request = try EciesRequest(PowerAuthJSON.decode(EciesRequestBody.self, from: body))
+        try request.checkTimestamp(now: clock.now())
         let verified = try await verifier.verify(header: authorization, method: "POST", uriId: "/pa/token/create", body: body)
         let activation = verified.activation
         let privateKey = try await database.read { repositories in

@@ -115,6 +115,12 @@ struct PowerAuthBackendCryptoTests {
             wrongScope["scope"] = "application"
             wrongScope["activationId"] = nil
             #expect(try await refusal(wrongScope) == "unknown_key")
+            // A key of another activation of the application, asked for as this one's.
+            let other = try await PowerAuthSignatureTests.activeDevice(fixture)
+            let otherKey = try await other.temporaryKey(activationScope: true)
+            var crossed = try await fresh()
+            crossed["temporaryKeyId"] = otherKey.id
+            #expect(try await refusal(crossed) == "unknown_key")
             // An expired temporary key (its envelope's timestamp still fresh).
             var expired = try await fresh(activationScope: false)
             fixture.clock.advance(by: 301)

@@ -78,7 +78,7 @@ struct PowerAuthFixture: Sendable {
 
     /// A new device of the application.
     func device() -> PowerAuthTestDevice {
-        PowerAuthTestDevice(server: server, application: application)
+        PowerAuthTestDevice(server: server, application: application, clock: clock)
     }
 
     /// The activation as the admin list shows it.

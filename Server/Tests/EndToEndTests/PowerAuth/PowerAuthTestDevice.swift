@@ -30,6 +30,8 @@ struct PowerAuthTestApplication: Sendable {
 struct PowerAuthTestDevice: Sendable {
     let server: TestServer
     let application: PowerAuthTestApplication
+    /// The server's clock, which the device's envelopes are timed by (the system's when `nil`).
+    let clock: ManualClock?
     let devicePrivateKey = P256.KeyAgreement.PrivateKey()
     private(set) var activationId: String?
     private(set) var serverPublicKey: P256.KeyAgreement.PublicKey?
@@ -38,9 +40,10 @@ struct PowerAuthTestDevice: Sendable {
     var counterData = Data()
     private(set) var recovery: (code: String, puk: String)?
 
-    init(server: TestServer, application: PowerAuthTestApplication) {
+    init(server: TestServer, application: PowerAuthTestApplication, clock: ManualClock? = nil) {
         self.server = server
         self.application = application
+        self.clock = clock
     }
 
     var transportKey: SymmetricKey { keys!.transport }
@@ -110,7 +113,7 @@ struct PowerAuthTestDevice: Sendable {
                 version: .v33, applicationKey: application.applicationKey, activationID: activationScope ? activationId : nil,
                 temporaryKeyID: key.id))
         let nonce = Data((0..<16).map { _ in UInt8.random(in: 0...255) })
-        let timestamp = UInt64(Date().timeIntervalSince1970 * 1000)
+        let timestamp = UInt64((clock?.now() ?? Date()).timeIntervalSince1970 * 1000)
         let payload = try context.encrypt(plaintext, direction: .request, nonce: nonce, timestamp: timestamp)
         return Sealed(
             body: [

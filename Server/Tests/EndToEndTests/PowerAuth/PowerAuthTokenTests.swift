@@ -161,4 +161,33 @@ struct PowerAuthTokenTests {
             try await device.synchronize()
         }
     }
+
+    @Test func staleAndFutureEnvelopesAreRefusedBeforeAnythingCounts() async throws {
+        try await PowerAuthFixture.run { fixture in
+            var device = try await PowerAuthSignatureTests.activeDevice(fixture)
+            let key = try await device.temporaryKey(activationScope: true)
+            let sealed = try device.seal(Data("{}".utf8), key: key, sharedInfo1: .createToken, activationScope: true)
+            let body = try JSONSerialization.data(withJSONObject: sealed.body)
+            let header = try device.authorization(uriId: "/pa/token/create", body: body, factors: .possession)
+            fixture.clock.advance(by: 301)
+            let stale = try await device.post("/pa/v3/token/create", headers: ["X-PowerAuth-Authorization": header], body: body)
+            #expect(stale.status == 400 && stale.errorCode == "ERR_ENCRYPTION", "\(stale.json)")
+            #expect(((stale.json["responseObject"] as? [String: Any])?["message"] as? String)?.contains("stale") == true)
+            // Nothing counted, and the counter did not move: the next signature is one step ahead, within the window.
+            #expect(try await device.status().failedAttempts == 0)
+            #expect(try await device.createToken(.possession).get().id.isEmpty == false)
+
+            // A device whose clock runs six minutes ahead cannot activate.
+            let (_, code) = try await fixture.activationCode()
+            var ahead = PowerAuthTestDevice(
+                server: fixture.server, application: fixture.application, clock: ManualClock(fixture.clock.now().addingTimeInterval(360)))
+            let future = try await ahead.activate(type: "CODE", identity: ["code": code])
+            #expect(future.status == 400 && future.errorCode == "ERR_ENCRYPTION", "\(future.json)")
+            #expect(((future.json["responseObject"] as? [String: Any])?["message"] as? String)?.contains("future") == true)
+            // Within the window, it can.
+            var close = PowerAuthTestDevice(
+                server: fixture.server, application: fixture.application, clock: ManualClock(fixture.clock.now().addingTimeInterval(240)))
+            #expect(try await close.activate(type: "CODE", identity: ["code": code]).status == 200)
+        }
+    }
 }
