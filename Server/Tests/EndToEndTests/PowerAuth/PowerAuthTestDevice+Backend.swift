@@ -6,7 +6,8 @@ import Testing
 /// What a device sends an app's own backend: generic encrypted requests (application or
 /// activation scope), MAC tokens, and data signed with the device's private key.
 extension PowerAuthTestDevice {
-    /// Seals `plaintext` with the generic encryptor of a scope; `timestamp` defaults to now.
+    /// Seals `plaintext` with the generic encryptor of a scope; `timestamp` defaults to the
+    /// server's clock (or the system's).
     func sealGeneric(
         _ plaintext: Data, activationScope: Bool, timestamp: UInt64? = nil
     ) async throws -> Sealed {
@@ -24,7 +25,7 @@ extension PowerAuthTestDevice {
                 version: .v33, applicationKey: application.applicationKey, activationID: activationScope ? activationId : nil,
                 temporaryKeyID: key.id))
         let nonce = Data((0..<16).map { _ in UInt8.random(in: 0...255) })
-        let time = timestamp ?? UInt64(Date().timeIntervalSince1970 * 1000)
+        let time = timestamp ?? UInt64((clock?.now() ?? Date()).timeIntervalSince1970 * 1000)
         let payload = try context.encrypt(plaintext, direction: .request, nonce: nonce, timestamp: time)
         return Sealed(
             body: [
