@@ -11,6 +11,11 @@ import Logging
 /// and hands the tokens back for the app's `KeywaySession`, which refreshes through `/refresh`. Its API routes accept Keyway access tokens, bearer
 /// or DPoP-bound, through `KeywayAuthMiddleware`.
 ///
+/// For an activated device (PowerAuth) it has a payment route that demands a signature with
+/// possession and knowledge over an end-to-end encrypted body (activation scope,
+/// encrypt-then-sign) and answers encrypted, and a read-only balance route that accepts an
+/// `X-PowerAuth-Token` header.
+///
 /// Configuration (environment):
 /// - `KEYWAY_ISSUER`: the Keyway server URL, for example `http://127.0.0.1:8080`.
 /// - `KEYWAY_CLIENT_ID`, `KEYWAY_CLIENT_SECRET`: the confidential application's credentials.
@@ -80,6 +85,40 @@ struct ExampleBackend {
                 status: .ok)
         }
 
+        // Devices: a payment signed with possession and knowledge over its sealed body, answered
+        // sealed; the balance for a token (read-only, so a token's single factor is enough).
+        let ledger = Ledger()
+        router.group("payments")
+            .add(middleware: PowerAuthSignatureMiddleware(
+                backend: backend, uriId: "/payments/pay", requiredFactors: [.possession, .knowledge]))
+            .add(middleware: PowerAuthEncryptionMiddleware(backend: backend, scope: .activation))
+            .post("pay") { request, context -> Response in
+                guard let userId = context.keywaySignature?.userId else { return Response(status: .unauthorized) }
+                var request = request
+                let body = try await request.collectBody(upTo: 64 * 1024)
+                guard let payment = try? JSONDecoder().decode(PaymentRequest.self, from: body),
+                    let cents = Ledger.cents(payment.amount), cents > 0, !payment.to.isEmpty
+                else {
+                    return try json(ErrorAnswer(error: "invalid_payment", detail: "Send {\"to\": IBAN, \"amount\": \"12.34\"}."), status: .badRequest)
+                }
+                guard let balance = await ledger.pay(userId: userId, cents: cents) else {
+                    return try json(ErrorAnswer(error: "insufficient_funds", detail: "The balance is too low."), status: .conflict)
+                }
+                return try json(
+                    PaymentAnswer(
+                        paymentId: UUID().uuidString.lowercased(), status: "ACCEPTED", to: payment.to, amount: payment.amount,
+                        userId: userId, balance: Ledger.text(balance)),
+                    status: .ok)
+            }
+        router.group("accounts")
+            .add(middleware: PowerAuthTokenMiddleware(backend: backend, requiredFactors: [.possession]))
+            .get("balance") { _, context -> Response in
+                guard let userId = context.keywayToken?.userId else { return Response(status: .unauthorized) }
+                return try json(
+                    BalanceAnswer(userId: userId, balance: Ledger.text(await ledger.balance(userId: userId)), currency: "EUR"),
+                    status: .ok)
+            }
+
         var logger = Logger(label: "example-backend")
         logger.logLevel = .warning
         let app = Application(
@@ -127,6 +166,56 @@ struct MeAnswer: Encodable {
 struct ErrorAnswer: Encodable {
     var error: String
     var detail: String
+}
+
+struct PaymentRequest: Decodable {
+    var to: String
+    var amount: String
+}
+
+struct PaymentAnswer: Encodable {
+    var paymentId: String
+    var status: String
+    var to: String
+    var amount: String
+    var userId: String
+    var balance: String
+}
+
+struct BalanceAnswer: Encodable {
+    var userId: String
+    var balance: String
+    var currency: String
+}
+
+/// Each user's balance in cents (a real backend keeps accounts in its database): 1,000.00 EUR
+/// to start with.
+actor Ledger {
+    private var balances: [String: Int] = [:]
+    static let opening = 100_000
+
+    func balance(userId: String) -> Int { balances[userId] ?? Self.opening }
+
+    /// Takes `cents` from the user's balance; `nil` when it is too low.
+    func pay(userId: String, cents: Int) -> Int? {
+        let balance = balances[userId] ?? Self.opening
+        guard cents <= balance else { return nil }
+        balances[userId] = balance - cents
+        return balance - cents
+    }
+
+    /// `"12.34"` in cents.
+    static func cents(_ amount: String) -> Int? {
+        let parts = amount.split(separator: ".", omittingEmptySubsequences: false)
+        guard (1...2).contains(parts.count), let whole = Int(parts[0]), whole >= 0, whole < 1_000_000_000 else { return nil }
+        guard parts.count == 2 else { return whole * 100 }
+        guard parts[1].count == 2, let fraction = Int(parts[1]), fraction >= 0 else { return nil }
+        return whole * 100 + fraction
+    }
+
+    static func text(_ cents: Int) -> String {
+        String(format: "%d.%02d", cents / 100, cents % 100)
+    }
 }
 
 /// The refresh tokens of users who signed in through this backend (a real backend would use its

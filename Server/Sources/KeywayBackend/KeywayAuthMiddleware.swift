@@ -11,16 +11,23 @@ public protocol KeywayAuthRequestContext: RequestContext {
     var keywayIdentity: AccessTokenIdentity? { get set }
 }
 
-/// A ready-made request context for ``KeywayAuthMiddleware`` and ``PowerAuthSignatureMiddleware``.
-public struct KeywayBackendRequestContext: KeywayAuthRequestContext, PowerAuthSignatureRequestContext {
+/// A ready-made request context for ``KeywayAuthMiddleware``, ``PowerAuthSignatureMiddleware``,
+/// ``PowerAuthEncryptionMiddleware`` and ``PowerAuthTokenMiddleware``.
+public struct KeywayBackendRequestContext: KeywayAuthRequestContext, PowerAuthEncryptionRequestContext,
+    PowerAuthTokenRequestContext
+{
     public var coreContext: CoreRequestContextStorage
     public var keywayIdentity: AccessTokenIdentity?
     public var keywaySignature: SignatureVerification?
+    public var keywayEncryption: PowerAuthDecryptedRequest?
+    public var keywayToken: TokenVerification?
 
     public init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
         keywayIdentity = nil
         keywaySignature = nil
+        keywayEncryption = nil
+        keywayToken = nil
     }
 }
 

@@ -33,11 +33,16 @@ public final class KeywayBackend: Sendable {
         public var leeway: TimeInterval
         /// The shortest time between two key set fetches caused by unknown `kid`s.
         public var minimumKeyRefetchInterval: TimeInterval
+        /// How long an activation read for a local device signature check is kept
+        /// (``KeywayBackend/activation(_:)``): a blocked or removed activation stops verifying
+        /// at most this long after the change. Zero reads it every time.
+        public var activationCacheLifetime: TimeInterval
 
         public init(
             issuer: URL, clientId: String, clientSecret: Sensitive<String>, acceptedClientIds: Set<String>? = nil,
-            leeway: TimeInterval = 60, minimumKeyRefetchInterval: TimeInterval = 30
+            leeway: TimeInterval = 60, minimumKeyRefetchInterval: TimeInterval = 30, activationCacheLifetime: TimeInterval = 10
         ) {
+            self.activationCacheLifetime = activationCacheLifetime
             self.issuer = issuer
             self.clientId = clientId
             self.clientSecret = clientSecret
@@ -50,8 +55,9 @@ public final class KeywayBackend: Sendable {
     public let configuration: Configuration
     private let issuer: String
     private let httpClient: HTTPClient
-    private let clock: any KeywayClock
+    let clock: any KeywayClock
     private let keys: KeySetCache
+    let activations = ActivationCache()
 
     /// Throws ``KeywayBackendError/invalidConfiguration(_:)`` for an unusable issuer, client ID
     /// or secret.
@@ -144,7 +150,7 @@ public final class KeywayBackend: Sendable {
 
     /// Posts a JSON object to a path of the issuer with the client's Basic credentials; answers
     /// the body of a 200.
-    func postJSON(_ path: String, _ object: [String: String]) async throws -> Data {
+    func postJSON(_ path: String, _ object: some Encodable) async throws -> Data {
         let body: Data
         do {
             body = try JSONEncoder().encode(object)
@@ -154,14 +160,19 @@ public final class KeywayBackend: Sendable {
         return try await send(issuer + path, contentType: "application/json", body: body)
     }
 
-    private func send(_ url: String, contentType: String, body: Data) async throws -> Data {
+    /// Gets a path of the issuer with the client's Basic credentials; answers the body of a 200.
+    func getJSON(_ path: String) async throws -> Data {
+        try await send(issuer + path, isGet: true, contentType: nil, body: nil)
+    }
+
+    private func send(_ url: String, isGet: Bool = false, contentType: String?, body: Data?) async throws -> Data {
         var request = HTTPClientRequest(url: url)
-        request.method = .POST
+        request.method = isGet ? .GET : .POST
         let credentials = "\(Self.formEncode(configuration.clientId)):\(Self.formEncode(configuration.clientSecret.revealed))"
         request.headers.add(name: "Authorization", value: "Basic \(Data(credentials.utf8).base64EncodedString())")
-        request.headers.add(name: "Content-Type", value: contentType)
+        if let contentType { request.headers.add(name: "Content-Type", value: contentType) }
         request.headers.add(name: "Accept", value: "application/json")
-        request.body = .bytes(ByteBuffer(bytes: body))
+        if let body { request.body = .bytes(ByteBuffer(bytes: body)) }
         let status: Int
         let answer: Data
         do {

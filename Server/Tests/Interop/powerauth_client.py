@@ -28,6 +28,10 @@ What it checks on the server
     data, at the counter or ahead of it within the window (--offset), and refuses wrong ones.
   - vault/unlock: the vault key it returns decrypts the device private key stored at activation.
   - offline: the QR data's ECDSA signature (key flag 0 = master key, 1 = activation server key).
+  - end-to-end encryption with an app's own backend: a generic 3.3 envelope in application or
+    activation scope that the backend opens, and its sealed answer, whose MAC must match.
+  - tokens: token/create's encrypted answer holds a UUID v4 token ID and a 16-byte secret; the
+    X-PowerAuth-Token digest of MAC-Token-Based-Authentication.md.
 
 Use (state is kept in the JSON file given by --state; every command prints one JSON object as
 its last line of standard output, and exits non-zero with {"ok": false, "error": ...} on failure):
@@ -46,6 +50,11 @@ its last line of standard output, and exits non-zero with {"ok": false, "error":
       --password P [--digits 8]
   powerauth_client.py vault-unlock --state STATE.json --password P [--add-biometry]
   powerauth_client.py temporary-key --state STATE.json --scope application|activation
+  powerauth_client.py encrypt --url URL --scope application|activation (--config CONFIG.json
+      --base-url KEYWAY_URL | --state STATE.json) [--body-file F] [--sign-uri-id ID --factors F
+      --password P] [--expect-status 200]
+  powerauth_client.py token-create --state STATE.json [--name NAME] --factors F --password P
+  powerauth_client.py token-header --state STATE.json [--name NAME] [--version 3.3]
   powerauth_client.py --self-test
 
 Common options: --base-url (defaults to the one in the state), --header 'Name: value' (extra
@@ -66,7 +75,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from powerauth import ecies, jwt, protocol  # noqa: E402
 from powerauth.primitives import (  # noqa: E402
-    PowerAuthError, aes_cbc_decrypt, aes_cbc_encrypt, b64, generate_key_pair, kdf_internal,
+    PowerAuthError, aes_cbc_decrypt, aes_cbc_encrypt, b64, generate_key_pair, hmac_sha256, kdf_internal,
     private_key_bytes, private_key_from_bytes, public_key_bytes, public_key_from_bytes,
     random_bytes, unb64,
 )
@@ -609,6 +618,123 @@ def cmd_temporary_key(args):
             "publicKey": b64(public_key_bytes(temp["publicKey"])), "claims": temp["claims"]}
 
 
+def cmd_encrypt(args):
+    """A request sealed with the generic encryptor (End-To-End-Encryption.md, 3.3): application
+    scope (sh1 /pa/generic/application, SHARED_INFO_2_BASE from the application secret) or
+    activation scope (sh1 /pa/generic/activation, with KEY_TRANSPORT), a temporary key from the
+    Keyway server's /pa/v3/keystore/create, posted to --url (an app's own backend) with the
+    X-PowerAuth-Encryption header — or, with --sign-uri-id, signed over the sealed body
+    (encrypt-then-sign, no X-PowerAuth-Encryption header in activation scope); the answer is
+    opened with the same envelope key."""
+    activation = None
+    state = None
+    if args.scope == "activation" or args.state:
+        state = active_state(args)
+        config = state["config"]
+        if args.scope == "activation":
+            activation = state
+    elif args.config:
+        config = config_from(load_json(args.config))
+    else:
+        raise Failure("application scope needs --config (or --state)")
+    keyway = http_for(args, state)
+    temp = temporary_key(keyway, config, activation)
+    shared_info1 = ecies.SH1_GENERIC_ACTIVATION if activation else ecies.SH1_GENERIC_APPLICATION
+    env = envelope(keyway, config, shared_info1, temp, not args.uncompressed, activation)
+    plaintext = read_body(args) or b"{}"
+    sealed = env.encrypt_request(plaintext, timestamp=keyway.now_ms())
+    sealed["temporaryKeyId"] = temp["id"]
+    body = json.dumps(sealed).encode("utf-8")
+    headers = {}
+    result = {"scope": args.scope, "temporaryKeyId": temp["id"]}
+    if args.sign_uri_id:
+        if not state:
+            raise Failure("a signed request needs --state")
+        signed = signature_header(state, "POST", args.sign_uri_id, body, args.factors, args.password, 0, True)
+        save_state(args.state, state)
+        headers["X-PowerAuth-Authorization"] = signed["header"]
+        result["counter"] = signed["counter"]
+        if not activation:
+            headers["X-PowerAuth-Encryption"] = encryption_header(config)
+    else:
+        headers["X-PowerAuth-Encryption"] = encryption_header(config, activation)
+    target = Http(args.url, keyway.extra_headers.items(), keyway.clock_offset)
+    status, raw = target.post("", body, headers)
+    answer = parse_body(raw)
+    result.update(httpStatus=status, requestBody=body.decode("utf-8"), requestHeaders=headers)
+    if status == 200:
+        if not isinstance(answer, dict):
+            raise Failure("the encrypted answer is not a JSON object", **result, body=answer)
+        opened = env.decrypt_response(answer)
+        result["response"] = opened.decode("utf-8")
+        result["responseTimestamp"] = answer.get("timestamp")
+    else:
+        result["body"] = answer
+    if args.expect_status is not None and status != args.expect_status:
+        raise Failure(f"POST {args.url} answered {status}, {args.expect_status} expected", **result)
+    return result
+
+
+def encryption_header(config, activation=None):
+    header = f'PowerAuth version="{VERSION}", application_key="{config["applicationKey"]}"'
+    if activation:
+        header += f', activation_id="{activation["activationId"]}"'
+    return header
+
+
+def cmd_token_create(args):
+    """POST /pa/v3/token/create (MAC-Token-Based-Authentication.md): activation-scope ECIES with
+    sh1 /pa/token/create over `{}`, signed over the sealed body (uriId /pa/token/create); the
+    opened answer's tokenId and tokenSecret are kept in the state under --name."""
+    state = active_state(args)
+    http = http_for(args, state)
+    config = state["config"]
+    temp = temporary_key(http, config, state)
+    env = envelope(http, config, ecies.SH1_TOKEN_CREATE, temp, not args.uncompressed, state)
+    body = json.dumps(seal(http, env, temp, {})).encode("utf-8")
+    signed = signature_header(state, "POST", "/pa/token/create", body, args.factors, args.password, 0, True)
+    save_state(args.state, state)
+    path = "/pa/v3/token/create"
+    status, raw = http.post(path, body, {"X-PowerAuth-Authorization": signed["header"]})
+    answer = parse_body(raw)
+    if status != 200:
+        raise Failure(f"{path} answered {status}", httpStatus=status, body=answer)
+    token = open_json(env, answer, path)
+    token_id, secret = token.get("tokenId"), token.get("tokenSecret")
+    if not isinstance(token_id, str) or not re.fullmatch(
+            r"[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}", token_id.lower()):
+        raise Failure(f"{path}: tokenId {token_id!r} is not a UUID v4")
+    if not isinstance(secret, str) or len(unb64(secret)) != 16:
+        raise Failure(f"{path}: tokenSecret is not 16 bytes in Base64")
+    state.setdefault("tokens", {})[args.name] = {"tokenId": token_id, "tokenSecret": secret, "factors": args.factors}
+    save_state(args.state, state)
+    return {"name": args.name, "tokenId": token_id, "factors": args.factors, "counter": signed["counter"]}
+
+
+def token_digest(secret: bytes, nonce: bytes, timestamp: int, version: str) -> bytes:
+    """HMAC-SHA256(token_secret, nonce | "&" | timestamp text | "&" | version); 3.0 and 3.1 end
+    at the timestamp."""
+    data = nonce + b"&" + str(timestamp).encode("utf-8")
+    if version not in ("3.0", "3.1"):
+        data += b"&" + version.encode("utf-8")
+    return hmac_sha256(secret, data)
+
+
+def cmd_token_header(args):
+    """An X-PowerAuth-Token header for the token kept under --name."""
+    state = active_state(args)
+    token = (state.get("tokens") or {}).get(args.name)
+    if not token:
+        raise Failure(f"no token named {args.name!r} in the state (token-create first)")
+    http = http_for(args, state)
+    nonce = random_bytes(16)
+    timestamp = http.now_ms()
+    digest = token_digest(unb64(token["tokenSecret"]), nonce, timestamp, args.version)
+    header = (f'PowerAuth token_id="{token["tokenId"]}", token_digest="{b64(digest)}", '
+              f'nonce="{b64(nonce)}", timestamp="{timestamp}", version="{args.version}"')
+    return {"header": header, "tokenId": token["tokenId"], "timestamp": timestamp}
+
+
 # --- Command line --------------------------------------------------------------------------------
 
 class JsonArgumentParser(argparse.ArgumentParser):
@@ -697,6 +823,28 @@ def parser():
     p = common(commands.add_parser("temporary-key"))
     p.add_argument("--scope", choices=["application", "activation"], default="application")
     p.set_defaults(run=cmd_temporary_key)
+
+    p = common(commands.add_parser("encrypt"), state_required=False)
+    p.add_argument("--scope", choices=["application", "activation"], default="application")
+    p.add_argument("--url", required=True, help="the full URL to post the sealed body to")
+    p.add_argument("--config", help="the application's PowerAuth JSON (application scope without --state)")
+    p.add_argument("--body-file")
+    p.add_argument("--sign-uri-id", help="sign the sealed body with this URI identifier")
+    p.add_argument("--factors", default="possession_knowledge")
+    p.add_argument("--password")
+    p.add_argument("--expect-status", type=int)
+    p.set_defaults(run=cmd_encrypt)
+
+    p = common(commands.add_parser("token-create"))
+    p.add_argument("--name", default="default")
+    p.add_argument("--factors", default="possession_knowledge")
+    p.add_argument("--password")
+    p.set_defaults(run=cmd_token_create)
+
+    p = common(commands.add_parser("token-header"))
+    p.add_argument("--name", default="default")
+    p.add_argument("--version", default=VERSION, choices=["3.2", "3.3"])
+    p.set_defaults(run=cmd_token_header)
     return root
 
 

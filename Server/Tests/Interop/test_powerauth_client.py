@@ -292,8 +292,33 @@ def documented_checks(runner):
     from powerauth.primitives import ecdsa_verify
     if not ecdsa_verify(parsed["signedBytes"], parsed["signature"], server.public_key()):
         problems.append("offline QR signature")
-    count = len(good) + 7 + 2 + 2 + 2
-    runner.results["documented values (Activation-Code.md, Key-derivation.md, offline QR)"] = {
+    # MAC-Token-Based-Authentication.md: token_digest = HMAC-SHA256(token_secret,
+    # nonce | "&" | timestamp | "&" | version), the version only from 3.2 on.
+    import hashlib
+    import hmac as std_hmac
+    import powerauth_client
+    secret, token_nonce, timestamp = os.urandom(16), os.urandom(16), 1691762307382
+    documented = std_hmac.new(secret, token_nonce + b"&1691762307382&3.3", hashlib.sha256).digest()
+    if powerauth_client.token_digest(secret, token_nonce, timestamp, "3.3") != documented:
+        problems.append("token digest 3.3")
+    if powerauth_client.token_digest(secret, token_nonce, timestamp, "3.1") != \
+            std_hmac.new(secret, token_nonce + b"&1691762307382", hashlib.sha256).digest():
+        problems.append("token digest 3.1 (no version)")
+    # The generic encryptor of End-To-End-Encryption.md, both scopes, through the receiving side.
+    receiver = generate_key_pair()
+    for sh1, base in ((ecies.SH1_GENERIC_APPLICATION, ecies.shared_info2_base_application("c2VjcmV0")),
+                      (ecies.SH1_GENERIC_ACTIVATION, ecies.shared_info2_base_activation("c2VjcmV0", os.urandom(16)))):
+        ad = ecies.associated_data("3.3", "a2V5", "act-1" if sh1 == ecies.SH1_GENERIC_ACTIVATION else None, "tk-1")
+        client = ecies.EciesEnvelope.for_public_key(receiver.public_key(), "3.3", sh1, base, ad)
+        sealed = client.encrypt_request(b'{"amount":"100.00"}')
+        server_side = ecies.EciesEnvelope.for_private_key(
+            receiver, unb64(sealed["ephemeralPublicKey"]), "3.3", sh1, base, ad)
+        answer = server_side.server_encrypt_response(b'{"ok":true}', os.urandom(16), 1691762307999)
+        if server_side.server_decrypt_request(sealed) != b'{"amount":"100.00"}' \
+                or client.decrypt_response(answer) != b'{"ok":true}':
+            problems.append(f"generic encryptor round trip {sh1}")
+    count = len(good) + 7 + 2 + 2 + 2 + 2 + 2
+    runner.results["documented values (Activation-Code.md, Key-derivation.md, offline QR, tokens, generic ECIES)"] = {
         "passed": count - len(problems), "failed": len(problems)}
     for problem in problems:
         runner.failures.append(("documented values", 0, problem))

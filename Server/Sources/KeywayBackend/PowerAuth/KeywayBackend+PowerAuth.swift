@@ -96,7 +96,7 @@ extension KeywayBackend {
             ])
     }
 
-    private static func checkActivationId(_ activationId: String) throws {
+    static func checkActivationId(_ activationId: String) throws {
         guard !activationId.isEmpty, activationId.utf8.count <= 64,
             activationId.utf8.allSatisfy({ (0x21...0x7E).contains($0) })
         else { throw KeywayBackendError.invalidConfiguration("The activation ID is empty or malformed.") }

@@ -94,11 +94,13 @@ public struct PowerAuthSignatureMiddleware<Context: PowerAuthSignatureRequestCon
     }
 }
 
-/// The published PowerAuth error body.
+/// The published PowerAuth error body (with, beyond the published fields, the stable reason of
+/// a refusal where the code alone does not tell it).
 struct PowerAuthErrorBody: Encodable {
     struct Object: Encodable {
         var code: String
         var message: String
+        var reason: String?
     }
     var status = "ERROR"
     var responseObject: Object

@@ -1,5 +1,6 @@
 import Foundation
 import Keyway
+import KeywayBackend
 import KeywayServer
 import KeywayTestSupport
 import Testing
@@ -204,6 +205,94 @@ struct PowerAuthInteropTests {
                 ], clock: clock, expectSuccess: false)
             #expect(refused["ok"] as? Bool == false)
             #expect(refused["httpStatus"] as? Int == 400)
+        }
+    }
+
+    @Test("An app's own backend opens the client's encrypted requests, the client opens the answers; its token header is accepted once")
+    func backendEncryptionAndTokens() async throws {
+        let clock = ManualClock()
+        try await withTestServer(TestServer.start(clock: clock, adminToken: testAdminToken)) { server in
+            let scratch = try Scratch()
+            defer { try? FileManager.default.removeItem(at: scratch.directory) }
+            let (userId, _) = try await signedInUser(server, clock: clock)
+            try await writeConfiguration(server, scratch)
+            let code = try await activationCode(server, userId: userId)
+            let activated = try await client(
+                [
+                    "activate", "--base-url", server.baseURL.absoluteString, "--config", scratch.config, "--state",
+                    scratch.state, "--code", try #require(code["qrPayload"] as? String), "--password", Self.password,
+                ], clock: clock)
+            let activationId = try #require(activated["activationId"] as? String)
+            let application = try await confidentialApplication(server, adminToken: testAdminToken)
+            let keyway = try KeywayBackend(
+                configuration: .init(
+                    issuer: server.baseURL, clientId: application.configId, clientSecret: Sensitive(application.secret)))
+            try await withTestServer(PowerAuthBackendEncryptionTests.API.start(keyway)) { api in
+                let body = try scratch.file("question.json", Data(#"{"question":"what is the rate?"}"#.utf8))
+                // Application scope, with the configuration alone.
+                let applicationScope = try await client(
+                    [
+                        "encrypt", "--scope", "application", "--config", scratch.config, "--base-url",
+                        server.baseURL.absoluteString, "--url", "http://127.0.0.1:\(api.port)/echo/application", "--body-file",
+                        body, "--expect-status", "200",
+                    ], clock: clock)
+                let opened = try JSONSerialization.jsonObject(
+                    with: Data(try #require(applicationScope["response"] as? String).utf8)) as? [String: Any] ?? [:]
+                #expect(opened["echo"] as? String == #"{"question":"what is the rate?"}"#)
+                #expect(opened["scope"] as? String == "application")
+                #expect(opened["applicationId"] as? String == TestServer.configId)
+
+                // Activation scope, named in the X-PowerAuth-Encryption header.
+                let activationScope = try await client(
+                    [
+                        "encrypt", "--scope", "activation", "--state", scratch.state, "--url",
+                        "http://127.0.0.1:\(api.port)/echo/activation", "--body-file", body, "--expect-status", "200",
+                    ], clock: clock)
+                let openedActivation = try JSONSerialization.jsonObject(
+                    with: Data(try #require(activationScope["response"] as? String).utf8)) as? [String: Any] ?? [:]
+                #expect(openedActivation["scope"] as? String == "activation")
+                #expect(openedActivation["activationId"] as? String == activationId)
+                #expect(openedActivation["userId"] as? String == userId)
+
+                // Encrypt-then-sign, possession and knowledge.
+                let paid = try await client(
+                    [
+                        "encrypt", "--scope", "activation", "--state", scratch.state, "--url",
+                        "http://127.0.0.1:\(api.port)/payments/pay", "--body-file", body, "--sign-uri-id", "/payments/pay",
+                        "--factors", "possession_knowledge", "--password", Self.password, "--expect-status", "200",
+                    ], clock: clock)
+                #expect(paid["response"] as? String == #"paid {"question":"what is the rate?"} by \#(userId)"#)
+
+                // The client's application-scope request sent again: refused.
+                let requestBody = try #require(applicationScope["requestBody"] as? String)
+                let headers = try #require(applicationScope["requestHeaders"] as? [String: String])
+                let replayed = try await api.send("/echo/application", headers: headers, body: Data(requestBody.utf8))
+                #expect(replayed.status == 400)
+                #expect(PowerAuthBackendEncryptionTests.reason(replayed.json) == "replayed_envelope", "\(replayed.text)")
+
+                // A token created over /pa/v3/token/create; its header is accepted once.
+                let created = try await client(
+                    [
+                        "token-create", "--state", scratch.state, "--name", "watch", "--factors", "possession_knowledge",
+                        "--password", Self.password,
+                    ], clock: clock)
+                let tokenId = try #require(created["tokenId"] as? String)
+                let header = try #require(
+                    try await client(["token-header", "--state", scratch.state, "--name", "watch"], clock: clock)["header"]
+                        as? String)
+                let verified = try await keyway.verifyToken(header: header, requiredFactors: [.possession, .knowledge])
+                #expect(verified.isValid, "\(String(describing: verified.refusal))")
+                #expect(verified.tokenId == tokenId)
+                #expect(verified.userId == userId)
+                #expect(verified.activationId == activationId)
+                #expect(try await keyway.verifyToken(header: header).refusal?.code == "TOKEN_REPLAYED")
+                let fresh = try #require(
+                    try await client(["token-header", "--state", scratch.state, "--name", "watch"], clock: clock)["header"]
+                        as? String)
+                let balance = try await api.send("/accounts/balance", method: "GET", headers: ["X-PowerAuth-Token": fresh], body: nil)
+                #expect(balance.status == 200, "\(balance.text)")
+                #expect(balance.text == "balance of \(userId)")
+            }
         }
     }
 }

@@ -25,6 +25,7 @@ SH1_ACTIVATION_LEVEL2 = "/pa/activation"
 SH1_VAULT_UNLOCK = "/pa/vault/unlock"
 SH1_GENERIC_APPLICATION = "/pa/generic/application"
 SH1_GENERIC_ACTIVATION = "/pa/generic/activation"
+SH1_TOKEN_CREATE = "/pa/token/create"
 
 
 def shared_info2_base_application(application_secret: str) -> bytes:
