@@ -29,7 +29,7 @@ struct AccountManagementSecurityTests {
                 body: try JSONSerialization.data(withJSONObject: Self.policy))
             #expect(policySet.status == 200)
             let elsewhere = try KeywayClient(
-                configID: other.configId, baseURL: server.baseURL, options: KeywayOptions(clock: harness.clock))
+                configID: other.configId, baseURL: server.baseURL, options: KeywayOptions(transport: URLSessionTransport.patient, clock: harness.clock))
             await elsewhere.startAccountManagement(accessToken: tokens.response.accessToken, identifier: "owner@example.com")
             let refused = try #require(elsewhere.flow.currentUpdate.errorInfo)
             #expect(refused.code == .invalidAccessToken)

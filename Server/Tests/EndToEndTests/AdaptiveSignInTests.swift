@@ -26,7 +26,7 @@ struct AdaptiveHarness: ScopedTestServer {
     func stop() async { await server.stop() }
 
     func sdk(_ options: (inout KeywayOptions) -> Void = { _ in }) throws -> KeywayClient {
-        var keywayOptions = KeywayOptions(clock: clock)
+        var keywayOptions = KeywayOptions(transport: URLSessionTransport.patient, clock: clock)
         options(&keywayOptions)
         return try KeywayClient(configID: TestServer.configId, baseURL: server.baseURL, options: keywayOptions)
     }

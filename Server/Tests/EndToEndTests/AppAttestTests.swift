@@ -35,7 +35,7 @@ struct AppAttestTests {
         throws -> KeywayClient
     {
         let storage = InMemorySecureStorage()
-        var options = KeywayOptions(clock: harness.clock, dpopKey: dpopKey)
+        var options = KeywayOptions(transport: URLSessionTransport.patient, clock: harness.clock, dpopKey: dpopKey)
         options.deviceTrust = DeviceTrustOptions(
             appIdentifier: "com.example.shop", storage: storage,
             keyStore: ClaimingHardwareKeyStore(inner: SoftwareDeviceKeyStore(storage: storage)), deviceName: "Phone")

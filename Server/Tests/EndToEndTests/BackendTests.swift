@@ -45,7 +45,7 @@ struct BackendTests {
         async throws -> (KeywayClient, String, String)
     {
         let keyway = try KeywayClient(
-            configID: clientId, baseURL: server.baseURL, options: KeywayOptions(clock: clock, dpopKey: dpopKey))
+            configID: clientId, baseURL: server.baseURL, options: KeywayOptions(transport: URLSessionTransport.patient, clock: clock, dpopKey: dpopKey))
         await keyway.flow.start(identifier: email)
         await keyway.flow.submitCode(try await server.latestCode(to: email))
         let completion = try #require(keyway.flow.currentUpdate.completion)

@@ -94,7 +94,7 @@ struct ClientRegistrationTests {
     func code(_ server: TestServer, clock: ManualClock, clientId: String, email: String) async throws
         -> (code: String, verifier: String)
     {
-        let keyway = try KeywayClient(configID: clientId, baseURL: server.baseURL, options: KeywayOptions(clock: clock))
+        let keyway = try KeywayClient(configID: clientId, baseURL: server.baseURL, options: KeywayOptions(transport: URLSessionTransport.patient, clock: clock))
         await keyway.flow.start(identifier: email)
         await keyway.flow.submitCode(try await server.latestCode(to: email))
         let completion = try #require(keyway.flow.currentUpdate.completion)
@@ -240,7 +240,7 @@ struct ClientRegistrationTests {
             #expect(registered.status == 201)
             let clientId = try #require(registered.json["client_id"] as? String)
             #expect(registered.json["client_secret"] == nil)
-            let keyway = try KeywayClient(configID: clientId, baseURL: server.baseURL, options: KeywayOptions(clock: clock))
+            let keyway = try KeywayClient(configID: clientId, baseURL: server.baseURL, options: KeywayOptions(transport: URLSessionTransport.patient, clock: clock))
             await keyway.flow.start(identifier: "public@example.com")
             await keyway.flow.submitCode(try await server.latestCode(to: "public@example.com"))
             let completion = try #require(keyway.flow.currentUpdate.completion)

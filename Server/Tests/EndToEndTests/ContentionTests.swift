@@ -13,7 +13,7 @@ struct ContentionTests {
         let clock = ManualClock()
         try await withTestServer(TestServer.start(clock: clock)) { server in
             let keyway = try KeywayClient(
-                configID: TestServer.configId, baseURL: server.baseURL, options: KeywayOptions(clock: clock))
+                configID: TestServer.configId, baseURL: server.baseURL, options: KeywayOptions(transport: URLSessionTransport.patient, clock: clock))
             await keyway.flow.start(identifier: "busy@example.com")
             await keyway.flow.submitCode(try await server.latestCode(to: "busy@example.com"))
             let completion = try #require(keyway.flow.currentUpdate.completion)

@@ -17,7 +17,7 @@ struct DPoPTests {
         dpopKey: P256.Signing.PrivateKey?
     ) async throws -> (KeywayClient, TokenSet) {
         let keyway = try KeywayClient(
-            configID: configId, baseURL: server.baseURL, options: KeywayOptions(clock: clock, dpopKey: dpopKey))
+            configID: configId, baseURL: server.baseURL, options: KeywayOptions(transport: URLSessionTransport.patient, clock: clock, dpopKey: dpopKey))
         await keyway.flow.start(identifier: email)
         await keyway.flow.submitCode(try await server.latestCode(to: email))
         let completion = try #require(keyway.flow.currentUpdate.completion)
@@ -264,7 +264,7 @@ struct DPoPTests {
 
             let firstLaunchKey = try await store().existingOrNewKey(named: name)
             let keyway = try KeywayClient(
-                configID: TestServer.configId, baseURL: server.baseURL, options: KeywayOptions(clock: clock, dpopKey: firstLaunchKey))
+                configID: TestServer.configId, baseURL: server.baseURL, options: KeywayOptions(transport: URLSessionTransport.patient, clock: clock, dpopKey: firstLaunchKey))
             await keyway.flow.start(identifier: "device-key@example.com")
             await keyway.flow.submitCode(try await server.latestCode(to: "device-key@example.com"))
             let completion = try #require(keyway.flow.currentUpdate.completion)
@@ -275,7 +275,7 @@ struct DPoPTests {
             let secondLaunchKey = try #require(try await store().key(named: name))
             #expect(secondLaunchKey.publicKey.rawRepresentation == firstLaunchKey.publicKey.rawRepresentation)
             let relaunched = try KeywayClient(
-                configID: TestServer.configId, baseURL: server.baseURL, options: KeywayOptions(clock: clock, dpopKey: secondLaunchKey))
+                configID: TestServer.configId, baseURL: server.baseURL, options: KeywayOptions(transport: URLSessionTransport.patient, clock: clock, dpopKey: secondLaunchKey))
             let refreshed = try await relaunched.refresh(refreshToken: try #require(tokens.response.refreshToken))
 
             // A new key (the old one deleted) cannot use the bound family.
@@ -283,7 +283,7 @@ struct DPoPTests {
             #expect(try await store().key(named: name) == nil)
             let fresh = try KeywayClient(
                 configID: TestServer.configId, baseURL: server.baseURL,
-                options: KeywayOptions(clock: clock, dpopKey: try await store().existingOrNewKey(named: name)))
+                options: KeywayOptions(transport: URLSessionTransport.patient, clock: clock, dpopKey: try await store().existingOrNewKey(named: name)))
             await #expect(throws: KeywayError.self) {
                 _ = try await fresh.refresh(refreshToken: try #require(refreshed.response.refreshToken))
             }

@@ -23,7 +23,7 @@ struct DeviceKeyFallbackTests {
     @Test func theDeviceEnrolsWithASoftwareKeyAndProvesItNextTime() async throws {
         try await withTestServer(AdaptiveHarness.start(policy: AdaptiveHarness.deviceTrustPolicy)) { harness in
             let storage = InMemorySecureStorage()
-            var options = KeywayOptions(clock: harness.clock)
+            var options = KeywayOptions(transport: URLSessionTransport.patient, clock: harness.clock)
             options.deviceTrust = DeviceTrustOptions(
                 appIdentifier: "com.example.shop", storage: storage, keyStore: RefusingHardwareKeyStore(),
                 deviceName: "A phone without the entitlement")

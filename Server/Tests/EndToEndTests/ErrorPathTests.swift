@@ -49,7 +49,7 @@ struct ErrorPathTests {
             #expect(missing.code == .missingConfigId)
             #expect(missing.action == .abort)
 
-            let keyway = try KeywayClient(configID: "cfg_wrong", baseURL: server.baseURL, options: KeywayOptions(clock: clock))
+            let keyway = try KeywayClient(configID: "cfg_wrong", baseURL: server.baseURL, options: KeywayOptions(transport: URLSessionTransport.patient, clock: clock))
             await keyway.flow.start(identifier: "a@example.com")
             let error = try #require(keyway.flow.currentUpdate.errorInfo)
             #expect(error.code == .unknownConfigId)

@@ -46,7 +46,7 @@ struct FlowFixtureRecorder {
 
     static func client(_ server: TestServer, clock: ManualClock, deviceTrust: Bool = false) throws -> Client {
         let storage = InMemorySecureStorage()
-        var options = KeywayOptions(clock: clock, resumableFlowStorage: storage)
+        var options = KeywayOptions(transport: URLSessionTransport.patient, clock: clock, resumableFlowStorage: storage)
         // The recording stops at the approval step; the upgrade test polls.
         options.autoPollApprovals = false
         if deviceTrust {

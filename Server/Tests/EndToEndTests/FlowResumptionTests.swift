@@ -21,7 +21,7 @@ struct FlowResumptionTests {
     func sdk(_ server: TestServer, clock: ManualClock, storage: any SecureStorage) throws -> KeywayClient {
         try KeywayClient(
             configID: TestServer.configId, baseURL: server.baseURL,
-            options: KeywayOptions(clock: clock, resumableFlowStorage: storage))
+            options: KeywayOptions(transport: URLSessionTransport.patient, clock: clock, resumableFlowStorage: storage))
     }
 
     @Test func aFlowKilledOnTheCodeScreenResumesWithoutANewCode() async throws {

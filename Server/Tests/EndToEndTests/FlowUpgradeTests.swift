@@ -35,7 +35,7 @@ struct FlowUpgradeTests {
                 database: .sqlite(path: databasePath), clock: clock, limits: FlowFixtureRecorder.limits, adminToken: testAdminToken)
         ) { server in
             let storage = try await FlowFixtures.storage(of: recorded, port: server.port)
-            var options = KeywayOptions(clock: clock, resumableFlowStorage: storage)
+            var options = KeywayOptions(transport: URLSessionTransport.patient, clock: clock, resumableFlowStorage: storage)
             options.autoPollApprovals = false
             let keyway = try KeywayClient(configID: TestServer.configId, baseURL: server.baseURL, options: options)
             #expect(try await keyway.flow.resume(), "\(name) resumes")

@@ -11,7 +11,7 @@ import Testing
 struct IDTokenAlgorithmTests {
     /// Signs `email` in as `clientId` with the SDK, which verifies the ID token from the JWKS.
     static func signIn(_ server: TestServer, clock: ManualClock, clientId: String, email: String) async throws -> TokenSet {
-        let keyway = try KeywayClient(configID: clientId, baseURL: server.baseURL, options: KeywayOptions(clock: clock))
+        let keyway = try KeywayClient(configID: clientId, baseURL: server.baseURL, options: KeywayOptions(transport: URLSessionTransport.patient, clock: clock))
         await keyway.flow.start(identifier: email)
         await keyway.flow.submitCode(try await server.latestCode(to: email))
         let completion = try #require(keyway.flow.currentUpdate.completion)

@@ -114,7 +114,7 @@ struct InteropDPoPTests {
                         dpop: DPoPPolicy(mode: .required, requireNonce: true))
                 ).configId
             }
-            let keyway = try KeywayClient(configID: configId, baseURL: server.baseURL, options: KeywayOptions(clock: clock))
+            let keyway = try KeywayClient(configID: configId, baseURL: server.baseURL, options: KeywayOptions(transport: URLSessionTransport.patient, clock: clock))
             await keyway.flow.start(identifier: "python-dpop@example.com")
             await keyway.flow.submitCode(try await server.latestCode(to: "python-dpop@example.com"))
             let completion = try #require(keyway.flow.currentUpdate.completion)

@@ -38,7 +38,7 @@ struct LoggingTests {
         try await withTestServer(TestServer.start(clock: clock)) { server in
             let sink = MemoryLogSink()
             let (tokens, code) = try await signIn(
-                server, options: KeywayOptions(clock: clock, logging: KeywayLogging(level: .debug, sinks: [sink])),
+                server, options: KeywayOptions(transport: URLSessionTransport.patient, clock: clock, logging: KeywayLogging(level: .debug, sinks: [sink])),
                 email: "logs@example.com")
             let records = sink.records
             #expect(Set(records.map(\.tag)).isSuperset(of: [.http, .flow, .oauth]))
@@ -53,13 +53,13 @@ struct LoggingTests {
             // Only the chosen areas and levels are written.
             let flowOnly = MemoryLogSink()
             _ = try await signIn(
-                server, options: KeywayOptions(clock: clock, logging: KeywayLogging(level: .info, tags: [.flow], sinks: [flowOnly])),
+                server, options: KeywayOptions(transport: URLSessionTransport.patient, clock: clock, logging: KeywayLogging(level: .info, tags: [.flow], sinks: [flowOnly])),
                 email: "flow-only@example.com")
             #expect(!flowOnly.records.isEmpty)
             #expect(flowOnly.records.allSatisfy { $0.tag == .flow && $0.level >= .info })
             let quiet = MemoryLogSink()
             _ = try await signIn(
-                server, options: KeywayOptions(clock: clock, logging: KeywayLogging(level: .error, sinks: [quiet])),
+                server, options: KeywayOptions(transport: URLSessionTransport.patient, clock: clock, logging: KeywayLogging(level: .error, sinks: [quiet])),
                 email: "quiet@example.com")
             #expect(quiet.records.isEmpty)
         }

@@ -19,7 +19,7 @@ struct MetricsTests {
         let clock = ManualClock()
         try await withTestServer(TestServer.start(clock: clock, adminToken: testAdminToken)) { server in
             let keyway = try KeywayClient(
-                configID: TestServer.configId, baseURL: server.baseURL, options: KeywayOptions(clock: clock))
+                configID: TestServer.configId, baseURL: server.baseURL, options: KeywayOptions(transport: URLSessionTransport.patient, clock: clock))
             await keyway.flow.start(identifier: "metrics@example.com")
             await keyway.flow.submitCode("000000")
             await keyway.flow.submitCode(try await server.latestCode(to: "metrics@example.com"))

@@ -11,7 +11,7 @@ struct RefreshTokenTests {
     func signIn(
         _ server: TestServer, clock: ManualClock, email: String, configId: String = TestServer.configId
     ) async throws -> (KeywayClient, TokenSet) {
-        let keyway = try KeywayClient(configID: configId, baseURL: server.baseURL, options: KeywayOptions(clock: clock))
+        let keyway = try KeywayClient(configID: configId, baseURL: server.baseURL, options: KeywayOptions(transport: URLSessionTransport.patient, clock: clock))
         await keyway.flow.start(identifier: email)
         await keyway.flow.submitCode(try await server.latestCode(to: email))
         let completion = try #require(keyway.flow.currentUpdate.completion)

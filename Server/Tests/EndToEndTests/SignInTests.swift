@@ -119,8 +119,8 @@ final class UpdateRecorder: @unchecked Sendable {
         let clock = ManualClock()
         try await withTestServer(TestServer.start(clock: clock)) { server in
             let email = "twice-new@example.com"
-            let first = try KeywayClient(configID: TestServer.configId, baseURL: server.baseURL, options: KeywayOptions(clock: clock))
-            let second = try KeywayClient(configID: TestServer.configId, baseURL: server.baseURL, options: KeywayOptions(clock: clock))
+            let first = try KeywayClient(configID: TestServer.configId, baseURL: server.baseURL, options: KeywayOptions(transport: URLSessionTransport.patient, clock: clock))
+            let second = try KeywayClient(configID: TestServer.configId, baseURL: server.baseURL, options: KeywayOptions(transport: URLSessionTransport.patient, clock: clock))
             // Both flows start before the account exists (a dev application creates it on a first sign-in).
             await first.flow.start(identifier: email)
             await second.flow.start(identifier: email)

@@ -41,7 +41,7 @@ struct SigningKeyRotationTests {
         let clock = ManualClock(Date().addingTimeInterval(-700))
         try await withTestServer(TestServer.start(clock: clock, adminToken: testAdminToken)) { server in
             let keyway = try KeywayClient(
-                configID: TestServer.configId, baseURL: server.baseURL, options: KeywayOptions(clock: clock))
+                configID: TestServer.configId, baseURL: server.baseURL, options: KeywayOptions(transport: URLSessionTransport.patient, clock: clock))
             let confidential = try await server.app.register(
                 ApplicationRegistration(name: "Backend", clientType: .confidential, autoCreateUsers: true))
             let backend = try KeywayBackend(
@@ -104,7 +104,7 @@ struct SigningKeyRotationTests {
                 "PATCH", "/admin/applications/\(TestServer.configId)", ["idTokenSignedResponseAlg": "RS256"])
             #expect(changed.status == 200)
             let keyway = try KeywayClient(
-                configID: TestServer.configId, baseURL: server.baseURL, options: KeywayOptions(clock: clock))
+                configID: TestServer.configId, baseURL: server.baseURL, options: KeywayOptions(transport: URLSessionTransport.patient, clock: clock))
             let before = try await Self.signIn(keyway, server, email: "rsa-rotate@example.com")
             let rsFirst = try Self.kid(try #require(before.response.idToken).revealed)
             let esKid = try Self.kid(before.response.accessToken.revealed)

@@ -99,7 +99,7 @@ struct TokenEndpointTests {
             let app = try await server.app.register(
                 ApplicationRegistration(name: "Backend app", clientType: .confidential, autoCreateUsers: true))
             let secret = try #require(app.clientSecret)
-            let keyway = try KeywayClient(configID: app.configId, baseURL: server.baseURL, options: KeywayOptions(clock: clock))
+            let keyway = try KeywayClient(configID: app.configId, baseURL: server.baseURL, options: KeywayOptions(transport: URLSessionTransport.patient, clock: clock))
             await keyway.flow.start(identifier: "conf@example.com")
             await keyway.flow.submitCode(try await server.latestCode(to: "conf@example.com"))
             let completion = try #require(keyway.flow.currentUpdate.completion)
@@ -131,7 +131,7 @@ struct TokenEndpointTests {
         try await withTestServer(TestServer.start(clock: clock)) { server in
             let app = try await server.app.register(
                 ApplicationRegistration(name: "Post app", clientType: .confidential, autoCreateUsers: true))
-            let keyway = try KeywayClient(configID: app.configId, baseURL: server.baseURL, options: KeywayOptions(clock: clock))
+            let keyway = try KeywayClient(configID: app.configId, baseURL: server.baseURL, options: KeywayOptions(transport: URLSessionTransport.patient, clock: clock))
             await keyway.flow.start(identifier: "post@example.com")
             await keyway.flow.submitCode(try await server.latestCode(to: "post@example.com"))
             let completion = try #require(keyway.flow.currentUpdate.completion)

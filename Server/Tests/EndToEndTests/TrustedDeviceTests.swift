@@ -300,7 +300,7 @@ struct TrustedDeviceTests {
                     withJSONObject: ["token_endpoint_auth_method": "none", "redirect_uris": ["com.example.other:/callback"]]))
             let otherConfig = try #require(
                 (try JSONSerialization.jsonObject(with: registered.body) as? [String: Any])?["client_id"] as? String)
-            let other = try KeywayClient(configID: otherConfig, baseURL: harness.server.baseURL, options: KeywayOptions(clock: harness.clock))
+            let other = try KeywayClient(configID: otherConfig, baseURL: harness.server.baseURL, options: KeywayOptions(transport: URLSessionTransport.patient, clock: harness.clock))
             await other.flow.start(identifier: email)
             await other.flow.submitCode(try await harness.server.latestCode(to: email))
             let foreign = try await harness.tokens(other)
@@ -323,7 +323,7 @@ struct TrustedDeviceTests {
     @Test func aRefusedEnrolmentCompletesTheSignInWithoutTrustingTheDevice() async throws {
         try await withTestServer(AdaptiveHarness.start(policy: AdaptiveHarness.deviceTrustPolicy)) { harness in
             let storage = InMemorySecureStorage()
-            var options = KeywayOptions(clock: harness.clock)
+            var options = KeywayOptions(transport: URLSessionTransport.patient, clock: harness.clock)
             options.deviceTrust = DeviceTrustOptions(
                 appIdentifier: "com.example.shop", storage: storage, keyStore: MismatchedKeyStore(), deviceName: "Broken")
             let keyway = try KeywayClient(configID: TestServer.configId, baseURL: harness.server.baseURL, options: options)

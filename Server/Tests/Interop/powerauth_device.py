@@ -78,7 +78,7 @@ def post(base, path, body, headers=None):
         base + path, data=json.dumps(body).encode(), method="POST",
         headers={"Content-Type": "application/json", **(headers or {})})
     try:
-        with urllib.request.urlopen(request, timeout=10) as response:
+        with urllib.request.urlopen(request, timeout=60) as response:
             return response.status, json.load(response)
     except urllib.error.HTTPError as error:
         return error.code, json.load(error)
@@ -210,7 +210,7 @@ def main():
     request = urllib.request.Request(base + "/pa/v3/signature/validate", data=body, method="POST",
                                      headers={"Content-Type": "application/json", "X-PowerAuth-Authorization": header})
     try:
-        with urllib.request.urlopen(request, timeout=10) as response:
+        with urllib.request.urlopen(request, timeout=60) as response:
             code, answer = response.status, json.load(response)
     except urllib.error.HTTPError as error:
         code, answer = error.code, json.load(error)

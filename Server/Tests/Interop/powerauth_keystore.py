@@ -51,7 +51,7 @@ def main():
     request = urllib.request.Request(
         args.base_url + "/pa/v3/keystore/create", data=body, method="POST",
         headers={"Content-Type": "application/json"})
-    with urllib.request.urlopen(request, timeout=10) as response:
+    with urllib.request.urlopen(request, timeout=60) as response:
         answer = json.load(response)
     if answer.get("status") != "OK":
         fail(f"keystore/create answered {answer}")

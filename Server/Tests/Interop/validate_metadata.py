@@ -18,7 +18,7 @@ from authlib.oidc.discovery import OpenIDProviderMetadata
 
 
 def fetch(url):
-    with urllib.request.urlopen(url, timeout=10) as response:
+    with urllib.request.urlopen(url, timeout=60) as response:
         return json.load(response)
 
 

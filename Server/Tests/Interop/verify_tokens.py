@@ -16,7 +16,7 @@ from joserfc.jwt import JWTClaimsRegistry
 
 
 def fetch(url):
-    with urllib.request.urlopen(url, timeout=10) as response:
+    with urllib.request.urlopen(url, timeout=60) as response:
         return json.load(response)
 
 

@@ -16,7 +16,7 @@ struct PowerAuthAccountManagementTests {
 
     /// Signs `email` in and opens account management; answers the client and its operations.
     static func manage(_ server: TestServer, clock: ManualClock, email: String) async throws -> (KeywayClient, [String]) {
-        let keyway = try KeywayClient(configID: TestServer.configId, baseURL: server.baseURL, options: KeywayOptions(clock: clock))
+        let keyway = try KeywayClient(configID: TestServer.configId, baseURL: server.baseURL, options: KeywayOptions(transport: URLSessionTransport.patient, clock: clock))
         await keyway.flow.start(identifier: email)
         await keyway.flow.submitCode(try await server.latestCode(to: email))
         let done = try #require(keyway.flow.currentUpdate.completion)

@@ -155,7 +155,7 @@ struct PowerAuthActivationTests {
             let key = P256.Signing.PrivateKey()
             let keyway = try KeywayClient(
                 configID: TestServer.configId, baseURL: fixture.server.baseURL,
-                options: KeywayOptions(clock: fixture.clock, dpopKey: key))
+                options: KeywayOptions(transport: URLSessionTransport.patient, clock: fixture.clock, dpopKey: key))
             await keyway.flow.start(identifier: "device-owner@example.com")
             await keyway.flow.submitCode(try await fixture.server.latestCode(to: "device-owner@example.com"))
             let completion = try #require(keyway.flow.currentUpdate.completion)
@@ -186,7 +186,7 @@ struct PowerAuthActivationTests {
     @Test func activationByAuthorizationCodeIsSingleUse() async throws {
         try await PowerAuthFixture.run { fixture in
             let keyway = try KeywayClient(
-                configID: TestServer.configId, baseURL: fixture.server.baseURL, options: KeywayOptions(clock: fixture.clock))
+                configID: TestServer.configId, baseURL: fixture.server.baseURL, options: KeywayOptions(transport: URLSessionTransport.patient, clock: fixture.clock))
             await keyway.flow.start(identifier: "device-owner@example.com")
             await keyway.flow.submitCode(try await fixture.server.latestCode(to: "device-owner@example.com"))
             let completion = try #require(keyway.flow.currentUpdate.completion)

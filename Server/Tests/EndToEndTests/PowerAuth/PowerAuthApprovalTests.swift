@@ -17,7 +17,7 @@ struct PowerAuthApprovalTests {
     static func newDeviceSignIn(_ fixture: PowerAuthFixture, storage: InMemorySecureStorage) async throws
         -> (KeywayClient, number: String)
     {
-        var options = KeywayOptions(clock: fixture.clock)
+        var options = KeywayOptions(transport: URLSessionTransport.patient, clock: fixture.clock)
         options.deviceTrust = DeviceTrustOptions(
             appIdentifier: "com.example.bank", storage: storage, keyStore: SoftwareDeviceKeyStore(storage: storage),
             deviceName: "New laptop")

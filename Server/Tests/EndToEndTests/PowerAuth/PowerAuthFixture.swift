@@ -37,7 +37,7 @@ struct PowerAuthFixture: Sendable {
 
     /// Signs `email` in with the SDK.
     static func signIn(_ server: TestServer, clock: ManualClock, email: String) async throws -> TokenSet {
-        let keyway = try KeywayClient(configID: TestServer.configId, baseURL: server.baseURL, options: KeywayOptions(clock: clock))
+        let keyway = try KeywayClient(configID: TestServer.configId, baseURL: server.baseURL, options: KeywayOptions(transport: URLSessionTransport.patient, clock: clock))
         await keyway.flow.start(identifier: email)
         await keyway.flow.submitCode(try await server.latestCode(to: email))
         let completion = try #require(keyway.flow.currentUpdate.completion)

@@ -49,7 +49,7 @@ struct PowerAuthInteropTests {
     /// Signs a user up by an email code through the SDK and answers their user ID and access token.
     func signedInUser(_ server: TestServer, clock: ManualClock) async throws -> (userId: String, accessToken: String) {
         let keyway = try KeywayClient(
-            configID: TestServer.configId, baseURL: server.baseURL, options: KeywayOptions(clock: clock))
+            configID: TestServer.configId, baseURL: server.baseURL, options: KeywayOptions(transport: URLSessionTransport.patient, clock: clock))
         await keyway.flow.start(identifier: Self.email)
         await keyway.flow.submitCode(try await server.latestCode(to: Self.email))
         let done = try #require(keyway.flow.currentUpdate.completion)

@@ -26,7 +26,7 @@ struct SDKActivationFixture: Sendable {
         let clock = ManualClock()
         try await withTestServer(TestServer.start(clock: clock, adminToken: adminToken)) { server in
             let keyway = try KeywayClient(
-                configID: TestServer.configId, baseURL: server.baseURL, options: KeywayOptions(clock: clock, dpopKey: dpopKey))
+                configID: TestServer.configId, baseURL: server.baseURL, options: KeywayOptions(transport: URLSessionTransport.patient, clock: clock, dpopKey: dpopKey))
             await keyway.flow.start(identifier: email)
             await keyway.flow.submitCode(try await server.latestCode(to: email))
             let completion = try #require(keyway.flow.currentUpdate.completion)

@@ -19,7 +19,7 @@ struct TestDevice {
         _ harness: AdaptiveHarness, app appIdentifier: String = "com.example.shop", configId: String = TestServer.configId,
         transport: (any HTTPTransport)? = nil, autoPoll: Bool = true
     ) throws -> KeywayClient {
-        var options = KeywayOptions(clock: harness.clock)
+        var options = KeywayOptions(transport: URLSessionTransport.patient, clock: harness.clock)
         if let transport { options.transport = transport }
         options.autoPollApprovals = autoPoll
         options.deviceTrust = DeviceTrustOptions(

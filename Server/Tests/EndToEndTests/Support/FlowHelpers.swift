@@ -35,5 +35,5 @@ extension FlowUpdate {
 func makeKeyway(_ server: TestServer, clock: ManualClock, baseURL: URL? = nil) throws -> KeywayClient {
     try KeywayClient(
         configID: TestServer.configId, baseURL: baseURL ?? server.baseURL,
-        options: KeywayOptions(clock: clock))
+        options: KeywayOptions(transport: URLSessionTransport.patient, clock: clock))
 }
