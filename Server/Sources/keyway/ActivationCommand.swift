@@ -80,10 +80,8 @@ struct ActivationCreateCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let terminal = Terminal()
-        let activation = try powerAuth.makeActivation(options)
         let deviceName = name ?? ProcessInfo.processInfo.hostName
-        do {
+        try await powerAuth.withActivation(options) { activation, terminal in
             let pending: PendingActivation
             if let credentials = try credentials() {
                 pending = try await activation.create(with: credentials, name: deviceName)
@@ -104,8 +102,6 @@ struct ActivationCreateCommand: AsyncParsableCommand {
             default:
                 terminal.status("Not committed yet: run keyway activation commit.")
             }
-        } catch {
-            throw DeviceCommandSupport.fail(error, terminal: terminal, server: options.server)
         }
     }
 }
@@ -125,9 +121,7 @@ struct ActivationCommitCommand: AsyncParsableCommand {
     var biometry = false
 
     func run() async throws {
-        let terminal = Terminal()
-        let activation = try powerAuth.makeActivation(options)
-        do {
+        try await powerAuth.withActivation(options) { activation, terminal in
             let state = try await activation.state()
             guard case .pendingCommit(_, let fingerprint) = state else {
                 throw state == .none ? ActivationError.noActivation : ActivationError.alreadyCommitted
@@ -137,10 +131,6 @@ struct ActivationCommitCommand: AsyncParsableCommand {
             else { throw ValidationError("A password is needed to commit.") }
             try await activation.commit(password: chosen, biometry: biometry)
             terminal.status("Committed: this machine signs with its activation.")
-        } catch let error as ValidationError {
-            throw error
-        } catch {
-            throw DeviceCommandSupport.fail(error, terminal: terminal, server: options.server)
         }
     }
 }
@@ -154,15 +144,11 @@ struct ActivationStatusCommand: AsyncParsableCommand {
     @OptionGroup var powerAuth: PowerAuthOptions
 
     func run() async throws {
-        let terminal = Terminal()
-        let activation = try powerAuth.makeActivation(options)
-        do {
+        try await powerAuth.withActivation(options) { activation, terminal in
             let local = try await activation.state()
             guard local != .none else { throw ActivationError.noActivation }
             let status = try await activation.fetchStatus()
             terminal.output(Self.describe(status, local: local))
-        } catch {
-            throw DeviceCommandSupport.fail(error, terminal: terminal, server: options.server)
         }
     }
 
@@ -216,20 +202,14 @@ struct ActivationChangePasswordCommand: AsyncParsableCommand {
     var newPassword: String?
 
     func run() async throws {
-        let terminal = Terminal()
-        let activation = try powerAuth.makeActivation(options)
-        guard let old = PasswordInput.read(oldPassword, question: "Current password: ", terminal: terminal) else { throw ExitCode.failure }
-        do {
+        try await powerAuth.withActivation(options) { activation, terminal in
+            guard let old = PasswordInput.read(oldPassword, question: "Current password: ", terminal: terminal) else { throw ExitCode.failure }
             try await activation.validatePassword(old)
             guard case .some(.some(let new)) = PasswordInput.readNew(newPassword, question: "New password: ", terminal: terminal) else {
                 throw ValidationError("A new password is needed.")
             }
             try await activation.changePasswordLocally(from: old, to: new)
             terminal.status("Password changed.")
-        } catch let error as ValidationError {
-            throw error
-        } catch {
-            throw DeviceCommandSupport.fail(error, terminal: terminal, server: options.server)
         }
     }
 }
@@ -259,9 +239,7 @@ struct ActivationBiometryCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let terminal = Terminal()
-        let activation = try powerAuth.makeActivation(options)
-        do {
+        try await powerAuth.withActivation(options) { activation, terminal in
             switch operation {
             case .add:
                 guard let password = PasswordInput.read(password, question: "Password: ", terminal: terminal) else { throw ExitCode.failure }
@@ -271,10 +249,6 @@ struct ActivationBiometryCommand: AsyncParsableCommand {
                 try await activation.removeBiometry()
                 terminal.status("The biometry factor is removed.")
             }
-        } catch let error as ExitCode {
-            throw error
-        } catch {
-            throw DeviceCommandSupport.fail(error, terminal: terminal, server: options.server)
         }
     }
 }
@@ -299,9 +273,7 @@ struct ActivationRemoveCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let terminal = Terminal()
-        let activation = try powerAuth.makeActivation(options)
-        do {
+        try await powerAuth.withActivation(options) { activation, terminal in
             guard try await activation.state() != .none else { throw ActivationError.noActivation }
             if local {
                 try await activation.removeLocally()
@@ -311,10 +283,6 @@ struct ActivationRemoveCommand: AsyncParsableCommand {
             guard let password = PasswordInput.read(password, question: "Password: ", terminal: terminal) else { throw ExitCode.failure }
             try await activation.remove(with: .password(password))
             terminal.status("The activation is removed on the server and on this machine.")
-        } catch let error as ExitCode {
-            throw error
-        } catch {
-            throw DeviceCommandSupport.fail(error, terminal: terminal, server: options.server)
         }
     }
 }
@@ -367,7 +335,7 @@ struct ActivationCodeCommand: AsyncParsableCommand {
         let terminal = Terminal()
         let keyway = try options.makeKeyway()
         let session = try options.makeSession(keyway)
-        do {
+        try await DeviceCommandSupport.running(terminal: terminal, server: options.server) {
             guard let token = try await session.accessToken() else { throw SessionError.noAccessTokenPresent }
             let issued = try await UserActivationCodes(keyway: keyway).create(request, accessToken: token)
             if json {
@@ -383,8 +351,6 @@ struct ActivationCodeCommand: AsyncParsableCommand {
                 terminal.status("QR text: \(issued.qrPayload)")
                 terminal.status("Activation \(issued.activationID), valid until \(issued.expiresAt).")
             }
-        } catch {
-            throw DeviceCommandSupport.fail(error, terminal: terminal, server: options.server)
         }
     }
 }

@@ -36,6 +36,20 @@ enum DeviceCommandSupport {
         }
     }
 
+    /// Runs a command's work: its own refusals (`ValidationError`, `ExitCode`) end it as they are;
+    /// any other failure is reported as a sentence on standard error (exit status 1).
+    static func running(terminal: Terminal, server: String, _ work: () async throws -> Void) async throws {
+        do {
+            try await work()
+        } catch let error as ValidationError {
+            throw error
+        } catch let error as ExitCode {
+            throw error
+        } catch {
+            throw fail(error, terminal: terminal, server: server)
+        }
+    }
+
     /// Reports `error` on standard error and fails the command (exit status 1).
     static func fail(_ error: any Error, terminal: Terminal, server: String) -> ExitCode {
         terminal.status("Error: \(sentence(for: error, server: server))")

@@ -64,7 +64,7 @@ struct EncryptCommand: AsyncParsableCommand {
             plaintext = Data("{}".utf8)
         }
         let target = try target()
-        do {
+        try await DeviceCommandSupport.running(terminal: terminal, server: options.server) {
             let encryptor = try await activation.encryptor(scope: EncryptorScope(rawValue: scope) ?? .application)
             let answer: Data
             if let uriId {
@@ -85,12 +85,6 @@ struct EncryptCommand: AsyncParsableCommand {
                 answer = try await encryptor.send(plaintext, to: target)
             }
             terminal.output(String(decoding: answer, as: UTF8.self))
-        } catch let error as ExitCode {
-            throw error
-        } catch let error as ValidationError {
-            throw error
-        } catch {
-            throw DeviceCommandSupport.fail(error, terminal: terminal, server: options.server)
         }
     }
 

@@ -59,6 +59,18 @@ struct PowerAuthOptions: ParsableArguments {
     }
 }
 
+extension PowerAuthOptions {
+    /// Runs a command's work with this machine's activation and a terminal; failures end the
+    /// command as ``DeviceCommandSupport/running(terminal:server:_:)`` says.
+    func withActivation(_ client: ClientOptions, _ work: (DeviceActivation, Terminal) async throws -> Void) async throws {
+        let terminal = Terminal()
+        let activation = try makeActivation(client)
+        try await DeviceCommandSupport.running(terminal: terminal, server: client.server) {
+            try await work(activation, terminal)
+        }
+    }
+}
+
 /// Passwords for the activation commands: an option, or a prompt without echo (from a pipe, a
 /// plain line).
 enum PasswordInput {

@@ -17,18 +17,12 @@ struct TokenCreateCommand: AsyncParsableCommand {
     var name: String
 
     func run() async throws {
-        let terminal = Terminal()
-        let activation = try powerAuth.makeActivation(options)
-        do {
+        try await powerAuth.withActivation(options) { activation, terminal in
             guard let authentication = try factorOptions.authentication(terminal: terminal, reason: "Create a token") else {
                 throw ExitCode.failure
             }
             let token = try await activation.requestToken(named: name, authentication: authentication)
             terminal.output(token.tokenID)
-        } catch let error as ExitCode {
-            throw error
-        } catch {
-            throw DeviceCommandSupport.fail(error, terminal: terminal, server: options.server)
         }
     }
 }
@@ -47,12 +41,8 @@ struct TokenHeaderCommand: AsyncParsableCommand {
     var name: String
 
     func run() async throws {
-        let terminal = Terminal()
-        let activation = try powerAuth.makeActivation(options)
-        do {
+        try await powerAuth.withActivation(options) { activation, terminal in
             terminal.output(try await activation.tokenHeader(named: name).value)
-        } catch {
-            throw DeviceCommandSupport.fail(error, terminal: terminal, server: options.server)
         }
     }
 }
@@ -69,13 +59,9 @@ struct TokenRemoveCommand: AsyncParsableCommand {
     var name: String
 
     func run() async throws {
-        let terminal = Terminal()
-        let activation = try powerAuth.makeActivation(options)
-        do {
+        try await powerAuth.withActivation(options) { activation, terminal in
             try await activation.removeToken(named: name)
             terminal.status("The token \(name) is removed.")
-        } catch {
-            throw DeviceCommandSupport.fail(error, terminal: terminal, server: options.server)
         }
     }
 }
@@ -89,14 +75,10 @@ struct TokenListCommand: AsyncParsableCommand {
     @OptionGroup var powerAuth: PowerAuthOptions
 
     func run() async throws {
-        let terminal = Terminal()
-        let activation = try powerAuth.makeActivation(options)
-        do {
+        try await powerAuth.withActivation(options) { activation, terminal in
             for token in try await activation.tokens() {
                 terminal.output("\(token.name)\t\(token.tokenID)\t\(token.factors.typeName)")
             }
-        } catch {
-            throw DeviceCommandSupport.fail(error, terminal: terminal, server: options.server)
         }
     }
 }

@@ -26,19 +26,13 @@ struct RecoveryShowCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let terminal = Terminal()
-        let activation = try powerAuth.makeActivation(options)
-        do {
+        try await powerAuth.withActivation(options) { activation, terminal in
             guard let authentication = try factorOptions.authentication(terminal: terminal, reason: "Show the recovery code") else {
                 throw ExitCode.failure
             }
             let recovery = try await activation.recoveryData(authentication: authentication)
             terminal.output(recovery.recoveryCode)
             terminal.output(recovery.puk.revealed)
-        } catch let error as ExitCode {
-            throw error
-        } catch {
-            throw DeviceCommandSupport.fail(error, terminal: terminal, server: options.server)
         }
     }
 }
@@ -59,16 +53,10 @@ struct RecoveryConfirmCommand: AsyncParsableCommand {
     var password: String?
 
     func run() async throws {
-        let terminal = Terminal()
-        let activation = try powerAuth.makeActivation(options)
-        do {
+        try await powerAuth.withActivation(options) { activation, terminal in
             guard let password = PasswordInput.read(password, question: "Password: ", terminal: terminal) else { throw ExitCode.failure }
             let already = try await activation.confirmRecoveryCode(code, authentication: .password(password))
             terminal.status(already ? "The recovery code was already confirmed." : "The recovery code is confirmed.")
-        } catch let error as ExitCode {
-            throw error
-        } catch {
-            throw DeviceCommandSupport.fail(error, terminal: terminal, server: options.server)
         }
     }
 }

@@ -91,7 +91,7 @@ struct SignCommand: AsyncParsableCommand {
             guard let typed = PasswordInput.read(password, question: "Password: ", terminal: terminal) else { throw ExitCode.failure }
             knowledgePassword = typed
         }
-        do {
+        try await DeviceCommandSupport.running(terminal: terminal, server: options.server) {
             let authentication = try FactorAuthentication(
                 typeName: factors, password: knowledgePassword, biometryReason: "Sign with this machine's activation")
             if let offline, payload != nil {
@@ -108,10 +108,6 @@ struct SignCommand: AsyncParsableCommand {
                 header = try await activation.sign(method: method.uppercased(), uriID: uriId, query: try queryItems(), with: authentication)
             }
             terminal.output(header.value)
-        } catch let error as ValidationError {
-            throw error
-        } catch {
-            throw DeviceCommandSupport.fail(error, terminal: terminal, server: options.server)
         }
     }
 

@@ -33,18 +33,12 @@ struct VaultKeyCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let terminal = Terminal()
-        let activation = try powerAuth.makeActivation(options)
-        do {
+        try await powerAuth.withActivation(options) { activation, terminal in
             guard let authentication = try factorOptions.authentication(terminal: terminal, reason: "Unlock the vault") else {
                 throw ExitCode.failure
             }
             let key = try await activation.fetchEncryptionKey(index: index, authentication: authentication)
             terminal.output(key.withUnsafeBytes { Data($0) }.base64EncodedString())
-        } catch let error as ExitCode {
-            throw error
-        } catch {
-            throw DeviceCommandSupport.fail(error, terminal: terminal, server: options.server)
         }
     }
 }
