@@ -121,7 +121,7 @@ public enum Prompt: Sendable, Equatable {
                 methods: payload.methods, operations: step.actions.filter { $0.name != FlowAction.cancel.name })
         case .awaitApproval(let payload):
             self = .awaitApproval(matchingNumber: payload.matchingNumber, qrData: payload.qrData, expiresAt: payload.expiresAt)
-        case .deviceEnroll, .deviceChallenge, .none:
+        case .deviceEnroll, .deviceChallenge, .redirect, .linkAccount, .none:
             self = .unrecognized(kind: step.kind)
         }
     }
