@@ -13,15 +13,19 @@
     public struct KeywayScreenView: View {
         let model: KeywayScreenModel
         let theme: KeywayTheme
+        let browserSession: (any BrowserSession)?
 
         /// A view of `model`'s screen.
         ///
         /// - Parameters:
         ///   - model: The model running the flow (made once, where the flow lives).
         ///   - theme: How the screen looks.
-        public init(model: KeywayScreenModel, theme: KeywayTheme = .standard) {
+        ///   - browserSession: The browser that opens another provider's sign-in page (a
+        ///     ``WebAuthenticationBrowserSession``); without one, that button does nothing.
+        public init(model: KeywayScreenModel, theme: KeywayTheme = .standard, browserSession: (any BrowserSession)? = nil) {
             self.model = model
             self.theme = theme
+            self.browserSession = browserSession
         }
 
         /// The screen: its parts from top to bottom, in a scroll view.
@@ -62,7 +66,13 @@
                     }
                     if let primary = screen.primaryAction {
                         Button {
-                            Task { await model.perform(primary) }
+                            Task {
+                                if primary.role == .openBrowser, let browserSession {
+                                    await model.openBrowser(using: browserSession)
+                                } else {
+                                    await model.perform(primary)
+                                }
+                            }
                         } label: {
                             Text(primary.label).frame(maxWidth: .infinity)
                         }
