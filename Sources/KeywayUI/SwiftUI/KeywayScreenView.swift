@@ -74,7 +74,7 @@
                                 }
                             }
                         } label: {
-                            Text(primary.label).frame(maxWidth: .infinity)
+                            ActionLabel(action: primary).frame(maxWidth: .infinity)
                         }
                         .buttonStyle(.borderedProminent)
                         .tint(theme.accentColor)
@@ -84,7 +84,7 @@
                         Button(role: action.role == .cancel ? .cancel : nil) {
                             Task { await model.perform(action) }
                         } label: {
-                            Text(action.label).frame(maxWidth: .infinity)
+                            ActionLabel(action: action).frame(maxWidth: .infinity)
                         }
                         .buttonStyle(.bordered)
                         .disabled(screen.isLoading || (action.availableAt.map { $0 > Date() } ?? false))
@@ -103,6 +103,27 @@
             Binding(
                 get: { @MainActor in model.values[input.name] ?? input.initialValue ?? "" },
                 set: { @MainActor in model.values[input.name] = $0 })
+        }
+    }
+
+    /// A button's label: its text, after its icon when it has one (an upstream provider's logo).
+    @MainActor
+    struct ActionLabel: View {
+        let action: ScreenAction
+
+        var body: some View {
+            HStack(spacing: 8) {
+                if let icon = action.iconURL {
+                    AsyncImage(url: icon) { image in
+                        image.resizable().scaledToFit()
+                    } placeholder: {
+                        Color.clear
+                    }
+                    .frame(width: 20, height: 20)
+                    .accessibilityHidden(true)
+                }
+                Text(action.label)
+            }
         }
     }
 
