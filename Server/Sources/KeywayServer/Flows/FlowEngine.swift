@@ -31,6 +31,8 @@ struct FlowEngine: Sendable {
     let metrics: ServerMetrics
     /// PowerAuth's secrets at rest: account management makes activation codes.
     let powerAuthSecrets: PowerAuthSecrets
+    /// Upstream providers' discovery documents and key sets, cached.
+    var upstream = UpstreamProviders()
 
     var steps: StepBuilder { StepBuilder(engine: self) }
 
@@ -61,6 +63,10 @@ struct FlowEngine: Sendable {
         /// Whether the application uses PowerAuth device activation (its credentials exist), so
         /// account management offers a code for another device.
         var usesDeviceActivation = false
+        /// The upstream providers the application offers, in the policy's order.
+        var identityProviders: [IdentityProviderRecord] = []
+        /// The user's linked upstream identities, for a `manageAccount` step.
+        var linkedIdentities: [FederatedIdentityRecord] = []
 
         var identifier: Identifier { Identifier(stored: flow.identifier) }
     }
@@ -414,6 +420,16 @@ struct FlowEngine: Sendable {
         if progress.isManage, policy.devices.enabled, let user {
             context.trustedDevices = try await repositories.trustedDevices.trusted(
                 userId: user.id, applicationId: application.id, now: now)
+        }
+        if !policy.federationProviders.isEmpty {
+            let providers = try await repositories.identityProviders.all(projectId: application.projectId)
+            context.identityProviders = policy.federationProviders.compactMap { id in providers.first { $0.id == id } }
+        }
+        if progress.isManage, let user {
+            context.linkedIdentities = try await repositories.federatedIdentities.all(userId: user.id)
+            if !context.linkedIdentities.isEmpty, context.identityProviders.isEmpty {
+                context.identityProviders = try await repositories.identityProviders.all(projectId: application.projectId)
+            }
         }
         if progress.isManage {
             context.usesDeviceActivation = try await repositories.powerAuthApplications.find(applicationId: application.id) != nil
