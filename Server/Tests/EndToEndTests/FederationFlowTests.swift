@@ -227,7 +227,7 @@ struct FederationFlowTests {
 
             // Under a policy where the identity is the only way in, it stays.
             try await server.setPolicy([
-                "primaryMethods": ["password"], "flowTypes": ["signin", "accountManage"],
+                "primaryMethods": ["password"], "flowTypes": ["signin", "signup", "accountManage"],
                 "federation": ["providers": ["acme"]],
             ])
             let refused = try await manage.post("manage/unlinkIdentity", ["identityId": identityId])

@@ -217,6 +217,7 @@ struct FlowEngine: Sendable {
                 flow: flow, progress: progress, application: application, policy: policy, user: user, now: now,
                 addressHash: clientAddress.map(ClientAddress.hash), location: CoarseLocation.of(clientAddress),
                 audience: self.issuer())
+            context.identityProviders = try await self.offeredProviders(policy, application: application, in: repositories)
             try await self.beginPrimary(&context, in: repositories)
             context.flow.progress = context.progress
             try await repositories.flows.insert(context.flow)
@@ -421,10 +422,7 @@ struct FlowEngine: Sendable {
             context.trustedDevices = try await repositories.trustedDevices.trusted(
                 userId: user.id, applicationId: application.id, now: now)
         }
-        if !policy.federationProviders.isEmpty {
-            let providers = try await repositories.identityProviders.all(projectId: application.projectId)
-            context.identityProviders = policy.federationProviders.compactMap { id in providers.first { $0.id == id } }
-        }
+        context.identityProviders = try await offeredProviders(policy, application: application, in: repositories)
         if progress.isManage, let user {
             context.linkedIdentities = try await repositories.federatedIdentities.all(userId: user.id)
             if !context.linkedIdentities.isEmpty, context.identityProviders.isEmpty {
@@ -547,5 +545,16 @@ struct FlowEngine: Sendable {
 
     func milliseconds(_ interval: TimeInterval) -> Int64 {
         Int64((interval * 1000).rounded())
+    }
+}
+
+extension FlowEngine {
+    /// The upstream providers the application's policy offers, in its order.
+    func offeredProviders(_ policy: FlowPolicy, application: ApplicationRecord, in repositories: Repositories)
+        async throws -> [IdentityProviderRecord]
+    {
+        guard !policy.federationProviders.isEmpty else { return [] }
+        let providers = try await repositories.identityProviders.all(projectId: application.projectId)
+        return policy.federationProviders.compactMap { id in providers.first { $0.id == id } }
     }
 }
