@@ -92,6 +92,8 @@
         /// - Parameter action: One of ``screen``'s actions.
         public func perform(_ action: ScreenAction) async {
             if action.role == .restart { return await restart() }
+            // The renderer opens the browser, then calls oauthCallback(url:) with its return.
+            if action.role == .openBrowser { return }
             switch action.actionName {
             case "cancel":
                 await cancel()
@@ -116,6 +118,48 @@
             case nil:
                 return
             }
+        }
+
+        /// Hands the URL the browser came back with, after a screen with a ``Screen/browser`` page
+        /// (sign in with another provider), to the flow (``KeywayFlow/oauthCallback(url:)``), and
+        /// shows where the flow went. A URL that is not this flow's return (another scheme or
+        /// state) is refused before any request: the screen stays, with an `invalid_callback`
+        /// banner.
+        ///
+        /// - Parameter url: The URL the browser came back with.
+        public func oauthCallback(url: URL) async {
+            screen.isLoading = true
+            await keyway.flow.oauthCallback(url: url)
+            await refresh()
+        }
+
+        /// Opens the current screen's ``Screen/browser`` page with `browser` (on iOS and macOS a
+        /// ``WebAuthenticationBrowserSession``), waits for its return and hands it to
+        /// ``oauthCallback(url:)``. When the user closes the browser, the screen stays with a
+        /// `browserCancelled` message (open it again, or cancel); when the browser fails, with a
+        /// `browserFailed` message. Nothing happens on a screen without a browser page.
+        ///
+        /// - Parameters:
+        ///   - browser: The browser to open the page in.
+        ///   - callbackURL: Where the browser comes back (its scheme for an app's scheme; host and
+        ///     path for `https`); by default `<returnScheme>://callback`.
+        public func openBrowser(using browser: any BrowserSession, callbackURL: URL? = nil) async {
+            guard let page = screen.browser else { return }
+            guard let callback = callbackURL ?? URL(string: "\(page.returnScheme)://callback") else { return }
+            let returned: URL
+            do {
+                returned = try await browser.authorize(url: page.url, callbackURL: callback)
+            } catch {
+                guard screen.browser == page else { return }
+                let cancelled = (error as? BrowserSignInError) == .cancelled || error is CancellationError
+                screen.messages.removeAll { $0.code == "browserCancelled" || $0.code == "browserFailed" }
+                screen.messages.append(
+                    cancelled
+                        ? ScreenMessage(level: .warning, code: "browserCancelled", text: "The browser was closed before you signed in.")
+                        : ScreenMessage(level: .error, code: "browserFailed", text: "The browser could not be opened: \(error)"))
+                return
+            }
+            await oauthCallback(url: returned)
         }
 
         /// Abandons the flow (telling the server), as the screen's cancel button does: for a user

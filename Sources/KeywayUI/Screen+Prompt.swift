@@ -21,8 +21,9 @@ extension Screen {
                 var label = method.label
                 if let destination = method.destination, !label.contains(destination) { label += " (\(destination))" }
                 return ScreenAction(
-                    id: "selectMethod:\(method.id)", label: label, role: .secondary, actionName: "selectMethod",
-                    parameters: ["methodId": method.id])
+                    id: "selectMethod:\(method.id)", label: method.provider?.label ?? label, role: .secondary,
+                    actionName: "selectMethod", parameters: ["methodId": method.id],
+                    iconURL: Self.iconURL(method.provider?.iconURL))
             }
             if skippable, step.action(named: "skip") != nil {
                 screen.secondaryActions.append(ScreenAction(id: "skip", label: "Not now", role: .secondary, actionName: "skip"))
@@ -91,6 +92,21 @@ extension Screen {
             ]
             screen.countdowns = [Countdown(.approvalExpires, expiresAt)]
             screen.isWaiting = true
+        case .redirect(let url, let returnScheme, let provider):
+            screen.browser = ScreenBrowser(url: url, returnScheme: returnScheme, provider: provider)
+            screen.messages.append(
+                ScreenMessage(
+                    level: .info, code: "redirect",
+                    text: "\(provider.label) opens in your browser; you come back here once you have signed in there."))
+            screen.primaryAction = ScreenAction(
+                id: "openBrowser", label: provider.label, role: .openBrowser, actionName: nil,
+                iconURL: Self.iconURL(provider.iconURL))
+        case .linkAccount(let provider, let identifierHint):
+            screen.messages.append(
+                ScreenMessage(
+                    level: .info, code: "linkAccount",
+                    text: "An account already uses this address (\(identifierHint)). Sign in to it to link your \(Self.providerName(provider)) sign-in to it."))
+            screen.addFromActions(step)
         case .form, .unrecognized:
             // Drawn from the step's actions: the one with fields submits them, the others are buttons.
             screen.addFromActions(step)
@@ -185,6 +201,22 @@ extension Screen {
         return ScreenInput(field: field, kind: kind)
     }
 
+    /// An icon's URL when it is `https` (an icon of another scheme is not drawn).
+    static func iconURL(_ text: String?) -> URL? {
+        guard let text, let url = URL(string: text), url.scheme?.lowercased() == "https", url.host != nil else { return nil }
+        return url
+    }
+
+    /// The provider's name for a sentence: its label without a leading "Continue with" or
+    /// "Sign in with".
+    static func providerName(_ provider: FederationProvider) -> String {
+        for prefix in ["Continue with ", "Sign in with ", "Log in with "]
+        where provider.label.lowercased().hasPrefix(prefix.lowercased()) && provider.label.count > prefix.count {
+            return String(provider.label.dropFirst(prefix.count))
+        }
+        return provider.label
+    }
+
     /// What a method choice asks, by what the method is for.
     static func instruction(for purpose: MethodPurpose) -> String {
         switch purpose {
@@ -207,6 +239,8 @@ extension Screen {
         case .form: "Tell us about you"
         case .manageAccount: "Your account"
         case .awaitApproval: "Approve on your other device"
+        case .redirect: "Sign in with another provider"
+        case .linkAccount: "Sign in to link your account"
         default: "Continue"
         }
     }

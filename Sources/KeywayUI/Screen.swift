@@ -54,6 +54,9 @@ public struct Screen: Sendable, Equatable {
     /// The flow moves on by itself from this screen (an approval decided on another device, which
     /// the SDK polls for): show it and call ``KeywayScreenModel/waitForFlow()``.
     public var isWaiting: Bool
+    /// A page to open in a browser (sign in with another provider), with the
+    /// ``ScreenAction/Role/openBrowser`` action that opens it; `nil` on other screens.
+    public var browser: ScreenBrowser?
 
     /// A screen; every part but the kind and the title is empty unless given.
     ///
@@ -71,11 +74,12 @@ public struct Screen: Sendable, Equatable {
     ///   - banner: The error to show.
     ///   - isLoading: Whether a request is on its way.
     ///   - isWaiting: Whether the flow moves on by itself from this screen.
+    ///   - browser: A page to open in a browser, if any.
     public init(
         kind: Kind, title: String, messages: [ScreenMessage] = [], instruction: String? = nil,
         displays: [ScreenDisplay] = [], inputs: [ScreenInput] = [], primaryAction: ScreenAction? = nil,
         secondaryActions: [ScreenAction] = [], links: [Link] = [], countdowns: [Countdown] = [], banner: Banner? = nil,
-        isLoading: Bool = false, isWaiting: Bool = false
+        isLoading: Bool = false, isWaiting: Bool = false, browser: ScreenBrowser? = nil
     ) {
         self.kind = kind
         self.title = title
@@ -90,6 +94,7 @@ public struct Screen: Sendable, Equatable {
         self.banner = banner
         self.isLoading = isLoading
         self.isWaiting = isWaiting
+        self.browser = browser
     }
 
     /// Every action of the screen, the primary one first.

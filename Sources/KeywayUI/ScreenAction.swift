@@ -13,6 +13,10 @@ public struct ScreenAction: Sendable, Equatable, Identifiable {
         case cancel
         /// Starts again after the flow ended.
         case restart
+        /// Opens ``Screen/browser``'s URL in a browser (sign in with another provider): the
+        /// renderer does it, then hands the URL the browser came back with to
+        /// ``KeywayScreenModel/oauthCallback(url:)``.
+        case openBrowser
     }
 
     /// A stable ID (`submitCode`, `selectMethod:totp`, `resend`, `cancel`).
@@ -32,6 +36,8 @@ public struct ScreenAction: Sendable, Equatable, Identifiable {
     public var inputNames: [String]?
     /// It is enabled from this moment on (a new code).
     public var availableAt: Date?
+    /// An icon to draw on the button (an upstream provider's logo, `https`), if any.
+    public var iconURL: URL?
 
     /// A button; it sends no inputs unless `submitsInputs`.
     ///
@@ -44,9 +50,10 @@ public struct ScreenAction: Sendable, Equatable, Identifiable {
     ///   - submitsInputs: Whether it sends the screen's inputs.
     ///   - inputNames: The inputs it sends, when only some; `nil` for all of them.
     ///   - availableAt: When it becomes enabled, if not yet.
+    ///   - iconURL: An icon to draw on the button, if any.
     public init(
         id: String, label: String, role: Role, actionName: String?, parameters: [String: String] = [:],
-        submitsInputs: Bool = false, inputNames: [String]? = nil, availableAt: Date? = nil
+        submitsInputs: Bool = false, inputNames: [String]? = nil, availableAt: Date? = nil, iconURL: URL? = nil
     ) {
         self.id = id
         self.label = label
@@ -56,5 +63,6 @@ public struct ScreenAction: Sendable, Equatable, Identifiable {
         self.submitsInputs = submitsInputs
         self.inputNames = inputNames
         self.availableAt = availableAt
+        self.iconURL = iconURL
     }
 }

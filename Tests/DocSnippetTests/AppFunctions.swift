@@ -9,3 +9,4 @@ func askUserForCode() async -> String { "" }
 func askUserToChoose(_ methods: [MethodOption], skippable: Bool) async -> MethodOption? { methods.first }
 func askUser(_ question: String) async -> String { "" }
 func attestation(for url: URL?) async throws -> String { "" }
+func openInBrowser(_ url: URL, returningTo scheme: String) async throws -> URL { url }

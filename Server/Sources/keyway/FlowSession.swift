@@ -24,20 +24,25 @@ final class FlowSession {
     private var lastScreen: Screen?
     /// The top of the last step screen printed (its title, messages and displays).
     private var printedHeader: Screen?
+    /// How the browser's return from another provider is caught.
+    let redirect: ProviderRedirect
 
-    init(keyway: KeywayClient, stored: KeywaySession, terminal: Terminal, server: String) {
+    init(keyway: KeywayClient, stored: KeywaySession, terminal: Terminal, server: String, redirect: ProviderRedirect) {
         model = KeywayScreenModel(keyway: keyway, session: stored)
         self.terminal = terminal
+        self.redirect = redirect
         printer = ScreenPrinter(terminal: terminal, server: server)
     }
 
     /// Runs a flow in the terminal: `start` starts it on the model (and returns `false`, having
-    /// said why, when it could not), then every screen is answered until the flow ends.
+    /// said why, when it could not), then every screen is answered until the flow ends. A
+    /// `redirect` step (sign in with another provider) is followed with `redirect`: without a
+    /// listener, the address the browser came back to is asked for.
     static func run(
         keyway: KeywayClient, stored: KeywaySession, terminal: Terminal, server: String,
-        start: @MainActor (KeywayScreenModel) async -> Bool
+        redirect: ProviderRedirect = ProviderRedirect(), start: @MainActor (KeywayScreenModel) async -> Bool
     ) async -> Outcome {
-        let session = FlowSession(keyway: keyway, stored: stored, terminal: terminal, server: server)
+        let session = FlowSession(keyway: keyway, stored: stored, terminal: terminal, server: server, redirect: redirect)
         guard await start(session.model) else { return .failed }
         return await session.run()
     }
@@ -58,6 +63,13 @@ final class FlowSession {
                     }
                 }
                 lastScreen = screen
+                if let browser = screen.browser {
+                    guard await redirect.follow(browser, model: model, terminal: terminal) else {
+                        await model.cancel()
+                        return .failed
+                    }
+                    continue
+                }
                 await ScreenPrompt(model: model, terminal: terminal).answer(screen)
             case .completed:
                 printer.printMessages(screen.messages.filter { $0.level != .info })

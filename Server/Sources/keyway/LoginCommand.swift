@@ -58,8 +58,12 @@ struct LoginCommand: AsyncParsableCommand {
             return
         }
         let identifier = identifier ?? ""
-        let outcome = await FlowSession.run(keyway: keyway, stored: stored, terminal: terminal, server: options.server) {
-            await $0.start(identifier: identifier, flowType: .signin)
+        let redirect = try ProviderRedirect(options: flowOptions)
+        defer { redirect.close() }
+        let outcome = await FlowSession.run(
+            keyway: keyway, stored: stored, terminal: terminal, server: options.server, redirect: redirect
+        ) {
+            await $0.start(identifier: identifier, flowType: .signin, options: redirect.startOptions)
             return true
         }
         guard case .signedIn(let tokens) = outcome else { throw ExitCode.failure }

@@ -27,8 +27,12 @@ struct SignupCommand: AsyncParsableCommand {
         let terminal = Terminal()
         let identifier = identifier
         let inviteCode = inviteCode
-        let outcome = await FlowSession.run(keyway: keyway, stored: stored, terminal: terminal, server: options.server) {
-            await $0.start(identifier: identifier, flowType: .signup, inviteCode: inviteCode)
+        let redirect = try ProviderRedirect(options: flowOptions)
+        defer { redirect.close() }
+        let outcome = await FlowSession.run(
+            keyway: keyway, stored: stored, terminal: terminal, server: options.server, redirect: redirect
+        ) {
+            await $0.start(identifier: identifier, flowType: .signup, inviteCode: inviteCode, options: redirect.startOptions)
             return true
         }
         guard case .signedIn(let tokens) = outcome else { throw ExitCode.failure }

@@ -9,7 +9,7 @@ actor FlowDriver {
     private let client: ProtocolClient
     private let options: KeywayOptions
     private let events: EventBroadcaster
-    private let logger: KeywayLogger
+    let logger: KeywayLogger
     let broadcaster = UpdateBroadcaster()
     /// The type of the flow in progress, for events.
     private var flowType: FlowType?

@@ -45,7 +45,7 @@ extension FlowDriver {
 
     /// The current step when it offers the action `name`; otherwise emits the local error
     /// (`no_active_flow` or `action_unavailable`) and returns `nil`.
-    private func stepOffering(_ action: FlowAction) -> Step? {
+    func stepOffering(_ action: FlowAction) -> Step? {
         guard let step else {
             emitLocalError(.noActiveFlow, action: .restartFlow, message: "There is no sign-in in progress. Start one first.")
             return nil

@@ -80,6 +80,25 @@ public enum Prompt: Sendable, Equatable {
     /// it with ``KeywayFlow/cancel()``.
     case awaitApproval(matchingNumber: String, qrData: Sensitive<String>, expiresAt: Date)
 
+    /// Sign in with an upstream provider (`provider`: its label, such as "Continue with Google",
+    /// and icon): open `url` (the provider's authorization page, `http` or `https`) in a browser
+    /// — `ASWebAuthenticationSession` with `returnScheme` as its callback scheme on Apple
+    /// platforms, the system browser elsewhere. The browser comes back to `returnScheme` (the
+    /// app's scheme, or `https`/`http` for a web or loopback redirect) with the flow's `state`.
+    ///
+    /// Answer with ``KeywayFlow/oauthCallback(url:)`` with the URL the app received (or
+    /// ``KeywayFlow/oauthCallback(code:state:)``); a URL of another scheme or state is refused
+    /// before any request (`invalid_callback`).
+    case redirect(url: URL, returnScheme: String, provider: FederationProvider)
+
+    /// The identity `provider` vouched for is new, and an account already uses its address
+    /// (`identifierHint`, masked): say so ("Sign in to link your Google account"). The user then
+    /// signs in to that account the usual way, and the identity is linked to it when the sign-in
+    /// completes.
+    ///
+    /// Answer with ``KeywayFlow/continueLinking()``, or ``KeywayFlow/cancel()``.
+    case linkAccount(provider: FederationProvider, identifierHint: String)
+
     /// A step this SDK version has no prompt for, or a known step without its payload. Render
     /// its actions and fields from ``PromptContext/step`` and answer with
     /// ``KeywayFlow/submit(action:parameters:)`` or ``KeywayFlow/follow(link:)``.
@@ -121,8 +140,24 @@ public enum Prompt: Sendable, Equatable {
                 methods: payload.methods, operations: step.actions.filter { $0.name != FlowAction.cancel.name })
         case .awaitApproval(let payload):
             self = .awaitApproval(matchingNumber: payload.matchingNumber, qrData: payload.qrData, expiresAt: payload.expiresAt)
+        case .redirect(let payload):
+            guard let url = Self.browserURL(payload.url), !payload.returnScheme.isEmpty else {
+                self = .unrecognized(kind: step.kind)
+                return
+            }
+            self = .redirect(url: url, returnScheme: payload.returnScheme.lowercased(), provider: payload.provider)
+        case .linkAccount(let payload):
+            self = .linkAccount(provider: payload.provider, identifierHint: payload.identifierHint)
         case .deviceEnroll, .deviceChallenge, .none:
             self = .unrecognized(kind: step.kind)
         }
+    }
+
+    /// `text` as a URL a browser may open: absolute, `http` or `https`, with a host.
+    private static func browserURL(_ text: String) -> URL? {
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "https" || scheme == "http",
+            let host = url.host, !host.isEmpty
+        else { return nil }
+        return url
     }
 }

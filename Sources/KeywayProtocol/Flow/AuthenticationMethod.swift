@@ -17,6 +17,8 @@ public struct AuthenticationMethod: OpenStringValue {
     public static let password = AuthenticationMethod(rawValue: "password")
     /// Approval from one of the user's trusted devices (pushed to it, or by scanning a QR code).
     public static let deviceApproval = AuthenticationMethod(rawValue: "deviceApproval")
+    /// Signing in with an upstream OpenID Connect provider (the choice's ID is `federation:<id>`).
+    public static let federation = AuthenticationMethod(rawValue: "federation")
 
 }
 

@@ -32,5 +32,11 @@ public struct StepKind: OpenStringValue {
     public static let awaitApproval = StepKind(rawValue: "awaitApproval")
     /// The flow is finished. Payload: ``StepPayload/completed(_:)``.
     public static let completed = StepKind(rawValue: "completed")
+    /// Open a URL in a browser to sign in with an upstream provider, then send back the callback.
+    /// Payload: ``StepPayload/redirect(_:)``.
+    public static let redirect = StepKind(rawValue: "redirect")
+    /// Sign in to the existing account to link a new upstream identity to it.
+    /// Payload: ``StepPayload/linkAccount(_:)``.
+    public static let linkAccount = StepKind(rawValue: "linkAccount")
 
 }

@@ -27,6 +27,10 @@ public enum StepPayload: Sendable, Equatable {
     case awaitApproval(AwaitApprovalPayload)
     /// The flow is finished.
     case completed(CompletedPayload)
+    /// Open a URL in a browser to sign in with an upstream provider.
+    case redirect(RedirectPayload)
+    /// Sign in to the existing account to link a new upstream identity to it.
+    case linkAccount(LinkAccountPayload)
     /// A step of `kind` without a payload this version reads: a kind from a newer server (render
     /// it from its actions and fields), or a known kind whose payload is missing.
     case none(StepKind)
@@ -46,6 +50,8 @@ public enum StepPayload: Sendable, Equatable {
         case .deviceChallenge: .deviceChallenge
         case .awaitApproval: .awaitApproval
         case .completed: .completed
+        case .redirect: .redirect
+        case .linkAccount: .linkAccount
         case .none(let kind): kind
         }
     }
@@ -79,6 +85,8 @@ extension StepPayload {
         case .deviceChallenge: return .deviceChallenge(try container.decode(DeviceChallengePayload.self, forKey: key))
         case .awaitApproval: return .awaitApproval(try container.decode(AwaitApprovalPayload.self, forKey: key))
         case .completed: return .completed(try container.decode(CompletedPayload.self, forKey: key))
+        case .redirect: return .redirect(try container.decode(RedirectPayload.self, forKey: key))
+        case .linkAccount: return .linkAccount(try container.decode(LinkAccountPayload.self, forKey: key))
         default: return .none(kind)
         }
     }
@@ -99,6 +107,8 @@ extension StepPayload {
         case .deviceChallenge(let body): try container.encode(body, forKey: key)
         case .awaitApproval(let body): try container.encode(body, forKey: key)
         case .completed(let body): try container.encode(body, forKey: key)
+        case .redirect(let body): try container.encode(body, forKey: key)
+        case .linkAccount(let body): try container.encode(body, forKey: key)
         case .none: break
         }
     }
@@ -131,4 +141,8 @@ extension Step {
     public var awaitApproval: AwaitApprovalPayload? { if case .awaitApproval(let body) = payload { body } else { nil } }
     /// The payload of a ``StepKind/completed`` step.
     public var completed: CompletedPayload? { if case .completed(let body) = payload { body } else { nil } }
+    /// The payload of a ``StepKind/redirect`` step.
+    public var redirect: RedirectPayload? { if case .redirect(let body) = payload { body } else { nil } }
+    /// The payload of a ``StepKind/linkAccount`` step.
+    public var linkAccount: LinkAccountPayload? { if case .linkAccount(let body) = payload { body } else { nil } }
 }

@@ -60,6 +60,14 @@ public struct ProblemCode: OpenStringValue {
     public static let codeReplayed = ProblemCode(rawValue: "code_replayed")
     /// The chosen method cannot be used now (for example SMS delivery is down): choose another.
     public static let methodUnavailable = ProblemCode(rawValue: "method_unavailable")
+    /// The provider's callback carries a state this server did not issue, issued for another
+    /// flow, or expired: restart the sign-in with the provider.
+    public static let invalidState = ProblemCode(rawValue: "invalid_state")
+    /// Signing in with the upstream provider failed (its token exchange or its ID token); the
+    /// detail says why.
+    public static let federationFailed = ProblemCode(rawValue: "federation_failed")
+    /// Something with this ID exists already (an identity provider of the project).
+    public static let alreadyExists = ProblemCode(rawValue: "already_exists")
     /// The user is blocked by an administrator.
     public static let userBlocked = ProblemCode(rawValue: "user_blocked")
     /// The start token is unknown, expired or already used.

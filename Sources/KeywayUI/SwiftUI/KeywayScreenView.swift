@@ -13,15 +13,19 @@
     public struct KeywayScreenView: View {
         let model: KeywayScreenModel
         let theme: KeywayTheme
+        let browserSession: (any BrowserSession)?
 
         /// A view of `model`'s screen.
         ///
         /// - Parameters:
         ///   - model: The model running the flow (made once, where the flow lives).
         ///   - theme: How the screen looks.
-        public init(model: KeywayScreenModel, theme: KeywayTheme = .standard) {
+        ///   - browserSession: The browser that opens another provider's sign-in page (a
+        ///     ``WebAuthenticationBrowserSession``); without one, that button does nothing.
+        public init(model: KeywayScreenModel, theme: KeywayTheme = .standard, browserSession: (any BrowserSession)? = nil) {
             self.model = model
             self.theme = theme
+            self.browserSession = browserSession
         }
 
         /// The screen: its parts from top to bottom, in a scroll view.
@@ -62,9 +66,15 @@
                     }
                     if let primary = screen.primaryAction {
                         Button {
-                            Task { await model.perform(primary) }
+                            Task {
+                                if primary.role == .openBrowser, let browserSession {
+                                    await model.openBrowser(using: browserSession)
+                                } else {
+                                    await model.perform(primary)
+                                }
+                            }
                         } label: {
-                            Text(primary.label).frame(maxWidth: .infinity)
+                            ActionLabel(action: primary).frame(maxWidth: .infinity)
                         }
                         .buttonStyle(.borderedProminent)
                         .tint(theme.accentColor)
@@ -74,7 +84,7 @@
                         Button(role: action.role == .cancel ? .cancel : nil) {
                             Task { await model.perform(action) }
                         } label: {
-                            Text(action.label).frame(maxWidth: .infinity)
+                            ActionLabel(action: action).frame(maxWidth: .infinity)
                         }
                         .buttonStyle(.bordered)
                         .disabled(screen.isLoading || (action.availableAt.map { $0 > Date() } ?? false))
@@ -93,6 +103,27 @@
             Binding(
                 get: { @MainActor in model.values[input.name] ?? input.initialValue ?? "" },
                 set: { @MainActor in model.values[input.name] = $0 })
+        }
+    }
+
+    /// A button's label: its text, after its icon when it has one (an upstream provider's logo).
+    @MainActor
+    struct ActionLabel: View {
+        let action: ScreenAction
+
+        var body: some View {
+            HStack(spacing: 8) {
+                if let icon = action.iconURL {
+                    AsyncImage(url: icon) { image in
+                        image.resizable().scaledToFit()
+                    } placeholder: {
+                        Color.clear
+                    }
+                    .frame(width: 20, height: 20)
+                    .accessibilityHidden(true)
+                }
+                Text(action.label)
+            }
         }
     }
 

@@ -9,16 +9,9 @@ import FoundationNetworking
 func snippet_sdk_6(
     keyway: KeywayClient, session: KeywaySession, storage: any SecureStorage, serverURL: URL, email: String, authCode: Sensitive<String>, codeVerifier: Sensitive<String>, token: Sensitive<String>, request: URLRequest, action: Action, link: Link, scannedText: String, legacyIDToken: String, configId: String, url: URL, folder: URL, activation: DeviceActivation
 ) async throws {
-    let options = FlowStartOptions(
-        scopes: ["openid", "email"],                              // no offline_access: no refresh token
-        redirectURI: URL(string: "com.example.app:/callback")!,   // one the application registered
-        state: "cart-42")                                         // handed back in the completion
-    await keyway.flow.start(identifier: "ada@example.com", options: options)
-    // … answer the prompts; once the update is .completed:
-    if let completion = await keyway.flow.completion {
-        print(completion.state ?? "")                            // "cart-42", checked by the SDK
-        let tokens = try await keyway.exchange(completion)       // redirect_uri repeated, nonce checked
-        print(tokens.idToken.nonce ?? "")
+    if case .redirect(let url, let returnScheme, let provider)? = keyway.flow.currentPrompt?.prompt {
+        print("Open \(url) (\(provider.label)); the browser comes back to \(returnScheme):")
+        let returned = try await openInBrowser(url, returningTo: returnScheme)   // your browser session
+        await keyway.flow.oauthCallback(url: returned)    // then the next prompt, as after any method
     }
-    _ = options
 }

@@ -9,7 +9,16 @@ import FoundationNetworking
 func snippet_sdk_7(
     keyway: KeywayClient, session: KeywaySession, storage: any SecureStorage, serverURL: URL, email: String, authCode: Sensitive<String>, codeVerifier: Sensitive<String>, token: Sensitive<String>, request: URLRequest, action: Action, link: Link, scannedText: String, legacyIDToken: String, configId: String, url: URL, folder: URL, activation: DeviceActivation
 ) async throws {
-    try await keyway.startAccountManagement(session: session)   // the current account of a KeywaySession
-    // or, with a token you hold:
-    await keyway.startAccountManagement(accessToken: token, identifier: "ada@example.com")
+    let options = FlowStartOptions(
+        scopes: ["openid", "email"],                              // no offline_access: no refresh token
+        redirectURI: URL(string: "com.example.app:/callback")!,   // one the application registered
+        state: "cart-42")                                         // handed back in the completion
+    await keyway.flow.start(identifier: "ada@example.com", options: options)
+    // … answer the prompts; once the update is .completed:
+    if let completion = await keyway.flow.completion {
+        print(completion.state ?? "")                            // "cart-42", checked by the SDK
+        let tokens = try await keyway.exchange(completion)       // redirect_uri repeated, nonce checked
+        print(tokens.idToken.nonce ?? "")
+    }
+    _ = options
 }

@@ -9,12 +9,7 @@ import FoundationNetworking
 func snippet_sdk_8(
     keyway: KeywayClient, session: KeywaySession, storage: any SecureStorage, serverURL: URL, email: String, authCode: Sensitive<String>, codeVerifier: Sensitive<String>, token: Sensitive<String>, request: URLRequest, action: Action, link: Link, scannedText: String, legacyIDToken: String, configId: String, url: URL, folder: URL, activation: DeviceActivation
 ) async throws {
-    let keyway = try KeywayClient(configID: "cfg_…", baseURL: serverURL,
-                            options: KeywayOptions(resumableFlowStorage: storage))
-    if try await keyway.flow.resume() {
-        // keyway.flow re-emitted the step the user was on, e.g. the enterCode prompt
-    } else {
-        await keyway.flow.start(identifier: email)
-    }
-    _ = keyway
+    try await keyway.startAccountManagement(session: session)   // the current account of a KeywaySession
+    // or, with a token you hold:
+    await keyway.startAccountManagement(accessToken: token, identifier: "ada@example.com")
 }

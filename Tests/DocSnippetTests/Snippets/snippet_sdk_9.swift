@@ -9,10 +9,12 @@ import FoundationNetworking
 func snippet_sdk_9(
     keyway: KeywayClient, session: KeywaySession, storage: any SecureStorage, serverURL: URL, email: String, authCode: Sensitive<String>, codeVerifier: Sensitive<String>, token: Sensitive<String>, request: URLRequest, action: Action, link: Link, scannedText: String, legacyIDToken: String, configId: String, url: URL, folder: URL, activation: DeviceActivation
 ) async throws {
-    let pending = try await keyway.pendingApprovals(for: "ada@example.com", waitSeconds: 25)
-    if let request = pending.first {     // show request.applicationName, .location, .matchingNumber
-        try await keyway.decide(request, .approve, for: "ada@example.com")
+    let keyway = try KeywayClient(configID: "cfg_…", baseURL: serverURL,
+                            options: KeywayOptions(resumableFlowStorage: storage))
+    if try await keyway.flow.resume() {
+        // keyway.flow re-emitted the step the user was on, e.g. the enterCode prompt
+    } else {
+        await keyway.flow.start(identifier: email)
     }
-    try await keyway.approve(qrData: scannedText, for: "ada@example.com")
-    _ = pending
+    _ = keyway
 }

@@ -15,6 +15,10 @@ package enum AdminError: Error, Sendable, Equatable, CustomStringConvertible {
     case projectNotFound(projectId: String)
     /// The application has no registration token with this ID.
     case registrationTokenNotFound(tokenId: String)
+    /// The project has no identity provider with this ID.
+    case identityProviderNotFound(providerId: String)
+    /// The project has an identity provider with this ID already.
+    case identityProviderExists(providerId: String)
 
     package var description: String {
         switch self {
@@ -25,6 +29,8 @@ package enum AdminError: Error, Sendable, Equatable, CustomStringConvertible {
         case .deviceNotFound(let deviceId): "The user has no trusted device with the ID \(deviceId)."
         case .projectNotFound(let projectId): "No project has the ID \(projectId)."
         case .registrationTokenNotFound(let tokenId): "The application has no registration token with the ID \(tokenId)."
+        case .identityProviderNotFound(let providerId): "The project has no identity provider with the ID \(providerId)."
+        case .identityProviderExists(let providerId): "The project has an identity provider with the ID \(providerId) already."
         }
     }
 }

@@ -169,6 +169,9 @@ package struct AdminService: Sendable {
             } catch {
                 throw AdminError.invalidPolicy(error)
             }
+            let known = Set(try await repositories.identityProviders.all(projectId: application.projectId).map(\.id))
+            let unknown = FederationSettings.unknownProviders(policy.federation.providers, known: known)
+            if !unknown.isEmpty { throw AdminError.invalidPolicy(PolicyError(problems: unknown)) }
             try await repositories.policies.setPolicy(policy, applicationId: application.id, at: now)
             return policy.masked
         }

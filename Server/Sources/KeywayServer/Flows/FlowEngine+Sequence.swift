@@ -9,7 +9,10 @@ extension FlowEngine {
 
     /// The primary methods open to the identifier, in the policy's order.
     func primaryOptions(_ context: Context) -> [AuthenticationMethod] {
-        context.policy.primaryMethods.filter { FlowMethods.module($0)?.isPrimaryOption(context) ?? false }
+        let own = context.policy.primaryMethods.filter { FlowMethods.module($0)?.isPrimaryOption(context) ?? false }
+        // Upstream providers sign in to existing accounts (sign-ups through them are not offered yet).
+        guard context.progress.isSignIn else { return own }
+        return own + context.identityProviders.map { AuthenticationMethod(rawValue: $0.methodId) }
     }
 
     /// The second factors the user has set up that the policy counts, other than the primary method.

@@ -31,6 +31,8 @@ struct FlowEngine: Sendable {
     let metrics: ServerMetrics
     /// PowerAuth's secrets at rest: account management makes activation codes.
     let powerAuthSecrets: PowerAuthSecrets
+    /// Upstream providers' discovery documents and key sets, cached.
+    var upstream = UpstreamProviders()
 
     var steps: StepBuilder { StepBuilder(engine: self) }
 
@@ -61,6 +63,10 @@ struct FlowEngine: Sendable {
         /// Whether the application uses PowerAuth device activation (its credentials exist), so
         /// account management offers a code for another device.
         var usesDeviceActivation = false
+        /// The upstream providers the application offers, in the policy's order.
+        var identityProviders: [IdentityProviderRecord] = []
+        /// The user's linked upstream identities, for a `manageAccount` step.
+        var linkedIdentities: [FederatedIdentityRecord] = []
 
         var identifier: Identifier { Identifier(stored: flow.identifier) }
     }
@@ -211,6 +217,7 @@ struct FlowEngine: Sendable {
                 flow: flow, progress: progress, application: application, policy: policy, user: user, now: now,
                 addressHash: clientAddress.map(ClientAddress.hash), location: CoarseLocation.of(clientAddress),
                 audience: self.issuer())
+            context.identityProviders = try await self.offeredProviders(policy, application: application, in: repositories)
             try await self.beginPrimary(&context, in: repositories)
             context.flow.progress = context.progress
             try await repositories.flows.insert(context.flow)
@@ -415,6 +422,13 @@ struct FlowEngine: Sendable {
             context.trustedDevices = try await repositories.trustedDevices.trusted(
                 userId: user.id, applicationId: application.id, now: now)
         }
+        context.identityProviders = try await offeredProviders(policy, application: application, in: repositories)
+        if progress.isManage, let user {
+            context.linkedIdentities = try await repositories.federatedIdentities.all(userId: user.id)
+            if !context.linkedIdentities.isEmpty, context.identityProviders.isEmpty {
+                context.identityProviders = try await repositories.identityProviders.all(projectId: application.projectId)
+            }
+        }
         if progress.isManage {
             context.usesDeviceActivation = try await repositories.powerAuthApplications.find(applicationId: application.id) != nil
         }
@@ -531,5 +545,16 @@ struct FlowEngine: Sendable {
 
     func milliseconds(_ interval: TimeInterval) -> Int64 {
         Int64((interval * 1000).rounded())
+    }
+}
+
+extension FlowEngine {
+    /// The upstream providers the application's policy offers, in its order.
+    func offeredProviders(_ policy: FlowPolicy, application: ApplicationRecord, in repositories: Repositories)
+        async throws -> [IdentityProviderRecord]
+    {
+        guard !policy.federationProviders.isEmpty else { return [] }
+        let providers = try await repositories.identityProviders.all(projectId: application.projectId)
+        return policy.federationProviders.compactMap { id in providers.first { $0.id == id } }
     }
 }

@@ -147,8 +147,10 @@ enum FlowMethods {
     private static let byId: [FlowMethodID: any FlowMethod] = Dictionary(
         uniqueKeysWithValues: all.map { ($0.id, $0) })
 
-    /// The module with `id`, if this server has it.
-    static func module(_ id: FlowMethodID) -> (any FlowMethod)? { byId[id] }
+    /// The module with `id`, if this server has it; `federation:<id>` is the upstream provider `<id>`.
+    static func module(_ id: FlowMethodID) -> (any FlowMethod)? {
+        byId[id] ?? FederationMethodID.providerId(id.rawValue).map { FederationMethod(providerId: $0) }
+    }
 }
 
 /// An operation a `manageAccount` step offers: an action of the step (`POST manage/{name}`).
@@ -165,6 +167,8 @@ struct ManageOperation: Sendable, Equatable {
 /// The input of a `manage` operation: only `revokeDevice` takes one.
 struct ManageInput: Sendable {
     var deviceId: String?
+    /// The linked identity `unlinkIdentity` removes.
+    var identityId: String? = nil
 }
 
 /// What a method needs to draw its step: the flow limits (code length, attempts) and the box that

@@ -34,6 +34,8 @@ struct FlowPolicy: Sendable, Equatable {
     var sendsEvents = false
     /// The application's own email texts (`delivery.emailTemplates`), if it has any.
     var emailTemplates: EmailTemplates?
+    /// The project's upstream identity providers offered (`federation:<id>`), in order.
+    var federationProviders: [String] = []
 
     init(
         primaryMethods: [AuthenticationMethod] = [.emailOtp], flowTypes: Set<FlowType> = [.signin],
@@ -57,6 +59,7 @@ struct FlowPolicy: Sendable, Equatable {
         passwordMinimumLength = policy.password.minimumLength
         autoCreateUsers = application.autoCreateUsers && !flowTypes.contains(.signup)
         devices = policy.devices
+        federationProviders = policy.federation.providers
         sendsEvents = policy.delivery.events != nil
         emailTemplates = policy.delivery.emailTemplates
     }

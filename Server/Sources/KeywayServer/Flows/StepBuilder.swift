@@ -55,7 +55,16 @@ struct StepBuilder: Sendable {
                 ManageAccountPayload(
                     methods: FlowMethods.all.compactMap { $0.enrolledMethod(context) },
                     devices: context.policy.devices.enabled ? context.trustedDevices.map(TrustedDevice.init) : nil,
-                    activationCode: engine.issuedActivationCode(context)))
+                    activationCode: engine.issuedActivationCode(context),
+                    linkedIdentities: context.linkedIdentities.isEmpty
+                        ? nil
+                        : context.linkedIdentities.map { identity in
+                            LinkedIdentity(
+                                id: identity.id, providerId: identity.providerId,
+                                label: context.identityProviders.first { $0.id == identity.providerId }?.label
+                                    ?? identity.providerId,
+                                email: identity.email, linkedAt: Date(epochMilliseconds: identity.createdAt))
+                        }))
             for (operation, _) in FlowEngine.operations(context) {
                 draft.post(operation.name, "manage/\(operation.name)", label: operation.label, fields: operation.fields)
             }

@@ -57,10 +57,21 @@ struct StepPage {
                             HostedHiddenValue(name: "action", value: select.name),
                             HostedHiddenValue(name: "methodId", value: option.id),
                         ],
-                        submitLabel: option.label, style: .secondary)
+                        submitLabel: option.provider?.label ?? option.label, style: .secondary)
                     form.note = option.destination
+                    form.iconURL = option.provider?.iconURL
                     page.forms.append(form)
                 }
+            }
+        case .redirect(let redirect):
+            // The provider's page: the browser goes on at once (a refresh, not the redirect of a
+            // form post, which the page's `form-action` would stop), with a link as a fallback.
+            handled.insert("callback")
+            let provider = Self.providerName(redirect.provider.label)
+            page.displays.append(.text(strings("redirect.intro", ["provider": provider])))
+            if HostedURLPolicy.isLinkTarget(redirect.url), !redirect.url.hasPrefix("/") {
+                page.redirectTo = redirect.url
+                page.links.append(HostedLink(text: strings("redirect.continue", ["provider": provider]), href: redirect.url))
             }
         case .awaitApproval(let approval):
             handled.insert("poll")
@@ -102,6 +113,15 @@ struct StepPage {
         page.forms.append(
             HostedForm(action: "/login/cancel", csrfToken: csrfToken, submitLabel: strings("action.cancel"), style: .link))
         return page
+    }
+
+    /// A provider's name from its button's label: "Continue with Google" → "Google".
+    static func providerName(_ label: String) -> String {
+        for prefix in ["Continue with ", "Sign in with ", "Log in with "]
+        where label.lowercased().hasPrefix(prefix.lowercased()) && label.count > prefix.count {
+            return String(label.dropFirst(prefix.count))
+        }
+        return label
     }
 
     /// The form of one action: its fields as inputs, its name as a hidden value.

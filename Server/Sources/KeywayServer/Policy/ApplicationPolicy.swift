@@ -29,13 +29,17 @@ public struct ApplicationPolicy: Codable, Sendable, Equatable {
     public var devices: DeviceTrustSettings
     /// Apple App Attest: which proofs of a genuine app instance the application asks for.
     public var appAttest: AppAttestSettings
+    /// The project's upstream identity providers the application offers (`federation:<id>`).
+    public var federation: FederationSettings
 
     public init(
         primaryMethods: [AuthenticationMethod], mfaMethods: [AuthenticationMethod] = [], mfaMode: MFAMode = .off,
         flowTypes: [FlowType] = [.signin], signup: SignupSettings = SignupSettings(),
         password: PasswordSettings = PasswordSettings(), delivery: DeliverySettings = DeliverySettings(),
-        devices: DeviceTrustSettings = DeviceTrustSettings(), appAttest: AppAttestSettings = AppAttestSettings()
+        devices: DeviceTrustSettings = DeviceTrustSettings(), appAttest: AppAttestSettings = AppAttestSettings(),
+        federation: FederationSettings = FederationSettings()
     ) {
+        self.federation = federation
         self.devices = devices
         self.appAttest = appAttest
         self.primaryMethods = primaryMethods
@@ -72,11 +76,11 @@ public struct ApplicationPolicy: Codable, Sendable, Equatable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case primaryMethods, mfaMethods, mfaMode, flowTypes, signup, password, delivery, devices, appAttest
+        case primaryMethods, mfaMethods, mfaMode, flowTypes, signup, password, delivery, devices, appAttest, federation
     }
 
     /// Decodes a policy. Only `primaryMethods` is required; the other fields default to the
-    /// values of ``init(primaryMethods:mfaMethods:mfaMode:flowTypes:signup:password:delivery:devices:appAttest:)``.
+    /// values of ``init(primaryMethods:mfaMethods:mfaMode:flowTypes:signup:password:delivery:devices:appAttest:federation:)``.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         primaryMethods = try container.decode([AuthenticationMethod].self, forKey: .primaryMethods)
@@ -88,6 +92,7 @@ public struct ApplicationPolicy: Codable, Sendable, Equatable {
         delivery = try container.decodeIfPresent(DeliverySettings.self, forKey: .delivery) ?? DeliverySettings()
         devices = try container.decodeIfPresent(DeviceTrustSettings.self, forKey: .devices) ?? DeviceTrustSettings()
         appAttest = try container.decodeIfPresent(AppAttestSettings.self, forKey: .appAttest) ?? AppAttestSettings()
+        federation = try container.decodeIfPresent(FederationSettings.self, forKey: .federation) ?? FederationSettings()
     }
 }
 

@@ -247,6 +247,7 @@ extension ApplicationPolicy {
             problems += method.validate(self, devMode: devMode)
         }
 
+        problems += federation.problems()
         if !problems.isEmpty { throw PolicyError(problems: problems) }
     }
 

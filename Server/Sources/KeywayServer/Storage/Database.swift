@@ -56,6 +56,8 @@ struct Repositories: Sendable {
     var dpopProofs: SeenOnceRepository { .dpopProofs(sql) }
     var profiles: ProfileRepository { ProfileRepository(sql: sql) }
     var federation: FederationRepository { FederationRepository(sql: sql) }
+    var identityProviders: IdentityProviderRepository { IdentityProviderRepository(sql: sql) }
+    var federatedIdentities: FederatedIdentityRepository { FederatedIdentityRepository(sql: sql) }
     var registrationTokens: RegistrationTokenRepository { RegistrationTokenRepository(sql: sql) }
     var clientAssertions: SeenOnceRepository { .clientAssertions(sql) }
     var rateLimits: RateLimitRepository { RateLimitRepository(sql: sql) }

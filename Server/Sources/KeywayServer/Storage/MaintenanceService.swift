@@ -42,6 +42,7 @@ struct MaintenanceService: Service {
             try await repositories.browserFlows.deleteExpired(before: cutoff)
             try await repositories.browserSessions.deleteExpired(before: cutoff)
             try await repositories.pushedRequests.deleteExpired(before: cutoff)
+            try await repositories.federatedIdentities.sweepStates(before: cutoff)
             try await repositories.trustedDevices.deleteEnded(
                 before: clock.now().addingTimeInterval(-30 * 86_400).epochMilliseconds)
             try await repositories.dpopProofs.deleteExpired(before: clock.now().epochMilliseconds)

@@ -141,9 +141,30 @@ enum HostedPageSamples {
         ],
         links: [HostedLink(text: "Back to Acme Notes", href: "https://notes.example.com/")])
 
+    /// A method choice with upstream providers: buttons with their icons.
+    static let providers: HostedPage = {
+        var google = HostedForm(
+            action: "/login/action", csrfToken: "csrf-7",
+            hidden: [HostedHiddenValue(name: "action", value: "selectMethod"), HostedHiddenValue(name: "methodId", value: "federation:google")],
+            submitLabel: "Continue with Google", style: .secondary)
+        google.iconURL = "https://cdn.example.com/google.svg"
+        let email = HostedForm(
+            action: "/login/action", csrfToken: "csrf-7",
+            hidden: [HostedHiddenValue(name: "action", value: "selectMethod"), HostedHiddenValue(name: "methodId", value: "emailOtp")],
+            submitLabel: "Email me a code", style: .secondary, note: "a•••@example.com")
+        return HostedPage(title: "Choose how to sign in", subtitle: "to continue to Acme Notes", theme: theme, forms: [google, email])
+    }()
+
+    /// On the way to a provider: the browser is sent on at once, a link as a fallback.
+    static let redirect = HostedPage(
+        title: "Continue with Google", subtitle: "to continue to Acme Notes", theme: theme,
+        displays: [.text("You are sent to Google to sign in, then back here.")],
+        links: [HostedLink(text: "Continue to Google", href: "https://accounts.example.com/authorize?client_id=kw&state=st_1")],
+        redirectTo: "https://accounts.example.com/authorize?client_id=kw&state=st_1")
+
     /// Every sample, by name.
     static let all: [(name: String, page: HostedPage)] = [
         ("sign-in", signIn), ("code", code), ("sign-up", signUp), ("totp", totp), ("waiting", waiting),
-        ("devices", devices),
+        ("devices", devices), ("providers", providers), ("redirect", redirect),
     ]
 }

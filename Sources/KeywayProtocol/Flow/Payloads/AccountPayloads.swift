@@ -38,6 +38,9 @@ public struct ManageAccountPayload: Codable, Sendable, Equatable {
     /// The activation code the `createActivationCode` operation just made for another device of
     /// the user; shown until the next operation.
     public var activationCode: IssuedActivationCode?
+    /// The upstream identities linked to the account; each can be unlinked with the
+    /// `unlinkIdentity` action (field `identityId`) unless it is the last way in.
+    public var linkedIdentities: [LinkedIdentity]?
 
     /// Creates an account payload with the given values.
     ///
@@ -45,10 +48,15 @@ public struct ManageAccountPayload: Codable, Sendable, Equatable {
     ///   - methods: The methods set up on the account.
     ///   - devices: The account's trusted devices in this application, if listed.
     ///   - activationCode: An activation code just made, if any.
-    public init(methods: [EnrolledMethod], devices: [TrustedDevice]? = nil, activationCode: IssuedActivationCode? = nil) {
+    ///   - linkedIdentities: The upstream identities linked to the account, if listed.
+    public init(
+        methods: [EnrolledMethod], devices: [TrustedDevice]? = nil, activationCode: IssuedActivationCode? = nil,
+        linkedIdentities: [LinkedIdentity]? = nil
+    ) {
         self.methods = methods
         self.devices = devices
         self.activationCode = activationCode
+        self.linkedIdentities = linkedIdentities
     }
 }
 

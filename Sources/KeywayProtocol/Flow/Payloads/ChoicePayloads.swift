@@ -10,6 +10,9 @@ public struct MethodOption: Codable, Sendable, Equatable {
     public var label: String
     /// Where a code would go, masked, for code methods.
     public var destination: String?
+    /// The upstream provider, for a ``AuthenticationMethod/federation`` choice: its button's label
+    /// and icon.
+    public var provider: FederationProvider?
 
     /// Creates a method choice with the given values.
     ///
@@ -18,11 +21,16 @@ public struct MethodOption: Codable, Sendable, Equatable {
     ///   - type: The method behind the choice.
     ///   - label: A label to show.
     ///   - destination: Where a code would go, masked, for code methods.
-    public init(id: String, type: AuthenticationMethod, label: String, destination: String? = nil) {
+    ///   - provider: The upstream provider, for a federation choice.
+    public init(
+        id: String, type: AuthenticationMethod, label: String, destination: String? = nil,
+        provider: FederationProvider? = nil
+    ) {
         self.id = id
         self.type = type
         self.label = label
         self.destination = destination
+        self.provider = provider
     }
 }
 

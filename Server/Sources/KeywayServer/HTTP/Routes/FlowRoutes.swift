@@ -15,6 +15,18 @@ struct FlowRoutes {
     private static let clientHeader = HTTPField.Name(ProtocolHeader.client)!
 
     func register(on router: RouteTable) {
+        // Where upstream providers send the browser back: in the query, or as a form (Apple's
+        // form_post).
+        router.get("v1/federation/callback") { request, _ in
+            let query = request.uri.queryParameters
+            return try await Self.federationRedirect(
+                engine, code: query.get("code"), state: query.get("state"), error: query.get("error"))
+        }
+        router.post("v1/federation/callback") { request, context in
+            let form = (try? FormURLEncoded.parse(try await RequestDecoding.body(request, context: context))) ?? [:]
+            return try await Self.federationRedirect(
+                engine, code: form["code"], state: form["state"], error: form["error"], appleUser: form["user"])
+        }
         let flows = router.group("v1/flows")
         flows.post { request, context in
             let body = try await RequestDecoding.json(StartFlowRequest.self, from: request, context: context)
@@ -59,20 +71,32 @@ struct FlowRoutes {
                 try await engine.submitForm(Self.target(request, context), values: body.mapValues(\.text)))
         }
         flows.post(":flowId/manage/:operation") { request, context in
-            // Operations take no body, except revokeDevice ({"deviceId": …}).
-            let deviceId = try await RequestDecoding.optionalJSON(ManageOperationRequest.self, from: request, context: context)?
-                .deviceId
+            // Operations take no body, except revokeDevice ({"deviceId": …}) and unlinkIdentity
+            // ({"identityId": …}).
+            let body = try await RequestDecoding.optionalJSON(ManageOperationRequest.self, from: request, context: context)
             return try HTTPResponses.json(
                 try await engine.manage(
                     Self.target(request, context), operation: try context.parameters.require("operation"),
-                    deviceId: deviceId))
+                    deviceId: body?.deviceId, identityId: body?.identityId))
         }
         // Each method's own input, and the code step the code methods share.
         let routes = FlowInputRoutes(group: flows, engine: engine)
         FlowEngine.codeRoutes(routes)
+        FederationMethod.callbackRoute(routes)
         for method in FlowMethods.all {
             method.routes(routes)
         }
+    }
+
+    /// Sends the browser on to the app after a provider's answer.
+    static func federationRedirect(
+        _ engine: FlowEngine, code: String?, state: String?, error: String?, appleUser: String? = nil
+    ) async throws -> Response {
+        guard let state, !state.isEmpty, state.count <= 256, (code?.count ?? 0) <= 4096 else {
+            throw FlowProblem.invalidState
+        }
+        let location = try await engine.browserCallback(code: code, state: state, error: error, appleUser: appleUser)
+        return Response(status: .seeOther, headers: [.location: location, .cacheControl: "no-store"])
     }
 
     static func target(_ request: Request, _ context: KeywayRequestContext) throws -> FlowEngine.Target {
@@ -85,6 +109,8 @@ struct FlowRoutes {
 /// The body of a `manage` operation that names a device.
 struct ManageOperationRequest: Decodable, Sendable {
     var deviceId: String?
+    /// The linked identity `unlinkIdentity` removes.
+    var identityId: String?
 }
 
 /// A form answer: a string, or a boolean or number a client sent as JSON.

@@ -17,6 +17,9 @@ struct HostedPage: Sendable, Equatable {
     var links: [HostedLink] = []
     /// Reload the page after this many seconds (waiting for an approval), without JavaScript.
     var refreshAfter: Int? = nil
+    /// Send the browser on to this `https` (or loopback `http`) URL at once, without JavaScript
+    /// (an upstream provider's sign-in page); the page links to it too.
+    var redirectTo: String? = nil
     /// The page's language (`lang`).
     var locale = "en"
     /// The HTTP status the page is served with.
@@ -87,6 +90,8 @@ struct HostedForm: Sendable, Equatable {
     var note: String? = nil
     /// Whether the button is disabled (a resend still cooling down).
     var disabled = false
+    /// An `https` icon drawn in the button (an upstream provider's logo).
+    var iconURL: String? = nil
 }
 
 /// A hidden form value.

@@ -30,6 +30,9 @@ extension HostedPageView {
         let refresh = page.refreshAfter.map { max(1, $0) }
         hasRefresh = refresh != nil
         refreshSeconds = refresh.map(String.init) ?? ""
+        let redirect = page.redirectTo.flatMap { HostedURLPolicy.isLinkTarget($0) && !$0.hasPrefix("#") ? $0 : nil }
+        hasRedirect = redirect != nil
+        redirectURL = redirect ?? ""
         errorSummary = fields.filter(\.hasError).map { HostedLinkView(text: $0.error, href: "#\($0.id)") }
         hasErrors = !errorSummary.isEmpty
         messages = page.messages.map(Self.message)

@@ -22,6 +22,10 @@ struct HostedPageView: Sendable {
     let hasRefresh: Bool
     /// The seconds of `<meta http-equiv="refresh">`.
     let refreshSeconds: String
+    /// Whether the page sends the browser on at once.
+    let hasRedirect: Bool
+    /// Where it sends it (`<meta http-equiv="refresh" content="0; url=…">`).
+    let redirectURL: String
     /// Whether any field has an error (the error summary and the title's prefix).
     let hasErrors: Bool
     /// The field errors, each linking to its input.
@@ -142,6 +146,10 @@ struct HostedFormView: Sendable {
     let style: String
     /// Whether the button is disabled.
     let disabled: Bool
+    /// Whether the button has an icon.
+    let hasIcon: Bool
+    /// The icon's `https` URL.
+    let iconURL: String
     /// Whether there is a note.
     let hasNote: Bool
     /// The note under the button.

@@ -23,11 +23,13 @@ struct HostedPageViewBuilder {
         }
         let note = form.note ?? ""
         let noteId = "\(prefix)-note"
+        let icon = form.iconURL.flatMap { HostedURLPolicy.isHTTPS($0) ? $0 : nil }
         let describers = [describedBy, note.isEmpty ? nil : noteId].compactMap { $0 }
         return HostedFormView(
             action: form.action, csrfToken: form.csrfToken,
             hidden: form.hidden.map { HostedHiddenView(name: $0.name, value: $0.value) }, fields: fields,
             submitLabel: form.submitLabel, style: form.style.rawValue, disabled: form.disabled,
+            hasIcon: icon != nil, iconURL: icon ?? "",
             hasNote: !note.isEmpty, note: note, noteId: noteId,
             hasButtonDescribedBy: !describers.isEmpty, buttonDescribedBy: describers.joined(separator: " "))
     }

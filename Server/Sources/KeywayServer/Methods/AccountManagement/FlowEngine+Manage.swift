@@ -50,6 +50,10 @@ extension FlowEngine {
             }
             context.usesDeviceActivation =
                 try await repositories.powerAuthApplications.find(applicationId: application.id) != nil
+            context.linkedIdentities = try await repositories.federatedIdentities.all(userId: user.id)
+            if !context.linkedIdentities.isEmpty {
+                context.identityProviders = try await repositories.identityProviders.all(projectId: application.projectId)
+            }
             return self.steps.step(for: context, flowToken: Sensitive(flowToken), traceId: traceId)
         }
     }
@@ -63,6 +67,7 @@ extension FlowEngine {
                 operations += method.manageOperations(context).map { ($0, method) }
             }
             if context.usesDeviceActivation { operations.append((activationCodeOperation, nil)) }
+            if let unlink = unlinkOperation(context) { operations.append((unlink, nil)) }
         }
         operations.append((finishOperation, nil))
         return operations
@@ -70,14 +75,17 @@ extension FlowEngine {
 
     /// Runs an operation of the `manageAccount` step, after a fresh verification when it
     /// weakens the account.
-    func manage(_ target: Target, operation name: String, deviceId: String? = nil) async throws -> Step {
+    func manage(_ target: Target, operation name: String, deviceId: String? = nil, identityId: String? = nil) async throws
+        -> Step
+    {
         let known =
             FlowMethods.all.contains { $0.manageOperationNames.contains(name) }
-            || [Self.finishOperation.name, Self.activationCodeOperation.name].contains(name)
+            || [Self.finishOperation.name, Self.activationCodeOperation.name, Self.unlinkIdentityOperation.name]
+                .contains(name)
         guard known else {
             throw FlowProblem.invalidRequest([InvalidField(name: "operation", reason: "No such operation.")])
         }
-        let input = ManageInput(deviceId: deviceId)
+        let input = ManageInput(deviceId: deviceId, identityId: identityId)
         return try await run(target) { context, repositories in
             guard context.progress.isManage, context.progress.stage == .manageAccount else {
                 throw FlowProblem.invalidStep
@@ -122,6 +130,9 @@ extension FlowEngine {
         if name == Self.activationCodeOperation.name {
             try await issueActivationCode(&context, in: repositories)
             return nil
+        }
+        if name == Self.unlinkIdentityOperation.name {
+            return try await unlinkIdentity(input.identityId, &context, in: repositories)
         }
         guard let method = FlowMethods.all.first(where: { $0.manageOperationNames.contains(name) }) else {
             throw FlowProblem.invalidStep

@@ -1,0 +1,142 @@
+import Foundation
+import KeywayJOSE
+import KeywayProtocol
+import Logging
+
+/// The caches of upstream providers a flow engine uses: discovery documents and key sets.
+struct UpstreamProviders: Sendable {
+    let discovery: ProviderDiscovery
+    let keys: JWKSFetcher
+
+    init(clock: any ServerClock = SystemClock(), logger: Logger = Logger(label: "keyway.federation")) {
+        discovery = ProviderDiscovery(clock: clock, logger: logger)
+        keys = JWKSFetcher(clock: clock, logger: logger)
+    }
+}
+
+/// Signing in with one of the project's upstream OpenID Connect providers: the method
+/// `federation:<id>`. Choosing it answers a `redirect` step with the provider's authorization URL
+/// (state, PKCE S256, nonce); the callback proves the primary factor (`amr` `fed`).
+struct FederationMethod: FlowMethod {
+    let providerId: String
+    var id: FlowMethodID { AuthenticationMethod(rawValue: FederationMethodID.methodId(providerId: providerId)) }
+
+    /// How long the provider's state lives: ten minutes.
+    static let stateLifetime: Int64 = 600_000
+
+    // Enabled through the policy's `federation.providers`, never listed in `primaryMethods`.
+    var canBePrimary: Bool { false }
+
+    func provider(_ context: FlowEngine.Context) -> IdentityProviderRecord? {
+        context.identityProviders.first { $0.id == providerId }
+    }
+
+    func isPrimaryOption(_ context: FlowEngine.Context) -> Bool { provider(context) != nil }
+
+    func option(for purpose: MethodPurpose, _ context: FlowEngine.Context) -> MethodOption {
+        let provider = self.provider(context)
+        let label = provider?.label ?? providerId
+        return MethodOption(
+            id: id.rawValue, type: .federation, label: label,
+            provider: FederationProvider(id: providerId, label: label, iconURL: provider?.iconURL))
+    }
+
+    func begin(
+        _ purpose: MethodPurpose, _ context: inout FlowEngine.Context, engine: FlowEngine, in repositories: Repositories
+    ) async throws {
+        guard purpose == .primary, let provider = provider(context) else { throw FlowProblem.methodUnavailable }
+        let metadata: ProviderMetadata
+        do {
+            metadata = try await engine.upstream.discovery.metadata(issuer: provider.issuer)
+        } catch {
+            throw FlowProblem.methodUnavailable
+        }
+        let state = SecureRandom.token(prefix: "fst")
+        let nonce = SecureRandom.token(prefix: "fno")
+        let verifier = SecureRandom.token(prefix: "fpk")
+        let purposeKey = "federation:\(context.flow.id)"
+        try await repositories.federatedIdentities.insertState(
+            FederationStateRecord(
+                stateHash: sha256Hex(state), flowId: context.flow.id, providerId: provider.id,
+                sealedNonce: try engine.secrets.seal(Array(nonce.utf8), purpose: purposeKey),
+                sealedVerifier: try engine.secrets.seal(Array(verifier.utf8), purpose: purposeKey),
+                createdAt: context.now, expiresAt: context.now + Self.stateLifetime))
+        var components = URLComponents(string: metadata.authorizationEndpoint)
+        var items = components?.queryItems ?? []
+        items += [
+            URLQueryItem(name: "response_type", value: "code"),
+            URLQueryItem(name: "client_id", value: provider.clientId),
+            URLQueryItem(name: "redirect_uri", value: Self.callbackURL(engine)),
+            URLQueryItem(name: "scope", value: provider.scopes.joined(separator: " ")),
+            URLQueryItem(name: "state", value: state),
+            URLQueryItem(name: "nonce", value: nonce),
+            URLQueryItem(name: "code_challenge", value: PKCE.challenge(for: verifier)),
+            URLQueryItem(name: "code_challenge_method", value: "S256"),
+        ]
+        if let mode = provider.preset.responseMode { items.append(URLQueryItem(name: "response_mode", value: mode)) }
+        components?.queryItems = items
+        guard let url = components?.url?.absoluteString else { throw FlowProblem.methodUnavailable }
+        let returnScheme =
+            context.progress.authorization?.redirectURI.flatMap { URL(string: $0)?.scheme?.lowercased() } ?? "https"
+        context.progress.stage = .method(
+            try ActiveMethod(id, purpose: .primary, state: FederationStage(url: url, returnScheme: returnScheme)))
+    }
+
+    /// Where providers send the browser back: `<issuer>/v1/federation/callback`.
+    static func callbackURL(_ engine: FlowEngine) -> String {
+        let issuer = engine.issuer()
+        return (issuer.hasSuffix("/") ? String(issuer.dropLast()) : issuer) + "/v1/federation/callback"
+    }
+
+    func step(for active: ActiveMethod, _ context: FlowEngine.Context, into draft: inout StepDraft, using resources: StepResources) {
+        let stage = (try? active.state(as: FederationStage.self)) ?? FederationStage()
+        let provider = self.provider(context)
+        let label = provider?.label ?? providerId
+        draft.info = StepInfo(id: "redirect", label: label)
+        draft.payload = .redirect(
+            RedirectPayload(
+                url: stage.url ?? "", returnScheme: stage.returnScheme ?? "https",
+                provider: FederationProvider(id: providerId, label: label, iconURL: provider?.iconURL)))
+        draft.post(
+            "callback", "federation/callback", label: "Continue",
+            fields: [
+                Field(name: "url", type: .text, required: false, label: "Callback URL"),
+                Field(name: "code", type: .hidden, required: false),
+                Field(name: "state", type: .hidden, required: false),
+            ])
+    }
+
+    /// The callback route is registered once for every provider by ``callbackRoute(_:)``.
+    func routes(_ routes: FlowInputRoutes) {}
+
+    /// `POST /v1/flows/{flowId}/federation/callback`: the URL the app received, or its code and state.
+    static func callbackRoute(_ routes: FlowInputRoutes) {
+        let engine = routes.engine
+        routes.post("federation/callback") { request, context, target in
+            let body = try await RequestDecoding.json(FederationCallbackRequest.self, from: request, context: context)
+            var code = body.code?.revealed
+            var state = body.state
+            if let url = body.url {
+                let items = URLComponents(string: url)?.queryItems ?? []
+                code = code ?? items.first { $0.name == "code" }?.value
+                state = state ?? items.first { $0.name == "state" }?.value
+                if let error = items.first(where: { $0.name == "error" })?.value {
+                    throw FlowProblem.federationFailed("The provider answered \(error.prefix(64)): the sign-in was not finished there.")
+                }
+            }
+            guard let state, !state.isEmpty, state.count <= 256, (code?.count ?? 0) <= 4096 else {
+                throw FlowProblem.invalidRequest([
+                    InvalidField(name: "url", reason: "Send the callback URL the app received, or its code and state.")
+                ])
+            }
+            return try await engine.federationCallback(target, code: code, state: state)
+        }
+    }
+}
+
+/// The state of a federation stage. Every member is optional.
+struct FederationStage: Codable, Sendable, Equatable {
+    /// The provider's authorization URL the step shows.
+    var url: String?
+    var returnScheme: String?
+}

@@ -1,0 +1,187 @@
+import Foundation
+import KeywayJOSE
+import KeywayProtocol
+
+extension FlowProblem {
+    /// A provider's callback with a state this server did not issue, issued for another flow, or
+    /// expired.
+    static let invalidState = FlowProblem(
+        .invalidState, status: 400, title: "Invalid state",
+        detail: "This answer of the sign-in provider does not belong to this sign-in, or it expired. Start again.",
+        action: .restartFlow)
+
+    /// Signing in with the provider failed; `detail` says why.
+    static func federationFailed(_ detail: String) -> FlowProblem {
+        FlowProblem(.federationFailed, status: 502, title: "Sign-in with the provider failed", detail: detail, action: .selectMethod)
+    }
+}
+
+/// The provider's answer: the state checked, the code redeemed, the ID token verified — all before
+/// the flow's transaction, as they talk to the provider — then the identity applied to the flow.
+extension FlowEngine {
+    /// A state this server issued, with its flow's redirect URI and its provider.
+    struct IssuedState: Sendable {
+        let record: FederationStateRecord
+        let provider: IdentityProviderRecord?
+        let redirectURI: String?
+    }
+
+    /// The state `state` names, if this server issued it.
+    func issuedState(_ state: String) async throws -> IssuedState? {
+        try await database.read { repositories -> IssuedState? in
+            guard let record = try await repositories.federatedIdentities.state(hash: sha256Hex(state)),
+                let flow = try await repositories.flows.find(id: record.flowId),
+                let application = try await repositories.applications.find(id: flow.applicationId)
+            else { return nil }
+            return IssuedState(
+                record: record,
+                provider: try await repositories.identityProviders.find(
+                    projectId: application.projectId, id: record.providerId),
+                redirectURI: flow.progress?.authorization?.redirectURI)
+        }
+    }
+
+    /// The provider's answer verified — the code redeemed with the state's PKCE verifier, the ID
+    /// token checked against the state's nonce — outside any transaction, as it talks to the provider.
+    func verifyUpstream(_ issued: IssuedState, code: String, now: Int64) async throws -> UpstreamIdentity {
+        guard issued.record.expiresAt > now, let provider = issued.provider else { throw FlowProblem.invalidState }
+        let record = issued.record
+        let purpose = "federation:\(record.flowId)"
+        let nonce = String(decoding: try secrets.open(record.sealedNonce, purpose: purpose), as: UTF8.self)
+        let verifier = String(decoding: try secrets.open(record.sealedVerifier, purpose: purpose), as: UTF8.self)
+        let metadata: ProviderMetadata
+        do {
+            metadata = try await upstream.discovery.metadata(issuer: provider.issuer)
+        } catch {
+            throw FlowProblem.methodUnavailable
+        }
+        do {
+            let secret = try UpstreamTokenClient.clientSecret(for: provider, secrets: secrets, now: now)
+            let idToken = try await UpstreamTokenClient.redeem(
+                code: code, verifier: verifier, redirectURI: FederationMethod.callbackURL(self), provider: provider,
+                clientSecret: secret, metadata: metadata)
+            guard let jwksURL = URL(string: metadata.jwksUri) else { throw FlowProblem.methodUnavailable }
+            let keys = try await upstream.keys.keys(at: jwksURL, kid: UpstreamIDTokenVerifier.keyID(of: idToken))
+            return try UpstreamIDTokenVerifier.verify(idToken, provider: provider, keys: keys, nonce: nonce, now: now)
+        } catch let failure as UpstreamTokenClient.Failure {
+            throw FlowProblem.federationFailed(failure.message)
+        } catch let refusal as UpstreamIDTokenVerifier.Refusal {
+            throw FlowProblem.federationFailed(refusal.message)
+        } catch is JWKSFetcher.Failure {
+            throw FlowProblem.federationFailed("The provider's keys could not be fetched.")
+        }
+    }
+
+    /// `GET|POST /v1/federation/callback`, where the provider sends the browser: the answer is
+    /// verified and kept with the state, and the browser goes on to the app with the state
+    /// (`<redirect URI>?state=…`), whose client then sends it to the flow's `callback`. A second
+    /// delivery goes the same way and changes nothing. Answers where the browser goes.
+    func browserCallback(code: String?, state: String, error: String?, appleUser: String? = nil) async throws -> String {
+        let now = clock.now().epochMilliseconds
+        guard let issued = try await issuedState(state) else { throw FlowProblem.invalidState }
+        guard let redirectURI = issued.redirectURI, var next = URLComponents(string: redirectURI) else {
+            throw FlowProblem.invalidState
+        }
+        var items = next.queryItems ?? []
+        items.append(URLQueryItem(name: "state", value: state))
+        if issued.record.consumedAt == nil, issued.record.outcome == nil {
+            if let error {
+                items.append(URLQueryItem(name: "error", value: String(error.prefix(64))))
+            } else if let code {
+                var identity = try await verifyUpstream(issued, code: code, now: now)
+                // Apple gives the name only on the first sign-in, in the form's `user` member.
+                if identity.name == nil, let name = appleUser.flatMap(Self.appleUserName) { identity.name = name }
+                let outcome = String(decoding: try JSONEncoder().encode(identity), as: UTF8.self)
+                let hash = sha256Hex(state)
+                try await database.write { try await $0.federatedIdentities.recordOutcome(hash: hash, outcome: outcome) }
+            }
+        }
+        next.queryItems = items
+        guard let location = next.string else { throw FlowProblem.invalidState }
+        return location
+    }
+
+    /// The name in Apple's `user` form member (`{"name": {"firstName", "lastName"}, "email"}`).
+    static func appleUserName(_ json: String) -> String? {
+        guard json.count <= 4096,
+            case .object(let user)? = try? JSONDecoder().decode(JSONValue.self, from: Data(json.utf8)),
+            case .object(let name)? = user["name"]
+        else { return nil }
+        let parts = [name["firstName"]?.stringValue, name["lastName"]?.stringValue].compactMap { $0 }.filter { !$0.isEmpty }
+        return parts.isEmpty ? nil : String(parts.joined(separator: " ").prefix(200))
+    }
+
+    /// The flow's `callback`: the provider's code and state (or only the state, once the browser
+    /// callback verified the answer); the identity then signs its user in.
+    func federationCallback(_ target: Target, code: String?, state: String) async throws -> Step {
+        let now = clock.now().epochMilliseconds
+        let stateHash = sha256Hex(state)
+        guard let issued = try await issuedState(state), issued.record.flowId == target.flowId else {
+            throw FlowProblem.invalidState
+        }
+        if issued.record.consumedAt != nil {
+            // A second delivery of the same callback: the flow is where the first one left it.
+            return try await run(target) { _, _ in nil }
+        }
+        guard let provider = issued.provider, issued.record.expiresAt > now else { throw FlowProblem.invalidState }
+        let identity: UpstreamIdentity
+        if let outcome = issued.record.outcome {
+            identity = try JSONDecoder().decode(UpstreamIdentity.self, from: Data(outcome.utf8))
+        } else if let code {
+            identity = try await verifyUpstream(issued, code: code, now: now)
+        } else {
+            throw FlowProblem.invalidRequest([
+                InvalidField(name: "url", reason: "The callback carries no code, and the provider's answer has not arrived.")
+            ])
+        }
+        let methodId = AuthenticationMethod(rawValue: provider.methodId)
+        return try await run(target) { context, repositories in
+            // Consumed once; a concurrent second delivery finds it consumed and changes nothing.
+            guard try await repositories.federatedIdentities.consumeState(hash: stateHash, at: now) else { return nil }
+            guard case .method(let active) = context.progress.stage, active.method == methodId, context.progress.isSignIn
+            else { throw FlowProblem.invalidStep }
+            let projectId = context.application.projectId
+            let user: UserRecord
+            if let linked = try await repositories.federatedIdentities.find(
+                projectId: projectId, issuer: identity.issuer, subject: identity.subject),
+                let owner = try await repositories.users.find(id: linked.userId)
+            {
+                try await repositories.federatedIdentities.used(
+                    id: linked.id, email: identity.email, emailVerified: identity.emailVerified, name: identity.name,
+                    picture: identity.picture, at: now)
+                user = owner
+            } else if let email = identity.email, identity.emailVerified,
+                let local = try await repositories.users.find(projectId: projectId, email: email), local.emailVerified
+            {
+                // The provider vouches for the address and so did this server: link.
+                _ = try await repositories.federatedIdentities.link(
+                    FederatedIdentityRecord(
+                        id: SecureRandom.identifier(prefix: "fid"), userId: local.id, projectId: projectId,
+                        providerId: provider.id, issuer: identity.issuer, subject: identity.subject, email: email,
+                        emailVerified: true, name: identity.name, picture: identity.picture, createdAt: now, lastUsedAt: now))
+                user = local
+            } else {
+                throw FlowProblem.federationFailed(
+                    "No account is linked to this \(provider.label) identity. Sign in another way first.")
+            }
+            context.user = user
+            context.flow.userId = user.id
+            return try await self.proved(methodId, amr: "fed", &context, in: repositories)
+        }
+    }
+}
+
+extension FlowEngine {
+    /// Fetches a provider's discovery document before the flow's transaction, so choosing the
+    /// provider never holds the transaction while the provider answers (or does not): the
+    /// method's `begin` then reads the cache, or the failure remembered for 30 seconds.
+    func prefetchDiscovery(flowId: String, providerId: String) async {
+        let issuer = try? await database.read { repositories -> String? in
+            guard let flow = try await repositories.flows.find(id: flowId),
+                let application = try await repositories.applications.find(id: flow.applicationId)
+            else { return nil }
+            return try await repositories.identityProviders.find(projectId: application.projectId, id: providerId)?.issuer
+        }
+        if let issuer = issuer ?? nil { _ = try? await upstream.discovery.metadata(issuer: issuer) }
+    }
+}

@@ -1,0 +1,63 @@
+import Foundation
+import KeywayProtocol
+
+/// Account management's linked identities: the `unlinkIdentity` operation, refused when the
+/// identity is the account's last way in.
+extension FlowEngine {
+    /// Unlinks one of the account's upstream identities (field `identityId`).
+    static let unlinkIdentityOperation = ManageOperation(
+        name: "unlinkIdentity", label: "Unlink a sign-in provider", needsReverification: false)
+
+    /// The operation with the account's identities as its choices, when it has any.
+    static func unlinkOperation(_ context: Context) -> ManageOperation? {
+        guard !context.linkedIdentities.isEmpty else { return nil }
+        var operation = unlinkIdentityOperation
+        operation.fields = [
+            Field(
+                name: "identityId", type: .select, required: true, label: "Provider",
+                options: context.linkedIdentities.map { identity in
+                    FieldOption(
+                        value: identity.id,
+                        label: [
+                            context.identityProviders.first { $0.id == identity.providerId }?.label ?? identity.providerId,
+                            identity.email,
+                        ].compactMap { $0 }.joined(separator: " — "))
+                })
+        ]
+        return operation
+    }
+
+    /// Unlinks `identityId`, unless the account could then no longer sign in.
+    func unlinkIdentity(_ identityId: String?, _ context: inout Context, in repositories: Repositories) async throws
+        -> FlowProblem?
+    {
+        guard let user = context.user, let identityId, context.linkedIdentities.contains(where: { $0.id == identityId })
+        else {
+            throw FlowProblem.invalidRequest([
+                InvalidField(name: "identityId", reason: "Choose one of the account's linked identities.")
+            ])
+        }
+        guard Self.hasAnotherWayIn(user, without: identityId, context) else {
+            throw FlowProblem.invalidRequest([
+                InvalidField(
+                    name: "identityId",
+                    reason: "This is the account's last way to sign in: set up another one before unlinking it.")
+            ])
+        }
+        _ = try await repositories.federatedIdentities.unlink(id: identityId, userId: user.id)
+        context.linkedIdentities.removeAll { $0.id == identityId }
+        context.progress.stage = .manageAccount
+        return nil
+    }
+
+    /// Whether the user can still sign in under the policy without the identity `identityId`.
+    static func hasAnotherWayIn(_ user: UserRecord, without identityId: String, _ context: Context) -> Bool {
+        let primary = context.policy.primaryMethods
+        if primary.contains(.emailOtp), user.email != nil, user.emailVerified { return true }
+        if primary.contains(.smsOtp), user.verifiedPhone != nil { return true }
+        if primary.contains(.password), user.passwordHash != nil { return true }
+        if primary.contains(.totp), user.hasTotp { return true }
+        let enabled = Set(context.policy.federationProviders)
+        return context.linkedIdentities.contains { $0.id != identityId && enabled.contains($0.providerId) }
+    }
+}
