@@ -17,6 +17,8 @@ public struct AuthenticationMethod: OpenStringValue {
     public static let password = AuthenticationMethod(rawValue: "password")
     /// Approval from one of the user's trusted devices (pushed to it, or by scanning a QR code).
     public static let deviceApproval = AuthenticationMethod(rawValue: "deviceApproval")
+    /// A sign-in link sent by email, with a one-time code beside it: either completes the step.
+    public static let signInLink = AuthenticationMethod(rawValue: "signInLink")
 
 }
 

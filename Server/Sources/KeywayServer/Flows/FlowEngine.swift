@@ -61,6 +61,8 @@ struct FlowEngine: Sendable {
         /// Whether the application uses PowerAuth device activation (its credentials exist), so
         /// account management offers a code for another device.
         var usesDeviceActivation = false
+        /// The client's name (`User-Agent` or the SDK's client header), when the request gave one.
+        var clientName: String?
 
         var identifier: Identifier { Identifier(stored: flow.identifier) }
     }
@@ -211,6 +213,7 @@ struct FlowEngine: Sendable {
                 flow: flow, progress: progress, application: application, policy: policy, user: user, now: now,
                 addressHash: clientAddress.map(ClientAddress.hash), location: CoarseLocation.of(clientAddress),
                 audience: self.issuer())
+            context.clientName = userAgent.map { String($0.prefix(200)) }
             try await self.beginPrimary(&context, in: repositories)
             context.flow.progress = context.progress
             try await repositories.flows.insert(context.flow)
@@ -221,6 +224,7 @@ struct FlowEngine: Sendable {
         if try await !deliver(outcome.1) {
             try? await database.write { repositories in
                 try await repositories.flows.delete(id: flowId)
+                try await repositories.signInLinks.delete(flowId: flowId)
                 if let startToken {
                     try await self.directory.releaseStartToken(startToken, usedAt: now, in: repositories)
                 }

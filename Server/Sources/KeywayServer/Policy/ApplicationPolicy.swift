@@ -29,6 +29,9 @@ public struct ApplicationPolicy: Codable, Sendable, Equatable {
     public var devices: DeviceTrustSettings
     /// Apple App Attest: which proofs of a genuine app instance the application asks for.
     public var appAttest: AppAttestSettings
+    /// Sign-in links, for applications offering ``AuthenticationMethod/signInLink``; `nil` takes
+    /// the defaults (email, the server's own page).
+    public var signInLink: SignInLinkSettings?
 
     public init(
         primaryMethods: [AuthenticationMethod], mfaMethods: [AuthenticationMethod] = [], mfaMode: MFAMode = .off,
@@ -45,6 +48,7 @@ public struct ApplicationPolicy: Codable, Sendable, Equatable {
         self.signup = signup
         self.password = password
         self.delivery = delivery
+        self.signInLink = nil
     }
 
     /// The policy of an application that has none stored: sign-in by email code, no second
@@ -72,7 +76,7 @@ public struct ApplicationPolicy: Codable, Sendable, Equatable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case primaryMethods, mfaMethods, mfaMode, flowTypes, signup, password, delivery, devices, appAttest
+        case primaryMethods, mfaMethods, mfaMode, flowTypes, signup, password, delivery, devices, appAttest, signInLink
     }
 
     /// Decodes a policy. Only `primaryMethods` is required; the other fields default to the
@@ -88,6 +92,7 @@ public struct ApplicationPolicy: Codable, Sendable, Equatable {
         delivery = try container.decodeIfPresent(DeliverySettings.self, forKey: .delivery) ?? DeliverySettings()
         devices = try container.decodeIfPresent(DeviceTrustSettings.self, forKey: .devices) ?? DeviceTrustSettings()
         appAttest = try container.decodeIfPresent(AppAttestSettings.self, forKey: .appAttest) ?? AppAttestSettings()
+        signInLink = try container.decodeIfPresent(SignInLinkSettings.self, forKey: .signInLink)
     }
 }
 
