@@ -167,6 +167,22 @@ struct SignInLinkTests {
         }
     }
 
+    @Test func aNewCodeReplacesTheLink() async throws {
+        try await withTestServer(Self.harness()) { harness in
+            let keyway = try Self.sdk(harness)
+            let first = try await Self.startSignIn(keyway, harness)
+            harness.clock.advance(by: 31)
+            #expect(await keyway.flow.resend())
+            let second = try await Self.link(to: Self.email, harness)
+            #expect(second != first)
+            #expect(try await PageAgent(server: harness.server).open(Self.path(first)).status == 404)
+            await keyway.flow.openLink(first)
+            #expect(keyway.flow.currentUpdate.errorInfo?.code == .invalidLink, "got \(keyway.flow.currentUpdate)")
+            await keyway.flow.openLink(second)
+            #expect(keyway.flow.currentUpdate.completion != nil, "got \(keyway.flow.currentUpdate)")
+        }
+    }
+
     @Test func anExpiredLinkOpensNothing() async throws {
         try await withTestServer(Self.harness()) { harness in
             let keyway = try Self.sdk(harness)
