@@ -151,6 +151,27 @@ struct PolicyValidationTests {
         #expect(codes(configured, devMode: false).isEmpty)
     }
 
+    @Test func signInLinkSettingsAreChecked() throws {
+        var policy = ApplicationPolicy(primaryMethods: [.signInLink])
+        #expect(codes(policy, devMode: false).isEmpty)
+        policy.signInLink = SignInLinkSettings(linkBase: "https://app.example.com/link", pollIntervalSeconds: 5)
+        #expect(codes(policy, devMode: false).isEmpty)
+        policy.signInLink = SignInLinkSettings(channels: [.sms, .email, .email], linkBase: "http://app.example.com/link?x=1", pollIntervalSeconds: 0)
+        #expect(
+            codes(policy) == [
+                "sign_in_link_channel_unsupported", "sign_in_link_duplicate_channel", "sign_in_link_invalid_base",
+                "sign_in_link_invalid_poll_interval",
+            ])
+        policy.signInLink = SignInLinkSettings(channels: [])
+        #expect(codes(policy) == ["sign_in_link_no_channel"])
+        // The settings round-trip through the policy's JSON, and their members default.
+        let decoded = try JSONDecoder().decode(
+            ApplicationPolicy.self, from: Data(#"{"primaryMethods": ["signInLink"], "signInLink": {}}"#.utf8))
+        #expect(decoded.signInLink == SignInLinkSettings())
+        let encoded = try JSONEncoder().encode(policy)
+        #expect(try JSONDecoder().decode(ApplicationPolicy.self, from: encoded) == policy)
+    }
+
     @Test func webhookSettingsAreChecked() {
         var policy = ApplicationPolicy(primaryMethods: [.emailOtp])
         policy.delivery.email = WebhookSettings(url: "ftp://hooks.example.com", signingSecret: "short", timeoutSeconds: 0)

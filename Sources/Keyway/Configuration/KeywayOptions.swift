@@ -40,7 +40,9 @@ public struct KeywayOptions: Sendable {
     public var deviceTrust: DeviceTrustOptions?
     /// Whether an ``Prompt/awaitApproval(matchingNumber:qrData:expiresAt:)`` prompt is polled by
     /// the SDK at the server's `pollInterval` (the default) until it is approved, denied, expired,
-    /// cancelled or reset. With `false` the app calls ``KeywayFlow/pollApproval()`` itself.
+    /// cancelled or reset. With `false` the app calls ``KeywayFlow/pollApproval()`` itself. The
+    /// same holds for an `enterCode` prompt whose message carried a sign-in link (`linkSent`):
+    /// polled until the link is approved or denied on another device.
     public var autoPollApprovals: Bool
     /// App Attest: `nil` (the default) never proves that requests come from a genuine app
     /// instance; an application whose policy requires it then refuses device enrolment or

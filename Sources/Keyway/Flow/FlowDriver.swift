@@ -280,7 +280,7 @@ actor FlowDriver {
             if await answerDeviceStep(newStep) { return }
             if await selectMethodAutomatically(on: newStep) { return }
             broadcaster.emit(.prompt(PromptContext(step: newStep), Prompt(step: newStep) ?? .unrecognized(kind: newStep.kind)))
-            if newStep.kind == .awaitApproval { schedulePoll(after: newStep.awaitApproval?.pollInterval) }
+            if Self.isPolled(newStep) { schedulePoll(after: Self.pollInterval(of: newStep)) }
         case .noContent:
             await clear()
             broadcaster.emit(.idle, endingFlow: true)
@@ -320,6 +320,11 @@ actor FlowDriver {
                     details: nil, meta: nil),
                 endingFlow: true)
         }
+    }
+
+    /// Refuses an answer before any request, with a local error.
+    func rejectLocally(_ code: ProblemCode, action: ProblemAction, message: String) {
+        emitLocalError(code, action: action, message: message)
     }
 
     /// Emits an error that never reached the server: a `Problem` with status 0 and the given
@@ -562,11 +567,23 @@ actor FlowDriver {
 
     // MARK: Approval polling
 
-    /// Polls the `awaitApproval` step after `seconds` (at least one), when the app lets the SDK poll.
+    /// Whether the SDK polls `step`: an `awaitApproval` step, or an `enterCode` step whose message
+    /// carried a sign-in link (approved on another device, the flow moves on).
+    static func isPolled(_ step: Step) -> Bool {
+        step.kind == .awaitApproval || (step.kind == .enterCode && step.enterCode?.linkSent == true)
+    }
+
+    /// The seconds between polls of `step`.
+    static func pollInterval(of step: Step) -> Int? {
+        step.awaitApproval?.pollInterval ?? step.enterCode?.pollInterval
+    }
+
+    /// Polls the `awaitApproval` step (or the `enterCode` step of a sign-in link) after `seconds`
+    /// (at least one), when the app lets the SDK poll.
     private func schedulePoll(after seconds: Int?) {
         pollTask?.cancel()
         pollTask = nil
-        guard options.autoPollApprovals, step?.kind == .awaitApproval else { return }
+        guard options.autoPollApprovals, let step, Self.isPolled(step) else { return }
         let mine = generation
         let delay = max(1, seconds ?? 2)
         pollTask = Task {
@@ -579,10 +596,10 @@ actor FlowDriver {
     /// One automatic poll: a pending answer schedules the next one without a new prompt; any
     /// other answer is applied as usual (which ends polling).
     private func poll(generation mine: Int) async {
-        guard mine == generation, let step, step.kind == .awaitApproval, let action = step.action(named: "poll") else {
+        guard mine == generation, let step, Self.isPolled(step), let action = step.action(named: "poll") else {
             return
         }
-        let interval = step.awaitApproval?.pollInterval
+        let interval = Self.pollInterval(of: step)
         let outcome: ProtocolClient.Outcome
         do {
             outcome = try await client.perform(action: action, parameters: [:], flowToken: flowToken)
@@ -603,9 +620,9 @@ actor FlowDriver {
         }
         guard mine == generation else { return }
         switch outcome {
-        case .step(let next) where next.kind == .awaitApproval:
+        case .step(let next) where Self.isPolled(next) && next.kind == step.kind:
             self.step = next
-            schedulePoll(after: next.awaitApproval?.pollInterval)
+            schedulePoll(after: Self.pollInterval(of: next))
         case .problem(let problem) where problem.code == .slowDown:
             schedulePoll(after: max(problem.retryAfterSeconds ?? 0, interval ?? 0))
         default:

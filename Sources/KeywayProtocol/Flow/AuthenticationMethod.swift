@@ -19,6 +19,8 @@ public struct AuthenticationMethod: OpenStringValue {
     public static let deviceApproval = AuthenticationMethod(rawValue: "deviceApproval")
     /// Signing in with an upstream OpenID Connect provider (the choice's ID is `federation:<id>`).
     public static let federation = AuthenticationMethod(rawValue: "federation")
+    /// A sign-in link sent by email, with a one-time code beside it: either completes the step.
+    public static let signInLink = AuthenticationMethod(rawValue: "signInLink")
 
 }
 

@@ -71,6 +71,20 @@ public struct SubmitCodeRequest: Codable, Sendable, Equatable {
     }
 }
 
+/// Body of the `openLink` action (`POST /v1/flows/{flowId}/link`): the token of a sign-in link
+/// the app was opened with.
+public struct SubmitLinkRequest: Codable, Sendable, Equatable {
+    /// The link's token: its last path segment.
+    public var token: Sensitive<String>
+
+    /// Creates a link body.
+    ///
+    /// - Parameter token: The link's token.
+    public init(token: Sensitive<String>) {
+        self.token = token
+    }
+}
+
 /// Body of the `selectMethod` action.
 public struct SelectMethodRequest: Codable, Sendable, Equatable {
     /// The ``MethodOption/id`` of the chosen method.

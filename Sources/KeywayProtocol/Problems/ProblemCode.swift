@@ -91,6 +91,12 @@ public struct ProblemCode: OpenStringValue {
     public static let approvalAlreadyDecided = ProblemCode(rawValue: "approval_already_decided")
     /// The approval request or QR data is unknown to this server, or not for this device's user.
     public static let approvalNotFound = ProblemCode(rawValue: "approval_not_found")
+    /// The sign-in link is unknown, or belongs to another sign-in.
+    public static let invalidLink = ProblemCode(rawValue: "invalid_link")
+    /// The sign-in link was already used.
+    public static let linkUsed = ProblemCode(rawValue: "link_used")
+    /// The sign-in was denied on the device that opened its link.
+    public static let linkDenied = ProblemCode(rawValue: "link_denied")
     /// The client polled faster than the step's `pollInterval`.
     public static let slowDown = ProblemCode(rawValue: "slow_down")
 

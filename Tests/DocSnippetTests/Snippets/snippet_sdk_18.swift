@@ -9,11 +9,11 @@ import FoundationNetworking
 func snippet_sdk_18(
     keyway: KeywayClient, session: KeywaySession, storage: any SecureStorage, serverURL: URL, email: String, authCode: Sensitive<String>, codeVerifier: Sensitive<String>, token: Sensitive<String>, request: URLRequest, action: Action, link: Link, scannedText: String, legacyIDToken: String, configId: String, url: URL, folder: URL, activation: DeviceActivation
 ) async throws {
-    await session.reloadState()                       // at launch: load from storage
-    let state = session.state.snapshot                // a plain value
-    print(state.auth.isAuthenticated, state.user.data["email"] ?? "")
-    for await auth in session.state.subscribe({ $0.auth }) {   // emits only on change
-        print(auth.isAuthenticated)
+    let session = KeywaySession(keyway: keyway, storage: storage)
+    try await session.save(try await keyway.exchange(authCode: authCode, codeVerifier: codeVerifier))
+
+    if let accessToken = try await session.accessToken() {   // Sensitive<String>?, nil when signed out
+        print(accessToken)                                  // masked; accessToken.revealed to send it
     }
-    _ = state
+    _ = session
 }

@@ -36,6 +36,15 @@ enum MessageTemplates {
         )
     }
 
+    /// The sign-in link message: the link and, beside it, the code (either completes the sign-in).
+    static func signInLink(link: String, code: String, minutes: Int, application: String) -> (subject: String, body: String) {
+        let name = application.isEmpty ? "" : " to \(application)"
+        return (
+            "Your sign-in link",
+            "Open this link to sign in\(name):\n\n\(link)\n\nOr enter this code: \(code)\n\nBoth expire in \(minutes) minutes and work once. If you did not try to sign in, ignore this message."
+        )
+    }
+
     /// The message sent instead of a code to an identifier without an account: the owner learns
     /// of the attempt, and the answer takes the same path (and time) as for a known identifier.
     static func noAccount() -> (subject: String, body: String) {

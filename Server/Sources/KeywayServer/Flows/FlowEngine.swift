@@ -67,6 +67,8 @@ struct FlowEngine: Sendable {
         var identityProviders: [IdentityProviderRecord] = []
         /// The user's linked upstream identities, for a `manageAccount` step.
         var linkedIdentities: [FederatedIdentityRecord] = []
+        /// The client's name (`User-Agent` or the SDK's client header), when the request gave one.
+        var clientName: String?
 
         var identifier: Identifier { Identifier(stored: flow.identifier) }
     }
@@ -218,6 +220,7 @@ struct FlowEngine: Sendable {
                 addressHash: clientAddress.map(ClientAddress.hash), location: CoarseLocation.of(clientAddress),
                 audience: self.issuer())
             context.identityProviders = try await self.offeredProviders(policy, application: application, in: repositories)
+            context.clientName = userAgent.map { String($0.prefix(200)) }
             try await self.beginPrimary(&context, in: repositories)
             context.flow.progress = context.progress
             try await repositories.flows.insert(context.flow)
@@ -228,6 +231,7 @@ struct FlowEngine: Sendable {
         if try await !deliver(outcome.1) {
             try? await database.write { repositories in
                 try await repositories.flows.delete(id: flowId)
+                try await repositories.signInLinks.delete(flowId: flowId)
                 if let startToken {
                     try await self.directory.releaseStartToken(startToken, usedAt: now, in: repositories)
                 }

@@ -138,6 +138,7 @@ enum FlowMethods {
     static let all: [any FlowMethod] = [
         EmailCodeMethod(),
         SMSCodeMethod(),
+        SignInLinkMethod(),
         AuthenticatorMethod(),
         PasswordMethod(),
         ApprovalMethod(),

@@ -25,6 +25,8 @@ struct FlowPolicy: Sendable, Equatable {
     var devices = DeviceTrustSettings()
     /// App Attest.
     var appAttest = AppAttestSettings()
+    /// Sign-in links.
+    var signInLink = SignInLinkSettings()
 
     /// Whether `method` signs users in or counts as a second factor here.
     func lists(_ method: AuthenticationMethod) -> Bool {
@@ -60,6 +62,7 @@ struct FlowPolicy: Sendable, Equatable {
         autoCreateUsers = application.autoCreateUsers && !flowTypes.contains(.signup)
         devices = policy.devices
         federationProviders = policy.federation.providers
+        signInLink = policy.signInLink ?? SignInLinkSettings()
         sendsEvents = policy.delivery.events != nil
         emailTemplates = policy.delivery.emailTemplates
     }

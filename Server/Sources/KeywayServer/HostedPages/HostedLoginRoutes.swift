@@ -70,6 +70,8 @@ struct HostedLoginRoutes {
             await page(request, context) { try await login.createActivationCode(request, context: context) }
         }
         router.post("account/logout") { request, context in await page(request, context) { try await login.accountLogout(request, context: context) } }
+        router.get("link/:token") { request, context in await page(request, context) { try await login.showLink(request, context: context) } }
+        router.post("link/:token") { request, context in await page(request, context) { try await login.postLink(request, context: context) } }
         router.get("login/assets/keyway.css") { _, _ in
             Self.asset(HostedPageRenderer.stylesheet, type: "text/css; charset=utf-8")
         }

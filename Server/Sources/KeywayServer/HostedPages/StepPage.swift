@@ -31,6 +31,9 @@ struct StepPage {
             if !step.messages.contains(where: { $0.text.contains(code.destination) }) {
                 page.displays.append(.value(label: strings("code.sentTo"), value: code.destination))
             }
+            // A sign-in link's token comes from the link's own page, never typed here; once the
+            // link is approved there, "Check again" (the step's `poll`) moves on.
+            if code.linkSent == true { handled.insert("openLink") }
             if let resend = step.action(named: "resend") {
                 handled.insert("resend")
                 let seconds = Int(code.resendAt.timeIntervalSince(now).rounded(.up))

@@ -31,6 +31,9 @@ public struct ApplicationPolicy: Codable, Sendable, Equatable {
     public var appAttest: AppAttestSettings
     /// The project's upstream identity providers the application offers (`federation:<id>`).
     public var federation: FederationSettings
+    /// Sign-in links, for applications offering ``AuthenticationMethod/signInLink``; `nil` takes
+    /// the defaults (email, the server's own page).
+    public var signInLink: SignInLinkSettings?
 
     public init(
         primaryMethods: [AuthenticationMethod], mfaMethods: [AuthenticationMethod] = [], mfaMode: MFAMode = .off,
@@ -49,6 +52,7 @@ public struct ApplicationPolicy: Codable, Sendable, Equatable {
         self.signup = signup
         self.password = password
         self.delivery = delivery
+        self.signInLink = nil
     }
 
     /// The policy of an application that has none stored: sign-in by email code, no second
@@ -77,6 +81,7 @@ public struct ApplicationPolicy: Codable, Sendable, Equatable {
 
     private enum CodingKeys: String, CodingKey {
         case primaryMethods, mfaMethods, mfaMode, flowTypes, signup, password, delivery, devices, appAttest, federation
+        case signInLink
     }
 
     /// Decodes a policy. Only `primaryMethods` is required; the other fields default to the
@@ -93,6 +98,7 @@ public struct ApplicationPolicy: Codable, Sendable, Equatable {
         devices = try container.decodeIfPresent(DeviceTrustSettings.self, forKey: .devices) ?? DeviceTrustSettings()
         appAttest = try container.decodeIfPresent(AppAttestSettings.self, forKey: .appAttest) ?? AppAttestSettings()
         federation = try container.decodeIfPresent(FederationSettings.self, forKey: .federation) ?? FederationSettings()
+        signInLink = try container.decodeIfPresent(SignInLinkSettings.self, forKey: .signInLink)
     }
 }
 

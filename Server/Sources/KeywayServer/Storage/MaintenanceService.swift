@@ -39,6 +39,7 @@ struct MaintenanceService: Service {
             try await repositories.revokedAccessTokens.deleteExpired(before: cutoff)
             try await repositories.startTokens.deleteExpired(before: cutoff)
             try await repositories.approvals.deleteExpired(before: cutoff)
+            try await repositories.signInLinks.deleteExpired(before: cutoff)
             try await repositories.browserFlows.deleteExpired(before: cutoff)
             try await repositories.browserSessions.deleteExpired(before: cutoff)
             try await repositories.pushedRequests.deleteExpired(before: cutoff)

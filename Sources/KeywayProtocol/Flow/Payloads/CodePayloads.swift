@@ -30,6 +30,12 @@ public struct EnterCodePayload: Codable, Sendable, Equatable {
     public var channel: CodeChannel
     /// Wrong attempts left before the flow must restart.
     public var attemptsRemaining: Int
+    /// `true` when the message also carries a sign-in link (method `signInLink`): opened in the
+    /// app, it completes the flow (``SubmitLinkRequest``); opened on another device and approved
+    /// there, the flow moves on at the next `poll`. `nil` for a code alone.
+    public var linkSent: Bool?
+    /// With ``linkSent``, how many seconds to wait between polls of the step's `poll` action.
+    public var pollInterval: Int?
 
     /// Creates a code payload with the given values.
     ///
@@ -40,9 +46,11 @@ public struct EnterCodePayload: Codable, Sendable, Equatable {
     ///   - resendAt: The earliest moment a new code may be requested.
     ///   - channel: Email or SMS.
     ///   - attemptsRemaining: Wrong attempts left before the flow must restart.
+    ///   - linkSent: Whether the message also carries a sign-in link.
+    ///   - pollInterval: With a link, the seconds between polls.
     public init(
         destination: String, codeLength: Int, expiresAt: Date, resendAt: Date, channel: CodeChannel,
-        attemptsRemaining: Int
+        attemptsRemaining: Int, linkSent: Bool? = nil, pollInterval: Int? = nil
     ) {
         self.destination = destination
         self.codeLength = codeLength
@@ -50,5 +58,7 @@ public struct EnterCodePayload: Codable, Sendable, Equatable {
         self.resendAt = resendAt
         self.channel = channel
         self.attemptsRemaining = attemptsRemaining
+        self.linkSent = linkSent
+        self.pollInterval = pollInterval
     }
 }

@@ -12,6 +12,19 @@ protocol CodeMethod: FlowMethod {
         _ active: ActiveMethod, destination: String, _ context: inout FlowEngine.Context, engine: FlowEngine,
         in repositories: Repositories
     ) async throws -> FlowProblem?
+    /// The message carrying `code` when the method sends more than the code (a sign-in link),
+    /// with whatever it keeps for it written; `nil` for the code message alone.
+    func codeMessage(
+        code: String, to destination: String, _ context: inout FlowEngine.Context, engine: FlowEngine,
+        in repositories: Repositories
+    ) async throws -> (subject: String, body: String)?
+}
+
+extension CodeMethod {
+    func codeMessage(
+        code: String, to destination: String, _ context: inout FlowEngine.Context, engine: FlowEngine,
+        in repositories: Repositories
+    ) async throws -> (subject: String, body: String)? { nil }
 }
 
 /// The state of a code method's stage. Every member is optional, so a stage written by another
@@ -22,4 +35,6 @@ struct CodeStage: Codable, Sendable, Equatable {
     var destination: String?
     /// The destination gets notices, never codes (a phone number another account has).
     var withheld: Bool?
+    /// When the client last polled the step (a sign-in link's), in milliseconds since 1970.
+    var lastPolledAt: Int64?
 }

@@ -33,8 +33,10 @@ extension FlowEngine {
         let templates = channel == .email ? context.policy.emailTemplates : nil
         if deliver {
             let minutes = Int(limits.codeLifetime / 60)
-            let text = MessageTemplates.signInCode(
-                code, minutes: minutes, template: templates?.code, application: context.application.name)
+            let text =
+                try await method.codeMessage(code: code, to: destination, &context, engine: self, in: repositories)
+                ?? MessageTemplates.signInCode(
+                    code, minutes: minutes, template: templates?.code, application: context.application.name)
             context.outgoing.append(
                 OutgoingMessage(
                     channel: channel, to: destination, code: Sensitive(code), subject: text.subject, body: text.body))

@@ -26,6 +26,12 @@ struct OneTimeCodeHasher: Sendable {
         ConstantTime.equals(hash(code: code, flowId: flowId), storedHash)
     }
 
+    /// `HMAC-SHA256(key, "link:v1:" token)`, hex encoded: how a sign-in link's token is stored
+    /// and looked up (the token alone names its flow, so the hash is not bound to one).
+    func hash(linkToken: String) -> String {
+        Hex.encode(HMAC<SHA256>.authenticationCode(for: Data("link:v1:\(linkToken)".utf8), using: key))
+    }
+
     private static func message(code: String, flowId: String) -> [UInt8] {
         Array("otp:v1:\(flowId):\(code)".utf8)
     }

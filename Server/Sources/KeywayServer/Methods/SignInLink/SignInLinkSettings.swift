@@ -1,0 +1,71 @@
+import Foundation
+import KeywayProtocol
+
+/// The settings of sign-in links (`signInLink` in the policy): the channels links go by and the
+/// address they open.
+public struct SignInLinkSettings: Codable, Sendable, Equatable {
+    /// The channels a link goes by: `email` (the only one today).
+    public var channels: [CodeChannel]
+    /// The `https` URL a link opens, the token appended as a last path segment: the app's
+    /// universal link, or `nil` for the server's own page (`<issuer>/link`).
+    public var linkBase: String?
+    /// Seconds between polls of the step while a link may be approved on another device (1–30).
+    public var pollIntervalSeconds: Int
+
+    public init(channels: [CodeChannel] = [.email], linkBase: String? = nil, pollIntervalSeconds: Int = 2) {
+        self.channels = channels
+        self.linkBase = linkBase
+        self.pollIntervalSeconds = pollIntervalSeconds
+    }
+
+    private enum CodingKeys: String, CodingKey { case channels, linkBase, pollIntervalSeconds }
+
+    /// Decodes settings; missing fields take the defaults.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        channels = try container.decodeIfPresent([CodeChannel].self, forKey: .channels) ?? [.email]
+        linkBase = try container.decodeIfPresent(String.self, forKey: .linkBase)
+        pollIntervalSeconds = try container.decodeIfPresent(Int.self, forKey: .pollIntervalSeconds) ?? 2
+    }
+
+    /// The problems of these settings, for a policy that lists `signInLink`.
+    func problems() -> [PolicyProblem] {
+        var problems: [PolicyProblem] = []
+        if channels.isEmpty {
+            problems.append(
+                PolicyProblem(
+                    code: "sign_in_link_no_channel", field: "signInLink.channels",
+                    message: "List at least one channel for sign-in links: email."))
+        }
+        for (index, channel) in channels.enumerated() where channel != .email {
+            problems.append(
+                PolicyProblem(
+                    code: "sign_in_link_channel_unsupported", field: "signInLink.channels[\(index)]",
+                    message: "\(channel.rawValue.debugDescription) cannot carry sign-in links on this server; use email."))
+        }
+        if Set(channels).count != channels.count {
+            problems.append(
+                PolicyProblem(
+                    code: "sign_in_link_duplicate_channel", field: "signInLink.channels",
+                    message: "Each channel may be listed once."))
+        }
+        if let linkBase {
+            let components = URLComponents(string: linkBase)
+            if components?.scheme?.lowercased() != "https" || (components?.host ?? "").isEmpty
+                || components?.query != nil || components?.fragment != nil || linkBase.count > 500
+            {
+                problems.append(
+                    PolicyProblem(
+                        code: "sign_in_link_invalid_base", field: "signInLink.linkBase",
+                        message: "Give an https URL without query or fragment (at most 500 characters), such as https://app.example.com/link."))
+            }
+        }
+        if !(1...30).contains(pollIntervalSeconds) {
+            problems.append(
+                PolicyProblem(
+                    code: "sign_in_link_invalid_poll_interval", field: "signInLink.pollIntervalSeconds",
+                    message: "Poll every 1 to 30 seconds."))
+        }
+        return problems
+    }
+}
