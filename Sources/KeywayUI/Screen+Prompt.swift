@@ -91,6 +91,12 @@ extension Screen {
             ]
             screen.countdowns = [Countdown(.approvalExpires, expiresAt)]
             screen.isWaiting = true
+        case .accountExists(let identifierHint):
+            screen.messages.append(
+                ScreenMessage(
+                    level: .info, code: "accountExists",
+                    text: "\(identifierHint) already has an account. Sign in to it, or go on as a guest."))
+            screen.addFromActions(step)
         case .form, .unrecognized:
             // Drawn from the step's actions: the one with fields submits them, the others are buttons.
             screen.addFromActions(step)
@@ -207,6 +213,7 @@ extension Screen {
         case .form: "Tell us about you"
         case .manageAccount: "Your account"
         case .awaitApproval: "Approve on your other device"
+        case .accountExists: "You already have an account"
         default: "Continue"
         }
     }

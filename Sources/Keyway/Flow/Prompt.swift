@@ -80,6 +80,14 @@ public enum Prompt: Sendable, Equatable {
     /// it with ``KeywayFlow/cancel()``.
     case awaitApproval(matchingNumber: String, qrData: Sensitive<String>, expiresAt: Date)
 
+    /// A guest's sign-up (an upgrade) proved an identifier that already has an account
+    /// (`identifierHint`, masked). Let the user choose: sign in to that account — the guest's data
+    /// is then the app's backend's to merge (the `guest.merged` event, and
+    /// ``KeywayEvent/Name/guestMerged`` here) — or stay a guest.
+    ///
+    /// Answer with ``KeywayFlow/signInInstead()`` or ``KeywayFlow/stayGuest()``.
+    case accountExists(identifierHint: String)
+
     /// A step this SDK version has no prompt for, or a known step without its payload. Render
     /// its actions and fields from ``PromptContext/step`` and answer with
     /// ``KeywayFlow/submit(action:parameters:)`` or ``KeywayFlow/follow(link:)``.
@@ -121,6 +129,8 @@ public enum Prompt: Sendable, Equatable {
                 methods: payload.methods, operations: step.actions.filter { $0.name != FlowAction.cancel.name })
         case .awaitApproval(let payload):
             self = .awaitApproval(matchingNumber: payload.matchingNumber, qrData: payload.qrData, expiresAt: payload.expiresAt)
+        case .accountExists(let payload):
+            self = .accountExists(identifierHint: payload.identifierHint)
         case .deviceEnroll, .deviceChallenge, .none:
             self = .unrecognized(kind: step.kind)
         }

@@ -25,6 +25,8 @@ public enum StepPayload: Sendable, Equatable {
     case deviceChallenge(DeviceChallengePayload)
     /// Wait for a trusted device to approve the sign-in.
     case awaitApproval(AwaitApprovalPayload)
+    /// A guest's sign-up proved an identifier that has an account.
+    case accountExists(AccountExistsPayload)
     /// The flow is finished.
     case completed(CompletedPayload)
     /// A step of `kind` without a payload this version reads: a kind from a newer server (render
@@ -45,6 +47,7 @@ public enum StepPayload: Sendable, Equatable {
         case .deviceEnroll: .deviceEnroll
         case .deviceChallenge: .deviceChallenge
         case .awaitApproval: .awaitApproval
+        case .accountExists: .accountExists
         case .completed: .completed
         case .none(let kind): kind
         }
@@ -78,6 +81,7 @@ extension StepPayload {
         case .deviceEnroll: return .deviceEnroll(try container.decode(DeviceEnrollPayload.self, forKey: key))
         case .deviceChallenge: return .deviceChallenge(try container.decode(DeviceChallengePayload.self, forKey: key))
         case .awaitApproval: return .awaitApproval(try container.decode(AwaitApprovalPayload.self, forKey: key))
+        case .accountExists: return .accountExists(try container.decode(AccountExistsPayload.self, forKey: key))
         case .completed: return .completed(try container.decode(CompletedPayload.self, forKey: key))
         default: return .none(kind)
         }
@@ -98,6 +102,7 @@ extension StepPayload {
         case .deviceEnroll(let body): try container.encode(body, forKey: key)
         case .deviceChallenge(let body): try container.encode(body, forKey: key)
         case .awaitApproval(let body): try container.encode(body, forKey: key)
+        case .accountExists(let body): try container.encode(body, forKey: key)
         case .completed(let body): try container.encode(body, forKey: key)
         case .none: break
         }
@@ -129,6 +134,10 @@ extension Step {
     }
     /// The payload of an ``StepKind/awaitApproval`` step.
     public var awaitApproval: AwaitApprovalPayload? { if case .awaitApproval(let body) = payload { body } else { nil } }
+    /// The payload of an ``StepKind/accountExists`` step.
+    public var accountExists: AccountExistsPayload? {
+        if case .accountExists(let body) = payload { body } else { nil }
+    }
     /// The payload of a ``StepKind/completed`` step.
     public var completed: CompletedPayload? { if case .completed(let body) = payload { body } else { nil } }
 }

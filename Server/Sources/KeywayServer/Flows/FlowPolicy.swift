@@ -25,6 +25,8 @@ struct FlowPolicy: Sendable, Equatable {
     var devices = DeviceTrustSettings()
     /// App Attest.
     var appAttest = AppAttestSettings()
+    /// Guests.
+    var guests = GuestSettings()
 
     /// Whether `method` signs users in or counts as a second factor here.
     func lists(_ method: AuthenticationMethod) -> Bool {
@@ -59,6 +61,7 @@ struct FlowPolicy: Sendable, Equatable {
         devices = policy.devices
         sendsEvents = policy.delivery.events != nil
         emailTemplates = policy.delivery.emailTemplates
+        guests = policy.guests
     }
 
     /// The policy of an application without a stored one: email codes only, as the application row says.

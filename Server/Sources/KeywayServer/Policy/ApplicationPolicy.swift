@@ -29,6 +29,9 @@ public struct ApplicationPolicy: Codable, Sendable, Equatable {
     public var devices: DeviceTrustSettings
     /// Apple App Attest: which proofs of a genuine app instance the application asks for.
     public var appAttest: AppAttestSettings
+    /// Guests: whether the application makes them, how long one never upgraded is kept, and how
+    /// many one client network may make per hour.
+    public var guests: GuestSettings = GuestSettings()
 
     public init(
         primaryMethods: [AuthenticationMethod], mfaMethods: [AuthenticationMethod] = [], mfaMode: MFAMode = .off,
@@ -72,7 +75,7 @@ public struct ApplicationPolicy: Codable, Sendable, Equatable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case primaryMethods, mfaMethods, mfaMode, flowTypes, signup, password, delivery, devices, appAttest
+        case primaryMethods, mfaMethods, mfaMode, flowTypes, signup, password, delivery, devices, appAttest, guests
     }
 
     /// Decodes a policy. Only `primaryMethods` is required; the other fields default to the
@@ -88,6 +91,7 @@ public struct ApplicationPolicy: Codable, Sendable, Equatable {
         delivery = try container.decodeIfPresent(DeliverySettings.self, forKey: .delivery) ?? DeliverySettings()
         devices = try container.decodeIfPresent(DeviceTrustSettings.self, forKey: .devices) ?? DeviceTrustSettings()
         appAttest = try container.decodeIfPresent(AppAttestSettings.self, forKey: .appAttest) ?? AppAttestSettings()
+        guests = try container.decodeIfPresent(GuestSettings.self, forKey: .guests) ?? GuestSettings()
     }
 }
 
