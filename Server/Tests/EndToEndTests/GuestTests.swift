@@ -179,13 +179,12 @@ struct GuestTests {
             // The upgrade itself sets up the second factor before the account is complete.
             try await keyway.startGuestUpgrade(session: session, identifier: "mfa@example.com")
             await keyway.flow.submitCode(try await server.latestCode(to: "mfa@example.com"))
-            let enrol = try #require(keyway.flow.currentUpdate.methodChoice)
-            #expect(enrol.purpose == .enrolment)
-            #expect(!enrol.skippable)
+            // The only second factor to set up is offered straight away, without a way to skip it.
+            #expect(keyway.flow.currentUpdate.stepKind == .setupTotp)
+            #expect(keyway.flow.currentUpdate.promptContext?.step.action(named: "skip") == nil)
             #expect(keyway.flow.currentUpdate.completion == nil)
             // Still a guest until the flow completes.
             #expect(try await server.rowCount("users WHERE is_anonymous = 1") == 1)
-            if enrol.methods.count > 1 { await keyway.flow.selectMethod(id: "totp") }
             let secret = try #require(keyway.flow.currentUpdate.totpSetup).secret
             await keyway.flow.submitTotp(TestAuthenticator.code(secret: secret, at: harness.clock.now()))
             #expect(keyway.flow.currentUpdate.completion != nil)

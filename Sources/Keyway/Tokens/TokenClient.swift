@@ -83,7 +83,8 @@ actor TokenClient {
         if let nonce = response.header("DPoP-Nonce") { dpopNonce = nonce }
         let decoder = JSONDecoder()
         guard response.status == 200 else {
-            if let problem = try? decoder.decode(Problem.self, from: response.body) {
+            // Problems carry the protocol's timestamps (`retryAt`).
+            if let problem = try? WireCoding.makeDecoder().decode(Problem.self, from: response.body) {
                 logger.log(.notice, .oauth, "guest sign-in refused: \(problem.code.rawValue)", [:])
                 throw KeywayError.problem(problem)
             }
