@@ -110,7 +110,7 @@ struct PowerAuthStorageTests {
                 ).run()
             }
         }
-        #expect(try await Migrations.apply(to: database, now: Date()) == [21])
+        #expect(try await Migrations.apply(to: database, now: Date(), through: 21) == [21])
         try await database.read { repositories in
             let live = try #require(try await repositories.powerAuthRecoveryCodes.find(codeLookup: "lookup-parc_live"))
             #expect(live.status == .active && live.activationId == "act_parc_live" && live.maxFailedAttempts == 5)
