@@ -106,6 +106,11 @@ extension Screen {
                 ScreenMessage(
                     level: .info, code: "linkAccount",
                     text: "An account already uses this address (\(identifierHint)). Sign in to it to link your \(Self.providerName(provider)) sign-in to it."))
+        case .accountExists(let identifierHint):
+            screen.messages.append(
+                ScreenMessage(
+                    level: .info, code: "accountExists",
+                    text: "\(identifierHint) already has an account. Sign in to it, or go on as a guest."))
             screen.addFromActions(step)
         case .form, .unrecognized:
             // Drawn from the step's actions: the one with fields submits them, the others are buttons.
@@ -241,6 +246,7 @@ extension Screen {
         case .awaitApproval: "Approve on your other device"
         case .redirect: "Sign in with another provider"
         case .linkAccount: "Sign in to link your account"
+        case .accountExists: "You already have an account"
         default: "Continue"
         }
     }

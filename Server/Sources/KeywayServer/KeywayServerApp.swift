@@ -184,6 +184,12 @@ public final class KeywayServerApp: Sendable {
         issuer.current ?? "http://\(configuration.host):\(configuration.port)"
     }
 
+    /// Runs the maintenance sweep once now (expired rows, stale guests), as the background service
+    /// does every minute.
+    package func sweepNow() async throws {
+        try await MaintenanceService(database: database, clock: configuration.clock, logger: logger).sweep()
+    }
+
     /// Serves HTTP until ``shutDown()`` is called or the process gets SIGINT/SIGTERM, then closes
     /// the database. `onListening` runs once the socket is bound.
     ///
@@ -300,13 +306,16 @@ public final class KeywayServerApp: Sendable {
         let clients = ClientAuthenticator(
             database: database, clock: configuration.clock, issuer: currentIssuer,
             clientSecrets: ClientSecretDerivation(key: clientSecretKey))
+        let tokenEndpoint = TokenEndpoint(
+            database: database, clock: configuration.clock, clients: clients, issuer: currentIssuer,
+            tokens: TokenIssuer(keys: keys, lifetimes: configuration.tokenLifetimes),
+            refreshTokens: RefreshTokenDerivation(key: refreshKey), dpop: dpop,
+            issuerKeys: JWKSFetcher(clock: configuration.clock, logger: logger), appAttest: engine.appAttest,
+            metrics: metrics, logger: logger)
+        GuestRoutes(guests: GuestService(engine: engine, tokenEndpoint: tokenEndpoint), issuer: currentIssuer)
+            .register(on: router)
         try OAuthRoutes(
-            tokenEndpoint: TokenEndpoint(
-                database: database, clock: configuration.clock, clients: clients, issuer: currentIssuer,
-                tokens: TokenIssuer(keys: keys, lifetimes: configuration.tokenLifetimes),
-                refreshTokens: RefreshTokenDerivation(key: refreshKey), dpop: dpop,
-                issuerKeys: JWKSFetcher(clock: configuration.clock, logger: logger), appAttest: engine.appAttest,
-                metrics: metrics, logger: logger),
+            tokenEndpoint: tokenEndpoint,
             revocationEndpoint: RevocationEndpoint(
                 database: database, clock: configuration.clock, clients: clients, issuer: currentIssuer,
                 accessTokens: accessTokens, logger: logger),

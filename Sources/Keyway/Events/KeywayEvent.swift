@@ -33,6 +33,9 @@ public struct KeywayEvent: Sendable, Equatable {
         /// app's entitlement, for example), so the device enrolled with a software key kept in
         /// the device trust storage (`reason`); the server records it as not hardware-backed.
         case deviceKeyFallback
+        /// A guest signed in to an existing account instead of upgrading (`guestUserId`, `userId`):
+        /// hand what the guest had to the app's backend, which also receives `guest.merged`.
+        case guestMerged
     }
 
     /// Whether a completed sign-in created the user.

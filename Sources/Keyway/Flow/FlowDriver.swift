@@ -169,6 +169,20 @@ actor FlowDriver {
         }
     }
 
+    /// Ends an `accountExists` step by staying a guest: the flow ends on the server
+    /// (`stayGuest`) and here, as a cancel does; a step without the action gets its local error.
+    func stayGuest() async {
+        guard let action = step?.action(named: FlowAction.stayGuest.name) else {
+            emitLocalError(.actionUnavailable, action: .abort, message: FlowAction.stayGuest.unavailableMessage)
+            return
+        }
+        generation += 1
+        let token = flowToken
+        await clear()
+        broadcaster.emit(.idle, endingFlow: true)
+        _ = try? await client.perform(action: action, parameters: [:], flowToken: token)
+    }
+
     func reset() async {
         generation += 1
         await clear()
@@ -268,6 +282,9 @@ actor FlowDriver {
                 }
                 await clear()
                 events.emit(.signInCompleted, data)
+                if let merge = payload.guestMerged {
+                    events.emit(.guestMerged, ["guestUserId": merge.guestUserId, "userId": merge.userId])
+                }
                 broadcaster.emit(
                     .completed(
                         session: payload.session, authCode: payload.authCode, expiresAt: payload.expiresAt,

@@ -98,6 +98,13 @@ public enum Prompt: Sendable, Equatable {
     ///
     /// Answer with ``KeywayFlow/continueLinking()``, or ``KeywayFlow/cancel()``.
     case linkAccount(provider: FederationProvider, identifierHint: String)
+    /// A guest's sign-up (an upgrade) proved an identifier that already has an account
+    /// (`identifierHint`, masked). Let the user choose: sign in to that account — the guest's data
+    /// is then the app's backend's to merge (the `guest.merged` event, and
+    /// ``KeywayEvent/Name/guestMerged`` here) — or stay a guest.
+    ///
+    /// Answer with ``KeywayFlow/signInInstead()`` or ``KeywayFlow/stayGuest()``.
+    case accountExists(identifierHint: String)
 
     /// A step this SDK version has no prompt for, or a known step without its payload. Render
     /// its actions and fields from ``PromptContext/step`` and answer with
@@ -148,6 +155,8 @@ public enum Prompt: Sendable, Equatable {
             self = .redirect(url: url, returnScheme: payload.returnScheme.lowercased(), provider: payload.provider)
         case .linkAccount(let payload):
             self = .linkAccount(provider: payload.provider, identifierHint: payload.identifierHint)
+        case .accountExists(let payload):
+            self = .accountExists(identifierHint: payload.identifierHint)
         case .deviceEnroll, .deviceChallenge, .none:
             self = .unrecognized(kind: step.kind)
         }

@@ -44,6 +44,9 @@ public actor KeywaySession {
         public var email: String?
         /// Whether the email is verified, from the ID token.
         public var emailVerified: Bool?
+        /// Whether the account is a guest's (`is_anonymous` in the ID token); `nil` in entries
+        /// saved before guests existed (read it as `false`).
+        public var isAnonymous: Bool?
 
         /// The entry of verified tokens: the tokens themselves, and the user's ID, email address and
         /// its verification from the verified ID token.
@@ -57,6 +60,7 @@ public actor KeywaySession {
             subject = set.idToken.subject
             email = set.idToken.email
             emailVerified = set.idToken.emailVerified
+            isAnonymous = set.idToken.isAnonymous
         }
     }
 
@@ -264,6 +268,19 @@ public actor KeywaySession {
     /// - Throws: The ``KeywayError`` of verifying it, or a ``SessionError`` of saving it.
     public func save(_ response: TokenResponse) async throws {
         try await save(try await keyway.verify(response))
+    }
+
+    /// Signs in as a guest (``KeywayClient/signInAsGuest()``) and saves the guest's tokens like
+    /// ``save(_:)``: the guest becomes the current account.
+    ///
+    /// - Returns: The saved entry (``Tokens/isAnonymous`` is `true`).
+    /// - Throws: The ``KeywayError`` of the request (`guests_disabled`, `rate_limited` with a
+    ///   wait), or a ``SessionError`` of saving.
+    @discardableResult
+    public func signInAsGuest() async throws -> Tokens {
+        let tokens = try await keyway.signInAsGuest()
+        try await save(tokens)
+        return Tokens(tokens)
     }
 
     /// The signed-in accounts (user IDs), in the order they were added.

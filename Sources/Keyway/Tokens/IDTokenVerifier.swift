@@ -146,11 +146,13 @@ public struct IDTokenVerifier: Sendable {
         if case .bool(let value) = claims["email_verified"] { emailVerified = value }
         var methods: [String] = []
         if case .array(let values) = claims["amr"] { methods = values.compactMap(\.stringValue) }
-        return IDTokenClaims(
+        var verified = IDTokenClaims(
             issuer: issuer, subject: subject, audience: audience, expiresAt: Date(timeIntervalSince1970: exp),
             issuedAt: Date(timeIntervalSince1970: iat),
             authTime: claims["auth_time"]?.numberValue.map(Date.init(timeIntervalSince1970:)),
             authenticationMethods: methods, email: claims["email"]?.stringValue, emailVerified: emailVerified,
             sessionID: claims["sid"]?.stringValue, nonce: tokenNonce)
+        if case .bool(true) = claims["is_anonymous"] { verified.isAnonymous = true }
+        return verified
     }
 }

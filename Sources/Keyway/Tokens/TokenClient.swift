@@ -69,6 +69,33 @@ actor TokenClient {
         ])
     }
 
+    /// `POST /v1/guests`: a new guest's tokens, verified as a code redemption's are (with a DPoP
+    /// proof when the SDK has a DPoP key, so the tokens are bound to it).
+    func signInAsGuest() async throws -> TokenSet {
+        let metadata = try await loadDiscovery()
+        let url = server.appending(path: "/v1/guests")
+        var headers = [
+            "Content-Type": "application/json", "Accept": "application/json, \(Problem.mediaType)",
+            ProtocolHeader.configId: configId,
+        ]
+        if let key = options.dpopKey { headers["DPoP"] = try proof(key: key, method: "POST", url: url, accessToken: nil) }
+        let response = try await send(TransportRequest(method: "POST", url: url, headers: headers, body: Data("{}".utf8)))
+        if let nonce = response.header("DPoP-Nonce") { dpopNonce = nonce }
+        let decoder = JSONDecoder()
+        guard response.status == 200 else {
+            // Problems carry the protocol's timestamps (`retryAt`).
+            if let problem = try? WireCoding.makeDecoder().decode(Problem.self, from: response.body) {
+                logger.log(.notice, .oauth, "guest sign-in refused: \(problem.code.rawValue)", [:])
+                throw KeywayError.problem(problem)
+            }
+            throw KeywayError.invalidResponse("The guest sign-in answered HTTP \(response.status).")
+        }
+        guard let tokens = try? decoder.decode(TokenResponse.self, from: response.body) else {
+            throw KeywayError.invalidResponse("The guest sign-in's tokens could not be read.")
+        }
+        return try await verified(tokens, issuer: metadata.issuer)
+    }
+
     /// Posts a token request and verifies the ID token of the answer.
     private func tokenRequest(_ form: [(String, String)], nonce: String? = nil) async throws -> TokenSet {
         let metadata = try await loadDiscovery()

@@ -49,6 +49,9 @@ public struct IDTokenClaims: Sendable, Equatable {
     /// The `nonce` the sign-in was started with (`nonce`), when the token carries one. When the
     /// SDK sent a nonce it checked this one against it.
     public var nonce: String? = nil
+    /// Whether the user is a guest (`is_anonymous`): an account without an identifier, made by
+    /// ``KeywayClient/signInAsGuest()``, until a sign-up upgrades it.
+    public var isAnonymous: Bool = false
 
     /// The session ID, under its name before 1.0.
     @available(*, deprecated, renamed: "sessionID")

@@ -24,6 +24,10 @@ public struct StartFlowRequest: Codable, Sendable, Equatable {
     public var redirectUri: String?
     /// An opaque value handed back unchanged in the completed step.
     public var state: String?
+    /// A guest's access token (instead of `Authorization: Bearer …`): a `signup` flow then
+    /// upgrades that guest, keeping its user ID, and a `signin` flow hands the guest over to the
+    /// account signed in to (`guest.merged`).
+    public var guestToken: Sensitive<String>?
 
     /// Creates a start body with the given values.
     ///

@@ -30,6 +30,9 @@ public struct StepKind: OpenStringValue {
     public static let deviceChallenge = StepKind(rawValue: "deviceChallenge")
     /// Wait for a trusted device to approve the sign-in. Payload: ``StepPayload/awaitApproval(_:)``.
     public static let awaitApproval = StepKind(rawValue: "awaitApproval")
+    /// A guest's sign-up proved an identifier that has an account: sign in to it instead, or stay
+    /// a guest. Payload: ``StepPayload/accountExists(_:)``.
+    public static let accountExists = StepKind(rawValue: "accountExists")
     /// The flow is finished. Payload: ``StepPayload/completed(_:)``.
     public static let completed = StepKind(rawValue: "completed")
     /// Open a URL in a browser to sign in with an upstream provider, then send back the callback.

@@ -25,6 +25,8 @@ public enum StepPayload: Sendable, Equatable {
     case deviceChallenge(DeviceChallengePayload)
     /// Wait for a trusted device to approve the sign-in.
     case awaitApproval(AwaitApprovalPayload)
+    /// A guest's sign-up proved an identifier that has an account.
+    case accountExists(AccountExistsPayload)
     /// The flow is finished.
     case completed(CompletedPayload)
     /// Open a URL in a browser to sign in with an upstream provider.
@@ -49,6 +51,7 @@ public enum StepPayload: Sendable, Equatable {
         case .deviceEnroll: .deviceEnroll
         case .deviceChallenge: .deviceChallenge
         case .awaitApproval: .awaitApproval
+        case .accountExists: .accountExists
         case .completed: .completed
         case .redirect: .redirect
         case .linkAccount: .linkAccount
@@ -84,6 +87,7 @@ extension StepPayload {
         case .deviceEnroll: return .deviceEnroll(try container.decode(DeviceEnrollPayload.self, forKey: key))
         case .deviceChallenge: return .deviceChallenge(try container.decode(DeviceChallengePayload.self, forKey: key))
         case .awaitApproval: return .awaitApproval(try container.decode(AwaitApprovalPayload.self, forKey: key))
+        case .accountExists: return .accountExists(try container.decode(AccountExistsPayload.self, forKey: key))
         case .completed: return .completed(try container.decode(CompletedPayload.self, forKey: key))
         case .redirect: return .redirect(try container.decode(RedirectPayload.self, forKey: key))
         case .linkAccount: return .linkAccount(try container.decode(LinkAccountPayload.self, forKey: key))
@@ -106,6 +110,7 @@ extension StepPayload {
         case .deviceEnroll(let body): try container.encode(body, forKey: key)
         case .deviceChallenge(let body): try container.encode(body, forKey: key)
         case .awaitApproval(let body): try container.encode(body, forKey: key)
+        case .accountExists(let body): try container.encode(body, forKey: key)
         case .completed(let body): try container.encode(body, forKey: key)
         case .redirect(let body): try container.encode(body, forKey: key)
         case .linkAccount(let body): try container.encode(body, forKey: key)
@@ -139,6 +144,10 @@ extension Step {
     }
     /// The payload of an ``StepKind/awaitApproval`` step.
     public var awaitApproval: AwaitApprovalPayload? { if case .awaitApproval(let body) = payload { body } else { nil } }
+    /// The payload of an ``StepKind/accountExists`` step.
+    public var accountExists: AccountExistsPayload? {
+        if case .accountExists(let body) = payload { body } else { nil }
+    }
     /// The payload of a ``StepKind/completed`` step.
     public var completed: CompletedPayload? { if case .completed(let body) = payload { body } else { nil } }
     /// The payload of a ``StepKind/redirect`` step.

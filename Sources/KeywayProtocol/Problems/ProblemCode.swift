@@ -79,6 +79,16 @@ public struct ProblemCode: OpenStringValue {
     /// The access token that starts an account-management flow is missing or invalid.
     public static let invalidAccessToken = ProblemCode(rawValue: "invalid_access_token")
 
+    // Guests
+
+    /// The application does not make guests (`POST /v1/guests`).
+    public static let guestsDisabled = ProblemCode(rawValue: "guests_disabled")
+    /// The token of a guest upgrade is not a guest's (the user signed up already, or never was one).
+    public static let notAGuest = ProblemCode(rawValue: "not_a_guest")
+    /// A guest asked for what only an account has (account management, a second factor): sign up
+    /// first, which keeps the guest's user ID.
+    public static let upgradeRequired = ProblemCode(rawValue: "upgrade_required")
+
     // Devices and approvals
     /// A device signature does not verify, or names a device that is not trusted (unknown,
     /// revoked, expired, another user's or another application's).

@@ -55,7 +55,7 @@ extension FlowEngine {
                 guard choice.skippable else { throw FlowProblem.invalidStep }
                 context.progress.secondFactorSkipped = true
                 return try await self.advance(&context, in: repositories)
-            case .form, .manageAccount:
+            case .form, .manageAccount, .accountExists:
                 throw FlowProblem.invalidStep
             }
         }

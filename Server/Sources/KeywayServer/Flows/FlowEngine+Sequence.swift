@@ -99,6 +99,16 @@ extension FlowEngine {
     {
         switch context.progress.purpose {
         case .primary:
+            if context.progress.signIn?.startedAsSignUp == true, var guest = context.progress.guest,
+                guest.signsIn != true
+            {
+                // A guest's sign-up proved the identifier of an existing account: the user
+                // chooses to sign in to it or to stay a guest (`accountExists`).
+                guest.pendingProof = Proof(method: method, role: .primary, amr: amr, at: context.now)
+                context.progress.guest = guest
+                context.progress.stage = .accountExists
+                return nil
+            }
             if context.progress.signIn?.startedAsSignUp == true {
                 context.progress.signIn?.startedAsSignUp = false
                 if !context.policy.primaryMethods.contains(method) {
@@ -253,9 +263,10 @@ extension FlowEngine {
         context.flow.otpHash = nil
         context.flow.sessionId = sessionId
         context.flow.userId = user.id
+        let merged = try guestMerged(into: user, &context)
         context.completion = Completion(
             authCode: authCode, expiresAt: expiresAt, sessionId: sessionId, newUser: newUser,
-            trustedDeviceId: trustedDeviceId)
+            trustedDeviceId: trustedDeviceId, guestMerged: merged)
         return nil
     }
 
@@ -269,12 +280,27 @@ extension FlowEngine {
             id: SecureRandom.identifier(prefix: "usr"), projectId: context.application.projectId,
             email: identifier.email, emailVerified: identifier.email != nil, createdAt: context.now,
             phone: identifier.phone, phoneVerified: identifier.phone != nil)
+        var guest: UserRecord?
+        if let guestId = context.progress.guest?.userId {
+            // Upgrading a guest: the account is the guest's row, with its ID and all attached.
+            guard let found = try await repositories.users.find(id: guestId), found.isAnonymous else {
+                throw FlowProblem.notAGuest
+            }
+            guest = found
+            created.id = found.id
+            created.createdAt = found.createdAt
+            created.guestApplicationId = found.guestApplicationId
+        }
         for method in FlowMethods.all {
             if let credential = draft.credentials[method.id.rawValue] {
                 try method.applyCredential(credential, to: &created)
             }
         }
-        try await repositories.users.insert(created)
+        if guest != nil {
+            guard try await repositories.users.upgradeGuest(created) else { throw FlowProblem.notAGuest }
+        } else {
+            try await repositories.users.insert(created)
+        }
         if let sealed = draft.sealedInviteCode {
             let code = String(decoding: try secrets.open(sealed, purpose: "invite:\(context.flow.id)"), as: UTF8.self)
             let status = try await directory.redeemInviteCode(
@@ -285,8 +311,11 @@ extension FlowEngine {
             }
         }
         if let profile = draft.profile, !profile.isEmpty {
-            try await repositories.profiles.setProfile(
-                profile.mapValues { ProfileValue.string($0) }, userId: created.id, at: context.now)
+            // A guest's profile keeps what it had; the form's answers are added over it.
+            var merged: [String: ProfileValue] = [:]
+            if guest != nil { merged = try await repositories.profiles.profile(userId: created.id) }
+            merged.merge(profile.mapValues { ProfileValue.string($0) }) { _, answer in answer }
+            try await repositories.profiles.setProfile(merged, userId: created.id, at: context.now)
         }
         context.user = created
         context.flow.userId = created.id

@@ -81,6 +81,8 @@ struct FlowEngine: Sendable {
         let newUser: Bool
         /// The device the flow enrolled.
         let trustedDeviceId: String?
+        /// The guest who signed in to this account instead of upgrading.
+        var guestMerged: GuestMerge? = nil
     }
 
     // MARK: Starting
@@ -95,10 +97,18 @@ struct FlowEngine: Sendable {
         var scope: String
     }
 
+    /// The guest an access token names, for a `signup` flow that upgrades it (or a `signin`
+    /// flow that hands it over to the account signed in to).
+    struct Guest: Sendable {
+        var userId: String
+        /// The application the guest's token was issued to.
+        var clientId: String
+    }
+
     /// Starts a flow and answers with its first step.
     func start(
         configId: String?, request: StartFlowRequest, clientAddress: String? = nil, userAgent: String? = nil,
-        account: Account? = nil, traceId: String
+        account: Account? = nil, guest: Guest? = nil, traceId: String
     ) async throws -> Step {
         let application = try await application(for: configId)
         var startRequest = request
@@ -158,6 +168,7 @@ struct FlowEngine: Sendable {
                 authorization: authorization, clientAddress: clientAddress, now: now, traceId: traceId)
         }
         guard let identifier else { throw FlowProblem.internalError }
+        if let guest, guest.clientId != application.configId { throw FlowProblem.guestOfAnotherApplication }
 
         let flowId = SecureRandom.identifier(prefix: "flw")
         let flowToken = SecureRandom.token(prefix: "kft")
@@ -186,6 +197,12 @@ struct FlowEngine: Sendable {
                     : .signIn(FlowProgress.SignIn(startedAsSignUp: request.flowType == .signup)),
                 stage: .choosing(MethodChoice(options: [], purpose: .primary)))
             progress.authorization = authorization
+            if let guest {
+                // A sign-in (or a sign-up of a known identifier, once the user chose to sign in)
+                // hands the guest over to the account; a sign-up of a new identifier upgrades it.
+                progress.guest = FlowProgress.GuestProgress(
+                    userId: guest.userId, signsIn: request.flowType == .signin ? true : nil)
+            }
             if policy.devices.enabled, let hint = request.device {
                 progress.device.hint = DeviceHint(
                     deviceId: hint.deviceId.flatMap { $0.isEmpty || $0.count > 100 ? nil : $0 }, canEnrol: hint.canEnrol)

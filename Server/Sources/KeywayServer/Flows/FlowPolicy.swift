@@ -27,6 +27,8 @@ struct FlowPolicy: Sendable, Equatable {
     var appAttest = AppAttestSettings()
     /// Sign-in links.
     var signInLink = SignInLinkSettings()
+    /// Guests.
+    var guests = GuestSettings()
 
     /// Whether `method` signs users in or counts as a second factor here.
     func lists(_ method: AuthenticationMethod) -> Bool {
@@ -65,6 +67,7 @@ struct FlowPolicy: Sendable, Equatable {
         signInLink = policy.signInLink ?? SignInLinkSettings()
         sendsEvents = policy.delivery.events != nil
         emailTemplates = policy.delivery.emailTemplates
+        guests = policy.guests
     }
 
     /// The policy of an application without a stored one: email codes only, as the application row says.

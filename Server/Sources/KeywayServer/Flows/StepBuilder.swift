@@ -49,6 +49,15 @@ struct StepBuilder: Sendable {
             draft.info = StepInfo(id: "profile", label: "Tell us about you")
             draft.payload = .form(FormPayload(formId: "profile", title: "About you"))
             draft.post("submitForm", "form", label: "Continue", fields: SignupForm.fields(for: context.policy))
+        case .accountExists:
+            draft.info = StepInfo(id: "accountExists", label: "You already have an account")
+            draft.payload = .accountExists(AccountExistsPayload(identifierHint: context.identifier.masked))
+            draft.messages.append(
+                Message(
+                    level: "info", code: "accountExists",
+                    text: "\(context.identifier.masked) already has an account. Sign in to it, or go on as a guest."))
+            draft.post("signInInstead", "signInInstead", label: "Sign in to that account")
+            draft.post("stayGuest", "stayGuest", label: "Stay a guest")
         case .manageAccount:
             draft.info = StepInfo(id: "manageAccount", label: "Your sign-in methods")
             draft.payload = .manageAccount(
@@ -101,7 +110,7 @@ struct StepBuilder: Sendable {
             CompletedPayload(
                 authCode: Sensitive(completion.authCode), expiresAt: Date(epochMilliseconds: completion.expiresAt),
                 session: completion.sessionId, newUser: completion.newUser, trustedDeviceId: completion.trustedDeviceId,
-                state: context.progress.authorization?.state))
+                state: context.progress.authorization?.state, guestMerged: completion.guestMerged))
         return step
     }
 

@@ -124,7 +124,7 @@ extension TokenEndpoint {
                     subject: TokenIssuer.Subject(
                         userId: user.id, email: user.email, emailVerified: user.emailVerified, phoneNumber: user.verifiedPhone,
                         clientId: application.configId, sessionId: session.id, authTime: session.authTime,
-                        amr: session.amr, scope: grantedScope, dpopJkt: binding),
+                        amr: session.amr, scope: grantedScope, dpopJkt: binding, isAnonymous: user.isAnonymous),
                     refreshToken: issuedToken, refreshTokenId: issuedTokenId))
         }
         let granted = try outcome.get()

@@ -62,7 +62,7 @@ struct TokenEndpoint: Sendable {
     }
 
     /// The DPoP key thumbprint the new tokens are bound to, from the request's proof (RFC 9449 §5).
-    private func dpopBinding(proofs: [String], application: ApplicationRecord, tokenURL: URL) async throws -> String? {
+    func dpopBinding(proofs: [String], application: ApplicationRecord, tokenURL: URL) async throws -> String? {
         guard application.dpop.mode != .off else { return nil }
         if proofs.isEmpty {
             guard application.dpop.mode == .required else { return nil }
@@ -153,7 +153,7 @@ struct TokenEndpoint: Sendable {
                         userId: user.id, email: user.email, emailVerified: user.emailVerified,
                         phoneNumber: user.verifiedPhone, clientId: application.configId, sessionId: session.id,
                         authTime: session.authTime, amr: session.amr, scope: scope, dpopJkt: binding,
-                        nonce: record.nonce),
+                        nonce: record.nonce, isAnonymous: user.isAnonymous),
                     refreshToken
                 ))
         }

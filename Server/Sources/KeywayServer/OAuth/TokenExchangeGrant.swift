@@ -133,7 +133,7 @@ extension TokenEndpoint {
                 TokenIssuer.Subject(
                     userId: user.id, email: user.email, emailVerified: user.emailVerified, phoneNumber: user.verifiedPhone,
                     clientId: application.configId, sessionId: sessionId, authTime: nowMillis,
-                    amr: [TokenExchange.amr], scope: scope, dpopJkt: binding))
+                    amr: [TokenExchange.amr], scope: scope, dpopJkt: binding, isAnonymous: user.isAnonymous))
         }
         var response = try tokenResponse(
             for: try outcome.get(), refreshToken: refreshToken, now: now, idTokenAlgorithm: application.idTokenAlgorithm)

@@ -25,6 +25,8 @@ struct TokenIssuer: Sendable {
         var dpopJkt: String? = nil
         /// The authorization request's `nonce`, for the ID token of a code redemption.
         var nonce: String? = nil
+        /// A guest (`is_anonymous: true` in both tokens).
+        var isAnonymous = false
     }
 
     func accessToken(for subject: Subject, issuer: String, now: Date) throws -> String {
@@ -43,6 +45,7 @@ struct TokenIssuer: Sendable {
             "sid": .string(subject.sessionId),
         ]
         var bound = claims
+        if subject.isAnonymous { bound["is_anonymous"] = .bool(true) }
         if let jkt = subject.dpopJkt { bound["cnf"] = .object(["jkt": .string(jkt)]) }
         return try sign(bound, type: "at+jwt", algorithm: .es256)
     }
@@ -65,6 +68,7 @@ struct TokenIssuer: Sendable {
             "at_hash": .string(Self.atHash(accessToken)),
         ]
         if let nonce = subject.nonce { claims["nonce"] = .string(nonce) }
+        if subject.isAnonymous { claims["is_anonymous"] = .bool(true) }
         // The email claims with the `email` scope, the phone claims with `phone` — and with
         // `email` for an account known only by its phone number, as sign-ins always had them.
         let scopes = Set(subject.scope.split(separator: " ").map(String.init))

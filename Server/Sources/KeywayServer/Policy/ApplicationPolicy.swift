@@ -34,6 +34,9 @@ public struct ApplicationPolicy: Codable, Sendable, Equatable {
     /// Sign-in links, for applications offering ``AuthenticationMethod/signInLink``; `nil` takes
     /// the defaults (email, the server's own page).
     public var signInLink: SignInLinkSettings?
+    /// Guests: whether the application makes them, how long one never upgraded is kept, and how
+    /// many one client network may make per hour.
+    public var guests: GuestSettings = GuestSettings()
 
     public init(
         primaryMethods: [AuthenticationMethod], mfaMethods: [AuthenticationMethod] = [], mfaMode: MFAMode = .off,
@@ -81,7 +84,7 @@ public struct ApplicationPolicy: Codable, Sendable, Equatable {
 
     private enum CodingKeys: String, CodingKey {
         case primaryMethods, mfaMethods, mfaMode, flowTypes, signup, password, delivery, devices, appAttest, federation
-        case signInLink
+        case signInLink, guests
     }
 
     /// Decodes a policy. Only `primaryMethods` is required; the other fields default to the
@@ -99,6 +102,7 @@ public struct ApplicationPolicy: Codable, Sendable, Equatable {
         appAttest = try container.decodeIfPresent(AppAttestSettings.self, forKey: .appAttest) ?? AppAttestSettings()
         federation = try container.decodeIfPresent(FederationSettings.self, forKey: .federation) ?? FederationSettings()
         signInLink = try container.decodeIfPresent(SignInLinkSettings.self, forKey: .signInLink)
+        guests = try container.decodeIfPresent(GuestSettings.self, forKey: .guests) ?? GuestSettings()
     }
 }
 

@@ -85,6 +85,13 @@ extension ApplicationPolicy {
         }
 
         // App Attest.
+        problems += guests.problems()
+        if guests.enabled, !signupOpen {
+            refuse(
+                "guests_need_signup", "guests.enabled",
+                "Guests are upgraded by a sign-up: open the signup flow, or a guest could never keep what it has.")
+        }
+
         if appAttest.enabled {
             if appAttest.appIDs.isEmpty || appAttest.appIDs.count > 10 {
                 refuse("app_attest_app_ids", "appAttest.appIDs", "List 1 to 10 App IDs (TEAMID.bundle.identifier).")

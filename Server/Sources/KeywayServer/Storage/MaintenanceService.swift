@@ -4,7 +4,8 @@ import ServiceLifecycle
 
 /// Deletes flows, authorization codes, refresh token families and approval requests a day after
 /// they expired, once a minute; delivered outbox messages a day after delivery and dead letters
-/// after a week; trusted devices 30 days after they were revoked or their trust ended.
+/// after a week; trusted devices 30 days after they were revoked or their trust ended; guests
+/// never upgraded once older than their application's `guests.maxAge` (``GuestSweep``).
 struct MaintenanceService: Service {
     let database: any Database
     let clock: any ServerClock
@@ -60,5 +61,8 @@ struct MaintenanceService: Service {
             try await repositories.deliveryOutbox.deleteSettled(
                 deliveredBefore: cutoff, deadBefore: clock.now().addingTimeInterval(-7 * 86_400).epochMilliseconds)
         }
+        // In a transaction of its own: many deletions, and a failure here keeps the rest swept.
+        let guests = try await database.write { try await GuestSweep.run(now: clock.now().epochMilliseconds, in: $0) }
+        if guests > 0 { logger.info("stale guests deleted", metadata: ["count": "\(guests)"]) }
     }
 }

@@ -15,6 +15,9 @@ public struct CompletedPayload: Codable, Sendable, Equatable {
     public var trustedDeviceId: String?
     /// The `state` the flow was started with, unchanged.
     public var state: String?
+    /// Set when a guest signed in to an existing account instead of upgrading: the app's backend
+    /// merges the guest's data into that account.
+    public var guestMerged: GuestMerge?
 
     /// Creates a completion payload with the given values.
     ///
@@ -25,10 +28,12 @@ public struct CompletedPayload: Codable, Sendable, Equatable {
     ///   - newUser: Whether this flow created the user, when the server says.
     ///   - trustedDeviceId: The trusted device this flow enrolled, if any.
     ///   - state: The `state` the flow was started with.
+    ///   - guestMerged: The guest who signed in to this account instead of upgrading, if any.
     public init(
         authCode: Sensitive<String>, expiresAt: Date, session: String, newUser: Bool? = nil,
-        trustedDeviceId: String? = nil, state: String? = nil
+        trustedDeviceId: String? = nil, state: String? = nil, guestMerged: GuestMerge? = nil
     ) {
+        self.guestMerged = guestMerged
         self.state = state
         self.trustedDeviceId = trustedDeviceId
         self.authCode = authCode

@@ -14,7 +14,7 @@ import KeywayProtocol
 extension FlowProgress: Codable {
     private enum CodingKeys: String, CodingKey {
         case version, mode, signIn, signUp, manage, stage, proofs, secondFactorSkipped, enrolmentOffered, failures
-        case device, notice, risk, authorization
+        case device, notice, risk, authorization, guest
     }
 
     init(from decoder: any Decoder) throws {
@@ -40,6 +40,7 @@ extension FlowProgress: Codable {
         notice = try container.decodeIfPresent(String.self, forKey: .notice)
         risk = try container.decodeIfPresent(StoredRisk.self, forKey: .risk)?.risk
         authorization = try container.decodeIfPresent(AuthorizationParameters.self, forKey: .authorization)
+        guest = try container.decodeIfPresent(GuestProgress.self, forKey: .guest)
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -65,6 +66,7 @@ extension FlowProgress: Codable {
         try container.encodeIfPresent(notice, forKey: .notice)
         try container.encodeIfPresent(risk, forKey: .risk)
         try container.encodeIfPresent(authorization, forKey: .authorization)
+        try container.encodeIfPresent(guest, forKey: .guest)
     }
 }
 
@@ -106,6 +108,8 @@ extension FlowProgress.Stage: Codable {
             self = .form
         case "manageAccount":
             self = .manageAccount
+        case "accountExists":
+            self = .accountExists
         case let other:
             throw DecodingError.dataCorruptedError(
                 forKey: .kind, in: container, debugDescription: "A stage this release does not know: \(other).")
@@ -127,6 +131,8 @@ extension FlowProgress.Stage: Codable {
             try container.encode("form", forKey: .kind)
         case .manageAccount:
             try container.encode("manageAccount", forKey: .kind)
+        case .accountExists:
+            try container.encode("accountExists", forKey: .kind)
         }
     }
 }

@@ -33,6 +33,21 @@ struct FlowProgress: Sendable, Equatable {
     var risk: Risk?
     /// What the client asked of the tokens (scope, nonce, redirect URI) and its `state`.
     var authorization: AuthorizationParameters?
+    /// The guest the flow was started for (with a guest's access token): a sign-up upgrades it,
+    /// a sign-in hands it over to the account signed in to.
+    var guest: GuestProgress?
+
+    /// A flow started by a guest.
+    struct GuestProgress: Sendable, Equatable, Codable {
+        /// The guest's user ID.
+        var userId: String
+        /// The user chose to sign in to an existing account instead of upgrading (or started a
+        /// sign-in): completing the flow emits `guest.merged`.
+        var signsIn: Bool?
+        /// The code that proved the identifier of an existing account, waiting on the
+        /// `accountExists` step for the user's choice.
+        var pendingProof: Proof?
+    }
 
     /// What a flow's client asked of the tokens it will redeem the code for, carried to the code.
     struct AuthorizationParameters: Sendable, Equatable, Codable {
@@ -112,6 +127,9 @@ struct FlowProgress: Sendable, Equatable {
         case form
         /// The account's methods (account management).
         case manageAccount
+        /// A guest's sign-up proved the identifier of an existing account: sign in to it, or stay
+        /// a guest.
+        case accountExists
     }
 
     /// Trusted-device state of the flow.
@@ -225,7 +243,7 @@ extension FlowProgress {
         switch stage {
         case .choosing(let choice): choice.purpose
         case .method(let active): active.purpose
-        case .form, .manageAccount: .primary
+        case .form, .manageAccount, .accountExists: .primary
         }
     }
 

@@ -31,19 +31,24 @@ struct FlowRoutes {
         flows.post { request, context in
             let body = try await RequestDecoding.json(StartFlowRequest.self, from: request, context: context)
             var account: FlowEngine.Account?
+            var guest: FlowEngine.Guest?
             if body.flowType == .accountManage {
                 do {
                     let (claims, user) = try await users.authenticate(request)
+                    // A guest has no methods to manage: it signs up first.
+                    if user.isAnonymous { throw FlowProblem.upgradeRequired }
                     account = FlowEngine.Account(
                         userId: user.id, sessionId: claims.sessionId, clientId: claims.clientId, scope: claims.scope)
                 } catch is OAuthFailure {
                     throw FlowProblem.invalidAccessToken
                 }
+            } else if body.guestToken != nil || request.headers[.authorization] != nil {
+                guest = try await users.guest(request, bodyToken: body.guestToken?.revealed)
             }
             let step = try await engine.start(
                 configId: request.headers[Self.configIdHeader], request: body, clientAddress: context.remoteAddress,
                 userAgent: request.headers[Self.clientHeader] ?? request.headers[.userAgent], account: account,
-                traceId: context.traceId)
+                guest: guest, traceId: context.traceId)
             return try HTTPResponses.json(step, status: .created)
         }
         flows.get(":flowId") { request, context in
@@ -69,6 +74,13 @@ struct FlowRoutes {
             let body = try await RequestDecoding.json([String: FormValue].self, from: request, context: context)
             return try HTTPResponses.json(
                 try await engine.submitForm(Self.target(request, context), values: body.mapValues(\.text)))
+        }
+        flows.post(":flowId/signInInstead") { request, context in
+            try HTTPResponses.json(try await engine.signInInstead(Self.target(request, context)))
+        }
+        flows.post(":flowId/stayGuest") { request, context in
+            try await engine.stayGuest(Self.target(request, context))
+            return Response(status: .noContent)
         }
         flows.post(":flowId/manage/:operation") { request, context in
             // Operations take no body, except revokeDevice ({"deviceId": …}) and unlinkIdentity

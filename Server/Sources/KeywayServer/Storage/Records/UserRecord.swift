@@ -19,6 +19,10 @@ struct UserRecord: Sendable, Equatable {
     /// When an administrator blocked the user (milliseconds since 1970); `nil` when not blocked.
     /// A blocked user must not be signed in.
     var blockedAt: Int64? = nil
+    /// A guest: made by `POST /v1/guests` without an identifier, until a sign-up upgrades it.
+    var isAnonymous: Bool = false
+    /// The application that made the guest (whose policy's `guests.maxAge` sweeps it).
+    var guestApplicationId: String? = nil
 
     /// Whether the user has an authenticator app set up.
     var hasTotp: Bool { totpSecret != nil }

@@ -32,11 +32,11 @@ struct UserRepository: Sendable {
         try await sql.raw(
             """
             INSERT INTO users (id, project_id, email, email_verified, created_at, phone, phone_verified,
-                password_hash, totp_secret, totp_last_counter)
+                password_hash, totp_secret, totp_last_counter, is_anonymous, guest_application_id)
             VALUES (\(bind: user.id), \(bind: user.projectId), \(bind: Self.storedEmail(user)),
                 \(bind: Int64(user.emailVerified ? 1 : 0)), \(bind: user.createdAt), \(bind: user.phone),
                 \(bind: Int64(user.phoneVerified ? 1 : 0)), \(bind: user.passwordHash), \(bind: user.totpSecret),
-                \(bind: user.totpLastCounter))
+                \(bind: user.totpLastCounter), \(bind: Int64(user.isAnonymous ? 1 : 0)), \(bind: user.guestApplicationId))
             """
         ).run()
     }
@@ -80,6 +80,65 @@ struct UserRepository: Sendable {
         return true
     }
 
+    /// Makes a guest a full account: its identifier and the methods its sign-up set up are
+    /// written, and it is no longer anonymous. Only a guest changes (`false` otherwise: another
+    /// flow upgraded it first).
+    func upgradeGuest(_ user: UserRecord) async throws -> Bool {
+        let row = try await sql.raw(
+            "SELECT is_anonymous FROM users WHERE id = \(bind: user.id)"
+        ).first()
+        guard let row, try row.decode(column: "is_anonymous", as: Int64.self) != 0 else { return false }
+        try await sql.raw(
+            """
+            UPDATE users SET email = \(bind: Self.storedEmail(user)), email_verified = \(bind: Int64(user.emailVerified ? 1 : 0)),
+                phone = \(bind: user.phone), phone_verified = \(bind: Int64(user.phoneVerified ? 1 : 0)),
+                password_hash = \(bind: user.passwordHash), totp_secret = \(bind: user.totpSecret),
+                totp_last_counter = \(bind: user.totpLastCounter), is_anonymous = 0
+            WHERE id = \(bind: user.id) AND is_anonymous = 1
+            """
+        ).run()
+        return true
+    }
+
+    /// The guests `applicationId` made before `createdBefore` (never upgraded), oldest first, at
+    /// most `limit`.
+    func staleGuests(applicationId: String, createdBefore: Int64, limit: Int) async throws -> [String] {
+        try await sql.raw(
+            """
+            SELECT id FROM users
+            WHERE is_anonymous = 1 AND guest_application_id = \(bind: applicationId) AND created_at < \(bind: createdBefore)
+            ORDER BY created_at LIMIT \(bind: Int64(limit))
+            """
+        ).all().map { try $0.decode(column: "id", as: String.self) }
+    }
+
+    /// Deletes a guest that was never upgraded with everything attached to it: its sessions and
+    /// tokens, flows, profile, devices and approvals, browser sessions, consents and PowerAuth
+    /// activations. `false` when the user is not (or no longer) a guest.
+    func deleteGuest(id: String) async throws -> Bool {
+        let row = try await sql.raw("SELECT is_anonymous FROM users WHERE id = \(bind: id)").first()
+        guard let row, try row.decode(column: "is_anonymous", as: Int64.self) != 0 else { return false }
+        let statements: [SQLQueryString] = [
+            "DELETE FROM powerauth_tokens WHERE activation_id IN (SELECT id FROM powerauth_activations WHERE user_id = \(bind: id))",
+            "DELETE FROM powerauth_recovery_puks WHERE recovery_code_id IN (SELECT id FROM powerauth_recovery_codes WHERE user_id = \(bind: id))",
+            "DELETE FROM powerauth_recovery_codes WHERE user_id = \(bind: id)",
+            "DELETE FROM powerauth_activations WHERE user_id = \(bind: id)",
+            "DELETE FROM refresh_tokens WHERE user_id = \(bind: id)",
+            "DELETE FROM authorization_codes WHERE user_id = \(bind: id)",
+            "DELETE FROM sessions WHERE user_id = \(bind: id)",
+            "DELETE FROM browser_sessions WHERE user_id = \(bind: id)",
+            "DELETE FROM consents WHERE user_id = \(bind: id)",
+            "DELETE FROM approval_requests WHERE user_id = \(bind: id)",
+            "DELETE FROM trusted_devices WHERE user_id = \(bind: id)",
+            "DELETE FROM flows WHERE user_id = \(bind: id)",
+            "DELETE FROM user_profiles WHERE user_id = \(bind: id)",
+            "DELETE FROM external_identities WHERE user_id = \(bind: id)",
+            "DELETE FROM users WHERE id = \(bind: id) AND is_anonymous = 1",
+        ]
+        for statement in statements { try await sql.raw(statement).run() }
+        return true
+    }
+
     func markEmailVerified(id: String) async throws {
         try await sql.raw("UPDATE users SET email_verified = 1 WHERE id = \(bind: id)").run()
     }
@@ -96,7 +155,9 @@ struct UserRepository: Sendable {
             passwordHash: try row.decode(column: "password_hash", as: String?.self),
             totpSecret: try row.decode(column: "totp_secret", as: String?.self),
             totpLastCounter: try row.decode(column: "totp_last_counter", as: Int64?.self),
-            blockedAt: try row.decode(column: "blocked_at", as: Int64?.self))
+            blockedAt: try row.decode(column: "blocked_at", as: Int64?.self),
+            isAnonymous: try row.decode(column: "is_anonymous", as: Int64.self) != 0,
+            guestApplicationId: try row.decode(column: "guest_application_id", as: String?.self))
     }
 
     /// The `email` column is unique per project and not null: a user known by phone only stores

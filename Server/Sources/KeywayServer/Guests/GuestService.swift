@@ -1,0 +1,116 @@
+import Foundation
+import KeywayJOSE
+import KeywayProtocol
+import Logging
+
+/// Guests: `POST /v1/guests` makes a user without an identifier and answers its tokens, as a
+/// completed flow's code would redeem (access, refresh and ID token, each with
+/// `"is_anonymous": true`); the sweep deletes those never upgraded once older than their
+/// application's `guests.maxAge`. Upgrading is a sign-up flow (``FlowEngine``).
+struct GuestService: Sendable {
+    let engine: FlowEngine
+    let tokenEndpoint: TokenEndpoint
+
+    /// The rate-limit window of `guests.perAddressPerHour`.
+    static let window: Int64 = 3_600_000
+    /// The `amr` of a guest's session: nothing was proved.
+    static let amr = "guest"
+
+    /// Makes a guest for the application `configId` and answers its tokens, bound to the DPoP key
+    /// of `dpopProofs` when the request has one (and required by an application that requires DPoP).
+    func create(configId: String?, clientAddress: String?, dpopProofs: [String], url: URL) async throws
+        -> TokenEndpoint.Answer
+    {
+        guard let configId, !configId.isEmpty else { throw FlowProblem.missingConfigId }
+        let database = engine.database
+        guard let application = try await database.read({ try await $0.applications.find(configId: configId) }) else {
+            throw FlowProblem.unknownConfigId
+        }
+        let policy = try await database.read { try await self.engine.directory.policy(for: application, in: $0) }
+        guard policy.guests.enabled else { throw FlowProblem.guestsDisabled }
+        let binding: String?
+        do {
+            binding = try await tokenEndpoint.dpopBinding(proofs: dpopProofs, application: application, tokenURL: url)
+        } catch let failure as OAuthFailure {
+            throw FlowProblem(
+                ProblemCode(rawValue: "invalid_dpop_proof"), status: 400, title: "Invalid DPoP proof",
+                detail: failure.body.errorDescription ?? "The DPoP proof is not valid for this request.", action: .abort)
+        }
+        let now = engine.clock.now()
+        let nowMillis = now.epochMilliseconds
+        let refreshPolicy = application.refreshTokens ?? tokenEndpoint.tokens.lifetimes.refreshTokens
+        let familyExpiresAt = nowMillis + Int64((refreshPolicy.absoluteLifetime * 1000).rounded())
+        let expiresAt = min(nowMillis + Int64((refreshPolicy.idleLifetime * 1000).rounded()), familyExpiresAt)
+        let candidateRefreshToken = RefreshTokenDerivation.root()
+        let addressHash = clientAddress.map(ClientAddress.hash)
+        let limit = policy.guests.perAddressPerHour
+        let (subject, refreshToken): (TokenIssuer.Subject, String?) = try await database.write { repositories in
+            if let addressHash {
+                let (hits, windowStart) = try await repositories.rateLimits.hit(
+                    bucket: "guest-ip:\(application.id):\(addressHash)", now: nowMillis, window: Self.window)
+                if hits > Int64(limit) {
+                    self.engine.metrics.rateLimited(limit: "guest-ip")
+                    throw FlowProblem.rateLimited(until: windowStart + Self.window, now: nowMillis)
+                }
+            }
+            let user = UserRecord(
+                id: SecureRandom.identifier(prefix: "usr"), projectId: application.projectId, email: nil,
+                emailVerified: false, createdAt: nowMillis, isAnonymous: true, guestApplicationId: application.id)
+            try await repositories.users.insert(user)
+            let session = SessionRecord(
+                id: SecureRandom.identifier(prefix: "ses"), userId: user.id, applicationId: application.id,
+                amr: [Self.amr], authTime: nowMillis, createdAt: nowMillis, revokedAt: nil, clientAddressHash: addressHash)
+            try await repositories.sessions.insert(session)
+            var scope = Scopes.defaultScope
+            if !TokenEndpoint.issuesRefreshTokens(to: application) { scope = TokenEndpoint.withoutOfflineAccess(scope) }
+            let refreshToken = scope.split(separator: " ").contains("offline_access") ? candidateRefreshToken : nil
+            if let refreshToken {
+                let id = SecureRandom.identifier(prefix: "rt")
+                try await repositories.refreshTokens.insert(
+                    RefreshTokenRecord(
+                        id: id, tokenHash: sha256Hex(refreshToken), familyId: id, scope: scope,
+                        applicationId: application.id, userId: user.id, sessionId: session.id,
+                        authorizationCodeHash: nil, createdAt: nowMillis, expiresAt: expiresAt,
+                        familyExpiresAt: familyExpiresAt, rotatedAt: nil, successorId: nil, revokedAt: nil,
+                        dpopJkt: binding))
+            }
+            let subject = TokenIssuer.Subject(
+                userId: user.id, email: nil, emailVerified: false, clientId: application.configId,
+                sessionId: session.id, authTime: nowMillis, amr: session.amr, scope: scope, dpopJkt: binding,
+                isAnonymous: true)
+            return (subject, refreshToken)
+        }
+        engine.logger.info("guest created", metadata: ["user": "\(subject.userId)"])
+        let response = try tokenEndpoint.tokenResponse(
+            for: subject, refreshToken: refreshToken, now: now, idTokenAlgorithm: application.idTokenAlgorithm)
+        return TokenEndpoint.Answer(
+            response: response, dpopNonce: application.dpop.requireNonce ? tokenEndpoint.dpop.nonce() : nil)
+    }
+
+    /// Deletes the guests never upgraded that are older than their application's `guests.maxAge`
+    /// (at most `batch` per application and call), each with its sessions and what is attached.
+    /// Returns how many were deleted.
+    @discardableResult
+    func sweep(batch: Int = 500) async throws -> Int {
+        let database = engine.database
+        let nowMillis = engine.clock.now().epochMilliseconds
+        let applications = try await database.read { try await $0.applications.all() }
+        var deleted = 0
+        for application in applications {
+            let policy = try await database.read { try await self.engine.directory.policy(for: application, in: $0) }
+            // The age applies whether or not the application still makes guests.
+            let cutoff = nowMillis - Int64(policy.guests.maxAge) * 1000
+            deleted += try await database.write { repositories in
+                var count = 0
+                for id in try await repositories.users.staleGuests(
+                    applicationId: application.id, createdBefore: cutoff, limit: batch)
+                where try await repositories.users.deleteGuest(id: id) {
+                    count += 1
+                }
+                return count
+            }
+        }
+        if deleted > 0 { engine.logger.info("stale guests deleted", metadata: ["count": "\(deleted)"]) }
+        return deleted
+    }
+}
