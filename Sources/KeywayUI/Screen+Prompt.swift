@@ -106,6 +106,7 @@ extension Screen {
                 ScreenMessage(
                     level: .info, code: "linkAccount",
                     text: "An account already uses this address (\(identifierHint)). Sign in to it to link your \(Self.providerName(provider)) sign-in to it."))
+            screen.addFromActions(step)
         case .accountExists(let identifierHint):
             screen.messages.append(
                 ScreenMessage(

@@ -9,10 +9,6 @@ import FoundationNetworking
 func snippet_sdk_10(
     keyway: KeywayClient, session: KeywaySession, storage: any SecureStorage, serverURL: URL, email: String, authCode: Sensitive<String>, codeVerifier: Sensitive<String>, token: Sensitive<String>, request: URLRequest, action: Action, link: Link, scannedText: String, legacyIDToken: String, configId: String, url: URL, folder: URL, activation: DeviceActivation
 ) async throws {
-    let pending = try await keyway.pendingApprovals(for: "ada@example.com", waitSeconds: 25)
-    if let request = pending.first {     // show request.applicationName, .location, .matchingNumber
-        try await keyway.decide(request, .approve, for: "ada@example.com")
-    }
-    try await keyway.approve(qrData: scannedText, for: "ada@example.com")
-    _ = pending
+    try await keyway.startGuestUpgrade(session: session, identifier: "ada@example.com")
+    // or: await keyway.startGuestUpgrade(accessToken: token, identifier: "ada@example.com")
 }

@@ -9,5 +9,12 @@ import FoundationNetworking
 func snippet_sdk_11(
     keyway: KeywayClient, session: KeywaySession, storage: any SecureStorage, serverURL: URL, email: String, authCode: Sensitive<String>, codeVerifier: Sensitive<String>, token: Sensitive<String>, request: URLRequest, action: Action, link: Link, scannedText: String, legacyIDToken: String, configId: String, url: URL, folder: URL, activation: DeviceActivation
 ) async throws {
-    await keyway.flow.openLink(url)   // url: what the app was opened with; the flow moves on, as with the code
+    let keyway = try KeywayClient(configID: "cfg_…", baseURL: serverURL,
+                            options: KeywayOptions(resumableFlowStorage: storage))
+    if try await keyway.flow.resume() {
+        // keyway.flow re-emitted the step the user was on, e.g. the enterCode prompt
+    } else {
+        await keyway.flow.start(identifier: email)
+    }
+    _ = keyway
 }

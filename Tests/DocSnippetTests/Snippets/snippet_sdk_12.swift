@@ -2,7 +2,6 @@
 import Foundation
 import Keyway
 import KeywayActivation
-import KeywayUI
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -10,17 +9,10 @@ import FoundationNetworking
 func snippet_sdk_12(
     keyway: KeywayClient, session: KeywaySession, storage: any SecureStorage, serverURL: URL, email: String, authCode: Sensitive<String>, codeVerifier: Sensitive<String>, token: Sensitive<String>, request: URLRequest, action: Action, link: Link, scannedText: String, legacyIDToken: String, configId: String, url: URL, folder: URL, activation: DeviceActivation
 ) async throws {
-
-    @MainActor
-    func signInWithScreens(keyway: KeywayClient, session: KeywaySession) async {
-        let model = KeywayScreenModel(keyway: keyway, session: session)
-        await model.start(identifier: "ada@example.com")
-        while model.screen.kind != .completed, let submit = model.screen.primaryAction {
-            for input in model.screen.inputs {
-                model.values[input.name] = await askUser(input.label)   // your UI draws model.screen
-            }
-            await model.perform(submit)
-        }
-        print(model.tokens?.idToken.subject ?? "not signed in")
+    let pending = try await keyway.pendingApprovals(for: "ada@example.com", waitSeconds: 25)
+    if let request = pending.first {     // show request.applicationName, .location, .matchingNumber
+        try await keyway.decide(request, .approve, for: "ada@example.com")
     }
+    try await keyway.approve(qrData: scannedText, for: "ada@example.com")
+    _ = pending
 }

@@ -2,6 +2,7 @@
 import Foundation
 import Keyway
 import KeywayActivation
+import KeywayUI
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -9,11 +10,17 @@ import FoundationNetworking
 func snippet_sdk_14(
     keyway: KeywayClient, session: KeywaySession, storage: any SecureStorage, serverURL: URL, email: String, authCode: Sensitive<String>, codeVerifier: Sensitive<String>, token: Sensitive<String>, request: URLRequest, action: Action, link: Link, scannedText: String, legacyIDToken: String, configId: String, url: URL, folder: URL, activation: DeviceActivation
 ) async throws {
-    let tokens = try await keyway.exchange(authCode: authCode, codeVerifier: codeVerifier)
-    print(tokens.idToken.subject)          // the user ID
-    print(tokens.idToken.email ?? "")      // an optional: users signed up by phone have none
-    print(tokens.accessTokenExpiresAt)
-    let accessToken = tokens.response.accessToken   // Sensitive<String>: .revealed to send it
-    _ = tokens
-    _ = accessToken
+
+    @MainActor
+    func signInWithScreens(keyway: KeywayClient, session: KeywaySession) async {
+        let model = KeywayScreenModel(keyway: keyway, session: session)
+        await model.start(identifier: "ada@example.com")
+        while model.screen.kind != .completed, let submit = model.screen.primaryAction {
+            for input in model.screen.inputs {
+                model.values[input.name] = await askUser(input.label)   // your UI draws model.screen
+            }
+            await model.perform(submit)
+        }
+        print(model.tokens?.idToken.subject ?? "not signed in")
+    }
 }

@@ -9,7 +9,6 @@ import FoundationNetworking
 func snippet_sdk_15(
     keyway: KeywayClient, session: KeywaySession, storage: any SecureStorage, serverURL: URL, email: String, authCode: Sensitive<String>, codeVerifier: Sensitive<String>, token: Sensitive<String>, request: URLRequest, action: Action, link: Link, scannedText: String, legacyIDToken: String, configId: String, url: URL, folder: URL, activation: DeviceActivation
 ) async throws {
-    let tokens = try await keyway.exchange(externalToken: Sensitive(legacyIDToken), type: .idToken)
-    try await session.save(tokens)
-    _ = tokens
+    await keyway.flow.submit(action: action, parameters: ["code": "520690"])
+    await keyway.flow.follow(link: link)
 }

@@ -9,7 +9,11 @@ import FoundationNetworking
 func snippet_sdk_21(
     keyway: KeywayClient, session: KeywaySession, storage: any SecureStorage, serverURL: URL, email: String, authCode: Sensitive<String>, codeVerifier: Sensitive<String>, token: Sensitive<String>, request: URLRequest, action: Action, link: Link, scannedText: String, legacyIDToken: String, configId: String, url: URL, folder: URL, activation: DeviceActivation
 ) async throws {
-    guard let accessToken = try await session.accessToken() else { return }   // nobody signed in
-    var request = URLRequest(url: URL(string: "https://api.example.com/orders")!)
-    request = try await keyway.authorizedRequest(request, accessToken: accessToken)
+    await session.reloadState()                       // at launch: load from storage
+    let state = session.state.snapshot                // a plain value
+    print(state.auth.isAuthenticated, state.user.data["email"] ?? "")
+    for await auth in session.state.subscribe({ $0.auth }) {   // emits only on change
+        print(auth.isAuthenticated)
+    }
+    _ = state
 }

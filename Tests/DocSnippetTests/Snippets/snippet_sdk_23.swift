@@ -9,11 +9,7 @@ import FoundationNetworking
 func snippet_sdk_23(
     keyway: KeywayClient, session: KeywaySession, storage: any SecureStorage, serverURL: URL, email: String, authCode: Sensitive<String>, codeVerifier: Sensitive<String>, token: Sensitive<String>, request: URLRequest, action: Action, link: Link, scannedText: String, legacyIDToken: String, configId: String, url: URL, folder: URL, activation: DeviceActivation
 ) async throws {
-    let keys = SoftwareDeviceKeyStore(storage: storage)
-    let name = SoftwareDeviceKeyStore.dpopKeyName(appIdentifier: "com.example.shop", configID: configId)
-    let keyway = try KeywayClient(configID: configId, baseURL: url,
-                            options: KeywayOptions(dpopKey: try await keys.existingOrNewKey(named: name)))
-    _ = keys
-    _ = name
-    _ = keyway
+    guard let accessToken = try await session.accessToken() else { return }   // nobody signed in
+    var request = URLRequest(url: URL(string: "https://api.example.com/orders")!)
+    request = try await keyway.authorizedRequest(request, accessToken: accessToken)
 }

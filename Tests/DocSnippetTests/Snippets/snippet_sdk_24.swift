@@ -9,13 +9,10 @@ import FoundationNetworking
 func snippet_sdk_24(
     keyway: KeywayClient, session: KeywaySession, storage: any SecureStorage, serverURL: URL, email: String, authCode: Sensitive<String>, codeVerifier: Sensitive<String>, token: Sensitive<String>, request: URLRequest, action: Action, link: Link, scannedText: String, legacyIDToken: String, configId: String, url: URL, folder: URL, activation: DeviceActivation
 ) async throws {
-
-    let json = try Data(contentsOf: folder.appendingPathComponent("powerauth.json"))
-    let configuration = try PowerAuthConfiguration(baseURL: url, json: json)
-    let activation = DeviceActivation(
-        configuration: configuration, appIdentifier: "com.example.bank", storage: storage,
-        options: DeviceActivationOptions(biometry: SoftwareBiometry(), deviceInfo: "iPhone15,2"))
-    _ = json
-    _ = configuration
-    _ = activation
+    let profile = try await session.user.get()                       // [String: ProfileValue], opened
+    let taxId = try await session.user.get(field: "taxId")
+    try await session.user.set(["displayName": .string("Ada"), "taxId": .string("DE-123")])
+    try await session.user.set(field: "age", value: nil)             // removes the field
+    _ = profile
+    _ = taxId
 }

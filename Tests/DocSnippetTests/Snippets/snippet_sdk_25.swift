@@ -9,12 +9,11 @@ import FoundationNetworking
 func snippet_sdk_25(
     keyway: KeywayClient, session: KeywaySession, storage: any SecureStorage, serverURL: URL, email: String, authCode: Sensitive<String>, codeVerifier: Sensitive<String>, token: Sensitive<String>, request: URLRequest, action: Action, link: Link, scannedText: String, legacyIDToken: String, configId: String, url: URL, folder: URL, activation: DeviceActivation
 ) async throws {
-
-    let pending = try await activation.create(with: .typedCode("vvvvv-vvvvv-vvvvv-vtfva"), name: "Ada's phone")
-    print("Check that the server shows \(pending.fingerprint)")
-    if let recovery = pending.recovery {
-        print("Keep your recovery code \(recovery.recoveryCode) and PUK \(recovery.puk.revealed)")
-    }
-    try await activation.commit(password: "1234", biometry: true)
-    _ = pending
+    let keys = SoftwareDeviceKeyStore(storage: storage)
+    let name = SoftwareDeviceKeyStore.dpopKeyName(appIdentifier: "com.example.shop", configID: configId)
+    let keyway = try KeywayClient(configID: configId, baseURL: url,
+                            options: KeywayOptions(dpopKey: try await keys.existingOrNewKey(named: name)))
+    _ = keys
+    _ = name
+    _ = keyway
 }

@@ -10,12 +10,12 @@ func snippet_sdk_26(
     keyway: KeywayClient, session: KeywaySession, storage: any SecureStorage, serverURL: URL, email: String, authCode: Sensitive<String>, codeVerifier: Sensitive<String>, token: Sensitive<String>, request: URLRequest, action: Action, link: Link, scannedText: String, legacyIDToken: String, configId: String, url: URL, folder: URL, activation: DeviceActivation
 ) async throws {
 
-    let body = Data(#"{"amount":"10.00","to":"Bob"}"#.utf8)
-    let header = try await activation.sign(method: "POST", uriID: "/payments/pay", body: body, with: .password("1234"))
-    var payment = URLRequest(url: URL(string: "https://bank.example.com/payments/pay")!)
-    payment.httpMethod = "POST"
-    payment.httpBody = body
-    payment.setValue(header.value, forHTTPHeaderField: PowerAuthAuthorizationHeader.name)
-    _ = body
-    _ = header
+    let json = try Data(contentsOf: folder.appendingPathComponent("powerauth.json"))
+    let configuration = try PowerAuthConfiguration(baseURL: url, json: json)
+    let activation = DeviceActivation(
+        configuration: configuration, appIdentifier: "com.example.bank", storage: storage,
+        options: DeviceActivationOptions(biometry: SoftwareBiometry(), deviceInfo: "iPhone15,2"))
+    _ = json
+    _ = configuration
+    _ = activation
 }

@@ -10,15 +10,11 @@ func snippet_sdk_27(
     keyway: KeywayClient, session: KeywaySession, storage: any SecureStorage, serverURL: URL, email: String, authCode: Sensitive<String>, codeVerifier: Sensitive<String>, token: Sensitive<String>, request: URLRequest, action: Action, link: Link, scannedText: String, legacyIDToken: String, configId: String, url: URL, folder: URL, activation: DeviceActivation
 ) async throws {
 
-    let body = Data(#"{"amount":"10.00","to":"Bob"}"#.utf8)
-    let transport = URLSessionTransport()
-    let answer = try await activation.sign(method: "POST", uriID: "/payments/pay", body: body, with: .password("1234")) { header in
-        try await transport.send(TransportRequest(
-            method: "POST", url: URL(string: "https://bank.example.com/payments/pay")!,
-            headers: [PowerAuthAuthorizationHeader.name: header.value, "Content-Type": "application/json"], body: body))
+    let pending = try await activation.create(with: .typedCode("vvvvv-vvvvv-vvvvv-vtfva"), name: "Ada's phone")
+    print("Check that the server shows \(pending.fingerprint)")
+    if let recovery = pending.recovery {
+        print("Keep your recovery code \(recovery.recoveryCode) and PUK \(recovery.puk.revealed)")
     }
-    print("The bank answered \(answer.status)")
-    _ = body
-    _ = transport
-    _ = answer
+    try await activation.commit(password: "1234", biometry: true)
+    _ = pending
 }

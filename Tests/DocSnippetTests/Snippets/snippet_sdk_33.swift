@@ -10,9 +10,17 @@ func snippet_sdk_33(
     keyway: KeywayClient, session: KeywaySession, storage: any SecureStorage, serverURL: URL, email: String, authCode: Sensitive<String>, codeVerifier: Sensitive<String>, token: Sensitive<String>, request: URLRequest, action: Action, link: Link, scannedText: String, legacyIDToken: String, configId: String, url: URL, folder: URL, activation: DeviceActivation
 ) async throws {
 
-    _ = try await activation.requestToken(named: "balance", authentication: .password("1234"))
-    let header = try await activation.tokenHeader(named: "balance")
-    var balance = URLRequest(url: url)
-    balance.setValue(header.value, forHTTPHeaderField: PowerAuthTokenHeader.name)
+    let encryptor = try await activation.encryptor(scope: .activation)
+    let sealed = try await encryptor.seal(Data(#"{"amount":"10.00"}"#.utf8))
+    let header = try await activation.sign(method: "POST", uriID: "/payments/pay", body: sealed.body, with: .password("1234"))
+    let response = try await URLSessionTransport().send(TransportRequest(
+        method: "POST", url: url, headers: [PowerAuthAuthorizationHeader.name: header.value, "Content-Type": "application/json"],
+        body: sealed.body))
+    let plaintext = try sealed.openResponse(response.body)
+    print(plaintext.count)
+    _ = encryptor
+    _ = sealed
     _ = header
+    _ = response
+    _ = plaintext
 }

@@ -11,15 +11,11 @@ func snippet_sdk_34(
     keyway: KeywayClient, session: KeywaySession, storage: any SecureStorage, serverURL: URL, email: String, authCode: Sensitive<String>, codeVerifier: Sensitive<String>, token: Sensitive<String>, request: URLRequest, action: Action, link: Link, scannedText: String, legacyIDToken: String, configId: String, url: URL, folder: URL, activation: DeviceActivation
 ) async throws {
 
-    let shared = SymmetricKey(size: .bits256)  // in practice: read from the shared Keychain group
-    let blob = try await activation.exportTokens(named: ["balance"], key: shared)
-    // In the extension, with the same configuration and its own storage:
-    let inExtension = DeviceActivation(configuration: activation.configuration, appIdentifier: "com.example.bank", storage: storage)
-    try await inExtension.importTokens(blob, key: shared)
-    let extensionHeader = try await inExtension.tokenHeader(named: "balance")
-    print(extensionHeader.value)
-    _ = shared
-    _ = blob
-    _ = inExtension
-    _ = extensionHeader
+    let key = try await activation.fetchEncryptionKey(index: 1, authentication: .password("1234"))
+    let sealedNotes = try AES.GCM.seal(Data("notes".utf8), using: key).combined
+    let signature = try await activation.signWithDevicePrivateKey(Data("consent v2".utf8), authentication: .biometry(reason: "Sign"))
+    print(sealedNotes?.count ?? 0, signature.count)
+    _ = key
+    _ = sealedNotes
+    _ = signature
 }

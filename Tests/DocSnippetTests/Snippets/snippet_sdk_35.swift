@@ -10,10 +10,9 @@ func snippet_sdk_35(
     keyway: KeywayClient, session: KeywaySession, storage: any SecureStorage, serverURL: URL, email: String, authCode: Sensitive<String>, codeVerifier: Sensitive<String>, token: Sensitive<String>, request: URLRequest, action: Action, link: Link, scannedText: String, legacyIDToken: String, configId: String, url: URL, folder: URL, activation: DeviceActivation
 ) async throws {
 
-    let recovery = try await activation.recoveryData(authentication: .password("1234"))
-    print("Code \(recovery.recoveryCode), PUK \(recovery.puk.revealed)")
-    let alreadyConfirmed = try await activation.confirmRecoveryCode("R:AAAAA-BBBBB-CCCCC-DDDDD", authentication: .password("1234"))
-    print(alreadyConfirmed)
-    _ = recovery
-    _ = alreadyConfirmed
+    _ = try await activation.requestToken(named: "balance", authentication: .password("1234"))
+    let header = try await activation.tokenHeader(named: "balance")
+    var balance = URLRequest(url: url)
+    balance.setValue(header.value, forHTTPHeaderField: PowerAuthTokenHeader.name)
+    _ = header
 }

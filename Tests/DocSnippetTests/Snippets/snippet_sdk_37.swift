@@ -10,14 +10,10 @@ func snippet_sdk_37(
     keyway: KeywayClient, session: KeywaySession, storage: any SecureStorage, serverURL: URL, email: String, authCode: Sensitive<String>, codeVerifier: Sensitive<String>, token: Sensitive<String>, request: URLRequest, action: Action, link: Link, scannedText: String, legacyIDToken: String, configId: String, url: URL, folder: URL, activation: DeviceActivation
 ) async throws {
 
-    let pinned = try ServerTrustPolicy.publicKeyPinning(sha256: [
-        "r/mIkG3eEpVdm+u/ko/cwxzOMo1bk4TyHIlByibiA5E=",  // the server's current key
-        "YLh1dUR9y6Kja30RrAn7JKnbQG/uEtLMkBgFF2Fuihg=",  // the backup key, kept offline
-    ])
-    let pinnedActivation = DeviceActivation(
-        configuration: activation.configuration, appIdentifier: "com.example.bank", storage: storage,
-        options: DeviceActivationOptions(transport: URLSessionTransport(serverTrust: pinned)))
-    print(pinnedActivation.appIdentifier)
-    _ = pinned
-    _ = pinnedActivation
+    let recovery = try await activation.recoveryData(authentication: .password("1234"))
+    print("Code \(recovery.recoveryCode), PUK \(recovery.puk.revealed)")
+    let alreadyConfirmed = try await activation.confirmRecoveryCode("R:AAAAA-BBBBB-CCCCC-DDDDD", authentication: .password("1234"))
+    print(alreadyConfirmed)
+    _ = recovery
+    _ = alreadyConfirmed
 }

@@ -9,8 +9,10 @@ import FoundationNetworking
 func snippet_sdk_38(
     keyway: KeywayClient, session: KeywaySession, storage: any SecureStorage, serverURL: URL, email: String, authCode: Sensitive<String>, codeVerifier: Sensitive<String>, token: Sensitive<String>, request: URLRequest, action: Action, link: Link, scannedText: String, legacyIDToken: String, configId: String, url: URL, folder: URL, activation: DeviceActivation
 ) async throws {
-    let logging = KeywayLogging(level: .debug, tags: [.http, .flow, .oauth], sinks: [StandardErrorLogSink()])
-    let keyway = try KeywayClient(configID: "cfg_…", baseURL: url, options: KeywayOptions(logging: logging))
-    _ = logging
-    _ = keyway
+
+    let strength = PasswordStrength.evaluate(pin: "1987")
+    if strength.level < .moderate {
+        print("Choose another PIN: \(strength.warnings.map(\.rawValue))")
+    }
+    _ = strength
 }

@@ -9,12 +9,8 @@ import FoundationNetworking
 func snippet_sdk_9(
     keyway: KeywayClient, session: KeywaySession, storage: any SecureStorage, serverURL: URL, email: String, authCode: Sensitive<String>, codeVerifier: Sensitive<String>, token: Sensitive<String>, request: URLRequest, action: Action, link: Link, scannedText: String, legacyIDToken: String, configId: String, url: URL, folder: URL, activation: DeviceActivation
 ) async throws {
-    let keyway = try KeywayClient(configID: "cfg_…", baseURL: serverURL,
-                            options: KeywayOptions(resumableFlowStorage: storage))
-    if try await keyway.flow.resume() {
-        // keyway.flow re-emitted the step the user was on, e.g. the enterCode prompt
-    } else {
-        await keyway.flow.start(identifier: email)
-    }
-    _ = keyway
+    let guest = try await session.signInAsGuest()     // POST /v1/guests, the tokens saved as the current account
+    guest.isAnonymous                                  // true; the ID token carries "is_anonymous": true
+    // or, to keep the tokens yourself: let tokens = try await keyway.signInAsGuest()   // tokens.idToken.isAnonymous
+    _ = guest
 }
