@@ -25,8 +25,10 @@ actor JWKSFetcher {
     static let defaultLifetime: TimeInterval = 600
     static let minimumRefetchInterval: TimeInterval = 30
     static let maximumBodySize = 256 * 1024
-    /// The deadline of one fetch (connection attempts included).
-    static let timeout: TimeAmount = .seconds(3)
+    /// The deadline of one request to another party — a key set, a provider's discovery document
+    /// or token endpoint — connection attempts included: long enough for a provider that is slow
+    /// to answer, short enough that a sign-in waiting on one that is down fails in time.
+    static let timeout: TimeAmount = .seconds(10)
 
     private let clock: any ServerClock
     private let logger: Logger
