@@ -1,5 +1,6 @@
 import Foundation
 import Keyway
+import KeywayBackend
 import KeywayProtocol
 import KeywayServer
 import KeywayTestSupport
@@ -21,6 +22,9 @@ struct GuestLifecycleTests {
             let backend = try await server.app.register(ApplicationRegistration(name: "Backend", clientType: .confidential))
             let secret = try #require(backend.clientSecret).revealed
             let basic = ["Authorization": "Basic " + Data("\(backend.configId):\(secret)".utf8).base64EncodedString()]
+            let kit = try KeywayBackend(
+                configuration: .init(issuer: server.baseURL, clientId: backend.configId, clientSecret: Sensitive(secret)),
+                clock: harness.clock)
             func introspect(_ token: String) async throws -> [String: Any] {
                 let answer = try await server.form("/oauth2/introspect", ["token": token], headers: basic)
                 #expect(answer.status == 200)
@@ -35,6 +39,8 @@ struct GuestLifecycleTests {
             #expect(try await introspect(guestAccess)["is_anonymous"] as? Bool == true)
             #expect(try await introspect(guestRefresh)["is_anonymous"] as? Bool == true)
             #expect(try await keyway.userInfo(accessToken: guest.accessToken).isAnonymous == true)
+            #expect(try await kit.verifyAccessToken(guestAccess).isAnonymous == true)
+            #expect(try await kit.introspect(guest.accessToken).isAnonymous == true)
             let listed = try await server.admin("GET", "/admin/users/\(guest.subject)")
             #expect(listed.status == 200)
             #expect(listed.json["isAnonymous"] as? Bool == true)
@@ -52,6 +58,9 @@ struct GuestLifecycleTests {
                 #expect(described["sub"] as? String == guest.subject)
                 #expect(described["is_anonymous"] as? Bool == false)
             }
+            // The backend kit: the new token is no guest's; introspection says so of the old one too.
+            #expect(try await kit.verifyAccessToken(upgraded.response.accessToken.revealed).isAnonymous == false)
+            #expect(try await kit.introspect(guest.accessToken).isAnonymous == false)
             let info = try await keyway.userInfo(accessToken: upgraded.response.accessToken)
             #expect(info == UserInfo(subject: guest.subject, email: "upgraded@example.com", emailVerified: true, isAnonymous: false))
             #expect(try await keyway.userInfo(accessToken: guest.accessToken).isAnonymous == false)
