@@ -32,6 +32,7 @@
         private enum Start {
             case flow(identifier: String, flowType: FlowType, inviteCode: String?, options: FlowStartOptions)
             case accountManagement(account: String?)
+            case guestUpgrade(identifier: String, inviteCode: String?, account: String?)
         }
 
         /// A model of `keyway`'s flow, idle until a flow starts.
@@ -84,6 +85,40 @@
             await refresh()
         }
 
+        /// Starts the sign-up that upgrades the guest of the model's session (see
+        /// ``KeywayClient/startGuestUpgrade(session:account:identifier:inviteCode:)``) and shows its
+        /// first step. The flow runs as any sign-up; when it completes, the account keeps the
+        /// guest's user ID and its tokens replace the guest's in the session. When the identifier
+        /// belongs to an existing account, the screen is the `accountExists` step: its primary
+        /// action signs in to that account instead (its tokens are then saved as another account
+        /// of the session, and ``KeywayEvent/Name/guestMerged`` is emitted), its `stayGuest`
+        /// action ends the flow and leaves a ``Screen/Kind/finished`` screen with the message
+        /// `stayedGuest`, the guest's session unchanged.
+        ///
+        /// - Parameters:
+        ///   - identifier: The email address or phone number of the new account.
+        ///   - inviteCode: An invitation code, where sign-up needs one.
+        ///   - account: The guest's account in the session (default: the current one).
+        /// - Throws: The ``SessionError`` of reading the session's access token
+        ///   (`noAccessTokenPresent` when nobody is signed in, or the model has no session); the
+        ///   screen is then back to idle. Every later failure (`not_a_guest` for an account that
+        ///   signed up already) is shown on ``screen``.
+        public func startGuestUpgrade(identifier: String, inviteCode: String? = nil, account: String? = nil)
+            async throws(SessionError)
+        {
+            guard let session else { throw .noAccessTokenPresent }
+            started = .guestUpgrade(identifier: identifier, inviteCode: inviteCode, account: account)
+            showLoading()
+            do throws(SessionError) {
+                try await keyway.startGuestUpgrade(
+                    session: session, account: account, identifier: identifier, inviteCode: inviteCode)
+            } catch {
+                screen = Screen(kind: .idle, title: "")
+                throw error
+            }
+            await refresh()
+        }
+
         /// Performs a button of the current screen. The inputs the action sends are checked
         /// first; refused ones get their ``ScreenInput/error`` and nothing is sent. After `resend`
         /// the screen carries a message saying whether a new code is on its way (`codeResent`) or
@@ -97,6 +132,18 @@
             switch action.actionName {
             case "cancel":
                 await cancel()
+            case "stayGuest":
+                screen.isLoading = true
+                await keyway.flow.stayGuest()
+                guard keyway.flow.currentUpdate == .idle else { return await refresh() }
+                shownUpdate = .idle
+                screen = Screen(
+                    kind: .finished, title: "Still a guest",
+                    messages: [
+                        ScreenMessage(
+                            level: .info, code: "stayedGuest",
+                            text: "You go on as a guest. Sign up whenever you like to keep what you have.")
+                    ])
             case "resend":
                 screen.isLoading = true
                 let sent = await keyway.flow.resend()
@@ -208,15 +255,26 @@
                 do throws(SessionError) {
                     try await startAccountManagement(account: account)
                 } catch {
-                    screen = Screen(
-                        kind: .ended, title: "Sign-in stopped",
-                        banner: Banner(
-                            code: .invalidAccessToken, message: error.description, action: .abort,
-                            recovery: .notRecoverable, suggestion: nil))
+                    showSessionFailure(error)
+                }
+            case .guestUpgrade(let identifier, let inviteCode, let account):
+                do throws(SessionError) {
+                    try await startGuestUpgrade(identifier: identifier, inviteCode: inviteCode, account: account)
+                } catch {
+                    showSessionFailure(error)
                 }
             case nil:
                 return
             }
+        }
+
+        /// The ended screen of a flow that could not start again: the session had no token.
+        private func showSessionFailure(_ error: SessionError) {
+            screen = Screen(
+                kind: .ended, title: "Sign-in stopped",
+                banner: Banner(
+                    code: .invalidAccessToken, message: error.description, action: .abort, recovery: .notRecoverable,
+                    suggestion: nil))
         }
 
         private func showLoading() {

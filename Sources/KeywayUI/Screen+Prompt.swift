@@ -112,7 +112,15 @@ extension Screen {
                 ScreenMessage(
                     level: .info, code: "accountExists",
                     text: "\(identifierHint) already has an account. Sign in to it, or go on as a guest."))
-            screen.addFromActions(step)
+            screen.instruction = "Sign in to that account, or stay a guest?"
+            // Signing in instead is the primary action, staying a guest the other one.
+            screen.addPrimary(from: step, named: "signInInstead")
+            if let stay = step.action(named: "stayGuest"),
+                !screen.actions.contains(where: { $0.actionName == stay.name })
+            {
+                screen.secondaryActions.append(
+                    ScreenAction(id: stay.name, label: stay.label ?? "Stay a guest", role: .secondary, actionName: stay.name))
+            }
         case .form, .unrecognized:
             // Drawn from the step's actions: the one with fields submits them, the others are buttons.
             screen.addFromActions(step)

@@ -15,10 +15,14 @@ public struct AccessTokenIdentity: Sendable, Equatable {
     public var expiresAt: Date
     /// The thumbprint of the DPoP key the token is bound to (`cnf.jkt`), if it is bound.
     public var dpopKeyThumbprint: String?
+    /// Whether the token was issued to a guest (`"is_anonymous": true`): an account without an
+    /// identifier. The claim is the token's; `introspect(_:)` tells whether the user is a guest
+    /// now (a guest that signed up is not, even with its earlier tokens).
+    public var isAnonymous: Bool
 
     public init(
         userId: String, clientId: String, sessionId: String, scopes: Set<String>, tokenId: String, expiresAt: Date,
-        dpopKeyThumbprint: String?
+        dpopKeyThumbprint: String?, isAnonymous: Bool = false
     ) {
         self.userId = userId
         self.clientId = clientId
@@ -27,5 +31,6 @@ public struct AccessTokenIdentity: Sendable, Equatable {
         self.tokenId = tokenId
         self.expiresAt = expiresAt
         self.dpopKeyThumbprint = dpopKeyThumbprint
+        self.isAnonymous = isAnonymous
     }
 }

@@ -269,7 +269,8 @@ public final class KeywayBackend: Sendable {
         let scopes = Set((claims["scope"]?.stringValue ?? "").split(separator: " ").map(String.init))
         return AccessTokenIdentity(
             userId: subject, clientId: clientId, sessionId: sessionId, scopes: scopes, tokenId: tokenId,
-            expiresAt: Date(timeIntervalSince1970: exp), dpopKeyThumbprint: thumbprint)
+            expiresAt: Date(timeIntervalSince1970: exp), dpopKeyThumbprint: thumbprint,
+            isAnonymous: claims["is_anonymous"] == .bool(true))
     }
 
     /// Printable ASCII without spaces, at most 8 KiB.

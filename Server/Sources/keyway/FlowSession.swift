@@ -11,7 +11,8 @@ final class FlowSession {
     enum Outcome: Sendable {
         /// It completed; its code was redeemed and the tokens saved in the stored session.
         case signedIn(TokenSet)
-        /// The user finished an account-management flow, which ended without a code.
+        /// The user finished an account-management flow, or a guest chose to stay one: the flow
+        /// ended without a code.
         case finished
         /// It failed or was cancelled (already reported).
         case failed
@@ -79,7 +80,8 @@ final class FlowSession {
                 }
                 return .signedIn(tokens)
             case .finished:
-                terminal.status("Done.")
+                // A guest who chose to stay one hears so; an account's flow is just done.
+                terminal.status(screen.messages.first { $0.code == "stayedGuest" }?.text ?? "Done.")
                 return .finished
             case .idle, .loading, .ended:
                 if let banner = screen.banner {

@@ -7,7 +7,7 @@ struct KeywayCommand: AsyncParsableCommand {
         commandName: "keyway",
         abstract: "The Keyway command-line client.",
         subcommands: [
-            LoginCommand.self, SignupCommand.self, AccountCommand.self, DevicesCommand.self, ApproveCommand.self,
+            LoginCommand.self, GuestCommand.self, SignupCommand.self, AccountCommand.self, DevicesCommand.self, ApproveCommand.self,
             TokenCommand.self, WhoAmICommand.self, LogoutCommand.self, ActivationCommand.self, SignCommand.self,
             EncryptCommand.self, VaultCommand.self, RecoveryCommand.self,
         ])

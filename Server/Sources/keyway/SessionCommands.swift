@@ -45,7 +45,11 @@ struct WhoAmICommand: AsyncParsableCommand {
         do {
             guard let token = try await session.accessToken() else { throw ExitCode.failure }
             let info = try await keyway.userInfo(accessToken: token)
-            terminal.output(info.email.map { "\($0) (\(info.subject))" } ?? info.subject)
+            if info.isAnonymous == true {
+                terminal.output("guest (\(info.subject))")
+            } else {
+                terminal.output(info.email.map { "\($0) (\(info.subject))" } ?? info.subject)
+            }
         } catch let error as SessionError {
             terminal.status("Error: \(error)\(error == .noAccessTokenPresent ? " Run keyway login first." : "")")
             throw ExitCode.failure

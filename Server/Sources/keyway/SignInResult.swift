@@ -11,7 +11,11 @@ enum SignInResult {
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
             terminal.output(String(decoding: try encoder.encode(tokens.response), as: UTF8.self))
         } else {
-            terminal.status("Signed in as \(tokens.idToken.email ?? tokens.idToken.subject).")
+            if tokens.idToken.isAnonymous {
+                terminal.status("Signed in as a guest.")
+            } else {
+                terminal.status("Signed in as \(tokens.idToken.email ?? tokens.idToken.subject).")
+            }
             terminal.status("Subject:        \(tokens.idToken.subject)")
             terminal.status("Session:        \(tokens.idToken.sessionID ?? "-")")
             terminal.status("Access token expires at \(Terminal.format(tokens.accessTokenExpiresAt)).")

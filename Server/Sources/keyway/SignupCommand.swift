@@ -10,6 +10,11 @@ struct SignupCommand: AsyncParsableCommand {
         discussion: """
             Runs a sign-up flow and renders every step the server asks for, as keyway login does; at \
             the end the new account is signed in and its session kept.
+
+            When the kept session is a guest's (keyway guest), the sign-up upgrades the guest: the \
+            account keeps the guest's user ID. If the identifier already has an account, you choose \
+            to sign in to that account instead (the guest's data is then the app's to merge) or to \
+            stay a guest (the command ends and the guest session stays).
             """)
 
     @OptionGroup var options: ClientOptions
@@ -29,13 +34,37 @@ struct SignupCommand: AsyncParsableCommand {
         let inviteCode = inviteCode
         let redirect = try ProviderRedirect(options: flowOptions)
         defer { redirect.close() }
+        // The kept session's current account, when it is a guest: the sign-up upgrades it.
+        let guest = (try? await stored.tokens()).flatMap { $0?.isAnonymous == true ? $0 : nil }
+        if let guest { terminal.status("Signing up the guest \(guest.subject).") }
         let outcome = await FlowSession.run(
             keyway: keyway, stored: stored, terminal: terminal, server: options.server, redirect: redirect
-        ) {
-            await $0.start(identifier: identifier, flowType: .signup, inviteCode: inviteCode, options: redirect.startOptions)
-            return true
+        ) { model in
+            guard let guest else {
+                await model.start(
+                    identifier: identifier, flowType: .signup, inviteCode: inviteCode, options: redirect.startOptions)
+                return true
+            }
+            do throws(SessionError) {
+                try await model.startGuestUpgrade(identifier: identifier, inviteCode: inviteCode, account: guest.subject)
+                return true
+            } catch {
+                terminal.status("Error: \(DeviceCommandSupport.sentence(for: error, server: options.server))")
+                return false
+            }
         }
-        guard case .signedIn(let tokens) = outcome else { throw ExitCode.failure }
-        try SignInResult.show(tokens, terminal: terminal, json: flowOptions.json)
+        switch outcome {
+        case .signedIn(let tokens):
+            try SignInResult.show(tokens, terminal: terminal, json: flowOptions.json)
+            if let guest, tokens.idToken.subject != guest.subject, !flowOptions.json {
+                terminal.status(
+                    "You signed in to your existing account instead; the guest \(guest.subject) stays until the app merges it.")
+            }
+        case .finished where guest != nil:
+            // The user chose to stay a guest.
+            return
+        default:
+            throw ExitCode.failure
+        }
     }
 }

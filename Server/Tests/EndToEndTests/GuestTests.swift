@@ -301,4 +301,45 @@ struct GuestTests {
             await #expect(throws: SessionError.self) { _ = try await stale.refresh() }
         }
     }
+
+    @Test func theBodysGuestTokenStartsAnUpgradeAndForeignTokensAreRefused() async throws {
+        try await withTestServer(AdaptiveHarness.start(policy: Self.policy())) { harness in
+            let server = harness.server
+            let keyway = try harness.sdk()
+            let guest = try await keyway.signInAsGuest()
+            func start(_ body: [String: Any], headers: [String: String] = [:]) async throws -> (Int, [String: Any]) {
+                var all = ["X-Keyway-Config-Id": TestServer.configId, "Content-Type": "application/json"]
+                all.merge(headers) { _, new in new }
+                var payload: [String: Any] = [
+                    "flowType": "signup", "identifier": "body@example.com",
+                    "codeChallenge": "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM", "codeChallengeMethod": "S256",
+                ]
+                payload.merge(body) { _, new in new }
+                let response = try await server.request(
+                    "POST", "/v1/flows", headers: all, body: try JSONSerialization.data(withJSONObject: payload))
+                return (response.status, (try? JSONSerialization.jsonObject(with: response.body)) as? [String: Any] ?? [:])
+            }
+            let (status, step) = try await start(["guestToken": guest.response.accessToken.revealed])
+            #expect(status == 201)
+            #expect(step["kind"] as? String == "enterCode")
+
+            let (forged, problem) = try await start(["guestToken": "not-a-token"])
+            #expect(forged == 401)
+            #expect(problem["code"] as? String == "invalid_access_token")
+            let (bearer, refused) = try await start([:], headers: ["Authorization": "Bearer not-a-token"])
+            #expect(bearer == 401)
+            #expect(refused["code"] as? String == "invalid_access_token")
+
+            // A signed-up user's token is not a guest's.
+            let account = try await Self.signUp(keyway, server, email: "member@example.com")
+            let (member, notGuest) = try await start(["guestToken": account.response.accessToken.revealed])
+            #expect(member == 409)
+            #expect(notGuest["code"] as? String == "not_a_guest")
+            // Guests cannot be made without a config ID, nor for an unknown application.
+            let missing = try await server.request("POST", "/v1/guests")
+            #expect(missing.status == 400)
+            let unknown = try await server.request("POST", "/v1/guests", headers: ["X-Keyway-Config-Id": "cfg_unknown"])
+            #expect(unknown.status == 401)
+        }
+    }
 }

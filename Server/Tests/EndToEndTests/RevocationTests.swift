@@ -30,7 +30,7 @@ struct RevocationTests {
         try await withTestServer(TestServer.start(clock: clock)) { server in
             let (keyway, tokens) = try await signIn(server, clock: clock, email: "info@example.com")
             let info = try await keyway.userInfo(accessToken: tokens.response.accessToken)
-            #expect(info == UserInfo(subject: tokens.idToken.subject, email: "info@example.com", emailVerified: true))
+            #expect(info == UserInfo(subject: tokens.idToken.subject, email: "info@example.com", emailVerified: true, isAnonymous: false))
             let post = try await bearer(server, tokens.response.accessToken.revealed, method: "POST")
             #expect(post.status == 200)
 

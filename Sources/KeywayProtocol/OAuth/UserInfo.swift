@@ -6,6 +6,9 @@ public struct UserInfo: Codable, Sendable, Equatable {
     public var email: String?
     /// Whether the email address was verified.
     public var emailVerified: Bool?
+    /// Whether the user is a guest (`is_anonymous`): an account without an identifier that has
+    /// not signed up yet. `false` once its sign-up completed; absent from servers without guests.
+    public var isAnonymous: Bool?
 
     /// Creates a UserInfo answer with the given values.
     ///
@@ -13,16 +16,19 @@ public struct UserInfo: Codable, Sendable, Equatable {
     ///   - subject: The user ID (`sub`).
     ///   - email: The email address, when the scope includes `email`.
     ///   - emailVerified: Whether the email address was verified.
-    public init(subject: String, email: String?, emailVerified: Bool?) {
+    ///   - isAnonymous: Whether the user is a guest.
+    public init(subject: String, email: String?, emailVerified: Bool?, isAnonymous: Bool? = nil) {
         self.subject = subject
         self.email = email
         self.emailVerified = emailVerified
+        self.isAnonymous = isAnonymous
     }
 
     enum CodingKeys: String, CodingKey {
         case subject = "sub"
         case email
         case emailVerified = "email_verified"
+        case isAnonymous = "is_anonymous"
     }
 }
 
@@ -52,6 +58,9 @@ public struct IntrospectionResponse: Codable, Sendable, Equatable {
     public var tokenId: String?
     /// `cnf` (RFC 7800): the DPoP key thumbprint a bound token is tied to.
     public var confirmation: Confirmation?
+    /// Whether the token's user is a guest now (`is_anonymous`): `false` once the guest signed
+    /// up, even for a token issued before.
+    public var isAnonymous: Bool?
 
     /// The `cnf` member of a bound token.
     public struct Confirmation: Codable, Sendable, Equatable {
@@ -78,10 +87,11 @@ public struct IntrospectionResponse: Codable, Sendable, Equatable {
     ///   - sessionId: The sign-in session the token belongs to.
     ///   - tokenId: The token's unique ID.
     ///   - confirmation: The DPoP key a bound token is tied to.
+    ///   - isAnonymous: Whether the token's user is a guest.
     public init(
         active: Bool, scope: String? = nil, clientId: String? = nil, subject: String? = nil, tokenType: String? = nil,
         expiresAt: Int? = nil, issuedAt: Int? = nil, issuer: String? = nil, sessionId: String? = nil,
-        tokenId: String? = nil, confirmation: Confirmation? = nil
+        tokenId: String? = nil, confirmation: Confirmation? = nil, isAnonymous: Bool? = nil
     ) {
         self.active = active
         self.scope = scope
@@ -94,6 +104,7 @@ public struct IntrospectionResponse: Codable, Sendable, Equatable {
         self.sessionId = sessionId
         self.tokenId = tokenId
         self.confirmation = confirmation
+        self.isAnonymous = isAnonymous
     }
 
     /// The answer for any token that is unknown, expired, revoked or not the caller's to see.
@@ -110,5 +121,6 @@ public struct IntrospectionResponse: Codable, Sendable, Equatable {
         case sessionId = "sid"
         case tokenId = "jti"
         case confirmation = "cnf"
+        case isAnonymous = "is_anonymous"
     }
 }

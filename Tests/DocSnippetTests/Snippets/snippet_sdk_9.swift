@@ -10,7 +10,8 @@ func snippet_sdk_9(
     keyway: KeywayClient, session: KeywaySession, storage: any SecureStorage, serverURL: URL, email: String, authCode: Sensitive<String>, codeVerifier: Sensitive<String>, token: Sensitive<String>, request: URLRequest, action: Action, link: Link, scannedText: String, legacyIDToken: String, configId: String, url: URL, folder: URL, activation: DeviceActivation
 ) async throws {
     let guest = try await session.signInAsGuest()     // POST /v1/guests, the tokens saved as the current account
-    guest.isAnonymous                                  // true; the ID token carries "is_anonymous": true
+    let anonymous = guest.isAnonymous                  // true; the ID token carries "is_anonymous": true
     // or, to keep the tokens yourself: let tokens = try await keyway.signInAsGuest()   // tokens.idToken.isAnonymous
     _ = guest
+    _ = anonymous
 }

@@ -159,6 +159,9 @@ package struct AdminUser: Codable, Sendable, Equatable {
     package var blocked: Bool
     /// When the user was blocked.
     package var blockedAt: Date?
+    /// Whether the user is a guest (made by `POST /v1/guests`, not signed up yet): `false` once
+    /// its sign-up completed.
+    package var isAnonymous: Bool
 
     init(_ record: UserRecord) {
         id = record.id
@@ -171,6 +174,7 @@ package struct AdminUser: Codable, Sendable, Equatable {
         createdAt = Date(epochMilliseconds: record.createdAt)
         blocked = record.isBlocked
         blockedAt = record.blockedAt.map { Date(epochMilliseconds: $0) }
+        isAnonymous = record.isAnonymous
     }
 }
 

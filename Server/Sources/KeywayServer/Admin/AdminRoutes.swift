@@ -210,6 +210,10 @@ struct AdminRoutes {
                 return try HTTPResponses.json(AdminDeadLetterList(deadLetters: letters.map(AdminDeadLetter.init)))
             }
         }
+        admin.get("users/:userId") { _, context in
+            let userId = try context.parameters.require("userId")
+            return try await answer(context) { try HTTPResponses.json(try await service.user(id: userId)) }
+        }
         admin.post("users/:userId/block") { _, context in
             try await setBlocked(true, context)
         }

@@ -269,6 +269,14 @@ package struct AdminService: Sendable {
         return try await database.read { try await $0.users.find(email: email) }.map(AdminUser.init)
     }
 
+    /// The user with this ID (guests included, which have no email address to look them up by).
+    package func user(id userId: String) async throws -> AdminUser {
+        guard let user = try await database.read({ try await $0.users.find(id: userId) }) else {
+            throw AdminError.userNotFound(userId: userId)
+        }
+        return AdminUser(user)
+    }
+
     /// Blocks or unblocks a user and returns it. A blocked user cannot sign in, and blocking ends
     /// every session the user has: its refresh tokens and access tokens stop working at once.
     package func setBlocked(userId: String, blocked: Bool) async throws -> AdminUser {

@@ -5,8 +5,8 @@ import Logging
 
 /// Guests: `POST /v1/guests` makes a user without an identifier and answers its tokens, as a
 /// completed flow's code would redeem (access, refresh and ID token, each with
-/// `"is_anonymous": true`); the sweep deletes those never upgraded once older than their
-/// application's `guests.maxAge`. Upgrading is a sign-up flow (``FlowEngine``).
+/// `"is_anonymous": true`). Upgrading is a sign-up flow (``FlowEngine``); the maintenance sweep
+/// deletes guests never upgraded (``GuestSweep``).
 struct GuestService: Sendable {
     let engine: FlowEngine
     let tokenEndpoint: TokenEndpoint
@@ -85,32 +85,5 @@ struct GuestService: Sendable {
             for: subject, refreshToken: refreshToken, now: now, idTokenAlgorithm: application.idTokenAlgorithm)
         return TokenEndpoint.Answer(
             response: response, dpopNonce: application.dpop.requireNonce ? tokenEndpoint.dpop.nonce() : nil)
-    }
-
-    /// Deletes the guests never upgraded that are older than their application's `guests.maxAge`
-    /// (at most `batch` per application and call), each with its sessions and what is attached.
-    /// Returns how many were deleted.
-    @discardableResult
-    func sweep(batch: Int = 500) async throws -> Int {
-        let database = engine.database
-        let nowMillis = engine.clock.now().epochMilliseconds
-        let applications = try await database.read { try await $0.applications.all() }
-        var deleted = 0
-        for application in applications {
-            let policy = try await database.read { try await self.engine.directory.policy(for: application, in: $0) }
-            // The age applies whether or not the application still makes guests.
-            let cutoff = nowMillis - Int64(policy.guests.maxAge) * 1000
-            deleted += try await database.write { repositories in
-                var count = 0
-                for id in try await repositories.users.staleGuests(
-                    applicationId: application.id, createdBefore: cutoff, limit: batch)
-                where try await repositories.users.deleteGuest(id: id) {
-                    count += 1
-                }
-                return count
-            }
-        }
-        if deleted > 0 { engine.logger.info("stale guests deleted", metadata: ["count": "\(deleted)"]) }
-        return deleted
     }
 }

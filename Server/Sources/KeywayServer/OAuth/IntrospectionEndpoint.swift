@@ -7,6 +7,8 @@ import KeywayProtocol
 /// that is unknown, expired, revoked, spent or whose sign-in ended, the answer is
 /// `{"active": false}`. `token_type` is an access token's type in the sense of RFC 6749 §5.1
 /// (`Bearer`, or `DPoP` for a key-bound token); a refresh token, which has no such type, has none.
+/// `is_anonymous` says whether the token's user is a guest now (the database's answer, not the
+/// token's: `false` once the guest signed up).
 struct IntrospectionEndpoint: Sendable {
     let database: any Database
     let clock: any ServerClock
@@ -37,25 +39,27 @@ struct IntrospectionEndpoint: Sendable {
         return try await database.read { repositories in
             if let claims = try await accessTokens.verifyActive(token, issuer: issuer, in: repositories) {
                 guard let owner = try await repositories.applications.find(configId: claims.clientId),
-                    owner.projectId == caller.projectId
+                    owner.projectId == caller.projectId,
+                    let user = try await repositories.users.find(id: claims.subject)
                 else { return .inactive }
                 return IntrospectionResponse(
                     active: true, scope: claims.scope, clientId: claims.clientId, subject: claims.subject,
                     tokenType: claims.dpopJkt == nil ? "Bearer" : "DPoP", expiresAt: Int(claims.expiresAt), issuedAt: Int(claims.issuedAt),
                     issuer: issuer, sessionId: claims.sessionId, tokenId: claims.tokenId,
-                    confirmation: claims.dpopJkt.map { .init(jkt: $0) })
+                    confirmation: claims.dpopJkt.map { .init(jkt: $0) }, isAnonymous: user.isAnonymous)
             }
             guard let record = try await repositories.refreshTokens.find(hash: sha256Hex(token)),
                 record.revokedAt == nil, record.rotatedAt == nil, now < record.expiresAt,
                 let session = try await repositories.sessions.find(id: record.sessionId), session.revokedAt == nil,
                 let owner = try await repositories.applications.find(id: record.applicationId),
-                owner.projectId == caller.projectId
+                owner.projectId == caller.projectId,
+                let user = try await repositories.users.find(id: record.userId)
             else { return .inactive }
             return IntrospectionResponse(
                 active: true, scope: record.scope, clientId: owner.configId, subject: record.userId,
                 tokenType: nil, expiresAt: Int(record.expiresAt / 1000),
                 issuedAt: Int(record.createdAt / 1000), issuer: issuer, sessionId: record.sessionId,
-                confirmation: record.dpopJkt.map { .init(jkt: $0) })
+                confirmation: record.dpopJkt.map { .init(jkt: $0) }, isAnonymous: user.isAnonymous)
         }
     }
 }

@@ -26,7 +26,7 @@ struct UserRoutes {
                 response = try HTTPResponses.json(
                     UserInfo(
                         subject: user.id, email: includesEmail ? user.email : nil,
-                        emailVerified: includesEmail ? user.emailVerified : nil))
+                        emailVerified: includesEmail ? user.emailVerified : nil, isAnonymous: user.isAnonymous))
             } catch let failure as OAuthFailure {
                 response = HTTPResponses.oauthError(failure)
             }

@@ -113,13 +113,20 @@ struct UserRepository: Sendable {
     }
 
     /// Deletes a guest that was never upgraded with everything attached to it: its sessions and
-    /// tokens, flows, profile, devices and approvals, browser sessions, consents and PowerAuth
-    /// activations. `false` when the user is not (or no longer) a guest.
+    /// tokens, browser sessions and consents, flows with what hangs on them (sign-in links,
+    /// upstream provider states, approval requests, undelivered messages), profile, trusted
+    /// devices, upstream and external identities, and PowerAuth activations with their tokens,
+    /// keys and recovery codes. Every table with a user's ID is covered; run it inside a
+    /// transaction, so a failure leaves the guest whole. `false` when the user is not (or no
+    /// longer) a guest.
     func deleteGuest(id: String) async throws -> Bool {
         let row = try await sql.raw("SELECT is_anonymous FROM users WHERE id = \(bind: id)").first()
         guard let row, try row.decode(column: "is_anonymous", as: Int64.self) != 0 else { return false }
+        let activations: SQLQueryString = "SELECT id FROM powerauth_activations WHERE user_id = \(bind: id)"
+        let flows: SQLQueryString = "SELECT id FROM flows WHERE user_id = \(bind: id)"
         let statements: [SQLQueryString] = [
-            "DELETE FROM powerauth_tokens WHERE activation_id IN (SELECT id FROM powerauth_activations WHERE user_id = \(bind: id))",
+            "DELETE FROM powerauth_tokens WHERE activation_id IN (\(activations))",
+            "DELETE FROM powerauth_temporary_keys WHERE activation_id IN (\(activations))",
             "DELETE FROM powerauth_recovery_puks WHERE recovery_code_id IN (SELECT id FROM powerauth_recovery_codes WHERE user_id = \(bind: id))",
             "DELETE FROM powerauth_recovery_codes WHERE user_id = \(bind: id)",
             "DELETE FROM powerauth_activations WHERE user_id = \(bind: id)",
@@ -128,11 +135,15 @@ struct UserRepository: Sendable {
             "DELETE FROM sessions WHERE user_id = \(bind: id)",
             "DELETE FROM browser_sessions WHERE user_id = \(bind: id)",
             "DELETE FROM consents WHERE user_id = \(bind: id)",
-            "DELETE FROM approval_requests WHERE user_id = \(bind: id)",
+            "DELETE FROM approval_requests WHERE user_id = \(bind: id) OR flow_id IN (\(flows))",
             "DELETE FROM trusted_devices WHERE user_id = \(bind: id)",
+            "DELETE FROM sign_in_links WHERE flow_id IN (\(flows))",
+            "DELETE FROM federation_states WHERE flow_id IN (\(flows))",
+            "DELETE FROM delivery_outbox WHERE flow_id IN (\(flows))",
             "DELETE FROM flows WHERE user_id = \(bind: id)",
             "DELETE FROM user_profiles WHERE user_id = \(bind: id)",
             "DELETE FROM external_identities WHERE user_id = \(bind: id)",
+            "DELETE FROM federated_identities WHERE user_id = \(bind: id)",
             "DELETE FROM users WHERE id = \(bind: id) AND is_anonymous = 1",
         ]
         for statement in statements { try await sql.raw(statement).run() }
