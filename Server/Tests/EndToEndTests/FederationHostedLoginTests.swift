@@ -122,6 +122,10 @@ struct FederationHostedLoginTests {
             #expect(page.form("/login/identify") != nil)
             #expect(provider.tokenRequestCount == 0)
             #expect(try await server.rowCount("federated_identities") == 0)
+
+            // A browser without a visit in progress: the page says the visit is over.
+            let stranger = try await PageAgent(server: server).open("/login/federation?state=\(state)")
+            #expect(stranger.status == 410, "\(stranger.text)")
         }
     }
 
