@@ -151,13 +151,15 @@ struct HostedLoginBrowserTests {
         #expect(!signIn.contains("submitForm"))
     }
 
+    /// The provider is another site (`localhost`) than the server (`127.0.0.1`): the browser comes
+    /// back from it with the visit's `SameSite=Lax` cookie, as from a real provider.
     @Test("Another provider's button: Chromium goes to an independent provider and back through the pages")
     func anotherProvider() async throws {
         let report = try await run("federation", policy: ["primaryMethods": ["emailOtp"]]) { server in
             try await FederationKeywayUpstreamTests.createAccount(server, email: Self.email)
             let provider = try await PythonOIDCProvider.start(
                 redirectURI: "\(server.baseURL.absoluteString)/v1/federation/callback", subject: "py-browser-1",
-                email: Self.email)
+                email: Self.email, hostName: "localhost")
             let application = try await server.admin("GET", "/admin/applications/\(TestServer.configId)")
             let projectId = try #require(application.json["projectId"] as? String)
             let added = try await server.admin(

@@ -12,10 +12,12 @@ interface: its authorization endpoint signs in one pre-set user at once. It serv
   verifier, then an RS256 ID token with the request's nonce,
 - `/jwks.json`: the public key with its `kid`.
 
-It prints `listening http://127.0.0.1:PORT` once ready and serves until it is stopped.
+It listens on 127.0.0.1, prints `listening http://HOST:PORT` (its issuer; HOST is `--host-name`,
+`localhost` making it another site than a server at 127.0.0.1 for a browser) once ready, and
+serves until it is stopped.
 
 Usage: oidc_provider.py --client-id ID --client-secret SECRET --redirect-uri URI
-       --subject SUB --email EMAIL [--port 0]
+       --subject SUB --email EMAIL [--port 0] [--host-name 127.0.0.1]
 """
 
 import argparse
@@ -177,10 +179,11 @@ def main():
     parser.add_argument("--subject", required=True)
     parser.add_argument("--email", required=True)
     parser.add_argument("--port", type=int, default=0)
+    parser.add_argument("--host-name", default="127.0.0.1", choices=["127.0.0.1", "localhost"])
     args = parser.parse_args()
     provider = Provider(args)
     server = ThreadingHTTPServer(("127.0.0.1", args.port), handler_for(provider))
-    provider.issuer = "http://127.0.0.1:%d" % server.server_address[1]
+    provider.issuer = "http://%s:%d" % (args.host_name, server.server_address[1])
     print("listening " + provider.issuer, flush=True)
     try:
         server.serve_forever()

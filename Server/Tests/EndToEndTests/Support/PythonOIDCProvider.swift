@@ -8,7 +8,7 @@ import KeywayTestSupport
 /// the PKCE check, RS256 ID tokens and its key set.
 final class PythonOIDCProvider: ScopedTestServer, Sendable {
     private let process: ChildProcess
-    /// `http://127.0.0.1:PORT`, as its discovery document names it.
+    /// `http://HOST:PORT`, as its discovery document names it.
     let issuer: String
     let clientId: String
     let clientSecret: String
@@ -21,17 +21,19 @@ final class PythonOIDCProvider: ScopedTestServer, Sendable {
     }
 
     /// Starts the provider for a client whose registered redirect URI is `redirectURI`; its one
-    /// user is `subject`, with the verified address `email`.
+    /// user is `subject`, with the verified address `email`. It listens on 127.0.0.1; its issuer
+    /// names `hostName` (`localhost` makes it another site than a server at 127.0.0.1, as a real
+    /// provider is, for a browser's cookies).
     static func start(
         redirectURI: String, subject: String, email: String, clientId: String = "keyway-downstream",
-        clientSecret: String = "python-provider-secret-0123"
+        clientSecret: String = "python-provider-secret-0123", hostName: String = "127.0.0.1"
     ) async throws -> PythonOIDCProvider {
         let script = PythonScript.root.appendingPathComponent("Tests/Interop/oidc_provider.py").path
         let process = try ChildProcess(
             executable: "python3",
             arguments: [
                 script, "--client-id", clientId, "--client-secret", clientSecret, "--redirect-uri", redirectURI,
-                "--subject", subject, "--email", email,
+                "--subject", subject, "--email", email, "--host-name", hostName,
             ])
         let deadline = ContinuousClock.now + .seconds(30)
         while true {
