@@ -49,65 +49,84 @@ struct HostedLoginBrowserTests {
     /// The server's idle timeout is short: a connection the browser leaves open (a preconnected
     /// socket, a keep-alive) is closed by the server soon after, so the graceful stop at the end
     /// never waits on the browser.
-    func run(_ scenario: String, policy: [String: Any]? = nil) async throws -> [String: Any] {
+    ///
+    /// `setUp` prepares the server further once the policy is set, and may answer a helper
+    /// server (an upstream provider) that is stopped when the scenario ends.
+    func run(
+        _ scenario: String, policy: [String: Any]? = nil,
+        setUp: ((TestServer) async throws -> (any ScopedTestServer)?)? = nil
+    ) async throws -> [String: Any] {
         let clock = ManualClock()
         return try await withTestServer(TestServer.start(clock: clock, adminToken: testAdminToken, idleTimeout: 30)) {
             server in
             if let policy { try await server.setPolicy(policy) }
-            let second = try await server.addProjectApplication(name: "Second application")
-            let directory = TestFiles.directory.appendingPathComponent("browser-rp-\(UUID().uuidString)")
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            defer { try? FileManager.default.removeItem(at: directory) }
-
-            let arguments = [
-                "--issuer", server.baseURL.absoluteString, "--client-id", TestServer.configId,
-                "--second-client-id", second.configId, "--email", Self.email,
-                "--server-time", String(clock.now().timeIntervalSince1970), "--pause-dir", directory.path, scenario,
-            ]
-            let ended = Ended()
-            let started = ContinuousClock.now
-            let child = Task {
-                defer { ended.set() }
-                return try await PythonScript.run("browser_rp.py", arguments, separateErrors: true, timeout: .seconds(300))
+            let helper = try await setUp?(server) ?? nil
+            do {
+                let report = try await drive(scenario, server: server, clock: clock)
+                await helper?.stop()
+                return report
+            } catch {
+                await helper?.stop()
+                throw error
             }
-            var answered: Set<String> = []
-            while !ended.isSet {
-                var pending: URL?
-                try await waitUntil("the relying party pauses or ends", timeout: .seconds(300)) {
-                    pending = try FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: nil)
-                        .first { $0.pathExtension == "ready" && !answered.contains($0.lastPathComponent) }
-                    return pending != nil || ended.isSet
-                }
-                guard let pending else { break }
-                answered.insert(pending.lastPathComponent)
-                let name = pending.deletingPathExtension().lastPathComponent
-                let payload = try Data(contentsOf: pending)
-                switch name {
-                case "register":
-                    let uris = try JSONSerialization.jsonObject(with: payload) as? [String: String] ?? [:]
-                    // Registered without the port: a loopback redirect URI matches any (RFC 8252 §7.3).
-                    for configId in [TestServer.configId, second.configId] {
-                        try await server.registerRedirectURI("http://127.0.0.1/callback", configId: configId)
-                        try await server.registerRedirectURI(try #require(uris["logout"]), kind: "logout", configId: configId)
-                    }
-                    #expect(uris["login"]?.hasPrefix("http://127.0.0.1:") == true)
-                case "expire-flow":
-                    clock.advance(by: 15 * 60 + 60)
-                case let advance where advance.hasPrefix("advance-"):
-                    clock.advance(by: try #require(TimeInterval(advance.dropFirst("advance-".count))))
-                default:
-                    Issue.record("Unknown pause \(name)")
-                }
-                try Data().write(to: directory.appendingPathComponent("\(name).go"))
-            }
-            let (status, output) = try await child.value
-            let line = output.split(separator: "\n").last.map(String.init) ?? ""
-            let report = (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any] ?? [:]
-            #expect(status == 0, "\(scenario): \(report["error"] ?? output)\n\(report["page"] ?? "")\n\(report["trace"] ?? "")")
-            #expect(report["ok"] as? Bool == true)
-            print("browser scenario \(scenario) took \(started.duration(to: .now)): \(line)")
-            return report
         }
+    }
+
+    /// Runs `scenario` against `server`, answering the relying party's pauses.
+    private func drive(_ scenario: String, server: TestServer, clock: ManualClock) async throws -> [String: Any] {
+        let second = try await server.addProjectApplication(name: "Second application")
+        let directory = TestFiles.directory.appendingPathComponent("browser-rp-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+
+        let arguments = [
+            "--issuer", server.baseURL.absoluteString, "--client-id", TestServer.configId,
+            "--second-client-id", second.configId, "--email", Self.email,
+            "--server-time", String(clock.now().timeIntervalSince1970), "--pause-dir", directory.path, scenario,
+        ]
+        let ended = Ended()
+        let started = ContinuousClock.now
+        let child = Task {
+            defer { ended.set() }
+            return try await PythonScript.run("browser_rp.py", arguments, separateErrors: true, timeout: .seconds(300))
+        }
+        var answered: Set<String> = []
+        while !ended.isSet {
+            var pending: URL?
+            try await waitUntil("the relying party pauses or ends", timeout: .seconds(300)) {
+                pending = try FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: nil)
+                    .first { $0.pathExtension == "ready" && !answered.contains($0.lastPathComponent) }
+                return pending != nil || ended.isSet
+            }
+            guard let pending else { break }
+            answered.insert(pending.lastPathComponent)
+            let name = pending.deletingPathExtension().lastPathComponent
+            let payload = try Data(contentsOf: pending)
+            switch name {
+            case "register":
+                let uris = try JSONSerialization.jsonObject(with: payload) as? [String: String] ?? [:]
+                // Registered without the port: a loopback redirect URI matches any (RFC 8252 §7.3).
+                for configId in [TestServer.configId, second.configId] {
+                    try await server.registerRedirectURI("http://127.0.0.1/callback", configId: configId)
+                    try await server.registerRedirectURI(try #require(uris["logout"]), kind: "logout", configId: configId)
+                }
+                #expect(uris["login"]?.hasPrefix("http://127.0.0.1:") == true)
+            case "expire-flow":
+                clock.advance(by: 15 * 60 + 60)
+            case let advance where advance.hasPrefix("advance-"):
+                clock.advance(by: try #require(TimeInterval(advance.dropFirst("advance-".count))))
+            default:
+                Issue.record("Unknown pause \(name)")
+            }
+            try Data().write(to: directory.appendingPathComponent("\(name).go"))
+        }
+        let (status, output) = try await child.value
+        let line = output.split(separator: "\n").last.map(String.init) ?? ""
+        let report = (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any] ?? [:]
+        #expect(status == 0, "\(scenario): \(report["error"] ?? output)\n\(report["page"] ?? "")\n\(report["trace"] ?? "")")
+        #expect(report["ok"] as? Bool == true)
+        print("browser scenario \(scenario) took \(started.duration(to: .now)): \(line)")
+        return report
     }
 
     @Test("Signing in by an email code")
@@ -130,6 +149,30 @@ struct HostedLoginBrowserTests {
         let signIn = try #require(report["signin_pages"] as? [String])
         #expect(signIn.contains("submitPassword") && signIn.contains("submitTotp"))
         #expect(!signIn.contains("submitForm"))
+    }
+
+    /// The provider is another site (`localhost`) than the server (`127.0.0.1`): the browser comes
+    /// back from it with the visit's `SameSite=Lax` cookie, as from a real provider.
+    @Test("Another provider's button: Chromium goes to an independent provider and back through the pages")
+    func anotherProvider() async throws {
+        let report = try await run("federation", policy: ["primaryMethods": ["emailOtp"]]) { server in
+            try await FederationKeywayUpstreamTests.createAccount(server, email: Self.email)
+            let provider = try await PythonOIDCProvider.start(
+                redirectURI: "\(server.baseURL.absoluteString)/v1/federation/callback", subject: "py-browser-1",
+                email: Self.email, hostName: "localhost")
+            let application = try await server.admin("GET", "/admin/applications/\(TestServer.configId)")
+            let projectId = try #require(application.json["projectId"] as? String)
+            let added = try await server.admin(
+                "POST", "/admin/projects/\(projectId)/identity-providers",
+                ["id": "python", "issuer": provider.issuer, "clientId": provider.clientId,
+                 "clientSecret": provider.clientSecret, "label": "Continue with Python"])
+            #expect(added.status == 201, "\(added.json)")
+            try await server.setPolicy(["primaryMethods": ["emailOtp"], "federation": ["providers": ["python"]]])
+            return provider
+        }
+        #expect(report["pages"] as? [String] == ["identify", "selectMethod:federation:python"])
+        #expect(report["label"] as? String == "Continue with Python")
+        #expect((report["amr"] as? [String])?.contains("fed") == true)
     }
 
     @Test("Signing up through the form (prompt=create)")

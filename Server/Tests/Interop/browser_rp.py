@@ -664,6 +664,31 @@ def scenario_expired_flow(rp):
     return {"text": text[:300], "reload_status": reload.status_code}
 
 
+def scenario_federation(rp):
+    """Another provider's button: the browser goes to the provider (oidc_provider.py, which signs
+    its user in without a page), back through the server's callback to the hosted pages, and the
+    relying party gets its code; the ID token says the user signed in with a provider (amr fed)."""
+    before = rp.callbacks.count()
+    request = rp.authorization()
+    rp.visit(request["url"])
+    identify = rp.form_with("/login/identify")
+    check(identify is not None, "no identifier page: %s" % rp.page_text())
+    rp.fill(identify, "identifier", rp.args.email)
+    rp.submit(identify)
+    buttons = [form for form in rp.forms() if rp.hidden(form, "action") == "selectMethod"]
+    chosen = next((form for form in buttons if rp.hidden(form, "methodId") == "federation:python"), None)
+    check(chosen is not None, "no button for the provider: %s" % rp.page_text())
+    label = chosen.find_element(By.CSS_SELECTOR, "button").text.strip()
+    # The button leads to a page that sends the browser on to the provider at once; the provider
+    # answers at once, and the rest is redirects: wait for the relying party's callback.
+    chosen.find_element(By.CSS_SELECTOR, "button").click()
+    token, claims = rp.redeem(request, rp.callbacks.wait(before + 1))
+    check(claims.get("email") == rp.args.email, "the ID token's email: %r" % claims.get("email"))
+    check("fed" in (claims.get("amr") or []), "the ID token's amr: %r" % claims.get("amr"))
+    return {"pages": ["identify", "selectMethod:federation:python"], "label": label, "amr": claims.get("amr"),
+            "sub": claims["sub"]}
+
+
 SCENARIOS = {
     "email-code": scenario_email_code,
     "password-totp": scenario_password_totp,
@@ -679,6 +704,7 @@ SCENARIOS = {
     "code-replay": scenario_code_replay,
     "csrf": scenario_csrf,
     "expired-flow": scenario_expired_flow,
+    "federation": scenario_federation,
 }
 
 

@@ -105,10 +105,11 @@ struct FlowEngine: Sendable {
         var clientId: String
     }
 
-    /// Starts a flow and answers with its first step.
+    /// Starts a flow and answers with its first step. `hostedPages` marks a flow the hosted pages
+    /// drive: a provider's answer then sends the browser back to them.
     func start(
         configId: String?, request: StartFlowRequest, clientAddress: String? = nil, userAgent: String? = nil,
-        account: Account? = nil, guest: Guest? = nil, traceId: String
+        account: Account? = nil, guest: Guest? = nil, hostedPages: Bool = false, traceId: String
     ) async throws -> Step {
         let application = try await application(for: configId)
         var startRequest = request
@@ -146,7 +147,12 @@ struct FlowEngine: Sendable {
             }
         }
         if !invalid.isEmpty { throw FlowProblem.invalidRequest(invalid) }
-        let authorization = try await authorizationParameters(startRequest, application: application)
+        var requested = try await authorizationParameters(startRequest, application: application)
+        if hostedPages {
+            requested = requested ?? FlowProgress.AuthorizationParameters()
+            requested?.hostedPages = true
+        }
+        let authorization = requested
         let policy = try await database.read { try await self.directory.policy(for: application, in: $0) }
         let request = startRequest
         guard policy.flowTypes.contains(request.flowType) else {

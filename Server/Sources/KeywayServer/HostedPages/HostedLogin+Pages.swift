@@ -88,7 +88,8 @@ extension HostedLogin {
                 configId: visit.application.configId,
                 request: StartFlowRequest(
                     flowType: flowType, identifier: identifier, codeChallenge: PKCE.challenge(for: verifier)),
-                clientAddress: context.remoteAddress, userAgent: request.headers[.userAgent], traceId: context.traceId)
+                clientAddress: context.remoteAddress, userAgent: request.headers[.userAgent], hostedPages: true,
+                traceId: context.traceId)
             visit.state.flowId = step.flowId
             visit.state.sealedFlowToken = try step.flowToken.map { try seal(flowToken: $0.revealed, for: visit) }
             visit.state.flash = nil
@@ -269,7 +270,7 @@ extension HostedLogin {
 
     /// The flow cannot go on (expired, closed, refused for good): back to the identifier page
     /// with the reason.
-    private func restart(_ visit: Visit, after problem: FlowProblem) async throws -> Response {
+    func restart(_ visit: Visit, after problem: FlowProblem) async throws -> Response {
         var restarted = visit
         restarted.state.flowId = nil
         restarted.state.sealedFlowToken = nil

@@ -60,6 +60,9 @@ struct HostedLoginRoutes {
         router.post("login/mode") { request, context in await page(request, context) { try await login.switchMode(request, context: context) } }
         router.post("login/action") { request, context in await page(request, context) { try await login.performAction(request, context: context) } }
         router.post("login/cancel") { request, context in await page(request, context) { try await login.cancel(request, context: context) } }
+        router.get("login/federation") { request, context in
+            await page(request, context) { try await login.federationReturn(request, context: context) }
+        }
         router.post("login/consent") { request, context in await page(request, context) { try await login.consent(request, context: context) } }
         router.post("login/logout") { request, context in await page(request, context) { try await login.confirmLogout(request, context: context) } }
         router.get("account") { request, context in await page(request, context) { try await login.showAccount(request, context: context) } }

@@ -69,6 +69,16 @@ struct FlowProgressCodingTests {
         #expect(choosing.signUpDraft == FlowProgress.SignUpDraft())
     }
 
+    @Test func aFlowOfTheHostedPagesKeepsItsMarkAndAnOlderDocumentHasNone() throws {
+        var hosted = FlowProgress(mode: .signIn(FlowProgress.SignIn()), stage: .form)
+        hosted.authorization = FlowProgress.AuthorizationParameters(hostedPages: true)
+        #expect(try roundTrip(hosted).authorization?.hostedPages == true)
+        let older = try decode(
+            #"{"version":1,"mode":"signIn","stage":{"kind":"form"},"authorization":{"redirectURI":"com.example.app:/cb"}}"#)
+        #expect(older.authorization?.redirectURI == "com.example.app:/cb")
+        #expect(older.authorization?.hostedPages == nil)
+    }
+
     @Test func unknownMembersAreIgnoredAndANewerVersionReadsWhatItKnows() throws {
         let progress = try decode(
             #"""

@@ -58,6 +58,8 @@ struct FlowProgress: Sendable, Equatable {
         var redirectURI: String?
         /// Handed back in the completed step.
         var state: String?
+        /// The hosted pages drive the flow: a provider's answer sends the browser back to them.
+        var hostedPages: Bool?
     }
 
     /// What a flow does for the user, with what that gathers.

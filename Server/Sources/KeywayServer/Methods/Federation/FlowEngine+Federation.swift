@@ -24,6 +24,8 @@ extension FlowEngine {
         let record: FederationStateRecord
         let provider: IdentityProviderRecord?
         let redirectURI: String?
+        /// The hosted pages drive the flow: the browser goes back to them.
+        var hostedPages = false
     }
 
     /// The state `state` names, if this server issued it.
@@ -37,7 +39,8 @@ extension FlowEngine {
                 record: record,
                 provider: try await repositories.identityProviders.find(
                     projectId: application.projectId, id: record.providerId),
-                redirectURI: flow.progress?.authorization?.redirectURI)
+                redirectURI: flow.progress?.authorization?.redirectURI,
+                hostedPages: flow.progress?.authorization?.hostedPages == true)
         }
     }
 
@@ -74,12 +77,15 @@ extension FlowEngine {
 
     /// `GET|POST /v1/federation/callback`, where the provider sends the browser: the answer is
     /// verified and kept with the state, and the browser goes on to the app with the state
-    /// (`<redirect URI>?state=…`), whose client then sends it to the flow's `callback`. A second
-    /// delivery goes the same way and changes nothing. Answers where the browser goes.
+    /// (`<redirect URI>?state=…`), whose client then sends it to the flow's `callback` — or, for
+    /// a flow the hosted pages drive, back to them (`<issuer>/login/federation?state=…`), which do
+    /// the same. A second delivery goes the same way and changes nothing. Answers where the
+    /// browser goes.
     func browserCallback(code: String?, state: String, error: String?, appleUser: String? = nil) async throws -> String {
         let now = clock.now().epochMilliseconds
         guard let issued = try await issuedState(state) else { throw FlowProblem.invalidState }
-        guard let redirectURI = issued.redirectURI, var next = URLComponents(string: redirectURI) else {
+        let destination = issued.hostedPages ? Self.hostedReturnURL(issuer()) : issued.redirectURI
+        guard let destination, var next = URLComponents(string: destination) else {
             throw FlowProblem.invalidState
         }
         var items = next.queryItems ?? []
@@ -99,6 +105,11 @@ extension FlowEngine {
         next.queryItems = items
         guard let location = next.string else { throw FlowProblem.invalidState }
         return location
+    }
+
+    /// Where the hosted pages take the provider's answer back: `<issuer>/login/federation`.
+    static func hostedReturnURL(_ issuer: String) -> String {
+        (issuer.hasSuffix("/") ? String(issuer.dropLast()) : issuer) + "/login/federation"
     }
 
     /// The name in Apple's `user` form member (`{"name": {"firstName", "lastName"}, "email"}`).
