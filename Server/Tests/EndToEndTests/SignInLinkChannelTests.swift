@@ -46,6 +46,24 @@ struct SignInLinkChannelTests {
         }
     }
 
+    @Test func theApplicationsSMSDeliveryCarriesTheLink() async throws {
+        try await withTestServer(SMSGateway().start()) { gateway in
+            var policy = Self.policy
+            policy["delivery"] = ["sms": ["url": gateway.url, "signingSecret": gateway.secret, "timeoutSeconds": 5]]
+            try await withTestServer(AdaptiveHarness.start(policy: policy)) { harness in
+                let keyway = try harness.sdk { $0.autoPollApprovals = false }
+                await keyway.flow.start(flowType: .signin, identifier: Self.phone)
+                #expect(keyway.flow.currentUpdate.promptContext?.step.enterCode?.linkSent == true)
+                let sent = try #require(gateway.requests.last { $0.to == Self.phone && $0.answered == 200 })
+                #expect(sent.signatureValid)
+                let link = try SignInLinkTests.link(in: sent.body)
+                #expect(sent.body.contains("sign-in code \(try gateway.lastCode(to: Self.phone))"))
+                await keyway.flow.openLink(link)
+                #expect(keyway.flow.currentUpdate.completion != nil, "got \(keyway.flow.currentUpdate)")
+            }
+        }
+    }
+
     @Test func anSMSLinkApprovedOnAnotherDeviceSignsInTheWaitingOne() async throws {
         try await withTestServer(AdaptiveHarness.start(policy: Self.policy)) { harness in
             let keyway = try harness.sdk { $0.autoPollApprovals = true }
