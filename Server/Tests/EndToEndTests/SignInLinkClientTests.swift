@@ -28,6 +28,13 @@ struct SignInLinkClientTests {
             #expect(model.screen.messages.contains { $0.code == "linkSent" })
             #expect(model.screen.inputs.map(\.name) == ["code"])
 
+            // A mistyped code: refused, and the screen still waits for the link.
+            let right = try await harness.server.latestCode(to: SignInLinkTests.email)
+            model.values["code"] = right == "000000" ? "111111" : "000000"
+            await model.perform(try #require(model.screen.primaryAction))
+            #expect(model.screen.banner?.code == .invalidCode)
+            #expect(model.screen.isWaiting)
+
             // As a screen does: follow the flow while the code screen shows.
             let waiting = Task { await model.waitForFlow() }
             try await Self.approve(try await SignInLinkTests.link(to: SignInLinkTests.email, harness), harness)
