@@ -21,7 +21,7 @@ struct SignInLinkPrompt {
         guard let primary = screen.primaryAction, let input = screen.inputs(of: primary).first else {
             return await model.waitForFlow()
         }
-        if let expiresAt = screen.countdown(.codeExpires) {
+        if screen.banner == nil, let expiresAt = screen.countdown(.codeExpires) {
             terminal.status("Waiting for the link to be opened until \(Wording.time(expiresAt))…")
         }
         FileHandle.standardError.write(Data(("Code or link" + TypedWord.hint(words) + ": ").utf8))
@@ -33,6 +33,7 @@ struct SignInLinkPrompt {
             terminal.status("No input: cancelling.")
             await model.cancel()
         case .line(let typed?):
+            if !terminal.interactive { terminal.status("") }
             let line = typed.trimmingCharacters(in: .whitespaces)
             if let word = TypedWord.typed(line, among: words) { return await perform(word) }
             if let url = Self.link(in: line) { return await model.openLink(url) }
