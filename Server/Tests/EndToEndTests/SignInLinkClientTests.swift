@@ -69,7 +69,7 @@ struct SignInLinkClientTests {
 
     /// Waits until the CLI exits, moving the server's clock along so its polls are never too fast.
     static func exit(_ cli: CLIProcess, clock: ManualClock) async throws -> Int32 {
-        try await waitUntil("the CLI exited") {
+        try await waitUntil("the CLI exited", timeout: .seconds(120)) {
             clock.advance(by: 0.05)
             return cli.exitStatus != nil
         }
@@ -79,7 +79,7 @@ struct SignInLinkClientTests {
     @Test func theCLISignsInWhenTheLinkIsApprovedOnAnotherDevice() async throws {
         try await withTestServer(AdaptiveHarness.start(policy: SignInLinkTests.policy)) { harness in
             let cli = try Self.login(harness, email: "cli-link@example.com")
-            try await cli.waitForError(containing: "Code or link")
+            try await cli.waitForError(containing: "Code or link", timeout: .seconds(90))
             #expect(cli.standardError.contains("We sent a sign-in link and a 6-digit code"))
             try await Self.approve(try await SignInLinkTests.link(to: "cli-link@example.com", harness), harness)
             let status = try await Self.exit(cli, clock: harness.clock)
@@ -92,10 +92,10 @@ struct SignInLinkClientTests {
         try await withTestServer(AdaptiveHarness.start(policy: SignInLinkTests.policy)) { harness in
             // The link, pasted: after a mistyped code, which the server refuses.
             let cli = try Self.login(harness, email: "paste@example.com")
-            try await cli.waitForError(containing: "Code or link")
+            try await cli.waitForError(containing: "Code or link", timeout: .seconds(90))
             let code = try await harness.server.latestCode(to: "paste@example.com")
             cli.type(code == "000000" ? "111111" : "000000")
-            try await cli.waitForError(containing: "[invalid_code]")
+            try await cli.waitForError(containing: "[invalid_code]", timeout: .seconds(90))
             cli.type(try await SignInLinkTests.link(to: "paste@example.com", harness).absoluteString)
             let status = try await Self.exit(cli, clock: harness.clock)
             #expect(status == 0, "stderr: \(cli.standardError)")
@@ -103,7 +103,7 @@ struct SignInLinkClientTests {
 
             // The code, typed.
             let typed = try Self.login(harness, email: "typed@example.com")
-            try await typed.waitForError(containing: "Code or link")
+            try await typed.waitForError(containing: "Code or link", timeout: .seconds(90))
             typed.type(try await harness.server.latestCode(to: "typed@example.com"))
             #expect(try await Self.exit(typed, clock: harness.clock) == 0, "stderr: \(typed.standardError)")
         }
