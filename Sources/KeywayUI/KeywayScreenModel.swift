@@ -180,6 +180,19 @@
             await refresh()
         }
 
+        /// Hands a sign-in link the app was opened with (its universal link or custom scheme)
+        /// to the flow (``KeywayFlow/openLink(_:)``), on a code screen whose message carried a
+        /// link, and shows where the flow went: the next step or the completion, or the same
+        /// screen with the refusal (`invalid_link`, `link_used`, `code_expired`) — the code still
+        /// works.
+        ///
+        /// - Parameter url: The URL the app was opened with.
+        public func openLink(_ url: URL) async {
+            screen.isLoading = true
+            await keyway.flow.openLink(url)
+            await refresh()
+        }
+
         /// Opens the current screen's ``Screen/browser`` page with `browser` (on iOS and macOS a
         /// ``WebAuthenticationBrowserSession``), waits for its return and hands it to
         /// ``oauthCallback(url:)``. When the user closes the browser, the screen stays with a

@@ -28,8 +28,11 @@ extension Screen {
             if skippable, step.action(named: "skip") != nil {
                 screen.secondaryActions.append(ScreenAction(id: "skip", label: "Not now", role: .secondary, actionName: "skip"))
             }
-        case .enterCode(_, _, let expiresAt, let resendAt, _):
+        case .enterCode(let destination, _, let expiresAt, let resendAt, let channel):
             screen.countdowns = [Countdown(.resendAvailable, resendAt), Countdown(.codeExpires, expiresAt)]
+            if step.enterCode?.linkSent == true {
+                screen.addLinkSent(destination: destination, channel: channel)
+            }
             screen.addAttemptsLeft(step.enterCode?.attemptsRemaining)
             screen.addPrimary(from: step, named: "submitCode")
             if let resend = step.action(named: "resend") {

@@ -7,7 +7,8 @@ import KeywayUI
 ///   cancel), asks its inputs one by one and performs the primary action;
 /// - any other one lists its actions as a numbered menu under its instruction (the words are typed
 ///   instead), then asks the inputs of the chosen action;
-/// - a screen that waits for the flow (an approval) says how to approve and waits.
+/// - a screen that waits for the flow (an approval) says how to approve and waits;
+/// - the code screen of a sign-in link takes the code or the pasted link while it waits.
 ///
 /// Typing `cancel`, or the end of input, cancels the flow.
 @MainActor
@@ -16,8 +17,14 @@ struct ScreenPrompt {
     let terminal: Terminal
 
     func answer(_ screen: Screen) async {
-        if screen.isWaiting { return await wait(on: screen) }
         let words = TypedWord.words(of: screen)
+        if screen.isWaiting, screen.kind == .step(.enterCode) {
+            // A sign-in link: the code or the link typed here, or the link approved elsewhere.
+            return await SignInLinkPrompt(model: model, terminal: terminal).answer(screen, words: words) { word in
+                await perform(word)
+            }
+        }
+        if screen.isWaiting { return await wait(on: screen) }
         if let primary = screen.primaryAction, !screen.inputs(of: primary).isEmpty,
             screen.secondaryActions.allSatisfy(TypedWord.isWord)
         {

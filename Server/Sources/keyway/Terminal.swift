@@ -24,7 +24,8 @@ struct Terminal {
     /// Shows `question` and reads one trimmed line; `nil` at end of input.
     func ask(_ question: String) -> String? {
         FileHandle.standardError.write(Data(question.utf8))
-        guard let line = readLine(strippingNewline: true) else {
+        // A line already being read (while the flow was waited for) answers this question.
+        guard let line = BackgroundLine.take()?.wait() ?? readLine(strippingNewline: true) else {
             if !interactive { status("") }
             return nil
         }
@@ -37,6 +38,11 @@ struct Terminal {
     /// trimmed; `nil` at end of input.
     func askSecret(_ question: String) -> String? {
         FileHandle.standardError.write(Data(question.utf8))
+        if let pending = BackgroundLine.take() {
+            let line = pending.wait()
+            status("")
+            return line
+        }
         guard interactive else {
             let line = readLine(strippingNewline: true)
             status("")

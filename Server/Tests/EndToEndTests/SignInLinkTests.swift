@@ -33,7 +33,12 @@ struct SignInLinkTests {
     /// The link of the latest message to `email`, read from the dev outbox.
     static func link(to email: String, _ harness: AdaptiveHarness) async throws -> URL {
         let body = try #require(try await harness.server.outbox(to: email).last?.body)
-        let match = try #require(body.firstMatch(of: #/https?://\S+/link/ksl_[A-Za-z0-9_-]+/#), "no link in \(body)")
+        return try Self.link(in: body)
+    }
+
+    /// The link in a message's text.
+    static func link(in body: String) throws -> URL {
+        let match = try #require(body.firstMatch(of: #/https?://[^\s)]+/link/ksl_[A-Za-z0-9_-]+/#), "no link in \(body)")
         return try #require(URL(string: String(match.output)))
     }
 

@@ -156,7 +156,7 @@ struct PolicyValidationTests {
         #expect(codes(policy, devMode: false).isEmpty)
         policy.signInLink = SignInLinkSettings(linkBase: "https://app.example.com/link", pollIntervalSeconds: 5)
         #expect(codes(policy, devMode: false).isEmpty)
-        policy.signInLink = SignInLinkSettings(channels: [.sms, .email, .email], linkBase: "http://app.example.com/link?x=1", pollIntervalSeconds: 0)
+        policy.signInLink = SignInLinkSettings(channels: [CodeChannel(rawValue: "voice"), .email, .email], linkBase: "http://app.example.com/link?x=1", pollIntervalSeconds: 0)
         #expect(
             codes(policy) == [
                 "sign_in_link_channel_unsupported", "sign_in_link_duplicate_channel", "sign_in_link_invalid_base",
@@ -164,6 +164,12 @@ struct PolicyValidationTests {
             ])
         policy.signInLink = SignInLinkSettings(channels: [])
         #expect(codes(policy) == ["sign_in_link_no_channel"])
+        // By SMS: in dev mode (the outbox), or with SMS delivery.
+        policy.signInLink = SignInLinkSettings(channels: [.email, .sms])
+        #expect(codes(policy).isEmpty)
+        #expect(codes(policy, devMode: false) == ["sms_delivery_missing"])
+        policy.delivery.sms = webhook
+        #expect(codes(policy, devMode: false).isEmpty)
         // The settings round-trip through the policy's JSON, and their members default.
         let decoded = try JSONDecoder().decode(
             ApplicationPolicy.self, from: Data(#"{"primaryMethods": ["signInLink"], "signInLink": {}}"#.utf8))

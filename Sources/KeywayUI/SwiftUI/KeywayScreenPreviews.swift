@@ -27,6 +27,19 @@
             return screen
         }()
 
+        static let signInLink: Screen = {
+            var screen = code
+            screen.title = "Check your email"
+            screen.instruction = "Open the link, or enter the code"
+            screen.messages = [
+                ScreenMessage(
+                    level: .info, code: "linkSent",
+                    text: "We sent a sign-in link and a 6-digit code to a•••@example.com. Open the link, or enter the code.")
+            ]
+            screen.isWaiting = true
+            return screen
+        }()
+
         static let methods = Screen(
             kind: .step(.selectMethod), title: "Second factor",
             secondaryActions: [
@@ -61,6 +74,7 @@
 
     #Preview("Code") { KeywayScreenView(model: PreviewScreens.model(PreviewScreens.code)) }
     #Preview("Wrong code") { KeywayScreenView(model: PreviewScreens.model(PreviewScreens.wrongCode)) }
+    #Preview("Sign-in link") { KeywayScreenView(model: PreviewScreens.model(PreviewScreens.signInLink)) }
     #Preview("Method choice") { KeywayScreenView(model: PreviewScreens.model(PreviewScreens.methods)) }
     #Preview("Authenticator") { KeywayScreenView(model: PreviewScreens.model(PreviewScreens.authenticator)) }
     #Preview("Approval") { KeywayScreenView(model: PreviewScreens.model(PreviewScreens.approval)) }

@@ -36,6 +36,21 @@ enum MessageTemplates {
         )
     }
 
+    /// The sign-in link email: the application's `signInLink` template when `template` is given
+    /// (placeholders `{{link}}`, `{{code}}`, `{{minutes}}`, `{{application}}`), else the server's text.
+    static func signInLink(
+        link: String, code: String, minutes: Int, template: EmailTemplate?, application: String
+    ) -> (subject: String, body: String) {
+        guard let template else { return signInLink(link: link, code: code, minutes: minutes, application: application) }
+        return template.render(["link": link, "code": code, "minutes": "\(minutes)", "application": application])
+    }
+
+    /// The sign-in link SMS: short — the code first (phones offer to fill it in), then the link.
+    static func signInLinkSMS(link: String, code: String, application: String) -> (subject: String, body: String) {
+        let name = application.isEmpty ? "Your" : "\(application):"
+        return ("Your sign-in link", "\(name) sign-in code \(code). Or open \(link)")
+    }
+
     /// The sign-in link message: the link and, beside it, the code (either completes the sign-in).
     static func signInLink(link: String, code: String, minutes: Int, application: String) -> (subject: String, body: String) {
         let name = application.isEmpty ? "" : " to \(application)"

@@ -8,7 +8,8 @@ import KeywayProtocol
 /// changes nothing, so mail scanners that fetch links spend nothing. Its `POST` (origin and
 /// CSRF checked: a token in a cookie of this page and in the form) asks "Is this you signing in
 /// on …?"; the answer's `POST` approves or denies the sign-in, once: approved, the device that
-/// waits moves on at its next poll.
+/// waits moves on at its next poll. Opened in the browser of its hosted sign-in, the link's
+/// `POST` spends it through that sign-in, which goes on to the application.
 extension HostedLogin {
     /// The cookie holding this browser's form token of link pages.
     private var linkCookieName: String { cookies.secure ? "__Host-keyway-link" : "keyway-link" }
@@ -47,6 +48,10 @@ extension HostedLogin {
             case .unknown: return linkMessage(strings("link.unknown"), status: 404)
             case .used, .decided: return linkMessage(strings("link.used"), status: 410)
             case .open(let link, let application):
+                // The browser of the hosted sign-in itself: the link goes on with it.
+                if let visit = try await visit(for: request), visit.state.flowId == link.flowId {
+                    return try await continueVisit(visit, token: token, request: request, context: context)
+                }
                 var page = HostedPage(title: strings("link.title"), theme: await theme(for: application))
                 let client = link.userAgent.map { strings("link.questionClient", ["client": $0]) } ?? ""
                 let location = link.location.map { strings("link.questionLocation", ["location": $0]) } ?? ""
@@ -82,6 +87,35 @@ extension HostedLogin {
         default:
             return linkMessage(strings("link.refused"), status: 400)
         }
+    }
+
+    /// The link opened in the browser of its hosted sign-in (the visit behind the flow cookie
+    /// drives the link's flow): the link is spent through the visit's flow, as an app on the same
+    /// device spends it, and the visit goes on — to the application with its code, or to the next
+    /// page. A refusal is shown on the visit's page, where the code still works.
+    private func continueVisit(
+        _ visit: Visit, token: String, request: Request, context: KeywayRequestContext
+    ) async throws -> Response {
+        var visit = visit
+        guard let flowId = visit.state.flowId, let flowToken = try flowToken(of: visit) else { return Self.seeOther("/login") }
+        do {
+            let step = try await engine.current(
+                flowId: flowId, flowToken: flowToken, configId: visit.application.configId, traceId: context.traceId)
+            guard let action = step.action(named: "openLink") else { return Self.seeOther("/login") }
+            let next = try await flowAPI.perform(
+                action, body: ["token": .string(token)], flowToken: flowToken, configId: visit.application.configId,
+                userAgent: request.headers[.userAgent], context: context)
+            logger.info("sign-in link opened in its hosted sign-in")
+            if let next, case .completed(let completion) = next.payload {
+                return try await completeSignIn(
+                    visit, completion: completion, request: request,
+                    strings: HostedStrings.forLocales(visit.state.request?.uiLocales ?? []))
+            }
+        } catch let problem as FlowProblem {
+            visit.state.flash = Self.flash(problem, field: nil)
+            try await save(visit)
+        }
+        return Self.seeOther("/login")
     }
 
     /// A page with one message.

@@ -109,16 +109,23 @@ public struct EmailTemplates: Codable, Sendable, Equatable {
     /// The notice sent instead of a code to an address without an account. Placeholder:
     /// `{{application}}`.
     public var noAccount: EmailTemplate?
+    /// The message of a sign-in link, carrying the link and a code. Placeholders: `{{link}}`
+    /// (required in the body), `{{code}}`, `{{minutes}}` (how long both are valid),
+    /// `{{application}}`. Without it the server's own text goes out.
+    public var signInLink: EmailTemplate?
 
-    public init(code: EmailTemplate? = nil, noAccount: EmailTemplate? = nil) {
+    public init(code: EmailTemplate? = nil, noAccount: EmailTemplate? = nil, signInLink: EmailTemplate? = nil) {
         self.code = code
         self.noAccount = noAccount
+        self.signInLink = signInLink
     }
 
     /// The placeholders the code template may use.
     static let codePlaceholders = ["code", "minutes", "application"]
     /// The placeholders the no-account template may use.
     static let noAccountPlaceholders = ["application"]
+    /// The placeholders the sign-in link template may use.
+    static let signInLinkPlaceholders = ["link", "code", "minutes", "application"]
     /// The longest subject, in characters.
     static let maximumSubjectLength = 200
     /// The longest body, in characters.

@@ -216,6 +216,7 @@ extension ApplicationPolicy {
             let kinds = [
                 ("code", templates.code, EmailTemplates.codePlaceholders),
                 ("noAccount", templates.noAccount, EmailTemplates.noAccountPlaceholders),
+                ("signInLink", templates.signInLink, EmailTemplates.signInLinkPlaceholders),
             ]
             for (kind, template, allowed) in kinds {
                 guard let template else { continue }
@@ -246,6 +247,11 @@ extension ApplicationPolicy {
                     refuse(
                         "template_missing_code", "\(path).body",
                         "The body of the code template must contain {{code}}, or the user never sees the code.")
+                }
+                if kind == "signInLink", !EmailTemplate.placeholders(in: template.body).contains("link") {
+                    refuse(
+                        "template_missing_link", "\(path).body",
+                        "The body of the sign-in link template must contain {{link}}, or the user never sees the link.")
                 }
             }
         }

@@ -77,6 +77,24 @@ struct EmailSettingsTests {
             ["unknown_template_placeholder", "unknown_template_placeholder"],
             ["delivery.emailTemplates.noAccount.body", "delivery.emailTemplates.noAccount.body"]))
         #expect(check(EmailTemplates(noAccount: EmailTemplate(subject: "s", body: "  \n"))).0 == ["invalid_email_body"])
+        // A sign-in link's message must carry the link; it may carry the code too.
+        #expect(check(EmailTemplates(signInLink: EmailTemplate(subject: "s", body: "Your code: {{code}}"))) == (
+            ["template_missing_link"], ["delivery.emailTemplates.signInLink.body"]))
+        #expect(check(EmailTemplates(signInLink: EmailTemplate(subject: "{{application}}", body: "{{link}} {{code}} {{minutes}}"))).0.isEmpty)
+        #expect(check(EmailTemplates(code: EmailTemplate(subject: "s", body: "{{code}} {{link}}"))) == (
+            ["unknown_template_placeholder"], ["delivery.emailTemplates.code.body"]))
+    }
+
+    @Test func aSignInLinkMessageCarriesTheLinkAndTheCode() {
+        let link = "https://auth.example.com/link/ksl_abc"
+        let standard = MessageTemplates.signInLink(link: link, code: "123456", minutes: 10, template: nil, application: "App")
+        #expect(standard.body.contains("\n\(link)\n") && standard.body.contains("Or enter this code: 123456"))
+        let custom = MessageTemplates.signInLink(
+            link: link, code: "123456", minutes: 10,
+            template: EmailTemplate(subject: "{{application}}", body: "{{link}} | {{code}} | {{minutes}}"), application: "App")
+        #expect(custom == ("App", "\(link) | 123456 | 10"))
+        let sms = MessageTemplates.signInLinkSMS(link: link, code: "123456", application: "App")
+        #expect(sms.body == "App: sign-in code 123456. Or open \(link)")
     }
 
     @Test func renderingFillsPlaceholdersAndKeepsTheSubjectOnOneLine() {

@@ -7,6 +7,9 @@ import KeywayProtocol
 protocol CodeMethod: FlowMethod {
     /// Where its codes go.
     var channel: CodeChannel { get }
+    /// The channel a code to `destination` goes by: ``channel`` unless the method serves more
+    /// than one (a sign-in link goes by email or SMS).
+    func channel(for destination: String) -> CodeChannel
     /// A right code was entered on its stage: record what it proves and move on.
     func codeAccepted(
         _ active: ActiveMethod, destination: String, _ context: inout FlowEngine.Context, engine: FlowEngine,
@@ -21,6 +24,8 @@ protocol CodeMethod: FlowMethod {
 }
 
 extension CodeMethod {
+    func channel(for destination: String) -> CodeChannel { channel }
+
     func codeMessage(
         code: String, to destination: String, _ context: inout FlowEngine.Context, engine: FlowEngine,
         in repositories: Repositories

@@ -29,7 +29,7 @@ extension FlowEngine {
         context.flow.otpExpiresAt = context.now + milliseconds(limits.codeLifetime)
         context.flow.resendAt = context.now + milliseconds(limits.resendCooldown)
         context.progress.stage = .method(try ActiveMethod(method.id, purpose: purpose, state: CodeStage(destination: destination, withheld: deliverable ? nil : true)))
-        let channel = method.channel
+        let channel = method.channel(for: destination)
         let templates = channel == .email ? context.policy.emailTemplates : nil
         if deliver {
             let minutes = Int(limits.codeLifetime / 60)

@@ -71,19 +71,36 @@ extension FlowEngine {
         }
     }
 
-    /// The link or the code proved the address: the flow's links are spent, an unverified
-    /// account address becomes verified, and the primary method is done.
+    /// The link or the code proved the address or number: the flow's links are spent, an
+    /// unverified account address (or number) becomes verified, and the primary method is done.
+    ///
+    /// The `amr` (RFC 8176) follows the channel, as the code of the same channel would: `sms`
+    /// ("confirmation using SMS text message to the user at a registered number") for a link
+    /// texted to a phone, `otp` (a one-time secret, the registry having no email value) for one
+    /// emailed.
     func linkProved(destination: String, _ context: inout Context, in repositories: Repositories) async throws
         -> FlowProblem?
     {
         context.flow.otpHash = nil
         try await repositories.signInLinks.spend(flowId: context.flow.id, now: context.now)
-        if context.progress.isSignIn, var user = context.user, !user.emailVerified, user.email == destination {
-            user.emailVerified = true
-            try await repositories.users.updateMethods(user)
-            context.user = user
+        let bySMS = SignInLinkMethod().channel(for: destination) == .sms
+        if context.progress.isSignIn, var user = context.user {
+            if !bySMS, !user.emailVerified, user.email == destination {
+                user.emailVerified = true
+                try await repositories.users.updateMethods(user)
+                context.user = user
+            } else if bySMS, !user.phoneVerified, user.phone == destination {
+                user.phoneVerified = true
+                try await repositories.users.updateMethods(user)
+                context.user = user
+            }
         }
-        return try await proved(.signInLink, amr: "otp", &context, in: repositories)
+        return try await proved(.signInLink, amr: Self.linkAMR(destination: destination), &context, in: repositories)
+    }
+
+    /// The `amr` value of a sign-in link to `destination`: `sms` by SMS, `otp` by email.
+    static func linkAMR(destination: String) -> String {
+        SignInLinkMethod().channel(for: destination) == .sms ? "sms" : "otp"
     }
 
     // MARK: The link's page

@@ -2,7 +2,8 @@ import Foundation
 import KeywayProtocol
 
 /// Sign-in links: one message carries a link and a one-time code, and either completes the step.
-/// A primary method for an email identifier. The link opens the app on the same device (which
+/// A primary method for an email identifier (by email) or a phone number (by SMS), as the
+/// policy's `signInLink.channels` allow. The link opens the app on the same device (which
 /// posts its token, ``FlowEngine/submitLink(_:token:)``), or the server's page on another device,
 /// where the user approves the sign-in and the original device's flow moves on at its next poll
 /// (``FlowEngine/pollLink(_:)``). Only a `POST` spends a link, so scanners that fetch it spend
@@ -12,39 +13,55 @@ struct SignInLinkMethod: CodeMethod {
     let id: FlowMethodID = .signInLink
     let channel: CodeChannel = .email
 
+    /// By SMS to a phone number, by email to an address.
+    func channel(for destination: String) -> CodeChannel {
+        Identifier(stored: destination).phone != nil ? .sms : .email
+    }
+
     var canBePrimary: Bool { true }
     var worksWithoutEnrolment: Bool { true }
 
     func validate(_ policy: ApplicationPolicy, devMode: Bool) -> [PolicyProblem] {
         guard policy.uses(id) || policy.signInLink != nil else { return [] }
-        return (policy.signInLink ?? SignInLinkSettings()).problems()
+        return (policy.signInLink ?? SignInLinkSettings()).problems(smsDelivery: devMode || policy.delivery.sms != nil)
     }
 
-    func isPrimaryOption(_ context: FlowEngine.Context) -> Bool {
-        context.identifier.email != nil && context.policy.signInLink.channels.contains(.email)
+    /// Where the link goes for the flow's identifier: its address or number, when the policy's
+    /// channels include the identifier's.
+    private func destination(_ context: FlowEngine.Context) -> String? {
+        let channels = context.policy.signInLink.channels
+        switch context.identifier {
+        case .email(let address): return channels.contains(.email) ? address : nil
+        case .phone(let number): return channels.contains(.sms) ? number : nil
+        }
     }
+
+    func isPrimaryOption(_ context: FlowEngine.Context) -> Bool { destination(context) != nil }
 
     func option(for purpose: MethodPurpose, _ context: FlowEngine.Context) -> MethodOption {
-        let masked = context.identifier.email.map(EmailAddress.mask)
-        return MethodOption(
-            id: id.rawValue, type: id, label: masked.map { "Email a sign-in link to \($0)" } ?? "Email a sign-in link",
-            destination: masked)
+        guard let destination = destination(context) else {
+            return MethodOption(id: id.rawValue, type: id, label: "Send a sign-in link")
+        }
+        let masked = Identifier(stored: destination).masked
+        let label = channel(for: destination) == .sms ? "Text a sign-in link to \(masked)" : "Email a sign-in link to \(masked)"
+        return MethodOption(id: id.rawValue, type: id, label: label, destination: masked)
     }
 
     func begin(
         _ purpose: MethodPurpose, _ context: inout FlowEngine.Context, engine: FlowEngine, in repositories: Repositories
     ) async throws {
-        guard purpose == .primary, let destination = context.identifier.email else { throw FlowProblem.methodUnavailable }
+        guard purpose == .primary, let destination = destination(context) else { throw FlowProblem.methodUnavailable }
         try await engine.sendCode(self, purpose: purpose, to: destination, &context, in: repositories)
     }
 
     func step(for active: ActiveMethod, _ context: FlowEngine.Context, into draft: inout StepDraft, using resources: StepResources) {
         let destination = (try? active.state(as: CodeStage.self))?.destination ?? context.flow.identifier
+        let channel = channel(for: destination)
         CodeStep.build(
             channel: channel, destination: destination, purpose: active.purpose, context, into: &draft,
             limits: resources.limits,
             link: CodeStep.LinkOptions(pollInterval: context.policy.signInLink.pollIntervalSeconds))
-        draft.info = StepInfo(id: "signInLink", label: "Check your email")
+        draft.info = StepInfo(id: "signInLink", label: channel == .sms ? "Check your messages" : "Check your email")
     }
 
     /// The link's routes: the token from the app, and the polls of the waiting device.
@@ -80,8 +97,13 @@ struct SignInLinkMethod: CodeMethod {
                 expiresAt: context.flow.otpExpiresAt ?? context.now + engine.milliseconds(engine.limits.codeLifetime)))
         let base = context.policy.signInLink.linkBase ?? "\(context.audience)/link"
         let link = "\(base.hasSuffix("/") ? String(base.dropLast()) : base)/\(token)"
+        let minutes = Int(engine.limits.codeLifetime / 60)
+        if channel(for: destination) == .sms {
+            return MessageTemplates.signInLinkSMS(link: link, code: code, application: context.application.name)
+        }
         return MessageTemplates.signInLink(
-            link: link, code: code, minutes: Int(engine.limits.codeLifetime / 60), application: context.application.name)
+            link: link, code: code, minutes: minutes, template: context.policy.emailTemplates?.signInLink,
+            application: context.application.name)
     }
 
     func codeAccepted(

@@ -4,7 +4,8 @@ import KeywayProtocol
 /// The settings of sign-in links (`signInLink` in the policy): the channels links go by and the
 /// address they open.
 public struct SignInLinkSettings: Codable, Sendable, Equatable {
-    /// The channels a link goes by: `email` (the only one today).
+    /// The channels a link goes by: `email` for an email identifier, `sms` for a phone number
+    /// (where the application has SMS delivery, ``DeliverySettings/sms``, or in dev mode).
     public var channels: [CodeChannel]
     /// The `https` URL a link opens, the token appended as a last path segment: the app's
     /// universal link, or `nil` for the server's own page (`<issuer>/link`).
@@ -28,20 +29,27 @@ public struct SignInLinkSettings: Codable, Sendable, Equatable {
         pollIntervalSeconds = try container.decodeIfPresent(Int.self, forKey: .pollIntervalSeconds) ?? 2
     }
 
-    /// The problems of these settings, for a policy that lists `signInLink`.
-    func problems() -> [PolicyProblem] {
+    /// The problems of these settings, for a policy that lists `signInLink`; `smsDelivery` tells
+    /// whether SMS can go out (a webhook, or dev mode's outbox).
+    func problems(smsDelivery: Bool) -> [PolicyProblem] {
         var problems: [PolicyProblem] = []
         if channels.isEmpty {
             problems.append(
                 PolicyProblem(
                     code: "sign_in_link_no_channel", field: "signInLink.channels",
-                    message: "List at least one channel for sign-in links: email."))
+                    message: "List at least one channel for sign-in links: email, sms."))
         }
-        for (index, channel) in channels.enumerated() where channel != .email {
+        for (index, channel) in channels.enumerated() where channel != .email && channel != .sms {
             problems.append(
                 PolicyProblem(
                     code: "sign_in_link_channel_unsupported", field: "signInLink.channels[\(index)]",
-                    message: "\(channel.rawValue.debugDescription) cannot carry sign-in links on this server; use email."))
+                    message: "\(channel.rawValue.debugDescription) cannot carry sign-in links; use email or sms."))
+        }
+        if channels.contains(.sms), !smsDelivery {
+            problems.append(
+                PolicyProblem(
+                    code: "sms_delivery_missing", field: "delivery.sms",
+                    message: "Sign-in links by SMS need SMS delivery outside dev mode: configure delivery.sms with a webhook."))
         }
         if Set(channels).count != channels.count {
             problems.append(

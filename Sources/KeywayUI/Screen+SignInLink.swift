@@ -1,0 +1,20 @@
+import Foundation
+import Keyway
+
+extension Screen {
+    /// What a code step whose message also carried a sign-in link (`linkSent`) adds: it says a
+    /// link and a code were sent, keeps the code input, and waits (``isWaiting``) — the link may
+    /// be approved on another device, which the SDK polls for, and the screen model then shows
+    /// where the flow went (``KeywayScreenModel/waitForFlow()``). A link opened in the app goes to
+    /// ``KeywayScreenModel/openLink(_:)``.
+    mutating func addLinkSent(destination: String, channel: CodeChannel) {
+        instruction = "Open the link, or enter the code"
+        isWaiting = true
+        guard !messages.contains(where: { $0.code == "linkSent" }) else { return }
+        let by = channel == .sms ? "texted" : "emailed"
+        messages.append(
+            ScreenMessage(
+                level: .info, code: "linkSent",
+                text: "We \(by) a sign-in link and a code to \(destination). Open the link on this or another device, or enter the code."))
+    }
+}
