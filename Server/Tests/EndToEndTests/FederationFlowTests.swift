@@ -290,6 +290,13 @@ struct FederationFlowTests {
             let again = try await flow.post("federation/callback", ["url": location])
             #expect(again.status < 500, "\(again.json)")
             #expect(try await server.rowCount("federated_identities") == 1)
+
+            // The provider's redirect delivered once more after completion: the same way, nothing new.
+            let late = try await server.request("POST", "/v1/federation/callback", headers: formType, body: form)
+            #expect(late.status == 303 && late.headers["location"] == location, "\(late.status)")
+            #expect(provider.tokenRequestCount == 1)
+            #expect(try await server.rowCount("federated_identities") == 1)
+            #expect(try await server.rowCount("sessions") == 2)
         }
         }
     }

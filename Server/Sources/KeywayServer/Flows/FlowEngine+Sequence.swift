@@ -287,7 +287,7 @@ extension FlowEngine {
             email: identifier.email, emailVerified: identifier.email != nil, createdAt: context.now,
             phone: identifier.phone, phoneVerified: identifier.phone != nil)
         // A sign-up through a provider: the provider's address and name, not the flow's identifier.
-        let federated = try applyFederatedSignUp(to: &created, context)
+        let federated = try await applyFederatedSignUp(to: &created, context, in: repositories)
         var guest: UserRecord?
         if let guestId = context.progress.guest?.userId {
             // Upgrading a guest: the account is the guest's row, with its ID and all attached.

@@ -153,9 +153,18 @@ extension FlowEngine {
 
     /// The account values a sign-up through a provider starts with: the provider's address
     /// (verified only when the provider said so), no phone number.
-    func applyFederatedSignUp(to user: inout UserRecord, _ context: Context) throws -> UpstreamIdentity? {
+    func applyFederatedSignUp(to user: inout UserRecord, _ context: Context, in repositories: Repositories) async throws
+        -> UpstreamIdentity?
+    {
         guard let pending = context.progress.federation, pending.userId == nil, let identity = try pendingIdentity(context)
         else { return nil }
+        if let email = identity.email,
+            try await repositories.users.find(projectId: context.application.projectId, email: email) != nil
+        {
+            // Another flow created an account with this address since the provider answered.
+            throw FlowProblem.federationFailed(
+                "An account with this address was created meanwhile. Start again to sign in to it and link the provider.")
+        }
         user.email = identity.email
         user.emailVerified = identity.email != nil && identity.emailVerified
         user.phone = nil
