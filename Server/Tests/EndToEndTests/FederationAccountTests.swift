@@ -264,6 +264,48 @@ struct FederationAccountTests {
         }
     }
 
+    @Test func signingInToLinkAsksTheAccountsSecondFactorAndLinksOnlyOnceItIsGiven() async throws {
+        let clock = ManualClock()
+        try await withTestServer(StandInOIDCProvider().start()) { provider in
+        try await withTestServer(TestServer.start(clock: clock, adminToken: testAdminToken)) { server in
+            try await prepare(
+                server, provider: provider,
+                policy: [
+                    "primaryMethods": ["emailOtp"], "mfaMethods": ["totp"], "mfaMode": "required",
+                    "federation": ["providers": ["acme"]],
+                ])
+            let claims: [String: JSONValue] = [
+                "sub": .string("acme-mfa-1"), "email": .string("ada@example.com"), "email_verified": .bool(false),
+            ]
+            let keyway = try Self.client(server)
+            try await Self.signIn(keyway, identifier: "ada@example.com", provider: provider, server: server, claims: claims)
+            guard case .linkAccount? = keyway.flow.currentUpdate.prompt else { throw TestFailure("\(keyway.flow.currentUpdate)") }
+            await keyway.flow.continueLinking()
+            await keyway.flow.submitCode(try await server.latestCode(to: "ada@example.com"))
+            // The account's own sign-in goes on: the policy's second factor, set up here.
+            let setup = try #require(keyway.flow.currentUpdate.totpSetup, "\(keyway.flow.currentUpdate)")
+            #expect(try await server.rowCount("federated_identities") == 0)
+            await keyway.flow.submitTotp("000000")
+            #expect(try await server.rowCount("federated_identities") == 0)
+            await keyway.flow.submitTotp(TestAuthenticator.code(secret: setup.secret, at: clock.now()))
+            guard case .completed = keyway.flow.currentUpdate else { throw TestFailure("\(keyway.flow.currentUpdate)") }
+            let completion = try #require(await keyway.flow.completion)
+            #expect(try await keyway.exchange(completion).idToken.authenticationMethods == ["otp", "mfa"])
+            #expect(try await server.rowCount("federated_identities WHERE subject = 'acme-mfa-1'") == 1)
+
+            // Signing in with the linked identity: the provider, then the authenticator.
+            clock.advance(by: 30)
+            let again = try Self.client(server)
+            try await Self.signIn(again, identifier: "ada@example.com", provider: provider, server: server, claims: claims)
+            #expect(again.flow.currentUpdate.prompt == .enterTotp(digits: 6, purpose: .secondFactor), "\(again.flow.currentUpdate)")
+            await again.flow.submitTotp(TestAuthenticator.code(secret: setup.secret, at: clock.now()))
+            guard case .completed = again.flow.currentUpdate else { throw TestFailure("\(again.flow.currentUpdate)") }
+            let second = try #require(await again.flow.completion)
+            #expect(try await again.exchange(second).idToken.authenticationMethods == ["fed", "otp", "mfa"])
+        }
+        }
+    }
+
     @Test func aProviderThatIsDownLeavesTheOtherMethods() async throws {
         try await withTestServer(StandInOIDCProvider().start()) { provider in
         try await withTestServer(TestServer.start(clock: ManualClock(), adminToken: testAdminToken)) { server in

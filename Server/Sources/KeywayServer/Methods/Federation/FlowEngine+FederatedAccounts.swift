@@ -40,6 +40,16 @@ extension FlowEngine {
         let methodId = AuthenticationMethod(rawValue: provider.methodId)
         let projectId = context.application.projectId
         let now = context.now
+        if let linkingTo = context.progress.federation?.userId {
+            // Signing in to link with another provider: it must prove that very account.
+            let owner = try await repositories.federatedIdentities.find(
+                projectId: projectId, issuer: identity.issuer, subject: identity.subject)?.userId
+            guard owner == linkingTo else {
+                context.progress.stage = .choosing(MethodChoice(options: primaryOptions(context), purpose: .primary))
+                return .federationFailed(
+                    "This \(provider.label) identity does not sign in to the account being linked. Sign in to that account another way.")
+            }
+        }
         if let linked = try await repositories.federatedIdentities.find(
             projectId: projectId, issuer: identity.issuer, subject: identity.subject),
             let owner = try await repositories.users.find(id: linked.userId)
