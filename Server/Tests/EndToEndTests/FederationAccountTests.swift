@@ -306,6 +306,70 @@ struct FederationAccountTests {
         }
     }
 
+    @Test func signingInToLinkWithAnotherProviderMustProveThatAccount() async throws {
+        let clock = ManualClock()
+        try await withTestServer(StandInOIDCProvider().start()) { provider in
+        try await withTestServer(StandInOIDCProvider().start()) { beta in
+        try await withTestServer(TestServer.start(clock: clock, adminToken: testAdminToken)) { server in
+            try await prepare(server, provider: provider)
+            let application = try await server.admin("GET", "/admin/applications/\(TestServer.configId)")
+            let projectId = try #require(application.json["projectId"] as? String)
+            let added = try await server.admin(
+                "POST", "/admin/projects/\(projectId)/identity-providers",
+                ["id": "beta", "issuer": beta.issuer, "clientId": beta.clientId, "clientSecret": beta.clientSecret,
+                 "label": "Continue with Beta"])
+            #expect(added.status == 201, "\(added.json)")
+            try await server.setPolicy(["primaryMethods": ["emailOtp"], "federation": ["providers": ["acme", "beta"]]])
+
+            // Bob's account, signed up with his Beta identity.
+            let bob: [String: JSONValue] = [
+                "sub": .string("beta-bob"), "email": .string("bob@example.com"), "email_verified": .bool(true),
+            ]
+            let bobKeyway = try Self.client(server)
+            try await Self.signIn(
+                bobKeyway, identifier: "bob@example.com", provider: beta, server: server, claims: bob, providerId: "beta")
+            guard case .completed = bobKeyway.flow.currentUpdate else { throw TestFailure("\(bobKeyway.flow.currentUpdate)") }
+
+            // Someone signs in to link an Acme identity to Ada's account, and offers Bob's Beta identity.
+            let keyway = try Self.client(server)
+            try await Self.signIn(
+                keyway, identifier: "ada@example.com", provider: provider, server: server,
+                claims: ["sub": .string("acme-x"), "email": .string("ada@example.com"), "email_verified": .bool(false)])
+            guard case .linkAccount? = keyway.flow.currentUpdate.prompt else { throw TestFailure("\(keyway.flow.currentUpdate)") }
+            await keyway.flow.continueLinking()
+            guard case .selectMethod(let methods, _, _)? = keyway.flow.currentUpdate.prompt else {
+                throw TestFailure("\(keyway.flow.currentUpdate)")
+            }
+            // The provider being linked is not offered again.
+            #expect(methods.map(\.id) == ["emailOtp", "federation:beta"])
+            await keyway.flow.selectMethod(id: "federation:beta")
+            guard case .redirect(let url, _, _)? = keyway.flow.currentUpdate.prompt else {
+                throw TestFailure("\(keyway.flow.currentUpdate)")
+            }
+            let selfLink = try #require(keyway.flow.currentUpdate.promptContext?.step.links.first { $0.rel == "self" })
+            let returned = try await FederationSDKTests.browse(url, provider: beta, server: server, claims: bob)
+            await keyway.flow.oauthCallback(url: returned)
+            guard case .error(let code, _, _, _, _, _) = keyway.flow.currentUpdate, code == .federationFailed else {
+                throw TestFailure("\(keyway.flow.currentUpdate)")
+            }
+            #expect(try await server.rowCount("federated_identities WHERE subject = 'acme-x'") == 0)
+
+            // The flow is back at the choice; Ada's own email code links it to Ada's account.
+            await keyway.flow.follow(link: selfLink)
+            guard case .selectMethod? = keyway.flow.currentUpdate.prompt else { throw TestFailure("\(keyway.flow.currentUpdate)") }
+            clock.advance(by: 1)
+            await keyway.flow.selectMethod(id: "emailOtp")
+            await keyway.flow.submitCode(try await server.latestCode(to: "ada@example.com"))
+            guard case .completed = keyway.flow.currentUpdate else { throw TestFailure("\(keyway.flow.currentUpdate)") }
+            #expect(
+                try await server.rowCount(
+                    "federated_identities f JOIN users u ON u.id = f.user_id WHERE u.email = 'ada@example.com' AND f.subject = 'acme-x'"
+                ) == 1)
+        }
+        }
+        }
+    }
+
     @Test func aProviderThatIsDownLeavesTheOtherMethods() async throws {
         try await withTestServer(StandInOIDCProvider().start()) { provider in
         try await withTestServer(TestServer.start(clock: ManualClock(), adminToken: testAdminToken)) { server in
