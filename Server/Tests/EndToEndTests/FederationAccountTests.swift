@@ -217,6 +217,55 @@ struct FederationAccountTests {
         }
     }
 
+    @Test func aSignUpThroughAProviderFillsTheFormsNameInAndNeedsNoInvitationItCannotHave() async throws {
+        try await withTestServer(StandInOIDCProvider().start()) { provider in
+        try await withTestServer(TestServer.start(clock: ManualClock(), adminToken: testAdminToken)) { server in
+            try await prepare(
+                server, provider: provider,
+                policy: [
+                    "primaryMethods": ["emailOtp"], "flowTypes": ["signin", "signup"],
+                    "signup": [
+                        "profileFields": [["name": "displayName", "kind": "text", "label": "Name", "required": true]]
+                    ],
+                    "federation": ["providers": ["acme"]],
+                ])
+            let keyway = try Self.client(server)
+            try await Self.signIn(
+                keyway, identifier: "eve@example.com", provider: provider, server: server,
+                claims: [
+                    "sub": .string("acme-eve"), "email": .string("eve@example.com"), "email_verified": .bool(true),
+                    "name": .string("Eve Example"),
+                ])
+            guard case .form(_, _, let fields)? = keyway.flow.currentUpdate.prompt else {
+                throw TestFailure("\(keyway.flow.currentUpdate)")
+            }
+            #expect(fields.first { $0.name == "displayName" }?.value == "Eve Example")
+            // Nothing exists before the sign-up completes.
+            #expect(try await server.rowCount("users WHERE email = 'eve@example.com'") == 0)
+            await keyway.flow.submitForm(["displayName": "Eve"])
+            guard case .completed = keyway.flow.currentUpdate else { throw TestFailure("\(keyway.flow.currentUpdate)") }
+            #expect(await keyway.flow.completion?.newUser == true)
+            #expect(try await server.rowCount("users WHERE email = 'eve@example.com' AND email_verified = 1") == 1)
+            #expect(try await server.rowCount("federated_identities WHERE subject = 'acme-eve'") == 1)
+
+            // Where sign-ups need an invitation, a provider's flow (which carries none) cannot sign up.
+            try await server.setPolicy([
+                "primaryMethods": ["emailOtp"], "flowTypes": ["signin", "signup"],
+                "signup": ["requireInviteCode": true], "federation": ["providers": ["acme"]],
+            ])
+            let invited = try Self.client(server)
+            try await Self.signIn(
+                invited, identifier: "fay@example.com", provider: provider, server: server,
+                claims: ["sub": .string("acme-fay"), "email": .string("fay@example.com"), "email_verified": .bool(true)])
+            guard case .error(let code, _, _, _, _, _) = invited.flow.currentUpdate, code == .signupNotAllowed else {
+                throw TestFailure("\(invited.flow.currentUpdate)")
+            }
+            #expect(try await server.rowCount("users WHERE email = 'fay@example.com'") == 0)
+            #expect(try await server.rowCount("federated_identities WHERE subject = 'acme-fay'") == 0)
+        }
+        }
+    }
+
     @Test func aNewIdentityIsRefusedWhereTheApplicationCreatesNoAccounts() async throws {
         try await withTestServer(StandInOIDCProvider().start()) { provider in
         try await withTestServer(TestServer.start(clock: ManualClock(), adminToken: testAdminToken)) { server in

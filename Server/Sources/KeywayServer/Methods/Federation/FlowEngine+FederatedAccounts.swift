@@ -80,7 +80,11 @@ extension FlowEngine {
                 try ActiveMethod(methodId, purpose: .primary, state: FederationStage(linking: true)))
             return nil
         }
-        guard context.policy.flowTypes.contains(.signup) || context.policy.autoCreateUsers else {
+        // Sign-up is open to providers where the policy opens it without an invitation (a flow
+        // through a provider carries none), or where the application creates accounts on a first
+        // sign-in.
+        let signUpOpen = context.policy.flowTypes.contains(.signup) && !context.policy.requireInviteCode
+        guard signUpOpen || context.policy.autoCreateUsers else {
             context.progress.stage = .choosing(MethodChoice(options: primaryOptions(context), purpose: .primary))
             return .federatedSignUpNotAllowed(provider.label)
         }
@@ -114,6 +118,13 @@ extension FlowEngine {
             sealedIdentity: try secrets.seal(
                 Array(try JSONEncoder().encode(identity)), purpose: PendingFederation.purpose(flowId: context.flow.id)),
             userId: userId)
+    }
+
+    /// The provider's name for the sign-up form's name field (`name` or `displayName`, or one
+    /// that autocompletes `name`), when the flow signs up through a provider.
+    func prefilledName(_ context: Context) -> String? {
+        guard context.progress.isSignUp, context.progress.federation != nil else { return nil }
+        return (try? pendingIdentity(context))?.name
     }
 
     /// The identity waiting in the flow, opened.
