@@ -3,6 +3,7 @@ import Keyway
 import KeywayJOSE
 import KeywayProtocol
 import KeywayTestSupport
+import KeywayUI
 import Testing
 
 /// What an upstream identity does to an account, over real HTTP against the stand-in provider:
@@ -94,6 +95,54 @@ struct FederationAccountTests {
             #expect(try await server.rowCount("federated_identities") == 1)
         }
         }
+    }
+
+    /// A browser session that plays the browser against the stand-in provider for `claims`.
+    struct Browser: BrowserSession {
+        let provider: StandInOIDCProvider
+        let server: TestServer
+        let claims: [String: JSONValue]
+
+        func authorize(url: URL, callbackURL: URL) async throws -> URL {
+            try await FederationSDKTests.browse(url, provider: provider, server: server, claims: claims)
+        }
+    }
+
+    @Test func theScreenModelSignsInToLinkThroughTheLinkAccountScreen() async throws {
+        try await withTestServer(StandInOIDCProvider().start()) { provider in
+        try await withTestServer(TestServer.start(clock: ManualClock(), adminToken: testAdminToken)) { server in
+            try await prepare(server, provider: provider)
+            try await Self.linkWithScreens(provider: provider, server: server)
+            #expect(try await server.rowCount("federated_identities WHERE subject = 'acme-screens'") == 1)
+        }
+        }
+    }
+
+    /// The screen model's side of ``theScreenModelSignsInToLinkThroughTheLinkAccountScreen()``.
+    @MainActor
+    static func linkWithScreens(provider: StandInOIDCProvider, server: TestServer) async throws {
+        let model = KeywayScreenModel(keyway: try client(server))
+        await model.start(identifier: "ada@example.com", options: FlowStartOptions(redirectURI: redirectURI))
+        await model.perform(try #require(model.screen.action("selectMethod:federation:acme")))
+        #expect(model.screen.kind == .step(.redirect))
+        await model.openBrowser(
+            using: Browser(
+                provider: provider, server: server,
+                claims: [
+                    "sub": .string("acme-screens"), "email": .string("ada@example.com"), "email_verified": .bool(false),
+                ]))
+        #expect(model.screen.kind == .step(.linkAccount), "\(model.screen)")
+        #expect(model.screen.title == "Sign in to link your account")
+        let link = try #require(model.screen.primaryAction)
+        #expect(link.actionName == "continue")
+        #expect(model.screen.secondaryActions.contains { $0.actionName == "cancel" })
+        #expect(try await server.rowCount("federated_identities") == 0)
+        await model.perform(link)
+        #expect(model.screen.kind == .step(.enterCode), "\(model.screen)")
+        model.values["code"] = try await server.latestCode(to: "ada@example.com")
+        await model.perform(try #require(model.screen.primaryAction))
+        #expect(model.screen.kind == .completed, "\(model.screen)")
+        #expect(model.tokens?.idToken.email == "ada@example.com")
     }
 
     @Test func anAccountWhoseAddressIsNotVerifiedIsLinkedOnlyWhenItsSignInCompletes() async throws {
