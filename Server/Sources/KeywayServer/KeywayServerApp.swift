@@ -165,7 +165,8 @@ public final class KeywayServerApp: Sendable {
                     perNetwork: configuration.limits.maxConcurrentPasswordChecksPerNetwork),
                 secrets: SecretBox(key: sealingKey), logger: logger,
                 issuer: { issuerBox.current ?? fallbackIssuer }, appAttest: appAttest, metrics: metrics,
-                powerAuthSecrets: powerAuthSecrets)
+                powerAuthSecrets: powerAuthSecrets,
+                upstream: UpstreamProviders(clock: configuration.clock, logger: logger))
             return KeywayServerApp(
                 configuration: configuration, devConfigId: devConfigId, createdAdminToken: createdAdminToken,
                 logger: logger, database: database,

@@ -66,6 +66,9 @@ public struct ProblemCode: OpenStringValue {
     /// Signing in with the upstream provider failed (its token exchange or its ID token); the
     /// detail says why.
     public static let federationFailed = ProblemCode(rawValue: "federation_failed")
+    /// No account uses the upstream provider's identity (nor its address), and the application
+    /// does not create accounts.
+    public static let signupNotAllowed = ProblemCode(rawValue: "signup_not_allowed")
     /// Something with this ID exists already (an identity provider of the project).
     public static let alreadyExists = ProblemCode(rawValue: "already_exists")
     /// The user is blocked by an administrator.

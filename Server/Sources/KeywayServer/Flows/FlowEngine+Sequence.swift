@@ -10,9 +10,11 @@ extension FlowEngine {
     /// The primary methods open to the identifier, in the policy's order.
     func primaryOptions(_ context: Context) -> [AuthenticationMethod] {
         let own = context.policy.primaryMethods.filter { FlowMethods.module($0)?.isPrimaryOption(context) ?? false }
-        // Upstream providers sign in to existing accounts (sign-ups through them are not offered yet).
+        // Upstream providers are chosen in sign-ins (an unknown identity may then sign up); while
+        // an account signs in to link a provider, that provider is not offered again.
         guard context.progress.isSignIn else { return own }
-        return own + context.identityProviders.map { AuthenticationMethod(rawValue: $0.methodId) }
+        let linking = context.progress.federation?.providerId
+        return own + context.identityProviders.filter { $0.id != linking }.map { AuthenticationMethod(rawValue: $0.methodId) }
     }
 
     /// The second factors the user has set up that the policy counts, other than the primary method.
@@ -185,7 +187,10 @@ extension FlowEngine {
                 context.progress.stage = .form
                 return nil
             }
-            if let method = FlowMethods.all.first(where: { $0.isRequiredAtSignUp(context) }) {
+            // A sign-up through a provider has its way in: no method is required to be set up.
+            if context.progress.federation == nil,
+                let method = FlowMethods.all.first(where: { $0.isRequiredAtSignUp(context) })
+            {
                 try method.beginSignUp(&context)
                 return nil
             }
@@ -236,6 +241,7 @@ extension FlowEngine {
             guard let existing = context.user else { throw FlowProblem.internalError }
             user = existing
         }
+        try await linkPendingIdentity(to: user, &context, in: repositories)
         let trustedDeviceId = try await storeEnrolledDevice(&context, user: user, in: repositories)
         var amr = context.progress.amr
         if amr.isEmpty { amr = ["otp"] }
@@ -280,6 +286,8 @@ extension FlowEngine {
             id: SecureRandom.identifier(prefix: "usr"), projectId: context.application.projectId,
             email: identifier.email, emailVerified: identifier.email != nil, createdAt: context.now,
             phone: identifier.phone, phoneVerified: identifier.phone != nil)
+        // A sign-up through a provider: the provider's address and name, not the flow's identifier.
+        let federated = try await applyFederatedSignUp(to: &created, context, in: repositories)
         var guest: UserRecord?
         if let guestId = context.progress.guest?.userId {
             // Upgrading a guest: the account is the guest's row, with its ID and all attached.
@@ -310,7 +318,9 @@ extension FlowEngine {
                 throw status == .used ? FlowProblem.inviteCodeUsed : FlowProblem.invalidInviteCode
             }
         }
-        if let profile = draft.profile, !profile.isEmpty {
+        var profile = draft.profile ?? [:]
+        if let name = federated?.name, !name.isEmpty, profile["name"] == nil { profile["name"] = name }
+        if !profile.isEmpty {
             // A guest's profile keeps what it had; the form's answers are added over it.
             var merged: [String: ProfileValue] = [:]
             if guest != nil { merged = try await repositories.profiles.profile(userId: created.id) }

@@ -48,7 +48,17 @@ struct StepBuilder: Sendable {
         case .form:
             draft.info = StepInfo(id: "profile", label: "Tell us about you")
             draft.payload = .form(FormPayload(formId: "profile", title: "About you"))
-            draft.post("submitForm", "form", label: "Continue", fields: SignupForm.fields(for: context.policy))
+            var fields = SignupForm.fields(for: context.policy)
+            if let name = engine.prefilledName(context) {
+                // A sign-up through a provider: its name fills the form's name field in.
+                for index in fields.indices
+                where fields[index].type == .text && fields[index].value == nil
+                    && (["name", "displayName"].contains(fields[index].name) || fields[index].autocomplete == "name")
+                {
+                    fields[index].value = name
+                }
+            }
+            draft.post("submitForm", "form", label: "Continue", fields: fields)
         case .accountExists:
             draft.info = StepInfo(id: "accountExists", label: "You already have an account")
             draft.payload = .accountExists(AccountExistsPayload(identifierHint: context.identifier.masked))

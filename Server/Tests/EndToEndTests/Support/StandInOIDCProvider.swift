@@ -11,7 +11,7 @@ import NIOCore
 /// redirect URI and single use of its codes. The test plays the user at the authorization
 /// endpoint: ``issueCode(for:authorizationURL:)`` hands out the code the provider would.
 final class StandInOIDCProvider: ScopedTestServer, @unchecked Sendable {
-    // @unchecked: `codes`, `server` and `boundPort` are only touched under `lock`.
+    // @unchecked: `codes`, `server`, `boundPort`, the counters and the key are only touched under `lock`.
     private struct Grant {
         var claims: [String: JSONValue]
         var codeChallenge: String
@@ -20,9 +20,9 @@ final class StandInOIDCProvider: ScopedTestServer, @unchecked Sendable {
 
     let clientId: String
     let clientSecret: String
-    let key = P256.Signing.PrivateKey()
-    /// The `kid` of the published key; `nil` publishes it without one.
-    let kid: String?
+    private var currentKey = P256.Signing.PrivateKey()
+    private var currentKid: String?
+    private var keySetRequests = 0
     private let lock = NSLock()
     private var codes: [String: Grant] = [:]
     private var server: LoopbackHTTPServer?
@@ -32,11 +32,26 @@ final class StandInOIDCProvider: ScopedTestServer, @unchecked Sendable {
     var port: Int { lock.withLock { boundPort } }
     var issuer: String { "http://127.0.0.1:\(port)" }
     var tokenRequestCount: Int { lock.withLock { tokenRequests } }
+    /// How many times the key set was fetched.
+    var keySetRequestCount: Int { lock.withLock { keySetRequests } }
+    /// The key the provider signs ID tokens with, and publishes.
+    var key: P256.Signing.PrivateKey { lock.withLock { currentKey } }
+    /// The `kid` of the published key; `nil` publishes it without one.
+    var kid: String? { lock.withLock { currentKid } }
+
+    /// Replaces the signing key (and the published set) with a new one named `kid`, as a
+    /// provider rotating its keys does.
+    func rotateKey(kid: String?) {
+        lock.withLock {
+            currentKey = P256.Signing.PrivateKey()
+            currentKid = kid
+        }
+    }
 
     init(clientId: String = "keyway-client", clientSecret: String = "provider-secret-0123", kid: String? = "p1") {
         self.clientId = clientId
         self.clientSecret = clientSecret
-        self.kid = kid
+        self.currentKid = kid
     }
 
     /// What the provider would do once the user signed in at `authorizationURL`: a code for an
@@ -73,8 +88,12 @@ final class StandInOIDCProvider: ScopedTestServer, @unchecked Sendable {
             ])
         }
         router.get("jwks.json") { _, _ -> Response in
-            var jwk = ECJWK.publicJWK(for: self.key.publicKey)
-            jwk.kid = self.kid
+            let (key, kid) = self.lock.withLock { () -> (P256.Signing.PrivateKey, String?) in
+                self.keySetRequests += 1
+                return (self.currentKey, self.currentKid)
+            }
+            var jwk = ECJWK.publicJWK(for: key.publicKey)
+            jwk.kid = kid
             let body = try JSONEncoder().encode(JSONWebKeySet(keys: [jwk]))
             return Response(
                 status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: body)))
@@ -106,10 +125,11 @@ final class StandInOIDCProvider: ScopedTestServer, @unchecked Sendable {
             claims["aud"] = claims["aud"] ?? .string(self.clientId)
             claims["iat"] = .number(now)
             claims["exp"] = .number(now + 600)
+            let (key, kid) = self.lock.withLock { (self.currentKey, self.currentKid) }
             var header: [String: JSONValue] = [:]
-            if let kid = self.kid { header["kid"] = .string(kid) }
+            if let kid { header["kid"] = .string(kid) }
             let idToken = try JWSSigner.signES256(
-                payload: Data(JSONValue.object(claims).serialized().utf8), header: header, key: self.key)
+                payload: Data(JSONValue.object(claims).serialized().utf8), header: header, key: key)
             return try Self.json(["access_token": "at-\(UUID().uuidString)", "token_type": "Bearer", "id_token": idToken])
         }
         let running = try await LoopbackHTTPServer.start(router, label: "oidc-provider")

@@ -66,6 +66,16 @@ struct UpstreamIDTokenVerifierTests {
                 try token(["iss": .string(iss)]), provider: google, keys: [jwk(kid: "k1")], nonce: "n-1", now: now)
             #expect(identity.issuer == "https://accounts.google.com")
         }
+        // Only the configured issuer's two spellings, nothing else.
+        for iss in ["https://accounts.google.com/", "http://accounts.google.com", "accounts.google.com.evil.example"] {
+            #expect(throws: UpstreamIDTokenVerifier.Refusal("The provider's ID token names another issuer.")) {
+                try UpstreamIDTokenVerifier.verify(
+                    try token(["iss": .string(iss)]), provider: google, keys: [jwk(kid: "k1")], nonce: "n-1", now: now)
+            }
+        }
+        #expect(IdentityProviderPreset.google.acceptedIssuers("https://accounts.google.com")
+            == ["https://accounts.google.com", "accounts.google.com"])
+        #expect(IdentityProviderPreset.generic.acceptedIssuers("https://accounts.google.com") == ["https://accounts.google.com"])
         // A generic provider accepts only its own spelling.
         #expect(throws: UpstreamIDTokenVerifier.Refusal("The provider's ID token names another issuer.")) {
             try UpstreamIDTokenVerifier.verify(

@@ -47,6 +47,24 @@ struct FlowProgressCodingTests {
         #expect(object["mode"] as? String == "signUp")
     }
 
+    @Test func aPendingUpstreamIdentityRoundTripsAndIsAbsentFromOlderDocuments() throws {
+        var linking = FlowProgress(
+            mode: .signIn(FlowProgress.SignIn()),
+            stage: .method(
+                try ActiveMethod(
+                    AuthenticationMethod(rawValue: "federation:acme"), purpose: .primary,
+                    state: FederationStage(linking: true))))
+        linking.federation = PendingFederation(providerId: "acme", sealedIdentity: "v1.sealed", userId: "usr_1")
+        let read = try roundTrip(linking)
+        #expect(read == linking)
+        #expect(read.federation?.userId == "usr_1")
+        var signUp = FlowProgress(mode: .signUp(FlowProgress.SignUpDraft()), stage: .form)
+        signUp.federation = PendingFederation(providerId: "acme", sealedIdentity: "v1.sealed", userId: nil)
+        #expect(try roundTrip(signUp) == signUp)
+        let older = try decode(#"{"version":1,"mode":"signIn","stage":{"kind":"form"}}"#)
+        #expect(older.federation == nil)
+    }
+
     @Test func missingMembersTakeTheirDefaults() throws {
         let progress = try decode(#"{"version":1,"mode":"signIn","stage":{"kind":"method","method":"totp"}}"#)
         #expect(progress.mode == .signIn(FlowProgress.SignIn()))

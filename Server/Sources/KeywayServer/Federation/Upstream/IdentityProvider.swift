@@ -39,12 +39,15 @@ enum IdentityProviderPreset: String, Sendable, Codable, CaseIterable {
     case google
 
     /// The `iss` values an ID token of this provider may carry for the configured `issuer`.
+    /// Google's ID tokens name `https://accounts.google.com` or `accounts.google.com`: the google
+    /// preset accepts the configured issuer with and without its scheme.
     func acceptedIssuers(_ issuer: String) -> Set<String> {
-        switch self {
-        case .google where issuer == "https://accounts.google.com":
-            ["https://accounts.google.com", "accounts.google.com"]
-        default: [issuer]
+        guard self == .google else { return [issuer] }
+        var accepted: Set<String> = [issuer]
+        for scheme in ["https://", "http://"] where issuer.lowercased().hasPrefix(scheme) {
+            accepted.insert(String(issuer.dropFirst(scheme.count)))
         }
+        return accepted
     }
 
     /// The response mode the authorization request asks for, when not the default (`query`).

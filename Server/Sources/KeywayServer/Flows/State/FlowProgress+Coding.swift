@@ -14,7 +14,7 @@ import KeywayProtocol
 extension FlowProgress: Codable {
     private enum CodingKeys: String, CodingKey {
         case version, mode, signIn, signUp, manage, stage, proofs, secondFactorSkipped, enrolmentOffered, failures
-        case device, notice, risk, authorization, guest
+        case device, notice, risk, authorization, guest, federation
     }
 
     init(from decoder: any Decoder) throws {
@@ -41,6 +41,7 @@ extension FlowProgress: Codable {
         risk = try container.decodeIfPresent(StoredRisk.self, forKey: .risk)?.risk
         authorization = try container.decodeIfPresent(AuthorizationParameters.self, forKey: .authorization)
         guest = try container.decodeIfPresent(GuestProgress.self, forKey: .guest)
+        federation = try container.decodeIfPresent(PendingFederation.self, forKey: .federation)
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -67,6 +68,7 @@ extension FlowProgress: Codable {
         try container.encodeIfPresent(risk, forKey: .risk)
         try container.encodeIfPresent(authorization, forKey: .authorization)
         try container.encodeIfPresent(guest, forKey: .guest)
+        try container.encodeIfPresent(federation, forKey: .federation)
     }
 }
 

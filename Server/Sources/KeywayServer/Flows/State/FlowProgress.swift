@@ -36,6 +36,10 @@ struct FlowProgress: Sendable, Equatable {
     /// The guest the flow was started for (with a guest's access token): a sign-up upgrades it,
     /// a sign-in hands it over to the account signed in to.
     var guest: GuestProgress?
+    /// An upstream provider's identity waiting to be linked: to the existing account once the
+    /// sign-in to it completes ("sign in to link"), or to the account a sign-up through the
+    /// provider creates.
+    var federation: PendingFederation?
 
     /// A flow started by a guest.
     struct GuestProgress: Sendable, Equatable, Codable {

@@ -92,6 +92,21 @@ struct FederationMethod: FlowMethod {
         let stage = (try? active.state(as: FederationStage.self)) ?? FederationStage()
         let provider = self.provider(context)
         let label = provider?.label ?? providerId
+        if stage.linking == true {
+            // Sign in to link: the account that uses the identity's address signs in first.
+            let hint = context.identifier.masked
+            draft.info = StepInfo(id: "linkAccount", label: "Sign in to link your account")
+            draft.payload = .linkAccount(
+                LinkAccountPayload(
+                    provider: FederationProvider(id: providerId, label: label, iconURL: provider?.iconURL),
+                    identifierHint: hint))
+            draft.messages.append(
+                Message(
+                    level: "info", code: "linkAccount",
+                    text: "\(hint) already has an account. Sign in to it once, and \(label) is linked to it."))
+            draft.post("continue", "federation/link", label: "Sign in to link")
+            return
+        }
         draft.info = StepInfo(id: "redirect", label: label)
         draft.payload = .redirect(
             RedirectPayload(
@@ -109,9 +124,13 @@ struct FederationMethod: FlowMethod {
     /// The callback route is registered once for every provider by ``callbackRoute(_:)``.
     func routes(_ routes: FlowInputRoutes) {}
 
-    /// `POST /v1/flows/{flowId}/federation/callback`: the URL the app received, or its code and state.
+    /// `POST /v1/flows/{flowId}/federation/callback`: the URL the app received, or its code and
+    /// state; and `POST /v1/flows/{flowId}/federation/link`: `continue` on a `linkAccount` step.
     static func callbackRoute(_ routes: FlowInputRoutes) {
         let engine = routes.engine
+        routes.post("federation/link") { _, _, target in
+            try await engine.continueLinking(target)
+        }
         routes.post("federation/callback") { request, context, target in
             let body = try await RequestDecoding.json(FederationCallbackRequest.self, from: request, context: context)
             var code = body.code?.revealed
@@ -139,4 +158,7 @@ struct FederationStage: Codable, Sendable, Equatable {
     /// The provider's authorization URL the step shows.
     var url: String?
     var returnScheme: String?
+    /// The identity's address belongs to an account, which the user signs in to first: the step
+    /// is `linkAccount`.
+    var linking: Bool?
 }

@@ -123,7 +123,8 @@ extension FlowEngine {
     }
 
     /// The flow's `callback`: the provider's code and state (or only the state, once the browser
-    /// callback verified the answer); the identity then signs its user in.
+    /// callback verified the answer); the identity then signs its user in, links by a verified
+    /// address, asks to sign in to link, or signs up (``applyUpstreamIdentity(_:provider:_:in:)``).
     func federationCallback(_ target: Target, code: String?, state: String) async throws -> Step {
         let now = clock.now().epochMilliseconds
         let stateHash = sha256Hex(state)
@@ -149,35 +150,10 @@ extension FlowEngine {
         return try await run(target) { context, repositories in
             // Consumed once; a concurrent second delivery finds it consumed and changes nothing.
             guard try await repositories.federatedIdentities.consumeState(hash: stateHash, at: now) else { return nil }
-            guard case .method(let active) = context.progress.stage, active.method == methodId, context.progress.isSignIn
+            guard case .method(let active) = context.progress.stage, active.method == methodId, context.progress.isSignIn,
+                (try? active.state(as: FederationStage.self))?.linking != true
             else { throw FlowProblem.invalidStep }
-            let projectId = context.application.projectId
-            let user: UserRecord
-            if let linked = try await repositories.federatedIdentities.find(
-                projectId: projectId, issuer: identity.issuer, subject: identity.subject),
-                let owner = try await repositories.users.find(id: linked.userId)
-            {
-                try await repositories.federatedIdentities.used(
-                    id: linked.id, email: identity.email, emailVerified: identity.emailVerified, name: identity.name,
-                    picture: identity.picture, at: now)
-                user = owner
-            } else if let email = identity.email, identity.emailVerified,
-                let local = try await repositories.users.find(projectId: projectId, email: email), local.emailVerified
-            {
-                // The provider vouches for the address and so did this server: link.
-                _ = try await repositories.federatedIdentities.link(
-                    FederatedIdentityRecord(
-                        id: SecureRandom.identifier(prefix: "fid"), userId: local.id, projectId: projectId,
-                        providerId: provider.id, issuer: identity.issuer, subject: identity.subject, email: email,
-                        emailVerified: true, name: identity.name, picture: identity.picture, createdAt: now, lastUsedAt: now))
-                user = local
-            } else {
-                throw FlowProblem.federationFailed(
-                    "No account is linked to this \(provider.label) identity. Sign in another way first.")
-            }
-            context.user = user
-            context.flow.userId = user.id
-            return try await self.proved(methodId, amr: "fed", &context, in: repositories)
+            return try await self.applyUpstreamIdentity(identity, provider: provider, &context, in: repositories)
         }
     }
 }

@@ -30,7 +30,8 @@ struct FlowRepository: Sendable {
     func update(_ flow: FlowRecord) async throws {
         try await sql.raw(
             """
-            UPDATE flows SET user_id = \(bind: flow.userId), state = \(bind: flow.state.rawValue),
+            UPDATE flows SET user_id = \(bind: flow.userId), identifier = \(bind: flow.identifier),
+                state = \(bind: flow.state.rawValue),
                 otp_hash = \(bind: flow.otpHash), otp_expires_at = \(bind: flow.otpExpiresAt),
                 resend_at = \(bind: flow.resendAt), resend_count = \(bind: Int64(flow.resendCount)),
                 failed_attempts = \(bind: Int64(flow.failedAttempts)), session_id = \(bind: flow.sessionId),
