@@ -72,6 +72,45 @@ struct FederationSDKTests {
         }
     }
 
+    @Test func aProviderSignInThatFailsBringsBackTheChoiceWithTheReason() async throws {
+        try await withTestServer(StandInOIDCProvider().start()) { provider in
+        try await withTestServer(TestServer.start(clock: ManualClock(), adminToken: testAdminToken)) { server in
+            try await FederationFlowTests().prepare(server, provider: provider)
+            try await server.registerLoginRedirectURI("com.example.app:/callback")
+            let keyway = try KeywayClient(
+                configID: TestServer.configId, baseURL: server.baseURL,
+                options: KeywayOptions(transport: URLSessionTransport.patient))
+            await keyway.flow.start(
+                identifier: "ada@example.com",
+                options: FlowStartOptions(redirectURI: URL(string: "com.example.app:/callback")!))
+            guard case .selectMethod(let methods, _, _)? = keyway.flow.currentUpdate.prompt,
+                let acme = methods.first(where: { $0.provider?.id == "acme" })
+            else { throw TestFailure("\(keyway.flow.currentUpdate)") }
+            await keyway.flow.selectMethod(id: acme.id)
+            guard case .redirect(let url, _, _)? = keyway.flow.currentUpdate.prompt else {
+                throw TestFailure("\(keyway.flow.currentUpdate)")
+            }
+            // The provider's ID token is for another client: the server refuses it and goes back to
+            // the choice; the SDK shows that choice, with the reason, instead of the dead redirect.
+            var claims = Self.ada
+            claims["aud"] = .string("someone-else")
+            let (code, state) = try provider.issueCode(for: claims, authorizationURL: url.absoluteString)
+            await keyway.flow.oauthCallback(code: code, state: state)
+            guard case .prompt(let context, .selectMethod(let again, _, _)) = keyway.flow.currentUpdate else {
+                throw TestFailure("\(keyway.flow.currentUpdate)")
+            }
+            #expect(context.messages.contains { $0.code == "federation_failed" && $0.level == "error" })
+            #expect(again.contains { $0.type == .emailOtp })
+            #expect(try await server.rowCount("federated_identities") == 0)
+            // Another method still signs in.
+            let email = try #require(again.first { $0.type == .emailOtp })
+            await keyway.flow.selectMethod(id: email.id)
+            await keyway.flow.submitCode(try await server.latestCode(to: "ada@example.com"))
+            guard case .completed = keyway.flow.currentUpdate else { throw TestFailure("\(keyway.flow.currentUpdate)") }
+        }
+        }
+    }
+
     /// A browser session that plays the browser against the stand-in provider and the server.
     struct PlayedBrowser: BrowserSession {
         let provider: StandInOIDCProvider

@@ -305,6 +305,7 @@ actor FlowDriver {
             logger.log(
                 .notice, .flow, "problem \(problem.code.rawValue)",
                 ["action": .plain(problem.action.rawValue), "traceId": .plain(problem.traceId ?? "-")])
+            if await showMethodChoice(after: problem) { return }
             if problem.action == .restartFlow || problem.action == .abort {
                 var data = ["code": problem.code.rawValue, "action": problem.action.rawValue]
                 if let flowType { data["flowType"] = flowType.rawValue }
@@ -417,6 +418,27 @@ actor FlowDriver {
         var context = PromptContext(step: step)
         context.messages.append(refusal)
         broadcaster.emit(.prompt(context, Prompt(step: step) ?? .unrecognized(kind: step.kind)))
+        return true
+    }
+
+    /// A refusal that sent the flow back to the choice of method (`action: selectMethod`) while
+    /// the client shows another step — a provider's sign-in that failed at its callback, say:
+    /// the flow is read again and its `selectMethod` prompt emitted with the refusal among its
+    /// context's messages (level `error`, the problem's code), so the user chooses again. Returns
+    /// `false` when it does not apply or the flow is not at a choice (the caller emits the error).
+    private func showMethodChoice(after problem: Problem) async -> Bool {
+        guard problem.action == .selectMethod, let current = step, current.kind != .selectMethod,
+            let selfLink = current.link(rel: "self")
+        else { return false }
+        let token = flowToken
+        let mine = generation
+        guard case .step(let reloaded)? = try? await client.follow(link: selfLink, flowToken: token),
+            mine == generation, reloaded.kind == .selectMethod
+        else { return false }
+        step = reloaded
+        var context = PromptContext(step: reloaded)
+        context.messages.append(Message(level: "error", code: problem.code.rawValue, text: problem.detail))
+        broadcaster.emit(.prompt(context, Prompt(step: reloaded) ?? .unrecognized(kind: reloaded.kind)))
         return true
     }
 

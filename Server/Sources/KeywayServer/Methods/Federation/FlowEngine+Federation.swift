@@ -136,17 +136,33 @@ extension FlowEngine {
             return try await run(target) { _, _ in nil }
         }
         guard let provider = issued.provider, issued.record.expiresAt > now else { throw FlowProblem.invalidState }
+        let methodId = AuthenticationMethod(rawValue: provider.methodId)
         let identity: UpstreamIdentity
         if let outcome = issued.record.outcome {
             identity = try JSONDecoder().decode(UpstreamIdentity.self, from: Data(outcome.utf8))
         } else if let code {
-            identity = try await verifyUpstream(issued, code: code, now: now)
+            do {
+                identity = try await verifyUpstream(issued, code: code, now: now)
+            } catch let refusal as FlowProblem where refusal.problem.code == .federationFailed {
+                // The provider's answer did not verify: its state is spent (the code was too) and
+                // the flow goes back to the choice of method, as the problem's action says.
+                return try await run(target) { context, repositories in
+                    guard try await repositories.federatedIdentities.consumeState(hash: stateHash, at: now) else {
+                        return nil
+                    }
+                    guard case .method(let active) = context.progress.stage, active.method == methodId,
+                        context.progress.isSignIn
+                    else { throw FlowProblem.invalidStep }
+                    context.progress.stage = .choosing(
+                        MethodChoice(options: self.primaryOptions(context), purpose: .primary))
+                    return refusal
+                }
+            }
         } else {
             throw FlowProblem.invalidRequest([
                 InvalidField(name: "url", reason: "The callback carries no code, and the provider's answer has not arrived.")
             ])
         }
-        let methodId = AuthenticationMethod(rawValue: provider.methodId)
         return try await run(target) { context, repositories in
             // Consumed once; a concurrent second delivery finds it consumed and changes nothing.
             guard try await repositories.federatedIdentities.consumeState(hash: stateHash, at: now) else { return nil }
