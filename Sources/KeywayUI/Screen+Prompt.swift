@@ -97,7 +97,7 @@ extension Screen {
             screen.isWaiting = true
         case .redirect(let url, let returnScheme, let provider):
             screen.browser = ScreenBrowser(url: url, returnScheme: returnScheme, provider: provider)
-            screen.messages.append(
+            screen.addMessageUnlessSent(
                 ScreenMessage(
                     level: .info, code: "redirect",
                     text: "\(provider.label) opens in your browser; you come back here once you have signed in there."))
@@ -105,13 +105,13 @@ extension Screen {
                 id: "openBrowser", label: provider.label, role: .openBrowser, actionName: nil,
                 iconURL: Self.iconURL(provider.iconURL))
         case .linkAccount(let provider, let identifierHint):
-            screen.messages.append(
+            screen.addMessageUnlessSent(
                 ScreenMessage(
                     level: .info, code: "linkAccount",
                     text: "An account already uses this address (\(identifierHint)). Sign in to it to link your \(Self.providerName(provider)) sign-in to it."))
             screen.addFromActions(step)
         case .accountExists(let identifierHint):
-            screen.messages.append(
+            screen.addMessageUnlessSent(
                 ScreenMessage(
                     level: .info, code: "accountExists",
                     text: "\(identifierHint) already has an account. Sign in to it, or go on as a guest."))
@@ -261,5 +261,14 @@ extension Screen {
         case .accountExists: "You already have an account"
         default: "Continue"
         }
+    }
+}
+
+extension Screen {
+    /// Adds `message` unless the server's step already carries one with its code (the server's
+    /// sentence wins: it may say more, and it is never shown twice).
+    mutating func addMessageUnlessSent(_ message: ScreenMessage) {
+        guard !messages.contains(where: { $0.code == message.code }) else { return }
+        messages.append(message)
     }
 }

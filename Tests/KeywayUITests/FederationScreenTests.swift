@@ -96,6 +96,15 @@ struct FederationScreenTests {
         #expect(screen.primaryAction?.label == "Sign in to link")
         #expect(screen.browser == nil)
     }
+
+    @Test func theServersOwnSentenceIsShownOnceInsteadOfTheScreensOwn() throws {
+        let step = Steps.json(
+            "linkAccount", payload: #"{"provider":\#(FederationSteps.provider),"identifierHint":"a•••@example.com"}"#,
+            actions: [Steps.action("continue", "federation/link", label: "Sign in to link")],
+            messages: #"[{"level":"info","code":"linkAccount","text":"Sign in to a•••@example.com to link Google."}]"#)
+        let screen = Steps.screen(try WireCoding.makeDecoder().decode(Step.self, from: Data(step.utf8)))
+        #expect(screen.messages.filter { $0.code == "linkAccount" }.map(\.text) == ["Sign in to a•••@example.com to link Google."])
+    }
 }
 
 @Suite("The screen model and another provider's page")
