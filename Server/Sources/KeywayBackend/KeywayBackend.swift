@@ -37,12 +37,19 @@ public final class KeywayBackend: Sendable {
         /// (``KeywayBackend/activation(_:)``): a blocked or removed activation stops verifying
         /// at most this long after the change. Zero reads it every time.
         public var activationCacheLifetime: TimeInterval
+        /// How long one request to the Keyway server may take (connecting included) before it
+        /// fails with ``KeywayBackendError/serverUnavailable(_:)``.
+        public var requestTimeout: TimeInterval
 
+        /// Describes a Keyway server and the confidential application the backend acts as; the
+        /// members are described above.
         public init(
             issuer: URL, clientId: String, clientSecret: Sensitive<String>, acceptedClientIds: Set<String>? = nil,
-            leeway: TimeInterval = 60, minimumKeyRefetchInterval: TimeInterval = 30, activationCacheLifetime: TimeInterval = 10
+            leeway: TimeInterval = 60, minimumKeyRefetchInterval: TimeInterval = 30, activationCacheLifetime: TimeInterval = 10,
+            requestTimeout: TimeInterval = 10
         ) {
             self.activationCacheLifetime = activationCacheLifetime
+            self.requestTimeout = requestTimeout
             self.issuer = issuer
             self.clientId = clientId
             self.clientSecret = clientSecret
@@ -176,7 +183,8 @@ public final class KeywayBackend: Sendable {
         let status: Int
         let answer: Data
         do {
-            let response = try await httpClient.execute(request, timeout: .seconds(10))
+            let response = try await httpClient.execute(
+                request, timeout: .milliseconds(Int64(configuration.requestTimeout * 1000)))
             status = Int(response.status.code)
             answer = Data(buffer: try await response.body.collect(upTo: 256 * 1024))
         } catch {

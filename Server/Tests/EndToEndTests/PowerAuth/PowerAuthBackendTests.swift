@@ -33,7 +33,10 @@ struct PowerAuthBackendTests {
         return try KeywayBackend(
             configuration: .init(
                 issuer: fixture.server.baseURL, clientId: configId,
-                clientSecret: Sensitive(try #require(created.json["clientSecret"] as? String))))
+                clientSecret: Sensitive(try #require(created.json["clientSecret"] as? String)),
+                // The whole suite shares the machine and one PostgreSQL cluster: a minute, not ten
+                // seconds, before a slow answer counts as an unreachable server.
+                requestTimeout: 60))
     }
 
     @Test func aBackendVerifiesOnlineSignaturesWithTheFactorsItNeeds() async throws {
