@@ -244,7 +244,11 @@ struct FederationFlowTests {
             ])
             let unknown = try await manage.post("manage/unlinkIdentity", ["identityId": "fid_nope"])
             #expect(unknown.status == 400, "\(unknown.json)")
-            let unlinked = try await manage.post("manage/unlinkIdentity", ["identityId": identityId])
+            // Unlinking takes a way in away: a fresh verification first, and only then the change.
+            let asked = try await manage.post("manage/unlinkIdentity", ["identityId": identityId])
+            #expect(asked.status == 200 && asked.json["kind"] as? String == "enterCode", "\(asked.json)")
+            #expect(try await server.rowCount("federated_identities") == 1)
+            let unlinked = try await manage.post("code", ["code": try await server.latestCode(to: "ada@example.com")])
             #expect(unlinked.status == 200 && unlinked.json["kind"] as? String == "manageAccount", "\(unlinked.json)")
             #expect((unlinked.json["manageAccount"] as? [String: Any])?["linkedIdentities"] == nil)
             #expect(try await server.rowCount("federated_identities") == 0)

@@ -112,6 +112,8 @@ struct FlowProgress: Sendable, Equatable {
         var grantedScope: String?
         /// The change waiting for a fresh verification.
         var pendingOperation: String?
+        /// The linked identity the waiting `unlinkIdentity` removes.
+        var pendingIdentityId: String?
         /// The activation code `createActivationCode` just made (sealed to the flow), shown on
         /// the account step until the next operation.
         var issuedActivationCode: SealedActivationCode?

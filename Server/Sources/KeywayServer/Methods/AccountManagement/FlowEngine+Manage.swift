@@ -96,9 +96,11 @@ extension FlowEngine {
             context.progress.notice = nil
             context.progress.management?.issuedActivationCode = nil
             if operation.needsReverification, !self.recentlyVerified(context) {
+                if name == Self.unlinkIdentityOperation.name { _ = try Self.checkUnlink(input.identityId, context) }
                 let options = self.reverificationOptions(context)
                 guard !options.isEmpty else { throw FlowProblem.methodUnavailable }
                 context.progress.management?.pendingOperation = name
+                context.progress.management?.pendingIdentityId = input.identityId
                 try await self.offer(options, purpose: .reverification, skippable: false, &context, in: repositories)
                 return nil
             }
@@ -117,8 +119,10 @@ extension FlowEngine {
             context.progress.stage = .manageAccount
             return nil
         }
+        let identityId = context.progress.management?.pendingIdentityId
         context.progress.management?.pendingOperation = nil
-        return try await perform(name, input: ManageInput(), &context, in: repositories)
+        context.progress.management?.pendingIdentityId = nil
+        return try await perform(name, input: ManageInput(deviceId: nil, identityId: identityId), &context, in: repositories)
     }
 
     /// Runs `name` with the method that offers it; the flow is back at the account's methods

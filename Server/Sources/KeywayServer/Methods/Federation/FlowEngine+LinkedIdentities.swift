@@ -1,12 +1,12 @@
 import Foundation
 import KeywayProtocol
 
-/// Account management's linked identities: the `unlinkIdentity` operation, refused when the
-/// identity is the account's last way in.
+/// Account management's linked identities: the `unlinkIdentity` operation, after a fresh
+/// verification (it takes a way in away), refused when the identity is the account's last way in.
 extension FlowEngine {
     /// Unlinks one of the account's upstream identities (field `identityId`).
     static let unlinkIdentityOperation = ManageOperation(
-        name: "unlinkIdentity", label: "Unlink a sign-in provider", needsReverification: false)
+        name: "unlinkIdentity", label: "Unlink a sign-in provider", needsReverification: true)
 
     /// The operation with the account's identities as its choices, when it has any.
     static func unlinkOperation(_ context: Context) -> ManageOperation? {
@@ -31,6 +31,17 @@ extension FlowEngine {
     func unlinkIdentity(_ identityId: String?, _ context: inout Context, in repositories: Repositories) async throws
         -> FlowProblem?
     {
+        let (user, identityId) = try Self.checkUnlink(identityId, context)
+        _ = try await repositories.federatedIdentities.unlink(id: identityId, userId: user.id)
+        context.linkedIdentities.removeAll { $0.id == identityId }
+        context.progress.stage = .manageAccount
+        return nil
+    }
+
+    /// The account and the identity `identityId` names, when unlinking it may go: one of the
+    /// account's identities, and not its last way in. Checked before the fresh verification
+    /// too, so nobody verifies for a change that is refused.
+    static func checkUnlink(_ identityId: String?, _ context: Context) throws -> (UserRecord, String) {
         guard let user = context.user, let identityId, context.linkedIdentities.contains(where: { $0.id == identityId })
         else {
             throw FlowProblem.invalidRequest([
@@ -44,10 +55,7 @@ extension FlowEngine {
                     reason: "This is the account's last way to sign in: set up another one before unlinking it.")
             ])
         }
-        _ = try await repositories.federatedIdentities.unlink(id: identityId, userId: user.id)
-        context.linkedIdentities.removeAll { $0.id == identityId }
-        context.progress.stage = .manageAccount
-        return nil
+        return (user, identityId)
     }
 
     /// Whether the user can still sign in under the policy without the identity `identityId`.
