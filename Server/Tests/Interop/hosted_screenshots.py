@@ -23,6 +23,7 @@ import urllib.parse
 
 import requests
 from selenium import webdriver
+from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
 
 SERVER, ADMIN, OUT = sys.argv[1].rstrip("/"), sys.argv[2], sys.argv[3]
@@ -121,10 +122,17 @@ def fill(name, value):
 
 
 def press(text):
-    for button in driver.find_elements(By.CSS_SELECTOR, "button[type=submit]"):
-        if button.text.strip() == text:
-            button.click()
-            return
+    """Presses the button labelled `text`, looking again while the page is still changing."""
+    deadline = time.time() + 10
+    while time.time() < deadline:
+        try:
+            for button in driver.find_elements(By.CSS_SELECTOR, "button[type=submit]"):
+                if button.text.strip() == text:
+                    button.click()
+                    return
+        except StaleElementReferenceException:
+            pass
+        time.sleep(0.05)
     raise SystemExit(f"no button {text!r} on {driver.current_url}: {driver.page_source[:2000]}")
 
 
@@ -143,7 +151,23 @@ def reached_client(seconds=10.0):
 
 
 def page_text():
+    """The page's text; read again when the page changed under the read (a post's redirect)."""
+    for _ in range(100):
+        try:
+            return driver.find_element(By.TAG_NAME, "body").text
+        except StaleElementReferenceException:
+            time.sleep(0.05)
     return driver.find_element(By.TAG_NAME, "body").text
+
+
+def wait_for_text(text, seconds=10.0):
+    """Whether the page shows `text` within `seconds` (the next page may still be loading)."""
+    deadline = time.time() + seconds
+    while time.time() < deadline:
+        if text in page_text():
+            return True
+        time.sleep(0.05)
+    return False
 
 
 # Sign-up: identifier, email code, the form, a new password, then the optional second factor.
@@ -194,7 +218,7 @@ def reverify_by_email(before):
 before = sent_count(EMAIL)
 press("Activate another device")
 reverify_by_email(before)
-if "Activation code" not in page_text():
+if not wait_for_text("Activation code"):
     raise SystemExit("no activation code on the account page: " + page_text()[:1500])
 shoot("activation-code")
 # Adding an SMS number: a fresh verification first (when asked), then the number's page.
@@ -258,6 +282,35 @@ shoot("sign-out")
 # An authorization request with an unregistered redirect URI: an error page, no redirect.
 authorize(redirect_uri="https://evil.example.com/callback")
 shoot("error")
+
+# Another provider and sign-in links among the ways in, then a sign-in link's pages.
+admin("POST", f"/admin/projects/{project_id}/identity-providers", {
+    "id": "google", "preset": "google", "issuer": "https://accounts.google.com",
+    "clientId": "acme-notes.apps.googleusercontent.com", "clientSecret": "a-secret-of-the-provider",
+    "label": "Continue with Google"})
+admin("PUT", f"/admin/applications/{config_id}/policy", {
+    "primaryMethods": ["emailOtp", "password", "signInLink"],
+    "mfaMethods": ["totp", "smsOtp"],
+    "mfaMode": "optional",
+    "flowTypes": ["signin", "signup", "accountManage"],
+    "federation": {"providers": ["google"]},
+})
+driver.delete_all_cookies()
+authorize(login_hint=EMAIL)
+press("Continue")
+shoot("choose-method-providers")
+before = sent_count(EMAIL)
+press("Email a sign-in link to a•••@example.com")
+new_code(EMAIL, before)
+shoot("sign-in-link-sent")
+body = [m for m in requests.get(SERVER + "/dev/outbox", timeout=10).json()["messages"] if m["to"] == EMAIL][-1]["body"]
+link = re.search(r"https?://\S+/link/ksl_[A-Za-z0-9_-]+", body).group(0)
+# Opened on another device: a browser without this sign-in's cookies.
+driver.delete_all_cookies()
+driver.get(link)
+shoot("sign-in-link")
+press("Continue")
+shoot("sign-in-link-confirm")
 
 driver.quit()
 print(json.dumps({"screenshots": shots}))

@@ -212,8 +212,10 @@ struct FlowEngine: Sendable {
             if policy.devices.enabled, let hint = request.device {
                 progress.device.hint = DeviceHint(
                     deviceId: hint.deviceId.flatMap { $0.isEmpty || $0.count > 100 ? nil : $0 }, canEnrol: hint.canEnrol)
-                progress.device.userAgent = userAgent.map { String($0.prefix(200)) }
             }
+            // The client as its requests name it: what an approval or a sign-in link opened
+            // elsewhere shows ("Is this you signing in on …?").
+            progress.device.userAgent = userAgent.map { String($0.prefix(200)) }
             // Checked for every sign-up, of a new identifier or a known one, so the answer does not
             // tell them apart; only a new account redeems the code.
             if request.flowType == .signup, policy.requireInviteCode {

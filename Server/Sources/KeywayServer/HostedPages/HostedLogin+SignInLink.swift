@@ -53,7 +53,7 @@ extension HostedLogin {
                     return try await continueVisit(visit, token: token, request: request, context: context)
                 }
                 var page = HostedPage(title: strings("link.title"), theme: await theme(for: application))
-                let client = link.userAgent.map { strings("link.questionClient", ["client": $0]) } ?? ""
+                let client = ClientDescription.coarse(link.userAgent).map { strings("link.questionClient", ["client": $0]) } ?? ""
                 let location = link.location.map { strings("link.questionLocation", ["location": $0]) } ?? ""
                 page.displays = [
                     .text(
