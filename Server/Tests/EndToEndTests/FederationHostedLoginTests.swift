@@ -68,6 +68,10 @@ struct FederationHostedLoginTests {
             // A return that is not this visit's sign-in is refused, and the visit goes on.
             let forged = try await agent.open("/login/federation?state=fst_forged")
             #expect(forged.status == 400 && forged.text.contains("does not belong to this sign-in"), "\(forged.text)")
+            // A state too long to be one is refused as such, even from a browser without a sign-in.
+            let oversized = try await server.request(
+                "GET", "/login/federation?state=\(String(repeating: "0", count: 257))", headers: [:])
+            #expect(oversized.status == 400)
             #expect(try await server.rowCount("federated_identities") == 0)
 
             // The provider sends the browser to Keyway's callback, which sends it back to the pages.

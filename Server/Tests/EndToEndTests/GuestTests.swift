@@ -335,6 +335,11 @@ struct GuestTests {
             let (member, notGuest) = try await start(["guestToken": account.response.accessToken.revealed])
             #expect(member == 409)
             #expect(notGuest["code"] as? String == "not_a_guest")
+            // Without the application's config ID no token is looked at: the start is refused first.
+            let (unnamed, noConfig) = try await start(
+                [:], headers: ["X-Keyway-Config-Id": "", "Authorization": "Bearer \(account.response.accessToken.revealed)"])
+            #expect(unnamed == 400)
+            #expect(noConfig["code"] as? String == "missing_config_id")
             // Guests cannot be made without a config ID, nor for an unknown application.
             let missing = try await server.request("POST", "/v1/guests")
             #expect(missing.status == 400)

@@ -13,13 +13,14 @@ extension HostedLogin {
     /// provider's error or a refusal of the flow goes back to the first page with its sentence.
     func federationReturn(_ request: Request, context: KeywayRequestContext) async throws -> Response {
         let query = HostedLoginRoutes.query(request)
+        // A malformed state is refused before anything else is read.
+        guard let state = query["state"], !state.isEmpty, state.count <= 256 else {
+            return invalidStatePage(strings: HostedStrings.forLocales([]))
+        }
         guard let visit = try await visit(for: request) else { return expiredPage() }
         let strings = HostedStrings.forLocales(visit.state.request?.uiLocales ?? [])
         guard let flowId = visit.state.flowId, let flowToken = try flowToken(of: visit) else {
             return Self.seeOther("/login")
-        }
-        guard let state = query["state"], !state.isEmpty, state.count <= 256 else {
-            return invalidStatePage(visit, strings: strings)
         }
         do {
             let step = try await engine.current(
@@ -41,16 +42,16 @@ extension HostedLogin {
                 return try await completeSignIn(visit, completion: completion, request: request, strings: strings)
             }
         } catch let problem as FlowProblem {
-            if problem.problem.code == .invalidState { return invalidStatePage(visit, strings: strings) }
-            // The flow stays on the provider's step, which would send the browser straight back
-            // there: the visit starts again from the first page, with the reason.
+            if problem.problem.code == .invalidState { return invalidStatePage(strings: strings) }
+            // A refused answer: the visit starts again from the first page, with the reason (the
+            // provider's page would send the browser straight back to the provider).
             return try await restart(visit, after: problem)
         }
         return Self.seeOther("/login")
     }
 
     /// A provider's answer that is not for this visit's sign-in: an error page, the visit as it was.
-    private func invalidStatePage(_ visit: Visit, strings: HostedStrings) -> Response {
+    private func invalidStatePage(strings: HostedStrings) -> Response {
         errorPage(
             title: strings("error.title"), text: FlowProblem.invalidState.problem.detail, status: 400, strings: strings)
     }

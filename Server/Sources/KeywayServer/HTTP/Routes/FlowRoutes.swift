@@ -30,6 +30,10 @@ struct FlowRoutes {
         let flows = router.group("v1/flows")
         flows.post { request, context in
             let body = try await RequestDecoding.json(StartFlowRequest.self, from: request, context: context)
+            // The application first: no token is looked at for a request that names none.
+            guard let configId = request.headers[Self.configIdHeader], !configId.isEmpty else {
+                throw FlowProblem.missingConfigId
+            }
             var account: FlowEngine.Account?
             var guest: FlowEngine.Guest?
             if body.flowType == .accountManage {
@@ -46,7 +50,7 @@ struct FlowRoutes {
                 guest = try await users.guest(request, bodyToken: body.guestToken?.revealed)
             }
             let step = try await engine.start(
-                configId: request.headers[Self.configIdHeader], request: body, clientAddress: context.remoteAddress,
+                configId: configId, request: body, clientAddress: context.remoteAddress,
                 userAgent: request.headers[Self.clientHeader] ?? request.headers[.userAgent], account: account,
                 guest: guest, traceId: context.traceId)
             return try HTTPResponses.json(step, status: .created)
