@@ -21,6 +21,9 @@ public struct AuthenticationMethod: OpenStringValue {
     public static let federation = AuthenticationMethod(rawValue: "federation")
     /// A sign-in link sent by email, with a one-time code beside it: either completes the step.
     public static let signInLink = AuthenticationMethod(rawValue: "signInLink")
+    /// A passkey (WebAuthn): a primary method, a second factor, and with a discoverable passkey a
+    /// sign-in without typing an identifier.
+    public static let passkey = AuthenticationMethod(rawValue: "passkey")
 
 }
 

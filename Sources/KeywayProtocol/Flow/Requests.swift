@@ -2,7 +2,8 @@
 public struct StartFlowRequest: Codable, Sendable, Equatable {
     /// What the flow is for.
     public var flowType: FlowType
-    /// The user identifier: an email address for email sign-in.
+    /// The user identifier: an email address or a phone number. Empty (or absent) only with
+    /// ``passkey``.
     public var identifier: String
     /// The PKCE code challenge (RFC 7636), base64url of SHA-256 of the verifier.
     public var codeChallenge: String
@@ -28,6 +29,10 @@ public struct StartFlowRequest: Codable, Sendable, Equatable {
     /// upgrades that guest, keeping its user ID, and a `signin` flow hands the guest over to the
     /// account signed in to (`guest.merged`).
     public var guestToken: Sensitive<String>?
+    /// `true` to sign in with a discoverable passkey, without an identifier: the first step is
+    /// `passkeyAuthenticate` with options that name no credential, and the passkey the user picks
+    /// names the account. A `signin` flow only, where the policy offers passkeys.
+    public var passkey: Bool?
 
     /// Creates a start body with the given values.
     ///
@@ -59,6 +64,31 @@ public struct StartFlowRequest: Codable, Sendable, Equatable {
         self.codeChallengeMethod = codeChallengeMethod
         self.startToken = startToken
         self.inviteCode = inviteCode
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case flowType, identifier, codeChallenge, codeChallengeMethod, startToken, inviteCode, device, nonce, scope
+        case redirectUri, state, guestToken, passkey
+    }
+
+    /// Decodes a start body; `identifier` may be absent (a passkey sign-in), and is then empty.
+    ///
+    /// - Parameter decoder: The decoder to read from.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        flowType = try container.decode(FlowType.self, forKey: .flowType)
+        identifier = try container.decodeIfPresent(String.self, forKey: .identifier) ?? ""
+        codeChallenge = try container.decode(String.self, forKey: .codeChallenge)
+        codeChallengeMethod = try container.decode(String.self, forKey: .codeChallengeMethod)
+        startToken = try container.decodeIfPresent(Sensitive<String>.self, forKey: .startToken)
+        inviteCode = try container.decodeIfPresent(Sensitive<String>.self, forKey: .inviteCode)
+        device = try container.decodeIfPresent(DeviceHint.self, forKey: .device)
+        nonce = try container.decodeIfPresent(String.self, forKey: .nonce)
+        scope = try container.decodeIfPresent(String.self, forKey: .scope)
+        redirectUri = try container.decodeIfPresent(String.self, forKey: .redirectUri)
+        state = try container.decodeIfPresent(String.self, forKey: .state)
+        guestToken = try container.decodeIfPresent(Sensitive<String>.self, forKey: .guestToken)
+        passkey = try container.decodeIfPresent(Bool.self, forKey: .passkey)
     }
 }
 

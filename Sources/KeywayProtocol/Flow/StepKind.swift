@@ -41,5 +41,11 @@ public struct StepKind: OpenStringValue {
     /// Sign in to the existing account to link a new upstream identity to it.
     /// Payload: ``StepPayload/linkAccount(_:)``.
     public static let linkAccount = StepKind(rawValue: "linkAccount")
+    /// Make a passkey: hand the options to a WebAuthn authenticator and send its answer.
+    /// Payload: ``StepPayload/passkeyRegister(_:)``.
+    public static let passkeyRegister = StepKind(rawValue: "passkeyRegister")
+    /// Sign with a passkey: hand the options to a WebAuthn authenticator and send its answer.
+    /// Payload: ``StepPayload/passkeyAuthenticate(_:)``.
+    public static let passkeyAuthenticate = StepKind(rawValue: "passkeyAuthenticate")
 
 }

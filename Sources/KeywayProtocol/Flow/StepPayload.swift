@@ -33,6 +33,10 @@ public enum StepPayload: Sendable, Equatable {
     case redirect(RedirectPayload)
     /// Sign in to the existing account to link a new upstream identity to it.
     case linkAccount(LinkAccountPayload)
+    /// Make a passkey with a WebAuthn authenticator.
+    case passkeyRegister(PasskeyRegisterPayload)
+    /// Sign with a passkey.
+    case passkeyAuthenticate(PasskeyAuthenticatePayload)
     /// A step of `kind` without a payload this version reads: a kind from a newer server (render
     /// it from its actions and fields), or a known kind whose payload is missing.
     case none(StepKind)
@@ -55,6 +59,8 @@ public enum StepPayload: Sendable, Equatable {
         case .completed: .completed
         case .redirect: .redirect
         case .linkAccount: .linkAccount
+        case .passkeyRegister: .passkeyRegister
+        case .passkeyAuthenticate: .passkeyAuthenticate
         case .none(let kind): kind
         }
     }
@@ -91,6 +97,9 @@ extension StepPayload {
         case .completed: return .completed(try container.decode(CompletedPayload.self, forKey: key))
         case .redirect: return .redirect(try container.decode(RedirectPayload.self, forKey: key))
         case .linkAccount: return .linkAccount(try container.decode(LinkAccountPayload.self, forKey: key))
+        case .passkeyRegister: return .passkeyRegister(try container.decode(PasskeyRegisterPayload.self, forKey: key))
+        case .passkeyAuthenticate:
+            return .passkeyAuthenticate(try container.decode(PasskeyAuthenticatePayload.self, forKey: key))
         default: return .none(kind)
         }
     }
@@ -114,6 +123,8 @@ extension StepPayload {
         case .completed(let body): try container.encode(body, forKey: key)
         case .redirect(let body): try container.encode(body, forKey: key)
         case .linkAccount(let body): try container.encode(body, forKey: key)
+        case .passkeyRegister(let body): try container.encode(body, forKey: key)
+        case .passkeyAuthenticate(let body): try container.encode(body, forKey: key)
         case .none: break
         }
     }
@@ -154,4 +165,12 @@ extension Step {
     public var redirect: RedirectPayload? { if case .redirect(let body) = payload { body } else { nil } }
     /// The payload of a ``StepKind/linkAccount`` step.
     public var linkAccount: LinkAccountPayload? { if case .linkAccount(let body) = payload { body } else { nil } }
+    /// The payload of a ``StepKind/passkeyRegister`` step.
+    public var passkeyRegister: PasskeyRegisterPayload? {
+        if case .passkeyRegister(let body) = payload { body } else { nil }
+    }
+    /// The payload of a ``StepKind/passkeyAuthenticate`` step.
+    public var passkeyAuthenticate: PasskeyAuthenticatePayload? {
+        if case .passkeyAuthenticate(let body) = payload { body } else { nil }
+    }
 }

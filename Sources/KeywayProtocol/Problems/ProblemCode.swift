@@ -58,6 +58,15 @@ public struct ProblemCode: OpenStringValue {
     public static let weakPassword = ProblemCode(rawValue: "weak_password")
     /// The authenticator code was already used once.
     public static let codeReplayed = ProblemCode(rawValue: "code_replayed")
+    /// A passkey's answer was refused; the step carries new options (a new challenge) to try
+    /// again with. The more precise `passkey_…` codes say why (`passkey_signature_invalid`,
+    /// `passkey_origin_not_allowed`, `passkey_challenge_mismatch`, `passkey_counter_regressed`,
+    /// `passkey_user_not_verified`, `passkey_malformed`, …).
+    public static let passkeyRefused = ProblemCode(rawValue: "passkey_refused")
+    /// The passkey is not one of this account's (or of any account, or was removed).
+    public static let passkeyUnknownCredential = ProblemCode(rawValue: "passkey_unknown_credential")
+    /// The authenticator made a passkey this project already has.
+    public static let passkeyAlreadyRegistered = ProblemCode(rawValue: "passkey_already_registered")
     /// The chosen method cannot be used now (for example SMS delivery is down): choose another.
     public static let methodUnavailable = ProblemCode(rawValue: "method_unavailable")
     /// The provider's callback carries a state this server did not issue, issued for another

@@ -41,6 +41,10 @@ public struct ManageAccountPayload: Codable, Sendable, Equatable {
     /// The upstream identities linked to the account; each can be unlinked with the
     /// `unlinkIdentity` action (field `identityId`) unless it is the last way in.
     public var linkedIdentities: [LinkedIdentity]?
+    /// The account's passkeys; `addPasskey` makes another, `renamePasskey` (fields `passkeyId`,
+    /// `name`) renames one, and `removePasskey` (field `passkeyId`) removes one unless it is the
+    /// last way in.
+    public var passkeys: [PasskeySummary]?
 
     /// Creates an account payload with the given values.
     ///
@@ -49,10 +53,12 @@ public struct ManageAccountPayload: Codable, Sendable, Equatable {
     ///   - devices: The account's trusted devices in this application, if listed.
     ///   - activationCode: An activation code just made, if any.
     ///   - linkedIdentities: The upstream identities linked to the account, if listed.
+    ///   - passkeys: The account's passkeys, if listed.
     public init(
         methods: [EnrolledMethod], devices: [TrustedDevice]? = nil, activationCode: IssuedActivationCode? = nil,
-        linkedIdentities: [LinkedIdentity]? = nil
+        linkedIdentities: [LinkedIdentity]? = nil, passkeys: [PasskeySummary]? = nil
     ) {
+        self.passkeys = passkeys
         self.methods = methods
         self.devices = devices
         self.activationCode = activationCode
