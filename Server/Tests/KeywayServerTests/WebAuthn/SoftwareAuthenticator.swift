@@ -14,8 +14,11 @@ import KeywayTestSupport
 struct SoftwareAuthenticator: Sendable {
     /// The credential's private key.
     enum PrivateKey: Sendable {
+        /// A P-256 key signing ES256.
         case es256(P256.Signing.PrivateKey)
+        /// An Ed25519 key signing EdDSA.
         case edDSA(Curve25519.Signing.PrivateKey)
+        /// An RSA key of 2048 bits signing RS256.
         case rs256(_RSA.Signing.PrivateKey)
     }
 

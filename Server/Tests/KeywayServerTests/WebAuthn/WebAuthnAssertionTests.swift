@@ -41,12 +41,19 @@ struct WebAuthnAssertionTests {
 
     /// An assertion that gets one thing wrong, and the refusal it must get.
     struct Refusal: Sendable, CustomTestStringConvertible {
+        /// The case's name.
         let name: String
+        /// The refusal expected.
         let failure: WebAuthnFailure
+        /// The stored counter.
         var storedCount: UInt32 = 0
+        /// The stored BE flag.
         var storedBackupEligible = false
+        /// The relying party's UV requirement.
         var userVerification: UserVerificationRequirement = .preferred
+        /// What the ceremony gets wrong.
         let change: @Sendable (inout SoftwareAuthenticator.Ceremony) throws -> Void
+        /// The name, as the test's argument.
         var testDescription: String { name }
     }
 

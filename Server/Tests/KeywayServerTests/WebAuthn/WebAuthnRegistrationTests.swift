@@ -156,11 +156,17 @@ struct WebAuthnRegistrationTests {
 
     /// A registration ceremony that gets one thing wrong, and the refusal it must get.
     struct Refusal: Sendable, CustomTestStringConvertible {
+        /// The case's name.
         let name: String
+        /// The refusal expected.
         let failure: WebAuthnFailure
+        /// The relying party's UV requirement.
         var userVerification: UserVerificationRequirement = .preferred
+        /// Whether the relying party accepts synced passkeys.
         var allowSynced = true
+        /// What the ceremony gets wrong.
         let change: @Sendable (inout SoftwareAuthenticator.Ceremony) -> Void
+        /// The name, as the test's argument.
         var testDescription: String { name }
     }
 
@@ -225,6 +231,7 @@ struct WebAuthnRegistrationTests {
         let ca = try TestAttestationCA(now: now)
         let authenticator = try SoftwareAuthenticator(.es256)
         let verifier = WebAuthnFixture.verifier(roots: [ca.root])
+        /// Expects `response` to be refused for its attestation.
         func refuse(_ response: PasskeyRegistrationResponse, _ name: String) async {
             do {
                 _ = try await verifier.verifyRegistration(response, challenge: WebAuthnFixture.challenge, now: now)
