@@ -31,7 +31,8 @@ struct WebAuthnRelyingParty: Sendable, Equatable {
     var userVerification: UserVerificationRequirement
     /// `false`: a credential with the BE flag (one that may be synced) is refused at registration.
     var allowSyncedPasskeys: Bool
-    /// The attestation asked for.
+    /// The attestation asked for, for the creation options. The verifier checks whatever
+    /// statement comes the same way either way (a client may strip it to `none` when none is asked).
     var attestation: AttestationConveyance
     /// Trust anchors for packed `x5c` chains; none configured: chains are never ``AttestationTrust/certified``.
     var attestationRoots: [Certificate] = []
