@@ -35,6 +35,9 @@ actor FlowDriver {
     /// The latest completion, kept until the next one: redeeming its code finds its nonce and
     /// redirect URI here.
     private(set) var completion: FlowCompletion?
+    /// A refused answer spent the step's challenge and the step could not be read again: the
+    /// next answer that needs the step's options reads it first.
+    private var stepIsStale = false
 
     /// What a flow sent of its OpenID Connect parameters.
     struct SentAuthorization: Sendable, Equatable {
@@ -70,15 +73,17 @@ actor FlowDriver {
 
     /// Starts a flow. `authorization` holds the headers that carry an access token (the start of
     /// an account-management flow), or a failure to build them, reported before any request.
+    /// With `passkey`, a sign-in with a discoverable passkey: no identifier is sent (the passkey
+    /// names the account), so neither device trust nor the automatic method choice applies.
     func start(
         flowType: FlowType, identifier: String, startToken: String?, inviteCode: String?, codeChallenge: String?,
         options startOptions: FlowStartOptions = FlowStartOptions(),
-        authorization: Result<[String: String], KeywayError> = .success([:])
+        authorization: Result<[String: String], KeywayError> = .success([:]), passkey: Bool = false
     ) async {
         generation += 1
         await clear()
-        let identifier = identifier.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !identifier.isEmpty else {
+        let identifier = passkey ? "" : identifier.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard passkey || !identifier.isEmpty else {
             emitLocalError(.invalidRequest, action: .retryInput, message: "Enter your email address.",
                 field: InvalidField(name: "identifier", reason: "Enter your email address."))
             return
@@ -114,20 +119,22 @@ actor FlowDriver {
             challenge = PKCE.challenge(for: verifier)
         }
         var device: DeviceHint?
-        if let deviceAgent, flowType == .signin || flowType == .signup {
+        if let deviceAgent, !passkey, flowType == .signin || flowType == .signup {
             device = await deviceAgent.hint(for: identifier)
         }
         let sent = SentAuthorization(
             nonce: startOptions.resolvedNonce(random: options.random, flowType: flowType), scope: startOptions.scope,
             redirectURI: startOptions.redirectURI, state: startOptions.state)
         self.sent = sent
-        let request = StartFlowRequest(
+        var body = StartFlowRequest(
             flowType: flowType, identifier: identifier, codeChallenge: challenge, codeChallengeMethod: PKCE.method,
             startToken: startToken.map { Sensitive($0) }, inviteCode: inviteCode.map { Sensitive($0) }, device: device,
             nonce: sent.nonce, scope: sent.scope, redirectUri: sent.redirectURI?.absoluteString, state: sent.state)
+        if passkey { body.passkey = true }
+        let request = body
         let mine = generation
         self.flowType = flowType
-        self.identifier = identifier
+        self.identifier = passkey ? nil : identifier
         events.emit(.signInStarted, ["flowType": flowType.rawValue])
         broadcaster.emit(.loading)
         await handle(generation: mine) { try await self.client.startFlow(request, authorization: headers) }
@@ -221,6 +228,69 @@ actor FlowDriver {
         let mine = generation
         broadcaster.emit(.loading)
         await handle(generation: mine) { try await self.client.perform(action: action, parameters: parameters, flowToken: token) }
+    }
+
+    /// Performs an action of the current step with a JSON body (an `Encodable` request, such as a
+    /// passkey's answer), with the outcomes of any other answer: the next step, or the problem
+    /// as the flow's error. With `readingStepAfterRefusal`, a refusal the flow goes on after
+    /// (`retryInput`…) reads the step again before the error is emitted, and the current prompt
+    /// becomes the step read (an answer that spends the step's challenge, accepted or not, leaves
+    /// new options there); when it cannot be read, the next answer reads it first
+    /// (``refreshStaleStep()``).
+    func perform(
+        _ flowAction: FlowAction, body: some Encodable & Sendable, readingStepAfterRefusal: Bool = false
+    ) async {
+        guard let action = stepOffering(flowAction)?.action(named: flowAction.name) else { return }
+        let token = flowToken
+        let mine = generation
+        broadcaster.emit(.loading)
+        do {
+            let outcome = try await client.perform(action: action, body: body, flowToken: token)
+            guard mine == generation else { return }
+            if readingStepAfterRefusal, case .problem(let problem) = outcome, problem.action != .restartFlow,
+                problem.action != .abort, problem.action != .selectMethod
+            {
+                await applyRefusal(problem, readingStepAgain: true)
+                return
+            }
+            await apply(outcome)
+        } catch {
+            guard mine == generation else { return }
+            // The request may have reached the server and spent the challenge.
+            if readingStepAfterRefusal { stepIsStale = true }
+            await apply(error: error)
+        }
+    }
+
+    /// Reads the current step again when a refused answer left it stale (its challenge spent).
+    /// `true` when the step is current (now or already); `false` after emitting the error of the
+    /// failed read (the step stays as it was, still stale).
+    func refreshStaleStep() async -> Bool {
+        guard stepIsStale else { return true }
+        guard let step, let selfLink = step.link(rel: "self") else {
+            stepIsStale = false
+            return true
+        }
+        let token = flowToken
+        let mine = generation
+        broadcaster.emit(.loading)
+        do {
+            let outcome = try await client.follow(link: selfLink, flowToken: token)
+            guard mine == generation else { return false }
+            stepIsStale = false
+            if case .step(let reloaded) = outcome, reloaded.kind == step.kind {
+                self.step = reloaded
+                broadcaster.emit(.prompt(PromptContext(step: reloaded), Prompt(step: reloaded) ?? .unrecognized(kind: reloaded.kind)))
+                return true
+            }
+            // The flow moved on (or ended) meanwhile: show where it is.
+            await apply(outcome)
+            return false
+        } catch {
+            guard mine == generation else { return false }
+            await apply(error: error)
+            return false
+        }
     }
 
     func follow(link: Link) async {
@@ -320,6 +390,34 @@ actor FlowDriver {
         }
     }
 
+    /// Emits a refusal the flow goes on after, once the step was read again (its `self` link):
+    /// the step read becomes the current step and prompt, under the error. When it cannot be
+    /// read, the step is marked stale and the error emitted over the old prompt.
+    private func applyRefusal(_ problem: Problem, readingStepAgain: Bool) async {
+        logger.log(
+            .notice, .flow, "problem \(problem.code.rawValue)",
+            ["action": .plain(problem.action.rawValue), "traceId": .plain(problem.traceId ?? "-")])
+        var prompt: (context: PromptContext, prompt: Prompt)?
+        if readingStepAgain, let current = step, let selfLink = current.link(rel: "self") {
+            let mine = generation
+            let reloaded = try? await client.follow(link: selfLink, flowToken: flowToken)
+            guard mine == generation else { return }
+            if case .step(let next)? = reloaded, next.kind == current.kind {
+                step = next
+                stepIsStale = false
+                prompt = (PromptContext(step: next), Prompt(step: next) ?? .unrecognized(kind: next.kind))
+            } else {
+                logger.log(.notice, .flow, "the refused step could not be read again; the next answer reads it")
+                stepIsStale = true
+            }
+        }
+        broadcaster.emit(
+            .error(
+                code: problem.code, action: problem.action, message: problem.detail, retryable: problem.retryable,
+                details: problem, meta: problem.traceId.map(Meta.init)),
+            replacingPrompt: prompt)
+    }
+
     private func apply(error: any Error) async {
         switch error {
         case KeywayError.networkFailure(let why):
@@ -361,6 +459,7 @@ actor FlowDriver {
     private func clear() async {
         pollTask?.cancel()
         pollTask = nil
+        stepIsStale = false
         enrolmentSent = false
         flowToken = nil
         step = nil

@@ -61,13 +61,15 @@ public enum Prompt: Sendable, Equatable {
 
     /// The account's methods (`methods`) and what the user may do with them now (`operations`:
     /// the step's actions other than `cancel`, such as `setupTotp`, `removeTotp`, `setupSms`,
-    /// `removeSms`, `changePassword`, `revokeDevice`, `revokeAllDevices` and `finish`). Show the
-    /// methods and one button per operation (its ``KeywayProtocol/Action/label``). The account's
-    /// trusted devices, when the application has them, are in
-    /// `context.step.manageAccount?.devices`.
+    /// `removeSms`, `changePassword`, `revokeDevice`, `revokeAllDevices`, `addPasskey`,
+    /// `renamePasskey`, `removePasskey` and `finish`). Show the methods and one button per
+    /// operation (its ``KeywayProtocol/Action/label``). The account's trusted devices, when the
+    /// application has them, are in `context.step.manageAccount?.devices`; its passkeys, when
+    /// the application offers them, in `context.step.manageAccount?.passkeys`.
     ///
-    /// Answer with ``KeywayFlow/perform(operation:)`` and the operation's name, or
-    /// ``KeywayFlow/revokeDevice(id:)`` for one device.
+    /// Answer with ``KeywayFlow/perform(operation:)`` and the operation's name,
+    /// ``KeywayFlow/revokeDevice(id:)`` for one device, or ``KeywayFlow/addPasskey()``,
+    /// ``KeywayFlow/renamePasskey(id:name:)`` and ``KeywayFlow/removePasskey(id:)``.
     case manageAccount(methods: [EnrolledMethod], operations: [Action])
 
     /// Wait while one of the user's trusted devices approves the sign-in: show `matchingNumber`
@@ -90,6 +92,25 @@ public enum Prompt: Sendable, Equatable {
     /// ``KeywayFlow/oauthCallback(code:state:)``); a URL of another scheme or state is refused
     /// before any request (`invalid_callback`).
     case redirect(url: URL, returnScheme: String, provider: FederationProvider)
+
+    /// Make a passkey for the account: a button ("Create a passkey") that hands `options` to a
+    /// ``PasskeyAuthenticator`` (on Apple platforms ``PlatformPasskeyAuthenticator``, which shows
+    /// the system's sheet), with an optional field for the passkey's name. `purpose` is
+    /// `enrolment`. When `skippable` is `true` (an offer after a sign-in), also offer to skip.
+    ///
+    /// Answer with ``KeywayFlow/registerPasskey(using:name:)``, or ``KeywayFlow/skip()`` when
+    /// `skippable`.
+    case passkeyRegister(options: PublicKeyCredentialCreationOptions, purpose: MethodPurpose, skippable: Bool)
+
+    /// Sign with a passkey: a button ("Use a passkey") that hands `options` to a
+    /// ``PasskeyAuthenticator``. `purpose` says what for (`primary`, `secondFactor`,
+    /// `reverification`); an empty `options.allowCredentials` lets any passkey of the relying
+    /// party answer, and it names the account. `attemptsRemaining` refused signatures are left.
+    /// A refused signature spends the challenge: after it the flow reads its step again, and the
+    /// current prompt carries the new options.
+    ///
+    /// Answer with ``KeywayFlow/authenticateWithPasskey(using:)``.
+    case passkeyAuthenticate(options: PublicKeyCredentialRequestOptions, purpose: MethodPurpose, attemptsRemaining: Int)
 
     /// The identity `provider` vouched for is new, and an account already uses its address
     /// (`identifierHint`, masked): say so ("Sign in to link your Google account"). The user then
@@ -157,6 +178,13 @@ public enum Prompt: Sendable, Equatable {
             self = .linkAccount(provider: payload.provider, identifierHint: payload.identifierHint)
         case .accountExists(let payload):
             self = .accountExists(identifierHint: payload.identifierHint)
+        case .passkeyRegister(let payload):
+            self = .passkeyRegister(
+                options: payload.options, purpose: payload.purpose,
+                skippable: step.action(named: FlowAction.skip.name) != nil)
+        case .passkeyAuthenticate(let payload):
+            self = .passkeyAuthenticate(
+                options: payload.options, purpose: payload.purpose, attemptsRemaining: payload.attemptsRemaining)
         case .deviceEnroll, .deviceChallenge, .none:
             self = .unrecognized(kind: step.kind)
         }

@@ -43,10 +43,15 @@ final class UpdateBroadcaster: Sendable {
 
     /// Emits `update`; with `endingFlow`, the flow is over (completed, cancelled, reset, or
     /// refused for good): the streams open now get it as their last update, and no prompt is
-    /// current any more.
-    func emit(_ update: FlowUpdate, endingFlow: Bool = false) {
+    /// current any more. `replacingPrompt` becomes the current prompt with the update (a step read
+    /// again under the error that refused its answer).
+    func emit(
+        _ update: FlowUpdate, endingFlow: Bool = false,
+        replacingPrompt replacement: (context: PromptContext, prompt: Prompt)? = nil
+    ) {
         let (handler, continuations) = state.withLock { state in
             state.current = update
+            if let replacement { state.prompt = replacement }
             if case .prompt(let context, let prompt) = update { state.prompt = (context, prompt) }
             if endingFlow { state.prompt = nil }
             let continuations = Array(state.continuations.values)
