@@ -22,6 +22,8 @@
 
         @ObservationIgnored let keyway: KeywayClient
         @ObservationIgnored let session: KeywaySession?
+        /// What runs the passkey screens' buttons.
+        @ObservationIgnored let passkeyAuthenticator: (any PasskeyAuthenticator)?
         @ObservationIgnored private var started: Start?
         /// The step whose inputs ``values`` holds.
         @ObservationIgnored var shownStep: String?
@@ -33,6 +35,7 @@
             case flow(identifier: String, flowType: FlowType, inviteCode: String?, options: FlowStartOptions)
             case accountManagement(account: String?)
             case guestUpgrade(identifier: String, inviteCode: String?, account: String?)
+            case passkeySignIn(options: FlowStartOptions)
         }
 
         /// A model of `keyway`'s flow, idle until a flow starts.
@@ -41,9 +44,33 @@
         ///   - keyway: The SDK whose ``KeywayClient/flow`` the model runs.
         ///   - session: Where to save the tokens when the flow completes (`nil`: only ``tokens``),
         ///     and whose user ``startAccountManagement(account:)`` manages.
-        public init(keyway: KeywayClient, session: KeywaySession? = nil) {
+        ///   - passkeyAuthenticator: What the passkey screens' buttons ("Create a passkey", "Use a
+        ///     passkey") run: ``PlatformPasskeyAuthenticator`` in an app, a
+        ///     ``SoftwarePasskeyAuthenticator`` in tests; `nil` where passkeys cannot be used (those
+        ///     buttons then say so, and send nothing).
+        public init(
+            keyway: KeywayClient, session: KeywaySession? = nil, passkeyAuthenticator: (any PasskeyAuthenticator)? = nil
+        ) {
             self.keyway = keyway
             self.session = session
+            self.passkeyAuthenticator = passkeyAuthenticator
+        }
+
+        /// Whether the model has a ``PasskeyAuthenticator``: a renderer offers
+        /// ``startPasskeySignIn(options:)`` only then.
+        public var canUsePasskeys: Bool { passkeyAuthenticator != nil }
+
+        /// Starts a sign-in with a discoverable passkey, without an identifier
+        /// (``KeywayFlow/startPasskeySignIn(codeChallenge:options:)``), and shows its first step:
+        /// the `passkeyAuthenticate` screen, whose "Use a passkey" button runs the model's
+        /// authenticator; the passkey the user picks names the account.
+        ///
+        /// - Parameter options: The OpenID Connect parameters; the code is redeemed with them.
+        public func startPasskeySignIn(options: FlowStartOptions = FlowStartOptions()) async {
+            started = .passkeySignIn(options: options)
+            showLoading()
+            await keyway.flow.startPasskeySignIn(options: options)
+            await refresh()
         }
 
         /// Starts a flow for `identifier` and shows its first step.
@@ -124,6 +151,12 @@
         /// the screen carries a message saying whether a new code is on its way (`codeResent`) or
         /// it was too early (`resendCooldown`, with the `resendAvailable` countdown).
         ///
+        /// The passkey buttons (`registerPasskey`, `authenticatePasskey`) run the model's
+        /// ``PasskeyAuthenticator`` with the step's options and send its answer; an authenticator
+        /// that fails (the user closed the sheet) or a refused passkey leaves the same screen with
+        /// the error's banner, and the next attempt uses the step's new options. Without an
+        /// authenticator the screen gets the message `passkeyUnavailable` and nothing is sent.
+        ///
         /// - Parameter action: One of ``screen``'s actions.
         public func perform(_ action: ScreenAction) async {
             if action.role == .restart { return await restart() }
@@ -154,6 +187,23 @@
                         ? ScreenMessage(level: .info, code: "codeResent", text: "A new code is on its way.")
                         : ScreenMessage(
                             level: .warning, code: "resendCooldown", text: "It is too early for a new code: wait a little."))
+            case "registerPasskey", "authenticatePasskey":
+                guard let authenticator = passkeyAuthenticator else { return showPasskeysUnavailable() }
+                guard let parameters = checkedParameters(for: action) else { return }
+                screen.isLoading = true
+                if action.actionName == "registerPasskey" {
+                    let name = parameters["name"].flatMap { $0.isEmpty ? nil : $0 }
+                    await keyway.flow.registerPasskey(using: authenticator, name: name)
+                } else {
+                    await keyway.flow.authenticateWithPasskey(using: authenticator)
+                }
+                await refresh(endingWithoutCode: true)
+            case "renamePasskey":
+                // Through the flow's call, for its local checks of the name.
+                guard let parameters = checkedParameters(for: action) else { return }
+                screen.isLoading = true
+                await keyway.flow.renamePasskey(id: parameters["passkeyId"] ?? "", name: parameters["name"] ?? "")
+                await refresh(endingWithoutCode: true)
             case let name?:
                 guard let parameters = checkedParameters(for: action) else { return }
                 guard let step = keyway.flow.currentPrompt?.context.step, let target = step.action(named: name) else {
@@ -259,9 +309,19 @@
             return refused ? nil : parameters
         }
 
+        /// Says, on the current screen, that this model cannot use passkeys.
+        private func showPasskeysUnavailable() {
+            screen.messages.removeAll { $0.code == "passkeyUnavailable" }
+            screen.messages.append(
+                ScreenMessage(
+                    level: .error, code: "passkeyUnavailable", text: "Passkeys cannot be used here. Choose another way."))
+        }
+
         /// Starts again what was started last.
         private func restart() async {
             switch started {
+            case .passkeySignIn(let options):
+                await startPasskeySignIn(options: options)
             case .flow(let identifier, let flowType, let inviteCode, let options):
                 await start(identifier: identifier, flowType: flowType, inviteCode: inviteCode, options: options)
             case .accountManagement(let account):

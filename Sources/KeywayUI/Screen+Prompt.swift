@@ -73,14 +73,17 @@ extension Screen {
         case .manageAccount(let methods, let operations):
             screen.instruction = "What would you like to do?"
             screen.displays = Self.accountDisplays(
-                methods: methods, devices: step.manageAccount?.devices, activationCode: step.manageAccount?.activationCode)
+                methods: methods, devices: step.manageAccount?.devices, activationCode: step.manageAccount?.activationCode,
+                passkeys: step.manageAccount?.passkeys)
             for operation in operations {
                 if operation.name == "finish" {
                     screen.primaryAction = ScreenAction(
                         id: operation.name, label: operation.label ?? "Done", role: .primary, actionName: operation.name)
                 } else {
                     let visible = operation.fields.filter { $0.type != .hidden }
-                    screen.inputs += visible.map(Self.input)
+                    // Operations that name the same input share it (the passkey to rename or remove).
+                    let shown = Set(screen.inputs.map(\.name))
+                    screen.inputs += visible.filter { !shown.contains($0.name) }.map(Self.input)
                     screen.secondaryActions.append(
                         ScreenAction(
                             id: operation.name, label: operation.label ?? operation.name, role: .secondary,
@@ -124,6 +127,10 @@ extension Screen {
                 screen.secondaryActions.append(
                     ScreenAction(id: stay.name, label: stay.label ?? "Stay a guest", role: .secondary, actionName: stay.name))
             }
+        case .passkeyRegister(let options, _, let skippable):
+            screen.addPasskeyRegistration(step, options: options, skippable: skippable)
+        case .passkeyAuthenticate(_, let purpose, let attemptsRemaining):
+            screen.addPasskeySignature(step, purpose: purpose, attemptsRemaining: attemptsRemaining)
         case .form, .unrecognized:
             // Drawn from the step's actions: the one with fields submits them, the others are buttons.
             screen.addFromActions(step)
@@ -136,7 +143,7 @@ extension Screen {
     }
 
     /// Makes the action `name` of `step` the primary one, with its fields as the inputs.
-    private mutating func addPrimary(from step: Step, named name: String) {
+    mutating func addPrimary(from step: Step, named name: String) {
         guard let action = step.action(named: name) else { return addFromActions(step) }
         inputs = action.fields.filter { $0.type != .hidden }.map(Self.input)
         primaryAction = ScreenAction(
@@ -146,7 +153,7 @@ extension Screen {
 
     /// A step drawn from its actions alone: the first action with fields is the primary one (its
     /// fields are the inputs); the others, but `cancel`, are secondary buttons.
-    private mutating func addFromActions(_ step: Step) {
+    mutating func addFromActions(_ step: Step) {
         let candidates = step.actions.filter { $0.name != "cancel" }
         let primary = candidates.first { !$0.fields.isEmpty } ?? candidates.first
         if let primary {
@@ -162,7 +169,7 @@ extension Screen {
     }
 
     /// A warning once few wrong attempts are left at a code step.
-    private mutating func addAttemptsLeft(_ attemptsRemaining: Int?) {
+    mutating func addAttemptsLeft(_ attemptsRemaining: Int?) {
         guard let attemptsRemaining, attemptsRemaining < 3 else { return }
         messages.append(
             ScreenMessage(
@@ -170,9 +177,11 @@ extension Screen {
                 text: "\(attemptsRemaining) attempt\(attemptsRemaining == 1 ? "" : "s") left."))
     }
 
-    /// The account's methods, and its trusted devices where the application trusts devices.
+    /// The account's methods, its trusted devices where the application trusts devices, and its
+    /// passkeys where it offers them.
     private static func accountDisplays(
-        methods: [EnrolledMethod], devices: [TrustedDevice]?, activationCode: IssuedActivationCode?
+        methods: [EnrolledMethod], devices: [TrustedDevice]?, activationCode: IssuedActivationCode?,
+        passkeys: [PasskeySummary]?
     ) -> [ScreenDisplay] {
         var displays: [ScreenDisplay] = [
             .list(
@@ -191,6 +200,9 @@ extension Screen {
                         let until = device.trustedUntil.formatted(date: .abbreviated, time: .shortened)
                         return ScreenListItem(title: device.name, detail: "\(key), trusted until \(until)")
                     }))
+        }
+        if let passkeys {
+            displays.append(passkeyList(passkeys))
         }
         if let activationCode {
             let until = activationCode.expiresAt.formatted(date: .omitted, time: .shortened)
@@ -259,6 +271,8 @@ extension Screen {
         case .redirect: "Sign in with another provider"
         case .linkAccount: "Sign in to link your account"
         case .accountExists: "You already have an account"
+        case .passkeyRegister: "Create a passkey"
+        case .passkeyAuthenticate: "Use a passkey"
         default: "Continue"
         }
     }

@@ -28,6 +28,11 @@ final class StubTransport: HTTPTransport, @unchecked Sendable {
         lock.withLock { answers[route, default: []].append(response) }
     }
 
+    /// The requests sent to `METHOD /path`, in order.
+    func requests(to route: String) -> [TransportRequest] {
+        lock.withLock { recorded }.filter { "\($0.method) \($0.url.path)" == route }
+    }
+
     /// The JSON bodies sent to `METHOD /path`, in order.
     func bodies(to route: String) -> [[String: String]] {
         lock.withLock { recorded }

@@ -2,7 +2,8 @@
     import Keyway
     import SwiftUI
 
-    /// A whole sign-in in one view, for a sheet: the identifier, then every screen the flow asks
+    /// A whole sign-in in one view, for a sheet: the identifier (or, when the model has a
+    /// ``PasskeyAuthenticator``, a passkey sign-in without one), then every screen the flow asks
     /// for, until it hands back the tokens (saved in the model's session) or the user cancels.
     ///
     /// ```swift
@@ -59,6 +60,16 @@
                         .buttonStyle(.borderedProminent)
                         .tint(theme.accentColor)
                         .disabled(identifier.isEmpty)
+                        if flowType == .signin, model.canUsePasskeys {
+                            // A discoverable passkey names the account: no identifier needed.
+                            Button {
+                                Task { await model.startPasskeySignIn() }
+                            } label: {
+                                Label("Sign in with a passkey", systemImage: "person.badge.key")
+                                    .frame(maxWidth: .infinity)
+                            }
+                            .buttonStyle(.bordered)
+                        }
                     }
                     .padding()
                 } else {

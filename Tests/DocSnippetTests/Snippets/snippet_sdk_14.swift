@@ -2,25 +2,18 @@
 import Foundation
 import Keyway
 import KeywayActivation
-import KeywayUI
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
 
-func snippet_sdk_14(
-    keyway: KeywayClient, session: KeywaySession, storage: any SecureStorage, serverURL: URL, email: String, authCode: Sensitive<String>, codeVerifier: Sensitive<String>, token: Sensitive<String>, request: URLRequest, action: Action, link: Link, scannedText: String, legacyIDToken: String, configId: String, url: URL, folder: URL, activation: DeviceActivation
-) async throws {
+#if canImport(SwiftUI)
+import AuthenticationServices
 
-    @MainActor
-    func signInWithScreens(keyway: KeywayClient, session: KeywaySession) async {
-        let model = KeywayScreenModel(keyway: keyway, session: session)
-        await model.start(identifier: "ada@example.com")
-        while model.screen.kind != .completed, let submit = model.screen.primaryAction {
-            for input in model.screen.inputs {
-                model.values[input.name] = await askUser(input.label)   // your UI draws model.screen
-            }
-            await model.perform(submit)
-        }
-        print(model.tokens?.idToken.subject ?? "not signed in")
-    }
+
+@MainActor
+func signInWithAPasskey(keyway: KeywayClient, window: ASPresentationAnchor) async {
+    let passkeys = PlatformPasskeyAuthenticator { window }
+    await keyway.flow.startPasskeySignIn()
+    await keyway.flow.authenticateWithPasskey(using: passkeys)
 }
+#endif

@@ -9,6 +9,13 @@ import FoundationNetworking
 func snippet_sdk_15(
     keyway: KeywayClient, session: KeywaySession, storage: any SecureStorage, serverURL: URL, email: String, authCode: Sensitive<String>, codeVerifier: Sensitive<String>, token: Sensitive<String>, request: URLRequest, action: Action, link: Link, scannedText: String, legacyIDToken: String, configId: String, url: URL, folder: URL, activation: DeviceActivation
 ) async throws {
-    await keyway.flow.submit(action: action, parameters: ["code": "520690"])
-    await keyway.flow.follow(link: link)
+    let authenticator = SoftwarePasskeyAuthenticator(
+        storage: storage, storageKey: "keyway.passkeys.cli",
+        configuration: .init(origin: "https://auth.example.com", attestation: .packed))
+    await keyway.flow.registerPasskey(using: authenticator, name: "Build server")
+    await authenticator.select(.userName("ada@example.com"))   // which passkey signs when several may
+    if let lost = try await authenticator.credentials().first {  // listed without their private keys
+        try await authenticator.deleteCredential(id: lost.id)    // the server still lists it
+    }
+    _ = authenticator
 }

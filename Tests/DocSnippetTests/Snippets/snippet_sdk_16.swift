@@ -9,11 +9,15 @@ import FoundationNetworking
 func snippet_sdk_16(
     keyway: KeywayClient, session: KeywaySession, storage: any SecureStorage, serverURL: URL, email: String, authCode: Sensitive<String>, codeVerifier: Sensitive<String>, token: Sensitive<String>, request: URLRequest, action: Action, link: Link, scannedText: String, legacyIDToken: String, configId: String, url: URL, folder: URL, activation: DeviceActivation
 ) async throws {
-    let tokens = try await keyway.exchange(authCode: authCode, codeVerifier: codeVerifier)
-    print(tokens.idToken.subject)          // the user ID
-    print(tokens.idToken.email ?? "")      // an optional: users signed up by phone have none
-    print(tokens.accessTokenExpiresAt)
-    let accessToken = tokens.response.accessToken   // Sensitive<String>: .revealed to send it
-    _ = tokens
-    _ = accessToken
+    let passkeys = SoftwarePasskeyAuthenticator()          // in an app: PlatformPasskeyAuthenticator { window }
+    await keyway.flow.startPasskeySignIn()
+    if case .passkeyAuthenticate(let options, _, _)? = keyway.flow.currentPrompt?.prompt {
+        print("Sign in to \(options.rpId) with a passkey")
+        await keyway.flow.authenticateWithPasskey(using: passkeys)
+    }
+    if case .error(let code, .retryInput, let message, _, _, _) = keyway.flow.currentUpdate {
+        print("\(message) [\(code.rawValue)]")             // passkey_cancelled, passkey_signature_invalid…
+        await keyway.flow.authenticateWithPasskey(using: passkeys)   // with the step's new options
+    }
+    _ = passkeys
 }

@@ -2,6 +2,7 @@
 import Foundation
 import Keyway
 import KeywayActivation
+import KeywayUI
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -9,7 +10,17 @@ import FoundationNetworking
 func snippet_sdk_17(
     keyway: KeywayClient, session: KeywaySession, storage: any SecureStorage, serverURL: URL, email: String, authCode: Sensitive<String>, codeVerifier: Sensitive<String>, token: Sensitive<String>, request: URLRequest, action: Action, link: Link, scannedText: String, legacyIDToken: String, configId: String, url: URL, folder: URL, activation: DeviceActivation
 ) async throws {
-    let tokens = try await keyway.exchange(externalToken: Sensitive(legacyIDToken), type: .idToken)
-    try await session.save(tokens)
-    _ = tokens
+
+    @MainActor
+    func signInWithScreens(keyway: KeywayClient, session: KeywaySession) async {
+        let model = KeywayScreenModel(keyway: keyway, session: session)
+        await model.start(identifier: "ada@example.com")
+        while model.screen.kind != .completed, let submit = model.screen.primaryAction {
+            for input in model.screen.inputs {
+                model.values[input.name] = await askUser(input.label)   // your UI draws model.screen
+            }
+            await model.perform(submit)
+        }
+        print(model.tokens?.idToken.subject ?? "not signed in")
+    }
 }

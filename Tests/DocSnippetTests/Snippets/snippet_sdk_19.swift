@@ -9,13 +9,11 @@ import FoundationNetworking
 func snippet_sdk_19(
     keyway: KeywayClient, session: KeywaySession, storage: any SecureStorage, serverURL: URL, email: String, authCode: Sensitive<String>, codeVerifier: Sensitive<String>, token: Sensitive<String>, request: URLRequest, action: Action, link: Link, scannedText: String, legacyIDToken: String, configId: String, url: URL, folder: URL, activation: DeviceActivation
 ) async throws {
-    let request = try await keyway.browser.authorizationRequest(
-        BrowserSignInOptions(redirectURI: URL(string: "https://app.example.com/callback")!,
-                             prompt: [.login], loginHint: "ada@example.com", maxAge: 3600, uiLocales: ["fr", "en"]))
-    print(request.url)   // open it in a browser; keep `request` (it holds the PKCE verifier)
-    // later, with the URL the browser came back to (`url` here):
-    let tokens = try await keyway.browser.complete(request, callbackURL: url, session: session)
-    print(tokens.idToken.nonce ?? "")
-    _ = request
+    let tokens = try await keyway.exchange(authCode: authCode, codeVerifier: codeVerifier)
+    print(tokens.idToken.subject)          // the user ID
+    print(tokens.idToken.email ?? "")      // an optional: users signed up by phone have none
+    print(tokens.accessTokenExpiresAt)
+    let accessToken = tokens.response.accessToken   // Sensitive<String>: .revealed to send it
     _ = tokens
+    _ = accessToken
 }

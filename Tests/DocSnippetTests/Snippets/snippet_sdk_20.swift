@@ -9,11 +9,7 @@ import FoundationNetworking
 func snippet_sdk_20(
     keyway: KeywayClient, session: KeywaySession, storage: any SecureStorage, serverURL: URL, email: String, authCode: Sensitive<String>, codeVerifier: Sensitive<String>, token: Sensitive<String>, request: URLRequest, action: Action, link: Link, scannedText: String, legacyIDToken: String, configId: String, url: URL, folder: URL, activation: DeviceActivation
 ) async throws {
-    let session = KeywaySession(keyway: keyway, storage: storage)
-    try await session.save(try await keyway.exchange(authCode: authCode, codeVerifier: codeVerifier))
-
-    if let accessToken = try await session.accessToken() {   // Sensitive<String>?, nil when signed out
-        print(accessToken)                                  // masked; accessToken.revealed to send it
-    }
-    _ = session
+    let tokens = try await keyway.exchange(externalToken: Sensitive(legacyIDToken), type: .idToken)
+    try await session.save(tokens)
+    _ = tokens
 }

@@ -9,10 +9,11 @@ import FoundationNetworking
 func snippet_sdk_24(
     keyway: KeywayClient, session: KeywaySession, storage: any SecureStorage, serverURL: URL, email: String, authCode: Sensitive<String>, codeVerifier: Sensitive<String>, token: Sensitive<String>, request: URLRequest, action: Action, link: Link, scannedText: String, legacyIDToken: String, configId: String, url: URL, folder: URL, activation: DeviceActivation
 ) async throws {
-    let profile = try await session.user.get()                       // [String: ProfileValue], opened
-    let taxId = try await session.user.get(field: "taxId")
-    try await session.user.set(["displayName": .string("Ada"), "taxId": .string("DE-123")])
-    try await session.user.set(field: "age", value: nil)             // removes the field
-    _ = profile
-    _ = taxId
+    await session.reloadState()                       // at launch: load from storage
+    let state = session.state.snapshot                // a plain value
+    print(state.auth.isAuthenticated, state.user.data["email"] ?? "")
+    for await auth in session.state.subscribe({ $0.auth }) {   // emits only on change
+        print(auth.isAuthenticated)
+    }
+    _ = state
 }

@@ -9,13 +9,7 @@ import FoundationNetworking
 func snippet_sdk_26(
     keyway: KeywayClient, session: KeywaySession, storage: any SecureStorage, serverURL: URL, email: String, authCode: Sensitive<String>, codeVerifier: Sensitive<String>, token: Sensitive<String>, request: URLRequest, action: Action, link: Link, scannedText: String, legacyIDToken: String, configId: String, url: URL, folder: URL, activation: DeviceActivation
 ) async throws {
-
-    let json = try Data(contentsOf: folder.appendingPathComponent("powerauth.json"))
-    let configuration = try PowerAuthConfiguration(baseURL: url, json: json)
-    let activation = DeviceActivation(
-        configuration: configuration, appIdentifier: "com.example.bank", storage: storage,
-        options: DeviceActivationOptions(biometry: SoftwareBiometry(), deviceInfo: "iPhone15,2"))
-    _ = json
-    _ = configuration
-    _ = activation
+    guard let accessToken = try await session.accessToken() else { return }   // nobody signed in
+    var request = URLRequest(url: URL(string: "https://api.example.com/orders")!)
+    request = try await keyway.authorizedRequest(request, accessToken: accessToken)
 }

@@ -9,12 +9,10 @@ import FoundationNetworking
 func snippet_sdk_27(
     keyway: KeywayClient, session: KeywaySession, storage: any SecureStorage, serverURL: URL, email: String, authCode: Sensitive<String>, codeVerifier: Sensitive<String>, token: Sensitive<String>, request: URLRequest, action: Action, link: Link, scannedText: String, legacyIDToken: String, configId: String, url: URL, folder: URL, activation: DeviceActivation
 ) async throws {
-
-    let pending = try await activation.create(with: .typedCode("vvvvv-vvvvv-vvvvv-vtfva"), name: "Ada's phone")
-    print("Check that the server shows \(pending.fingerprint)")
-    if let recovery = pending.recovery {
-        print("Keep your recovery code \(recovery.recoveryCode) and PUK \(recovery.puk.revealed)")
-    }
-    try await activation.commit(password: "1234", biometry: true)
-    _ = pending
+    let profile = try await session.user.get()                       // [String: ProfileValue], opened
+    let taxId = try await session.user.get(field: "taxId")
+    try await session.user.set(["displayName": .string("Ada"), "taxId": .string("DE-123")])
+    try await session.user.set(field: "age", value: nil)             // removes the field
+    _ = profile
+    _ = taxId
 }

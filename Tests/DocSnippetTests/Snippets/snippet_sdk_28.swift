@@ -9,13 +9,11 @@ import FoundationNetworking
 func snippet_sdk_28(
     keyway: KeywayClient, session: KeywaySession, storage: any SecureStorage, serverURL: URL, email: String, authCode: Sensitive<String>, codeVerifier: Sensitive<String>, token: Sensitive<String>, request: URLRequest, action: Action, link: Link, scannedText: String, legacyIDToken: String, configId: String, url: URL, folder: URL, activation: DeviceActivation
 ) async throws {
-
-    let body = Data(#"{"amount":"10.00","to":"Bob"}"#.utf8)
-    let header = try await activation.sign(method: "POST", uriID: "/payments/pay", body: body, with: .password("1234"))
-    var payment = URLRequest(url: URL(string: "https://bank.example.com/payments/pay")!)
-    payment.httpMethod = "POST"
-    payment.httpBody = body
-    payment.setValue(header.value, forHTTPHeaderField: PowerAuthAuthorizationHeader.name)
-    _ = body
-    _ = header
+    let keys = SoftwareDeviceKeyStore(storage: storage)
+    let name = SoftwareDeviceKeyStore.dpopKeyName(appIdentifier: "com.example.shop", configID: configId)
+    let keyway = try KeywayClient(configID: configId, baseURL: url,
+                            options: KeywayOptions(dpopKey: try await keys.existingOrNewKey(named: name)))
+    _ = keys
+    _ = name
+    _ = keyway
 }

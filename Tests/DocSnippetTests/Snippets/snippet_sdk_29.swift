@@ -10,15 +10,12 @@ func snippet_sdk_29(
     keyway: KeywayClient, session: KeywaySession, storage: any SecureStorage, serverURL: URL, email: String, authCode: Sensitive<String>, codeVerifier: Sensitive<String>, token: Sensitive<String>, request: URLRequest, action: Action, link: Link, scannedText: String, legacyIDToken: String, configId: String, url: URL, folder: URL, activation: DeviceActivation
 ) async throws {
 
-    let body = Data(#"{"amount":"10.00","to":"Bob"}"#.utf8)
-    let transport = URLSessionTransport()
-    let answer = try await activation.sign(method: "POST", uriID: "/payments/pay", body: body, with: .password("1234")) { header in
-        try await transport.send(TransportRequest(
-            method: "POST", url: URL(string: "https://bank.example.com/payments/pay")!,
-            headers: [PowerAuthAuthorizationHeader.name: header.value, "Content-Type": "application/json"], body: body))
-    }
-    print("The bank answered \(answer.status)")
-    _ = body
-    _ = transport
-    _ = answer
+    let json = try Data(contentsOf: folder.appendingPathComponent("powerauth.json"))
+    let configuration = try PowerAuthConfiguration(baseURL: url, json: json)
+    let activation = DeviceActivation(
+        configuration: configuration, appIdentifier: "com.example.bank", storage: storage,
+        options: DeviceActivationOptions(biometry: SoftwareBiometry(), deviceInfo: "iPhone15,2"))
+    _ = json
+    _ = configuration
+    _ = activation
 }

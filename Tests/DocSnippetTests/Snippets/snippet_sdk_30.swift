@@ -10,10 +10,11 @@ func snippet_sdk_30(
     keyway: KeywayClient, session: KeywaySession, storage: any SecureStorage, serverURL: URL, email: String, authCode: Sensitive<String>, codeVerifier: Sensitive<String>, token: Sensitive<String>, request: URLRequest, action: Action, link: Link, scannedText: String, legacyIDToken: String, configId: String, url: URL, folder: URL, activation: DeviceActivation
 ) async throws {
 
-    let operation = try DeviceActivation.parseOfflineData(scannedText)
-    print("Confirm: \(operation.data)")
-    let offline = try await activation.signOffline(scannedText, with: .password("1234"))
-    print("Type \(offline.signature)")
-    _ = operation
-    _ = offline
+    let pending = try await activation.create(with: .typedCode("vvvvv-vvvvv-vvvvv-vtfva"), name: "Ada's phone")
+    print("Check that the server shows \(pending.fingerprint)")
+    if let recovery = pending.recovery {
+        print("Keep your recovery code \(recovery.recoveryCode) and PUK \(recovery.puk.revealed)")
+    }
+    try await activation.commit(password: "1234", biometry: true)
+    _ = pending
 }

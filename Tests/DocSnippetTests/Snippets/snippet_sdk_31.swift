@@ -10,10 +10,12 @@ func snippet_sdk_31(
     keyway: KeywayClient, session: KeywaySession, storage: any SecureStorage, serverURL: URL, email: String, authCode: Sensitive<String>, codeVerifier: Sensitive<String>, token: Sensitive<String>, request: URLRequest, action: Action, link: Link, scannedText: String, legacyIDToken: String, configId: String, url: URL, folder: URL, activation: DeviceActivation
 ) async throws {
 
-    let status = try await activation.fetchStatus()
-    if status.state == .blocked {
-        print("Blocked after \(status.failedAttempts) failed attempts")
-    }
-    try await activation.changePassword(from: "1234", to: "271828")
-    _ = status
+    let body = Data(#"{"amount":"10.00","to":"Bob"}"#.utf8)
+    let header = try await activation.sign(method: "POST", uriID: "/payments/pay", body: body, with: .password("1234"))
+    var payment = URLRequest(url: URL(string: "https://bank.example.com/payments/pay")!)
+    payment.httpMethod = "POST"
+    payment.httpBody = body
+    payment.setValue(header.value, forHTTPHeaderField: PowerAuthAuthorizationHeader.name)
+    _ = body
+    _ = header
 }

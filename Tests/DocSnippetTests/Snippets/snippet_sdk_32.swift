@@ -10,9 +10,15 @@ func snippet_sdk_32(
     keyway: KeywayClient, session: KeywaySession, storage: any SecureStorage, serverURL: URL, email: String, authCode: Sensitive<String>, codeVerifier: Sensitive<String>, token: Sensitive<String>, request: URLRequest, action: Action, link: Link, scannedText: String, legacyIDToken: String, configId: String, url: URL, folder: URL, activation: DeviceActivation
 ) async throws {
 
-    let encryptor = try await activation.encryptor(scope: .application)
-    let answer = try await encryptor.send(Data(#"{"iban":"CZ65 0800 0000 1920 0014 5399"}"#.utf8), to: url)
-    print(String(decoding: answer, as: UTF8.self))
-    _ = encryptor
+    let body = Data(#"{"amount":"10.00","to":"Bob"}"#.utf8)
+    let transport = URLSessionTransport()
+    let answer = try await activation.sign(method: "POST", uriID: "/payments/pay", body: body, with: .password("1234")) { header in
+        try await transport.send(TransportRequest(
+            method: "POST", url: URL(string: "https://bank.example.com/payments/pay")!,
+            headers: [PowerAuthAuthorizationHeader.name: header.value, "Content-Type": "application/json"], body: body))
+    }
+    print("The bank answered \(answer.status)")
+    _ = body
+    _ = transport
     _ = answer
 }

@@ -10,9 +10,9 @@ func snippet_sdk_35(
     keyway: KeywayClient, session: KeywaySession, storage: any SecureStorage, serverURL: URL, email: String, authCode: Sensitive<String>, codeVerifier: Sensitive<String>, token: Sensitive<String>, request: URLRequest, action: Action, link: Link, scannedText: String, legacyIDToken: String, configId: String, url: URL, folder: URL, activation: DeviceActivation
 ) async throws {
 
-    _ = try await activation.requestToken(named: "balance", authentication: .password("1234"))
-    let header = try await activation.tokenHeader(named: "balance")
-    var balance = URLRequest(url: url)
-    balance.setValue(header.value, forHTTPHeaderField: PowerAuthTokenHeader.name)
-    _ = header
+    let encryptor = try await activation.encryptor(scope: .application)
+    let answer = try await encryptor.send(Data(#"{"iban":"CZ65 0800 0000 1920 0014 5399"}"#.utf8), to: url)
+    print(String(decoding: answer, as: UTF8.self))
+    _ = encryptor
+    _ = answer
 }

@@ -10,9 +10,9 @@ func snippet_sdk_38(
     keyway: KeywayClient, session: KeywaySession, storage: any SecureStorage, serverURL: URL, email: String, authCode: Sensitive<String>, codeVerifier: Sensitive<String>, token: Sensitive<String>, request: URLRequest, action: Action, link: Link, scannedText: String, legacyIDToken: String, configId: String, url: URL, folder: URL, activation: DeviceActivation
 ) async throws {
 
-    let strength = PasswordStrength.evaluate(pin: "1987")
-    if strength.level < .moderate {
-        print("Choose another PIN: \(strength.warnings.map(\.rawValue))")
-    }
-    _ = strength
+    _ = try await activation.requestToken(named: "balance", authentication: .password("1234"))
+    let header = try await activation.tokenHeader(named: "balance")
+    var balance = URLRequest(url: url)
+    balance.setValue(header.value, forHTTPHeaderField: PowerAuthTokenHeader.name)
+    _ = header
 }

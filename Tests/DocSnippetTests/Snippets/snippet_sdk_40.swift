@@ -9,8 +9,11 @@ import FoundationNetworking
 func snippet_sdk_40(
     keyway: KeywayClient, session: KeywaySession, storage: any SecureStorage, serverURL: URL, email: String, authCode: Sensitive<String>, codeVerifier: Sensitive<String>, token: Sensitive<String>, request: URLRequest, action: Action, link: Link, scannedText: String, legacyIDToken: String, configId: String, url: URL, folder: URL, activation: DeviceActivation
 ) async throws {
-    let logging = KeywayLogging(level: .debug, tags: [.http, .flow, .oauth], sinks: [StandardErrorLogSink()])
-    let keyway = try KeywayClient(configID: "cfg_…", baseURL: url, options: KeywayOptions(logging: logging))
-    _ = logging
-    _ = keyway
+
+    let recovery = try await activation.recoveryData(authentication: .password("1234"))
+    print("Code \(recovery.recoveryCode), PUK \(recovery.puk.revealed)")
+    let alreadyConfirmed = try await activation.confirmRecoveryCode("R:AAAAA-BBBBB-CCCCC-DDDDD", authentication: .password("1234"))
+    print(alreadyConfirmed)
+    _ = recovery
+    _ = alreadyConfirmed
 }

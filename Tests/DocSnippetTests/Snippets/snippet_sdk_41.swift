@@ -9,6 +9,10 @@ import FoundationNetworking
 func snippet_sdk_41(
     keyway: KeywayClient, session: KeywaySession, storage: any SecureStorage, serverURL: URL, email: String, authCode: Sensitive<String>, codeVerifier: Sensitive<String>, token: Sensitive<String>, request: URLRequest, action: Action, link: Link, scannedText: String, legacyIDToken: String, configId: String, url: URL, folder: URL, activation: DeviceActivation
 ) async throws {
-    let attest = RequestInterceptor { request in ["X-App-Attestation": try await attestation(for: request.url)] }
-    _ = attest
+
+    let strength = PasswordStrength.evaluate(pin: "1987")
+    if strength.level < .moderate {
+        print("Choose another PIN: \(strength.warnings.map(\.rawValue))")
+    }
+    _ = strength
 }
