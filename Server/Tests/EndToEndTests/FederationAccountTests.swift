@@ -411,6 +411,7 @@ struct FederationAccountTests {
         try await withTestServer(StandInOIDCProvider().start()) { beta in
         try await withTestServer(TestServer.start(clock: clock, adminToken: testAdminToken)) { server in
             try await prepare(server, provider: provider)
+            beta.follow(clock)
             let application = try await server.admin("GET", "/admin/applications/\(TestServer.configId)")
             let projectId = try #require(application.json["projectId"] as? String)
             let added = try await server.admin(

@@ -56,6 +56,7 @@ struct FederationFlowTests {
     /// A server whose test application offers email codes and the stand-in provider (`acme`),
     /// with an account for ada@example.com whose address is verified.
     func prepare(_ server: TestServer, provider: StandInOIDCProvider) async throws {
+        provider.follow(server.clock)
         // The account: a first sign-in by email code creates it, verified.
         let (first, _) = try await RawFlow.start(server, identifier: "ada@example.com")
         let code = try await server.latestCode(to: "ada@example.com")

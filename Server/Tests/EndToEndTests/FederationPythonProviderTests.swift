@@ -52,6 +52,8 @@ struct FederationPythonProviderTests {
             #expect(authorize.status == 302, "\(String(decoding: authorize.body, as: UTF8.self))")
             let back = try #require(authorize.headers["location"].flatMap { URLComponents(string: $0) })
             #expect(back.port == server.port && back.path == "/v1/federation/callback")
+            // The provider keeps real time: the server's clock catches up before it checks the ID token.
+            server.clock.catchUp()
             let callback = try await server.request("GET", "\(back.path)?\(back.percentEncodedQuery ?? "")")
             #expect(callback.status == 303, "\(String(decoding: callback.body, as: UTF8.self))")
             let returned = try #require(callback.headers["location"].flatMap(URL.init(string:)))

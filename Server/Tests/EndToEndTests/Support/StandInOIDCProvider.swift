@@ -28,6 +28,9 @@ final class StandInOIDCProvider: ScopedTestServer, @unchecked Sendable {
     private var server: LoopbackHTTPServer?
     private var boundPort = 0
     private var tokenRequests = 0
+    /// The clock its tokens' times come from: the server's, once `follow(_:)` named it (a test
+    /// server's clock stands still while the test runs, however long that takes).
+    private var clock: ManualClock?
 
     var port: Int { lock.withLock { boundPort } }
     var issuer: String { "http://127.0.0.1:\(port)" }
@@ -46,6 +49,11 @@ final class StandInOIDCProvider: ScopedTestServer, @unchecked Sendable {
             currentKey = P256.Signing.PrivateKey()
             currentKid = kid
         }
+    }
+
+    /// Issues its tokens at the times of `clock` (the server's).
+    func follow(_ clock: ManualClock) {
+        lock.withLock { self.clock = clock }
     }
 
     init(clientId: String = "keyway-client", clientSecret: String = "provider-secret-0123", kid: String? = "p1") {
@@ -119,7 +127,7 @@ final class StandInOIDCProvider: ScopedTestServer, @unchecked Sendable {
             guard form["grant_type"] == "authorization_code", let grant, form["redirect_uri"] == grant.redirectURI,
                 let verifier = form["code_verifier"], PKCE.challenge(for: verifier) == grant.codeChallenge
             else { return try Self.json(["error": "invalid_grant"], status: .badRequest) }
-            let now = Date().timeIntervalSince1970.rounded(.down)
+            let now = (self.lock.withLock { self.clock }?.now() ?? Date()).timeIntervalSince1970.rounded(.down)
             var claims = grant.claims
             claims["iss"] = claims["iss"] ?? .string(self.issuer)
             claims["aud"] = claims["aud"] ?? .string(self.clientId)
