@@ -201,6 +201,7 @@ public final class KeywayServerApp: Sendable {
     public func run(onListening: @escaping @Sendable (ListeningAddress) async -> Void = { _ in }) async throws {
         let router = try buildRouter()
         let host = configuration.host
+        let issuerHost = configuration.issuerHost ?? host
         let issuerBox = issuer
         let app = Application(
             router: router,
@@ -216,7 +217,7 @@ public final class KeywayServerApp: Sendable {
                 let port = channel.localAddress?.port ?? 0
                 let issuer = issuerBox.withLock { value -> String in
                     if value == nil {
-                        let hostPart = host.contains(":") ? "[\(host)]" : host
+                        let hostPart = issuerHost.contains(":") ? "[\(issuerHost)]" : issuerHost
                         value = "http://\(hostPart):\(port)"
                     }
                     return value!

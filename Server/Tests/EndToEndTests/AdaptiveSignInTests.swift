@@ -12,11 +12,12 @@ struct AdaptiveHarness: ScopedTestServer {
 
     static func start(
         policy: [String: Any], limits: FlowLimits = FlowLimits(), passwords: (any PasswordHashing)? = nil,
-        appAttestRoots: [String] = [], database: DatabaseLocation? = nil, clock: ManualClock = ManualClock(), port: Int = 0
+        appAttestRoots: [String] = [], database: DatabaseLocation? = nil, clock: ManualClock = ManualClock(), port: Int = 0,
+        issuerHost: String? = nil
     ) async throws -> AdaptiveHarness {
         let server = try await TestServer.start(
             database: database, port: port, clock: clock, limits: limits, adminToken: testAdminToken, passwords: passwords,
-            appAttestRoots: appAttestRoots)
+            appAttestRoots: appAttestRoots, issuerHost: issuerHost)
         return try await server.settingUp { server in
             try await server.setPolicy(policy)
             return AdaptiveHarness(clock: clock, server: server)

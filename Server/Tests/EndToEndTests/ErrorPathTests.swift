@@ -23,7 +23,13 @@ struct ErrorPathTests {
             let missing = try problem(try await server.request("POST", "/v1/flows", headers: json, body: Data(#"{"flowType":"signin"}"#.utf8)))
             #expect(missing.status == 400)
             #expect(missing.action == .retryInput)
-            #expect(missing.invalidFields?.first?.name == "identifier")
+            // (The identifier may be absent only for a passkey sign-in: the first member missing
+            // is the code challenge.)
+            #expect(missing.invalidFields?.first?.name == "codeChallenge")
+            let noIdentifier = try problem(try await server.request(
+                "POST", "/v1/flows", headers: json,
+                body: Data(#"{"flowType":"signin","codeChallenge":"x","codeChallengeMethod":"S256"}"#.utf8)))
+            #expect(noIdentifier.invalidFields?.first?.name == "identifier")
 
             let wrongType = try problem(try await server.request(
                 "POST", "/v1/flows", headers: json,

@@ -52,17 +52,22 @@ struct HostedLoginBrowserTests {
     ///
     /// `setUp` prepares the server further once the policy is set, and may answer a helper
     /// server (an upstream provider) that is stopped when the scenario ends.
+    ///
+    /// `issuerHost` names the issuer's host (`localhost`, for passkeys, which are bound to a
+    /// domain name, never to an address); the browser then visits the server by that name.
     func run(
-        _ scenario: String, policy: [String: Any]? = nil,
+        _ scenario: String, policy: [String: Any]? = nil, issuerHost: String? = nil,
         setUp: ((TestServer) async throws -> (any ScopedTestServer)?)? = nil
     ) async throws -> [String: Any] {
         let clock = ManualClock()
-        return try await withTestServer(TestServer.start(clock: clock, adminToken: testAdminToken, idleTimeout: 30)) {
-            server in
+        return try await withTestServer(
+            TestServer.start(clock: clock, adminToken: testAdminToken, idleTimeout: 30, issuerHost: issuerHost)
+        ) { server in
             if let policy { try await server.setPolicy(policy) }
             let helper = try await setUp?(server) ?? nil
             do {
-                let report = try await drive(scenario, server: server, clock: clock)
+                let issuer = issuerHost.map { "http://\($0):\(server.port)" } ?? server.baseURL.absoluteString
+                let report = try await drive(scenario, server: server, clock: clock, issuer: issuer)
                 await helper?.stop()
                 return report
             } catch {
@@ -73,14 +78,16 @@ struct HostedLoginBrowserTests {
     }
 
     /// Runs `scenario` against `server`, answering the relying party's pauses.
-    private func drive(_ scenario: String, server: TestServer, clock: ManualClock) async throws -> [String: Any] {
+    private func drive(
+        _ scenario: String, server: TestServer, clock: ManualClock, issuer: String
+    ) async throws -> [String: Any] {
         let second = try await server.addProjectApplication(name: "Second application")
         let directory = TestFiles.directory.appendingPathComponent("browser-rp-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
 
         let arguments = [
-            "--issuer", server.baseURL.absoluteString, "--client-id", TestServer.configId,
+            "--issuer", issuer, "--client-id", TestServer.configId,
             "--second-client-id", second.configId, "--email", Self.email,
             "--server-time", String(clock.now().timeIntervalSince1970), "--pause-dir", directory.path, scenario,
         ]
@@ -113,6 +120,8 @@ struct HostedLoginBrowserTests {
                 #expect(uris["login"]?.hasPrefix("http://127.0.0.1:") == true)
             case "expire-flow":
                 clock.advance(by: 15 * 60 + 60)
+            case "remove-passkeys":
+                try await server.execute("DELETE FROM passkey_credentials")
             case let advance where advance.hasPrefix("advance-"):
                 clock.advance(by: try #require(TimeInterval(advance.dropFirst("advance-".count))))
             default:
@@ -173,6 +182,19 @@ struct HostedLoginBrowserTests {
         #expect(report["pages"] as? [String] == ["identify", "selectMethod:federation:python"])
         #expect(report["label"] as? String == "Continue with Python")
         #expect((report["amr"] as? [String])?.contains("fed") == true)
+    }
+
+    /// Chromium's virtual authenticator (the WebDriver WebAuthn commands) on the hosted pages.
+    @Test("Passkeys: made on the pages after a sign-in, then signing in from the identifier page")
+    func passkeys() async throws {
+        let policy: [String: Any] = [
+            "primaryMethods": ["passkey", "emailOtp"], "passkeys": ["offerAfterSignIn": true, "userVerification": "required"],
+        ]
+        let report = try await run("passkey", policy: policy, issuerHost: "localhost")
+        #expect(report["pages"] as? [String] == ["identify", "selectMethod:emailOtp", "submitCode", "registerPasskey"])
+        #expect(report["credentials"] as? Int == 1)
+        let amr = report["amr"] as? [String] ?? []
+        #expect(amr.contains("user") && (amr.contains("hwk") || amr.contains("swk")), "amr \(amr)")
     }
 
     @Test("Signing up through the form (prompt=create)")

@@ -42,6 +42,7 @@ from joserfc.jwk import KeySet
 from selenium import webdriver
 from selenium.common.exceptions import TimeoutException, WebDriverException
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.virtual_authenticator import VirtualAuthenticatorOptions
 from selenium.webdriver.support.ui import WebDriverWait
 
 TIMEOUT = 60
@@ -689,6 +690,145 @@ def scenario_federation(rp):
             "sub": claims["sub"]}
 
 
+def passkey_sign_in(rp, prompt="login"):
+    """An authorization request answered with a passkey from the identifier page: by the
+    browser's autofill (conditional mediation, which Chromium's virtual authenticator answers at
+    once) or, when the autofill ends without one, by the "Sign in with a passkey" button.
+    Answers (callback or None, the request, how it went: "autofill" or "button", and the text
+    of the page when no callback came)."""
+    rp.advance(5)  # prompt=login asks again of a sign-in older than the request
+    before = rp.callbacks.count()
+    request = rp.authorization(prompt=prompt)
+    rp.visit(request["url"])
+    marker = rp.mark_page()
+    check(rp.form_with("/login/passkey") is not None or rp.callbacks.count() > before,
+          "no passkey button on the identifier page: %s" % rp.page_text())
+    field = rp.driver.find_elements(By.NAME, "identifier")
+    check(not field or field[0].get_attribute("autocomplete") == "username webauthn",
+          "the identifier field does not offer passkeys among its suggestions")
+    way = "autofill"
+    deadline = time.monotonic() + TIMEOUT
+    while rp.callbacks.count() == before:
+        if time.monotonic() > deadline:
+            raise CheckFailed("the passkey sign-in neither ended nor came back: %s" % rp.page_text())
+        try:
+            state = rp.driver.execute_script(
+                "return [window.__relyingPartyMarker === arguments[0], document.readyState,"
+                " document.documentElement.getAttribute('data-kw-autofill')];", marker)
+        except WebDriverException:
+            time.sleep(0.05)  # between two documents
+            continue
+        same_page, ready, autofill = state
+        if not same_page:
+            if ready == "complete" and rp.on_server():
+                return None, request, way, rp.page_text()
+        else:
+            # The browser refused the ceremony: the script says so on the same page.
+            refusals = [e.text for e in rp.driver.find_elements(By.CSS_SELECTOR, ".kw-passkey-error") if e.text]
+            if refusals:
+                reason = rp.form_with("/login/passkey").get_attribute("data-kw-error")
+                return None, request, way, "%s (%s)" % (refusals[0], reason)
+            # The server refused the answer (the autofill may have sent it before the page was
+            # marked): the identifier page again, with the reason.
+            if rp.driver.find_elements(By.CSS_SELECTOR, ".kw-message-error"):
+                return None, request, way, rp.page_text()
+            if autofill in ("ended", "unavailable") and way == "autofill":
+                way = "button"
+                rp.form_with("/login/passkey").find_element(By.CSS_SELECTOR, "button").click()
+        time.sleep(0.05)
+    return rp.callbacks.wait(before + 1), request, way, None
+
+
+def scenario_passkey(rp):
+    """Chromium's virtual authenticator: a sign-in by email code is offered a passkey and makes
+    one on the hosted pages; the next sign-in uses it from the identifier page (the ID token says
+    so); with user verification required, an authenticator that does not verify is refused, and
+    accepted once the policy prefers it; a passkey removed on the server is refused."""
+    options = VirtualAuthenticatorOptions(
+        protocol=VirtualAuthenticatorOptions.Protocol.CTAP2, transport=VirtualAuthenticatorOptions.Transport.INTERNAL,
+        has_resident_key=True, has_user_verification=True, is_user_consenting=True, is_user_verified=True)
+    rp.driver.add_virtual_authenticator(options)
+
+    # 1. Email code, then the offer to make a passkey, taken.
+    before = rp.callbacks.count()
+    request = rp.authorization()
+    rp.visit(request["url"])
+    rp.sent = rp.outbox_count(rp.args.email)
+    shown = []
+    for _ in range(8):
+        if rp.callbacks.count() > before:
+            break
+        create = rp.form_with("/login/action", action="registerPasskey")
+        if create is not None:
+            shown.append("registerPasskey")
+            check(create.get_attribute("data-kw-passkey") == "create", "the passkey form runs no ceremony")
+            marker = rp.mark_page()
+            create.find_element(By.CSS_SELECTOR, "button").click()
+            deadline = time.monotonic() + TIMEOUT
+            while rp.callbacks.count() == before:
+                if time.monotonic() > deadline:
+                    raise CheckFailed("making the passkey did not finish: %s" % rp.page_text())
+                time.sleep(0.05)
+            break
+        identify = rp.form_with("/login/identify")
+        if identify is not None:
+            shown.append("identify")
+            rp.fill(identify, "identifier", rp.args.email)
+            rp.submit(identify)
+            continue
+        choice = [f for f in rp.forms() if rp.hidden(f, "action") == "selectMethod"]
+        if choice:
+            methods = [rp.hidden(f, "methodId") for f in choice]
+            check("passkey" in methods, "passkeys are not among the methods: %s" % methods)
+            shown.append("selectMethod:emailOtp")
+            rp.submit(next(f for f in choice if rp.hidden(f, "methodId") == "emailOtp"))
+            continue
+        code = rp.form_with("/login/action", action="submitCode")
+        check(code is not None, "an unexpected page: %s" % rp.page_text())
+        shown.append("submitCode")
+        rp.fill(code, "code", rp.outbox_code(rp.args.email, rp.sent))
+        rp.sent = rp.outbox_count(rp.args.email)
+        rp.submit(code)
+    check(shown[-1:] == ["registerPasskey"], "no offer to make a passkey: %s" % shown)
+    _, first = rp.redeem(request, rp.callbacks.wait(before + 1))
+    credentials = rp.driver.get_credentials()
+    check(len(credentials) == 1 and credentials[0].is_resident_credential, "the authenticator holds %r" % credentials)
+
+    # 2. The passkey from the identifier page: no identifier typed, no code.
+    callback, request, way, text = passkey_sign_in(rp)
+    check(callback is not None, "the passkey did not sign in: %s" % text)
+    check(way == "autofill", "the browser's autofill did not offer the passkey")
+    _, second = rp.redeem(request, callback)
+    check(second["sub"] == first["sub"], "the passkey signed in another user")
+    amr = second.get("amr") or []
+    check("user" in amr and ("hwk" in amr or "swk" in amr), "the ID token's amr: %r" % amr)
+    check(rp.outbox_count(rp.args.email) == rp.sent, "a code was sent for the passkey sign-in")
+
+    # 3. User verification required: the options ask for it, so the browser refuses the passkey
+    # while the authenticator cannot verify the user, and the page says it was not used; once it
+    # verifies again, the passkey signs in.
+    rp.driver.set_user_verified(False)
+    callback, _, way, text = passkey_sign_in(rp)
+    check(callback is None, "a passkey without user verification signed in")
+    check(way == "button", "the autofill went on without user verification")
+    check("not used" in text, "the page does not say the passkey was not used: %s" % text)
+    rp.driver.set_user_verified(True)
+    callback, request, way, text = passkey_sign_in(rp)
+    check(callback is not None, "the verified passkey did not sign in: %s" % text)
+    _, third = rp.redeem(request, callback)
+    check(third["sub"] == first["sub"], "another user signed in")
+
+    # 4. The passkey removed on the server: refused, with the reason.
+    rp.pauses.pause("remove-passkeys")
+    callback, _, way, text = passkey_sign_in(rp)
+    check(callback is None, "a removed passkey signed in")
+    check("passkey" in text.lower(), "the refusal does not say why: %s" % text)
+    # After the refusal the page offers the button only, not the autofill that would repeat it.
+    check(rp.form_with("/login/passkey").get_attribute("data-kw-conditional") is None,
+          "the page offers the refused passkey again through autofill")
+    return {"pages": shown, "sub": first["sub"], "amr": amr, "credentials": len(credentials)}
+
+
 SCENARIOS = {
     "email-code": scenario_email_code,
     "password-totp": scenario_password_totp,
@@ -705,6 +845,7 @@ SCENARIOS = {
     "csrf": scenario_csrf,
     "expired-flow": scenario_expired_flow,
     "federation": scenario_federation,
+    "passkey": scenario_passkey,
 }
 
 

@@ -13,7 +13,7 @@ struct StoredJSONTests {
     }
 
     @Test func policiesNeedOnlyTheirPrimaryMethods() throws {
-        let policy = try decode(ApplicationPolicy.self, #"{"primaryMethods":["emailOtp"],"passkeys":{"rpId":"x"}}"#)
+        let policy = try decode(ApplicationPolicy.self, #"{"primaryMethods":["emailOtp"],"webAuthn":{"rpId":"x"}}"#)
         #expect(policy == ApplicationPolicy(primaryMethods: [.emailOtp]))
         let nested = try decode(
             ApplicationPolicy.self,

@@ -11,6 +11,9 @@ public struct ServerConfiguration: Sendable {
     public var database: DatabaseLocation
     /// The OAuth issuer URL; `nil` uses the listening URL (`http://HOST:PORT`).
     public var issuer: String?
+    /// The host the listening URL names when ``issuer`` is `nil` (`localhost` for
+    /// `http://localhost:PORT`, a domain name passkeys can be bound to); `nil` names ``host``.
+    public var issuerHost: String?
     /// Dev mode: a dev project and application are provisioned, and messages go to the dev outbox.
     public var devMode: Bool
     /// Pins the config ID of the dev application.

@@ -224,6 +224,13 @@ extension FlowEngine {
                 return .secondFactorUnavailable
             }
         }
+        if !context.progress.isManage, !context.progress.offeredAfterSignIn,
+            let method = FlowMethods.all.first(where: { $0.offersAfterSignIn(context) })
+        {
+            context.progress.offeredAfterSignIn = true
+            try method.beginOffer(&context)
+            return nil
+        }
         if try offerDeviceEnrolment(&context) { return nil }
         return try await complete(&context, in: repositories)
     }
@@ -308,6 +315,11 @@ extension FlowEngine {
             guard try await repositories.users.upgradeGuest(created) else { throw FlowProblem.notAGuest }
         } else {
             try await repositories.users.insert(created)
+        }
+        for method in FlowMethods.all {
+            if let credential = draft.credentials[method.id.rawValue] {
+                try await method.accountCreated(credential, user: created, in: repositories)
+            }
         }
         if let sealed = draft.sealedInviteCode {
             let code = String(decoding: try secrets.open(sealed, purpose: "invite:\(context.flow.id)"), as: UTF8.self)

@@ -69,6 +69,8 @@ struct FlowEngine: Sendable {
         var linkedIdentities: [FederatedIdentityRecord] = []
         /// The client's name (`User-Agent` or the SDK's client header), when the request gave one.
         var clientName: String?
+        /// The user's passkeys, where the policy lists passkeys.
+        var passkeys: [PasskeyCredentialRecord] = []
 
         var identifier: Identifier { Identifier(stored: flow.identifier) }
     }
@@ -109,7 +111,8 @@ struct FlowEngine: Sendable {
     /// drive: a provider's answer then sends the browser back to them.
     func start(
         configId: String?, request: StartFlowRequest, clientAddress: String? = nil, userAgent: String? = nil,
-        account: Account? = nil, guest: Guest? = nil, hostedPages: Bool = false, traceId: String
+        account: Account? = nil, guest: Guest? = nil, hostedPages: Bool = false, passkeyChallenge: String? = nil,
+        traceId: String
     ) async throws -> Step {
         let application = try await application(for: configId)
         var startRequest = request
@@ -127,7 +130,19 @@ struct FlowEngine: Sendable {
         }
         var invalid: [InvalidField] = []
         let identifier = Identifier(parsing: startRequest.identifier)
-        if startRequest.flowType != .accountManage, identifier == nil {
+        let withPasskey = startRequest.passkey == true
+        if withPasskey {
+            if startRequest.flowType != .signin {
+                invalid.append(InvalidField(name: "passkey", reason: "Only a signin flow starts with a passkey."))
+            }
+            if !startRequest.identifier.isEmpty {
+                invalid.append(
+                    InvalidField(name: "identifier", reason: "Send no identifier with passkey: the passkey names the account."))
+            }
+            if startToken != nil {
+                invalid.append(InvalidField(name: "startToken", reason: "A start token cannot start a passkey sign-in."))
+            }
+        } else if startRequest.flowType != .accountManage, identifier == nil {
             invalid.append(
                 InvalidField(
                     name: "identifier", reason: "Enter a valid email address or a phone number in international form (+…)."))
@@ -173,8 +188,14 @@ struct FlowEngine: Sendable {
                 application: application, policy: policy, account: account, request: request,
                 authorization: authorization, clientAddress: clientAddress, now: now, traceId: traceId)
         }
-        guard let identifier else { throw FlowProblem.internalError }
         if let guest, guest.clientId != application.configId { throw FlowProblem.guestOfAnotherApplication }
+        if withPasskey {
+            return try await startWithPasskey(
+                application: application, policy: policy, request: request, authorization: authorization,
+                clientAddress: clientAddress, userAgent: userAgent, guest: guest, challenge: passkeyChallenge,
+                traceId: traceId, now: now)
+        }
+        guard let identifier else { throw FlowProblem.internalError }
 
         let flowId = SecureRandom.identifier(prefix: "flw")
         let flowToken = SecureRandom.token(prefix: "kft")
@@ -457,6 +478,9 @@ struct FlowEngine: Sendable {
             if !context.linkedIdentities.isEmpty, context.identityProviders.isEmpty {
                 context.identityProviders = try await repositories.identityProviders.all(projectId: application.projectId)
             }
+        }
+        if let user, policy.lists(.passkey) {
+            context.passkeys = try await repositories.passkeys.all(userId: user.id)
         }
         if progress.isManage {
             context.usesDeviceActivation = try await repositories.powerAuthApplications.find(applicationId: application.id) != nil

@@ -76,6 +76,17 @@ protocol FlowMethod: Sendable {
     /// Writes what a sign-up set up with it (its credential in the ``FlowProgress/SignUpDraft``)
     /// into the account the sign-up creates.
     func applyCredential(_ credential: JSONValue, to user: inout UserRecord) throws
+    /// Stores what a sign-up set up with it outside the account's row (a passkey), once the
+    /// account exists, in the same transaction.
+    func accountCreated(_ credential: JSONValue, user: UserRecord, in repositories: Repositories) async throws
+
+    // MARK: After a sign-in
+
+    /// Whether a sign-in (or sign-up) that is about to complete offers to set it up first (a
+    /// skippable step).
+    func offersAfterSignIn(_ context: FlowEngine.Context) -> Bool
+    /// Moves the flow to that offer.
+    func beginOffer(_ context: inout FlowEngine.Context) throws
 
     // MARK: Account management
 
@@ -83,6 +94,9 @@ protocol FlowMethod: Sendable {
     var manageOperationNames: [String] { get }
     /// The operations it offers the user now (``ManageOperation``).
     func manageOperations(_ context: FlowEngine.Context) -> [ManageOperation]
+    /// Checks an operation's input before a fresh verification is asked for it (so nobody
+    /// verifies for a change that is refused); throws the problem.
+    func precheck(_ operation: String, input: ManageInput, _ context: FlowEngine.Context, engine: FlowEngine) throws
     /// Runs one of its operations, after a fresh verification when the operation needs one.
     func manage(
         _ operation: String, input: ManageInput, _ context: inout FlowEngine.Context, engine: FlowEngine,
@@ -124,6 +138,10 @@ extension FlowMethod {
     func isRequiredAtSignUp(_ context: FlowEngine.Context) -> Bool { false }
     func beginSignUp(_ context: inout FlowEngine.Context) throws { throw FlowProblem.internalError }
     func applyCredential(_ credential: JSONValue, to user: inout UserRecord) throws {}
+    func accountCreated(_ credential: JSONValue, user: UserRecord, in repositories: Repositories) async throws {}
+    func offersAfterSignIn(_ context: FlowEngine.Context) -> Bool { false }
+    func beginOffer(_ context: inout FlowEngine.Context) throws { throw FlowProblem.internalError }
+    func precheck(_ operation: String, input: ManageInput, _ context: FlowEngine.Context, engine: FlowEngine) throws {}
     func manageOperations(_ context: FlowEngine.Context) -> [ManageOperation] { [] }
     func manage(
         _ operation: String, input: ManageInput, _ context: inout FlowEngine.Context, engine: FlowEngine,
@@ -140,6 +158,7 @@ enum FlowMethods {
         SMSCodeMethod(),
         SignInLinkMethod(),
         AuthenticatorMethod(),
+        PasskeyMethod(),
         PasswordMethod(),
         ApprovalMethod(),
         TrustedDeviceMethod(),
@@ -165,11 +184,16 @@ struct ManageOperation: Sendable, Equatable {
     var fields: [Field] = []
 }
 
-/// The input of a `manage` operation: only `revokeDevice` takes one.
-struct ManageInput: Sendable {
+/// The input of a `manage` operation: the device to revoke, the identity to unlink, the passkey
+/// to rename or remove and its new name.
+struct ManageInput: Sendable, Equatable, Codable {
     var deviceId: String?
     /// The linked identity `unlinkIdentity` removes.
     var identityId: String? = nil
+    /// The passkey `renamePasskey` or `removePasskey` acts on.
+    var passkeyId: String? = nil
+    /// The new name of `renamePasskey`.
+    var name: String? = nil
 }
 
 /// What a method needs to draw its step: the flow limits (code length, attempts) and the box that

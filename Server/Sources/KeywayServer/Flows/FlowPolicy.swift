@@ -29,6 +29,8 @@ struct FlowPolicy: Sendable, Equatable {
     var signInLink = SignInLinkSettings()
     /// Guests.
     var guests = GuestSettings()
+    /// Passkeys.
+    var passkeys = PasskeySettings()
 
     /// Whether `method` signs users in or counts as a second factor here.
     func lists(_ method: AuthenticationMethod) -> Bool {
@@ -68,6 +70,7 @@ struct FlowPolicy: Sendable, Equatable {
         sendsEvents = policy.delivery.events != nil
         emailTemplates = policy.delivery.emailTemplates
         guests = policy.guests
+        passkeys = policy.passkeys ?? PasskeySettings()
     }
 
     /// The policy of an application without a stored one: email codes only, as the application row says.

@@ -83,7 +83,14 @@ struct StepBuilder: Sendable {
                                 label: context.identityProviders.first { $0.id == identity.providerId }?.label
                                     ?? identity.providerId,
                                 email: identity.email, linkedAt: Date(epochMilliseconds: identity.createdAt))
-                        }))
+                        },
+                    passkeys: context.policy.lists(.passkey)
+                        ? context.passkeys.map { passkey in
+                            PasskeySummary(
+                                id: passkey.id, name: passkey.name, createdAt: Date(epochMilliseconds: passkey.createdAt),
+                                lastUsedAt: passkey.lastUsedAt.map(Date.init(epochMilliseconds:)),
+                                synced: passkey.backupEligible)
+                        } : nil))
             for (operation, _) in FlowEngine.operations(context) {
                 draft.post(operation.name, "manage/\(operation.name)", label: operation.label, fields: operation.fields)
             }

@@ -32,6 +32,9 @@ struct BrowserFlowState: Codable, Sendable, Equatable {
     /// An activation code just made on the account page (`CODE#SIGNATURE`, sealed to the visit),
     /// shown once.
     var activationCode: IssuedActivationCode?
+    /// The challenge of the identifier page's passkey sign-in (base64url): the flow a passkey
+    /// starts there takes it as its own; spent by the first answer.
+    var passkeyChallenge: String?
 
     /// An activation code waiting to be shown.
     struct IssuedActivationCode: Codable, Sendable, Equatable {

@@ -36,7 +36,10 @@ extension HostedLogin {
                 try await accountExtras(&page, visit: visit, strings: strings, request: request)
                 return respond(page, strings: strings)
             }
-            return respond(identifierPage(visit, theme: theme, strings: strings, flash: flash), strings: strings, formTargets: targets)
+            var page = identifierPage(visit, theme: theme, strings: strings, flash: flash)
+            // After a refusal, only the button: the browser's autofill would offer the same passkey again.
+            try await addPasskeySignIn(to: &page, visit: &visit, strings: strings, autofill: flash == nil)
+            return respond(page, strings: strings, formTargets: targets)
         }
         var step: Step
         do {
@@ -140,6 +143,14 @@ extension HostedLogin {
             for field in action.fields {
                 if field.type == .checkbox {
                     body[field.name] = .bool(form[field.name] != nil)
+                } else if field.name == "credential", field.type == .hidden {
+                    // A passkey's answer, as the page's script wrote it: JSON, sent as JSON.
+                    guard let value = form[field.name], value.utf8.count <= 64 * 1024,
+                        let json = try? JSONDecoder().decode(JSONValue.self, from: Data(value.utf8))
+                    else {
+                        throw FlowProblem.passkeyNotAnswered
+                    }
+                    body[field.name] = json
                 } else if let value = form[field.name] {
                     body[field.name] = .string(value)
                 }

@@ -84,6 +84,12 @@ struct HostedLoginRoutes {
             }
             return Self.asset(css, type: "text/css; charset=utf-8")
         }
+        router.post("login/passkey") { request, context in
+            await page(request, context) { try await login.passkeySignIn(request, context: context) }
+        }
+        router.get("login/assets/passkey.js") { _, _ in
+            Self.asset(HostedPageRenderer.passkeyScript, type: "text/javascript; charset=utf-8")
+        }
         router.get("login/assets/form-post.js") { _, _ in
             Self.asset(AuthorizationResponse.formPostScript, type: "text/javascript; charset=utf-8")
         }

@@ -76,6 +76,18 @@ struct StepPage {
                 page.redirectTo = redirect.url
                 page.links.append(HostedLink(text: strings("redirect.continue", ["provider": provider]), href: redirect.url))
             }
+        case .passkeyRegister(let register):
+            if let action = step.action(named: "registerPasskey") {
+                handled.insert(action.name)
+                page.displays.append(.text(strings("passkey.createIntro")))
+                page.forms.append(passkeyForm(action, options: register.options, mode: .create, flash: flash))
+            }
+        case .passkeyAuthenticate(let authenticate):
+            if let action = step.action(named: "authenticatePasskey") {
+                handled.insert(action.name)
+                page.displays.append(.text(strings("passkey.signInIntro")))
+                page.forms.append(passkeyForm(action, options: authenticate.options, mode: .get, flash: flash))
+            }
         case .awaitApproval(let approval):
             handled.insert("poll")
             page.displays.append(.value(label: strings("approval.matchingNumber"), value: approval.matchingNumber))
@@ -88,6 +100,14 @@ struct StepPage {
                 .list(
                     label: strings("account.methods"),
                     items: account.methods.map { HostedListItem(title: $0.label, detail: $0.detail) }))
+            if let passkeys = account.passkeys, !passkeys.isEmpty {
+                page.displays.append(
+                    .list(
+                        label: strings("account.passkeys"),
+                        items: passkeys.map {
+                            HostedListItem(title: $0.name, detail: strings($0.synced ? "passkey.synced" : "passkey.deviceBound"))
+                        }))
+            }
             if let devices = account.devices, !devices.isEmpty {
                 page.displays.append(
                     .list(
@@ -116,6 +136,19 @@ struct StepPage {
         page.forms.append(
             HostedForm(action: "/login/cancel", csrfToken: csrfToken, submitLabel: strings("action.cancel"), style: .link))
         return page
+    }
+
+    /// The form of a passkey action: the page's script runs the ceremony with `options` and puts
+    /// the answer into the form's hidden `credential` value before sending it.
+    func passkeyForm<Options: Encodable>(
+        _ action: Action, options: Options, mode: HostedPasskeyCeremony.Mode, flash: BrowserFlowState.Flash?
+    ) -> HostedForm {
+        var form = self.form(for: action, flash: flash, style: .primary)
+        let json = (try? WireCoding.makeEncoder().encode(options)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+        form.passkey = HostedPasskeyCeremony(
+            mode: mode, optionsJSON: json, unsupportedText: strings("passkey.unsupported"),
+            failedText: strings("passkey.failed"))
+        return form
     }
 
     /// A provider's name from its button's label: "Continue with Google" → "Google".

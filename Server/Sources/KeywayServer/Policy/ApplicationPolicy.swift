@@ -37,6 +37,9 @@ public struct ApplicationPolicy: Codable, Sendable, Equatable {
     /// Guests: whether the application makes them, how long one never upgraded is kept, and how
     /// many one client network may make per hour.
     public var guests: GuestSettings = GuestSettings()
+    /// Passkeys, for applications offering ``AuthenticationMethod/passkey``; `nil` takes the
+    /// defaults (the issuer's host as relying party, user verification required).
+    public var passkeys: PasskeySettings?
 
     public init(
         primaryMethods: [AuthenticationMethod], mfaMethods: [AuthenticationMethod] = [], mfaMode: MFAMode = .off,
@@ -84,7 +87,7 @@ public struct ApplicationPolicy: Codable, Sendable, Equatable {
 
     private enum CodingKeys: String, CodingKey {
         case primaryMethods, mfaMethods, mfaMode, flowTypes, signup, password, delivery, devices, appAttest, federation
-        case signInLink, guests
+        case signInLink, guests, passkeys
     }
 
     /// Decodes a policy. Only `primaryMethods` is required; the other fields default to the
@@ -103,6 +106,7 @@ public struct ApplicationPolicy: Codable, Sendable, Equatable {
         federation = try container.decodeIfPresent(FederationSettings.self, forKey: .federation) ?? FederationSettings()
         signInLink = try container.decodeIfPresent(SignInLinkSettings.self, forKey: .signInLink)
         guests = try container.decodeIfPresent(GuestSettings.self, forKey: .guests) ?? GuestSettings()
+        passkeys = try container.decodeIfPresent(PasskeySettings.self, forKey: .passkeys)
     }
 }
 

@@ -47,12 +47,12 @@ extension ApplicationPolicy {
                 "\(method.rawValue.debugDescription) is not a method; use \(Self.list(AuthenticationMethod.supported)).")
         }
         let bootstraps = primaryMethods.contains { $0.worksWithoutEnrolment }
-            || (primaryMethods.contains(.password) && signupOpen)
+            || (primaryMethods.contains(where: { $0 == .password || $0 == .passkey }) && signupOpen)
         if !primaryMethods.isEmpty, !bootstraps {
             let message: String
-            if primaryMethods.contains(.password) {
+            if primaryMethods.contains(.password) || primaryMethods.contains(.passkey) {
                 message =
-                    "This policy would lock every user out: with sign-up closed no one can ever set a password, and a TOTP can only be enrolled after signing in. Add emailOtp or smsOtp, or open signup."
+                    "This policy would lock every user out: with sign-up closed no one can ever set a password or make a passkey, and a TOTP can only be enrolled after signing in. Add emailOtp or smsOtp, or open signup."
             } else {
                 message =
                     "This policy would lock every user out: a TOTP can only be enrolled after signing in, so it cannot be the only way to sign in. Add emailOtp or smsOtp (or password with signup open)."

@@ -68,6 +68,7 @@ struct Repositories: Sendable {
     var trustedDevices: TrustedDeviceRepository { TrustedDeviceRepository(sql: sql) }
     var approvals: ApprovalRepository { ApprovalRepository(sql: sql) }
     var signInLinks: SignInLinkRepository { SignInLinkRepository(sql: sql) }
+    var passkeys: PasskeyRepository { PasskeyRepository(sql: sql) }
     var deviceRequestSignatures: SeenOnceRepository { .deviceRequestSignatures(sql) }
     var appAttest: AppAttestRepository { AppAttestRepository(sql: sql) }
     var corsOrigins: CORSOriginRepository { CORSOriginRepository(sql: sql) }

@@ -19,6 +19,8 @@ final class TestServer: ScopedTestServer, Sendable {
     /// The server's database: start another server on it to play a restart or a second instance.
     let database: DatabaseLocation
     let logs: LogCapture
+    /// The server's clock.
+    let clock: ManualClock
     private let task: Task<Void, any Error>
 
     var baseURL: URL { URL(string: "http://127.0.0.1:\(port)")! }
@@ -29,8 +31,12 @@ final class TestServer: ScopedTestServer, Sendable {
         return nil
     }
 
-    private init(app: KeywayServerApp, port: Int, database: DatabaseLocation, logs: LogCapture, task: Task<Void, any Error>) {
+    private init(
+        app: KeywayServerApp, port: Int, database: DatabaseLocation, logs: LogCapture, clock: ManualClock,
+        task: Task<Void, any Error>
+    ) {
         self.app = app
+        self.clock = clock
         self.port = port
         self.database = database
         self.logs = logs
@@ -51,7 +57,7 @@ final class TestServer: ScopedTestServer, Sendable {
         database: DatabaseLocation? = nil, port: Int = 0, clock: ManualClock, logs: LogCapture = LogCapture(),
         deliveryCommand: String? = nil, limits: FlowLimits = FlowLimits(), adminToken: String? = nil,
         passwords: (any PasswordHashing)? = nil, idleTimeout: TimeInterval = 300, appAttestRoots: [String] = [],
-        smtp: SMTPRelayConfiguration? = nil, issuer: String? = nil
+        smtp: SMTPRelayConfiguration? = nil, issuer: String? = nil, issuerHost: String? = nil
     ) async throws -> TestServer {
         let database =
             if let database { database } else { try await TestDatabase.fresh() }
@@ -66,6 +72,7 @@ final class TestServer: ScopedTestServer, Sendable {
         configuration.appAttestRoots = appAttestRoots
         configuration.smtp = smtp
         configuration.issuer = issuer
+        configuration.issuerHost = issuerHost
         // Many test servers run at once on one PostgreSQL server: a small pool each.
         configuration.databasePoolSize = 3
         configuration.masterKey = masterKey
@@ -84,7 +91,7 @@ final class TestServer: ScopedTestServer, Sendable {
             try await task.value
             throw TestFailure("The server stopped before it was listening.")
         }
-        return TestServer(app: app, port: bound, database: database, logs: logs, task: task)
+        return TestServer(app: app, port: bound, database: database, logs: logs, clock: clock, task: task)
     }
 
     /// Shuts the server down gracefully and waits until it has closed its database.

@@ -120,7 +120,7 @@ struct FlowProgressCodingTests {
         }
         #expect(throws: DecodingError.self) { try decode(#"{"version":1,"mode":"signIn"}"#) }
         #expect(throws: DecodingError.self) {
-            try decode(#"{"version":1,"mode":"signIn","stage":{"kind":"method","method":"passkey"}}"#)
+            try decode(#"{"version":1,"mode":"signIn","stage":{"kind":"method","method":"smartcard"}}"#)
         }
     }
 

@@ -9,14 +9,15 @@ struct FlowMethodsTests {
     @Test func eachModuleIsRegisteredOnceUnderItsID() {
         let ids = FlowMethods.all.map(\.id)
         #expect(Set(ids).count == ids.count)
-        #expect(ids == [.emailOtp, .smsOtp, .signInLink, .totp, .password, .deviceApproval, .trustedDevice])
+        #expect(ids == [.emailOtp, .smsOtp, .signInLink, .totp, .passkey, .password, .deviceApproval, .trustedDevice])
         for id in ids { #expect(FlowMethods.module(id)?.id == id) }
-        #expect(FlowMethods.module(AuthenticationMethod(rawValue: "passkey")) == nil)
+        #expect(FlowMethods.module(AuthenticationMethod(rawValue: "smartcard")) == nil)
     }
 
     @Test func thePolicyValidationAsksTheModules() {
-        #expect(AuthenticationMethod.supported == [.emailOtp, .smsOtp, .signInLink, .totp, .password])
-        #expect(FlowMethods.all.filter(\.canBeSecondFactor).map(\.id) == [.emailOtp, .smsOtp, .totp, .deviceApproval])
+        #expect(AuthenticationMethod.supported == [.emailOtp, .smsOtp, .signInLink, .totp, .passkey, .password])
+        #expect(
+            FlowMethods.all.filter(\.canBeSecondFactor).map(\.id) == [.emailOtp, .smsOtp, .totp, .passkey, .deviceApproval])
         #expect(FlowMethods.all.filter(\.worksWithoutEnrolment).map(\.id) == [.emailOtp, .smsOtp, .signInLink])
     }
 

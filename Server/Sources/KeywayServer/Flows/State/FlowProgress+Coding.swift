@@ -14,7 +14,7 @@ import KeywayProtocol
 extension FlowProgress: Codable {
     private enum CodingKeys: String, CodingKey {
         case version, mode, signIn, signUp, manage, stage, proofs, secondFactorSkipped, enrolmentOffered, failures
-        case device, notice, risk, authorization, guest, federation
+        case device, notice, risk, authorization, guest, federation, offeredAfterSignIn
     }
 
     init(from decoder: any Decoder) throws {
@@ -35,6 +35,7 @@ extension FlowProgress: Codable {
         proofs = try container.value(.proofs, or: [])
         secondFactorSkipped = try container.value(.secondFactorSkipped, or: false)
         enrolmentOffered = try container.value(.enrolmentOffered, or: false)
+        offeredAfterSignIn = try container.value(.offeredAfterSignIn, or: false)
         failures = try container.value(.failures, or: [:])
         device = try container.value(.device, or: DeviceProgress())
         notice = try container.decodeIfPresent(String.self, forKey: .notice)
@@ -62,6 +63,7 @@ extension FlowProgress: Codable {
         try container.encode(proofs, forKey: .proofs)
         try container.encode(secondFactorSkipped, forKey: .secondFactorSkipped)
         try container.encode(enrolmentOffered, forKey: .enrolmentOffered)
+        if offeredAfterSignIn { try container.encode(offeredAfterSignIn, forKey: .offeredAfterSignIn) }
         try container.encode(failures, forKey: .failures)
         try container.encode(device, forKey: .device)
         try container.encodeIfPresent(notice, forKey: .notice)

@@ -23,6 +23,8 @@ struct FlowProgress: Sendable, Equatable {
     var secondFactorSkipped = false
     /// Whether the optional second factor was offered to set up already.
     var enrolmentOffered = false
+    /// Whether a method was offered to set up before the sign-in completes (a passkey).
+    var offeredAfterSignIn = false
     /// Wrong answers per method (`password`, `totp`) in this flow.
     var failures: [String: Int] = [:]
     /// Trusted-device state: what the client said and what happened to its device.
@@ -112,6 +114,8 @@ struct FlowProgress: Sendable, Equatable {
         var grantedScope: String?
         /// The change waiting for a fresh verification.
         var pendingOperation: String?
+        /// The input of the waiting operation (the passkey `removePasskey` removes).
+        var pendingInput: ManageInput?
         /// The linked identity the waiting `unlinkIdentity` removes.
         var pendingIdentityId: String?
         /// The activation code `createActivationCode` just made (sealed to the flow), shown on

@@ -87,13 +87,15 @@ struct FlowRoutes {
             return Response(status: .noContent)
         }
         flows.post(":flowId/manage/:operation") { request, context in
-            // Operations take no body, except revokeDevice ({"deviceId": …}) and unlinkIdentity
-            // ({"identityId": …}).
+            // Operations take no body, except revokeDevice ({"deviceId": …}), unlinkIdentity
+            // ({"identityId": …}), renamePasskey ({"passkeyId": …, "name": …}) and removePasskey.
             let body = try await RequestDecoding.optionalJSON(ManageOperationRequest.self, from: request, context: context)
             return try HTTPResponses.json(
                 try await engine.manage(
                     Self.target(request, context), operation: try context.parameters.require("operation"),
-                    deviceId: body?.deviceId, identityId: body?.identityId))
+                    input: ManageInput(
+                        deviceId: body?.deviceId, identityId: body?.identityId, passkeyId: body?.passkeyId,
+                        name: body?.name)))
         }
         // Each method's own input, and the code step the code methods share.
         let routes = FlowInputRoutes(group: flows, engine: engine)
@@ -122,11 +124,15 @@ struct FlowRoutes {
             traceId: context.traceId)
     }
 }
-/// The body of a `manage` operation that names a device.
+/// The body of a `manage` operation that names a device, an identity or a passkey.
 struct ManageOperationRequest: Decodable, Sendable {
     var deviceId: String?
     /// The linked identity `unlinkIdentity` removes.
     var identityId: String?
+    /// The passkey `renamePasskey` or `removePasskey` acts on.
+    var passkeyId: String?
+    /// The new name of `renamePasskey`.
+    var name: String?
 }
 
 /// A form answer: a string, or a boolean or number a client sent as JSON.

@@ -20,6 +20,8 @@ struct HostedPage: Sendable, Equatable {
     /// Send the browser on to this `https` (or loopback `http`) URL at once, without JavaScript
     /// (an upstream provider's sign-in page); the page links to it too.
     var redirectTo: String? = nil
+    /// Whether the page runs passkey ceremonies (it then loads `/login/assets/passkey.js`).
+    var runsPasskeys: Bool { forms.contains { $0.passkey != nil } }
     /// The page's language (`lang`).
     var locale = "en"
     /// The HTTP status the page is served with.
@@ -92,6 +94,9 @@ struct HostedForm: Sendable, Equatable {
     var disabled = false
     /// An `https` icon drawn in the button (an upstream provider's logo).
     var iconURL: String? = nil
+    /// A passkey ceremony the page's script runs before the form is sent: it puts the
+    /// authenticator's answer into the form's `credential` value.
+    var passkey: HostedPasskeyCeremony? = nil
 }
 
 /// A hidden form value.
@@ -137,4 +142,24 @@ struct HostedOption: Sendable, Equatable {
 struct HostedLink: Sendable, Equatable {
     var text: String
     var href: String
+}
+
+/// A WebAuthn ceremony a form runs in the browser (`/login/assets/passkey.js`).
+struct HostedPasskeyCeremony: Sendable, Equatable {
+    enum Mode: String, Sendable {
+        /// `navigator.credentials.create`.
+        case create
+        /// `navigator.credentials.get`.
+        case get
+    }
+    var mode: Mode
+    /// The standard options as JSON (WebAuthn Level 3).
+    var optionsJSON: String
+    /// What the page says when the browser has no passkeys.
+    var unsupportedText: String
+    /// What the page says when the ceremony fails or is cancelled.
+    var failedText: String
+    /// Whether the script also offers the passkeys among the page's autofill suggestions
+    /// (conditional mediation), where the browser can.
+    var conditional = false
 }

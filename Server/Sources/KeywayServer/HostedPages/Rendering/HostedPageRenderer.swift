@@ -5,7 +5,8 @@ import Mustache
 /// Draws a ``HostedPage`` as a complete HTML document with the mustache templates of
 /// `Resources/HostedPages/templates`.
 ///
-/// The document needs no script and no inline style, so it is served under a Content-Security-Policy
+/// The document needs no inline script and no inline style (a page with a passkey ceremony loads
+/// the one script, ``passkeyScript``, from `script-src 'self'`), so it is served under a Content-Security-Policy
 /// of `default-src 'none'; style-src 'self'` (plus the origin of the theme's `stylesheetURL`),
 /// `img-src 'self'` (plus the origin of the theme's `logoURL`) and `form-action 'self'`. It links,
 /// in order: the built-in stylesheet (``stylesheetHref``, served from ``stylesheetPath`` with the
@@ -28,6 +29,24 @@ struct HostedPageRenderer: Sendable {
     static let stylesheetHref: String = {
         let digest = SHA256.hash(data: Data(stylesheet.utf8))
         return stylesheetPath + "?v=" + digest.prefix(6).map { String(format: "%02x", $0) }.joined()
+    }()
+
+    /// Where the controller serves ``passkeyScript``.
+    static let passkeyScriptPath = "/login/assets/passkey.js"
+
+    /// The script of the passkey ceremonies (`Resources/HostedPages/passkey.js`), loaded once: the
+    /// only script of the hosted pages, on pages that run a ceremony.
+    static let passkeyScript: String = {
+        guard let url = Bundle.module.url(forResource: "passkey", withExtension: "js", subdirectory: "HostedPages"),
+            let data = try? Data(contentsOf: url)
+        else { preconditionFailure("HostedPages/passkey.js is missing from the KeywayServer resources") }
+        return String(decoding: data, as: UTF8.self)
+    }()
+
+    /// The link to ``passkeyScript``, versioned by its hash as ``stylesheetHref`` is.
+    static let passkeyScriptHref: String = {
+        let digest = SHA256.hash(data: Data(passkeyScript.utf8))
+        return passkeyScriptPath + "?v=" + digest.prefix(6).map { String(format: "%02x", $0) }.joined()
     }()
 
     /// The text of each template, by its file name without `.mustache`, loaded once; `page` is the document.

@@ -27,6 +27,7 @@ extension HostedPageView {
             stylesheets.append(HostedLinkView(text: "", href: external))
         }
         self.stylesheets = stylesheets
+        scripts = page.runsPasskeys ? [HostedLinkView(text: "", href: HostedPageRenderer.passkeyScriptHref)] : []
         let refresh = page.refreshAfter.map { max(1, $0) }
         hasRefresh = refresh != nil
         refreshSeconds = refresh.map(String.init) ?? ""

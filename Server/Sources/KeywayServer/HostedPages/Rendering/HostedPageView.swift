@@ -18,6 +18,8 @@ struct HostedPageView: Sendable {
     let brand: HostedBrandView
     /// The stylesheets, in order: the built-in one, the theme's colour, the project's own.
     let stylesheets: [HostedLinkView]
+    /// The scripts (`/login/assets/passkey.js` on a page with a passkey ceremony).
+    let scripts: [HostedLinkView]
     /// Whether the page reloads itself.
     let hasRefresh: Bool
     /// The seconds of `<meta http-equiv="refresh">`.
@@ -160,6 +162,18 @@ struct HostedFormView: Sendable {
     let hasButtonDescribedBy: Bool
     /// The ids describing the button (an item's title, the note).
     let buttonDescribedBy: String
+    /// Whether the form runs a passkey ceremony before it is sent.
+    let hasPasskey: Bool
+    /// `create` or `get`.
+    let passkeyMode: String
+    /// The ceremony's options (JSON, escaped as an attribute value).
+    let passkeyOptions: String
+    /// What the script says when the browser has no passkeys.
+    let passkeyUnsupported: String
+    /// What the script says when the ceremony fails or is cancelled.
+    let passkeyFailed: String
+    /// Whether the script also offers passkeys among autofill suggestions.
+    let passkeyConditional: Bool
 }
 
 /// A hidden value of a form.

@@ -31,7 +31,10 @@ struct HostedPageViewBuilder {
             submitLabel: form.submitLabel, style: form.style.rawValue, disabled: form.disabled,
             hasIcon: icon != nil, iconURL: icon ?? "",
             hasNote: !note.isEmpty, note: note, noteId: noteId,
-            hasButtonDescribedBy: !describers.isEmpty, buttonDescribedBy: describers.joined(separator: " "))
+            hasButtonDescribedBy: !describers.isEmpty, buttonDescribedBy: describers.joined(separator: " "),
+            hasPasskey: form.passkey != nil, passkeyMode: form.passkey?.mode.rawValue ?? "",
+            passkeyOptions: form.passkey?.optionsJSON ?? "", passkeyUnsupported: form.passkey?.unsupportedText ?? "",
+            passkeyFailed: form.passkey?.failedText ?? "", passkeyConditional: form.passkey?.conditional ?? false)
     }
 
     /// The views of `displays`, consecutive labelled values grouped into one.

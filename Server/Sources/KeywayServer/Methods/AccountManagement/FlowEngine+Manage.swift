@@ -51,6 +51,7 @@ extension FlowEngine {
             context.usesDeviceActivation =
                 try await repositories.powerAuthApplications.find(applicationId: application.id) != nil
             context.linkedIdentities = try await repositories.federatedIdentities.all(userId: user.id)
+            if policy.lists(.passkey) { context.passkeys = try await repositories.passkeys.all(userId: user.id) }
             if !context.linkedIdentities.isEmpty {
                 context.identityProviders = try await repositories.identityProviders.all(projectId: application.projectId)
             }
@@ -75,9 +76,7 @@ extension FlowEngine {
 
     /// Runs an operation of the `manageAccount` step, after a fresh verification when it
     /// weakens the account.
-    func manage(_ target: Target, operation name: String, deviceId: String? = nil, identityId: String? = nil) async throws
-        -> Step
-    {
+    func manage(_ target: Target, operation name: String, input: ManageInput = ManageInput()) async throws -> Step {
         let known =
             FlowMethods.all.contains { $0.manageOperationNames.contains(name) }
             || [Self.finishOperation.name, Self.activationCodeOperation.name, Self.unlinkIdentityOperation.name]
@@ -85,14 +84,14 @@ extension FlowEngine {
         guard known else {
             throw FlowProblem.invalidRequest([InvalidField(name: "operation", reason: "No such operation.")])
         }
-        let input = ManageInput(deviceId: deviceId, identityId: identityId)
         return try await run(target) { context, repositories in
             guard context.progress.isManage, context.progress.stage == .manageAccount else {
                 throw FlowProblem.invalidStep
             }
-            guard let (operation, _) = Self.operations(context).first(where: { $0.operation.name == name }) else {
+            guard let (operation, method) = Self.operations(context).first(where: { $0.operation.name == name }) else {
                 throw FlowProblem.invalidStep
             }
+            try method?.precheck(name, input: input, context, engine: self)
             context.progress.notice = nil
             context.progress.management?.issuedActivationCode = nil
             if operation.needsReverification, !self.recentlyVerified(context) {
@@ -101,6 +100,7 @@ extension FlowEngine {
                 guard !options.isEmpty else { throw FlowProblem.methodUnavailable }
                 context.progress.management?.pendingOperation = name
                 context.progress.management?.pendingIdentityId = input.identityId
+                context.progress.management?.pendingInput = input
                 try await self.offer(options, purpose: .reverification, skippable: false, &context, in: repositories)
                 return nil
             }
@@ -119,10 +119,12 @@ extension FlowEngine {
             context.progress.stage = .manageAccount
             return nil
         }
-        let identityId = context.progress.management?.pendingIdentityId
+        var input = context.progress.management?.pendingInput ?? ManageInput()
+        input.identityId = input.identityId ?? context.progress.management?.pendingIdentityId
         context.progress.management?.pendingOperation = nil
         context.progress.management?.pendingIdentityId = nil
-        return try await perform(name, input: ManageInput(deviceId: nil, identityId: identityId), &context, in: repositories)
+        context.progress.management?.pendingInput = nil
+        return try await perform(name, input: input, &context, in: repositories)
     }
 
     /// Runs `name` with the method that offers it; the flow is back at the account's methods

@@ -48,7 +48,7 @@ extension FlowEngine {
                 InvalidField(name: "identityId", reason: "Choose one of the account's linked identities.")
             ])
         }
-        guard Self.hasAnotherWayIn(user, without: identityId, context) else {
+        guard Self.hasAnotherWayIn(user, withoutIdentity: identityId, context) else {
             throw FlowProblem.invalidRequest([
                 InvalidField(
                     name: "identityId",
@@ -58,13 +58,18 @@ extension FlowEngine {
         return (user, identityId)
     }
 
-    /// Whether the user can still sign in under the policy without the identity `identityId`.
-    static func hasAnotherWayIn(_ user: UserRecord, without identityId: String, _ context: Context) -> Bool {
+    /// Whether the user can still sign in under the policy without the identity `identityId`
+    /// or the passkey `passkeyId`.
+    static func hasAnotherWayIn(
+        _ user: UserRecord, withoutIdentity identityId: String? = nil, withoutPasskey passkeyId: String? = nil,
+        _ context: Context
+    ) -> Bool {
         let primary = context.policy.primaryMethods
-        if primary.contains(.emailOtp), user.email != nil, user.emailVerified { return true }
+        if primary.contains(.emailOtp) || primary.contains(.signInLink), user.email != nil, user.emailVerified { return true }
         if primary.contains(.smsOtp), user.verifiedPhone != nil { return true }
         if primary.contains(.password), user.passwordHash != nil { return true }
         if primary.contains(.totp), user.hasTotp { return true }
+        if primary.contains(.passkey), context.passkeys.contains(where: { $0.id != passkeyId }) { return true }
         let enabled = Set(context.policy.federationProviders)
         return context.linkedIdentities.contains { $0.id != identityId && enabled.contains($0.providerId) }
     }

@@ -144,6 +144,7 @@ struct UserRepository: Sendable {
             "DELETE FROM user_profiles WHERE user_id = \(bind: id)",
             "DELETE FROM external_identities WHERE user_id = \(bind: id)",
             "DELETE FROM federated_identities WHERE user_id = \(bind: id)",
+            "DELETE FROM passkey_credentials WHERE user_id = \(bind: id)",
             "DELETE FROM users WHERE id = \(bind: id) AND is_anonymous = 1",
         ]
         for statement in statements { try await sql.raw(statement).run() }

@@ -1,0 +1,54 @@
+import Foundation
+import KeywayProtocol
+
+/// A sign-in started with a discoverable passkey: no identifier; the first step asks for a
+/// passkey of any account of the project, and the passkey the user picks names the account. The
+/// hosted pages start one with the challenge their identifier page already offered
+/// (`challenge`), so the browser's autofill can answer it.
+extension FlowEngine {
+    func startWithPasskey(
+        application: ApplicationRecord, policy: FlowPolicy, request: StartFlowRequest,
+        authorization: FlowProgress.AuthorizationParameters?, clientAddress: String?, userAgent: String?, guest: Guest?,
+        challenge: String? = nil, traceId: String, now: Int64
+    ) async throws -> Step {
+        let flowId = SecureRandom.identifier(prefix: "flw")
+        let flowToken = SecureRandom.token(prefix: "kft")
+        let step: Step = try await database.write { repositories in
+            let clientHash = clientAddress.map(ClientAddress.hash)
+            if let clientHash {
+                try await self.consume(
+                    "start-ip", clientHash, limit: self.limits.rateLimits.flowStartsPerAddress, now: now, in: repositories)
+            }
+            var progress = FlowProgress(
+                mode: .signIn(FlowProgress.SignIn()), stage: .choosing(MethodChoice(options: [], purpose: .primary)))
+            progress.authorization = authorization
+            if let guest { progress.guest = FlowProgress.GuestProgress(userId: guest.userId, signsIn: true) }
+            if policy.devices.enabled, let hint = request.device {
+                progress.device.hint = DeviceHint(
+                    deviceId: hint.deviceId.flatMap { $0.isEmpty || $0.count > 100 ? nil : $0 }, canEnrol: hint.canEnrol)
+            }
+            progress.device.userAgent = userAgent.map { String($0.prefix(200)) }
+            let flow = FlowRecord(
+                id: flowId, applicationId: application.id, flowType: .signin, identifier: "", userId: nil,
+                state: .awaitingCode, tokenHash: sha256Hex(flowToken), codeChallenge: request.codeChallenge, otpHash: nil,
+                otpExpiresAt: nil, resendAt: nil, resendCount: 0, failedAttempts: 0, sessionId: nil, createdAt: now,
+                expiresAt: now + self.milliseconds(self.limits.flowLifetime), updatedAt: now)
+            var context = Context(
+                flow: flow, progress: progress, application: application, policy: policy, user: nil, now: now,
+                addressHash: clientHash, location: CoarseLocation.of(clientAddress), audience: self.issuer())
+            context.clientName = userAgent.map { String($0.prefix(200)) }
+            guard policy.primaryMethods.contains(.passkey), PasskeyMethod.relyingParty(context) != nil else {
+                throw FlowProblem.invalidRequest([
+                    InvalidField(name: "passkey", reason: "This application does not sign in with passkeys.")
+                ])
+            }
+            try PasskeyMethod.begin(.primary, skippable: false, challenge: challenge, &context)
+            context.flow.progress = context.progress
+            try await repositories.flows.insert(context.flow)
+            return self.steps.step(for: context, flowToken: Sensitive(flowToken), traceId: traceId)
+        }
+        logger.info("flow started", metadata: ["flow": "\(flowId)", "type": "signin", "method": "passkey"])
+        metrics.flowStarted(flowType: FlowType.signin.rawValue)
+        return step
+    }
+}

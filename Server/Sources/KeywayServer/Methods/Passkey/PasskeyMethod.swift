@@ -1,0 +1,209 @@
+import Foundation
+import KeywayJOSE
+import KeywayProtocol
+
+/// Passkeys (WebAuthn): a primary method — with a discoverable passkey, without typing an
+/// identifier —, a second factor, and a way to prove again who a user is. A passkey is made in a
+/// sign-up (where the policy signs in with passkeys only), after a sign-in when the policy offers
+/// it (`passkeys.offerAfterSignIn`), and in account management. Each ceremony's challenge is
+/// bound to the flow's stage and used once: any answer, accepted or refused, replaces it.
+struct PasskeyMethod: FlowMethod {
+    let id: FlowMethodID = .passkey
+
+    var canBePrimary: Bool { true }
+    var canBeSecondFactor: Bool { true }
+
+    func validate(_ policy: ApplicationPolicy, devMode: Bool) -> [PolicyProblem] {
+        guard policy.uses(id) || policy.passkeys != nil else { return [] }
+        return (policy.passkeys ?? PasskeySettings()).problems()
+    }
+
+    /// The relying party of the flow's application on this server, when its settings fit the issuer.
+    static func relyingParty(_ context: FlowEngine.Context) -> WebAuthnRelyingParty? {
+        context.policy.passkeys.relyingParty(issuer: context.audience)
+    }
+
+    func isPrimaryOption(_ context: FlowEngine.Context) -> Bool { Self.relyingParty(context) != nil }
+
+    func isEnrolled(_ context: FlowEngine.Context) -> Bool { !context.passkeys.isEmpty && Self.relyingParty(context) != nil }
+
+    func canEnrol(_ context: FlowEngine.Context) -> Bool {
+        guard Self.relyingParty(context) != nil else { return false }
+        if let draft = context.progress.signUpDraft {
+            return draft.credential(id, as: PasskeyCredentialDraft.self) == nil
+        }
+        guard let user = context.user, !user.isAnonymous else { return false }
+        return context.passkeys.count < Self.maximumPerUser
+    }
+
+    func canReverify(_ context: FlowEngine.Context) -> Bool { isEnrolled(context) }
+
+    /// The most passkeys one account keeps.
+    static let maximumPerUser = 20
+
+    func option(for purpose: MethodPurpose, _ context: FlowEngine.Context) -> MethodOption {
+        MethodOption(id: id.rawValue, type: id, label: purpose == .enrolment ? "Create a passkey" : "Use a passkey")
+    }
+
+    func begin(
+        _ purpose: MethodPurpose, _ context: inout FlowEngine.Context, engine: FlowEngine, in repositories: Repositories
+    ) async throws {
+        // Chosen among the second factors to set up: the new passkey proves the second factor.
+        try Self.begin(purpose, skippable: false, provesSecondFactor: purpose == .enrolment, &context)
+    }
+
+    /// Moves the flow to a new ceremony for `purpose` with a fresh challenge: making a passkey
+    /// (`enrolment`) or signing with one.
+    static func begin(
+        _ purpose: MethodPurpose, skippable: Bool, provesSecondFactor: Bool = false, challenge: String? = nil,
+        _ context: inout FlowEngine.Context
+    ) throws {
+        var state = PasskeyStage(challenge: challenge ?? Base64URL.encode(Data(SecureRandom.bytes(32))))
+        if purpose == .enrolment {
+            state.userHandle = try userHandle(context)
+            if skippable { state.skippable = true }
+            if provesSecondFactor { state.provesSecondFactor = true }
+        }
+        context.progress.stage = .method(try ActiveMethod(.passkey, purpose: purpose, state: state))
+    }
+
+    /// A new challenge for the current ceremony: after any answer, accepted or refused, so a
+    /// challenge is used once.
+    static func renewChallenge(_ context: inout FlowEngine.Context) throws {
+        guard let active = context.progress.active(.passkey), var state = try? active.state(as: PasskeyStage.self) else {
+            return
+        }
+        state.challenge = Base64URL.encode(Data(SecureRandom.bytes(32)))
+        context.progress.stage = .method(try ActiveMethod(.passkey, purpose: active.purpose, state: state))
+    }
+
+    /// The user handle a new passkey is made with: the one the account's passkeys share, or a
+    /// new random one (never an address or the user ID).
+    static func userHandle(_ context: FlowEngine.Context) throws -> String {
+        if let existing = context.passkeys.first?.userHandle { return existing }
+        if let kept = context.progress.signUpDraft?.credential(.passkey, as: PasskeyCredentialDraft.self) {
+            return kept.passkey.userHandle
+        }
+        return Base64URL.encode(Data(SecureRandom.bytes(32)))
+    }
+
+    func step(for active: ActiveMethod, _ context: FlowEngine.Context, into draft: inout StepDraft, using resources: StepResources) {
+        guard let state = try? active.state(as: PasskeyStage.self), let relyingParty = Self.relyingParty(context) else {
+            draft.payload = .none(active.purpose == .enrolment ? .passkeyRegister : .passkeyAuthenticate)
+            return
+        }
+        if active.purpose == .enrolment {
+            draft.info = StepInfo(id: "passkeyRegister", label: "Create a passkey")
+            draft.payload = .passkeyRegister(
+                PasskeyRegisterPayload(
+                    options: PasskeyOptions.creation(state, relyingParty: relyingParty, context), purpose: active.purpose))
+            draft.post(
+                "registerPasskey", "passkey/register", label: "Create a passkey",
+                fields: [
+                    Field(name: "credential", type: .hidden),
+                    Field(name: "name", type: .text, required: false, label: "Passkey name", maxLength: 64),
+                ])
+            if state.skippable == true { draft.post("skip", "skip", label: "Not now") }
+            return
+        }
+        draft.info =
+            active.purpose == .primary
+            ? StepInfo(id: "passkeyAuthenticate", label: "Sign in with a passkey") : StepBuilder.info(for: active.purpose)
+        draft.payload = .passkeyAuthenticate(
+            PasskeyAuthenticatePayload(
+                options: PasskeyOptions.request(state, purpose: active.purpose, relyingParty: relyingParty, context),
+                purpose: active.purpose,
+                attemptsRemaining: max(0, resources.limits.maxCodeAttempts - context.progress.failures(of: id))))
+        draft.post(
+            "authenticatePasskey", "passkey/authenticate", label: "Use a passkey",
+            fields: [Field(name: "credential", type: .hidden)])
+    }
+
+    func enrolledMethod(_ context: FlowEngine.Context) -> EnrolledMethod? {
+        guard !context.passkeys.isEmpty else { return nil }
+        let count = context.passkeys.count
+        return EnrolledMethod(
+            type: id, label: "Passkeys", detail: count == 1 ? "1 passkey" : "\(count) passkeys",
+            isSecondFactor: context.policy.mfaMethods.contains(id))
+    }
+
+    // MARK: Sign-up
+
+    /// A sign-up makes a passkey before the account exists where passkeys are the only way in
+    /// (no code method signs in under the policy).
+    func isRequiredAtSignUp(_ context: FlowEngine.Context) -> Bool {
+        guard let draft = context.progress.signUpDraft, context.policy.primaryMethods.contains(id),
+            Self.relyingParty(context) != nil
+        else { return false }
+        let codeMethods: [AuthenticationMethod] = [.emailOtp, .smsOtp, .signInLink]
+        return !context.policy.primaryMethods.contains(where: codeMethods.contains)
+            && draft.credential(id, as: PasskeyCredentialDraft.self) == nil
+    }
+
+    func beginSignUp(_ context: inout FlowEngine.Context) throws {
+        try Self.begin(.enrolment, skippable: false, &context)
+    }
+
+    func accountCreated(_ credential: JSONValue, user: UserRecord, in repositories: Repositories) async throws {
+        var passkey = try credential.decoding(PasskeyCredentialDraft.self).passkey
+        passkey.userId = user.id
+        guard try await repositories.passkeys.insert(passkey) else { throw FlowProblem.passkeyAlreadyRegistered }
+    }
+
+    // MARK: After a sign-in
+
+    /// Offers a sign-in or sign-up without a passkey to make one before it completes, where the
+    /// policy says so.
+    func offersAfterSignIn(_ context: FlowEngine.Context) -> Bool {
+        context.policy.passkeys.offerAfterSignIn && context.policy.primaryMethods.contains(id)
+            && context.progress.primaryMethod != id && context.passkeys.isEmpty && canEnrol(context)
+    }
+
+    func beginOffer(_ context: inout FlowEngine.Context) throws {
+        try Self.begin(.enrolment, skippable: true, &context)
+    }
+
+    func skip(_ active: ActiveMethod, _ context: inout FlowEngine.Context, engine: FlowEngine, in repositories: Repositories)
+        async throws -> FlowProblem?
+    {
+        guard (try? active.state(as: PasskeyStage.self))?.skippable == true else { throw FlowProblem.invalidStep }
+        return try await engine.advance(&context, in: repositories)
+    }
+
+    var notices: [String: String] {
+        [
+            "passkeyAdded": "Your passkey is ready.", "passkeyRemoved": "The passkey was removed.",
+            "passkeyRenamed": "The passkey was renamed.",
+        ]
+    }
+
+    func routes(_ routes: FlowInputRoutes) {
+        let engine = routes.engine
+        routes.post("passkey/register") { request, context, target in
+            let body = try await RequestDecoding.json(RegisterPasskeyRequest.self, from: request, context: context)
+            return try await register(target, body, engine: engine)
+        }
+        routes.post("passkey/authenticate") { request, context, target in
+            let body = try await RequestDecoding.json(AuthenticatePasskeyRequest.self, from: request, context: context)
+            return try await authenticate(target, body, engine: engine)
+        }
+    }
+}
+
+/// The state of a passkey stage. Every member is optional.
+struct PasskeyStage: Codable, Sendable, Equatable {
+    /// The ceremony's challenge, base64url: replaced after every answer.
+    var challenge: String?
+    /// While making a passkey: the user handle it is made with.
+    var userHandle: String?
+    /// Whether the user may skip making the passkey (an offer after a sign-in).
+    var skippable: Bool?
+    /// Whether the new passkey is the second factor the flow sets up (chosen among them), so
+    /// making it proves that factor.
+    var provesSecondFactor: Bool?
+}
+
+/// A passkey a sign-up made, kept for the account it creates.
+struct PasskeyCredentialDraft: Codable, Sendable, Equatable {
+    var passkey: PasskeyCredentialRecord
+}
