@@ -23,7 +23,10 @@ struct AccountCommand: AsyncParsableCommand {
         let keyway = try options.makeKeyway()
         let stored = try options.makeSession(keyway)
         let terminal = Terminal()
-        let outcome = await FlowSession.run(keyway: keyway, stored: stored, terminal: terminal, server: options.server) {
+        let outcome = await FlowSession.run(
+            keyway: keyway, stored: stored, terminal: terminal, server: options.server,
+            passkeys: try options.makePasskeyAuthenticator(), passkeyStore: options.stateDirectory
+        ) {
             do throws(SessionError) {
                 try await $0.startAccountManagement()
                 return true

@@ -60,6 +60,26 @@ struct ClientOptions: ParsableArguments {
         }
     }
 
+    /// The CLI's passkeys: a software authenticator (keys in a file, not hardware) whose passkeys
+    /// are kept encrypted under the state folder — the key in `passkeys.key` (mode 0600), the
+    /// passkeys in `passkeys.kwstore` —, answering with the server's origin.
+    func makePasskeyAuthenticator() throws -> SoftwarePasskeyAuthenticator {
+        guard let url = URL(string: server), let scheme = url.scheme?.lowercased(), let host = url.host?.lowercased() else {
+            throw ValidationError("--server is not a URL.")
+        }
+        let port = url.port.map { ":\($0)" } ?? ""
+        let directory = URL(fileURLWithPath: stateDirectory, isDirectory: true)
+        do {
+            let storage = try FileSecureStorage(
+                directory: directory, namespace: "passkeys",
+                keySource: .keyFile(directory.appendingPathComponent("passkeys.key")))
+            return SoftwarePasskeyAuthenticator(
+                storage: storage, configuration: .init(origin: "\(scheme)://\(host)\(port)"))
+        } catch {
+            throw ValidationError(String(describing: error))
+        }
+    }
+
     /// The state folder: `--state-dir`, `$KEYWAY_HOME`, or `~/.keyway`.
     var stateDirectory: String {
         if let stateDir, !stateDir.isEmpty { return stateDir }

@@ -28,8 +28,17 @@ final class FlowSession {
     /// How the browser's return from another provider is caught.
     let redirect: ProviderRedirect
 
-    init(keyway: KeywayClient, stored: KeywaySession, terminal: Terminal, server: String, redirect: ProviderRedirect) {
-        model = KeywayScreenModel(keyway: keyway, session: stored)
+    /// Whether the terminal was told the passkeys are software ones.
+    private var passkeyNoted = false
+    /// Where the software passkeys are kept, said once when a passkey screen shows.
+    let passkeyStore: String?
+
+    init(
+        keyway: KeywayClient, stored: KeywaySession, terminal: Terminal, server: String, redirect: ProviderRedirect,
+        passkeys: SoftwarePasskeyAuthenticator?, passkeyStore: String?
+    ) {
+        model = KeywayScreenModel(keyway: keyway, session: stored, passkeyAuthenticator: passkeys)
+        self.passkeyStore = passkeyStore
         self.terminal = terminal
         self.redirect = redirect
         printer = ScreenPrinter(terminal: terminal, server: server)
@@ -39,11 +48,17 @@ final class FlowSession {
     /// said why, when it could not), then every screen is answered until the flow ends. A
     /// `redirect` step (sign in with another provider) is followed with `redirect`: without a
     /// listener, the address the browser came back to is asked for.
+    ///
+    /// `passkeys` answers the passkey screens: the CLI's software authenticator, its passkeys in
+    /// `passkeyStore` (the state folder).
     static func run(
         keyway: KeywayClient, stored: KeywaySession, terminal: Terminal, server: String,
-        redirect: ProviderRedirect = ProviderRedirect(), start: @MainActor (KeywayScreenModel) async -> Bool
+        redirect: ProviderRedirect = ProviderRedirect(), passkeys: SoftwarePasskeyAuthenticator? = nil,
+        passkeyStore: String? = nil, start: @MainActor (KeywayScreenModel) async -> Bool
     ) async -> Outcome {
-        let session = FlowSession(keyway: keyway, stored: stored, terminal: terminal, server: server, redirect: redirect)
+        let session = FlowSession(
+            keyway: keyway, stored: stored, terminal: terminal, server: server, redirect: redirect, passkeys: passkeys,
+            passkeyStore: passkeyStore)
         guard await start(session.model) else { return .failed }
         return await session.run()
     }
@@ -64,6 +79,11 @@ final class FlowSession {
                     }
                 }
                 lastScreen = screen
+                if !passkeyNoted, screen.kind == .step(.passkeyRegister) || screen.kind == .step(.passkeyAuthenticate) {
+                    passkeyNoted = true
+                    terminal.status(
+                        "Passkeys here are software keys kept encrypted in \(passkeyStore ?? "the state folder") (a key in a file, not a hardware key).")
+                }
                 if let browser = screen.browser {
                     guard await redirect.follow(browser, model: model, terminal: terminal) else {
                         await model.cancel()

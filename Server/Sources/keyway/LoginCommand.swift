@@ -20,6 +20,11 @@ struct LoginCommand: AsyncParsableCommand {
             browser to come back (--timeout seconds). The application must register the redirect URI \
             http://127.0.0.1/callback (any port matches). With KEYWAY_PRINT_AUTHORIZATION_URL=1 the \
             URL is also printed on standard output, on a line of its own after "keyway-authorization-url: ".
+
+            Passkeys: the CLI is a software authenticator. The passkeys it makes (when a sign-up, an \
+            offer after a sign-in or 'keyway account' asks for one) are kept encrypted in the state \
+            folder (passkeys.key, passkeys.kwstore): keys in a file, not hardware. With --passkey the \
+            sign-in uses one of them without an identifier; the server names the account.
             """)
 
     @OptionGroup var options: ClientOptions
@@ -37,11 +42,19 @@ struct LoginCommand: AsyncParsableCommand {
     @Option(help: "With --browser: the scopes to ask for, space separated (default: openid email offline_access).")
     var scope: String?
 
+    @Flag(help: "Sign in with a passkey of this machine (the CLI's software passkeys), without typing an identifier.")
+    var passkey = false
+
     @Argument(help: "Your email address or phone number (+14155550123); with --browser, optional: filled in on the page.")
     var identifier: String?
 
     func validate() throws {
-        if !browser, identifier == nil { throw ValidationError("Give your email address or phone number, or use --browser.") }
+        if passkey, browser || identifier != nil {
+            throw ValidationError("--passkey signs in without an identifier, and not with --browser.")
+        }
+        if !browser, !passkey, identifier == nil {
+            throw ValidationError("Give your email address or phone number, or use --passkey or --browser.")
+        }
         if !browser, noOpen || scope != nil { throw ValidationError("--no-open and --scope go with --browser.") }
         guard (1...3600).contains(timeout) else { throw ValidationError("--timeout is 1 to 3600 seconds.") }
     }
@@ -60,10 +73,17 @@ struct LoginCommand: AsyncParsableCommand {
         let identifier = identifier ?? ""
         let redirect = try ProviderRedirect(options: flowOptions)
         defer { redirect.close() }
+        let passkeys = try options.makePasskeyAuthenticator()
+        let withPasskey = passkey
         let outcome = await FlowSession.run(
-            keyway: keyway, stored: stored, terminal: terminal, server: options.server, redirect: redirect
+            keyway: keyway, stored: stored, terminal: terminal, server: options.server, redirect: redirect,
+            passkeys: passkeys, passkeyStore: options.stateDirectory
         ) {
-            await $0.start(identifier: identifier, flowType: .signin, options: redirect.startOptions)
+            if withPasskey {
+                await $0.startPasskeySignIn(options: redirect.startOptions)
+            } else {
+                await $0.start(identifier: identifier, flowType: .signin, options: redirect.startOptions)
+            }
             return true
         }
         guard case .signedIn(let tokens) = outcome else { throw ExitCode.failure }

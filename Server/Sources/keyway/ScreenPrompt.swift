@@ -25,6 +25,14 @@ struct ScreenPrompt {
             }
         }
         if screen.isWaiting { return await wait(on: screen) }
+        // The CLI is the authenticator: a passkey's signature needs nothing typed. After a refusal
+        // (no passkey here, or one the server refused) the same key would only fail again: stop.
+        if screen.kind == .step(.passkeyAuthenticate), let primary = screen.primaryAction,
+            primary.actionName == "authenticatePasskey"
+        {
+            if screen.banner != nil { return await model.cancel() }
+            return await model.perform(primary)
+        }
         if let primary = screen.primaryAction, !screen.inputs(of: primary).isEmpty,
             screen.secondaryActions.allSatisfy(TypedWord.isWord)
         {

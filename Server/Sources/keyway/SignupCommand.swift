@@ -38,7 +38,8 @@ struct SignupCommand: AsyncParsableCommand {
         let guest = (try? await stored.tokens()).flatMap { $0?.isAnonymous == true ? $0 : nil }
         if let guest { terminal.status("Signing up the guest \(guest.subject).") }
         let outcome = await FlowSession.run(
-            keyway: keyway, stored: stored, terminal: terminal, server: options.server, redirect: redirect
+            keyway: keyway, stored: stored, terminal: terminal, server: options.server, redirect: redirect,
+            passkeys: try options.makePasskeyAuthenticator(), passkeyStore: options.stateDirectory
         ) { model in
             guard let guest else {
                 await model.start(
