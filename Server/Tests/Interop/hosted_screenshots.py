@@ -25,6 +25,7 @@ import requests
 from selenium import webdriver
 from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.virtual_authenticator import VirtualAuthenticatorOptions
 
 SERVER, ADMIN, OUT = sys.argv[1].rstrip("/"), sys.argv[2], sys.argv[3]
 # A page of the server itself, so the browser lands somewhere real (any loopback port matches).
@@ -311,6 +312,41 @@ driver.get(link)
 shoot("sign-in-link")
 press("Continue")
 shoot("sign-in-link-confirm")
+
+# Passkeys: the identifier page's button, the offer to make one after a sign-in by code, and the
+# passkey step of a sign-in (the server's issuer names localhost: passkeys need a domain name).
+admin("PUT", f"/admin/applications/{config_id}/policy", {
+    "primaryMethods": ["passkey", "emailOtp"],
+    "flowTypes": ["signin", "signup", "accountManage"],
+    "passkeys": {"offerAfterSignIn": True},
+})
+driver.delete_all_cookies()
+authorize(prompt="login")
+wait_for_text("Sign in with a passkey")
+shoot("passkey-identifier")
+fill("identifier", EMAIL)
+press("Continue")
+shoot("choose-method-passkey")
+before = sent_count(EMAIL)
+press("Email a code to a•••@example.com")
+fill("code", new_code(EMAIL, before))
+press_primary()
+wait_for_text("Create a passkey")
+shoot("passkey-create")
+driver.add_virtual_authenticator(VirtualAuthenticatorOptions(
+    protocol=VirtualAuthenticatorOptions.Protocol.CTAP2, transport=VirtualAuthenticatorOptions.Transport.INTERNAL,
+    has_resident_key=True, has_user_verification=True, is_user_consenting=True, is_user_verified=True))
+press("Create a passkey")
+if not reached_client():
+    raise SystemExit(f"making the passkey did not reach the client: {page_text()}")
+# Without the authenticator, the identifier page's autofill cannot answer at once: the step stays.
+driver.remove_virtual_authenticator()
+authorize(prompt="login")
+fill("identifier", EMAIL)
+press("Continue")
+press("Use a passkey")
+wait_for_text("Sign in with a passkey")
+shoot("passkey-sign-in")
 
 driver.quit()
 print(json.dumps({"screenshots": shots}))
