@@ -1,5 +1,6 @@
 import Foundation
 import Keyway
+import KeywayJOSE
 import KeywayProtocol
 import KeywayServer
 import KeywayTestSupport
@@ -418,6 +419,132 @@ struct PasskeyTests {
             #expect(keyway.flow.currentUpdate.enterCode != nil, "got \(keyway.flow.currentUpdate)")
             await keyway.flow.startPasskeySignIn()
             #expect(keyway.flow.currentUpdate.errorInfo?.code == .invalidRequest)
+        }
+    }
+
+    /// A flow over raw HTTP: its ID, token and first step.
+    struct RawPasskeyFlow {
+        let server: TestServer
+        let id: String
+        let token: String
+        let step: [String: Any]
+
+        static let headers = ["Content-Type": "application/json", "X-Keyway-Config-Id": TestServer.configId]
+
+        static func start(_ server: TestServer, _ body: [String: Any]) async throws -> RawPasskeyFlow {
+            var request = body
+            request["codeChallenge"] = PKCE.challenge(for: "verifier-0123456789-0123456789-0123456789-abc")
+            request["codeChallengeMethod"] = "S256"
+            let response = try await server.request(
+                "POST", "/v1/flows", headers: headers, body: try JSONSerialization.data(withJSONObject: request))
+            let step = (try? JSONSerialization.jsonObject(with: response.body)) as? [String: Any] ?? [:]
+            guard let id = step["flowId"] as? String, let token = step["flowToken"] as? String else {
+                throw TestFailure("The flow did not start: \(response.status) \(step)")
+            }
+            return RawPasskeyFlow(server: server, id: id, token: token, step: step)
+        }
+
+        func post(_ path: String, _ body: Data) async throws -> (status: Int, json: [String: Any]) {
+            var headers = Self.headers
+            headers["X-Keyway-Flow-Token"] = token
+            let response = try await server.request("POST", "/v1/flows/\(id)/\(path)", headers: headers, body: body)
+            return (response.status, (try? JSONSerialization.jsonObject(with: response.body)) as? [String: Any] ?? [:])
+        }
+
+        func post(_ path: String, _ body: [String: Any]) async throws -> (status: Int, json: [String: Any]) {
+            try await post(path, try JSONSerialization.data(withJSONObject: body))
+        }
+    }
+
+    static func base64URL(_ bytes: [UInt8]) -> String {
+        Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+
+    static func bytes(_ base64URL: String) throws -> [UInt8] {
+        var text = base64URL.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        while text.count % 4 != 0 { text += "=" }
+        return [UInt8](try #require(Data(base64Encoded: text)))
+    }
+
+    @Test func malformedAndTamperedAnswersAreRefusedWithTheirCodesAndNothingBreaks() async throws {
+        let policy: [String: Any] = ["primaryMethods": ["passkey"], "flowTypes": ["signin", "signup"]]
+        try await withTestServer(Self.harness(policy)) { harness in
+            let server = harness.server
+            let authenticator = Self.authenticator(harness)
+            _ = try await Self.signUp(try Self.sdk(harness), harness, with: authenticator)
+
+            // Registrations whose attestation object is not CBOR a decoder should read: each refused
+            // as malformed, each costing an attempt, the last one ending the flow.
+            let signup = try await RawPasskeyFlow.start(server, ["flowType": "signup", "identifier": "eve@example.com"])
+            let coded = try await signup.post("code", ["code": try await server.latestCode(to: "eve@example.com")])
+            let creation = try #require(
+                ((coded.json["passkeyRegister"] as? [String: Any])?["options"] as? [String: Any])?["challenge"] as? String,
+                "got \(coded.json)")
+            #expect(!creation.isEmpty)
+            let garbage: [(String, [UInt8])] = [
+                ("truncated", [0xa3, 0x63, 0x66, 0x6d]),
+                ("nested too deep", [UInt8](repeating: 0x81, count: 64) + [0x00]),
+                ("a huge length", [0x5b, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff]),
+                ("an array, not a map", [0x82, 0x01, 0x02]),
+                ("trailing bytes", [0xa0, 0x00]),
+            ]
+            let clientData = Self.base64URL(Array(#"{"type":"webauthn.create","challenge":"x","origin":"x"}"#.utf8))
+            var remaining: [Int] = []
+            for (name, object) in garbage {
+                let credential: [String: Any] = [
+                    "id": "AAAA", "rawId": "AAAA", "type": "public-key",
+                    "response": ["clientDataJSON": clientData, "attestationObject": Self.base64URL(object)],
+                ]
+                let refused = try await signup.post("passkey/register", ["credential": credential])
+                #expect(refused.status == (name == "trailing bytes" ? 429 : 400), "\(name): \(refused.json)")
+                if let left = refused.json["attemptsRemaining"] as? Int { remaining.append(left) }
+                if name == "trailing bytes" {
+                    #expect(refused.json["code"] as? String == "too_many_attempts", "\(refused.json)")
+                } else {
+                    #expect(refused.json["code"] as? String == "passkey_malformed", "\(name): \(refused.json)")
+                }
+            }
+            #expect(remaining == [4, 3, 2, 1, 0])
+            #expect(try await server.rowCount("users WHERE email = 'eve@example.com'") == 0)
+
+            // A body that is not an answer at all: an invalid request, nothing spent.
+            let flow = try await RawPasskeyFlow.start(server, ["flowType": "signin", "passkey": true])
+            let notAnAnswer = try await flow.post("passkey/authenticate", ["credential": ["id": "x"]])
+            #expect(notAnAnswer.status == 400 && notAnAnswer.json["code"] as? String == "invalid_request")
+
+            // Tampered answers of the real passkey, each in a fresh sign-in: refused with its code.
+            func tampered(_ change: (inout PasskeyAssertionResponse) throws -> Void) async throws -> String? {
+                let flow = try await RawPasskeyFlow.start(server, ["flowType": "signin", "passkey": true])
+                let options = try WireCoding.makeDecoder().decode(
+                    PublicKeyCredentialRequestOptions.self,
+                    from: JSONSerialization.data(
+                        withJSONObject: try #require((flow.step["passkeyAuthenticate"] as? [String: Any])?["options"])))
+                var answer = try await authenticator.getAssertion(options)
+                try change(&answer)
+                let body = try WireCoding.makeEncoder().encode(AuthenticatePasskeyRequest(credential: answer))
+                let result = try await flow.post("passkey/authenticate", body)
+                return result.json["code"] as? String ?? (result.json["completed"] != nil ? "completed" : "\(result.json)")
+            }
+            #expect(try await tampered { $0.response.clientDataJSON = Self.base64URL(Array("not json".utf8)) } == "passkey_malformed")
+            #expect(try await tampered {
+                $0.response.authenticatorData = Self.base64URL(Array(try Self.bytes($0.response.authenticatorData).prefix(20)))
+            } == "passkey_malformed")
+            #expect(try await tampered {
+                var data = try Self.bytes($0.response.authenticatorData)
+                data[32] &= ~0x01
+                $0.response.authenticatorData = Self.base64URL(data)
+            } == "passkey_user_not_present")
+            #expect(try await tampered {
+                var data = try Self.bytes($0.response.authenticatorData)
+                data[0] ^= 0xff
+                $0.response.authenticatorData = Self.base64URL(data)
+            } == "passkey_rp_id_mismatch")
+            #expect(try await tampered { $0.response.signature = Self.base64URL([0x30, 0x06, 0x02, 0x01, 0x01, 0x02, 0x01, 0x01]) }
+                == "passkey_signature_invalid")
+            #expect(try await tampered { $0.response.userHandle = Self.base64URL([1, 2, 3]) } == "passkey_credential_mismatch")
+            // The server is still there, and the untouched answer signs in.
+            #expect(try await tampered { _ in } == "completed")
         }
     }
 }
