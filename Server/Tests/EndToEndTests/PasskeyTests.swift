@@ -456,16 +456,9 @@ struct PasskeyTests {
         }
     }
 
-    static func base64URL(_ bytes: [UInt8]) -> String {
-        Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
-    }
+    static func base64URL(_ bytes: [UInt8]) -> String { Base64URL.encode(Data(bytes)) }
 
-    static func bytes(_ base64URL: String) throws -> [UInt8] {
-        var text = base64URL.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        while text.count % 4 != 0 { text += "=" }
-        return [UInt8](try #require(Data(base64Encoded: text)))
-    }
+    static func bytes(_ base64URL: String) throws -> [UInt8] { [UInt8](try #require(Base64URL.decode(base64URL))) }
 
     @Test func malformedAndTamperedAnswersAreRefusedWithTheirCodesAndNothingBreaks() async throws {
         let policy: [String: Any] = ["primaryMethods": ["passkey"], "flowTypes": ["signin", "signup"]]
@@ -545,6 +538,76 @@ struct PasskeyTests {
             #expect(try await tampered { $0.response.userHandle = Self.base64URL([1, 2, 3]) } == "passkey_credential_mismatch")
             // The server is still there, and the untouched answer signs in.
             #expect(try await tampered { _ in } == "completed")
+        }
+    }
+
+    @Test func aPasskeyStartIsCheckedAndAPasskeyNotOfTheAccountCannotBeRenamedOrRemoved() async throws {
+        let policy: [String: Any] = ["primaryMethods": ["passkey"], "flowTypes": ["signin", "signup", "accountManage"]]
+        try await withTestServer(Self.harness(policy)) { harness in
+            let server = harness.server
+            func refusedFields(_ body: [String: Any], code: ProblemCode = .invalidRequest) async throws -> [String] {
+                var request = body
+                request["passkey"] = true
+                request["codeChallenge"] = PKCE.challenge(for: "verifier-0123456789-0123456789-0123456789-abc")
+                request["codeChallengeMethod"] = "S256"
+                let response = try await server.request(
+                    "POST", "/v1/flows", headers: RawPasskeyFlow.headers, body: try JSONSerialization.data(withJSONObject: request))
+                let problem = try WireCoding.makeDecoder().decode(Problem.self, from: response.body)
+                #expect(response.status == 400 && problem.code == code, "\(problem)")
+                return (problem.invalidFields ?? []).map(\.name)
+            }
+            #expect(try await refusedFields(["flowType": "signup"]) == ["passkey"])
+            #expect(try await refusedFields(["flowType": "signin", "identifier": Self.email]) == ["identifier"])
+            // A start token is read first: an unknown one is refused as such.
+            #expect(try await refusedFields(["flowType": "signin", "startToken": "kst_x"], code: .invalidStartToken).isEmpty)
+
+            // In account management: a passkey ID that is none of the account's, and an empty name.
+            let keyway = try Self.sdk(harness)
+            let session = KeywaySession(keyway: keyway, storage: InMemorySecureStorage())
+            try await session.save(try await Self.signUp(keyway, harness, with: Self.authenticator(harness)))
+            try await keyway.startAccountManagement(session: session)
+            await keyway.flow.renamePasskey(id: "pky_someone_else", name: "Mine now")
+            #expect(keyway.flow.currentUpdate.errorInfo?.details?.invalidFields?.first?.name == "passkeyId")
+            await keyway.flow.removePasskey(id: "pky_someone_else")
+            #expect(keyway.flow.currentUpdate.errorInfo?.details?.invalidFields?.first?.name == "passkeyId")
+            let passkeyId = try #require(keyway.flow.currentPrompt?.context.step.manageAccount?.passkeys?.first?.id)
+            await keyway.flow.renamePasskey(id: passkeyId, name: "   ")
+            #expect(keyway.flow.currentUpdate.errorInfo?.details?.invalidFields?.first?.name == "name")
+            #expect(try await server.rowCount("passkey_credentials WHERE name = 'Test key'") == 1)
+        }
+    }
+
+    @Test func theHostedPagesRefuseAPasskeyFormThatCameWithoutItsAnswer() async throws {
+        let policy: [String: Any] = ["primaryMethods": ["passkey", "emailOtp"], "flowTypes": ["signin"]]
+        try await withTestServer(Self.harness(policy)) { harness in
+            let client = TestRelyingParty()
+            try await harness.server.registerRedirectURI(client.redirectURI)
+            let browser = PageAgent(server: harness.server)
+            let origin = Self.origin(harness)
+            let identify = try await browser.open(client.authorizePath(TestRelyingParty.Request()))
+            let button = try #require(identify.form("/login/passkey"), "\(identify.text)")
+            #expect(identify.html.contains(#"data-kw-conditional="true""#))
+            #expect(identify.html.contains("/login/assets/passkey.js"))
+
+            // The identifier page's form without the answer (its script did not run): the reason,
+            // and the button again without the autofill.
+            let refused = try await browser.post("/login/passkey", button.values, origin: origin)
+            #expect(refused.text.contains("The passkey's answer did not arrive"), "\(refused.text)")
+            #expect(refused.form("/login/passkey") != nil)
+            #expect(!refused.html.contains("data-kw-conditional"))
+
+            // A step's passkey form with an answer that is not JSON: the same reason.
+            let methods = try await browser.post(
+                "/login/identify", ["csrf_token": button.values["csrf_token"] ?? "", "identifier": Self.email], origin: origin)
+            let choice = try #require(methods.form("/login/action", ["methodId": "passkey"]), "\(methods.text)")
+            let step = try await browser.post("/login/action", choice.values, origin: origin)
+            let form = try #require(step.form("/login/action", ["action": "authenticatePasskey"]), "\(step.text)")
+            #expect(step.html.contains(#"data-kw-passkey="get""#))
+            var values = form.values
+            values["credential"] = "{not json"
+            let answered = try await browser.post("/login/action", values, origin: origin)
+            #expect(answered.text.contains("The passkey's answer did not arrive"), "\(answered.text)")
+            #expect(answered.form("/login/action", ["action": "authenticatePasskey"]) != nil)
         }
     }
 }

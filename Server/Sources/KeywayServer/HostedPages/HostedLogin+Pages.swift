@@ -145,12 +145,7 @@ extension HostedLogin {
                     body[field.name] = .bool(form[field.name] != nil)
                 } else if field.name == "credential", field.type == .hidden {
                     // A passkey's answer, as the page's script wrote it: JSON, sent as JSON.
-                    guard let value = form[field.name], value.utf8.count <= 64 * 1024,
-                        let json = try? JSONDecoder().decode(JSONValue.self, from: Data(value.utf8))
-                    else {
-                        throw FlowProblem.passkeyNotAnswered
-                    }
-                    body[field.name] = json
+                    body[field.name] = try HostedPasskeyCeremony.answer(form[field.name])
                 } else if let value = form[field.name] {
                     body[field.name] = .string(value)
                 }

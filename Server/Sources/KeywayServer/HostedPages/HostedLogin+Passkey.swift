@@ -24,14 +24,11 @@ extension HostedLogin {
         let options = PublicKeyCredentialRequestOptions(
             challenge: visit.state.passkeyChallenge ?? "", timeout: PasskeyOptions.timeout, rpId: relyingParty.id,
             userVerification: relyingParty.userVerification.rawValue)
-        let json = (try? WireCoding.makeEncoder().encode(options)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
         var form = HostedForm(
             action: "/login/passkey", csrfToken: visit.record.csrfToken,
             hidden: [HostedHiddenValue(name: "credential", value: "")], submitLabel: strings("passkey.signIn"),
             style: .secondary)
-        form.passkey = HostedPasskeyCeremony(
-            mode: .get, optionsJSON: json, unsupportedText: strings("passkey.unsupported"),
-            failedText: strings("passkey.failed"), conditional: autofill)
+        form.passkey = HostedPasskeyCeremony(.get, options: options, strings: strings, conditional: autofill)
         // After the identifier's form, before the switch to sign-up and cancel.
         if let index = page.forms.firstIndex(where: { $0.action == "/login/identify" }) {
             page.forms[index].fields = page.forms[index].fields.map { field in
@@ -63,9 +60,7 @@ extension HostedLogin {
         guard let challenge = visit.state.passkeyChallenge else { return Self.seeOther("/login") }
         visit.state.passkeyChallenge = nil
         do {
-            guard let value = form["credential"], value.utf8.count <= 64 * 1024,
-                let credential = try? JSONDecoder().decode(JSONValue.self, from: Data(value.utf8))
-            else { throw FlowProblem.passkeyNotAnswered }
+            let credential = try HostedPasskeyCeremony.answer(form["credential"])
             let verifier = Base64URL.encode(SecureRandom.bytes(32))
             var start = StartFlowRequest(flowType: .signin, identifier: "", codeChallenge: PKCE.challenge(for: verifier))
             start.passkey = true

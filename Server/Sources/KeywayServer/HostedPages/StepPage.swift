@@ -61,7 +61,8 @@ struct StepPage {
                             HostedHiddenValue(name: "methodId", value: option.id),
                         ],
                         submitLabel: option.provider?.label ?? option.label, style: .secondary)
-                    form.note = option.destination
+                    // The destination under the button, unless its label says it already.
+                    form.note = option.destination.flatMap { option.label.contains($0) ? nil : $0 }
                     form.iconURL = option.provider?.iconURL
                     page.forms.append(form)
                 }
@@ -144,10 +145,7 @@ struct StepPage {
         _ action: Action, options: Options, mode: HostedPasskeyCeremony.Mode, flash: BrowserFlowState.Flash?
     ) -> HostedForm {
         var form = self.form(for: action, flash: flash, style: .primary)
-        let json = (try? WireCoding.makeEncoder().encode(options)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
-        form.passkey = HostedPasskeyCeremony(
-            mode: mode, optionsJSON: json, unsupportedText: strings("passkey.unsupported"),
-            failedText: strings("passkey.failed"))
+        form.passkey = HostedPasskeyCeremony(mode, options: options, strings: strings)
         return form
     }
 

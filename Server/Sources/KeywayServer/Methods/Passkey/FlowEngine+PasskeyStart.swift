@@ -23,11 +23,7 @@ extension FlowEngine {
                 mode: .signIn(FlowProgress.SignIn()), stage: .choosing(MethodChoice(options: [], purpose: .primary)))
             progress.authorization = authorization
             if let guest { progress.guest = FlowProgress.GuestProgress(userId: guest.userId, signsIn: true) }
-            if policy.devices.enabled, let hint = request.device {
-                progress.device.hint = DeviceHint(
-                    deviceId: hint.deviceId.flatMap { $0.isEmpty || $0.count > 100 ? nil : $0 }, canEnrol: hint.canEnrol)
-            }
-            progress.device.userAgent = userAgent.map { String($0.prefix(200)) }
+            progress.device = Self.startingDevice(request, policy: policy, userAgent: userAgent)
             let flow = FlowRecord(
                 id: flowId, applicationId: application.id, flowType: .signin, identifier: "", userId: nil,
                 state: .awaitingCode, tokenHash: sha256Hex(flowToken), codeChallenge: request.codeChallenge, otpHash: nil,
