@@ -83,7 +83,8 @@ public final class KeywayServerApp: Sendable {
         let metrics = ServerMetrics()
         let database: any Database = MeteredDatabase(
             inner: try await configuration.database.open(
-                poolSize: configuration.databasePoolSize, observer: metrics.databaseObserver, logger: logger),
+                poolSize: configuration.databasePoolSize, leaseTimeout: configuration.databaseLeaseTimeout,
+                observer: metrics.databaseObserver, logger: logger),
             metrics: metrics)
         if case .postgres = configuration.database {
             metrics.poolSize(configuration.databasePoolSize)

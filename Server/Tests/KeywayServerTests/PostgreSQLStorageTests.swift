@@ -20,11 +20,14 @@ struct PostgreSQLStorageTests {
     static var server: PostgresLocation? { PostgresTestServer.location }
 
     static let logger = Logger(label: "keyway.test") { _ in SwiftLogNoOpLogHandler() }
+    /// How long these tests' transactions wait for a connection: the machine is shared by many
+    /// tests, and they check behaviour, not the deadline (``aRequestThatFindsNoConnectionInTimeNeverStarts()`` does).
+    static let leaseTimeout: Duration = .seconds(60)
 
     /// A fresh schema of its own on the test server.
     static func freshLocation() async throws -> PostgresLocation {
         let server = try #require(Self.server)
-        let admin = try await PostgreSQLDatabase.open(server, poolSize: 1, logger: logger)
+        let admin = try await PostgreSQLDatabase.open(server, poolSize: 1, leaseTimeout: Self.leaseTimeout, logger: logger)
         let schema = "keyway_unit_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
         try await admin.write { try await $0.sql.raw("CREATE SCHEMA \(unsafeRaw: schema)").run() }
         await admin.shutdown()
@@ -36,7 +39,7 @@ struct PostgreSQLStorageTests {
     @Test func instancesStartingTogetherMigrateOnce() async throws {
         let location = try await Self.freshLocation()
         let databases = try await withThrowingTaskGroup(of: PostgreSQLDatabase.self) { group in
-            for _ in 0..<4 { group.addTask { try await PostgreSQLDatabase.open(location, poolSize: 2, logger: Self.logger) } }
+            for _ in 0..<4 { group.addTask { try await PostgreSQLDatabase.open(location, poolSize: 2, leaseTimeout: Self.leaseTimeout, logger: Self.logger) } }
             return try await group.reduce(into: []) { $0.append($1) }
         }
         let applied = try await withThrowingTaskGroup(of: [Int].self) { group in
@@ -54,14 +57,15 @@ struct PostgreSQLStorageTests {
     }
 
     @Test func migration21CarriesPowerAuthRecoveryCodesOver() async throws {
-        let database = try await PostgreSQLDatabase.open(try await Self.freshLocation(), poolSize: 2, logger: Self.logger)
+        let database = try await PostgreSQLDatabase.open(
+            try await Self.freshLocation(), poolSize: 2, leaseTimeout: Self.leaseTimeout, logger: Self.logger)
         try await PowerAuthStorageTests.checkMigration21(database)
         await database.shutdown()
     }
 
     @Test func concurrentReadModifyWriteTransactionsLoseNoUpdate() async throws {
         let location = try await Self.freshLocation()
-        let database = try await PostgreSQLDatabase.open(location, poolSize: 8, logger: Self.logger)
+        let database = try await PostgreSQLDatabase.open(location, poolSize: 8, leaseTimeout: Self.leaseTimeout, logger: Self.logger)
         try await Migrations.apply(to: database, now: Date())
         // Each transaction reads the counter and writes it back plus one: at a weaker isolation
         // level two of them would read the same value and one increment would be lost.
@@ -85,7 +89,7 @@ struct PostgreSQLStorageTests {
 
     @Test func aTransactionThatConflictsAtEveryAttemptEndsAsContentionAndKeepsNothing() async throws {
         let location = try await Self.freshLocation()
-        let database = try await PostgreSQLDatabase.open(location, poolSize: 2, logger: Self.logger)
+        let database = try await PostgreSQLDatabase.open(location, poolSize: 2, leaseTimeout: Self.leaseTimeout, logger: Self.logger)
         try await Migrations.apply(to: database, now: Date())
         let runs = Locked(0)
         let error = await #expect(throws: DatabaseContention.self) {
@@ -106,7 +110,7 @@ struct PostgreSQLStorageTests {
 
     @Test func aFailedWriteRollsBackEverythingAndTheSigningKeyIsMadeOnce() async throws {
         let location = try await Self.freshLocation()
-        let database = try await PostgreSQLDatabase.open(location, poolSize: 4, logger: Self.logger)
+        let database = try await PostgreSQLDatabase.open(location, poolSize: 4, leaseTimeout: Self.leaseTimeout, logger: Self.logger)
         try await Migrations.apply(to: database, now: Date())
         struct Boom: Error {}
         await #expect(throws: Boom.self) {
@@ -117,13 +121,58 @@ struct PostgreSQLStorageTests {
         }
         #expect(try await database.read { try await $0.applications.devProjectId() } == nil)
         // Two instances starting on an empty database at once end up with one signing key.
-        let other = try await PostgreSQLDatabase.open(location, poolSize: 2, logger: Self.logger)
+        let other = try await PostgreSQLDatabase.open(location, poolSize: 2, leaseTimeout: Self.leaseTimeout, logger: Self.logger)
         async let one = SigningKey.loadOrCreate(in: database, now: Date(), masterKey: Self.masterKey)
         async let two = SigningKey.loadOrCreate(in: other, now: Date(), masterKey: Self.masterKey)
         let (first, second) = try await (one, two)
         #expect(first.kid == second.kid)
         #expect(try await database.read { try await $0.keys.signingKeys().count } == 1)
         await other.shutdown()
+        await database.shutdown()
+    }
+
+    @Test func aPoolOfOneConnectionMigratesAndSweeps() async throws {
+        // The advisory lock is held on a connection apart from the pool: the work done under it
+        // finds the pool's one connection free.
+        let database = try await PostgreSQLDatabase.open(
+            try await Self.freshLocation(), poolSize: 1, leaseTimeout: .seconds(20), logger: Self.logger)
+        #expect(try await Migrations.apply(to: database, now: Date()) == Migrations.all.map(\.version))
+        try await MaintenanceService(database: database, clock: SystemClock(), logger: Self.logger).sweep()
+        await database.shutdown()
+    }
+
+    @Test func aRequestThatFindsNoConnectionInTimeNeverStarts() async throws {
+        let location = try await Self.freshLocation()
+        let database = try await PostgreSQLDatabase.open(
+            location, poolSize: 1, leaseTimeout: .milliseconds(500), logger: Self.logger)
+        try await Migrations.apply(to: database, now: Date())
+        // One transaction holds the pool's only connection until it is let go.
+        let (holding, held) = AsyncStream.makeStream(of: Void.self)
+        let (release, released) = AsyncStream.makeStream(of: Void.self)
+        let holder = Task {
+            try await database.write { repositories in
+                try await repositories.keys.insertSecret(named: "holder", value: "1", createdAt: 1)
+                held.yield()
+                for await _ in release { break }
+            }
+        }
+        for await _ in holding { break }
+        let started = ContinuousClock.now
+        let ran = Locked(false)
+        await #expect(throws: DatabaseUnavailable.self) {
+            try await database.write { repositories in
+                ran.withLock { $0 = true }
+                try await repositories.keys.insertSecret(named: "waiter", value: "1", createdAt: 1)
+            }
+        }
+        #expect(ContinuousClock.now - started < .seconds(30))
+        #expect(!ran.current)
+        await #expect(throws: DatabaseUnavailable.self) { try await database.read { try await $0.keys.secret(named: "holder") } }
+        released.yield()
+        try await holder.value
+        // The connection is back: both reads answer, and the refused write kept nothing.
+        #expect(try await database.read { try await $0.keys.secret(named: "holder") } == "1")
+        #expect(try await database.read { try await $0.keys.secret(named: "waiter") } == nil)
         await database.shutdown()
     }
 

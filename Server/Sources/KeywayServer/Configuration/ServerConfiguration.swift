@@ -45,6 +45,9 @@ public struct ServerConfiguration: Sendable {
     public var appAttestRoots: [String] = []
     /// Connections a PostgreSQL database is used through, at most (1…1000, default 10).
     public var databasePoolSize = 10
+    /// How long a request waits for a PostgreSQL connection of the pool before it is answered
+    /// `503` with `Retry-After` (every connection busy, or the database unreachable). Default 2 s.
+    public var databaseLeaseTimeout: Duration = .seconds(2)
     /// The key the secrets kept at rest are sealed with. `nil`: in dev mode a key file beside
     /// the SQLite file (or `.keyway/master.key` for PostgreSQL), created on first start; outside
     /// dev mode the server does not start without one.

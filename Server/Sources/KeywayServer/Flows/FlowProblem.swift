@@ -95,7 +95,7 @@ struct FlowProblem: Error, Sendable {
     /// again.
     static let databaseBusy = FlowProblem(
         .serviceUnavailable, status: 503, title: "Busy",
-        detail: "The server is too busy with concurrent changes to finish this request. Try again in a second.",
+        detail: "The server is too busy, or cannot reach its database, to finish this request. Try again in a second.",
         action: .wait, retryable: true, retryAfterSeconds: 1)
 
     static let invalidStep = FlowProblem(

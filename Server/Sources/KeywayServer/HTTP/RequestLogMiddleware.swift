@@ -36,11 +36,9 @@ struct RequestLogMiddleware: RouterMiddleware {
                     metadata: ["traceId": "\(traceId)", "path": "\(request.uri.path)"])
             }
             response = HTTPResponses.problem(problem.problem, traceId: traceId)
-        } catch is DatabaseContention {
+        } catch let failure as any TransientDatabaseFailure {
             metrics.problem(code: FlowProblem.databaseBusy.problem.code.rawValue)
-            logger.warning(
-                "request refused: its transaction conflicted with concurrent ones at every attempt",
-                metadata: ["traceId": "\(traceId)"])
+            logger.warning("request refused: \(failure.description)", metadata: ["traceId": "\(traceId)"])
             response = HTTPResponses.problem(FlowProblem.databaseBusy.problem, traceId: traceId)
         } catch let error as any HTTPResponseError {
             response = HTTPResponses.problem(Self.problem(for: error.status), traceId: traceId)

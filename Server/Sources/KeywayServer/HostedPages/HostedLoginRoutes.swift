@@ -38,7 +38,7 @@ struct HostedLoginRoutes {
                 return try HTTPResponses.json(pushed, status: .created, extraHeaders: [HTTPResponses.pragmaHeader: "no-cache"])
             } catch let failure as OAuthFailure {
                 return HTTPResponses.oauthError(failure)
-            } catch is DatabaseContention {
+            } catch is any TransientDatabaseFailure {
                 return HTTPResponses.oauthError(.temporarilyUnavailable)
             }
         }
@@ -101,7 +101,7 @@ struct HostedLoginRoutes {
     ) async -> Response {
         do {
             return try await handler()
-        } catch is DatabaseContention {
+        } catch is any TransientDatabaseFailure {
             var response = login.errorPage(
                 title: HostedStrings.english("error.title"),
                 text: HostedStrings.english("error.generic.text", ["traceId": context.traceId]), status: 503)

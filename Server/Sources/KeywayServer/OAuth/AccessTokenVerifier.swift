@@ -47,15 +47,22 @@ struct AccessTokenVerifier: Sendable {
             issuedAt: iat, expiresAt: exp, issuer: issuer, dpopJkt: jkt)
     }
 
-    /// Verifies the token and checks, in `repositories`, that it was not revoked and that its
-    /// sign-in session is still live.
-    func verifyActive(_ token: String, issuer: String, in repositories: Repositories) async throws -> AccessTokenClaims? {
+    /// The claims of `token` (see ``verify(_:issuer:)``), after reading the signing keys again when
+    /// their refresh is due. Call it before taking a database connection: the refresh takes one of
+    /// its own, and a request that held one while waiting for another could, with enough of them at
+    /// once, hold every connection of the pool while each waited for one more.
+    func verifyWithCurrentKeys(_ token: String, issuer: String) async throws -> AccessTokenClaims? {
         try await keys.refreshIfDue()
-        guard let claims = verify(token, issuer: issuer) else { return nil }
+        return verify(token, issuer: issuer)
+    }
+
+    /// Whether the verified `claims` are still live, checked in `repositories`: the token was not
+    /// revoked and its sign-in session was not ended.
+    func isLive(_ claims: AccessTokenClaims, in repositories: Repositories) async throws -> Bool {
         guard try await !repositories.revokedAccessTokens.contains(jti: claims.tokenId),
             let session = try await repositories.sessions.find(id: claims.sessionId), session.revokedAt == nil,
             session.userId == claims.subject
-        else { return nil }
-        return claims
+        else { return false }
+        return true
     }
 }

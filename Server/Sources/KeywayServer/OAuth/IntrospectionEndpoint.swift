@@ -36,8 +36,9 @@ struct IntrospectionEndpoint: Sendable {
         }
         let issuer = issuer()
         let now = clock.now().epochMilliseconds
+        let verified = try await accessTokens.verifyWithCurrentKeys(token, issuer: issuer)
         return try await database.read { repositories in
-            if let claims = try await accessTokens.verifyActive(token, issuer: issuer, in: repositories) {
+            if let claims = verified, try await accessTokens.isLive(claims, in: repositories) {
                 guard let owner = try await repositories.applications.find(configId: claims.clientId),
                     owner.projectId == caller.projectId,
                     let user = try await repositories.users.find(id: claims.subject)

@@ -75,14 +75,14 @@ struct OAuthFailure: Error, Sendable {
             body: .init(error: "unsupported_grant_type", errorDescription: "The grant type \(type) is not supported."))
     }
 
-    /// The database refused the request's transaction for conflicts every time it ran (see
-    /// ``DatabaseContention``): nothing was kept, and the client may send it again after a second.
+    /// The database refused the request's transaction for conflicts every time it ran, or no
+    /// connection could be had in time (see ``TransientDatabaseFailure``): nothing was kept, and the client may send it again after a second.
     /// `temporarily_unavailable` is the code RFC 6749 §4.1.2.1 gives a busy authorization server.
     static let temporarilyUnavailable = OAuthFailure(
         status: 503,
         body: .init(
             error: "temporarily_unavailable",
-            errorDescription: "The server is too busy with concurrent changes to finish this request. Try again in a second."),
+            errorDescription: "The server is too busy, or cannot reach its database, to finish this request. Try again in a second."),
         retryAfterSeconds: 1)
 
     static let serverError = OAuthFailure(

@@ -106,7 +106,7 @@ struct PowerAuthBackendRoutes {
             return try await body()
         } catch let failure as OAuthFailure {
             return HTTPResponses.oauthError(failure)
-        } catch is DatabaseContention {
+        } catch is any TransientDatabaseFailure {
             return HTTPResponses.oauthError(.temporarilyUnavailable)
         } catch {
             logger.error(

@@ -104,7 +104,7 @@ struct PowerAuthRoutes {
             return try await body()
         } catch let failure as PowerAuthFailure {
             return Self.error(failure)
-        } catch is DatabaseContention {
+        } catch is any TransientDatabaseFailure {
             return Self.error(
                 PowerAuthFailure(code: "ERR_GENERIC", message: "The server is busy: try again.", status: .serviceUnavailable))
         } catch {

@@ -28,15 +28,17 @@ enum ExclusiveLock: Int64, Sendable {
 
 extension DatabaseLocation {
     /// Opens the database: SQLite with `readerCount` readers, PostgreSQL with a pool of at most
-    /// `poolSize` connections.
+    /// `poolSize` connections, each waited for at most `leaseTimeout`.
     func open(
-        poolSize: Int = 10, readerCount: Int = 4, observer: DatabaseObserver = .none, logger: Logger
+        poolSize: Int = 10, leaseTimeout: Duration = .seconds(2), readerCount: Int = 4,
+        observer: DatabaseObserver = .none, logger: Logger
     ) async throws -> any Database {
         switch self {
         case .sqlite(let path):
             try await SQLiteDatabase.open(path: path, readerCount: readerCount, observer: observer, logger: logger)
         case .postgres(let location):
-            try await PostgreSQLDatabase.open(location, poolSize: poolSize, observer: observer, logger: logger)
+            try await PostgreSQLDatabase.open(
+                location, poolSize: poolSize, leaseTimeout: leaseTimeout, observer: observer, logger: logger)
         }
     }
 }
@@ -91,6 +93,19 @@ struct Repositories: Sendable {
 struct DatabaseContention: Error, CustomStringConvertible {
     let attempts: Int
     var description: String { "The transaction conflicted with concurrent ones \(attempts) times." }
+}
+
+/// A database failure that passes: nothing of the request was kept, and the client may send it
+/// again shortly. Clients see `503` with `Retry-After` (`service_unavailable` on the flow and admin
+/// APIs, `temporarily_unavailable` under `/oauth2/`), never an internal error.
+protocol TransientDatabaseFailure: Error, CustomStringConvertible {}
+
+extension DatabaseContention: TransientDatabaseFailure {}
+
+/// No database connection could be had in time: the pool's every connection was busy for the
+/// whole wait, or the database could not be reached. The request's work never started.
+struct DatabaseUnavailable: TransientDatabaseFailure {
+    let description: String
 }
 
 /// A storage failure: the message is for operators; clients see `internal_error`.

@@ -57,7 +57,8 @@ final class TestServer: ScopedTestServer, Sendable {
         database: DatabaseLocation? = nil, port: Int = 0, clock: ManualClock, logs: LogCapture = LogCapture(),
         deliveryCommand: String? = nil, limits: FlowLimits = FlowLimits(), adminToken: String? = nil,
         passwords: (any PasswordHashing)? = nil, idleTimeout: TimeInterval = 300, appAttestRoots: [String] = [],
-        smtp: SMTPRelayConfiguration? = nil, issuer: String? = nil, issuerHost: String? = nil
+        smtp: SMTPRelayConfiguration? = nil, issuer: String? = nil, issuerHost: String? = nil,
+        databasePoolSize: Int = 3, databaseLeaseTimeout: Duration = .seconds(60)
     ) async throws -> TestServer {
         let database =
             if let database { database } else { try await TestDatabase.fresh() }
@@ -74,7 +75,10 @@ final class TestServer: ScopedTestServer, Sendable {
         configuration.issuer = issuer
         configuration.issuerHost = issuerHost
         // Many test servers run at once on one PostgreSQL server: a small pool each.
-        configuration.databasePoolSize = 3
+        configuration.databasePoolSize = databasePoolSize
+        // The machine is shared by many test servers: a request may wait long for a connection
+        // without anything being wrong (the tests of the deadline set a short one).
+        configuration.databaseLeaseTimeout = databaseLeaseTimeout
         configuration.masterKey = masterKey
         let app = try await KeywayServerApp.bootstrap(configuration: configuration, logger: logs.logger())
         let (stream, continuation) = AsyncStream.makeStream(of: Int.self)

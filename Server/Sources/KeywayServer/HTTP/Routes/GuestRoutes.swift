@@ -39,8 +39,9 @@ extension UserRoutes {
         } else {
             guard let token = bodyToken, !token.isEmpty else { throw FlowProblem.invalidGuestToken }
             let issuer = issuer()
+            let signed = try await accessTokens.verifyWithCurrentKeys(token, issuer: issuer)
             let found: (AccessTokenClaims, UserRecord)? = try await database.read { repositories in
-                guard let claims = try await accessTokens.verifyActive(token, issuer: issuer, in: repositories),
+                guard let claims = signed, try await accessTokens.isLive(claims, in: repositories),
                     claims.dpopJkt == nil, let user = try await repositories.users.find(id: claims.subject)
                 else { return nil }
                 return (claims, user)

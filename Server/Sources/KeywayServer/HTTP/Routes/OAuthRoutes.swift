@@ -48,7 +48,7 @@ struct OAuthRoutes {
                 return HTTPResponses.oauthError(failure)
             } catch is FlowProblem {
                 return HTTPResponses.oauthError(ClientMetadata.invalid("The request body is too large."))
-            } catch is DatabaseContention {
+            } catch is any TransientDatabaseFailure {
                 return HTTPResponses.oauthError(.temporarilyUnavailable)
             } catch {
                 tokenEndpoint.logger.error(
@@ -119,7 +119,7 @@ struct OAuthRoutes {
             return HTTPResponses.oauthError(failure)
         } catch is FlowProblem {
             return HTTPResponses.oauthError(.invalidRequest("The request body is too large."))
-        } catch is DatabaseContention {
+        } catch is any TransientDatabaseFailure {
             logger.warning(
                 "OAuth request refused: its transaction conflicted with concurrent ones at every attempt",
                 metadata: ["traceId": "\(context.traceId)", "path": "\(request.uri.path)"])

@@ -158,11 +158,12 @@ struct UserRoutes {
         }
         let token = String(parts[1]).trimmingCharacters(in: .whitespaces)
         let issuer = issuer()
-        if let claims = accessTokens.verify(token, issuer: issuer) {
-            try await checkBinding(claims, token: token, scheme: scheme ?? "", request: request, issuer: issuer)
+        let signed = try await accessTokens.verifyWithCurrentKeys(token, issuer: issuer)
+        if let signed {
+            try await checkBinding(signed, token: token, scheme: scheme ?? "", request: request, issuer: issuer)
         }
         let verified: (AccessTokenClaims, UserRecord)? = try await database.read { repositories in
-            guard let claims = try await accessTokens.verifyActive(token, issuer: issuer, in: repositories),
+            guard let claims = signed, try await accessTokens.isLive(claims, in: repositories),
                 let user = try await repositories.users.find(id: claims.subject)
             else { return nil }
             return (claims, user)

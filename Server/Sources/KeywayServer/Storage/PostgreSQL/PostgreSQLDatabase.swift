@@ -15,22 +15,34 @@ import SQLKit
 /// (40P01) or, for two inserts of one key, a unique violation (23505); the transaction is then run
 /// again from the start, a few times, after a short random pause. Reads run outside a
 /// transaction, each statement seeing what was committed when it began, as SQLite's readers do.
+///
+/// A read or a transaction waits at most `leaseTimeout` for a connection of the pool (the pool
+/// keeps trying to open connections while the server is away): past it the request ends with
+/// ``DatabaseUnavailable`` and its work is never started, so a starved pool or an outage is
+/// answered `503`, never left hanging.
 final class PostgreSQLDatabase: Database {
     private let client: PostgresClient
+    /// The connections ``exclusively(_:_:)`` holds its advisory locks on, apart from the pool,
+    /// so that work done under a lock always finds the pool's connections (even a pool of one).
+    private let locks: PostgresClient
     private let running: Task<Void, Never>
     private let logger: Logger
     /// Told of connection leases and of transactions run again after a conflict (metrics).
     private let observer: DatabaseObserver
     let location: PostgresLocation
+    /// How long a read or a transaction waits for a connection.
+    let leaseTimeout: Duration
 
     /// How many times a transaction refused for a conflict is run in all.
     static let attempts = 25
 
     private init(
-        client: PostgresClient, running: Task<Void, Never>, location: PostgresLocation,
-        observer: DatabaseObserver, logger: Logger
+        client: PostgresClient, locks: PostgresClient, running: Task<Void, Never>, location: PostgresLocation,
+        leaseTimeout: Duration, observer: DatabaseObserver, logger: Logger
     ) {
         self.client = client
+        self.locks = locks
+        self.leaseTimeout = leaseTimeout
         self.running = running
         self.location = location
         self.observer = observer
@@ -38,10 +50,10 @@ final class PostgreSQLDatabase: Database {
     }
 
     /// Connects with at most `poolSize` connections, checking within `patience` that the server
-    /// answers.
+    /// answers; a read or a transaction then waits at most `leaseTimeout` for a connection.
     static func open(
         _ location: PostgresLocation, poolSize: Int = 10, patience: Duration = .seconds(15),
-        observer: DatabaseObserver = .none, logger: Logger
+        leaseTimeout: Duration = .seconds(2), observer: DatabaseObserver = .none, logger: Logger
     ) async throws -> PostgreSQLDatabase {
         let tls: PostgresClient.Configuration.TLS =
             switch location.tls {
@@ -58,16 +70,26 @@ final class PostgreSQLDatabase: Database {
             configuration.options.additionalStartupParameters = [("search_path", schema)]
         }
         configuration.options.connectTimeout = .seconds(10)
-        let client = PostgresClient(configuration: configuration, backgroundLogger: Logger(label: "keyway.postgres") { _ in SwiftLogNoOpLogHandler() })
-        let running = Task { await client.run() }
+        let quiet = Logger(label: "keyway.postgres") { _ in SwiftLogNoOpLogHandler() }
+        let client = PostgresClient(configuration: configuration, backgroundLogger: quiet)
+        // Migrations and the maintenance sweep: at most one lock each at a time.
+        configuration.options.maximumConnections = 2
+        let locks = PostgresClient(configuration: configuration, backgroundLogger: quiet)
+        let running = Task {
+            await withDiscardingTaskGroup { group in
+                group.addTask { await client.run() }
+                group.addTask { await locks.run() }
+            }
+        }
         let database = PostgreSQLDatabase(
-            client: client, running: running, location: location, observer: observer, logger: logger)
+            client: client, locks: locks, running: running, location: location, leaseTimeout: leaseTimeout, observer: observer,
+            logger: logger)
         do {
             // The pool retries a refused connection for as long as a lease waits: the check is
             // given up after `patience`.
             try await withThrowingTaskGroup(of: Bool.self) { group in
                 group.addTask {
-                    _ = try await database.read { try await $0.sql.raw("SELECT 1 AS one").first() }
+                    _ = try await client.withConnection { try await $0.sql().raw("SELECT 1 AS one").first() }
                     return true
                 }
                 group.addTask {
@@ -86,9 +108,9 @@ final class PostgreSQLDatabase: Database {
     }
 
     func read<T: Sendable>(_ body: @Sendable (Repositories) async throws -> T) async throws -> T {
-        let requested = ContinuousClock.now
-        return try await client.withConnection { connection in
-            try await observer.leasing("read", since: requested) {
+        // `leased` runs `body` in a child task it awaits before returning.
+        try await withoutActuallyEscaping(body) { body in
+            try await leased("read") { connection in
                 try await body(Repositories(sql: connection.sql(queryLogLevel: nil)))
             }
         }
@@ -112,29 +134,63 @@ final class PostgreSQLDatabase: Database {
         }
     }
 
-    private func transaction<T: Sendable>(_ body: @Sendable (Repositories) async throws -> T) async throws -> T {
-        let requested = ContinuousClock.now
-        return try await client.withConnection { connection in
-            try await observer.leasing("write", since: requested) {
-                let logger = self.logger
-                try await connection.query("BEGIN ISOLATION LEVEL SERIALIZABLE", logger: logger)
-                do {
-                    let value = try await body(Repositories(sql: connection.sql(queryLogLevel: nil)))
-                    try await connection.query("COMMIT", logger: logger)
-                    return value
-                } catch {
-                    _ = try? await connection.query("ROLLBACK", logger: logger)
-                    throw error
-                }
+    private func transaction<T: Sendable>(_ body: @escaping @Sendable (Repositories) async throws -> T) async throws -> T {
+        try await leased("write") { connection in
+            let logger = self.logger
+            try await connection.query("BEGIN ISOLATION LEVEL SERIALIZABLE", logger: logger)
+            do {
+                let value = try await body(Repositories(sql: connection.sql(queryLogLevel: nil)))
+                try await connection.query("COMMIT", logger: logger)
+                return value
+            } catch {
+                _ = try? await connection.query("ROLLBACK", logger: logger)
+                throw error
             }
         }
     }
 
-    /// Runs `body` holding PostgreSQL's advisory lock for `lock` (on a connection of its own),
-    /// so that of several instances one at a time runs it.
+    /// Runs `body` on a connection of the pool, waiting at most ``leaseTimeout`` for one. When
+    /// the time is up first, the request for a connection is withdrawn and `body` never runs (a
+    /// connection handed out at that very moment is given back unused): the caller gets
+    /// ``DatabaseUnavailable``.
+    private func leased<T: Sendable>(
+        _ kind: String, _ body: @escaping @Sendable (PostgresConnection) async throws -> T
+    ) async throws -> T {
+        let requested = ContinuousClock.now
+        let gate = LeaseGate()
+        return try await withThrowingTaskGroup(of: T?.self) { group in
+            group.addTask {
+                try await self.client.withConnection { connection in
+                    // Only one of the lease and the timer wins.
+                    guard gate.start() else { return nil }
+                    return try await self.observer.leasing(kind, since: requested) { try await body(connection) }
+                }
+            }
+            group.addTask {
+                try? await Task.sleep(for: self.leaseTimeout)
+                return nil
+            }
+            while let outcome = try await group.next() {
+                if let value = outcome {
+                    group.cancelAll()
+                    return value
+                }
+                // The timer ended (or the lease lost to it): give up unless the body started.
+                if gate.expire() {
+                    group.cancelAll()
+                    throw DatabaseUnavailable(
+                        description: "No database connection was free within \(leaseTimeout) (a pool of \(kind)s waiting, or the database unreachable).")
+                }
+            }
+            throw DatabaseUnavailable(description: "The database connection ended without an answer.")
+        }
+    }
+
+    /// Runs `body` holding PostgreSQL's advisory lock for `lock` (on a connection of its own,
+    /// outside the pool), so that of several instances one at a time runs it.
     func exclusively<T: Sendable>(_ lock: ExclusiveLock, _ body: () async throws -> T) async throws -> T {
         let key = Self.advisoryKey(lock, schema: location.schema)
-        return try await client.withConnection { connection in
+        return try await locks.withConnection { connection in
             try await connection.query("SELECT pg_advisory_lock(\(key))", logger: logger)
             do {
                 let value = try await body()
@@ -186,5 +242,29 @@ final class PostgreSQLDatabase: Database {
             return "\(error.code)"
         }
         return String(describing: error)
+    }
+}
+
+/// Decides once between a lease that came and a wait that ran out.
+private final class LeaseGate: Sendable {
+    private enum State { case waiting, started, expired }
+    private let state = Locked(State.waiting)
+
+    /// The lease came: `true` when the wait has not run out, and the body may run.
+    func start() -> Bool {
+        state.withLock {
+            guard $0 == .waiting else { return false }
+            $0 = .started
+            return true
+        }
+    }
+
+    /// The wait ran out: `true` when no body started, and the caller gives up.
+    func expire() -> Bool {
+        state.withLock {
+            if $0 == .started { return false }
+            $0 = .expired
+            return true
+        }
     }
 }
