@@ -1,5 +1,6 @@
 import Foundation
 import Keyway
+import KeywayProtocol
 import KeywayServer
 import KeywayTestSupport
 import Testing
@@ -35,6 +36,59 @@ struct ConnectionPoolTests {
                 #expect(introspected.1 == true)
             }
         }
+    }
+
+    /// With the pool's one connection held by a slow transaction (a trigger sleeps in it), other
+    /// requests wait the lease timeout and are answered 503 with `Retry-After`, in their family's
+    /// error format, with nothing started; the slow one still completes.
+    @Test(.enabled(if: TestDatabase.isPostgres))
+    func aRequestThatGetsNoConnectionInTimeIsAnswered503() async throws {
+        let clock = ManualClock()
+        try await withTestServer(
+            TestServer.start(clock: clock, databasePoolSize: 1, databaseLeaseTimeout: .seconds(1))
+        ) { server in
+            try await server.execute(
+                """
+                CREATE FUNCTION keyway_test_slow() RETURNS trigger LANGUAGE plpgsql AS $$
+                BEGIN PERFORM pg_sleep(12); RETURN NEW; END $$;
+                CREATE TRIGGER keyway_test_slow BEFORE INSERT ON flows
+                    FOR EACH ROW EXECUTE FUNCTION keyway_test_slow();
+                """)
+            let flows = try await server.rowCount("flows")
+            let slow = Task { try await server.request("POST", "/v1/flows", headers: Self.flowHeaders, body: Self.flowStart("slow@example.com")) }
+            try await waitUntil("the slow transaction holds the connection") {
+                try await server.rowCount(
+                    "pg_stat_activity WHERE wait_event = 'PgSleep' AND pid <> pg_backend_pid()") == 1
+            }
+
+            // The flow API: a problem document.
+            let start = try await server.request(
+                "POST", "/v1/flows", headers: Self.flowHeaders, body: Self.flowStart("other@example.com"))
+            #expect(start.status == 503)
+            #expect(start.headers.first { $0.key.lowercased() == "retry-after" }?.value == "1")
+            let problem = try JSONSerialization.jsonObject(with: start.body) as? [String: Any]
+            #expect(problem?["code"] as? String == "service_unavailable")
+            #expect(problem?["action"] as? String == "wait")
+            // The token endpoint: RFC 6749 JSON.
+            let token = try await server.token([
+                "grant_type": "refresh_token", "refresh_token": "unknown", "client_id": TestServer.configId,
+            ])
+            #expect(token.status == 503)
+            #expect(token.json["error"] as? String == "temporarily_unavailable")
+
+            // The slow one completes; the refused one kept nothing.
+            #expect(try await slow.value.status == 201)
+            #expect(try await server.rowCount("flows") == flows + 1)
+            #expect(server.logs.all.contains { $0.contains("No database connection was free within") })
+        }
+    }
+
+    static let flowHeaders = [ProtocolHeader.configId: TestServer.configId, "Content-Type": "application/json"]
+
+    static func flowStart(_ email: String) -> Data {
+        Data(
+            #"{"flowType":"signin","identifier":"\#(email)","codeChallenge":"E9Melhoa2OwvFQxMP1q7-fD7C9M8mUr9uCkuqxyqLxM","codeChallengeMethod":"S256"}"#
+                .utf8)
     }
 
     /// Runs `request`, failing the test when it has no answer within a minute (a request waiting
