@@ -33,9 +33,12 @@ struct PowerAuthCustomCredentials: Sendable {
     private func user(accessToken token: String, dpopProofs: [String], projectId: String) async throws -> String {
         guard token.utf8.count <= 4096 else { throw PowerAuthFailure.invalidRequest("accessToken is too long.") }
         let issuer = issuer()
-        let signed = try await accessTokens.verifyWithCurrentKeys(token, issuer: issuer)
+        guard let signed = try await accessTokens.verifyWithCurrentKeys(token, issuer: issuer) else {
+            throw PowerAuthFailure.activation("The access token is invalid, expired or revoked.")
+        }
         let verified: (AccessTokenClaims, UserRecord, ApplicationRecord)? = try await database.read { repositories in
-            guard let claims = signed, try await accessTokens.isLive(claims, in: repositories),
+            let claims = signed
+            guard try await accessTokens.isLive(claims, in: repositories),
                 let user = try await repositories.users.find(id: claims.subject),
                 let client = try await repositories.applications.find(configId: claims.clientId)
             else { return nil }

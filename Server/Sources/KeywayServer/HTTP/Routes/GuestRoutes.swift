@@ -39,9 +39,12 @@ extension UserRoutes {
         } else {
             guard let token = bodyToken, !token.isEmpty else { throw FlowProblem.invalidGuestToken }
             let issuer = issuer()
-            let signed = try await accessTokens.verifyWithCurrentKeys(token, issuer: issuer)
+            guard let signed = try await accessTokens.verifyWithCurrentKeys(token, issuer: issuer) else {
+                throw FlowProblem.invalidGuestToken
+            }
             let found: (AccessTokenClaims, UserRecord)? = try await database.read { repositories in
-                guard let claims = signed, try await accessTokens.isLive(claims, in: repositories),
+                let claims = signed
+                guard try await accessTokens.isLive(claims, in: repositories),
                     claims.dpopJkt == nil, let user = try await repositories.users.find(id: claims.subject)
                 else { return nil }
                 return (claims, user)

@@ -158,12 +158,14 @@ struct UserRoutes {
         }
         let token = String(parts[1]).trimmingCharacters(in: .whitespaces)
         let issuer = issuer()
-        let signed = try await accessTokens.verifyWithCurrentKeys(token, issuer: issuer)
-        if let signed {
-            try await checkBinding(signed, token: token, scheme: scheme ?? "", request: request, issuer: issuer)
+        // A token that does not verify costs no database connection.
+        guard let signed = try await accessTokens.verifyWithCurrentKeys(token, issuer: issuer) else {
+            throw OAuthFailure.invalidToken("The access token is invalid, expired or revoked.", status: 401)
         }
+        try await checkBinding(signed, token: token, scheme: scheme ?? "", request: request, issuer: issuer)
         let verified: (AccessTokenClaims, UserRecord)? = try await database.read { repositories in
-            guard let claims = signed, try await accessTokens.isLive(claims, in: repositories),
+            let claims = signed
+            guard try await accessTokens.isLive(claims, in: repositories),
                 let user = try await repositories.users.find(id: claims.subject)
             else { return nil }
             return (claims, user)
