@@ -79,11 +79,13 @@ public final class KeywayServerApp: Sendable {
     /// Opens the database (creating it on first start), applies migrations, loads or creates the
     /// signing key, and in dev mode provisions the dev application.
     public static func bootstrap(configuration: ServerConfiguration, logger: Logger) async throws -> KeywayServerApp {
+        try configuration.validate()
         let now = configuration.clock.now()
         let metrics = ServerMetrics()
         let database: any Database = MeteredDatabase(
             inner: try await configuration.database.open(
                 poolSize: configuration.databasePoolSize, leaseTimeout: configuration.databaseLeaseTimeout,
+                queryTimeout: configuration.databaseQueryTimeout,
                 observer: metrics.databaseObserver, logger: logger),
             metrics: metrics)
         if case .postgres = configuration.database {

@@ -35,8 +35,11 @@ struct ConfigCommand: AsyncParsableCommand {
                 ?? (settings.production ? "missing: production mode needs one" : "the dev key file beside the database")
             let data = try JSONSerialization.data(withJSONObject: document, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
             Output.line(String(decoding: data, as: UTF8.self))
-            if settings.production, configuration.masterKey == nil {
-                Output.error("Production mode needs a master key: set KEYWAY_MASTER_KEY or --master-key-file.")
+            // The checks start-up makes before it opens the database: what serve would refuse.
+            do {
+                try configuration.validate()
+            } catch {
+                Output.error(error.description)
                 throw ExitCode.failure
             }
         }

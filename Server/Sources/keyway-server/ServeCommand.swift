@@ -143,6 +143,8 @@ extension ServeOptions {
             devMode: !settings.production, devConfigId: settings.devConfigId, deliveryCommand: settings.deliveryCommand,
             limits: limits, adminToken: try configuredAdminToken(settings, logger: logger))
         configuration.databasePoolSize = settings.databasePoolSize
+        configuration.databaseLeaseTimeout = .milliseconds(settings.databaseLeaseTimeoutMs)
+        configuration.databaseQueryTimeout = .milliseconds(settings.databaseQueryTimeoutMs)
         configuration.masterKey = try DatabaseOptions.masterKey(file: settings.masterKeyFile)
         configuration.smtp = try smtpRelay(settings)
         configuration.appAttestRoots = try settings.appAttestRootFiles.map { path in

@@ -30,6 +30,16 @@ struct ServeOptions: ParsableArguments {
     var databasePoolSize: Int?
 
     @Option(
+        name: .customLong("database-lease-timeout-ms"),
+        help: "PostgreSQL: milliseconds a request waits for a connection before it is answered 503 (100-600000, default 2000).")
+    var databaseLeaseTimeoutMs: Int?
+
+    @Option(
+        name: .customLong("database-query-timeout-ms"),
+        help: "PostgreSQL: milliseconds one statement may run, or a transaction idle between two, before the database cancels it and the request is answered 503 (100-600000, default 10000).")
+    var databaseQueryTimeoutMs: Int?
+
+    @Option(
         help: ArgumentHelp(
             "A file whose first line is the master key (32 bytes, base64) the signing and secret keys are sealed with at rest (default: $KEYWAY_MASTER_KEY; in dev mode a key file beside the SQLite database, created on first start). Production mode needs one.",
             valueName: "path"))

@@ -14,6 +14,8 @@ struct ServeSettings: Codable, Equatable {
     var port = 8080
     var database = "sqlite:.keyway/keyway.sqlite"
     var databasePoolSize = 10
+    var databaseLeaseTimeoutMs = 2_000
+    var databaseQueryTimeoutMs = 10_000
     var masterKeyFile: String?
     var issuer: String?
     var production = false
@@ -40,7 +42,8 @@ struct ServeSettings: Codable, Equatable {
     /// The environment variable of each setting.
     static let environment: [String: String] = [
         "host": "KEYWAY_HOST", "port": "KEYWAY_PORT", "database": "KEYWAY_DATABASE_URL",
-        "databasePoolSize": "KEYWAY_DATABASE_POOL_SIZE", "masterKeyFile": "KEYWAY_MASTER_KEY_FILE",
+        "databasePoolSize": "KEYWAY_DATABASE_POOL_SIZE", "databaseLeaseTimeoutMs": "KEYWAY_DATABASE_LEASE_TIMEOUT_MS",
+        "databaseQueryTimeoutMs": "KEYWAY_DATABASE_QUERY_TIMEOUT_MS", "masterKeyFile": "KEYWAY_MASTER_KEY_FILE",
         "issuer": "KEYWAY_ISSUER", "production": "KEYWAY_PRODUCTION", "devConfigId": "KEYWAY_DEV_CONFIG_ID",
         "deliveryCommand": "KEYWAY_DELIVERY_COMMAND", "adminTokenFile": "KEYWAY_ADMIN_TOKEN_FILE",
         "logLevel": "KEYWAY_LOG_LEVEL", "logFormat": "KEYWAY_LOG_FORMAT",
@@ -70,7 +73,7 @@ struct ServeSettings: Codable, Equatable {
     }
 
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case host, port, database, databasePoolSize, masterKeyFile, issuer, production, devConfigId, deliveryCommand
+        case host, port, database, databasePoolSize, databaseLeaseTimeoutMs, databaseQueryTimeoutMs, masterKeyFile, issuer, production, devConfigId, deliveryCommand
         case trustIssuerFiles, maxFlowStartsPerAddress, maxCodeSendsPerAddress, maxChecksPerAddress, adminTokenFile
         case unsafeDevModeOnNetwork, appAttestRootFiles, logLevel, logFormat
         case smtpUrl, smtpTls, smtpFrom, smtpCaFile, smtpPasswordFile, smtpTimeout, smtpHeloName, smtpAllowPlaintext
@@ -132,6 +135,10 @@ extension ServeOptions {
         settings.port = try port ?? number(.port) ?? settings.port
         settings.database = try database ?? text(.database) ?? settings.database
         settings.databasePoolSize = try databasePoolSize ?? number(.databasePoolSize) ?? settings.databasePoolSize
+        settings.databaseLeaseTimeoutMs =
+            try databaseLeaseTimeoutMs ?? number(.databaseLeaseTimeoutMs) ?? settings.databaseLeaseTimeoutMs
+        settings.databaseQueryTimeoutMs =
+            try databaseQueryTimeoutMs ?? number(.databaseQueryTimeoutMs) ?? settings.databaseQueryTimeoutMs
         settings.masterKeyFile = try masterKeyFile ?? text(.masterKeyFile)
         settings.issuer = try issuer ?? text(.issuer)
         settings.production = try production || (flag(.production) ?? false)
@@ -167,6 +174,12 @@ extension ServeSettings {
         guard (0...65_535).contains(port) else { throw ValidationError("--port must be between 0 and 65535.") }
         guard (1...1_000).contains(databasePoolSize) else {
             throw ValidationError("--database-pool-size must be between 1 and 1000.")
+        }
+        guard (100...600_000).contains(databaseLeaseTimeoutMs) else {
+            throw ValidationError("--database-lease-timeout-ms must be between 100 and 600000.")
+        }
+        guard (100...600_000).contains(databaseQueryTimeoutMs) else {
+            throw ValidationError("--database-query-timeout-ms must be between 100 and 600000.")
         }
         guard maxFlowStartsPerAddress >= 0 else { throw ValidationError("--max-flow-starts-per-address must not be negative.") }
         guard maxCodeSendsPerAddress >= 0 else { throw ValidationError("--max-code-sends-per-address must not be negative.") }

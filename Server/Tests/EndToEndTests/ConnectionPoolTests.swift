@@ -43,9 +43,11 @@ struct ConnectionPoolTests {
     /// error format, with nothing started; the slow one still completes.
     @Test(.enabled(if: TestDatabase.isPostgres))
     func aRequestThatGetsNoConnectionInTimeIsAnswered503() async throws {
+        // A role of its own: its sessions are told apart from other tests' in pg_stat_activity.
+        let role = try await TestDatabase.createRole()
         let clock = ManualClock()
         try await withTestServer(
-            TestServer.start(clock: clock, databasePoolSize: 1, databaseLeaseTimeout: .seconds(1))
+            TestServer.start(database: .postgres(role), clock: clock, databasePoolSize: 1, databaseLeaseTimeout: .seconds(1))
         ) { server in
             try await server.execute(
                 """
@@ -57,8 +59,7 @@ struct ConnectionPoolTests {
             let flows = try await server.rowCount("flows")
             let slow = Task { try await server.request("POST", "/v1/flows", headers: Self.flowHeaders, body: Self.flowStart("slow@example.com")) }
             try await waitUntil("the slow transaction holds the connection") {
-                try await server.rowCount(
-                    "pg_stat_activity WHERE wait_event = 'PgSleep' AND pid <> pg_backend_pid()") == 1
+                try await TestDatabase.sessions(of: role.username, waitingFor: "PgSleep") == 1
             }
 
             // The flow API: a problem document.
@@ -81,6 +82,7 @@ struct ConnectionPoolTests {
             #expect(try await server.rowCount("flows") == flows + 1)
             #expect(server.logs.all.contains { $0.contains("No database connection was free within") })
         }
+        try await TestDatabase.dropRole(role)
     }
 
     static let flowHeaders = [ProtocolHeader.configId: TestServer.configId, "Content-Type": "application/json"]

@@ -93,6 +93,35 @@ struct ServeCommandTests {
         await started.stop()
     }
 
+    /// `config check` makes every check start-up makes before it opens the database, with the
+    /// same sentence: what it approves, `serve` accepts.
+    @Test func configCheckRefusesWhatServeRefuses() async throws {
+        let (folder, database) = Self.temporaryFolder()
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let notExecutable = folder + "/deliver.sh"
+        try Data("#!/bin/sh\n".utf8).write(to: URL(fileURLWithPath: notExecutable))
+        let production = ["--production", "--database", database]
+        let key = ["KEYWAY_MASTER_KEY": TestServer.masterKey.text]
+        let cases: [(String, [String], [String: String], String)] = [
+            ("no delivery channel", production, key, "need a delivery channel"),
+            ("a delivery command that is not executable", production + ["--delivery-command", notExecutable], key, "is not an executable file"),
+            ("a short admin token", ["--database", database], ["KEYWAY_ADMIN_TOKEN": "short-token"], "at least 32 characters"),
+            ("no master key", production + ["--delivery-command", "/bin/true"], [:], "production mode needs one"),
+        ]
+        for (what, arguments, environment, sentence) in cases {
+            let check = try CLIProcess(arguments: ["config", "check"] + arguments, environment: environment, executable: "keyway-server")
+            #expect(try await check.waitForExit() == 1, "config check approved \(what)")
+            #expect(check.standardError.contains(sentence), "\(what): \(check.standardError)")
+            let serve = try CLIProcess(arguments: ["serve", "--port", "0"] + arguments, environment: environment, executable: "keyway-server")
+            #expect(try await serve.waitForExit() != 0, "serve accepted \(what)")
+            #expect(serve.standardError.contains(sentence), "\(what): \(serve.standardError)")
+        }
+        // Fixed, both accept it.
+        let fixed = try CLIProcess(
+            arguments: ["config", "check"] + production + ["--delivery-command", "/bin/true"], environment: key, executable: "keyway-server")
+        #expect(try await fixed.waitForExit() == 0, "\(fixed.standardError)")
+    }
+
     @Test func settingsComeFromOptionsThenEnvironmentThenTheConfigFile() async throws {
         let (folder, database) = Self.temporaryFolder()
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)

@@ -48,6 +48,11 @@ public struct ServerConfiguration: Sendable {
     /// How long a request waits for a PostgreSQL connection of the pool before it is answered
     /// `503` with `Retry-After` (every connection busy, or the database unreachable). Default 2 s.
     public var databaseLeaseTimeout: Duration = .seconds(2)
+    /// How long one PostgreSQL statement may run, and a transaction idle between two, before
+    /// PostgreSQL cancels it (`statement_timeout`) or ends the session
+    /// (`idle_in_transaction_session_timeout`), rolling back, and the request is answered `503`
+    /// with `Retry-After`. Migrations have none. Default 10 s.
+    public var databaseQueryTimeout: Duration = .seconds(10)
     /// The key the secrets kept at rest are sealed with. `nil`: in dev mode a key file beside
     /// the SQLite file (or `.keyway/master.key` for PostgreSQL), created on first start; outside
     /// dev mode the server does not start without one.
@@ -189,12 +194,38 @@ extension ServerConfiguration {
     /// The master key: the configured one, or in dev mode the dev key file's.
     ///
     /// - Throws: ``ConfigurationError`` outside dev mode without a key.
+    /// Refuses settings the server cannot start with, in the words start-up would use: the checks
+    /// that need no database. `keyway-server config check` runs them too, so it approves exactly
+    /// what `serve` accepts.
+    public func validate() throws(ConfigurationError) {
+        if let adminToken {
+            guard adminToken.count >= AdminCredential.minimumLength, !adminToken.contains(where: \.isWhitespace) else {
+                throw ConfigurationError(
+                    "The admin token must have at least \(AdminCredential.minimumLength) characters and no spaces.")
+            }
+        }
+        try smtp?.validate()
+        guard !devMode else { return }
+        if masterKey == nil {
+            throw ConfigurationError(Self.missingMasterKey)
+        }
+        guard deliveryCommand != nil || smtp != nil else {
+            throw ConfigurationError(
+                "Outside dev mode one-time codes need a delivery channel: pass --delivery-command PATH (an executable that receives each message as JSON on standard input), or --smtp-url for email."
+            )
+        }
+        if let command = deliveryCommand, !FileManager.default.isExecutableFile(atPath: command) {
+            throw ConfigurationError("The delivery command \(command) is not an executable file.")
+        }
+    }
+
+    static let missingMasterKey =
+        "The server keeps its signing and secret keys sealed under a master key, and production mode needs one: set KEYWAY_MASTER_KEY or --master-key-file to 32 random bytes in base64 (openssl rand -base64 32), and keep it apart from the database."
+
     func resolvedMasterKey() throws -> MasterKey {
         if let masterKey { return masterKey }
         guard devMode else {
-            throw ConfigurationError(
-                "The server keeps its signing and secret keys sealed under a master key, and production mode needs one: set KEYWAY_MASTER_KEY or --master-key-file to 32 random bytes in base64 (openssl rand -base64 32), and keep it apart from the database."
-            )
+            throw ConfigurationError(Self.missingMasterKey)
         }
         return try MasterKey.readOrCreate(path: devMasterKeyPath)
     }

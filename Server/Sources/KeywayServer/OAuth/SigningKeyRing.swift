@@ -54,11 +54,24 @@ final class SigningKeyRing: Sendable {
         state.withLock { $0 = State(schedule: schedule, keys: keys, nextRefresh: next) }
     }
 
-    /// Reads the keys again when the refresh interval passed or the schedule changed.
+    /// Reads the keys again when the refresh interval passed or the schedule changed. While the
+    /// database is away (``TransientDatabaseFailure``) the keys this instance knows stay in use,
+    /// and the next read is tried after ``retryInterval``: the JWKS, and verification of the
+    /// tokens they sign, go on from memory.
     func refreshIfDue() async throws {
         let due = state.withLock { clock.now().epochMilliseconds >= $0.nextRefresh }
-        if due { try await reload() }
+        guard due else { return }
+        do {
+            try await reload()
+        } catch is any TransientDatabaseFailure {
+            let retry = clock.now().epochMilliseconds + Self.retryInterval
+            state.withLock { $0.nextRefresh = max($0.nextRefresh, retry) }
+        }
     }
+
+    /// How soon the keys are read again after the database could not be reached, in
+    /// milliseconds of the server's clock.
+    static let retryInterval: Int64 = 1_000
 
     /// The key of `algorithm` that signs now.
     func signing(_ algorithm: SigningAlgorithm = .es256) throws -> SigningKey {

@@ -28,17 +28,19 @@ enum ExclusiveLock: Int64, Sendable {
 
 extension DatabaseLocation {
     /// Opens the database: SQLite with `readerCount` readers, PostgreSQL with a pool of at most
-    /// `poolSize` connections, each waited for at most `leaseTimeout`.
+    /// `poolSize` connections, each waited for at most `leaseTimeout` and used for at most
+    /// `queryTimeout` by one read or transaction.
     func open(
-        poolSize: Int = 10, leaseTimeout: Duration = .seconds(2), readerCount: Int = 4,
-        observer: DatabaseObserver = .none, logger: Logger
+        poolSize: Int = 10, leaseTimeout: Duration = .seconds(2), queryTimeout: Duration = .seconds(10),
+        readerCount: Int = 4, observer: DatabaseObserver = .none, logger: Logger
     ) async throws -> any Database {
         switch self {
         case .sqlite(let path):
             try await SQLiteDatabase.open(path: path, readerCount: readerCount, observer: observer, logger: logger)
         case .postgres(let location):
             try await PostgreSQLDatabase.open(
-                location, poolSize: poolSize, leaseTimeout: leaseTimeout, observer: observer, logger: logger)
+                location, poolSize: poolSize, leaseTimeout: leaseTimeout, queryTimeout: queryTimeout, observer: observer,
+                logger: logger)
         }
     }
 }
@@ -102,10 +104,20 @@ protocol TransientDatabaseFailure: Error, CustomStringConvertible {}
 
 extension DatabaseContention: TransientDatabaseFailure {}
 
-/// No database connection could be had in time: the pool's every connection was busy for the
-/// whole wait, or the database could not be reached. The request's work never started.
+/// The database could not serve the request: no connection could be had in time (the pool's
+/// every connection was busy for the whole wait, or the database could not be reached), its
+/// statements ran past their deadline, or the database ended the connection under them. Nothing
+/// of a transaction is kept unless its `COMMIT` had reached the database before the connection
+/// ended (then the client cannot know, as after any lost answer).
 struct DatabaseUnavailable: TransientDatabaseFailure {
     let description: String
+}
+
+/// Whether a database's statements run with their deadline (PostgreSQL's query timeout).
+enum QueryDeadline {
+    /// Set while migrations run: a migration may rewrite a large table for longer than any
+    /// request may take.
+    @TaskLocal static var suspended = false
 }
 
 /// A storage failure: the message is for operators; clients see `internal_error`.

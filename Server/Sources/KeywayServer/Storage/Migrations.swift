@@ -813,7 +813,9 @@ enum Migrations {
         // Instances starting together on one database migrate once: one at a time holds the
         // lock, and the others then find every version applied.
         try await database.exclusively(.migrations) {
-            try await applyUnlocked(to: database, now: now, through: last)
+            try await QueryDeadline.$suspended.withValue(true) {
+                try await applyUnlocked(to: database, now: now, through: last)
+            }
         }
     }
 

@@ -58,7 +58,8 @@ final class TestServer: ScopedTestServer, Sendable {
         deliveryCommand: String? = nil, limits: FlowLimits = FlowLimits(), adminToken: String? = nil,
         passwords: (any PasswordHashing)? = nil, idleTimeout: TimeInterval = 300, appAttestRoots: [String] = [],
         smtp: SMTPRelayConfiguration? = nil, issuer: String? = nil, issuerHost: String? = nil,
-        databasePoolSize: Int = 3, databaseLeaseTimeout: Duration = .seconds(60)
+        databasePoolSize: Int = 3, databaseLeaseTimeout: Duration = .seconds(60),
+        databaseQueryTimeout: Duration = .seconds(60)
     ) async throws -> TestServer {
         let database =
             if let database { database } else { try await TestDatabase.fresh() }
@@ -79,6 +80,7 @@ final class TestServer: ScopedTestServer, Sendable {
         // The machine is shared by many test servers: a request may wait long for a connection
         // without anything being wrong (the tests of the deadline set a short one).
         configuration.databaseLeaseTimeout = databaseLeaseTimeout
+        configuration.databaseQueryTimeout = databaseQueryTimeout
         configuration.masterKey = masterKey
         let app = try await KeywayServerApp.bootstrap(configuration: configuration, logger: logs.logger())
         let (stream, continuation) = AsyncStream.makeStream(of: Int.self)

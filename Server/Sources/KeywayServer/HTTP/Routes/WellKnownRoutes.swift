@@ -50,6 +50,8 @@ struct WellKnownRoutes {
             }
             return try metadata()
         }
+        // While the database is away the key ring keeps the keys it knows: the set is served
+        // from memory.
         document(".well-known/jwks.json", on: router) { _, _ in
             try await keys.refreshIfDue()
             var response = HTTPResponses.json(

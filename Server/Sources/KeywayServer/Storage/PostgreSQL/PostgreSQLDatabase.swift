@@ -16,10 +16,21 @@ import SQLKit
 /// again from the start, a few times, after a short random pause. Reads run outside a
 /// transaction, each statement seeing what was committed when it began, as SQLite's readers do.
 ///
-/// A read or a transaction waits at most `leaseTimeout` for a connection of the pool (the pool
-/// keeps trying to open connections while the server is away): past it the request ends with
-/// ``DatabaseUnavailable`` and its work is never started, so a starved pool or an outage is
-/// answered `503`, never left hanging.
+/// Every read and transaction has two deadlines, so that a starved pool or an outage is answered
+/// `503`, never left hanging:
+/// - it waits at most `leaseTimeout` for a connection of the pool (the pool keeps trying to open
+///   connections while the server is away): past it the request ends with
+///   ``DatabaseUnavailable`` and its work is never started;
+/// - once it has one, each statement runs for at most `queryTimeout`, and a transaction may idle
+///   between its statements no longer (PostgreSQL's `statement_timeout` and
+///   `idle_in_transaction_session_timeout` of the pool's sessions): past it PostgreSQL cancels
+///   the statement or ends the session, rolling the transaction back, and the request ends with
+///   ``DatabaseUnavailable``. Migrations, which may rewrite large tables, and the advisory locks,
+///   which wait for another instance's migrations, have none.
+///
+/// A connection the database ends (an administrator's or a crash's shutdown, SQLSTATE 57P01 to
+/// 57P03, a refused or dropped connection, SQLSTATE class 08) ends the request with
+/// ``DatabaseUnavailable`` too: it is the database's outage, not the request's error.
 final class PostgreSQLDatabase: Database {
     private let client: PostgresClient
     /// The connections ``exclusively(_:_:)`` holds its advisory locks on, apart from the pool,
@@ -32,17 +43,20 @@ final class PostgreSQLDatabase: Database {
     let location: PostgresLocation
     /// How long a read or a transaction waits for a connection.
     let leaseTimeout: Duration
+    /// How long a read or a transaction may run once it has its connection.
+    let queryTimeout: Duration
 
     /// How many times a transaction refused for a conflict is run in all.
     static let attempts = 25
 
     private init(
         client: PostgresClient, locks: PostgresClient, running: Task<Void, Never>, location: PostgresLocation,
-        leaseTimeout: Duration, observer: DatabaseObserver, logger: Logger
+        leaseTimeout: Duration, queryTimeout: Duration, observer: DatabaseObserver, logger: Logger
     ) {
         self.client = client
         self.locks = locks
         self.leaseTimeout = leaseTimeout
+        self.queryTimeout = queryTimeout
         self.running = running
         self.location = location
         self.observer = observer
@@ -50,10 +64,12 @@ final class PostgreSQLDatabase: Database {
     }
 
     /// Connects with at most `poolSize` connections, checking within `patience` that the server
-    /// answers; a read or a transaction then waits at most `leaseTimeout` for a connection.
+    /// answers; a read or a transaction then waits at most `leaseTimeout` for a connection, and
+    /// runs for at most `queryTimeout` on it.
     static func open(
         _ location: PostgresLocation, poolSize: Int = 10, patience: Duration = .seconds(15),
-        leaseTimeout: Duration = .seconds(2), observer: DatabaseObserver = .none, logger: Logger
+        leaseTimeout: Duration = .seconds(2), queryTimeout: Duration = .seconds(10), observer: DatabaseObserver = .none,
+        logger: Logger
     ) async throws -> PostgreSQLDatabase {
         let tls: PostgresClient.Configuration.TLS =
             switch location.tls {
@@ -65,15 +81,23 @@ final class PostgreSQLDatabase: Database {
             host: location.host, port: location.port, username: location.username, password: location.password,
             database: location.database, tls: tls)
         configuration.options.maximumConnections = max(1, poolSize)
+        var parameters: [(String, String)] = []
         if let schema = location.schema {
             // Checked when the URL was parsed: a plain identifier.
-            configuration.options.additionalStartupParameters = [("search_path", schema)]
+            parameters.append(("search_path", schema))
         }
         configuration.options.connectTimeout = .seconds(10)
         let quiet = Logger(label: "keyway.postgres") { _ in SwiftLogNoOpLogHandler() }
+        // The pool's sessions: PostgreSQL cancels a statement that runs past the query timeout,
+        // and ends a session left idle inside a transaction that long.
+        let milliseconds = max(1, Int(queryTimeout.components.seconds * 1_000 + queryTimeout.components.attoseconds / 1_000_000_000_000_000))
+        configuration.options.additionalStartupParameters =
+            parameters + [("statement_timeout", "\(milliseconds)"), ("idle_in_transaction_session_timeout", "\(milliseconds)")]
         let client = PostgresClient(configuration: configuration, backgroundLogger: quiet)
-        // Migrations and the maintenance sweep: at most one lock each at a time.
+        // Migrations and the maintenance sweep: at most one lock each at a time, waited for
+        // without a deadline (another instance may be migrating).
         configuration.options.maximumConnections = 2
+        configuration.options.additionalStartupParameters = parameters
         let locks = PostgresClient(configuration: configuration, backgroundLogger: quiet)
         let running = Task {
             await withDiscardingTaskGroup { group in
@@ -82,8 +106,8 @@ final class PostgreSQLDatabase: Database {
             }
         }
         let database = PostgreSQLDatabase(
-            client: client, locks: locks, running: running, location: location, leaseTimeout: leaseTimeout, observer: observer,
-            logger: logger)
+            client: client, locks: locks, running: running, location: location, leaseTimeout: leaseTimeout,
+            queryTimeout: queryTimeout, observer: observer, logger: logger)
         do {
             // The pool retries a refused connection for as long as a lease waits: the check is
             // given up after `patience`.
@@ -139,6 +163,11 @@ final class PostgreSQLDatabase: Database {
             let logger = self.logger
             try await connection.query("BEGIN ISOLATION LEVEL SERIALIZABLE", logger: logger)
             do {
+                if QueryDeadline.suspended {
+                    // A migration: no deadline for this transaction's statements.
+                    try await connection.query("SET LOCAL statement_timeout = 0", logger: logger)
+                    try await connection.query("SET LOCAL idle_in_transaction_session_timeout = 0", logger: logger)
+                }
                 let value = try await body(Repositories(sql: connection.sql(queryLogLevel: nil)))
                 try await connection.query("COMMIT", logger: logger)
                 return value
@@ -152,37 +181,43 @@ final class PostgreSQLDatabase: Database {
     /// Runs `body` on a connection of the pool, waiting at most ``leaseTimeout`` for one. When
     /// the time is up first, the request for a connection is withdrawn and `body` never runs (a
     /// connection handed out at that very moment is given back unused): the caller gets
-    /// ``DatabaseUnavailable``.
+    /// ``DatabaseUnavailable``, as when the database ends the connection or cancels a statement
+    /// past the query timeout.
     private func leased<T: Sendable>(
         _ kind: String, _ body: @escaping @Sendable (PostgresConnection) async throws -> T
     ) async throws -> T {
         let requested = ContinuousClock.now
         let gate = LeaseGate()
-        return try await withThrowingTaskGroup(of: T?.self) { group in
-            group.addTask {
-                try await self.client.withConnection { connection in
-                    // Only one of the lease and the timer wins.
-                    guard gate.start() else { return nil }
-                    return try await self.observer.leasing(kind, since: requested) { try await body(connection) }
+        do {
+            return try await withThrowingTaskGroup(of: T?.self) { group in
+                group.addTask {
+                    try await self.client.withConnection { connection in
+                        // Only one of the lease and the timer wins.
+                        guard gate.start() else { return nil }
+                        return try await self.observer.leasing(kind, since: requested) { try await body(connection) }
+                    }
                 }
-            }
-            group.addTask {
-                try? await Task.sleep(for: self.leaseTimeout)
-                return nil
-            }
-            while let outcome = try await group.next() {
-                if let value = outcome {
-                    group.cancelAll()
-                    return value
+                group.addTask {
+                    try? await Task.sleep(for: self.leaseTimeout)
+                    return nil
                 }
-                // The timer ended (or the lease lost to it): give up unless the body started.
-                if gate.expire() {
-                    group.cancelAll()
-                    throw DatabaseUnavailable(
-                        description: "No database connection was free within \(leaseTimeout) (a pool of \(kind)s waiting, or the database unreachable).")
+                while let outcome = try await group.next() {
+                    if let value = outcome {
+                        group.cancelAll()
+                        return value
+                    }
+                    // The timer ended (or the lease lost to it): give up unless the body started.
+                    if gate.expire() {
+                        group.cancelAll()
+                        throw DatabaseUnavailable(
+                            description: "No database connection was free within \(leaseTimeout) (a pool of \(kind)s waiting, or the database unreachable).")
+                    }
                 }
+                throw DatabaseUnavailable(description: "The database connection ended without an answer.")
             }
-            throw DatabaseUnavailable(description: "The database connection ended without an answer.")
+        } catch let error where Self.isOutage(error) {
+            throw DatabaseUnavailable(
+                description: "The database ended the connection, or cancelled a statement past the query timeout\(Self.diagnosis(error)).")
         }
     }
 
@@ -213,6 +248,20 @@ final class PostgreSQLDatabase: Database {
     func shutdown() async {
         running.cancel()
         await running.value
+    }
+
+    /// Whether `error` is the database or the connection to it going away, rather than the
+    /// request's own failure: a connection refused, dropped or closed, or the server shutting
+    /// down (SQLSTATE 57P01 admin shutdown, 57P02 crash shutdown, 57P03 cannot connect now), a
+    /// connection failure (class 08) or too many connections (53300); or a statement cancelled
+    /// past the query timeout (57014), or a session ended for idling in its transaction (25P03).
+    static func isOutage(_ error: any Error) -> Bool {
+        guard let error = error as? PSQLError else { return false }
+        if let state = error.serverInfo?[.sqlState] {
+            return ["57P01", "57P02", "57P03", "53300", "57014", "25P03"].contains(state) || state.hasPrefix("08")
+        }
+        return [.connectionError, .serverClosedConnection, .clientClosedConnection, .uncleanShutdown, .poolClosed]
+            .contains(error.code)
     }
 
     /// Whether `error` is a conflict between transactions that running again resolves.
