@@ -16,7 +16,7 @@ import Testing
 struct DatabaseOutageTests {
     static let adminToken = "test-admin-token-database-outage-0123456789"
 
-    @Test(.enabled(if: TestDatabase.isPostgres), .timeLimit(.minutes(3)))
+    @Test(.enabled(if: TestDatabase.isPostgres), .timeLimit(.minutes(10)))
     func anOutageIsAnswered503AndTheServerRecovers() async throws {
         let role = try await TestDatabase.createRole()
         let clock = ManualClock()
@@ -102,7 +102,7 @@ struct DatabaseOutageTests {
 
     /// A statement that does not finish within the query timeout is cancelled by PostgreSQL: the
     /// request is answered 503, nothing of it is kept, and the connection serves the next request.
-    @Test(.enabled(if: TestDatabase.isPostgres), .timeLimit(.minutes(3)))
+    @Test(.enabled(if: TestDatabase.isPostgres), .timeLimit(.minutes(10)))
     func aStatementPastTheQueryTimeoutIsCancelledAndAnswered503() async throws {
         let role = try await TestDatabase.createRole()
         let clock = ManualClock()

@@ -89,7 +89,7 @@ extension AdminService {
         let now = clock.now().epochMilliseconds
         let keep = Int64((max(tokenLifetimes.accessToken, tokenLifetimes.idToken) + 300) * 1000)
         // Made before the transaction: an RSA key takes a while to generate.
-        let next = try SigningKey.generate(algorithm)
+        let next = try await SigningKey.generate(algorithm)
         let rotation = try await database.write { repositories in
             try await KeySchedule.rotate(
                 algorithm, in: repositories, now: now, prePublication: Int64(seconds) * 1000, keepPublished: keep,

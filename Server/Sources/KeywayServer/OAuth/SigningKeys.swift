@@ -1,6 +1,7 @@
 import Crypto
 import CryptoExtras
 import Foundation
+import NIOPosix
 import KeywayJOSE
 import KeywayProtocol
 
@@ -30,11 +31,18 @@ struct SigningKey: Sendable {
         return nil
     }
 
-    /// A new key of `algorithm` with its RFC 7638 thumbprint as `kid`.
-    static func generate(_ algorithm: SigningAlgorithm = .es256) throws -> SigningKey {
+    /// A new key of `algorithm` with its RFC 7638 thumbprint as `kid`. An RSA key's primes are
+    /// searched for on a thread of NIO's blocking pool, never on Swift's cooperative pool: the
+    /// search can take seconds, and a cooperative thread held that long stalls every other task of
+    /// the process (on two cores, half of the pool).
+    static func generate(_ algorithm: SigningAlgorithm = .es256) async throws -> SigningKey {
         switch algorithm {
-        case .es256: try SigningKey(kid: nil, material: .es256(P256.Signing.PrivateKey()))
-        case .rs256: try SigningKey(kid: nil, material: .rs256(try _RSA.Signing.PrivateKey(keySize: .bits2048)))
+        case .es256:
+            try SigningKey(kid: nil, material: .es256(P256.Signing.PrivateKey()))
+        case .rs256:
+            try await NIOThreadPool.singleton.runIfActive {
+                try SigningKey(kid: nil, material: .rs256(try _RSA.Signing.PrivateKey(keySize: .bits2048)))
+            }
         }
     }
 
@@ -106,7 +114,7 @@ struct SigningKey: Sendable {
         if let existing = try await database.read({ try await current(algorithm, in: $0, now: now) }) {
             return try SigningKey(existing, masterKey: masterKey)
         }
-        let key = try SigningKey.generate(algorithm)
+        let key = try await SigningKey.generate(algorithm)
         return try await database.write { repositories in
             if let existing = try await current(algorithm, in: repositories, now: now) {
                 return try SigningKey(existing, masterKey: masterKey)
@@ -213,7 +221,8 @@ extension KeySchedule {
                 algorithm: algorithm, currentKid: current.kid, nextKid: pending.kid, activatesAt: pending.activatesAt,
                 currentPublishedUntil: current.publishUntil ?? pending.activatesAt + keepPublished, created: false)
         }
-        let next = try candidate ?? SigningKey.generate(algorithm)
+        let next: SigningKey
+        if let candidate { next = candidate } else { next = try await SigningKey.generate(algorithm) }
         guard next.algorithm == algorithm else {
             throw StorageError(description: "The next signing key is not an \(algorithm.rawValue) key.")
         }
