@@ -65,7 +65,8 @@ final class PostgreSQLDatabase: Database {
 
     /// Connects with at most `poolSize` connections, checking within `patience` that the server
     /// answers; a read or a transaction then waits at most `leaseTimeout` for a connection, and
-    /// runs for at most `queryTimeout` on it.
+    /// each of its statements runs for at most `queryTimeout` (the pool sessions'
+    /// `statement_timeout`).
     static func open(
         _ location: PostgresLocation, poolSize: Int = 10, patience: Duration = .seconds(15),
         leaseTimeout: Duration = .seconds(2), queryTimeout: Duration = .seconds(10), observer: DatabaseObserver = .none,
