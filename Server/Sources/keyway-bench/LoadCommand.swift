@@ -34,6 +34,12 @@ struct LoadCommand: AsyncParsableCommand {
     @Option(help: "Flows to start and leave open for the memory measure.")
     var memoryFlows = 10_000
 
+    @Option(help: "Requests with a random 4,000-letter path segment sent after the open flows, for the memory measure.")
+    var randomPathRequests = 10_000
+
+    @Option(help: "The server's admin token, to read the size of its /metrics exposition after the memory measure.")
+    var adminToken: String?
+
     @Option(help: "The crypto baseline JSON written by `keyway-bench crypto`.")
     var crypto: String?
 
@@ -72,7 +78,26 @@ struct LoadCommand: AsyncParsableCommand {
             // Let the server settle (the maintenance sweep, allocator) before reading.
             try await Task.sleep(for: .seconds(1))
             let loaded = try ProcessMemory.residentBytes(of: serverPid)
-            memory = Report.Memory(idleBytes: idle, loadedBytes: loaded, flows: opened.completed)
+            progress("memory: \(loaded / 1024) KiB with the flows; sending \(randomPathRequests) random paths")
+            // What unauthenticated strangers cannot grow: the metrics' labels, the log, any cache.
+            let strangers = try await runner.closedLoop(
+                RandomPathScenario(perUser: max(1, randomPathRequests / users)), users: users, warmup: .zero,
+                measure: .seconds(600))
+            try check(strangers)
+            guard strangers.errors == 0 else { throw BenchFailure("random paths: \(strangers.firstError ?? "an error")") }
+            try await Task.sleep(for: .seconds(1))
+            let afterStrangers = try ProcessMemory.residentBytes(of: serverPid)
+            var exposition: Int?
+            if let adminToken {
+                exposition = try await BenchConnection.with(host: host, port: port, group: group) { connection in
+                    let response = try await connection.send(.GET, "/metrics", headers: [("Authorization", "Bearer \(adminToken)")])
+                    guard response.status == 200 else { throw BenchFailure("GET /metrics: HTTP \(response.status)") }
+                    return response.body.readableBytes
+                }
+            }
+            memory = Report.Memory(
+                idleBytes: idle, loadedBytes: loaded, flows: opened.completed, randomPathRequests: strangers.completed,
+                afterRandomPathsBytes: afterStrangers, metricsBytes: exposition)
         }
 
         // 2. The HTTP floor: discovery and JWKS.

@@ -6,6 +6,11 @@ enum Report {
         var idleBytes: Int
         var loadedBytes: Int
         var flows: Int
+        /// Requests with a random 4,000-letter path segment sent after the flows, and the RSS then.
+        var randomPathRequests: Int
+        var afterRandomPathsBytes: Int
+        /// The size of the `/metrics` exposition after them, when the admin token was given.
+        var metricsBytes: Int?
         var bytesPerFlow: Double { flows > 0 ? Double(loadedBytes - idleBytes) / Double(flows) : 0 }
     }
 
@@ -42,8 +47,11 @@ enum Report {
                 "| Measure | Value |", "| --- | ---: |",
                 "| RSS at idle | \(kib(memory.idleBytes)) |",
                 "| RSS with \(memory.flows) open flows | \(kib(memory.loadedBytes)) |",
-                "| per open flow | \(String(format: "%.0f", memory.bytesPerFlow)) bytes |", "",
+                "| per open flow | \(String(format: "%.0f", memory.bytesPerFlow)) bytes |",
+                "| RSS after \(memory.randomPathRequests) more requests with a random 4,000-letter path segment | \(kib(memory.afterRandomPathsBytes)) (\(memory.afterRandomPathsBytes >= memory.loadedBytes ? "+" : "−")\(kib(abs(memory.afterRandomPathsBytes - memory.loadedBytes)))) |",
             ]
+            if let metrics = memory.metricsBytes { lines.append("| `/metrics` exposition after them | \(kib(metrics)) |") }
+            lines.append("")
         }
         lines += [
             "### Peak throughput (closed loop: every user sends its next request as soon as the last one is answered)", "",

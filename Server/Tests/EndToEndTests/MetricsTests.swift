@@ -42,7 +42,7 @@ struct MetricsTests {
             #expect(Self.sample(text, #"keyway_problems_total{code="invalid_code"}"#) == 1)
             #expect(Self.sample(text, #"keyway_messages_total{channel="email",outcome="delivered"}"#) == 1)
             #expect(Self.sample(text, "keyway_refresh_reuse_detected_total") == 1)
-            #expect(Self.sample(text, #"keyway_http_requests_total{route="/v1/flows/{id}/code",method="POST",status="400"}"#) == 1)
+            #expect(Self.sample(text, #"keyway_http_requests_total{route="/v1/flows/{flowId}/code",method="POST",status="400"}"#) == 1)
             #expect(Self.sample(text, #"keyway_http_requests_total{route="/oauth2/token",method="POST",status="200"}"#) == 2)
             #expect(Self.sample(text, #"keyway_http_requests_total{route="/metrics",method="GET",status="401"}"#) == 1)
             #expect(text.contains(#"keyway_http_request_duration_seconds_bucket{route="/v1/flows",method="POST",le="#))
@@ -52,6 +52,43 @@ struct MetricsTests {
             #expect(Self.sample(text, "keyway_database_pool_size") != nil)
             // No identifier, code or token ever becomes a label.
             #expect(!text.contains("metrics@example.com") && !text.contains(spent.revealed))
+        }
+    }
+
+    /// Paths no route answers, and IDs in the paths of routes that do, never become labels or log
+    /// text: a client sending endless random paths cannot grow the metrics (each label's series
+    /// lives as long as the server) nor write what a path carries (a sign-in link's token) into
+    /// the log.
+    @Test(.timeLimit(.minutes(10)))
+    func randomPathsShareTheirRoutesLabelAndStayOutOfTheLog() async throws {
+        let logs = LogCapture()
+        try await withTestServer(TestServer.start(clock: ManualClock(), logs: logs, adminToken: testAdminToken)) { server in
+            // Letters only, as the finding sent: a segment of letters looks like no ID.
+            let letters = Array("abcdefghij")
+            let spelled = { (number: Int) in String(String(number).map { letters[Int(String($0))!] }) }
+            let marker = "zq" + spelled(Int.random(in: 10_000_000..<100_000_000))
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for worker in 0..<8 {
+                    group.addTask {
+                        for index in 0..<250 {
+                            let junk = marker + String(repeating: "x", count: 1_000 + index) + spelled(worker) + "y" + spelled(index)
+                            let paths = ["/admin/users/\(junk)", "/\(junk)/\(junk)", "/v1/flows/\(junk)", "/link/\(junk)"]
+                            _ = try await server.request("GET", paths[(worker + index) % paths.count])
+                        }
+                    }
+                }
+                try await group.waitForAll()
+            }
+            let response = try await server.request("GET", "/metrics", headers: ["Authorization": "Bearer \(testAdminToken)"])
+            let text = String(decoding: response.body, as: UTF8.self)
+            #expect(response.body.count < 200_000, "the exposition grew to \(response.body.count) bytes")
+            #expect(!text.contains(marker))
+            #expect(Self.sample(text, #"keyway_http_requests_total{route="unmatched",method="GET",status="404"}"#) ?? 0 >= 500)
+            #expect(Self.sample(text, #"keyway_http_requests_total{route="/admin/users/{userId}",method="GET",status="401"}"#) == 500)
+            let lines = logs.all
+            #expect(lines.contains { $0.contains("GET /admin/users/{userId} 401") })
+            #expect(lines.contains { $0.contains("GET /link/{token} ") })
+            #expect(!lines.contains { $0.contains(marker) }, "a path segment reached the log")
         }
     }
 }

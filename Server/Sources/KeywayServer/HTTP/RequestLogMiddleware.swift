@@ -4,7 +4,8 @@ import KeywayProtocol
 import Logging
 
 /// Assigns the trace ID, turns every thrown error into a problem document, and writes one log
-/// line per request: method, path (never the query), status, latency and trace ID.
+/// line per request: method, route template (never the path itself, whose segments may be
+/// secrets such as a sign-in link's token, nor the query), status, latency and trace ID.
 struct RequestLogMiddleware: RouterMiddleware {
     typealias Context = KeywayRequestContext
     let logger: Logger
@@ -33,7 +34,7 @@ struct RequestLogMiddleware: RouterMiddleware {
             if problem.problem.status >= 500 {
                 logger.error(
                     "request answered \(problem.problem.code.rawValue)",
-                    metadata: ["traceId": "\(traceId)", "path": "\(request.uri.path)"])
+                    metadata: ["traceId": "\(traceId)", "route": "\(Self.route(context))"])
             }
             response = HTTPResponses.problem(problem.problem, traceId: traceId)
         } catch let failure as any TransientDatabaseFailure {
@@ -52,15 +53,23 @@ struct RequestLogMiddleware: RouterMiddleware {
         response.headers[HTTPResponses.protocolVersionHeader] = ProtocolVersion.current
         let elapsed = ContinuousClock.now - start
         let status = Int(response.status.code)
-        metrics.request(
-            route: ServerMetrics.route(path: request.uri.path, status: status), method: request.method.rawValue,
-            status: status, duration: elapsed)
+        let route = Self.route(context)
+        metrics.request(route: route, method: request.method.rawValue, status: status, duration: elapsed)
 
         let micros = elapsed.components.seconds * 1_000_000 + elapsed.components.attoseconds / 1_000_000_000_000
         logger.info(
-            "\(request.method) \(request.uri.path) \(response.status.code) \(Self.milliseconds(micros))ms",
+            "\(request.method) \(route) \(response.status.code) \(Self.milliseconds(micros))ms",
             metadata: ["traceId": "\(traceId)"])
         return response
+    }
+
+    /// The template of the route that answered (`/v1/flows/{flowId}/code`), or `unmatched` when no
+    /// route did: the one label of every unknown path, so no client can grow the metrics or write
+    /// a path's segments into the log. Hummingbird sets the template before the route runs, in a
+    /// box every copy of the context shares.
+    static func route(_ context: Context) -> String {
+        guard let template = context.endpointPath, template != "NotFound" else { return "unmatched" }
+        return template
     }
 
     /// `1234` µs as `"1.23"`.

@@ -112,7 +112,7 @@ struct HostedLoginRoutes {
         } catch {
             login.logger.error(
                 "hosted page failed: \(String(describing: type(of: error)))",
-                metadata: ["traceId": "\(context.traceId)", "path": "\(request.uri.path)"])
+                metadata: ["traceId": "\(context.traceId)", "route": "\(RequestLogMiddleware.route(context))"])
             return login.errorPage(
                 title: HostedStrings.english("error.title"),
                 text: HostedStrings.english("error.generic.text", ["traceId": context.traceId]), status: 500)

@@ -7,7 +7,7 @@ import Prometheus
 ///
 /// | Metric | Labels |
 /// | --- | --- |
-/// | `keyway_http_requests_total` | `route` (the path with its IDs as `{id}`), `method`, `status` |
+/// | `keyway_http_requests_total` | `route` (the route's template, `/v1/flows/{flowId}/code`; `unmatched` for every path no route answers), `method`, `status` |
 /// | `keyway_http_request_duration_seconds` (histogram) | `route`, `method` |
 /// | `keyway_flows_started_total` | `flow_type` |
 /// | `keyway_flows_completed_total` | `flow_type`, `method` (the primary method) |
@@ -135,21 +135,6 @@ final class ServerMetrics: Sendable {
 
     static func nanoseconds(_ duration: Duration) -> Int64 {
         duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000
-    }
-
-    /// A route label for `path`: IDs and tokens become `{id}`, so the label has few values; a
-    /// path no route answered is `unmatched`.
-    static func route(path: String, status: Int) -> String {
-        if status == 404 || status == 405 { return "unmatched" }
-        let segments = path.split(separator: "/", omittingEmptySubsequences: true).map { segment -> String in
-            let text = String(segment)
-            let known = ["flw_", "dev_", "apr_", "cfg_", "usr_", "prj_", "app_", "ses_"]
-            if known.contains(where: text.hasPrefix) || (text.count >= 16 && text.contains(where: \.isNumber)) {
-                return "{id}"
-            }
-            return text
-        }
-        return "/" + segments.joined(separator: "/")
     }
 }
 

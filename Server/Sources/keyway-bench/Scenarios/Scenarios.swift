@@ -84,3 +84,22 @@ struct RefreshScenario: Scenario {
         return true
     }
 }
+
+/// Requests no client may make the server remember: a random path segment of 4,000 letters on
+/// a path no route answers, on the admin API without its token, on a flow and on a sign-in link
+/// that do not exist. Any answer below 500 is right; what is measured is the server's memory.
+struct RandomPathScenario: Scenario {
+    let perUser: Int
+    var name: String { "random path segments" }
+
+    func iteration(on connection: BenchConnection, user: Int, index: Int) async throws -> Bool {
+        guard index < perUser else { return false }
+        let letters = Array("abcdefghijklmnopqrstuvwxyz".utf8)
+        let segment = String(decoding: (0..<4_000).map { _ in letters.randomElement()! }, as: UTF8.self)
+        let paths = ["/\(segment)", "/admin/users/\(segment)", "/v1/flows/\(segment)", "/link/\(segment)"]
+        let path = paths[index % paths.count]
+        let response = try await connection.send(.GET, path)
+        guard response.status < 500 else { throw BenchFailure("GET \(path.prefix(20))…: HTTP \(response.status)") }
+        return true
+    }
+}

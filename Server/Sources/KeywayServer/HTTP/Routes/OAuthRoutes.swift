@@ -121,13 +121,13 @@ struct OAuthRoutes {
             return HTTPResponses.oauthError(.invalidRequest("The request body is too large."))
         } catch is any TransientDatabaseFailure {
             logger.warning(
-                "OAuth request refused: its transaction conflicted with concurrent ones at every attempt",
-                metadata: ["traceId": "\(context.traceId)", "path": "\(request.uri.path)"])
+                "OAuth request refused: the database is away or too busy to answer in time",
+                metadata: ["traceId": "\(context.traceId)", "route": "\(RequestLogMiddleware.route(context))"])
             return HTTPResponses.oauthError(.temporarilyUnavailable)
         } catch {
             logger.error(
                 "OAuth endpoint failed: \(String(describing: type(of: error)))",
-                metadata: ["traceId": "\(context.traceId)", "path": "\(request.uri.path)"])
+                metadata: ["traceId": "\(context.traceId)", "route": "\(RequestLogMiddleware.route(context))"])
             return HTTPResponses.oauthError(.serverError)
         }
     }
