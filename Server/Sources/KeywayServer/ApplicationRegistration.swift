@@ -33,15 +33,17 @@ public struct ApplicationRegistration: Sendable {
     /// The origins (`https://host[:port]`, `http` for loopback hosts) whose scripts may call the
     /// token, UserInfo and revocation endpoints for it.
     public var corsOrigins: [String]
+    /// What it may do as an app's backend (confidential applications only).
+    public var backendRoles: Set<BackendRole>
 
     /// Describes an application; everything but its name and client type has a default: sign-in
     /// only, no user created on first sign-in, the server's refresh token policy, DPoP optional,
-    /// no redirect URIs, every scope, PAR not required, ID tokens signed with ES256, no CORS origins.
+    /// no redirect URIs, every scope, PAR not required, ID tokens signed with ES256, no CORS origins, no backend role.
     public init(
         name: String, clientType: ClientType, flowTypes: Set<FlowType> = [.signin], autoCreateUsers: Bool = false,
         refreshTokens: RefreshTokenPolicy? = nil, dpop: DPoPPolicy = DPoPPolicy(), redirectURIs: [String] = [],
         postLogoutRedirectURIs: [String] = [], allowedScopes: Set<String>? = nil, requirePAR: Bool = false,
-        idTokenSignedResponseAlg: String = "ES256", corsOrigins: [String] = []
+        idTokenSignedResponseAlg: String = "ES256", corsOrigins: [String] = [], backendRoles: Set<BackendRole> = []
     ) {
         self.name = name
         self.clientType = clientType
@@ -55,6 +57,7 @@ public struct ApplicationRegistration: Sendable {
         self.requirePAR = requirePAR
         self.idTokenSignedResponseAlg = idTokenSignedResponseAlg
         self.corsOrigins = corsOrigins
+        self.backendRoles = backendRoles
     }
 }
 
@@ -90,7 +93,7 @@ extension KeywayServerApp {
                     autoCreateUsers: registration.autoCreateUsers, isDev: false, createdAt: now,
                     refreshTokens: registration.refreshTokens, dpop: registration.dpop,
                     idTokenAlgorithm: settings.idTokenAlgorithm, allowedScopes: settings.allowedScopes,
-                    requirePAR: registration.requirePAR))
+                    requirePAR: registration.requirePAR, backendRoles: registration.backendRoles))
             try await repositories.redirectURIs.setURIs(settings.redirectURIs, kind: .login, applicationId: applicationId)
             try await repositories.redirectURIs.setURIs(
                 settings.postLogoutRedirectURIs, kind: .logout, applicationId: applicationId)
@@ -107,6 +110,10 @@ extension KeywayServerApp {
     ) {
         do {
             let publicClient = registration.clientType == .public
+            if publicClient, !registration.backendRoles.isEmpty {
+                throw AdminError.invalidInput(
+                    field: "backendRoles", message: "Only a confidential application can be an app's backend.")
+            }
             guard let algorithm = SigningAlgorithm(rawValue: registration.idTokenSignedResponseAlg) else {
                 throw AdminError.invalidInput(
                     field: "idTokenSignedResponseAlg",

@@ -83,18 +83,29 @@ struct ProjectUpdateCommand: AsyncParsableCommand {
         help: "Whether the authorization endpoint accepts only pushed authorization requests (RFC 9126).")
     var requirePar: Bool?
 
+    @Option(
+        name: .customLong("backend-role"),
+        help: ArgumentHelp(
+            "A role of an app's backend to grant: powerauth or introspection (repeatable; replaces the granted ones).",
+            valueName: "role"))
+    var backendRoles: [String] = []
+
+    @Flag(name: .customLong("no-backend-roles"), help: "Revoke every backend role.")
+    var noBackendRoles = false
+
     func validate() throws {
         for (list, clear, names) in [
             (corsOrigins, noCorsOrigins, "--cors-origin or --no-cors-origins"),
             (redirectURIs, noRedirectURIs, "--redirect-uri or --no-redirect-uris"),
             (postLogoutRedirectURIs, noPostLogoutRedirectURIs, "--post-logout-redirect-uri or --no-post-logout-redirect-uris"),
             (scopes, allScopes, "--scope or --all-scopes"),
+            (backendRoles, noBackendRoles, "--backend-role or --no-backend-roles"),
         ] where clear && !list.isEmpty {
             throw ValidationError("Give \(names), not both.")
         }
         if update.isEmpty {
             throw ValidationError(
-                "Nothing to change: give --id-token-alg, --cors-origin, --redirect-uri, --post-logout-redirect-uri, --scope, --dpop, --dpop-nonce, --require-par or one of their --no-… forms.")
+                "Nothing to change: give --id-token-alg, --cors-origin, --redirect-uri, --post-logout-redirect-uri, --scope, --dpop, --dpop-nonce, --require-par, --backend-role or one of their --no-… forms.")
         }
     }
 
@@ -108,7 +119,8 @@ struct ProjectUpdateCommand: AsyncParsableCommand {
             postLogoutRedirectUris: list(postLogoutRedirectURIs, clear: noPostLogoutRedirectURIs),
             allowedScopes: scopeChange,
             dpop: dpop == nil && dpopNonce == nil ? nil : DPoPSettingsChange(mode: dpop, requireNonce: dpopNonce),
-            requirePushedAuthorizationRequests: requirePar)
+            requirePushedAuthorizationRequests: requirePar,
+            backendRoles: list(backendRoles, clear: noBackendRoles))
     }
 
     func run() async throws {

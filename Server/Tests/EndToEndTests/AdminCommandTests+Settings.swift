@@ -68,6 +68,34 @@ extension AdminCommandTests {
         #expect(both.status != 0 && both.errors.contains("not both"), "\(both.errors)")
     }
 
+    @Test func grantsAndRevokesBackendRoles() async throws {
+        let database = try freshDatabase()
+        let created = try json(
+            try await run(["project", "create", "--name", "Bank backend", "--confidential"], database: database).output)
+        let configId = try #require(created["configId"] as? String)
+        #expect(try json(try await run(["project", "show", configId], database: database).output)["backendRoles"] as? [String] == [])
+
+        let granted = try await run(
+            ["project", "update", configId, "--backend-role", "powerauth", "--backend-role", "introspection"], database: database)
+        #expect(granted.status == 0, "\(granted.errors)")
+        #expect(try json(granted.output)["backendRoles"] as? [String] == ["introspection", "powerauth"])
+
+        let unknown = try await run(["project", "update", configId, "--backend-role", "root"], database: database)
+        #expect(unknown.status == 1 && unknown.errors.contains("backendRoles:"), "\(unknown.errors)")
+        let both = try await run(["project", "update", configId, "--backend-role", "powerauth", "--no-backend-roles"], database: database)
+        #expect(both.status != 0 && both.errors.contains("not both"), "\(both.errors)")
+
+        let revoked = try await run(["project", "update", configId, "--no-backend-roles"], database: database)
+        #expect(revoked.status == 0, "\(revoked.errors)")
+        #expect(try json(revoked.output)["backendRoles"] as? [String] == [])
+
+        // A public application cannot be an app's backend.
+        let mobile = try json(try await run(["project", "create", "--name", "Mobile"], database: database).output)
+        let refused = try await run(
+            ["project", "update", try #require(mobile["configId"] as? String), "--backend-role", "powerauth"], database: database)
+        #expect(refused.status == 1 && refused.errors.contains("confidential"), "\(refused.errors)")
+    }
+
     @Test func setsAndShowsAProjectsTheme() async throws {
         let database = try freshDatabase()
         let created = try json(try await run(["project", "create", "--name", "Acme"], database: database).output)

@@ -15,7 +15,7 @@ struct ConnectionPoolTests {
     @Test func tokenVerificationWhileTheKeysAreDueTakesOneConnection() async throws {
         let clock = ManualClock()
         try await withTestServer(TestServer.start(clock: clock, databasePoolSize: 1, databaseLeaseTimeout: .seconds(10))) { server in
-            let backend = try await server.app.register(ApplicationRegistration(name: "Backend", clientType: .confidential))
+            let backend = try await server.app.register(ApplicationRegistration(name: "Backend", clientType: .confidential, backendRoles: [.introspection]))
             let basic = "Basic " + Data("\(backend.configId):\(try #require(backend.clientSecret).revealed)".utf8).base64EncodedString()
             let (_, tokens) = try await RevocationTests().signIn(server, clock: clock, email: "pool@example.com")
             let token = tokens.response.accessToken.revealed

@@ -55,7 +55,7 @@ struct DPoPTests {
             let cnf = try claims(of: tokens.response.accessToken.revealed)["cnf"]
             #expect(cnf == .object(["jkt": .string(DPoP.thumbprint(of: key.publicKey))]))
             // Introspection names the token's type as RFC 6749 §5.1 does, with its key.
-            let backend = try await server.app.register(ApplicationRegistration(name: "Backend", clientType: .confidential))
+            let backend = try await server.app.register(ApplicationRegistration(name: "Backend", clientType: .confidential, backendRoles: [.introspection]))
             let basic = "Basic " + Data("\(backend.configId):\(try #require(backend.clientSecret).revealed)".utf8)
                 .base64EncodedString()
             let introspected = try await server.form(

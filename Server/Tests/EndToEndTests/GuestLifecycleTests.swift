@@ -19,7 +19,7 @@ struct GuestLifecycleTests {
         try await withTestServer(AdaptiveHarness.start(policy: GuestTests.policy())) { harness in
             let server = harness.server
             let keyway = try harness.sdk()
-            let backend = try await server.app.register(ApplicationRegistration(name: "Backend", clientType: .confidential))
+            let backend = try await server.app.register(ApplicationRegistration(name: "Backend", clientType: .confidential, backendRoles: [.introspection]))
             let secret = try #require(backend.clientSecret).revealed
             let basic = ["Authorization": "Basic " + Data("\(backend.configId):\(secret)".utf8).base64EncodedString()]
             let kit = try KeywayBackend(

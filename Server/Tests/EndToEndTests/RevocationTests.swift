@@ -115,7 +115,7 @@ struct RevocationTests {
     @Test func confidentialBackendsIntrospectTheirProjectsTokens() async throws {
         let clock = ManualClock()
         try await withTestServer(TestServer.start(clock: clock)) { server in
-            let backend = try await server.app.register(ApplicationRegistration(name: "Backend", clientType: .confidential))
+            let backend = try await server.app.register(ApplicationRegistration(name: "Backend", clientType: .confidential, backendRoles: [.introspection]))
             let secret = try #require(backend.clientSecret).revealed
             let basic = "Basic " + Data("\(backend.configId):\(secret)".utf8).base64EncodedString()
             let (keyway, tokens) = try await signIn(server, clock: clock, email: "introspect@example.com")

@@ -39,12 +39,15 @@ package struct UpdateApplicationRequest: Codable, Sendable {
     package var dpop: DPoPSettingsChange?
     /// Whether the authorization endpoint accepts only pushed authorization requests (RFC 9126).
     package var requirePushedAuthorizationRequests: Bool?
+    /// Replaces the backend roles (`powerauth`, `introspection`); `[]` revokes every one. Only a
+    /// confidential application the administrators made may hold one.
+    package var backendRoles: [String]?
 
     /// A change of the given settings; those left `nil` stay as they are.
     package init(
         idTokenSignedResponseAlg: String? = nil, corsOrigins: [String]? = nil, redirectUris: [String]? = nil,
         postLogoutRedirectUris: [String]? = nil, allowedScopes: [String]?? = nil, dpop: DPoPSettingsChange? = nil,
-        requirePushedAuthorizationRequests: Bool? = nil
+        requirePushedAuthorizationRequests: Bool? = nil, backendRoles: [String]? = nil
     ) {
         self.idTokenSignedResponseAlg = idTokenSignedResponseAlg
         self.corsOrigins = corsOrigins
@@ -53,12 +56,13 @@ package struct UpdateApplicationRequest: Codable, Sendable {
         self.allowedScopes = allowedScopes
         self.dpop = dpop
         self.requirePushedAuthorizationRequests = requirePushedAuthorizationRequests
+        self.backendRoles = backendRoles
     }
 
     /// The JSON members.
     enum CodingKeys: String, CodingKey {
         case idTokenSignedResponseAlg, corsOrigins, redirectUris, postLogoutRedirectUris, allowedScopes, dpop
-        case requirePushedAuthorizationRequests
+        case requirePushedAuthorizationRequests, backendRoles
     }
 
     /// Decodes the members, telling an absent `allowedScopes` from a `null` one.
@@ -76,6 +80,7 @@ package struct UpdateApplicationRequest: Codable, Sendable {
         dpop = try container.decodeIfPresent(DPoPSettingsChange.self, forKey: .dpop)
         requirePushedAuthorizationRequests = try container.decodeIfPresent(
             Bool.self, forKey: .requirePushedAuthorizationRequests)
+        backendRoles = try container.decodeIfPresent([String].self, forKey: .backendRoles)
     }
 
     /// Encodes the members given, `allowedScopes` as `null` when it resets them.
@@ -88,12 +93,13 @@ package struct UpdateApplicationRequest: Codable, Sendable {
         if let allowedScopes { try container.encode(allowedScopes, forKey: .allowedScopes) }
         try container.encodeIfPresent(dpop, forKey: .dpop)
         try container.encodeIfPresent(requirePushedAuthorizationRequests, forKey: .requirePushedAuthorizationRequests)
+        try container.encodeIfPresent(backendRoles, forKey: .backendRoles)
     }
 
     /// Whether the request changes nothing.
     package var isEmpty: Bool {
         idTokenSignedResponseAlg == nil && corsOrigins == nil && redirectUris == nil && postLogoutRedirectUris == nil
-            && allowedScopes == nil && dpop == nil && requirePushedAuthorizationRequests == nil
+            && allowedScopes == nil && dpop == nil && requirePushedAuthorizationRequests == nil && backendRoles == nil
     }
 }
 

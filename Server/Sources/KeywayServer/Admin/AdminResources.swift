@@ -30,13 +30,34 @@ package struct AdminApplication: Codable, Sendable, Equatable {
     /// Made by the project's administrators: its users are not asked for consent. Clients
     /// registered dynamically are not first-party.
     package var firstParty: Bool
+    /// The backend roles the administrators granted it (`powerauth`, `introspection`), sorted.
+    package var backendRoles: [String]
 }
 
 extension AdminApplication {
     /// The JSON members.
     enum CodingKeys: String, CodingKey {
         case configId, name, clientType, flowTypes, projectId, idTokenSignedResponseAlg, corsOrigins, redirectUris
-        case postLogoutRedirectUris, allowedScopes, dpop, requirePushedAuthorizationRequests, firstParty
+        case postLogoutRedirectUris, allowedScopes, dpop, requirePushedAuthorizationRequests, firstParty, backendRoles
+    }
+
+    /// Decodes every member; `backendRoles` is empty when an older server left it out.
+    package init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        configId = try container.decode(String.self, forKey: .configId)
+        name = try container.decode(String.self, forKey: .name)
+        clientType = try container.decode(String.self, forKey: .clientType)
+        flowTypes = try container.decode([FlowType].self, forKey: .flowTypes)
+        projectId = try container.decode(String.self, forKey: .projectId)
+        idTokenSignedResponseAlg = try container.decode(String.self, forKey: .idTokenSignedResponseAlg)
+        corsOrigins = try container.decode([String].self, forKey: .corsOrigins)
+        redirectUris = try container.decode([String].self, forKey: .redirectUris)
+        postLogoutRedirectUris = try container.decode([String].self, forKey: .postLogoutRedirectUris)
+        allowedScopes = try container.decodeIfPresent([String].self, forKey: .allowedScopes)
+        dpop = try container.decode(AdminDPoPSettings.self, forKey: .dpop)
+        requirePushedAuthorizationRequests = try container.decode(Bool.self, forKey: .requirePushedAuthorizationRequests)
+        firstParty = try container.decode(Bool.self, forKey: .firstParty)
+        backendRoles = try container.decodeIfPresent([String].self, forKey: .backendRoles) ?? []
     }
 
     /// Encodes every member, `allowedScopes` as `null` when every scope is allowed.
@@ -55,6 +76,7 @@ extension AdminApplication {
         try container.encode(dpop, forKey: .dpop)
         try container.encode(requirePushedAuthorizationRequests, forKey: .requirePushedAuthorizationRequests)
         try container.encode(firstParty, forKey: .firstParty)
+        try container.encode(backendRoles, forKey: .backendRoles)
     }
 }
 

@@ -16,7 +16,9 @@ extension AdminService {
     /// ``CORSOrigin``), the redirect URIs and post-logout redirect URIs (see ``RedirectURI``;
     /// private-use schemes for public clients only), the allowed scopes (a subset of
     /// ``Scopes/supported``, or all of them), the DPoP policy and whether pushed authorization
-    /// requests are required. Lists are replaced as a whole. Returns the application as saved.
+    /// requests are required, and the backend roles (only a confidential application the
+    /// administrators made may hold one). Lists are replaced as a whole. Returns the application
+    /// as saved.
     ///
     /// - Throws: ``AdminError/invalidInput(field:message:)`` for the first invalid setting;
     ///   nothing is saved then.
@@ -38,6 +40,7 @@ extension AdminService {
             }
         }
         let scopes = try update.allowedScopes.map(Self.validateScopes)
+        let roles = try update.backendRoles.map(Self.validateBackendRoles)
         let (newAlgorithm, newOrigins) = (algorithm, origins)
         return try await database.write { repositories in
             guard let application = try await repositories.applications.find(configId: configId) else {
@@ -52,6 +55,15 @@ extension AdminService {
                 try Self.validateRedirectURIs($0, field: "postLogoutRedirectUris", publicClient: publicClient)
             }
             let dpop = try update.dpop.map { try Self.dpopPolicy($0, current: application.dpop) }
+            if let roles, !roles.isEmpty {
+                guard application.clientType == .confidential, application.firstParty else {
+                    throw AdminError.invalidInput(
+                        field: "backendRoles",
+                        message: application.firstParty
+                            ? "Only a confidential application (one with a client secret) can be an app's backend."
+                            : "A client registered through /oauth2/register cannot hold a backend role: its secret is held outside the project.")
+                }
+            }
 
             if let algorithm = newAlgorithm { try await repositories.applications.setIDTokenAlgorithm(algorithm, id: application.id) }
             if let origins = newOrigins { try await repositories.corsOrigins.setOrigins(origins, applicationId: application.id) }
@@ -63,6 +75,7 @@ extension AdminService {
             }
             if let scopes { try await repositories.applications.setAllowedScopes(scopes, id: application.id) }
             if let dpop { try await repositories.applications.setDPoP(dpop, id: application.id) }
+            if let roles { try await repositories.applications.setBackendRoles(roles, id: application.id) }
             if let required = update.requirePushedAuthorizationRequests {
                 try await repositories.applications.setRequirePAR(required, id: application.id)
             }
@@ -79,6 +92,19 @@ extension AdminService {
             application, corsOrigins: try await repositories.corsOrigins.origins(applicationId: application.id),
             redirectURIs: try await repositories.redirectURIs.uris(.login, applicationId: application.id),
             postLogoutRedirectURIs: try await repositories.redirectURIs.uris(.logout, applicationId: application.id))
+    }
+
+    /// The backend roles named, or the refusal of the first unknown name.
+    static func validateBackendRoles(_ names: [String]) throws -> Set<BackendRole> {
+        try Set(
+            names.map { name in
+                guard let role = BackendRole(rawValue: name) else {
+                    throw AdminError.invalidInput(
+                        field: "backendRoles",
+                        message: "\(name) is not a backend role; the roles are \(BackendRole.allCases.sorted().map(\.rawValue).joined(separator: " and ")).")
+                }
+                return role
+            })
     }
 
     /// The redirect URIs, validated (each once, sorted), or the refusal naming `field`.

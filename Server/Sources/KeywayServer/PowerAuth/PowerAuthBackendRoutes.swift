@@ -6,8 +6,11 @@ import NIOCore
 /// The routes an app's backend calls about device signatures (``PowerAuthBackendVerification``),
 /// envelope keys, tokens, activations' public keys and server signatures
 /// (``PowerAuthBackendServices``),
-/// authenticated like the token endpoint's confidential clients (HTTP Basic with the client
-/// secret, or a client assertion is not accepted here: the body is JSON). Refusals of the caller
+/// for an application the administrators granted the `powerauth` backend role
+/// (``BackendRole/powerAuth``), authenticated like the token endpoint's confidential clients (HTTP
+/// Basic with the client secret; a client assertion is not accepted here: the body is JSON). Any
+/// other client of the project — a client registered through `/oauth2/register` above all — is
+/// answered `403` `unauthorized_client`. Refusals of the caller
 /// or of malformed input are RFC 6749 §5.2 errors; a signature that does not verify is a `200`
 /// answer with `valid: false`.
 struct PowerAuthBackendRoutes {
@@ -84,7 +87,7 @@ struct PowerAuthBackendRoutes {
         }
     }
 
-    /// The calling confidential application.
+    /// The calling application, a confidential one holding the `powerauth` backend role.
     private static func caller(_ request: Request, clients: ClientAuthenticator) async throws -> ApplicationRecord {
         let authorization = request.headers[.authorization]
         guard authorization != nil else {
@@ -94,6 +97,12 @@ struct PowerAuthBackendRoutes {
         guard caller.clientType == .confidential else {
             throw OAuthFailure.invalidClient(
                 "Only confidential applications (an app's backend) may use these endpoints.", usedBasic: true)
+        }
+        guard caller.backendRoles.contains(.powerAuth) else {
+            var refusal = OAuthFailure.unauthorizedClient(
+                "This application does not hold the powerauth backend role; the project's administrator grants it (PATCH /admin/applications/{configId}).")
+            refusal.status = 403
+            throw refusal
         }
         return caller
     }

@@ -18,6 +18,10 @@ struct PowerAuthBackendClient: Sendable {
         let created = try await fixture.admin(
             "POST", "/admin/applications", ["name": "Bank backend", "clientType": "confidential"])
         let configId = try #require(created.json["configId"] as? String, "\(created.json)")
+        // An app's backend: the administrator granted it the roles (a stranger's too, so what
+        // refuses it is the project boundary).
+        try await fixture.server.execute(
+            "UPDATE applications SET backend_roles = 'introspection powerauth' WHERE config_id = '\(configId)'")
         if sameProject {
             try await fixture.server.execute(
                 """

@@ -329,6 +329,8 @@ struct PowerAuthBackendEncryptionTests {
 
             // Another project's backend learns nothing of the activation.
             let other = try await fixture.admin("POST", "/admin/applications", ["name": "Elsewhere", "clientType": "confidential"])
+            try await fixture.server.execute(
+                "UPDATE applications SET backend_roles = 'powerauth' WHERE config_id = '\(try #require(other.json["configId"] as? String))'")
             let foreign = try KeywayBackend(
                 configuration: .init(
                     issuer: fixture.server.baseURL, clientId: try #require(other.json["configId"] as? String),

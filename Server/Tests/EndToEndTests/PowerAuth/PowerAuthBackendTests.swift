@@ -27,7 +27,8 @@ struct PowerAuthBackendTests {
         let configId = try #require(created.json["configId"] as? String)
         try await fixture.server.execute(
             """
-            UPDATE applications SET project_id = (SELECT project_id FROM applications WHERE config_id = '\(TestServer.configId)')
+            UPDATE applications SET backend_roles = 'introspection powerauth',
+                project_id = (SELECT project_id FROM applications WHERE config_id = '\(TestServer.configId)')
             WHERE config_id = '\(configId)'
             """)
         return try KeywayBackend(
@@ -93,6 +94,8 @@ struct PowerAuthBackendTests {
 
             // A backend of another project learns nothing of this activation and counts nothing.
             let stranger = try await fixture.admin("POST", "/admin/applications", ["name": "Elsewhere", "clientType": "confidential"])
+            try await fixture.server.execute(
+                "UPDATE applications SET backend_roles = 'powerauth' WHERE config_id = '\(try #require(stranger.json["configId"] as? String))'")
             let other = try KeywayBackend(
                 configuration: .init(
                     issuer: fixture.server.baseURL, clientId: try #require(stranger.json["configId"] as? String),

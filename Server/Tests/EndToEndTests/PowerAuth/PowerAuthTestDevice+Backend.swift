@@ -89,7 +89,8 @@ func confidentialApplication(_ server: TestServer, adminToken: String) async thr
     let configId = try #require(json["configId"] as? String)
     try await server.execute(
         """
-        UPDATE applications SET project_id = (SELECT project_id FROM applications WHERE config_id = '\(TestServer.configId)')
+        UPDATE applications SET backend_roles = 'introspection powerauth',
+                project_id = (SELECT project_id FROM applications WHERE config_id = '\(TestServer.configId)')
         WHERE config_id = '\(configId)'
         """)
     return (configId, try #require(json["clientSecret"] as? String))

@@ -21,7 +21,8 @@ struct SDKBackend: Sendable {
         let secret = try #require(created.json["clientSecret"] as? String)
         try await server.execute(
             """
-            UPDATE applications SET project_id = (SELECT project_id FROM applications WHERE config_id = '\(TestServer.configId)')
+            UPDATE applications SET backend_roles = 'introspection powerauth',
+                project_id = (SELECT project_id FROM applications WHERE config_id = '\(TestServer.configId)')
             WHERE config_id = '\(configId)'
             """)
         let allowed = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "-._~"))

@@ -47,4 +47,6 @@ struct ApplicationRecord: Sendable, Equatable {
     /// Made by the project's administrators: its users are not asked for consent. Dynamically
     /// registered clients are not first-party.
     var firstParty = true
+    /// What the administrators let it do as an app's backend (``BackendRole``).
+    var backendRoles: Set<BackendRole> = []
 }
