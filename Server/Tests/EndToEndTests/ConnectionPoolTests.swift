@@ -96,17 +96,37 @@ struct ConnectionPoolTests {
     /// Runs `request`, failing the test when it has no answer within a minute (a request waiting
     /// for a connection that never comes would otherwise wait for good).
     static func answered<T: Sendable>(_ what: String, _ request: @escaping @Sendable () async throws -> T) async throws -> T {
-        try await withThrowingTaskGroup(of: T?.self) { group in
-            group.addTask { try await request() }
-            group.addTask {
-                try await Task.sleep(for: .seconds(60))
-                return nil
+        // Not a task group: a group waits for every child, so a request that never ends would
+        // hold the test (and the whole run) with it. The request is left behind instead.
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
+            let once = ResumeOnce(continuation)
+            let work = Task {
+                do { once.resume(with: .success(try await request())) } catch { once.resume(with: .failure(error)) }
             }
-            defer { group.cancelAll() }
-            guard let first = try await group.next(), let answer = first else {
-                throw TestFailure("\(what) had no answer within a minute.")
+            Task {
+                try? await Task.sleep(for: .seconds(60))
+                if once.resume(with: .failure(TestFailure("\(what) had no answer within a minute."))) { work.cancel() }
             }
-            return answer
         }
+    }
+}
+
+/// Resumes a continuation once, whichever of its resumers comes first.
+final class ResumeOnce<T: Sendable>: @unchecked Sendable {
+    // @unchecked: `continuation` is only touched under `lock`.
+    private let lock = NSLock()
+    private var continuation: CheckedContinuation<T, any Error>?
+
+    init(_ continuation: CheckedContinuation<T, any Error>) { self.continuation = continuation }
+
+    /// Resumes with `result` unless it was resumed already; `true` when this call did.
+    @discardableResult
+    func resume(with result: Result<T, any Error>) -> Bool {
+        lock.lock()
+        let pending = continuation
+        continuation = nil
+        lock.unlock()
+        pending?.resume(with: result)
+        return pending != nil
     }
 }

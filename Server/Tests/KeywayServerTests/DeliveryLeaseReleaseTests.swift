@@ -13,7 +13,7 @@ struct FlakyWritesDatabase: Database {
     let allowedWrites: Locked<Int?>
     struct Refused: Error {}
 
-    func read<T: Sendable>(_ body: @Sendable (Repositories) async throws -> T) async throws -> T {
+    func read<T: Sendable>(_ body: @escaping @Sendable (Repositories) async throws -> T) async throws -> T {
         try await inner.read(body)
     }
 

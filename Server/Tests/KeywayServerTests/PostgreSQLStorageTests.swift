@@ -182,4 +182,31 @@ struct PostgreSQLStorageTests {
             try await PostgreSQLDatabase.open(nowhere, patience: .seconds(2), logger: Self.logger)
         }
     }
+
+    /// A session the database ends under a transaction: its statements fail, and so does every
+    /// statement written after — the ones the closed channel drops, which PostgresNIO never
+    /// answers, included (the `ROLLBACK` above all). The transaction is answered
+    /// `DatabaseUnavailable` within seconds, never left waiting.
+    @Test(.timeLimit(.minutes(10)))
+    func statementsWrittenAfterTheDatabaseEndedTheSessionAreAnswered() async throws {
+        let database = try await PostgreSQLDatabase.open(
+            try await Self.freshLocation(), poolSize: 2, leaseTimeout: Self.leaseTimeout, queryTimeout: .seconds(60),
+            logger: Self.logger)
+        let started = ContinuousClock.now
+        await #expect(throws: DatabaseUnavailable.self) {
+            try await database.write { repositories in
+                // The session ends itself (PostgreSQL answers FATAL 57P01 and closes).
+                _ = try? await repositories.sql.raw("SELECT pg_terminate_backend(pg_backend_pid())").run()
+                // Statements written while the connection closes and after.
+                for _ in 0..<50 { _ = try? await repositories.sql.raw("SELECT 1").run() }
+            }
+        }
+        #expect(ContinuousClock.now - started < .seconds(30))
+        // The pool replaced the connection: the next transaction runs.
+        let one = try await database.read { repositories in
+            try await repositories.sql.raw("SELECT 1 AS one").first()?.decode(column: "one", as: Int.self)
+        }
+        #expect(one == 1)
+        await database.shutdown()
+    }
 }

@@ -143,7 +143,7 @@ struct MeteredDatabase: Database {
     let inner: any Database
     let metrics: ServerMetrics
 
-    func read<T: Sendable>(_ body: @Sendable (Repositories) async throws -> T) async throws -> T {
+    func read<T: Sendable>(_ body: @escaping @Sendable (Repositories) async throws -> T) async throws -> T {
         try await timed("read") { try await inner.read(body) }
     }
 

@@ -5,7 +5,7 @@ import SQLKit
 /// are serialized; the SQL itself is SQLKit and portable across engines.
 protocol Database: Sendable {
     /// Runs `body` for reading. It may see data committed by other writers between statements.
-    func read<T: Sendable>(_ body: @Sendable (Repositories) async throws -> T) async throws -> T
+    func read<T: Sendable>(_ body: @escaping @Sendable (Repositories) async throws -> T) async throws -> T
 
     /// Runs `body` in one transaction: it commits when `body` returns and rolls back when it throws.
     func write<T: Sendable>(_ body: @escaping @Sendable (Repositories) async throws -> T) async throws -> T

@@ -40,6 +40,8 @@ final class PostgreSQLDatabase: Database {
     private let logger: Logger
     /// Told of connection leases and of transactions run again after a conflict (metrics).
     private let observer: DatabaseObserver
+    /// Stops waiting for a body whose connection closed under it (``ClosedConnectionWatch``).
+    private let watch = ClosedConnectionWatch()
     let location: PostgresLocation
     /// How long a read or a transaction waits for a connection.
     let leaseTimeout: Duration
@@ -132,12 +134,9 @@ final class PostgreSQLDatabase: Database {
         return database
     }
 
-    func read<T: Sendable>(_ body: @Sendable (Repositories) async throws -> T) async throws -> T {
-        // `leased` runs `body` in a child task it awaits before returning.
-        try await withoutActuallyEscaping(body) { body in
-            try await leased("read") { connection in
-                try await body(Repositories(sql: connection.sql(queryLogLevel: nil)))
-            }
+    func read<T: Sendable>(_ body: @escaping @Sendable (Repositories) async throws -> T) async throws -> T {
+        try await leased("read") { connection in
+            try await body(Repositories(sql: connection.sql(queryLogLevel: nil)))
         }
     }
 
@@ -195,7 +194,9 @@ final class PostgreSQLDatabase: Database {
                     try await self.client.withConnection { connection in
                         // Only one of the lease and the timer wins.
                         guard gate.start() else { return nil }
-                        return try await self.observer.leasing(kind, since: requested) { try await body(connection) }
+                        return try await self.observer.leasing(kind, since: requested) {
+                            try await self.watch.run(on: connection) { try await body(connection) }
+                        }
                     }
                 }
                 group.addTask {

@@ -100,7 +100,7 @@ final class SQLiteDatabase: Database {
         thread.start()
     }
 
-    func read<T: Sendable>(_ body: @Sendable (Repositories) async throws -> T) async throws -> T {
+    func read<T: Sendable>(_ body: @escaping @Sendable (Repositories) async throws -> T) async throws -> T {
         let requested = ContinuousClock.now
         let handle = try readers.checkOut()
         defer { readers.checkIn(handle) }
