@@ -252,7 +252,7 @@ public final class KeywayServerApp: Sendable {
     /// The PowerAuth 3.3 endpoints (`/pa/v3/…`), and its admin and user routes.
     private func registerPowerAuth(
         on router: RouteTable, users: UserRoutes, accessTokens: AccessTokenVerifier, dpop: DPoPVerifier,
-        clients: ClientAuthenticator, verifier: PowerAuthSignatureVerifier, issuer: @escaping @Sendable () -> String
+        verifier: PowerAuthSignatureVerifier, issuer: @escaping @Sendable () -> String
     ) {
         let clock = configuration.clock
         let keystore = PowerAuthKeystore(database: database, clock: clock, secrets: powerAuthSecrets)
@@ -280,7 +280,7 @@ public final class KeywayServerApp: Sendable {
         PowerAuthBackendRoutes(
             verification: PowerAuthBackendVerification(database: database, clock: clock, verifier: verifier, logger: logger),
             services: PowerAuthBackendServices(database: database, clock: clock, secrets: powerAuthSecrets, logger: logger),
-            clients: clients, logger: logger
+            logger: logger
         ).register(on: router)
     }
 
@@ -297,6 +297,11 @@ public final class KeywayServerApp: Sendable {
         let fallback = "http://\(configuration.host):\(configuration.port)"
         let currentIssuer: @Sendable () -> String = { issuerBox.current ?? fallback }
         let accessTokens = AccessTokenVerifier(keys: keys, clock: configuration.clock)
+        let clients = ClientAuthenticator(
+            database: database, clock: configuration.clock, issuer: currentIssuer,
+            clientSecrets: ClientSecretDerivation(key: clientSecretKey))
+        // The checks the route table runs before the routes of the classes that have one.
+        router.guards = AccessGuards(database: database, clients: clients)
         let dpop = DPoPVerifier(clock: configuration.clock, nonceKey: dpopNonceKey)
         let cors = CORS(database: database)
         let userRoutes = UserRoutes(
@@ -308,9 +313,6 @@ public final class KeywayServerApp: Sendable {
             database: database, clock: configuration.clock, secrets: powerAuthSecrets, logger: logger)
         DeviceRoutes(approvals: approvals, users: userRoutes, powerAuth: powerAuthVerifier).register(on: router)
         AppAttestRoutes(service: engine.appAttest).register(on: router)
-        let clients = ClientAuthenticator(
-            database: database, clock: configuration.clock, issuer: currentIssuer,
-            clientSecrets: ClientSecretDerivation(key: clientSecretKey))
         let tokenEndpoint = TokenEndpoint(
             database: database, clock: configuration.clock, clients: clients, issuer: currentIssuer,
             tokens: TokenIssuer(keys: keys, lifetimes: configuration.tokenLifetimes),
@@ -344,7 +346,7 @@ public final class KeywayServerApp: Sendable {
             visitLifetime: configuration.limits.flowLifetime)
         HostedLoginRoutes(login: hostedLogin, clients: clients).register(on: router)
         registerPowerAuth(
-            on: router, users: userRoutes, accessTokens: accessTokens, dpop: dpop, clients: clients,
+            on: router, users: userRoutes, accessTokens: accessTokens, dpop: dpop,
             verifier: powerAuthVerifier, issuer: currentIssuer)
         HealthRoutes(database: database).register(on: router)
         MetricsRoutes(metrics: metrics, database: database).register(on: router)

@@ -6,17 +6,16 @@ import KeywayProtocol
 /// The presented token's hash is compared in constant time with the stored hash
 /// (``AdminCredential``); a missing or wrong token is answered `401` `admin_unauthorized`.
 ///
-/// Admin route files add their routes to the group ``group(on:database:)`` returns, so they all
-/// sit behind this check. The request log never prints headers, so the token stays out of logs.
+/// Admin route files add their routes to the group ``group(on:database:)`` returns: routes declared
+/// ``Caller/admin``, which the route table puts behind this check (``AccessGuards``). The request
+/// log never prints headers, so the token stays out of logs.
 struct AdminAuthorization: RouterMiddleware {
     typealias Context = KeywayRequestContext
     let database: any Database
 
-    /// The `/admin` route group behind the admin token check.
-    static func group(on router: RouteTable, database: any Database)
-        -> RouterGroup<KeywayRequestContext>
-    {
-        router.group("admin").add(middleware: AdminAuthorization(database: database))
+    /// The `/admin` route group: routes declared ``Caller/admin``, behind the admin token check.
+    static func group(on router: RouteTable) -> RouterGroup<KeywayRequestContext> {
+        router.declaring(.admin).group("admin")
     }
 
     func handle(

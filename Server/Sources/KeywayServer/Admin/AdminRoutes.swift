@@ -13,7 +13,7 @@ struct AdminRoutes {
     var keysChanged: @Sendable () async throws -> Void = {}
 
     func register(on router: RouteTable) {
-        let admin = AdminAuthorization.group(on: router, database: service.database)
+        let admin = AdminAuthorization.group(on: router)
 
         admin.get("applications") { _, context in
             try await answer(context) {

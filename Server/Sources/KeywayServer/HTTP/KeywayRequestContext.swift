@@ -8,6 +8,9 @@ struct KeywayRequestContext: RequestContext {
     var traceId: String
     /// The client's IP address as this server sees it (a proxy's, behind one).
     let remoteAddress: String?
+    /// The app's backend calling a route declared ``Caller/backend(_:)``, set by its guard
+    /// (``BackendAuthorization``) before the route runs.
+    var backend: ApplicationRecord?
 
     init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)

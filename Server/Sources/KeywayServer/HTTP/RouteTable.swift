@@ -16,6 +16,13 @@ final class RouteTable: RouterMethods {
     let router: Router<Context>
     private var paths: [(path: RouterPath, methods: Set<HTTPRequest.Method>)] = []
     private var optionsHandlers: [String: OptionsHandler] = [:]
+    /// Who may call each route, by `METHOD /path`.
+    private(set) var callers: [String: Caller] = [:]
+    /// Routes registered without a declaration (`METHOD /path`); a test keeps this empty.
+    private(set) var undeclared: [String] = []
+    /// The checks run before the routes of the classes that have one; set before any such route
+    /// is registered.
+    var guards: AccessGuards?
 
     init() {
         router = Router(context: Context.self, options: .autoGenerateHeadEndpoints)
@@ -28,19 +35,51 @@ final class RouteTable: RouterMethods {
         paths.map { ($0.path.description, $0.methods) }
     }
 
+    /// The routes registered through the answer may be called by `caller`: every route is
+    /// registered through one (`router.declaring(.admin).group("admin").get(…)`).
+    func declaring(_ caller: Caller) -> DeclaredRoutes {
+        DeclaredRoutes(table: self, caller: caller)
+    }
+
+    /// A route registered without a declaration: served, but listed in ``undeclared``, which a
+    /// test keeps empty.
     @discardableResult
     func on<Responder: HTTPResponder>(
         _ path: RouterPath, method: HTTPRequest.Method, responder: Responder
     ) -> Self where Responder.Context == Context {
-        remember(method, on: path)
-        router.on(path, method: method, responder: responder)
+        register(path, method: method, responder: responder, caller: nil)
         return self
     }
 
-    /// Answers `OPTIONS` on `path` with `handler`, registered with the `405` answers once the
-    /// path's other methods are known (``answerOtherMethods()``).
+    /// Registers a route with its declared caller, behind the caller's guard when it has one.
+    func register<Responder: HTTPResponder>(
+        _ path: RouterPath, method: HTTPRequest.Method, responder: Responder, caller: Caller?
+    ) where Responder.Context == Context {
+        let key = "\(method.rawValue) \(path.description)"
+        remember(method, on: path)
+        guard let caller else {
+            undeclared.append(key)
+            router.on(path, method: method, responder: responder)
+            return
+        }
+        callers[key] = caller
+        switch caller {
+        case .admin, .backend:
+            guard let guarding = guards?.guarding(caller) else {
+                preconditionFailure("\(key) is declared \(caller.name), but the route table has no guards yet.")
+            }
+            router.on(path, method: method, responder: GuardedResponder(guarding: guarding, inner: responder))
+        default:
+            router.on(path, method: method, responder: responder)
+        }
+    }
+
+    /// Answers `OPTIONS` on `path` with `handler` (a CORS preflight, which anyone may send),
+    /// registered with the `405` answers once the path's other methods are known
+    /// (``answerOtherMethods()``).
     func options(_ path: RouterPath, _ handler: @escaping OptionsHandler) {
         remember(.options, on: path)
+        callers["OPTIONS \(path.description)"] = .anyone
         optionsHandlers[path.description] = handler
     }
 

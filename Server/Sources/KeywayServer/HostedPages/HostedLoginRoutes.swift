@@ -11,12 +11,16 @@ struct HostedLoginRoutes {
     let clients: ClientAuthenticator
 
     func register(on router: RouteTable) {
-        router.get("oauth2/authorize") { request, context in
+        // A relying party may send any browser here; the pages' own forms need the visit.
+        let anyone = router.declaring(.anyone)
+        let browser = router.declaring(.browser)
+        let signedIn = router.declaring(.browserSession)
+        anyone.get("oauth2/authorize") { request, context in
             await page(request, context) {
                 try await login.authorize(Self.query(request), request: request)
             }
         }
-        router.post("oauth2/authorize") { request, context in
+        anyone.post("oauth2/authorize") { request, context in
             await page(request, context) {
                 guard let form = try await Self.form(request, context) else {
                     return login.errorPage(
@@ -26,7 +30,7 @@ struct HostedLoginRoutes {
                 return try await login.authorize(form, request: request)
             }
         }
-        router.post("oauth2/par") { request, context in
+        router.declaring(.client).post("oauth2/par") { request, context in
             do {
                 guard let form = try await Self.form(request, context) else {
                     throw OAuthFailure.invalidRequest("Send the parameters as application/x-www-form-urlencoded, each once.")
@@ -42,10 +46,10 @@ struct HostedLoginRoutes {
                 return HTTPResponses.oauthError(.temporarilyUnavailable)
             }
         }
-        router.get("oauth2/logout") { request, context in
+        anyone.get("oauth2/logout") { request, context in
             await page(request, context) { try await login.endSession(Self.query(request), request: request) }
         }
-        router.post("oauth2/logout") { request, context in
+        anyone.post("oauth2/logout") { request, context in
             await page(request, context) {
                 guard let form = try await Self.form(request, context) else {
                     return login.errorPage(
@@ -55,42 +59,42 @@ struct HostedLoginRoutes {
                 return try await login.endSession(form, request: request)
             }
         }
-        router.get("login") { request, context in await page(request, context) { try await login.showLogin(request, context: context) } }
-        router.post("login/identify") { request, context in await page(request, context) { try await login.identify(request, context: context) } }
-        router.post("login/mode") { request, context in await page(request, context) { try await login.switchMode(request, context: context) } }
-        router.post("login/action") { request, context in await page(request, context) { try await login.performAction(request, context: context) } }
-        router.post("login/cancel") { request, context in await page(request, context) { try await login.cancel(request, context: context) } }
-        router.get("login/federation") { request, context in
+        browser.get("login") { request, context in await page(request, context) { try await login.showLogin(request, context: context) } }
+        browser.post("login/identify") { request, context in await page(request, context) { try await login.identify(request, context: context) } }
+        browser.post("login/mode") { request, context in await page(request, context) { try await login.switchMode(request, context: context) } }
+        browser.post("login/action") { request, context in await page(request, context) { try await login.performAction(request, context: context) } }
+        browser.post("login/cancel") { request, context in await page(request, context) { try await login.cancel(request, context: context) } }
+        browser.get("login/federation") { request, context in
             await page(request, context) { try await login.federationReturn(request, context: context) }
         }
-        router.post("login/consent") { request, context in await page(request, context) { try await login.consent(request, context: context) } }
-        router.post("login/logout") { request, context in await page(request, context) { try await login.confirmLogout(request, context: context) } }
-        router.get("account") { request, context in await page(request, context) { try await login.showAccount(request, context: context) } }
-        router.post("account/consents/revoke") { request, context in
+        browser.post("login/consent") { request, context in await page(request, context) { try await login.consent(request, context: context) } }
+        browser.post("login/logout") { request, context in await page(request, context) { try await login.confirmLogout(request, context: context) } }
+        signedIn.get("account") { request, context in await page(request, context) { try await login.showAccount(request, context: context) } }
+        signedIn.post("account/consents/revoke") { request, context in
             await page(request, context) { try await login.revokeConsent(request, context: context) }
         }
-        router.post("account/activation-code") { request, context in
+        signedIn.post("account/activation-code") { request, context in
             await page(request, context) { try await login.createActivationCode(request, context: context) }
         }
-        router.post("account/logout") { request, context in await page(request, context) { try await login.accountLogout(request, context: context) } }
-        router.get("link/:token") { request, context in await page(request, context) { try await login.showLink(request, context: context) } }
-        router.post("link/:token") { request, context in await page(request, context) { try await login.postLink(request, context: context) } }
-        router.get("login/assets/keyway.css") { _, _ in
+        signedIn.post("account/logout") { request, context in await page(request, context) { try await login.accountLogout(request, context: context) } }
+        router.declaring(.flow).get("link/:token") { request, context in await page(request, context) { try await login.showLink(request, context: context) } }
+        router.declaring(.flow).post("link/:token") { request, context in await page(request, context) { try await login.postLink(request, context: context) } }
+        anyone.get("login/assets/keyway.css") { _, _ in
             Self.asset(HostedPageRenderer.stylesheet, type: "text/css; charset=utf-8")
         }
-        router.get("login/assets/theme/:file") { _, context in
+        anyone.get("login/assets/theme/:file") { _, context in
             guard let css = HostedThemeStylesheet.css(file: try context.parameters.require("file")) else {
                 return Response(status: .notFound, headers: [.contentType: "text/css; charset=utf-8"])
             }
             return Self.asset(css, type: "text/css; charset=utf-8")
         }
-        router.post("login/passkey") { request, context in
+        browser.post("login/passkey") { request, context in
             await page(request, context) { try await login.passkeySignIn(request, context: context) }
         }
-        router.get("login/assets/passkey.js") { _, _ in
+        anyone.get("login/assets/passkey.js") { _, _ in
             Self.asset(HostedPageRenderer.passkeyScript, type: "text/javascript; charset=utf-8")
         }
-        router.get("login/assets/form-post.js") { _, _ in
+        anyone.get("login/assets/form-post.js") { _, _ in
             Self.asset(AuthorizationResponse.formPostScript, type: "text/javascript; charset=utf-8")
         }
     }

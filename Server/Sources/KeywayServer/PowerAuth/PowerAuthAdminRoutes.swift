@@ -22,7 +22,7 @@ struct PowerAuthAdminRoutes {
     let logger: Logger
 
     func register(on router: RouteTable) {
-        let admin = AdminAuthorization.group(on: router, database: administration.database)
+        let admin = AdminAuthorization.group(on: router)
         admin.get("applications/:configId/powerauth") { _, context in
             let configId = try context.parameters.require("configId")
             return try await answer { try HTTPResponses.json(try await administration.settings(configId: configId)) }
@@ -126,7 +126,8 @@ struct PowerAuthAdminRoutes {
             }
         }
 
-        router.post("v1/user/activations") { request, context in
+        let user = router.declaring(.user(scope: nil))
+        user.post("v1/user/activations") { request, context in
             try await signedIn(request) { claims, user in
                 let body = try await RequestDecoding.json(CreateActivationCodeRequest.self, from: request, context: context)
                 return try await answer {
@@ -139,7 +140,7 @@ struct PowerAuthAdminRoutes {
                 }
             }
         }
-        router.get("v1/user/activations") { request, _ in
+        user.get("v1/user/activations") { request, _ in
             try await signedIn(request) { _, user in
                 try await answer { try HTTPResponses.json(try await administration.list(userId: user.id)) }
             }

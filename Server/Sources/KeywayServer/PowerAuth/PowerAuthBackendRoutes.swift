@@ -5,24 +5,21 @@ import NIOCore
 
 /// The routes an app's backend calls about device signatures (``PowerAuthBackendVerification``),
 /// envelope keys, tokens, activations' public keys and server signatures
-/// (``PowerAuthBackendServices``),
-/// for an application the administrators granted the `powerauth` backend role
-/// (``BackendRole/powerAuth``), authenticated like the token endpoint's confidential clients (HTTP
-/// Basic with the client secret; a client assertion is not accepted here: the body is JSON). Any
-/// other client of the project — a client registered through `/oauth2/register` above all — is
-/// answered `403` `unauthorized_client`. Refusals of the caller
-/// or of malformed input are RFC 6749 §5.2 errors; a signature that does not verify is a `200`
-/// answer with `valid: false`.
+/// (``PowerAuthBackendServices``). Every one is declared ``Caller/backend(_:)`` with the
+/// `powerauth` role: the route table's guard (``BackendAuthorization``) authenticates the
+/// confidential application and checks the role before any of them runs, and hands the
+/// application over in ``KeywayRequestContext/backend``. Refusals of malformed input are RFC 6749
+/// §5.2 errors; a signature that does not verify is a `200` answer with `valid: false`.
 struct PowerAuthBackendRoutes {
     let verification: PowerAuthBackendVerification
     let services: PowerAuthBackendServices
-    let clients: ClientAuthenticator
     let logger: Logger
 
     /// The largest body read: a Base64 signed body of 1 MiB and the rest.
     static let maxBodySize = 1_500_000
 
-    func register(on router: RouteTable) {
+    func register(on table: RouteTable) {
+        let router = table.declaring(.backend(.powerAuth))
         let services = self.services
         route("v1/powerauth/signatures/verify", on: router) { (request: PowerAuthBackendVerification.OnlineRequest, caller) in
             try HTTPResponses.json(try await verification.verify(request, caller: caller))
@@ -47,11 +44,10 @@ struct PowerAuthBackendRoutes {
         route("v1/powerauth/server-signatures", on: router) { (request: PowerAuthBackendServices.ServerSignatureRequest, caller) in
             try HTTPResponses.json(try await services.serverSignature(request, caller: caller))
         }
-        let clients = self.clients
         let logger = self.logger
-        router.get("v1/powerauth/activations/:activationId") { request, context in
+        router.get("v1/powerauth/activations/:activationId") { _, context in
             await Self.answer(context: context, logger: logger) {
-                let caller = try await Self.caller(request, clients: clients)
+                let caller = try Self.caller(context)
                 let activationId = try context.parameters.require("activationId")
                 return try HTTPResponses.json(try await services.activation(activationId, caller: caller))
             }
@@ -59,14 +55,13 @@ struct PowerAuthBackendRoutes {
     }
 
     private func route<Body: Decodable & Sendable>(
-        _ path: RouterPath, on router: RouteTable,
+        _ path: RouterPath, on router: DeclaredRoutes,
         _ handler: @escaping @Sendable (Body, ApplicationRecord) async throws -> Response
     ) {
-        let clients = self.clients
         let logger = self.logger
         router.post(path) { request, context in
             await Self.answer(context: context, logger: logger) {
-                let caller = try await Self.caller(request, clients: clients)
+                let caller = try Self.caller(context)
                 if let contentType = request.headers[.contentType], !contentType.lowercased().contains("json") {
                     throw OAuthFailure.invalidRequest("Send the body as application/json.")
                 }
@@ -87,24 +82,13 @@ struct PowerAuthBackendRoutes {
         }
     }
 
-    /// The calling application, a confidential one holding the `powerauth` backend role.
-    private static func caller(_ request: Request, clients: ClientAuthenticator) async throws -> ApplicationRecord {
-        let authorization = request.headers[.authorization]
-        guard authorization != nil else {
+    /// The calling application, which the route table's guard authenticated.
+    private static func caller(_ context: KeywayRequestContext) throws -> ApplicationRecord {
+        guard let backend = context.backend else {
+            // Unreachable: the routes are declared `.backend(.powerAuth)`, behind their guard.
             throw OAuthFailure.invalidClient("Authenticate as a confidential application with HTTP Basic.", usedBasic: false)
         }
-        let caller = try await clients.authenticate(form: [:], authorization: authorization)
-        guard caller.clientType == .confidential else {
-            throw OAuthFailure.invalidClient(
-                "Only confidential applications (an app's backend) may use these endpoints.", usedBasic: true)
-        }
-        guard caller.backendRoles.contains(.powerAuth) else {
-            var refusal = OAuthFailure.unauthorizedClient(
-                "This application does not hold the powerauth backend role; the project's administrator grants it (PATCH /admin/applications/{configId}).")
-            refusal.status = 403
-            throw refusal
-        }
-        return caller
+        return backend
     }
 
     /// Runs `body`, answering refusals as RFC 6749 §5.2 errors.

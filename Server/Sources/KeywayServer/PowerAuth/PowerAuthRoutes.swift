@@ -24,7 +24,9 @@ struct PowerAuthRoutes {
     /// The largest body read.
     static let maxBodySize = 64 * 1024
 
-    func register(on router: RouteTable) {
+    func register(on table: RouteTable) {
+        // Before or outside an activation: sealed or signed with the application's key and secret.
+        let router = table.declaring(.powerAuthApplication)
         router.post("pa/v3/keystore/create") { request, _ in
             await answer {
                 try Self.json(try await keystore.create(body: try await Self.body(request)))
@@ -38,12 +40,15 @@ struct PowerAuthRoutes {
                         dpopProofs: request.headers[values: Self.dpopHeader]))
             }
         }
-        router.post("pa/v3/activation/status") { request, _ in
+        // An activation's status: anyone with its ID may ask; the answer is sealed under the
+        // device's transport key, which only the device holds.
+        table.declaring(.anyone).post("pa/v3/activation/status") { request, _ in
             await answer {
                 try Self.json(PowerAuthOKBody(responseObject: try await activations.status(body: try await Self.body(request))))
             }
         }
-        router.post("pa/v3/activation/remove") { request, _ in
+        let signed = table.declaring(.powerAuthSignature)
+        signed.post("pa/v3/activation/remove") { request, _ in
             await answer {
                 try await devices.remove(
                     authorization: request.headers[Self.authorizationHeader], body: try await Self.body(request))
@@ -63,25 +68,25 @@ struct PowerAuthRoutes {
                 return try Self.json(PowerAuthOKBody<PowerAuthEmptyObject>(responseObject: nil))
             }
         }
-        router.post("pa/v3/signature/validate", use: validate)
-        router.get("pa/v3/signature/validate", use: validate)
-        router.put("pa/v3/signature/validate", use: validate)
-        router.delete("pa/v3/signature/validate", use: validate)
-        router.post("pa/v3/vault/unlock") { request, _ in
+        signed.post("pa/v3/signature/validate", use: validate)
+        signed.get("pa/v3/signature/validate", use: validate)
+        signed.put("pa/v3/signature/validate", use: validate)
+        signed.delete("pa/v3/signature/validate", use: validate)
+        signed.post("pa/v3/vault/unlock") { request, _ in
             await answer {
                 try Self.json(
                     try await devices.unlockVault(
                         authorization: request.headers[Self.authorizationHeader], body: try await Self.body(request)))
             }
         }
-        router.post("pa/v3/token/create") { request, _ in
+        signed.post("pa/v3/token/create") { request, _ in
             await answer {
                 try Self.json(
                     try await tokens.create(
                         authorization: request.headers[Self.authorizationHeader], body: try await Self.body(request)))
             }
         }
-        router.post("pa/v3/token/remove") { request, _ in
+        signed.post("pa/v3/token/remove") { request, _ in
             await answer {
                 try Self.json(
                     PowerAuthOKBody(
@@ -89,7 +94,7 @@ struct PowerAuthRoutes {
                             authorization: request.headers[Self.authorizationHeader], body: try await Self.body(request))))
             }
         }
-        router.post("pa/v3/recovery/confirm") { request, _ in
+        signed.post("pa/v3/recovery/confirm") { request, _ in
             await answer {
                 try Self.json(
                     try await recovery.confirm(

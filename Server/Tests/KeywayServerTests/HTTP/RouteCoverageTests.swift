@@ -27,22 +27,7 @@ struct RouteCoverageTests {
     /// (and its `**`, the rest of the path, `{path}`);
     /// the `HEAD` the router answers wherever `GET` is stays implicit, as in the document.
     static func registeredOperations() async throws -> Set<String> {
-        let folder = TestFiles.directory.appendingPathComponent("route-coverage-\(UUID().uuidString)")
-        var configuration = ServerConfiguration(
-            port: 0, database: .sqlite(path: folder.appendingPathComponent("keyway.sqlite").path), devMode: true,
-            devConfigId: "cfg_routes")
-        configuration.masterKey = MasterKey.generate()
-        var logger = Logger(label: "routes")
-        logger.logLevel = .warning
-        let app = try await KeywayServerApp.bootstrap(configuration: configuration, logger: logger)
-        let routes: [(path: String, methods: Set<HTTPRequest.Method>)]
-        do {
-            routes = try app.routeTable().registeredRoutes
-        } catch {
-            await app.database.shutdown()
-            throw error
-        }
-        await app.database.shutdown()
+        let routes = try await routeTable().registeredRoutes
         var operations: Set<String> = []
         for (path, methods) in routes {
             let templated = path.split(separator: "/", omittingEmptySubsequences: false)
@@ -51,6 +36,27 @@ struct RouteCoverageTests {
             for method in methods { operations.insert("\(method.rawValue) \(templated)") }
         }
         return operations
+    }
+
+    /// The route table of a dev-mode server (the dev routes included).
+    static func routeTable() async throws -> RouteTable {
+        let folder = TestFiles.directory.appendingPathComponent("route-coverage-\(UUID().uuidString)")
+        var configuration = ServerConfiguration(
+            port: 0, database: .sqlite(path: folder.appendingPathComponent("keyway.sqlite").path), devMode: true,
+            devConfigId: "cfg_routes")
+        configuration.masterKey = MasterKey.generate()
+        var logger = Logger(label: "routes")
+        logger.logLevel = .warning
+        let app = try await KeywayServerApp.bootstrap(configuration: configuration, logger: logger)
+        let table: RouteTable
+        do {
+            table = try app.routeTable()
+        } catch {
+            await app.database.shutdown()
+            throw error
+        }
+        await app.database.shutdown()
+        return table
     }
 
     @Test func everyRouteIsDocumentedAndEveryDocumentedOperationIsARoute() async throws {

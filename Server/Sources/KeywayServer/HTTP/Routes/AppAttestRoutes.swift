@@ -11,6 +11,7 @@ struct AppAttestRoutes {
     private static let configIdHeader = HTTPField.Name(ProtocolHeader.configId)!
 
     func register(on router: RouteTable) {
+        let router = router.declaring(.anyone)
         router.post("v1/app-attest/challenges") { request, context in
             let challenge = try await service.challenge(
                 configId: request.headers[Self.configIdHeader], clientAddress: context.remoteAddress)

@@ -26,7 +26,7 @@ struct DeviceRoutes {
     private static let signatureHeader = HTTPField.Name(ProtocolHeader.deviceSignature)!
 
     func register(on router: RouteTable) {
-        router.get("v1/devices/:deviceId/approvals") { request, context in
+        router.declaring(.deviceKey).get("v1/devices/:deviceId/approvals") { request, context in
             let waitText = request.uri.queryParameters.get("wait") ?? "0"
             guard let wait = Int(waitText), (0...30).contains(wait) else {
                 throw FlowProblem.invalidRequest([InvalidField(name: "wait", reason: "Wait 0 to 30 seconds.")])
@@ -37,7 +37,7 @@ struct DeviceRoutes {
                 wait: .seconds(wait))
             return try HTTPResponses.json(list)
         }
-        router.get("v1/approvals") { request, _ in
+        router.declaring(.powerAuthSignature).get("v1/approvals") { request, _ in
             try await signedByActivation(
                 request, uriId: "/v1/approvals",
                 body: PowerAuthSignatureBody.canonicalQuery(request.uri.query), factors: { $0.contains(.possession) }
@@ -45,7 +45,7 @@ struct DeviceRoutes {
                 try HTTPResponses.json(try await approvals.pending(forActivation: activation))
             }
         }
-        router.post("v1/approvals/:approvalId") { request, context in
+        router.declaring(.either(.deviceKey, .powerAuthSignature)).post("v1/approvals/:approvalId") { request, context in
             let approvalId = try context.parameters.require("approvalId")
             if request.headers[PowerAuthRoutes.authorizationHeader] != nil {
                 let data = try await RequestDecoding.body(request, context: context)
@@ -68,13 +68,13 @@ struct DeviceRoutes {
             let decision = try await approvals.decide(approvalId: approvalId, request: body)
             return try HTTPResponses.json(["decision": decision.rawValue])
         }
-        router.get("v1/me/devices") { request, _ in
+        router.declaring(.user(scope: nil)).get("v1/me/devices") { request, _ in
             try await signedIn(request) { claims, user in
                 try HTTPResponses.json(
                     TrustedDeviceList(devices: try await approvals.devices(userId: user.id, configId: claims.clientId)))
             }
         }
-        router.delete("v1/me/devices/:deviceId") { request, context in
+        router.declaring(.either(.user(scope: nil), .powerAuthSignature)).delete("v1/me/devices/:deviceId") { request, context in
             let deviceId = try context.parameters.require("deviceId")
             if request.headers[PowerAuthRoutes.authorizationHeader] != nil, request.headers[.authorization] == nil {
                 return try await signedByActivation(
@@ -95,7 +95,7 @@ struct DeviceRoutes {
                 return Response(status: .noContent)
             }
         }
-        router.delete("v1/me/devices") { request, _ in
+        router.declaring(.user(scope: nil)).delete("v1/me/devices") { request, _ in
             try await signedIn(request) { claims, user in
                 _ = try await approvals.revokeAll(userId: user.id, configId: claims.clientId)
                 return Response(status: .noContent)

@@ -17,18 +17,21 @@ struct FlowRoutes {
     func register(on router: RouteTable) {
         // Where upstream providers send the browser back: in the query, or as a form (Apple's
         // form_post).
-        router.get("v1/federation/callback") { request, _ in
+        // The provider's `state` names the flow.
+        let callback = router.declaring(.flow)
+        callback.get("v1/federation/callback") { request, _ in
             let query = request.uri.queryParameters
             return try await Self.federationRedirect(
                 engine, code: query.get("code"), state: query.get("state"), error: query.get("error"))
         }
-        router.post("v1/federation/callback") { request, context in
+        callback.post("v1/federation/callback") { request, context in
             let form = (try? FormURLEncoded.parse(try await RequestDecoding.body(request, context: context))) ?? [:]
             return try await Self.federationRedirect(
                 engine, code: form["code"], state: form["state"], error: form["error"], appleUser: form["user"])
         }
-        let flows = router.group("v1/flows")
-        flows.post { request, context in
+        // Starting a flow is open to anyone (what a start makes the server keep is limited per
+        // client address); everything after needs the flow.
+        router.declaring(.anyone).group("v1/flows").post { request, context in
             let body = try await RequestDecoding.json(StartFlowRequest.self, from: request, context: context)
             // The application first: no token is looked at for a request that names none.
             guard let configId = request.headers[Self.configIdHeader], !configId.isEmpty else {
@@ -55,6 +58,7 @@ struct FlowRoutes {
                 guest: guest, traceId: context.traceId)
             return try HTTPResponses.json(step, status: .created)
         }
+        let flows = router.declaring(.flow).group("v1/flows")
         flows.get(":flowId") { request, context in
             let step = try await engine.current(
                 flowId: try context.parameters.require("flowId"), flowToken: request.headers[Self.flowTokenHeader],

@@ -12,6 +12,7 @@ struct GuestRoutes {
     private static let configIdHeader = HTTPField.Name(ProtocolHeader.configId)!
 
     func register(on router: RouteTable) {
+        let router = router.declaring(.anyone)
         router.post("v1/guests") { request, context in
             guard let url = URL(string: "\(issuer())/v1/guests") else { throw FlowProblem.internalError }
             let answer = try await guests.create(

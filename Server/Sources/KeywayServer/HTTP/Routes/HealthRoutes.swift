@@ -18,6 +18,7 @@ struct HealthRoutes {
     }
 
     func register(on router: RouteTable) {
+        let router = router.declaring(.anyone)
         router.get("health/live") { _, _ in
             try HTTPResponses.json(Health(status: "ok"))
         }

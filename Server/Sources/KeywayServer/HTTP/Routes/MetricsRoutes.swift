@@ -9,7 +9,7 @@ struct MetricsRoutes {
     let database: any Database
 
     func register(on router: RouteTable) {
-        router.group("metrics").add(middleware: AdminAuthorization(database: database)).get { _, _ in
+        router.declaring(.admin).get("metrics") { _, _ in
             Response(
                 status: .ok,
                 headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8", .cacheControl: "no-store"],

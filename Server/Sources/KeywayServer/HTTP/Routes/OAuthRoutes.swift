@@ -34,7 +34,7 @@ struct OAuthRoutes {
             try await revocationEndpoint.handle(form: form, authorization: request.headers[.authorization])
             return Response(status: .ok, headers: [.cacheControl: "no-store"])
         }
-        router.post("oauth2/register") { request, context in
+        router.declaring(.registrant).post("oauth2/register") { request, context in
             do {
                 guard let contentType = request.headers[.contentType],
                     contentType.lowercased().hasPrefix("application/json")
@@ -73,9 +73,12 @@ struct OAuthRoutes {
         let logger = tokenEndpoint.logger
         let cors = self.cors
         if allowsCORS {
-            router.options(path) { request, _, allow in await cors.preflight(request, allow: allow, everyone: false) }
+            router.declaring(.anyone).options(path) { request, _, allow in
+                await cors.preflight(request, allow: allow, everyone: false)
+            }
         }
-        router.post(path) { request, context in
+        // Every form endpoint here authenticates the client (`ClientAuthenticator`).
+        router.declaring(.client).post(path) { request, context in
             var form: [String: String] = [:]
             var response = await Self.answer(request, context: context, logger: logger) { parsed in
                 form = parsed

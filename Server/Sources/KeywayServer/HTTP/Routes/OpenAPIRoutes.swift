@@ -6,6 +6,7 @@ import NIOCore
 /// repository (`Resources/openapi.json`, bundled with the module). Read once, at start.
 struct OpenAPIRoutes {
     func register(on router: RouteTable) throws {
+        let router = router.declaring(.anyone)
         guard let document = OpenAPIDocument.data else {
             throw ConfigurationError("openapi.json is missing from the KeywayServer resources.")
         }

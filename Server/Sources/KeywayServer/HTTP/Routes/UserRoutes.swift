@@ -33,6 +33,8 @@ struct UserRoutes {
             await cors.allowForClient(&response, request: request, clientId: tokenClient(request))
             return response
         }
+        let router = router.declaring(.user(scope: nil))
+        // OpenID Connect Core §5.3: the token needs `openid`; its other scopes choose the claims.
         router.get("oauth2/userinfo", use: userInfo)
         router.post("oauth2/userinfo", use: userInfo)
         router.options("oauth2/userinfo") { request, _, allow in

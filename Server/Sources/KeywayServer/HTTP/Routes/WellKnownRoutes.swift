@@ -19,6 +19,7 @@ struct WellKnownRoutes {
     static let authorizationServerMetadataPath = "/.well-known/oauth-authorization-server"
 
     func register(on router: RouteTable) throws {
+        let router = router.declaring(.anyone)
         // Discovery is fixed while the server runs (the issuer is settled once the socket is
         // bound), so it is encoded once; the key set follows the key schedule.
         let discovery = Locked<(issuer: String, body: ByteBuffer)?>(nil)
@@ -64,7 +65,7 @@ struct WellKnownRoutes {
     /// A document anyone may read, from any origin: `GET` (and `HEAD`), and `OPTIONS` answered for
     /// every origin.
     private func document(
-        _ path: RouterPath, on router: RouteTable,
+        _ path: RouterPath, on router: DeclaredRoutes,
         _ handler: @escaping @Sendable (Request, KeywayRequestContext) async throws -> Response
     ) {
         router.get(path, use: handler)

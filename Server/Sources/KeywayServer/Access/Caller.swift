@@ -1,0 +1,79 @@
+/// Who may call a route. Every route declares one where it is registered
+/// (``RouteTable/declaring(_:)``), the route table keeps the declarations (`docs/routes.md` is
+/// generated from them), and a class with a guard (``AccessGuards``) is checked before the route's
+/// handler runs, never in it.
+indirect enum Caller: Sendable, Hashable {
+    /// Anyone. What such a request can make the server keep is bounded (`docs/server.md`).
+    case anyone
+    /// The holder of a flow: its ID in the path (128 random bits), a sign-in link's token, or the
+    /// provider's `state` of its federation step, and the device proofs its step asks for.
+    case flow
+    /// A browser on the hosted pages: its visit cookie, and on every `POST` the page's form token
+    /// and the server's own `Origin`.
+    case browser
+    /// A browser signed in on the hosted pages (its session cookie), and the form token and origin.
+    case browserSession
+    /// A user's access token of the project (`Bearer`, or `DPoP` with a proof), with `scope` when
+    /// the route needs one.
+    case user(scope: String?)
+    /// A trusted device: a signature by the key it enrolled, over the request and a recent time.
+    case deviceKey
+    /// A client of the project, authenticated as at the token endpoint (secret, assertion, or a
+    /// public client's ID alone where the grant allows it).
+    case client
+    /// The holder of an initial access token for dynamic client registration (RFC 7591 §3).
+    case registrant
+    /// An app's backend: a confidential application holding the role (``BackendRole``).
+    case backend(BackendRole)
+    /// The admin token.
+    case admin
+    /// A PowerAuth device before or outside an activation: requests sealed or signed with the
+    /// application's key and secret.
+    case powerAuthApplication
+    /// An activated PowerAuth device: its signature (`X-PowerAuth-Authorization`) with the
+    /// factors the route needs.
+    case powerAuthSignature
+    /// A dev-mode server only (the route does not exist otherwise); anyone on it.
+    case devMode
+    /// Either of two callers.
+    case either(Caller, Caller)
+
+    /// The class as `docs/routes.md` names it.
+    var name: String {
+        switch self {
+        case .anyone: "anyone"
+        case .flow: "flow"
+        case .browser: "browser"
+        case .browserSession: "browser session"
+        case .user(let scope): scope.map { "user token (`\($0)`)" } ?? "user token"
+        case .deviceKey: "trusted device"
+        case .client: "client"
+        case .registrant: "registration token"
+        case .backend(let role): "backend (`\(role.rawValue)`)"
+        case .admin: "admin"
+        case .powerAuthApplication: "PowerAuth application"
+        case .powerAuthSignature: "PowerAuth signature"
+        case .devMode: "dev mode"
+        case .either(let first, let second): "\(first.name) or \(second.name)"
+        }
+    }
+
+    /// Where the class is checked: by the route table's guard before the handler, or by the one
+    /// shared component every route of the class goes through.
+    var checkedBy: String {
+        switch self {
+        case .anyone, .devMode: "—"
+        case .flow: "the flow engine (`FlowEngine.load`: the flow's ID, a sign-in link's token, a provider's `state`)"
+        case .browser, .browserSession: "the hosted pages (`HostedLogin`: visit, session, form token, origin)"
+        case .user: "`UserRoutes.authenticate` (access token, DPoP)"
+        case .deviceKey: "`ApprovalService` (device signature)"
+        case .client: "`ClientAuthenticator`"
+        case .registrant: "`RegistrationEndpoint` (initial access token)"
+        case .backend: "route table guard (`BackendAuthorization`)"
+        case .admin: "route table guard (`AdminAuthorization`)"
+        case .powerAuthApplication: "the PowerAuth services (application key, ECIES, keystore JWT)"
+        case .powerAuthSignature: "`PowerAuthSignatureVerifier`"
+        case .either(let first, let second): "\(first.checkedBy); \(second.checkedBy)"
+        }
+    }
+}
