@@ -67,10 +67,14 @@ struct AdminProjectThemeStorageTests {
             try await Migrations.apply(to: database, now: Date(), through: 18)
             try await database.write { repositories in
                 let projectId = try await repositories.applications.ensureDevProject(createdAt: 1)
-                try await repositories.applications.insert(
-                    ApplicationRecord(
-                        id: "app_t", projectId: projectId, configId: "cfg_t", name: "T", clientType: .public,
-                        flowTypes: [.signin], autoCreateUsers: true, isDev: true, createdAt: 1))
+                // The columns of migration 18 (the repository writes those of the latest one).
+                try await repositories.sql.raw(
+                    """
+                    INSERT INTO applications (id, project_id, config_id, name, client_type, flow_types, auto_create_users,
+                        is_dev, created_at)
+                    VALUES ('app_t', \(bind: projectId), 'cfg_t', 'T', 'public', 'signin', 1, 1, 1)
+                    """
+                ).run()
                 try await repositories.sql.raw(
                     """
                     INSERT INTO registration_tokens (token_hash, template_application_id, created_at, expires_at)
