@@ -43,6 +43,11 @@ struct DeclaredRoutes: RouterMethods {
         return self
     }
 
+    /// Routes declared for another caller, on the same table.
+    func declaring(_ caller: Caller) -> DeclaredRoutes {
+        table.declaring(caller)
+    }
+
     /// Middleware belongs to a group (`group(_:)`), not to a declaration.
     func add(middleware: any MiddlewareProtocol<Request, Response, Context>) -> Self {
         preconditionFailure("Add middleware to a group of declared routes, not to the declaration.")

@@ -16,6 +16,10 @@ indirect enum Caller: Sendable, Hashable {
     /// A user's access token of the project (`Bearer`, or `DPoP` with a proof), with `scope` when
     /// the route needs one.
     case user(scope: String?)
+    /// A user's access token issued to one of the project's own (first-party) applications: the
+    /// routes of the user's own account (devices, sessions, profile changes, activation codes),
+    /// which a third-party client's token never reaches.
+    case account
     /// A trusted device: a signature by the key it enrolled, over the request and a recent time.
     case deviceKey
     /// A client of the project, authenticated as at the token endpoint (secret, assertion, or a
@@ -46,6 +50,7 @@ indirect enum Caller: Sendable, Hashable {
         case .browser: "browser"
         case .browserSession: "browser session"
         case .user(let scope): scope.map { "user token (`\($0)`)" } ?? "user token"
+        case .account: "account token (first-party application)"
         case .deviceKey: "trusted device"
         case .client: "client"
         case .registrant: "registration token"
@@ -66,6 +71,7 @@ indirect enum Caller: Sendable, Hashable {
         case .flow: "the flow engine (`FlowEngine.load`: the flow's ID, a sign-in link's token, a provider's `state`)"
         case .browser, .browserSession: "the hosted pages (`HostedLogin`: visit, session, form token, origin)"
         case .user: "`UserRoutes.authenticate` (access token, DPoP)"
+        case .account: "`UserRoutes.authenticateAccount` (access token, DPoP, first-party application)"
         case .deviceKey: "`ApprovalService` (device signature)"
         case .client: "`ClientAuthenticator`"
         case .registrant: "`RegistrationEndpoint` (initial access token)"

@@ -51,6 +51,14 @@ struct OAuthFailure: Error, Sendable {
             wwwAuthenticate: #"Bearer realm="keyway", error="\#(error)", error_description="\#(description)""#)
     }
 
+    /// RFC 6750 §3.1 `insufficient_scope` (403): the token is valid but may not do this — a
+    /// third-party application's token at a route of the user's own account.
+    static func insufficientScope(_ description: String) -> OAuthFailure {
+        OAuthFailure(
+            status: 403, body: .init(error: "insufficient_scope", errorDescription: description),
+            wwwAuthenticate: #"Bearer realm="keyway", error="insufficient_scope", error_description="\#(description)""#)
+    }
+
     static func invalidDPoPProof(_ description: String) -> OAuthFailure {
         OAuthFailure(status: 400, body: .init(error: "invalid_dpop_proof", errorDescription: description))
     }

@@ -126,7 +126,8 @@ struct PowerAuthAdminRoutes {
             }
         }
 
-        let user = router.declaring(.user(scope: nil))
+        // A device's credentials are the account's: first-party applications' tokens only.
+        let user = router.declaring(.account)
         user.post("v1/user/activations") { request, context in
             try await signedIn(request) { claims, user in
                 let body = try await RequestDecoding.json(CreateActivationCodeRequest.self, from: request, context: context)
@@ -153,7 +154,7 @@ struct PowerAuthAdminRoutes {
         let claims: AccessTokenClaims
         let user: UserRecord
         do {
-            (claims, user) = try await users.authenticate(request)
+            (claims, user) = try await users.authenticateAccount(request)
         } catch let failure as OAuthFailure {
             return HTTPResponses.oauthError(failure)
         }

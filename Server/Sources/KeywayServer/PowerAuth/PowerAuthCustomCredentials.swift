@@ -50,6 +50,10 @@ struct PowerAuthCustomCredentials: Sendable {
         guard client.projectId == projectId else {
             throw PowerAuthFailure.activation("The access token was issued to an application of another project.")
         }
+        // A device's credentials are the account's: a third party's token never makes them.
+        guard client.firstParty else {
+            throw PowerAuthFailure.activation("The access token was issued to a third-party application; only the project's own applications activate devices.")
+        }
         guard user.blockedAt == nil else { throw PowerAuthFailure.activation("The user is blocked.") }
         if let jkt = claims.dpopJkt {
             guard !dpopProofs.isEmpty, let url = URL(string: issuer + Self.path) else {
@@ -84,6 +88,9 @@ struct PowerAuthCustomCredentials: Sendable {
         let outcome: Result<String, PowerAuthFailure> = try await database.write { repositories in
             guard let client = try await repositories.applications.find(configId: clientId), client.projectId == projectId
             else { return .failure(.activation("The client is not an application of this project.")) }
+            guard client.firstParty else {
+                return .failure(.activation("The code was issued to a third-party application; only the project's own applications activate devices."))
+            }
             let redemption = try await AuthorizationCodeRedemption.redeem(
                 codeHash: sha256Hex(code), verifier: verifier, redirectURI: identity["redirectUri"],
                 applicationId: client.id, now: now, in: repositories, logger: logger)

@@ -128,6 +128,22 @@ struct PowerAuthActivationTests {
         }
     }
 
+    /// A device's credentials are the account's: a token of a third-party application (one not
+    /// made by the project's administrators) activates nothing.
+    @Test func aThirdPartyApplicationsTokenActivatesNoDevice() async throws {
+        try await PowerAuthFixture.run { fixture in
+            try await fixture.server.execute("UPDATE applications SET first_party = 0 WHERE config_id = '\(TestServer.configId)'")
+            var refused = fixture.device()
+            let answer = try await refused.activate(type: "CUSTOM", identity: ["accessToken": fixture.accessToken])
+            #expect(answer.status == 400 && answer.errorCode == "ERR_ACTIVATION", "\(answer.json)")
+            #expect(try await fixture.server.rowCount("powerauth_activations") == 0)
+            // The same token, its application the project's own again: the device activates.
+            try await fixture.server.execute("UPDATE applications SET first_party = 1 WHERE config_id = '\(TestServer.configId)'")
+            var device = fixture.device()
+            #expect(try await device.activate(type: "CUSTOM", identity: ["accessToken": fixture.accessToken]).status == 200)
+        }
+    }
+
     @Test func activationByAccessToken() async throws {
         try await PowerAuthFixture.run { fixture in
             var device = fixture.device()

@@ -68,13 +68,13 @@ struct DeviceRoutes {
             let decision = try await approvals.decide(approvalId: approvalId, request: body)
             return try HTTPResponses.json(["decision": decision.rawValue])
         }
-        router.declaring(.user(scope: nil)).get("v1/me/devices") { request, _ in
+        router.declaring(.account).get("v1/me/devices") { request, _ in
             try await signedIn(request) { claims, user in
                 try HTTPResponses.json(
                     TrustedDeviceList(devices: try await approvals.devices(userId: user.id, configId: claims.clientId)))
             }
         }
-        router.declaring(.either(.user(scope: nil), .powerAuthSignature)).delete("v1/me/devices/:deviceId") { request, context in
+        router.declaring(.either(.account, .powerAuthSignature)).delete("v1/me/devices/:deviceId") { request, context in
             let deviceId = try context.parameters.require("deviceId")
             if request.headers[PowerAuthRoutes.authorizationHeader] != nil, request.headers[.authorization] == nil {
                 return try await signedByActivation(
@@ -95,7 +95,7 @@ struct DeviceRoutes {
                 return Response(status: .noContent)
             }
         }
-        router.declaring(.user(scope: nil)).delete("v1/me/devices") { request, _ in
+        router.declaring(.account).delete("v1/me/devices") { request, _ in
             try await signedIn(request) { claims, user in
                 _ = try await approvals.revokeAll(userId: user.id, configId: claims.clientId)
                 return Response(status: .noContent)
@@ -125,14 +125,15 @@ struct DeviceRoutes {
         return try await run(verified.activation)
     }
 
-    /// Runs `body` for the access token's user; token errors answer as RFC 6750 says.
+    /// Runs `body` for the access token's user (a first-party application's token: the devices
+    /// are the account's); token errors answer as RFC 6750 says.
     private func signedIn(
         _ request: Request, _ body: (AccessTokenClaims, UserRecord) async throws -> Response
     ) async throws -> Response {
         let claims: AccessTokenClaims
         let user: UserRecord
         do {
-            (claims, user) = try await users.authenticate(request)
+            (claims, user) = try await users.authenticateAccount(request)
         } catch let failure as OAuthFailure {
             return HTTPResponses.oauthError(failure)
         }

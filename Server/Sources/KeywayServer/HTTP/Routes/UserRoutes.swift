@@ -41,28 +41,33 @@ struct UserRoutes {
             await cors.preflight(request, allow: allow, everyone: false)
         }
 
-        // The user's profile, per the project's schema.
+        // The user's profile, per the project's schema. A third-party application's token gets
+        // what its consented scopes give, as at UserInfo: the email address with `email`, and
+        // never the project's profile fields (no scope names them).
         router.get("v1/me") { request, _ in
             do {
-                let (_, user) = try await authenticate(request)
-                let (schema, profile) = try await database.read { repositories in
+                let (claims, user) = try await authenticate(request)
+                let (schema, profile, firstParty) = try await database.read { repositories in
                     (
                         try await repositories.profiles.schema(projectId: user.projectId),
-                        try await repositories.profiles.profile(userId: user.id)
+                        try await repositories.profiles.profile(userId: user.id),
+                        try await repositories.applications.find(configId: claims.clientId)?.firstParty ?? false
                     )
                 }
+                let email = firstParty || claims.scopes.contains("email")
                 return try HTTPResponses.json(
                     UserProfileDocument(
-                        subject: user.id, email: user.email, emailVerified: user.emailVerified,
-                        profile: profile.filter { name, _ in schema.contains { $0.name == name } }, schema: schema))
+                        subject: user.id, email: email ? user.email : nil, emailVerified: email && user.emailVerified,
+                        profile: firstParty ? profile.filter { name, _ in schema.contains { $0.name == name } } : [:],
+                        schema: firstParty ? schema : []))
             } catch let failure as OAuthFailure {
                 return HTTPResponses.oauthError(failure)
             }
         }
-        router.patch("v1/me") { request, context in
+        router.declaring(.account).patch("v1/me") { request, context in
             let user: UserRecord
             do {
-                user = try await authenticate(request).1
+                user = try await authenticateAccount(request).1
             } catch let failure as OAuthFailure {
                 return HTTPResponses.oauthError(failure)
             }
@@ -87,9 +92,9 @@ struct UserRoutes {
 
         // Sign out everywhere: every session and refresh token of the user, in every app, and
         // every browser signed in at the hosted pages.
-        router.delete("v1/me/sessions") { request, _ in
+        router.declaring(.account).delete("v1/me/sessions") { request, _ in
             do {
-                let (_, user) = try await authenticate(request)
+                let (_, user) = try await authenticateAccount(request)
                 let now = clock.now().epochMilliseconds
                 try await database.write { repositories in
                     try await repositories.refreshTokens.revokeAll(userId: user.id, at: now)
@@ -146,6 +151,23 @@ struct UserRoutes {
     }
 
     /// The bearer token's verified claims and its user; RFC 6750 §3.1 errors otherwise.
+    /// The token's claims and user, for a route of the user's own account (``Caller/account``):
+    /// the token must have been issued to a first-party application — one the project's
+    /// administrators made, whose users are never asked for consent. A third-party client's token
+    /// (a client registered through `/oauth2/register`) carries only the scopes the user consented
+    /// to, none of which reaches the account: `403 insufficient_scope`.
+    func authenticateAccount(_ request: Request) async throws -> (AccessTokenClaims, UserRecord) {
+        let (claims, user) = try await authenticate(request)
+        let firstParty = try await database.read { repositories in
+            try await repositories.applications.find(configId: claims.clientId)?.firstParty ?? false
+        }
+        guard firstParty else {
+            throw OAuthFailure.insufficientScope(
+                "This route changes the user's own account: only a token of one of the project's own applications may use it.")
+        }
+        return (claims, user)
+    }
+
     func authenticate(_ request: Request) async throws -> (AccessTokenClaims, UserRecord) {
         guard let header = request.headers[.authorization] else {
             throw OAuthFailure.missingBearer
