@@ -21,6 +21,14 @@ struct KeywayRequestContext: RequestContext {
     var maxUploadSize: Int { 64 * 1024 }
 }
 
+/// The request being answered, for code below the routes that limits what one client may make the
+/// server keep (the hosted pages' visits, pushed authorization requests): set by the route around
+/// its handler.
+enum RequestClient {
+    /// The client's IP address as this server sees it.
+    @TaskLocal static var address: String?
+}
+
 /// Trace IDs: 16 random bytes, hex; an incoming well-formed ID is kept so a client can correlate.
 enum TraceID {
     static func generate() -> String {

@@ -123,6 +123,18 @@ extension HostedLogin {
 
     /// `POST /oauth2/par`: stores the request's parameters for the authenticated client and
     /// answers its `request_uri` (RFC 9126 §2).
+    /// The parameters a pushed request keeps: those of an authorization request this server reads.
+    /// Anything else a client sends is dropped, not stored.
+    static let pushedParameters: Set<String> = [
+        "response_type", "client_id", "redirect_uri", "scope", "state", "nonce", "code_challenge",
+        "code_challenge_method", "prompt", "max_age", "login_hint", "id_token_hint", "response_mode", "ui_locales",
+        "acr_values",
+    ]
+
+    /// `POST /oauth2/par` (RFC 9126). What is kept is bounded: only ``pushedParameters``, each at most
+    /// ``AuthorizationRequest/maximumValueLength`` bytes (about 30 kB in all); a client network
+    /// pushes at most the flow starts per address of ``RateLimits`` in their window (beyond, `429`
+    /// and nothing kept); a pushed request lives 90 seconds and is deleted once it expires.
     func push(form: [String: String], application: ApplicationRecord) async throws -> PushedAuthorizationResponse {
         guard form["request_uri"] == nil else {
             throw OAuthFailure.invalidRequest("request_uri cannot be pushed (RFC 9126 §2.1).")
@@ -130,8 +142,11 @@ extension HostedLogin {
         if let clientId = form["client_id"], clientId != application.configId {
             throw OAuthFailure.invalidRequest("client_id is not the authenticated client.")
         }
-        var parameters = form.filter { !["client_secret", "client_assertion", "client_assertion_type"].contains($0.key) }
+        var parameters = form.filter { Self.pushedParameters.contains($0.key) }
         parameters["client_id"] = application.configId
+        if let long = parameters.first(where: { $0.value.utf8.count > AuthorizationRequest.maximumValueLength }) {
+            throw OAuthFailure.invalidRequest("\(long.key) is longer than \(AuthorizationRequest.maximumValueLength) bytes.")
+        }
         let registered = try await database.read { try await $0.redirectURIs.uris(.login, applicationId: application.id) }
         switch AuthorizationRequest.parse(parameters, application: application, registered: registered) {
         case .failure(.page(_, let text)): throw OAuthFailure.invalidRequest(text)
@@ -144,7 +159,13 @@ extension HostedLogin {
         let token = SecureRandom.token(prefix: "par")
         let now = clock.now().epochMilliseconds
         let json = String(decoding: try JSONEncoder().encode(parameters), as: UTF8.self)
+        let network = RequestClient.address.map(ClientAddress.hash)
+        let engine = self.engine
         try await database.write { repositories in
+            if let network {
+                try await engine.consume(
+                    "par-ip", network, limit: engine.limits.rateLimits.flowStartsPerAddress, now: now, in: repositories)
+            }
             try await repositories.pushedRequests.insert(
                 PushedRequestRecord(
                     uriHash: sha256Hex(token), applicationId: application.id, request: json,

@@ -49,15 +49,26 @@ struct HostedLogin: Sendable {
         }
     }
 
-    /// Starts a visit; returns it and the `Set-Cookie` of its cookie.
+    /// Starts a visit; returns it and the `Set-Cookie` of its cookie. Anyone can make the server
+    /// keep a visit (a relying party sends any browser here), so a client network starts at most
+    /// the flow starts per address of ``RateLimits`` in their window; beyond, `429` and nothing
+    /// kept. A visit is deleted once it expires.
     func startVisit(_ state: BrowserFlowState, application: ApplicationRecord) async throws -> (Visit, cookie: String) {
         let now = clock.now().epochMilliseconds
+        let network = RequestClient.address.map(ClientAddress.hash)
+        let engine = self.engine
         let token = SecureRandom.token(prefix: "kbf")
         let record = BrowserFlowRecord(
             id: SecureRandom.identifier(prefix: "bfl"), tokenHash: sha256Hex(token), applicationId: application.id,
             state: try Self.encode(state), csrfToken: Base64URL.encode(SecureRandom.bytes(32)), createdAt: now,
             expiresAt: now + Int64(visitLifetime * 1000))
-        try await database.write { try await $0.browserFlows.insert(record) }
+        try await database.write { repositories in
+            if let network {
+                try await engine.consume(
+                    "visit-ip", network, limit: engine.limits.rateLimits.flowStartsPerAddress, now: now, in: repositories)
+            }
+            try await repositories.browserFlows.insert(record)
+        }
         return (
             Visit(record: record, state: state, application: application),
             cookies.set(cookies.flowName, token, maxAge: Int(visitLifetime))

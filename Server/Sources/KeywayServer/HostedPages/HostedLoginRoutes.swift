@@ -38,9 +38,17 @@ struct HostedLoginRoutes {
                 guard let url = URL(string: "\(login.issuer())/oauth2/par") else { throw OAuthFailure.serverError }
                 let application = try await clients.authenticate(
                     form: form, authorization: request.headers[.authorization], endpoint: url)
-                let pushed = try await login.push(form: form, application: application)
+                let pushed = try await RequestClient.$address.withValue(context.remoteAddress) {
+                    try await login.push(form: form, application: application)
+                }
                 return try HTTPResponses.json(pushed, status: .created, extraHeaders: [HTTPResponses.pragmaHeader: "no-cache"])
             } catch let failure as OAuthFailure {
+                return HTTPResponses.oauthError(failure)
+            } catch let problem as FlowProblem where problem.problem.status == 429 {
+                var failure = OAuthFailure.temporarilyUnavailable
+                failure.status = 429
+                failure.body.errorDescription = problem.problem.detail
+                failure.retryAfterSeconds = problem.problem.retryAfterSeconds
                 return HTTPResponses.oauthError(failure)
             } catch is any TransientDatabaseFailure {
                 return HTTPResponses.oauthError(.temporarilyUnavailable)
@@ -104,7 +112,12 @@ struct HostedLoginRoutes {
         _ request: Request, _ context: KeywayRequestContext, _ handler: () async throws -> Response
     ) async -> Response {
         do {
-            return try await handler()
+            return try await RequestClient.$address.withValue(context.remoteAddress) { try await handler() }
+        } catch let problem as FlowProblem where problem.problem.status == 429 {
+            // Too many visits from this client's network: nothing was kept.
+            var response = login.errorPage(title: HostedStrings.english("error.title"), text: problem.problem.detail, status: 429)
+            response.headers[.retryAfter] = problem.problem.retryAfterSeconds.map(String.init) ?? "60"
+            return response
         } catch is any TransientDatabaseFailure {
             var response = login.errorPage(
                 title: HostedStrings.english("error.title"),

@@ -41,12 +41,13 @@ struct MaintenanceService: Service {
             try await repositories.startTokens.deleteExpired(before: cutoff)
             try await repositories.approvals.deleteExpired(before: cutoff)
             try await repositories.signInLinks.deleteExpired(before: cutoff)
-            try await repositories.browserFlows.deleteExpired(before: cutoff)
             try await repositories.browserSessions.deleteExpired(before: cutoff)
-            try await repositories.pushedRequests.deleteExpired(before: cutoff)
             try await repositories.federatedIdentities.sweepStates(before: cutoff)
             try await repositories.trustedDevices.deleteEnded(
                 before: clock.now().addingTimeInterval(-30 * 86_400).epochMilliseconds)
+            // What anyone can make the server keep goes at expiry: nothing reads it after.
+            try await repositories.browserFlows.deleteExpired(before: clock.now().epochMilliseconds)
+            try await repositories.pushedRequests.deleteExpired(before: clock.now().epochMilliseconds)
             try await repositories.dpopProofs.deleteExpired(before: clock.now().epochMilliseconds)
             try await repositories.clientAssertions.deleteExpired(before: clock.now().epochMilliseconds)
             try await repositories.deviceRequestSignatures.deleteExpired(before: clock.now().epochMilliseconds)
