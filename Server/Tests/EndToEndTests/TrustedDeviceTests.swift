@@ -291,7 +291,7 @@ struct TrustedDeviceTests {
             let own = try await harness.tokens(keyway)
             let deviceId = try #require(await keyway.trustedDeviceID(for: email))
 
-            // Another application of the same project (registered from this one), same user.
+            // Another application of the same project (made from this one), same user.
             let registration = try await harness.server.app.issueRegistrationToken(templateConfigId: TestServer.configId)
             let registered = try await harness.server.request(
                 "POST", "/oauth2/register",
@@ -300,6 +300,9 @@ struct TrustedDeviceTests {
                     withJSONObject: ["token_endpoint_auth_method": "none", "redirect_uris": ["com.example.other:/callback"]]))
             let otherConfig = try #require(
                 (try JSONSerialization.jsonObject(with: registered.body) as? [String: Any])?["client_id"] as? String)
+            // One of the project's own applications (a third party's token reaches no device at
+            // all: ThirdPartyTokenTests).
+            try await harness.server.execute("UPDATE applications SET first_party = 1 WHERE config_id = '\(otherConfig)'")
             let other = try KeywayClient(configID: otherConfig, baseURL: harness.server.baseURL, options: KeywayOptions(transport: URLSessionTransport.patient, clock: harness.clock))
             await other.flow.start(identifier: email)
             await other.flow.submitCode(try await harness.server.latestCode(to: email))
