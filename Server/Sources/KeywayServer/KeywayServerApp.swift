@@ -349,7 +349,7 @@ public final class KeywayServerApp: Sendable {
             on: router, users: userRoutes, accessTokens: accessTokens, dpop: dpop,
             verifier: powerAuthVerifier, issuer: currentIssuer)
         HealthRoutes(database: database).register(on: router)
-        MetricsRoutes(metrics: metrics, database: database).register(on: router)
+        MetricsRoutes(metrics: metrics).register(on: router)
         let keyRing = keys
         AdminRoutes(service: admin, logger: logger, keysChanged: { try await keyRing.reload() }).register(on: router)
         if let outbox {

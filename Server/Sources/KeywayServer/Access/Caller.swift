@@ -13,9 +13,9 @@ indirect enum Caller: Sendable, Hashable {
     case browser
     /// A browser signed in on the hosted pages (its session cookie), and the form token and origin.
     case browserSession
-    /// A user's access token of the project (`Bearer`, or `DPoP` with a proof), with `scope` when
-    /// the route needs one.
-    case user(scope: String?)
+    /// A user's access token of the project (`Bearer`, or `DPoP` with a proof); what it reads
+    /// follows its scopes.
+    case user
     /// A user's access token issued to one of the project's own (first-party) applications: the
     /// routes of the user's own account (devices, sessions, profile changes, activation codes),
     /// which a third-party client's token never reaches.
@@ -49,7 +49,7 @@ indirect enum Caller: Sendable, Hashable {
         case .flow: "flow"
         case .browser: "browser"
         case .browserSession: "browser session"
-        case .user(let scope): scope.map { "user token (`\($0)`)" } ?? "user token"
+        case .user: "user token"
         case .account: "account token (first-party application)"
         case .deviceKey: "trusted device"
         case .client: "client"

@@ -6,7 +6,6 @@ import NIOCore
 /// admin token (`Authorization: Bearer ADMIN_TOKEN`, checked as for `/admin`).
 struct MetricsRoutes {
     let metrics: ServerMetrics
-    let database: any Database
 
     func register(on router: RouteTable) {
         router.declaring(.admin).get("metrics") { _, _ in

@@ -33,7 +33,7 @@ struct UserRoutes {
             await cors.allowForClient(&response, request: request, clientId: tokenClient(request))
             return response
         }
-        let router = router.declaring(.user(scope: nil))
+        let router = router.declaring(.user)
         // OpenID Connect Core §5.3: the token needs `openid`; its other scopes choose the claims.
         router.get("oauth2/userinfo", use: userInfo)
         router.post("oauth2/userinfo", use: userInfo)
