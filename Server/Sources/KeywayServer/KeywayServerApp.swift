@@ -105,7 +105,8 @@ public final class KeywayServerApp: Sendable {
             if sealedNow > 0 {
                 logger.notice("secrets sealed under the master key", metadata: ["count": "\(sealedNow)", "masterKey": "\(masterKey.id)"])
             }
-            let keys = try await SigningKeyRing.load(database: database, clock: configuration.clock, masterKey: masterKey)
+            let keys = try await SigningKeyRing.load(
+                database: database, clock: configuration.clock, masterKey: masterKey, firstRS256Key: configuration.firstRS256Key)
             let codeKey = try await ServerSecretKey.loadOrCreate(named: ServerSecretKey.oneTimeCodes, in: database, now: now, masterKey: masterKey)
             let refreshKey = try await ServerSecretKey.loadOrCreate(named: ServerSecretKey.refreshTokens, in: database, now: now, masterKey: masterKey)
             let dpopNonceKey = try await ServerSecretKey.loadOrCreate(named: ServerSecretKey.dpopNonces, in: database, now: now, masterKey: masterKey)

@@ -19,7 +19,8 @@ enum DeviceCommandSupport {
         switch error {
         case let error as ActivationError:
             switch error {
-            case .networkFailure: return "could not reach the Keyway server at \(server). Is it running? [\(error.code)]"
+            case .networkFailure(let why):
+                return "could not reach the Keyway server at \(server) (\(why)). Is it running? [\(error.code)]"
             default: return "\(error.description) [\(error.code)]"
             }
         case let error as SessionError:
@@ -28,7 +29,7 @@ enum DeviceCommandSupport {
             switch error {
             case .problem(let problem): return "\(problem.detail) [\(problem.code.rawValue)]"
             case .invalidConfiguration(let why): return why
-            case .networkFailure: return "could not reach the Keyway server at \(server). Is it running?"
+            case .networkFailure(let why): return "could not reach the Keyway server at \(server) (\(why)). Is it running?"
             default: return String(describing: error)
             }
         default:

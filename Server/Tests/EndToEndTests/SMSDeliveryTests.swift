@@ -31,7 +31,7 @@ struct SMSDeliveryTests {
                 }
                 await keyway.flow.start(flowType: .signup, identifier: "+14155550188")
                 ticking.cancel()
-                #expect(keyway.flow.currentUpdate.enterCode?.channel == .sms)
+                #expect(keyway.flow.currentUpdate.enterCode?.channel == .sms, "\(keyway.flow.currentUpdate)")
                 let requests = gateway.requests
                 #expect(requests.map(\.answered) == [500, 200])
                 #expect(Set(requests.map(\.idempotencyKey)).count == 1)

@@ -1,4 +1,5 @@
 import Foundation
+import _CryptoExtras
 import KeywayJOSE
 import KeywayTestSupport
 import Logging
@@ -174,6 +175,26 @@ struct StorageTests {
             try await $0.sql.raw("SELECT COUNT(*) AS n FROM users").first()?.decode(column: "n", as: Int64.self)
         }
         #expect(count == 200)
+        await database.shutdown()
+    }
+
+    @Test func aGivenFirstRS256KeyIsStoredInsteadOfANewOne() async throws {
+        let database = try await openDatabase()
+        try await Migrations.apply(to: database, now: Date())
+        let given = try SigningKey(rsaDER: try _RSA.Signing.PrivateKey(keySize: .bits2048).derRepresentation)
+        let stored = try await SigningKey.loadOrCreate(.rs256, in: database, now: Date(), masterKey: Self.masterKey, first: given)
+        #expect(stored.kid == given.kid && stored.publicJWK == given.publicJWK)
+        // A later start finds the stored key; a first key given then changes nothing.
+        let other = try SigningKey(rsaDER: try _RSA.Signing.PrivateKey(keySize: .bits2048).derRepresentation)
+        #expect(try await SigningKey.loadOrCreate(.rs256, in: database, now: Date(), masterKey: Self.masterKey, first: other).kid == given.kid)
+        // Not an RSA key, or one of another algorithm: refused.
+        #expect(throws: StorageError.self) { try SigningKey(rsaDER: Data("not a key".utf8)) }
+        let fresh = try await openDatabase()
+        try await Migrations.apply(to: fresh, now: Date())
+        await #expect(throws: StorageError.self) {
+            try await SigningKey.loadOrCreate(.es256, in: fresh, now: Date(), masterKey: Self.masterKey, first: given)
+        }
+        await fresh.shutdown()
         await database.shutdown()
     }
 

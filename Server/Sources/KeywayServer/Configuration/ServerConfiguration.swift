@@ -57,6 +57,11 @@ public struct ServerConfiguration: Sendable {
     /// the SQLite file (or `.keyway/master.key` for PostgreSQL), created on first start; outside
     /// dev mode the server does not start without one.
     public var masterKey: MasterKey?
+    /// The RSA private key (DER, PKCS#1 or PKCS#8, 2048 bits or more) stored as the first
+    /// `RS256` signing key when the database has none, instead of a new one — for an embedder that
+    /// starts many servers (a test harness) and would otherwise search for primes at each start.
+    /// `nil` (the default): a new 2048-bit key. Later keys (rotation) are always new.
+    public var firstRS256Key: Data?
 
     public init(
         host: String = "127.0.0.1", port: Int = 8080, database: DatabaseLocation = .embeddedDefault,

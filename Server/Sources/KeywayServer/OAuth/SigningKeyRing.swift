@@ -31,10 +31,13 @@ final class SigningKeyRing: Sendable {
     }
 
     /// Loads the keys (opening them with `masterKey`), creating the first key of each algorithm
-    /// on first start.
-    static func load(database: any Database, clock: any ServerClock, masterKey: MasterKey) async throws -> SigningKeyRing {
+    /// on first start; the first `RS256` key is `firstRS256Key` (DER) when given.
+    static func load(
+        database: any Database, clock: any ServerClock, masterKey: MasterKey, firstRS256Key: Data? = nil
+    ) async throws -> SigningKeyRing {
         for algorithm in SigningAlgorithm.allCases {
-            try await SigningKey.loadOrCreate(algorithm, in: database, now: clock.now(), masterKey: masterKey)
+            let given = try firstRS256Key.flatMap { algorithm == .rs256 ? try SigningKey(rsaDER: $0) : nil }
+            try await SigningKey.loadOrCreate(algorithm, in: database, now: clock.now(), masterKey: masterKey, first: given)
         }
         let ring = SigningKeyRing(
             database: database, clock: clock, masterKey: masterKey,

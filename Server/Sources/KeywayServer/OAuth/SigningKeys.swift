@@ -68,6 +68,18 @@ struct SigningKey: Sendable {
         }
     }
 
+    /// An `RS256` key from its DER form (PKCS#1 or PKCS#8; 2048 bits or more), its thumbprint as
+    /// `kid`.
+    init(rsaDER der: Data) throws {
+        let key: _RSA.Signing.PrivateKey
+        do {
+            key = try _RSA.Signing.PrivateKey(derRepresentation: der)
+        } catch {
+            throw StorageError(description: "The first RS256 key given is not a DER RSA private key of 2048 bits or more.")
+        }
+        try self.init(kid: nil, material: .rs256(key))
+    }
+
     /// A key with `kid`, or its RFC 7638 thumbprint when `kid` is `nil`.
     init(kid: String?, material: Material) throws {
         var jwk: JSONWebKey
@@ -105,16 +117,21 @@ struct SigningKey: Sendable {
     }
 
     /// Loads the keys of `algorithm`, creating and storing the first one on first start: the key
-    /// that signs now. A new RSA key is generated outside the transaction (it takes a while), and
-    /// dropped when another instance stored one meanwhile.
+    /// that signs now, `first` when given, else a new one. A new RSA key is generated outside the
+    /// transaction (it takes a while), and dropped when another instance stored one meanwhile.
     @discardableResult
     static func loadOrCreate(
-        _ algorithm: SigningAlgorithm = .es256, in database: any Database, now: Date, masterKey: MasterKey
+        _ algorithm: SigningAlgorithm = .es256, in database: any Database, now: Date, masterKey: MasterKey,
+        first: SigningKey? = nil
     ) async throws -> SigningKey {
         if let existing = try await database.read({ try await current(algorithm, in: $0, now: now) }) {
             return try SigningKey(existing, masterKey: masterKey)
         }
-        let key = try await SigningKey.generate(algorithm)
+        let key: SigningKey
+        if let first { key = first } else { key = try await SigningKey.generate(algorithm) }
+        guard key.algorithm == algorithm else {
+            throw StorageError(description: "The first \(algorithm.rawValue) signing key given is not an \(algorithm.rawValue) key.")
+        }
         return try await database.write { repositories in
             if let existing = try await current(algorithm, in: repositories, now: now) {
                 return try SigningKey(existing, masterKey: masterKey)

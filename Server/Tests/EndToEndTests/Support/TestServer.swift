@@ -1,4 +1,5 @@
 import Foundation
+import _CryptoExtras
 import KeywayProtocol
 import KeywayServer
 import KeywayTestSupport
@@ -13,6 +14,16 @@ final class TestServer: ScopedTestServer, Sendable {
     static let configId = "cfg_e2e"
     /// The master key of every test server (so a restarted one opens its predecessor's secrets).
     static let masterKey = MasterKey.generate()
+    /// One RSA key for the first `RS256` key of every test server of the process: a 2048-bit
+    /// prime search takes about half a second of a debug build's CPU, and hundreds of servers
+    /// start in a run (rotation still makes new keys).
+    static let firstRS256Key: Data = {
+        do {
+            return try _RSA.Signing.PrivateKey(keySize: .bits2048).derRepresentation
+        } catch {
+            fatalError("No RSA key could be made: \(error)")
+        }
+    }()
 
     let app: KeywayServerApp
     let port: Int
@@ -82,6 +93,7 @@ final class TestServer: ScopedTestServer, Sendable {
         configuration.databaseLeaseTimeout = databaseLeaseTimeout
         configuration.databaseQueryTimeout = databaseQueryTimeout
         configuration.masterKey = masterKey
+        configuration.firstRS256Key = firstRS256Key
         let app = try await KeywayServerApp.bootstrap(configuration: configuration, logger: logs.logger())
         let (stream, continuation) = AsyncStream.makeStream(of: Int.self)
         let task = Task {
