@@ -311,7 +311,8 @@ public final class KeywayServerApp: Sendable {
         FlowRoutes(engine: engine, users: userRoutes).register(on: router)
         let approvals = ApprovalService(database: database, clock: configuration.clock, issuer: currentIssuer, logger: logger)
         let powerAuthVerifier = PowerAuthSignatureVerifier(
-            database: database, clock: configuration.clock, secrets: powerAuthSecrets, logger: logger)
+            database: database, clock: configuration.clock, secrets: powerAuthSecrets, logger: logger,
+            rateLimits: configuration.limits.rateLimits)
         DeviceRoutes(approvals: approvals, users: userRoutes, powerAuth: powerAuthVerifier).register(on: router)
         AppAttestRoutes(service: engine.appAttest).register(on: router)
         let tokenEndpoint = TokenEndpoint(

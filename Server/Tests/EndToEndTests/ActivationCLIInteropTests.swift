@@ -90,7 +90,7 @@ struct ActivationCLIInteropTests {
     }
 
     @Test func everyCommandAgainstKeywayServer() async throws {
-        try await withTestServer(TestServer.start(clock: ManualClock(), adminToken: Self.adminToken)) { server in
+        try await withTestServer(TestServer.start(clock: ManualClock(), limits: .unthrottledPowerAuth, adminToken: Self.adminToken)) { server in
             let settings = try await server.request(
                 "GET", "/admin/applications/\(TestServer.configId)/powerauth", headers: ["Authorization": "Bearer \(Self.adminToken)"])
             #expect(settings.status == 200)

@@ -301,6 +301,13 @@ struct ClientRegistrationTests {
                 ["response_types": ["token"]],
                 ["client_name": 7],
                 ["client_name": String(repeating: "x", count: 101)],
+                // One line of visible text, not the consent page's own sentences.
+                ["client_name": "Photo Printer\nSigned in as admin@example.com"],
+                ["client_name": "Photo\tPrinter"],
+                ["client_name": "Photo \u{202E}retnirP"],
+                ["client_name": "Zero\u{200B}width"],
+                ["client_name": "Your bank is asking for nothing"],
+                ["client_name": "Don't allow other apps"],
             ]
             for metadata in cases {
                 let answer = try await register(server, token: token, metadata)

@@ -158,6 +158,10 @@ struct ParsingTests {
             "a\u{200B}lice@example.com", "al\u{00AD}ice@example.com", "alice\u{200D}@example.com", "\u{202E}alice@example.com",
             "alice@exa\u{FE0F}mple.com", "alice@example\u{2060}.com", "p\u{0430}ypal@example.com", "alice@p\u{0430}ypal.com",
             "\u{03BF}pen@example.com", "admin@g\u{043E}\u{043E}gle.com",
+            // Latin look-alikes of ASCII letters among ASCII letters: dotless i and j, IPA alpha and
+            // script g, a small capital.
+            "vict\u{0131}m@example.com", "alice@\u{0237}ournal.com", "p\u{0251}ypal@example.com",
+            "alice@\u{0261}oogle.com", "\u{1D00}lice@example.com",
         ] {
             #expect(EmailAddress.normalize(refused) == nil, "\(refused.unicodeScalars.map { String($0.value, radix: 16) })")
         }

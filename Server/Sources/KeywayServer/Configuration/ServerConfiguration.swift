@@ -147,6 +147,15 @@ public struct RateLimits: Sendable, Equatable {
     public var identifierCeilingFactor = 3
     /// The spacing of attempts for an identifier past its ceiling.
     public var slowedInterval: TimeInterval = 60
+    /// Failed PowerAuth signatures of one activation that count per window from one client
+    /// network, on the device API (`/pa/v3`, device approvals). Past it the request is answered
+    /// `429` with `Retry-After` and the failure is not counted: knowing an activation ID is not
+    /// enough to spend its failure budget (and block it) at will. A correct signature is always
+    /// accepted. `0` turns it off.
+    public var powerAuthFailuresPerActivation = 3
+    /// Failed PowerAuth signatures that count per window from one client network over all
+    /// activations, on the same terms. `0` turns it off.
+    public var powerAuthFailuresPerAddress = 30
 
     public init() {}
 
@@ -155,7 +164,7 @@ public struct RateLimits: Sendable, Equatable {
         guard window > 0, flowStartsPerIdentifier >= 0, codeSendsPerIdentifier >= 0, codeChecksPerIdentifier >= 0,
             passwordChecksPerIdentifier >= 0,
             flowStartsPerAddress >= 0, codeSendsPerAddress >= 0, checksPerAddress >= 0, identifierCeilingFactor >= 1,
-            slowedInterval > 0
+            slowedInterval > 0, powerAuthFailuresPerActivation >= 0, powerAuthFailuresPerAddress >= 0
         else {
             throw ConfigurationError(
                 "Rate limits must not be negative, the ceiling factor at least 1, and the window and slowed interval positive.")

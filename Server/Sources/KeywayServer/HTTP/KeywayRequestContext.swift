@@ -22,8 +22,8 @@ struct KeywayRequestContext: RequestContext {
 }
 
 /// The request being answered, for code below the routes that limits what one client may make the
-/// server keep (the hosted pages' visits, pushed authorization requests): set by the route around
-/// its handler.
+/// server keep or spend (the hosted pages' visits, pushed authorization requests, failed PowerAuth
+/// signatures): set around every route by ``RequestLogMiddleware``.
 enum RequestClient {
     /// The client's IP address as this server sees it.
     @TaskLocal static var address: String?

@@ -3,7 +3,8 @@ import Hummingbird
 import KeywayProtocol
 import Logging
 
-/// Assigns the trace ID, turns every thrown error into a problem document, and writes one log
+/// Assigns the trace ID, makes the client's address known below the routes (``RequestClient``),
+/// turns every thrown error into a problem document, and writes one log
 /// line per request: method, route template (never the path itself, whose segments may be
 /// secrets such as a sign-in link's token, nor the query), status, latency and trace ID.
 struct RequestLogMiddleware: RouterMiddleware {
@@ -28,7 +29,9 @@ struct RequestLogMiddleware: RouterMiddleware {
         let traceId = context.traceId
         var response: Response
         do {
-            response = try await next(request, context)
+            response = try await RequestClient.$address.withValue(context.remoteAddress) {
+                try await next(request, context)
+            }
         } catch let problem as FlowProblem {
             metrics.problem(code: problem.problem.code.rawValue)
             if problem.problem.status >= 500 {

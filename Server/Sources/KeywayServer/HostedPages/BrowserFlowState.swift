@@ -29,18 +29,9 @@ struct BrowserFlowState: Codable, Sendable, Equatable {
     var consentFor: String?
     /// Where to send the browser after signing out (`logout`), and the `state` to hand back.
     var logout: LogoutTarget?
-    /// An activation code just made on the account page (`CODE#SIGNATURE`, sealed to the visit),
-    /// shown once.
-    var activationCode: IssuedActivationCode?
     /// The challenge of the identifier page's passkey sign-in (base64url): the flow a passkey
     /// starts there takes it as its own; spent by the first answer.
     var passkeyChallenge: String?
-
-    /// An activation code waiting to be shown.
-    struct IssuedActivationCode: Codable, Sendable, Equatable {
-        var sealedQRPayload: String
-        var expiresAt: String
-    }
 
     /// A refusal to show on the next page.
     struct Flash: Codable, Sendable, Equatable {

@@ -38,9 +38,7 @@ struct HostedLoginRoutes {
                 guard let url = URL(string: "\(login.issuer())/oauth2/par") else { throw OAuthFailure.serverError }
                 let application = try await clients.authenticate(
                     form: form, authorization: request.headers[.authorization], endpoint: url)
-                let pushed = try await RequestClient.$address.withValue(context.remoteAddress) {
-                    try await login.push(form: form, application: application)
-                }
+                let pushed = try await login.push(form: form, application: application)
                 return try HTTPResponses.json(pushed, status: .created, extraHeaders: [HTTPResponses.pragmaHeader: "no-cache"])
             } catch let failure as OAuthFailure {
                 return HTTPResponses.oauthError(failure)
@@ -81,9 +79,6 @@ struct HostedLoginRoutes {
         signedIn.post("account/consents/revoke") { request, context in
             await page(request, context) { try await login.revokeConsent(request, context: context) }
         }
-        signedIn.post("account/activation-code") { request, context in
-            await page(request, context) { try await login.createActivationCode(request, context: context) }
-        }
         signedIn.post("account/logout") { request, context in await page(request, context) { try await login.accountLogout(request, context: context) } }
         router.declaring(.flow).get("link/:token") { request, context in await page(request, context) { try await login.showLink(request, context: context) } }
         router.declaring(.flow).post("link/:token") { request, context in await page(request, context) { try await login.postLink(request, context: context) } }
@@ -112,7 +107,7 @@ struct HostedLoginRoutes {
         _ request: Request, _ context: KeywayRequestContext, _ handler: () async throws -> Response
     ) async -> Response {
         do {
-            return try await RequestClient.$address.withValue(context.remoteAddress) { try await handler() }
+            return try await handler()
         } catch let problem as FlowProblem where problem.problem.status == 429 {
             // Too many visits from this client's network: nothing was kept.
             var response = login.errorPage(title: HostedStrings.english("error.title"), text: problem.problem.detail, status: 429)

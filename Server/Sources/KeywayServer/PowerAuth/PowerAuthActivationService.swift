@@ -42,6 +42,7 @@ struct PowerAuthActivationService: Sendable {
             privateKey: level1Key, request: level1, sharedInfo1: .applicationScopeGeneric,
             sharedInfo2Base: sharedInfo2Base, applicationKey: header.applicationKey, activationId: nil)
         let layer1 = try PowerAuthJSON.decode(ActivationLayer1Request.self, from: try context1.open(level1))
+        try await spend(level1)
         guard let activationData = layer1.activationData else {
             throw PowerAuthFailure.invalidRequest("activationData is required.")
         }
@@ -80,6 +81,20 @@ struct PowerAuthActivationService: Sendable {
             "powerauth: activation created",
             metadata: ["activation": "\(answer.activationId)", "type": "\(layer1.activationType ?? "")"])
         return sealed1
+    }
+
+    /// Accepts an activation envelope once: within its timestamp window the same envelope sent
+    /// again (a `CUSTOM` one would make another activation) is refused. Only envelopes that
+    /// opened are kept, each until the window has passed.
+    private func spend(_ envelope: EciesRequest) async throws {
+        let seen = secrets.hash(
+            [
+                envelope.temporaryKeyId, envelope.payload.ephemeralPublicKey?.base64EncodedString() ?? "",
+                envelope.payload.nonce?.base64EncodedString() ?? "",
+            ].joined(separator: "|"), purpose: "activation-envelope")
+        let expiresAt = clock.now().epochMilliseconds + 2 * EciesRequest.timeWindow
+        let fresh = try await database.write { try await $0.powerAuthReplays.insert(hash: seen, expiresAt: expiresAt) }
+        guard fresh else { throw PowerAuthFailure.encryption("This encrypted activation request was sent before.") }
     }
 
     /// What the device sends of itself in the second layer, checked.

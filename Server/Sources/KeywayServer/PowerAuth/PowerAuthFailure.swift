@@ -11,6 +11,8 @@ struct PowerAuthFailure: Error, Sendable, Equatable, CustomStringConvertible {
     let status: HTTPResponse.Status
     /// The current PUK's index, in the refusal of a wrong PUK (`currentRecoveryPukIndex`).
     var currentRecoveryPukIndex: Int? = nil
+    /// Seconds before a throttled client may try again (`Retry-After`).
+    var retryAfterSeconds: Int? = nil
 
     var description: String { "\(code): \(message)" }
 
@@ -48,6 +50,15 @@ struct PowerAuthFailure: Error, Sendable, Equatable, CustomStringConvertible {
     /// The signature did not verify, or the activation cannot sign (`401`, the published code).
     static func authentication(_ message: String = "Signature validation failed") -> PowerAuthFailure {
         PowerAuthFailure(code: "POWERAUTH_AUTH_FAIL", message: message, status: .unauthorized)
+    }
+
+    /// Too many failed signatures came from the client's network: not counted, try again later
+    /// (`429`, the code of a failed signature so a stock client treats it as one).
+    static func throttled(retryAfterSeconds: Int) -> PowerAuthFailure {
+        PowerAuthFailure(
+            code: "POWERAUTH_AUTH_FAIL",
+            message: "Too many failed signatures came from this network: try again in \(retryAfterSeconds) seconds.",
+            status: .tooManyRequests, retryAfterSeconds: retryAfterSeconds)
     }
 
     /// Anything unexpected: the details are in the server's log.

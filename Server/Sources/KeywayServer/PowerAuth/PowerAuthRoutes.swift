@@ -123,9 +123,9 @@ struct PowerAuthRoutes {
             responseObject: .init(
                 code: failure.code, message: failure.message, currentRecoveryPukIndex: failure.currentRecoveryPukIndex))
         let data = (try? JSONEncoder().encode(body)) ?? Data()
-        return Response(
-            status: failure.status, headers: [.contentType: "application/json", .cacheControl: "no-store"],
-            body: .init(byteBuffer: ByteBuffer(bytes: data)))
+        var headers: HTTPFields = [.contentType: "application/json", .cacheControl: "no-store"]
+        if let seconds = failure.retryAfterSeconds { headers[.retryAfter] = String(seconds) }
+        return Response(status: failure.status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
     }
 
     static func json<T: Encodable>(_ value: T) throws -> Response {

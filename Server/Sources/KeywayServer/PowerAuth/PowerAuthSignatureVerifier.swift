@@ -9,12 +9,15 @@ import Logging
 /// counter moved one step, as the device moved its own), a success resetting the count unless it
 /// proved possession alone, `BLOCKED` at the maximum. The counter is written back only if it is
 /// still the value the verification read, so two verifications of one activation never both
-/// accept one counter value.
+/// accept one counter value. On the device API a failure counts only while the client's network
+/// is within ``RateLimits/powerAuthFailuresPerActivation`` and
+/// ``RateLimits/powerAuthFailuresPerAddress``; past them it is refused `429`, uncounted.
 struct PowerAuthSignatureVerifier: Sendable {
     let database: any Database
     let clock: any ServerClock
     let secrets: PowerAuthSecrets
     let logger: Logger
+    var rateLimits = RateLimits()
 
     /// A verified signature.
     struct Verified: Sendable {
@@ -33,7 +36,7 @@ struct PowerAuthSignatureVerifier: Sendable {
     /// neither does).
     func verify(
         header: String?, method: String, uriId: String, body: Data,
-        required: (PowerAuthSignatureFactors) -> Bool = { _ in true },
+        required: (PowerAuthSignatureFactors) -> Bool = { _ in true }, throttled: Bool = true,
         accepted: (@Sendable (_ activationId: String, Repositories, _ now: Int64) async throws -> Void)? = nil
     ) async throws -> Verified {
         let authorization = try PowerAuthAuthorizationHeader(header)
@@ -42,7 +45,8 @@ struct PowerAuthSignatureVerifier: Sendable {
         }
         return try await verify(
             activationId: authorization.activationId, applicationKey: authorization.applicationKey,
-            factors: authorization.factors, signature: authorization.signature, format: .v31, accepted: accepted
+            factors: authorization.factors, signature: authorization.signature, format: .v31,
+            network: throttled ? RequestClient.address.map(ClientAddress.hash) : nil, accepted: accepted
         ) { credentials in
             PowerAuthSignature.signedData(
                 requestData: PowerAuthSignature.requestData(
@@ -56,13 +60,14 @@ struct PowerAuthSignatureVerifier: Sendable {
 
     /// Verifies an offline signature (decimal components of eight digits, one per factor, over
     /// `POST`, ``offlineURIIdentifier``, `nonce`, `data` and the application secret `offline`)
-    /// with exactly `factors`, with the same window, counting and blocking as online signatures.
+    /// with exactly `factors`, with the same window, counting and blocking as online signatures
+    /// (an app's backend asks, for its users: not throttled by network).
     func verifyOffline(
         activationId: String, factors: PowerAuthSignatureFactors, data: Data, nonce: Data, signature: String
     ) async throws -> Verified {
         try await verify(
             activationId: activationId, applicationKey: nil, factors: factors, signature: signature,
-            format: .decimal(digits: 8), accepted: nil
+            format: .decimal(digits: 8), network: nil, accepted: nil
         ) { _ in
             PowerAuthSignature.offlineSignedData(uriIdentifier: Self.offlineURIIdentifier, nonce: nonce, data: data)
         }
@@ -70,10 +75,11 @@ struct PowerAuthSignatureVerifier: Sendable {
 
     /// The verification both kinds share: the activation must be active (and of the application
     /// `applicationKey` names, when one is named); the signature is looked for in the window from
-    /// the stored counter; the outcome is written back only over the counter that was read.
+    /// the stored counter; the outcome is written back only over the counter that was read. A
+    /// failure from `network` past its limits is refused uncounted.
     private func verify(
         activationId: String, applicationKey: String?, factors: PowerAuthSignatureFactors, signature: String,
-        format: PowerAuthSignatureFormat,
+        format: PowerAuthSignatureFormat, network: String?,
         accepted: (@Sendable (_ activationId: String, Repositories, _ now: Int64) async throws -> Void)?,
         signedData: (PowerAuthCredentials) -> Data
     ) async throws -> Verified {
@@ -96,6 +102,7 @@ struct PowerAuthSignatureVerifier: Sendable {
         let signatureKeys = keys.derived.signatureKeys(for: factors)
         let data = signedData(credentials)
         let possessionOnly = factors == .possession
+        let rateLimits = self.rateLimits
         for _ in 0..<8 {
             let now = clock.now().epochMilliseconds
             let outcome: Outcome = try await database.write { repositories in
@@ -116,6 +123,10 @@ struct PowerAuthSignatureVerifier: Sendable {
                     guard written else { return .raced }
                     try await accepted?(current.id, repositories, now)
                     return .accepted(current)
+                }
+                if let network, let retryAt = try await Self.throttle(network, activationId: current.id, rateLimits, now, repositories) {
+                    self.logger.notice("powerauth: failed signatures throttled", metadata: ["activation": "\(current.id)"])
+                    return .refused(.throttled(retryAfterSeconds: max(1, Int((retryAt - now + 999) / 1000))))
                 }
                 let failed = current.failedAttempts + 1
                 let blocks = failed >= current.maxFailedAttempts
@@ -140,6 +151,23 @@ struct PowerAuthSignatureVerifier: Sendable {
             }
         }
         throw PowerAuthFailure.authentication("The activation is busy: try again.")
+    }
+
+    /// Counts one failure of `network` (for the activation and over all); the end of the window
+    /// when either limit is passed, `nil` while the failure may count.
+    private static func throttle(
+        _ network: String, activationId: String, _ limits: RateLimits, _ now: Int64, _ repositories: Repositories
+    ) async throws -> Int64? {
+        let window = Int64(limits.window * 1000)
+        var retryAt: Int64?
+        for (bucket, limit) in [
+            ("pa-fail-ip:\(network):\(activationId)", limits.powerAuthFailuresPerActivation),
+            ("pa-fail-ip:\(network)", limits.powerAuthFailuresPerAddress),
+        ] where limit > 0 {
+            let (hits, windowStart) = try await repositories.rateLimits.hit(bucket: bucket, now: now, window: window)
+            if hits > Int64(limit) { retryAt = max(retryAt ?? 0, windowStart + window) }
+        }
+        return retryAt
     }
 
     private enum Outcome: Sendable {

@@ -32,6 +32,31 @@ struct ClientMetadata: Sendable {
     }
 
     /// An `invalid_client_metadata` answer (RFC 7591 §3.2.2).
+    /// Sentences of the consent page a client's name could imitate to change what the page
+    /// appears to say (compared case-insensitively).
+    static let consentPageSentences = [
+        "is asking for", "access your account", "signed in as", "don't allow", "do not allow", "can access:",
+    ]
+
+    /// A name shown on the consent page is one line of plain text: no control or format
+    /// characters (line breaks, tabs, bidirectional overrides, zero-width joiners) and none of the
+    /// page's own sentences.
+    static func checkDisplayName(_ name: String) throws {
+        let hidden = name.unicodeScalars.contains { scalar in
+            switch scalar.properties.generalCategory {
+            case .control, .format, .lineSeparator, .paragraphSeparator, .privateUse, .unassigned, .surrogate: true
+            default: false
+            }
+        }
+        guard !hidden else {
+            throw invalid("client_name must be one line of visible text (no line breaks, tabs or invisible characters).")
+        }
+        let lowered = name.lowercased()
+        if let sentence = consentPageSentences.first(where: { lowered.contains($0) }) {
+            throw invalid("client_name must not contain \"\(sentence)\", which the consent page says itself.")
+        }
+    }
+
     static func invalid(_ description: String) -> OAuthFailure {
         OAuthFailure(status: 400, body: .init(error: "invalid_client_metadata", errorDescription: description))
     }
@@ -63,6 +88,7 @@ struct ClientMetadata: Sendable {
             guard !trimmed.isEmpty, trimmed.count <= 100 else {
                 throw Self.invalid("client_name must be 1 to 100 characters.")
             }
+            try Self.checkDisplayName(trimmed)
             self.name = trimmed
         }
 

@@ -6,7 +6,8 @@ enum EmailAddress {
     /// characters in all, no whitespace or control characters, no invisible code points
     /// (zero-width characters, bidirectional controls, soft hyphens, variation selectors: the
     /// default-ignorable and format characters), and no label — the local part or a domain label —
-    /// that mixes scripts the way look-alike addresses do (``MixedScript``).
+    /// that mixes scripts the way look-alike addresses do, or hides a Latin look-alike of an ASCII
+    /// letter among ASCII letters (``MixedScript``).
     static func normalize(_ raw: String) -> String? {
         let address = raw.precomposedStringWithCompatibilityMapping.trimmingCharacters(in: .whitespaces).lowercased()
         guard address.utf8.count <= 254 else { return nil }
@@ -27,7 +28,9 @@ enum EmailAddress {
                 !$0.properties.isDefaultIgnorableCodePoint && !invisible.contains($0.properties.generalCategory)
             })
         else { return nil }
-        guard !MixedScript.isMixed(parts[0]), !labels.contains(where: { MixedScript.isMixed($0) }) else { return nil }
+        guard !MixedScript.isMixed(parts[0]), !labels.contains(where: { MixedScript.isMixed($0) }),
+            !MixedScript.imitatesASCII(parts[0]), !labels.contains(where: { MixedScript.imitatesASCII($0) })
+        else { return nil }
         return address
     }
 

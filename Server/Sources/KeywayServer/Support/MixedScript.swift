@@ -27,6 +27,23 @@ enum MixedScript {
         return !(rest.isSubset(of: japanese) || rest.isSubset(of: chinese) || rest.isSubset(of: korean))
     }
 
+    /// Latin letters drawn like a plain ASCII letter (Unicode TS #39 confusables): the dotless
+    /// `ı` and `ȷ`, and the IPA and phonetic letters (`ɑ`, `ɡ`, `ɩ`, small capitals like `ᴀ`).
+    static func looksLikeASCII(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x131, 0x237, 0x250...0x2AF, 0x1D00...0x1DBF: true
+        default: false
+        }
+    }
+
+    /// Whether `label` is ASCII letters with a look-alike among them (`victım`, with a dotless
+    /// `ı`): built to pass for the ASCII label.
+    static func imitatesASCII<S: StringProtocol>(_ label: S) -> Bool {
+        let scalars = label.unicodeScalars
+        guard scalars.contains(where: looksLikeASCII) else { return false }
+        return scalars.contains { $0.isASCII && $0.properties.isAlphabetic }
+    }
+
     /// The script of a letter; `nil` for what every script shares (digits, punctuation, marks).
     static func script(of scalar: Unicode.Scalar) -> Script? {
         let value = scalar.value

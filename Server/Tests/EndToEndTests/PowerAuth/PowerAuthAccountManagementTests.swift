@@ -72,7 +72,7 @@ struct PowerAuthAccountManagementTests {
 
     @Test func anApplicationWithoutDeviceActivationDoesNotOfferIt() async throws {
         let clock = ManualClock()
-        try await withTestServer(TestServer.start(clock: clock, adminToken: testAdminToken)) { server in
+        try await withTestServer(TestServer.start(clock: clock, limits: .unthrottledPowerAuth, adminToken: testAdminToken)) { server in
             try await server.setPolicy(Self.policy)
             let (keyway, operations) = try await Self.manage(server, clock: clock, email: "plain@example.com")
             #expect(!operations.contains("createActivationCode"))

@@ -9,6 +9,21 @@ import Testing
 
 @Suite("PowerAuth activation: by code, by a Keyway sign-in, by recovery code, and the status after each step")
 struct PowerAuthActivationTests {
+    @Test func anActivationEnvelopeIsAcceptedOnce() async throws {
+        try await PowerAuthFixture.run { fixture in
+            let device = fixture.device()
+            let request = try await device.activationRequest(type: "CUSTOM", identity: ["accessToken": fixture.accessToken])
+            let first = try await device.post("/pa/v3/activation/create", headers: device.encryptionHeader(), body: request.body)
+            #expect(first.status == 200, "\(first.json)")
+            // The same envelope again, within its five minutes: refused, and no second activation.
+            for _ in 0..<3 {
+                let again = try await device.post("/pa/v3/activation/create", headers: device.encryptionHeader(), body: request.body)
+                #expect(again.status == 400 && again.errorCode == "ERR_ENCRYPTION", "\(again.json)")
+            }
+            #expect(try await fixture.server.rowCount("powerauth_activations") == 1)
+        }
+    }
+
     @Test func activationByCodeCommittedAutomatically() async throws {
         try await PowerAuthFixture.run { fixture in
             let (activationId, code) = try await fixture.activationCode()

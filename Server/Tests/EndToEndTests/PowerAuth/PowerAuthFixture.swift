@@ -17,9 +17,13 @@ struct PowerAuthFixture: Sendable {
     let userId: String
     let accessToken: String
 
-    static func run(_ body: @Sendable (PowerAuthFixture) async throws -> Void) async throws {
+    /// Runs `body` against a fresh server with `limits` (by default without the throttle of failed
+    /// signatures per network, which the protocol's tests would run into).
+    static func run(
+        limits: FlowLimits = .unthrottledPowerAuth, _ body: @Sendable (PowerAuthFixture) async throws -> Void
+    ) async throws {
         let clock = ManualClock()
-        try await withTestServer(TestServer.start(clock: clock, adminToken: adminToken)) { server in
+        try await withTestServer(TestServer.start(clock: clock, limits: limits, adminToken: adminToken)) { server in
             let tokens = try await signIn(server, clock: clock, email: "device-owner@example.com")
             let settings = try await admin(server, "GET", "/admin/applications/\(TestServer.configId)/powerauth")
             #expect(settings.status == 200)

@@ -95,7 +95,7 @@ struct PowerAuthInteropTests {
     @Test("By activation code: activate, sign, the counter window, blocking at the limit, unblock, remove, recover")
     func activationCodeLifecycle() async throws {
         let clock = ManualClock()
-        try await withTestServer(TestServer.start(clock: clock, adminToken: testAdminToken)) { server in
+        try await withTestServer(TestServer.start(clock: clock, limits: .unthrottledPowerAuth, adminToken: testAdminToken)) { server in
             let scratch = try Scratch()
             defer { try? FileManager.default.removeItem(at: scratch.directory) }
             let (userId, _) = try await signedInUser(server, clock: clock)
@@ -183,7 +183,7 @@ struct PowerAuthInteropTests {
     @Test("By a Keyway sign-in: the access token is the custom credential")
     func signInActivation() async throws {
         let clock = ManualClock()
-        try await withTestServer(TestServer.start(clock: clock, adminToken: testAdminToken)) { server in
+        try await withTestServer(TestServer.start(clock: clock, limits: .unthrottledPowerAuth, adminToken: testAdminToken)) { server in
             let scratch = try Scratch()
             defer { try? FileManager.default.removeItem(at: scratch.directory) }
             let (userId, accessToken) = try await signedInUser(server, clock: clock)
@@ -211,7 +211,7 @@ struct PowerAuthInteropTests {
     @Test("An app's own backend opens the client's encrypted requests, the client opens the answers; its token header is accepted once")
     func backendEncryptionAndTokens() async throws {
         let clock = ManualClock()
-        try await withTestServer(TestServer.start(clock: clock, adminToken: testAdminToken)) { server in
+        try await withTestServer(TestServer.start(clock: clock, limits: .unthrottledPowerAuth, adminToken: testAdminToken)) { server in
             let scratch = try Scratch()
             defer { try? FileManager.default.removeItem(at: scratch.directory) }
             let (userId, _) = try await signedInUser(server, clock: clock)

@@ -24,7 +24,7 @@ struct SDKActivationFixture: Sendable {
 
     static func run(dpopKey: P256.Signing.PrivateKey? = nil, _ body: @Sendable (SDKActivationFixture) async throws -> Void) async throws {
         let clock = ManualClock()
-        try await withTestServer(TestServer.start(clock: clock, adminToken: adminToken)) { server in
+        try await withTestServer(TestServer.start(clock: clock, limits: .unthrottledPowerAuth, adminToken: adminToken)) { server in
             let keyway = try KeywayClient(
                 configID: TestServer.configId, baseURL: server.baseURL, options: KeywayOptions(transport: URLSessionTransport.patient, clock: clock, dpopKey: dpopKey))
             await keyway.flow.start(identifier: email)

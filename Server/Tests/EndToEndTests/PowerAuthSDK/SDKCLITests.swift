@@ -9,7 +9,7 @@ import Testing
 struct SDKCLITests {
     @Test func encryptVaultTokenAndRecoveryCommands() async throws {
         let interop = ActivationCLIInteropTests()
-        try await withTestServer(TestServer.start(clock: ManualClock(), adminToken: ActivationCLIInteropTests.adminToken)) { server in
+        try await withTestServer(TestServer.start(clock: ManualClock(), limits: .unthrottledPowerAuth, adminToken: ActivationCLIInteropTests.adminToken)) { server in
             let settings = try await server.request(
                 "GET", "/admin/applications/\(TestServer.configId)/powerauth",
                 headers: ["Authorization": "Bearer \(ActivationCLIInteropTests.adminToken)"])

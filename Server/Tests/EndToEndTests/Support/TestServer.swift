@@ -220,3 +220,14 @@ extension TestServer {
             + (location.schema.map { "&options=-csearch_path%3D\($0)" } ?? "")
     }
 }
+
+extension FlowLimits {
+    /// The default limits without the per-network throttle of failed PowerAuth signatures: the
+    /// protocol's tests spend an activation's whole failure budget from one loopback address.
+    static var unthrottledPowerAuth: FlowLimits {
+        var limits = FlowLimits()
+        limits.rateLimits.powerAuthFailuresPerActivation = 0
+        limits.rateLimits.powerAuthFailuresPerAddress = 0
+        return limits
+    }
+}
