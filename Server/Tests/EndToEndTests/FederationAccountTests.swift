@@ -210,6 +210,84 @@ struct FederationAccountTests {
         }
     }
 
+    @Test func anAddressProvedAfterAProviderSignedUpWithItHoldsThatProviderUntilTheOwnerKeepsIt() async throws {
+        try await withTestServer(StandInOIDCProvider().start()) { provider in
+        try await withTestServer(TestServer.start(clock: ManualClock(), adminToken: testAdminToken)) { server in
+            try await prepare(
+                server, provider: provider,
+                policy: [
+                    "primaryMethods": ["emailOtp"], "flowTypes": ["signin", "signup", "accountManage"],
+                    "federation": ["providers": ["acme"]],
+                ])
+            let victim = "victim@example.com"
+            // Someone signs up through a provider that does not verify addresses, with another
+            // person's address, and can sign in that way again.
+            func throughTheProvider() async throws -> (status: Int, json: [String: Any]) {
+                let (flow, _) = try await RawFlow.start(server, identifier: victim)
+                let chosen = try await flow.post("method", ["methodId": "federation:acme"])
+                let url = try #require((chosen.json["redirect"] as? [String: Any])?["url"] as? String, "\(chosen.json)")
+                let (code, state) = try provider.issueCode(
+                    for: ["sub": .string("acme-mallory"), "email": .string(victim), "email_verified": .bool(false)],
+                    authorizationURL: url)
+                return try await flow.post("federation/callback", ["code": code, "state": state])
+            }
+            let signedUp = try await throughTheProvider()
+            #expect((signedUp.json["completed"] as? [String: Any])?["newUser"] as? Bool == true, "\(signedUp.json)")
+            #expect(try await throughTheProvider().json["kind"] as? String == "completed")
+
+            // The address's owner signs in with a code sent to it: the address is proved, the
+            // provider's identity held, and the owner told.
+            let (owner, _) = try await RawFlow.start(server, identifier: victim)
+            let codeStep = try await owner.post("method", ["methodId": "emailOtp"])
+            #expect(codeStep.json["kind"] as? String == "enterCode", "\(codeStep.json)")
+            let done = try await owner.post("code", ["code": try await server.latestCode(to: victim)])
+            let authCode = try #require((done.json["completed"] as? [String: Any])?["authCode"] as? String, "\(done.json)")
+            #expect(try await server.rowCount("users WHERE email = 'victim@example.com' AND email_verified = 1") == 1)
+            #expect(try await server.rowCount("federated_identities WHERE held_since IS NOT NULL") == 1)
+            let notice = try #require(try await server.outbox(to: victim).last)
+            #expect(notice.body.contains("Continue with Acme") && notice.body.contains("paused"), "\(notice.body)")
+
+            // The provider's sign-in no longer gets in.
+            let refused = try await throughTheProvider()
+            #expect(refused.status == 403 && refused.json["code"] as? String == "identity_held", "\(refused.json)")
+
+            // Account management shows the identity held and asks the owner to keep or remove it;
+            // once kept, the provider signs in again.
+            let tokens = try await server.token([
+                "grant_type": "authorization_code", "code": authCode, "client_id": TestServer.configId,
+                "code_verifier": RawFlow.verifier,
+            ])
+            let accessToken = try #require(tokens.json["access_token"] as? String, "\(tokens.json)")
+            let start = try await server.request(
+                "POST", "/v1/flows",
+                headers: FederationFlowTests.json.merging(["Authorization": "Bearer \(accessToken)"]) { $1 },
+                body: try JSONSerialization.data(withJSONObject: [
+                    "flowType": "accountManage", "identifier": victim,
+                    "codeChallenge": PKCE.challenge(for: RawFlow.verifier), "codeChallengeMethod": "S256",
+                ]))
+            let step = (try? JSONSerialization.jsonObject(with: start.body)) as? [String: Any] ?? [:]
+            let manage = RawFlow(
+                server: server, id: try #require(step["flowId"] as? String, "\(step)"),
+                token: try #require(step["flowToken"] as? String))
+            let linked = try #require((step["manageAccount"] as? [String: Any])?["linkedIdentities"] as? [[String: Any]])
+            #expect(linked.first?["heldSince"] != nil, "\(linked)")
+            let identityId = try #require(linked.first?["id"] as? String)
+            let actions = (step["actions"] as? [[String: Any]])?.compactMap { $0["name"] as? String } ?? []
+            #expect(actions.contains("keepIdentity") && actions.contains("unlinkIdentity"), "\(actions)")
+            // An identity that is not held cannot be "kept".
+            let notHeld = try await manage.post("manage/keepIdentity", ["identityId": "fid_nope"])
+            #expect(notHeld.status == 400, "\(notHeld.json)")
+            // The owner's sign-in by code a moment ago is the fresh verification keeping asks for.
+            let kept = try await manage.post("manage/keepIdentity", ["identityId": identityId])
+            #expect(kept.json["kind"] as? String == "manageAccount", "\(kept.json)")
+            let after = try #require((kept.json["manageAccount"] as? [String: Any])?["linkedIdentities"] as? [[String: Any]])
+            #expect(after.first?["heldSince"] == nil, "\(after)")
+            #expect(try await server.rowCount("federated_identities WHERE held_since IS NULL") == 1)
+            #expect(try await throughTheProvider().json["kind"] as? String == "completed")
+        }
+        }
+    }
+
     @Test func aNewIdentitySignsUpWhenTheApplicationAllowsIt() async throws {
         try await withTestServer(StandInOIDCProvider().start()) { provider in
         try await withTestServer(TestServer.start(clock: ManualClock(), adminToken: testAdminToken)) { server in

@@ -78,6 +78,9 @@ public struct ProblemCode: OpenStringValue {
     /// No account uses the upstream provider's identity (nor its address), and the application
     /// does not create accounts.
     public static let signupNotAllowed = ProblemCode(rawValue: "signup_not_allowed")
+    /// The upstream identity was linked before the account's owner proved its address, and waits
+    /// for the owner to keep it (account management's `keepIdentity`): sign in another way.
+    public static let identityHeld = ProblemCode(rawValue: "identity_held")
     /// Something with this ID exists already (an identity provider of the project).
     public static let alreadyExists = ProblemCode(rawValue: "already_exists")
     /// The user is blocked by an administrator.

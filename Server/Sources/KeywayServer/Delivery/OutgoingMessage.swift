@@ -69,6 +69,16 @@ enum MessageTemplates {
         )
     }
 
+    /// The notice to an address proved for the first time on an account that providers were
+    /// linked to before: those sign-ins are paused until the owner keeps them.
+    static func identitiesHeld(providers: [String], application: String) -> (subject: String, body: String) {
+        let names = providers.joined(separator: ", ")
+        return (
+            "Check the sign-ins linked to your account",
+            "You just proved this address for your \(application) account. Before that, sign-in through \(names) was linked to the account, by you or by someone else using your address. It is paused: if it was you, keep it in your account settings; if not, remove it there."
+        )
+    }
+
     /// The message sent instead of a code to a phone number another account already uses: the
     /// step that asked for it looks the same as for a free number, and no code can match.
     static func phoneInUse() -> (subject: String, body: String) {

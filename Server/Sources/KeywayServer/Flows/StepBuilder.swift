@@ -82,7 +82,8 @@ struct StepBuilder: Sendable {
                                 id: identity.id, providerId: identity.providerId,
                                 label: context.identityProviders.first { $0.id == identity.providerId }?.label
                                     ?? identity.providerId,
-                                email: identity.email, linkedAt: Date(epochMilliseconds: identity.createdAt))
+                                email: identity.email, linkedAt: Date(epochMilliseconds: identity.createdAt),
+                                heldSince: identity.heldSince.map(Date.init(epochMilliseconds:)))
                         },
                     passkeys: context.policy.lists(.passkey)
                         ? context.passkeys.map { passkey in

@@ -68,7 +68,9 @@ public struct LinkAccountPayload: Codable, Sendable, Equatable {
 }
 
 /// An upstream identity linked to the account, as account management lists it; the
-/// `unlinkIdentity` action (field `identityId`) removes it, unless it is the last way in.
+/// `unlinkIdentity` action (field `identityId`) removes it, unless it is the last way in. An
+/// identity linked before the account's address was first proved is held (``heldSince``): it
+/// does not sign in until the owner keeps it (`keepIdentity`) or removes it.
 public struct LinkedIdentity: Codable, Sendable, Equatable {
     /// The link's ID.
     public var id: String
@@ -80,6 +82,9 @@ public struct LinkedIdentity: Codable, Sendable, Equatable {
     public var email: String?
     /// When the identity was linked.
     public var linkedAt: Date
+    /// When the identity was held — linked before the account's owner proved the address, it
+    /// waits for the owner to keep or remove it —; `nil` when it signs in.
+    public var heldSince: Date?
 
     /// Creates a linked identity with the given values.
     ///
@@ -89,12 +94,16 @@ public struct LinkedIdentity: Codable, Sendable, Equatable {
     ///   - label: The provider's label.
     ///   - email: The address the provider gave, if any.
     ///   - linkedAt: When the identity was linked.
-    public init(id: String, providerId: String, label: String, email: String? = nil, linkedAt: Date) {
+    ///   - heldSince: When the identity was held, waiting for the owner; `nil` when it signs in.
+    public init(
+        id: String, providerId: String, label: String, email: String? = nil, linkedAt: Date, heldSince: Date? = nil
+    ) {
         self.id = id
         self.providerId = providerId
         self.label = label
         self.email = email
         self.linkedAt = linkedAt
+        self.heldSince = heldSince
     }
 }
 

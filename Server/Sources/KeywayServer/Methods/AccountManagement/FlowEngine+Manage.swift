@@ -68,6 +68,7 @@ extension FlowEngine {
                 operations += method.manageOperations(context).map { ($0, method) }
             }
             if context.usesDeviceActivation { operations.append((activationCodeOperation, nil)) }
+            if let keep = keepOperation(context) { operations.append((keep, nil)) }
             if let unlink = unlinkOperation(context) { operations.append((unlink, nil)) }
         }
         operations.append((finishOperation, nil))
@@ -79,7 +80,10 @@ extension FlowEngine {
     func manage(_ target: Target, operation name: String, input: ManageInput = ManageInput()) async throws -> Step {
         let known =
             FlowMethods.all.contains { $0.manageOperationNames.contains(name) }
-            || [Self.finishOperation.name, Self.activationCodeOperation.name, Self.unlinkIdentityOperation.name]
+            || [
+                Self.finishOperation.name, Self.activationCodeOperation.name, Self.unlinkIdentityOperation.name,
+                Self.keepIdentityOperation.name,
+            ]
                 .contains(name)
         guard known else {
             throw FlowProblem.invalidRequest([InvalidField(name: "operation", reason: "No such operation.")])
@@ -95,7 +99,11 @@ extension FlowEngine {
             context.progress.notice = nil
             context.progress.management?.issuedActivationCode = nil
             if operation.needsReverification, !self.recentlyVerified(context) {
-                if name == Self.unlinkIdentityOperation.name { _ = try Self.checkUnlink(input.identityId, context) }
+                if name == Self.keepIdentityOperation.name {
+            return try await keepIdentity(input.identityId, &context, in: repositories)
+        }
+        if name == Self.unlinkIdentityOperation.name { _ = try Self.checkUnlink(input.identityId, context) }
+                if name == Self.keepIdentityOperation.name { _ = try Self.checkKeep(input.identityId, context) }
                 let options = self.reverificationOptions(context)
                 guard !options.isEmpty else { throw FlowProblem.methodUnavailable }
                 context.progress.management?.pendingOperation = name

@@ -64,6 +64,7 @@ struct EmailCodeMethod: CodeMethod {
             user.emailVerified = true
             try await repositories.users.updateMethods(user)
             context.user = user
+            try await engine.addressProved(user, &context, in: repositories)
         }
         return try await engine.proved(id, amr: "otp", &context, in: repositories)
     }

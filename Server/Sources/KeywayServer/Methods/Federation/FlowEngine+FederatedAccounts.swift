@@ -42,9 +42,10 @@ extension FlowEngine {
         let now = context.now
         if let linkingTo = context.progress.federation?.userId {
             // Signing in to link with another provider: it must prove that very account.
-            let owner = try await repositories.federatedIdentities.find(
-                projectId: projectId, issuer: identity.issuer, subject: identity.subject)?.userId
-            guard owner == linkingTo else {
+            let proving = try await repositories.federatedIdentities.find(
+                projectId: projectId, issuer: identity.issuer, subject: identity.subject)
+            // A held identity proves nothing until the owner keeps it.
+            guard proving?.userId == linkingTo, proving?.heldSince == nil else {
                 context.progress.stage = .choosing(MethodChoice(options: primaryOptions(context), purpose: .primary))
                 return .federationFailed(
                     "This \(provider.label) identity does not sign in to the account being linked. Sign in to that account another way.")
@@ -54,7 +55,11 @@ extension FlowEngine {
             projectId: projectId, issuer: identity.issuer, subject: identity.subject),
             let owner = try await repositories.users.find(id: linked.userId)
         {
-            // A known identity: its user.
+            // A known identity: its user — unless it waits for the owner to keep it.
+            if linked.heldSince != nil {
+                context.progress.stage = .choosing(MethodChoice(options: primaryOptions(context), purpose: .primary))
+                return Self.identityHeld(provider.label)
+            }
             try await repositories.federatedIdentities.used(
                 id: linked.id, email: identity.email, emailVerified: identity.emailVerified, name: identity.name,
                 picture: identity.picture, at: now)

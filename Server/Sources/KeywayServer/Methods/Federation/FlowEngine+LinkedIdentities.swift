@@ -71,6 +71,8 @@ extension FlowEngine {
         if primary.contains(.totp), user.hasTotp { return true }
         if primary.contains(.passkey), context.passkeys.contains(where: { $0.id != passkeyId }) { return true }
         let enabled = Set(context.policy.federationProviders)
-        return context.linkedIdentities.contains { $0.id != identityId && enabled.contains($0.providerId) }
+        return context.linkedIdentities.contains {
+            $0.id != identityId && $0.heldSince == nil && enabled.contains($0.providerId)
+        }
     }
 }

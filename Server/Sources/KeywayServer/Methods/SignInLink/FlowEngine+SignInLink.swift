@@ -89,6 +89,7 @@ extension FlowEngine {
                 user.emailVerified = true
                 try await repositories.users.updateMethods(user)
                 context.user = user
+                try await addressProved(user, &context, in: repositories)
             } else if bySMS, !user.phoneVerified, user.phone == destination {
                 user.phoneVerified = true
                 try await repositories.users.updateMethods(user)

@@ -15,6 +15,9 @@ struct FederatedIdentityRecord: Sendable, Equatable {
     var picture: String?
     var createdAt: Int64
     var lastUsedAt: Int64
+    /// Set when the account's address was proved for the first time after this link was made:
+    /// the identity does not sign in until the owner keeps it.
+    var heldSince: Int64? = nil
 }
 
 /// One authorization request sent to a provider: its state hashed, bound to the flow; the nonce

@@ -64,6 +64,31 @@ struct FederatedIdentityRepository: Sendable {
         return true
     }
 
+    /// Holds every identity of the user not held yet (the account's address was just proved
+    /// for the first time); answers those it held.
+    func hold(userId: String, at time: Int64) async throws -> [FederatedIdentityRecord] {
+        let unheld = try await all(userId: userId).filter { $0.heldSince == nil }
+        guard !unheld.isEmpty else { return [] }
+        try await sql.raw(
+            "UPDATE federated_identities SET held_since = \(bind: time) WHERE user_id = \(bind: userId) AND held_since IS NULL"
+        ).run()
+        return unheld.map { var held = $0; held.heldSince = time; return held }
+    }
+
+    /// Releases one of the user's held identities (its owner keeps it); `false` when the user has
+    /// no held identity `id`.
+    func keep(id: String, userId: String) async throws -> Bool {
+        let found = try await sql.raw(
+            """
+            SELECT id FROM federated_identities
+            WHERE id = \(bind: id) AND user_id = \(bind: userId) AND held_since IS NOT NULL
+            """
+        ).first()
+        guard found != nil else { return false }
+        try await sql.raw("UPDATE federated_identities SET held_since = NULL WHERE id = \(bind: id)").run()
+        return true
+    }
+
     // MARK: States
 
     func insertState(_ state: FederationStateRecord) async throws {
@@ -134,6 +159,7 @@ struct FederatedIdentityRepository: Sendable {
             name: try row.decode(column: "name", as: String?.self),
             picture: try row.decode(column: "picture", as: String?.self),
             createdAt: try row.decode(column: "created_at", as: Int64.self),
-            lastUsedAt: try row.decode(column: "last_used_at", as: Int64.self))
+            lastUsedAt: try row.decode(column: "last_used_at", as: Int64.self),
+            heldSince: try row.decode(column: "held_since", as: Int64?.self))
     }
 }
