@@ -256,7 +256,8 @@ public final class KeywayServerApp: Sendable {
         verifier: PowerAuthSignatureVerifier, issuer: @escaping @Sendable () -> String
     ) {
         let clock = configuration.clock
-        let keystore = PowerAuthKeystore(database: database, clock: clock, secrets: powerAuthSecrets)
+        let keystore = PowerAuthKeystore(
+            database: database, clock: clock, secrets: powerAuthSecrets, rateLimits: configuration.limits.rateLimits)
         let tokens = PowerAuthTokenService(
             database: database, clock: clock, verifier: verifier, keystore: keystore, logger: logger)
         let recovery = PowerAuthRecoveryService(

@@ -156,6 +156,11 @@ public struct RateLimits: Sendable, Equatable {
     /// Failed PowerAuth signatures that count per window from one client network over all
     /// activations, on the same terms. `0` turns it off.
     public var powerAuthFailuresPerAddress = 30
+    /// PowerAuth temporary keys (`POST /pa/v3/keystore/create`) made per window for one client
+    /// network. Their request is signed with the application secret every copy of the app holds,
+    /// so this bounds what a stranger can make the server keep; a device asks for one per scope
+    /// every few minutes. Past it: `429 ERR_TEMPORARY_KEY` with `Retry-After`. `0` turns it off.
+    public var powerAuthTemporaryKeysPerAddress = 600
 
     public init() {}
 
@@ -164,7 +169,8 @@ public struct RateLimits: Sendable, Equatable {
         guard window > 0, flowStartsPerIdentifier >= 0, codeSendsPerIdentifier >= 0, codeChecksPerIdentifier >= 0,
             passwordChecksPerIdentifier >= 0,
             flowStartsPerAddress >= 0, codeSendsPerAddress >= 0, checksPerAddress >= 0, identifierCeilingFactor >= 1,
-            slowedInterval > 0, powerAuthFailuresPerActivation >= 0, powerAuthFailuresPerAddress >= 0
+            slowedInterval > 0, powerAuthFailuresPerActivation >= 0, powerAuthFailuresPerAddress >= 0,
+            powerAuthTemporaryKeysPerAddress >= 0
         else {
             throw ConfigurationError(
                 "Rate limits must not be negative, the ceiling factor at least 1, and the window and slowed interval positive.")

@@ -3,11 +3,13 @@ import Foundation
 import KeywayPowerAuth
 
 /// Temporary encryption keys (protocol 3.3, `POST /pa/v3/keystore/create`): made on request,
-/// kept a few minutes (sealed), and the key of every ECIES request.
+/// kept a few minutes (sealed), and the key of every ECIES request. One client network makes at
+/// most ``RateLimits/powerAuthTemporaryKeysPerAddress`` per window.
 struct PowerAuthKeystore: Sendable {
     let database: any Database
     let clock: any ServerClock
     let secrets: PowerAuthSecrets
+    var rateLimits = RateLimits()
 
     /// How long a temporary key lives.
     static let lifetime: TimeInterval = 300
@@ -58,7 +60,23 @@ struct PowerAuthKeystore: Sendable {
             id: keyId, applicationId: credentials.record.applicationId, activationId: activationId,
             publicKey: publicKey, sealedPrivateKey: try secrets.seal(privateKey, purpose: PowerAuthSecrets.Purpose.temporaryKey(keyId)),
             createdAt: now.epochMilliseconds, expiresAt: now.addingTimeInterval(Self.lifetime).epochMilliseconds)
-        try await database.write { repositories in try await repositories.powerAuthTemporaryKeys.insert(record) }
+        let network = RequestClient.address.map(ClientAddress.hash)
+        let limit = rateLimits.powerAuthTemporaryKeysPerAddress
+        let window = Int64(rateLimits.window * 1000)
+        try await database.write { repositories in
+            if let network, limit > 0 {
+                let (hits, windowStart) = try await repositories.rateLimits.hit(
+                    bucket: "pa-tempkey-ip:\(network)", now: record.createdAt, window: window)
+                if hits > Int64(limit) {
+                    let seconds = max(1, Int((windowStart + window - record.createdAt + 999) / 1000))
+                    throw PowerAuthFailure(
+                        code: "ERR_TEMPORARY_KEY",
+                        message: "Too many temporary keys were asked for from this network: try again in \(seconds) seconds.",
+                        status: .tooManyRequests, retryAfterSeconds: seconds)
+                }
+            }
+            try await repositories.powerAuthTemporaryKeys.insert(record)
+        }
         let response = TemporaryKeyClaims(
             applicationKey: applicationKey, activationID: activationId, challenge: claims.challenge, keyID: keyId,
             publicKey: publicKey, issuedAtMilliseconds: UInt64(record.createdAt),

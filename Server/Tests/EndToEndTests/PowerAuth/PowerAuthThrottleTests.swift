@@ -76,4 +76,30 @@ struct PowerAuthThrottleTests {
             #expect(try await first.validate([.possession, .knowledge]).status == 200)
         }
     }
+    @Test func oneNetworkMakesABoundedNumberOfTemporaryKeys() async throws {
+        var limits = FlowLimits.unthrottledPowerAuth
+        limits.rateLimits.powerAuthTemporaryKeysPerAddress = 3
+        try await PowerAuthFixture.run(limits: limits) { fixture in
+            let device = fixture.device()
+            let before = try await fixture.server.rowCount("powerauth_temporary_keys")
+            for _ in 0..<3 { _ = try await device.temporaryKey() }
+            // The application secret signs the request, and every copy of the app holds it: past the
+            // network's share nothing more is kept.
+            let challenge = Data((0..<16).map { _ in UInt8.random(in: 0...255) }).base64EncodedString()
+            let jwt = TemporaryKeyJWT.request(
+                TemporaryKeyClaims(applicationKey: fixture.application.applicationKey, activationID: nil, challenge: challenge),
+                key: try TemporaryKeyJWT.requestSigningKey(applicationSecret: fixture.application.applicationSecret, transportKey: nil))
+            let body = try JSONSerialization.data(withJSONObject: ["requestObject": ["jwt": jwt]])
+            let refused = try await fixture.server.request(
+                "POST", "/pa/v3/keystore/create", headers: ["Content-Type": "application/json"], body: body)
+            #expect(refused.status == 429, "\(String(decoding: refused.body, as: UTF8.self))")
+            #expect(PowerAuthAnswer(status: refused.status, body: refused.body).errorCode == "ERR_TEMPORARY_KEY")
+            #expect(refused.headers.contains { $0.key.lowercased() == "retry-after" })
+            #expect(try await fixture.server.rowCount("powerauth_temporary_keys") == before + 3)
+            // Another network has its own share.
+            let other = try await fixture.server.request(
+                "POST", "/pa/v3/keystore/create", headers: ["Content-Type": "application/json"], body: body, from: "127.0.0.2")
+            #expect(other.status == 200)
+        }
+    }
 }
