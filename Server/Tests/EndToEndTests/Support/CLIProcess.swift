@@ -73,7 +73,7 @@ final class CLIProcess: ScopedTestServer, Sendable {
     }
 
     /// Waits until standard output contains `text`.
-    func waitForOutput(containing text: String, timeout: Duration = .seconds(20)) async throws {
+    func waitForOutput(containing text: String, timeout: Duration = .seconds(60)) async throws {
         let deadline = ContinuousClock.now + timeout
         while !standardOutput.contains(text) {
             guard process.isRunning, ContinuousClock.now < deadline else {
@@ -84,7 +84,7 @@ final class CLIProcess: ScopedTestServer, Sendable {
     }
 
     /// Waits until standard error contains `text`.
-    func waitForError(containing text: String, timeout: Duration = .seconds(20)) async throws {
+    func waitForError(containing text: String, timeout: Duration = .seconds(60)) async throws {
         let deadline = ContinuousClock.now + timeout
         while true {
             if standardError.contains(text) { return }
@@ -104,7 +104,7 @@ final class CLIProcess: ScopedTestServer, Sendable {
     /// Waits until standard error contains `text` after the last `marker` (a prompt printed again
     /// after a message), and answers what was printed after the marker.
     @discardableResult
-    func waitForError(containing text: String, after marker: String, timeout: Duration = .seconds(20)) async throws
+    func waitForError(containing text: String, after marker: String, timeout: Duration = .seconds(60)) async throws
         -> String
     {
         let deadline = ContinuousClock.now + timeout
