@@ -169,9 +169,9 @@ struct CLIDeviceTests {
             _ = try await Self.signUp(email, on: phone)
 
             // Denied by a phone already waiting for a request: the waiting sign-in fails.
-            let deny = try phone.start(["approve", "--wait", "20", "--deny", "--yes"])
+            let deny = try phone.start(["approve", "--wait", "30", "--deny", "--yes"])
             deny.closeInput()
-            try await deny.waitForError(containing: "Waiting up to 20 seconds")
+            try await deny.waitForError(containing: "Waiting up to 30 seconds")
             let (refused, number, refusedQR) = try await Self.loginAskingForApproval(email, codeCount: 2, on: laptop)
             #expect(try await deny.waitForExit() == 0, "stderr: \(deny.standardError)")
             #expect(deny.standardError.contains("Denied the sign-in to Dev application showing \(number)."))
