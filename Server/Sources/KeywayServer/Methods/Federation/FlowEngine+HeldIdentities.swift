@@ -43,18 +43,7 @@ extension FlowEngine {
         let held = context.linkedIdentities.filter { $0.heldSince != nil }
         guard !held.isEmpty else { return nil }
         var operation = keepIdentityOperation
-        operation.fields = [
-            Field(
-                name: "identityId", type: .select, required: true, label: "Provider",
-                options: held.map { identity in
-                    FieldOption(
-                        value: identity.id,
-                        label: [
-                            context.identityProviders.first { $0.id == identity.providerId }?.label ?? identity.providerId,
-                            identity.email,
-                        ].compactMap { $0 }.joined(separator: " — "))
-                })
-        ]
+        operation.fields = [identityField(held, context)]
         return operation
     }
 

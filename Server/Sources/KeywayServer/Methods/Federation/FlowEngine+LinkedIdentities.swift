@@ -12,19 +12,22 @@ extension FlowEngine {
     static func unlinkOperation(_ context: Context) -> ManageOperation? {
         guard !context.linkedIdentities.isEmpty else { return nil }
         var operation = unlinkIdentityOperation
-        operation.fields = [
-            Field(
-                name: "identityId", type: .select, required: true, label: "Provider",
-                options: context.linkedIdentities.map { identity in
-                    FieldOption(
-                        value: identity.id,
-                        label: [
-                            context.identityProviders.first { $0.id == identity.providerId }?.label ?? identity.providerId,
-                            identity.email,
-                        ].compactMap { $0 }.joined(separator: " — "))
-                })
-        ]
+        operation.fields = [identityField(context.linkedIdentities, context)]
         return operation
+    }
+
+    /// The `identityId` choice among `identities`: each by its provider's label and address.
+    static func identityField(_ identities: [FederatedIdentityRecord], _ context: Context) -> Field {
+        Field(
+            name: "identityId", type: .select, required: true, label: "Provider",
+            options: identities.map { identity in
+                FieldOption(
+                    value: identity.id,
+                    label: [
+                        context.identityProviders.first { $0.id == identity.providerId }?.label ?? identity.providerId,
+                        identity.email,
+                    ].compactMap { $0 }.joined(separator: " — "))
+            })
     }
 
     /// Unlinks `identityId`, unless the account could then no longer sign in.
