@@ -252,7 +252,7 @@ public final class KeywayServerApp: Sendable {
 
     /// The PowerAuth 3.3 endpoints (`/pa/v3/…`), and its admin and user routes.
     private func registerPowerAuth(
-        on router: RouteTable, users: UserRoutes, accessTokens: AccessTokenVerifier, dpop: DPoPVerifier,
+        on router: RouteTable, accessTokens: AccessTokenVerifier, dpop: DPoPVerifier,
         verifier: PowerAuthSignatureVerifier, issuer: @escaping @Sendable () -> String
     ) {
         let clock = configuration.clock
@@ -277,7 +277,7 @@ public final class KeywayServerApp: Sendable {
         ).register(on: router)
         PowerAuthAdminRoutes(
             administration: PowerAuthAdministration(database: database, clock: clock, secrets: powerAuthSecrets),
-            tokens: tokens, recovery: recovery, users: users, logger: logger
+            tokens: tokens, recovery: recovery, logger: logger
         ).register(on: router)
         PowerAuthBackendRoutes(
             verification: PowerAuthBackendVerification(database: database, clock: clock, verifier: verifier, logger: logger),
@@ -302,19 +302,20 @@ public final class KeywayServerApp: Sendable {
         let clients = ClientAuthenticator(
             database: database, clock: configuration.clock, issuer: currentIssuer,
             clientSecrets: ClientSecretDerivation(key: clientSecretKey))
-        // The checks the route table runs before the routes of the classes that have one.
-        router.guards = AccessGuards(database: database, clients: clients)
         let dpop = DPoPVerifier(clock: configuration.clock, nonceKey: dpopNonceKey)
+        let userTokens = AccessTokenAuthenticator(
+            database: database, issuer: currentIssuer, accessTokens: accessTokens, dpop: dpop)
+        // The checks the route table runs before the routes of the classes that have one.
+        router.guards = AccessGuards(database: database, clients: clients, tokens: userTokens)
         let cors = CORS(database: database)
         let userRoutes = UserRoutes(
-            database: database, clock: configuration.clock, issuer: currentIssuer, accessTokens: accessTokens,
-            dpop: dpop, logger: logger, cors: cors)
-        FlowRoutes(engine: engine, users: userRoutes).register(on: router)
+            database: database, clock: configuration.clock, tokens: userTokens, logger: logger, cors: cors)
+        FlowRoutes(engine: engine, tokens: userTokens).register(on: router)
         let approvals = ApprovalService(database: database, clock: configuration.clock, issuer: currentIssuer, logger: logger)
         let powerAuthVerifier = PowerAuthSignatureVerifier(
             database: database, clock: configuration.clock, secrets: powerAuthSecrets, logger: logger,
             rateLimits: configuration.limits.rateLimits)
-        DeviceRoutes(approvals: approvals, users: userRoutes, powerAuth: powerAuthVerifier).register(on: router)
+        DeviceRoutes(approvals: approvals, powerAuth: powerAuthVerifier).register(on: router)
         AppAttestRoutes(service: engine.appAttest).register(on: router)
         let tokenEndpoint = TokenEndpoint(
             database: database, clock: configuration.clock, clients: clients, issuer: currentIssuer,
@@ -340,7 +341,7 @@ public final class KeywayServerApp: Sendable {
         userRoutes.register(on: router)
         let hostedLogin = HostedLogin(
             database: database, clock: configuration.clock, engine: engine,
-            flowAPI: FlowAPIClient(engine: engine, users: userRoutes),
+            flowAPI: FlowAPIClient(engine: engine, tokens: userTokens),
             sessions: BrowserSessions(
                 database: database, clock: configuration.clock, lifetime: configuration.limits.browserSessionLifetime,
                 codeLifetime: configuration.limits.authorizationCodeLifetime),
@@ -349,7 +350,7 @@ public final class KeywayServerApp: Sendable {
             visitLifetime: configuration.limits.flowLifetime)
         HostedLoginRoutes(login: hostedLogin, clients: clients).register(on: router)
         registerPowerAuth(
-            on: router, users: userRoutes, accessTokens: accessTokens, dpop: dpop,
+            on: router, accessTokens: accessTokens, dpop: dpop,
             verifier: powerAuthVerifier, issuer: currentIssuer)
         HealthRoutes(database: database).register(on: router)
         MetricsRoutes(metrics: metrics).register(on: router)

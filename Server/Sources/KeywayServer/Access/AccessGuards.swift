@@ -2,16 +2,24 @@ import Hummingbird
 
 /// The checks the route table runs before a route's handler, chosen by the route's declared
 /// ``Caller``: the admin token for ``Caller/admin``, a confidential application holding the role
-/// for ``Caller/backend(_:)``. A handler of such a route never authenticates its caller itself.
+/// for ``Caller/backend(_:)``, a user's access token for ``Caller/user``, one of a first-party
+/// application for ``Caller/account``. A handler of such a route never authenticates its caller
+/// itself: it reads what the guard found from its context.
 struct AccessGuards: Sendable {
     let database: any Database
     let clients: ClientAuthenticator
+    let tokens: AccessTokenAuthenticator
 
-    /// The guard of `caller`, or `nil` when its routes are checked by a shared component.
+    /// The guard of `caller`, or `nil` when its routes are checked by a shared component
+    /// (``Caller/checkedBy``).
     func guarding(_ caller: Caller) -> (any RouterMiddleware<KeywayRequestContext>)? {
         switch caller {
         case .admin: AdminAuthorization(database: database)
         case .backend(let role): BackendAuthorization(clients: clients, role: role)
+        case .user: AccessTokenAuthorization(tokens: tokens, firstPartyOnly: false)
+        case .account: AccessTokenAuthorization(tokens: tokens, firstPartyOnly: true)
+        case .either(.account, .powerAuthSignature):
+            AccessTokenAuthorization(tokens: tokens, firstPartyOnly: true, orPowerAuthSignature: true)
         default: nil
         }
     }
@@ -34,13 +42,23 @@ struct DeclaredRoutes: RouterMethods {
     typealias Context = KeywayRequestContext
     let table: RouteTable
     let caller: Caller
+    /// Runs outside the guard, so it sees the guard's refusals too (``answeredThrough(_:)``).
+    var outside: (any RouterMiddleware<KeywayRequestContext>)?
 
     @discardableResult
     func on<Responder: HTTPResponder>(
         _ path: RouterPath, method: HTTPRequest.Method, responder: Responder
     ) -> Self where Responder.Context == Context {
-        table.register(path, method: method, responder: responder, caller: caller)
+        table.register(path, method: method, responder: responder, caller: caller, outside: outside)
         return self
+    }
+
+    /// The same declaration, its routes' answers — a guard's refusals included — passing through
+    /// `middleware` (the CORS headers of an endpoint a browser reads, say).
+    func answeredThrough(_ middleware: any RouterMiddleware<KeywayRequestContext>) -> DeclaredRoutes {
+        var routes = self
+        routes.outside = middleware
+        return routes
     }
 
     /// Routes declared for another caller, on the same table.

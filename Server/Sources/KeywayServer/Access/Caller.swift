@@ -63,6 +63,18 @@ indirect enum Caller: Sendable, Hashable {
         }
     }
 
+    /// Whether the route table checks the class before the route runs (``AccessGuards``): the
+    /// classes whose proof is in the request's headers alone. The others' proofs are bound to the
+    /// state the route reads in its own transaction (a flow, a visit) or to its body and URI
+    /// identifier (a PowerAuth signature, a device signature), and are checked by the one shared
+    /// component every route of the class goes through (``checkedBy``).
+    var isGuarded: Bool {
+        switch self {
+        case .admin, .backend, .user, .account, .either(.account, .powerAuthSignature): true
+        default: false
+        }
+    }
+
     /// Where the class is checked: by the route table's guard before the handler, or by the one
     /// shared component every route of the class goes through.
     var checkedBy: String {
@@ -70,8 +82,8 @@ indirect enum Caller: Sendable, Hashable {
         case .anyone, .devMode: "—"
         case .flow: "the flow engine (`FlowEngine.load`: the flow's ID, a sign-in link's token, a provider's `state`)"
         case .browser, .browserSession: "the hosted pages (`HostedLogin`: visit, session, form token, origin)"
-        case .user: "`UserRoutes.authenticate` (access token, DPoP)"
-        case .account: "`UserRoutes.authenticateAccount` (access token, DPoP, first-party application)"
+        case .user: "route table guard (`AccessTokenAuthorization`: access token, DPoP)"
+        case .account: "route table guard (`AccessTokenAuthorization`: access token, DPoP, first-party application)"
         case .deviceKey: "`ApprovalService` (device signature)"
         case .client: "`ClientAuthenticator`"
         case .registrant: "`RegistrationEndpoint` (initial access token)"

@@ -11,6 +11,9 @@ struct KeywayRequestContext: RequestContext {
     /// The app's backend calling a route declared ``Caller/backend(_:)``, set by its guard
     /// (``BackendAuthorization``) before the route runs.
     var backend: ApplicationRecord?
+    /// The user whose access token signed in a request to a route declared ``Caller/user`` or
+    /// ``Caller/account``, set by its guard (``AccessTokenAuthorization``) before the route runs.
+    var user: SignedInUser?
 
     init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
@@ -19,6 +22,13 @@ struct KeywayRequestContext: RequestContext {
     }
 
     var maxUploadSize: Int { 64 * 1024 }
+
+    /// The signed-in user of a route declared ``Caller/user`` or ``Caller/account``. Only a route
+    /// registered without its guard finds none: that is the server's fault, answered `500`.
+    func signedInUser() throws -> SignedInUser {
+        guard let user else { throw HTTPError(.internalServerError) }
+        return user
+    }
 }
 
 /// The request being answered, for code below the routes that limits what one client may make the

@@ -51,9 +51,11 @@ final class RouteTable: RouterMethods {
         return self
     }
 
-    /// Registers a route with its declared caller, behind the caller's guard when it has one.
+    /// Registers a route with its declared caller, behind the caller's guard when it has one, and
+    /// behind `outside` (which sees the guard's refusals) when given.
     func register<Responder: HTTPResponder>(
-        _ path: RouterPath, method: HTTPRequest.Method, responder: Responder, caller: Caller?
+        _ path: RouterPath, method: HTTPRequest.Method, responder: Responder, caller: Caller?,
+        outside: (any RouterMiddleware<Context>)? = nil
     ) where Responder.Context == Context {
         let key = "\(method.rawValue) \(path.description)"
         remember(method, on: path)
@@ -63,13 +65,23 @@ final class RouteTable: RouterMethods {
             return
         }
         callers[key] = caller
-        switch caller {
-        case .admin, .backend:
-            guard let guarding = guards?.guarding(caller) else {
-                preconditionFailure("\(key) is declared \(caller.name), but the route table has no guards yet.")
-            }
-            router.on(path, method: method, responder: GuardedResponder(guarding: guarding, inner: responder))
-        default:
+        guard caller.isGuarded else {
+            on(path, method: method, responder: responder, outside: outside)
+            return
+        }
+        guard let guarding = guards?.guarding(caller) else {
+            preconditionFailure("\(key) is declared \(caller.name), but the route table has no guards yet.")
+        }
+        on(path, method: method, responder: GuardedResponder(guarding: guarding, inner: responder), outside: outside)
+    }
+
+    private func on<Responder: HTTPResponder>(
+        _ path: RouterPath, method: HTTPRequest.Method, responder: Responder,
+        outside: (any RouterMiddleware<Context>)?
+    ) where Responder.Context == Context {
+        if let outside {
+            router.on(path, method: method, responder: GuardedResponder(guarding: outside, inner: responder))
+        } else {
             router.on(path, method: method, responder: responder)
         }
     }

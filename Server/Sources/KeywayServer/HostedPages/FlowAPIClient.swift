@@ -12,9 +12,9 @@ struct FlowAPIClient: Sendable {
     let responder: RouterResponder<KeywayRequestContext>
 
     /// Builds the responder of the flow routes alone.
-    init(engine: FlowEngine, users: UserRoutes) {
+    init(engine: FlowEngine, tokens: AccessTokenAuthenticator) {
         let table = RouteTable()
-        FlowRoutes(engine: engine, users: users).register(on: table)
+        FlowRoutes(engine: engine, tokens: tokens).register(on: table)
         responder = table.router.buildResponder()
     }
 

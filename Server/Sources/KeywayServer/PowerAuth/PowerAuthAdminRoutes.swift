@@ -18,7 +18,6 @@ struct PowerAuthAdminRoutes {
     let administration: PowerAuthAdministration
     let tokens: PowerAuthTokenService
     let recovery: PowerAuthRecoveryService
-    let users: UserRoutes
     let logger: Logger
 
     func register(on router: RouteTable) {
@@ -129,36 +128,21 @@ struct PowerAuthAdminRoutes {
         // A device's credentials are the account's: first-party applications' tokens only.
         let user = router.declaring(.account)
         user.post("v1/user/activations") { request, context in
-            try await signedIn(request) { claims, user in
-                let body = try await RequestDecoding.json(CreateActivationCodeRequest.self, from: request, context: context)
-                return try await answer {
-                    let created = try await administration.createCode(
-                        userId: user.id, request: body, defaultConfigId: claims.clientId)
-                    logger.notice(
-                        "powerauth: activation code created by its user",
-                        metadata: ["user": "\(user.id)", "activation": "\(created.activationId)"])
-                    return try HTTPResponses.json(created, status: .created)
-                }
+            let signedIn = try context.signedInUser()
+            let body = try await RequestDecoding.json(CreateActivationCodeRequest.self, from: request, context: context)
+            return try await answer {
+                let created = try await administration.createCode(
+                    userId: signedIn.user.id, request: body, defaultConfigId: signedIn.claims.clientId)
+                logger.notice(
+                    "powerauth: activation code created by its user",
+                    metadata: ["user": "\(signedIn.user.id)", "activation": "\(created.activationId)"])
+                return try HTTPResponses.json(created, status: .created)
             }
         }
-        user.get("v1/user/activations") { request, _ in
-            try await signedIn(request) { _, user in
-                try await answer { try HTTPResponses.json(try await administration.list(userId: user.id)) }
-            }
+        user.get("v1/user/activations") { _, context in
+            let user = try context.signedInUser().user
+            return try await answer { try HTTPResponses.json(try await administration.list(userId: user.id)) }
         }
-    }
-
-    private func signedIn(
-        _ request: Request, _ body: (AccessTokenClaims, UserRecord) async throws -> Response
-    ) async throws -> Response {
-        let claims: AccessTokenClaims
-        let user: UserRecord
-        do {
-            (claims, user) = try await users.authenticateAccount(request)
-        } catch let failure as OAuthFailure {
-            return HTTPResponses.oauthError(failure)
-        }
-        return try await body(claims, user)
     }
 
     /// Runs `body`, answering ``PowerAuthAdminError``s with their problem documents.

@@ -18,7 +18,6 @@ import KeywayProtocol
 /// `DELETE /v1/me/devices/{deviceId}` (two factors; URI identifier `/v1/me/devices/{deviceId}`).
 struct DeviceRoutes {
     let approvals: ApprovalService
-    let users: UserRoutes
     let powerAuth: PowerAuthSignatureVerifier
 
     private static let configIdHeader = HTTPField.Name(ProtocolHeader.configId)!
@@ -68,15 +67,17 @@ struct DeviceRoutes {
             let decision = try await approvals.decide(approvalId: approvalId, request: body)
             return try HTTPResponses.json(["decision": decision.rawValue])
         }
-        router.declaring(.account).get("v1/me/devices") { request, _ in
-            try await signedIn(request) { claims, user in
-                try HTTPResponses.json(
-                    TrustedDeviceList(devices: try await approvals.devices(userId: user.id, configId: claims.clientId)))
-            }
+        router.declaring(.account).get("v1/me/devices") { _, context in
+            let signedIn = try context.signedInUser()
+            return try HTTPResponses.json(
+                TrustedDeviceList(
+                    devices: try await approvals.devices(userId: signedIn.user.id, configId: signedIn.claims.clientId)))
         }
         router.declaring(.either(.account, .powerAuthSignature)).delete("v1/me/devices/:deviceId") { request, context in
             let deviceId = try context.parameters.require("deviceId")
-            if request.headers[PowerAuthRoutes.authorizationHeader] != nil, request.headers[.authorization] == nil {
+            // The guard let a PowerAuth-signed request through unauthenticated: its signature is
+            // verified here, over this route's URI identifier.
+            guard let signedIn = context.user else {
                 return try await signedByActivation(
                     request, uriId: "/v1/me/devices/\(deviceId)",
                     body: PowerAuthSignatureBody.canonicalQuery(request.uri.query),
@@ -88,18 +89,18 @@ struct DeviceRoutes {
                     return Response(status: .noContent)
                 }
             }
-            return try await signedIn(request) { claims, user in
-                guard try await approvals.revoke(deviceId: deviceId, userId: user.id, configId: claims.clientId) else {
-                    throw Self.deviceNotFound
-                }
-                return Response(status: .noContent)
+            guard
+                try await approvals.revoke(
+                    deviceId: deviceId, userId: signedIn.user.id, configId: signedIn.claims.clientId)
+            else {
+                throw Self.deviceNotFound
             }
+            return Response(status: .noContent)
         }
-        router.declaring(.account).delete("v1/me/devices") { request, _ in
-            try await signedIn(request) { claims, user in
-                _ = try await approvals.revokeAll(userId: user.id, configId: claims.clientId)
-                return Response(status: .noContent)
-            }
+        router.declaring(.account).delete("v1/me/devices") { _, context in
+            let signedIn = try context.signedInUser()
+            _ = try await approvals.revokeAll(userId: signedIn.user.id, configId: signedIn.claims.clientId)
+            return Response(status: .noContent)
         }
     }
 
@@ -123,21 +124,6 @@ struct DeviceRoutes {
             return PowerAuthRoutes.error(failure)
         }
         return try await run(verified.activation)
-    }
-
-    /// Runs `body` for the access token's user (a first-party application's token: the devices
-    /// are the account's); token errors answer as RFC 6750 says.
-    private func signedIn(
-        _ request: Request, _ body: (AccessTokenClaims, UserRecord) async throws -> Response
-    ) async throws -> Response {
-        let claims: AccessTokenClaims
-        let user: UserRecord
-        do {
-            (claims, user) = try await users.authenticateAccount(request)
-        } catch let failure as OAuthFailure {
-            return HTTPResponses.oauthError(failure)
-        }
-        return try await body(claims, user)
     }
 }
 

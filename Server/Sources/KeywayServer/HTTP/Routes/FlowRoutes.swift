@@ -7,8 +7,8 @@ import KeywayProtocol
 /// for its input (``FlowMethod/routes(_:)``).
 struct FlowRoutes {
     let engine: FlowEngine
-    /// Verifies the access token that starts an `accountManage` flow.
-    let users: UserRoutes
+    /// Verifies the access token that starts an `accountManage` flow or names a guest.
+    let tokens: AccessTokenAuthenticator
 
     private static let configIdHeader = HTTPField.Name(ProtocolHeader.configId)!
     private static let flowTokenHeader = HTTPField.Name(ProtocolHeader.flowToken)!
@@ -41,7 +41,8 @@ struct FlowRoutes {
             var guest: FlowEngine.Guest?
             if body.flowType == .accountManage {
                 do {
-                    let (claims, user) = try await users.authenticate(request)
+                    let signedIn = try await tokens.authenticate(request)
+                    let (claims, user) = (signedIn.claims, signedIn.user)
                     // A guest has no methods to manage: it signs up first.
                     if user.isAnonymous { throw FlowProblem.upgradeRequired }
                     account = FlowEngine.Account(
@@ -50,7 +51,7 @@ struct FlowRoutes {
                     throw FlowProblem.invalidAccessToken
                 }
             } else if body.guestToken != nil || request.headers[.authorization] != nil {
-                guest = try await users.guest(request, bodyToken: body.guestToken?.revealed)
+                guest = try await tokens.guest(request, bodyToken: body.guestToken?.revealed)
             }
             let step = try await engine.start(
                 configId: configId, request: body, clientAddress: context.remoteAddress,

@@ -25,12 +25,12 @@ struct GuestRoutes {
     }
 }
 
-extension UserRoutes {
+extension AccessTokenAuthenticator {
     /// The guest a flow's start names: the access token of `Authorization` (Bearer, or DPoP with
     /// its proof), or else the body's `guestToken` (never a DPoP-bound token, which needs its
     /// proof). Refused unless the token is valid and its user is still a guest.
     func guest(_ request: Request, bodyToken: String?) async throws -> FlowEngine.Guest {
-        let verified: (AccessTokenClaims, UserRecord)
+        let verified: SignedInUser
         if request.headers[.authorization] != nil {
             do {
                 verified = try await authenticate(request)
@@ -43,17 +43,17 @@ extension UserRoutes {
             guard let signed = try await accessTokens.verifyWithCurrentKeys(token, issuer: issuer) else {
                 throw FlowProblem.invalidGuestToken
             }
-            let found: (AccessTokenClaims, UserRecord)? = try await database.read { repositories in
+            let found: SignedInUser? = try await database.read { repositories in
                 let claims = signed
                 guard try await accessTokens.isLive(claims, in: repositories),
                     claims.dpopJkt == nil, let user = try await repositories.users.find(id: claims.subject)
                 else { return nil }
-                return (claims, user)
+                return SignedInUser(claims: claims, user: user)
             }
             guard let found else { throw FlowProblem.invalidGuestToken }
             verified = found
         }
-        let (claims, user) = verified
+        let (claims, user) = (verified.claims, verified.user)
         guard user.isAnonymous else { throw FlowProblem.notAGuest }
         return FlowEngine.Guest(userId: user.id, clientId: claims.clientId)
     }
