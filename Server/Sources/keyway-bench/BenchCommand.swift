@@ -8,7 +8,9 @@ struct BenchCommand: AsyncParsableCommand {
         commandName: "keyway-bench",
         abstract: "Measures keyway-server and the Keyway SDK.",
         discussion: "scripts/bench runs these in order, with the server and the load generator pinned to separate cores.",
-        subcommands: [CryptoCommand.self, SDKCommand.self, LoadCommand.self, PasswordFloodCommand.self])
+        subcommands: [
+            CryptoCommand.self, SDKCommand.self, LoadCommand.self, PasswordFloodCommand.self, AnonymousStorageCommand.self,
+        ])
 }
 
 /// The running dev-mode server a command drives.
