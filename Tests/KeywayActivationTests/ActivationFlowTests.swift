@@ -15,7 +15,7 @@ struct ActivationFlowTests {
 
         // The server decrypted both layers and read what the device meant to send.
         let request = try #require(await fixture.peer.activationRequests.last)
-        #expect(request.activationType == "CODE")
+        #expect(request.type == "CODE")
         #expect(request.identityAttributes == ["code": code.value])
         #expect(request.name == "Ada's phone")
         #expect(request.otp == "4321")
@@ -47,14 +47,14 @@ struct ActivationFlowTests {
     @Test func customAndRecoveryCredentialsTravelAsIdentityAttributes() async throws {
         let fixture = try Fixture()
         _ = try await fixture.activation.create(with: .accessToken(Sensitive("token-123"), dpopProof: "proof.jwt"))
-        #expect(await fixture.peer.activationRequests.last?.activationType == "CUSTOM")
+        #expect(await fixture.peer.activationRequests.last?.type == "CUSTOM")
         #expect(await fixture.peer.activationRequests.last?.identityAttributes == ["accessToken": "token-123"])
         #expect(await fixture.peer.lastActivationHeaders["DPoP"] == "proof.jwt")
         try await fixture.activation.removeLocally()
 
         let code = ActivationCode.random()
         _ = try await fixture.activation.create(with: .recovery(code: code.value, puk: "0123456789"))
-        #expect(await fixture.peer.activationRequests.last?.activationType == "RECOVERY")
+        #expect(await fixture.peer.activationRequests.last?.type == "RECOVERY")
         #expect(await fixture.peer.activationRequests.last?.identityAttributes == ["recoveryCode": code.value, "puk": "0123456789"])
     }
 

@@ -50,7 +50,7 @@ struct SignInActivationTests {
         let token = try Self.jwt(["sub": "usr_1"])
         let pending = try await fixture.activation.create(
             signedInWith: try await session(keyway, accessToken: token, type: "Bearer"), keyway: keyway, name: "Laptop")
-        #expect(await fixture.peer.activationRequests.last?.activationType == "CUSTOM")
+        #expect(await fixture.peer.activationRequests.last?.type == "CUSTOM")
         #expect(await fixture.peer.activationRequests.last?.identityAttributes == ["accessToken": token])
         #expect(await fixture.peer.lastActivationHeaders["DPoP"] == nil)
         #expect(pending.fingerprint.count == 8)

@@ -17,6 +17,9 @@ import ServiceLifecycle
 /// await server.shutDown()
 /// ```
 public final class KeywayServerApp: Sendable {
+    /// The server's version, as `/pa/v3/status` reports it.
+    public static let version = "0.1.0"
+
     /// Where the server listens once running.
     public struct ListeningAddress: Sendable {
         public let host: String
@@ -273,7 +276,7 @@ public final class KeywayServerApp: Sendable {
                 logger: logger),
             devices: PowerAuthDeviceService(
                 database: database, clock: clock, verifier: verifier, keystore: keystore, logger: logger),
-            tokens: tokens, recovery: recovery, verifier: verifier, logger: logger
+            tokens: tokens, recovery: recovery, verifier: verifier, clock: clock, logger: logger
         ).register(on: router)
         PowerAuthAdminRoutes(
             administration: PowerAuthAdministration(database: database, clock: clock, secrets: powerAuthSecrets),

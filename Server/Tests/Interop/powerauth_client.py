@@ -402,7 +402,8 @@ def cmd_activate(args):
         inner["activationOtp"] = args.otp
     if args.extras is not None:
         inner["extras"] = args.extras
-    outer = {"activationType": activation_type, "identityAttributes": identity,
+    # The 1.9 mobile SDKs send the kind as `type` (the published document: `activationType`).
+    outer = {"type": activation_type, "identityAttributes": identity,
              "activationData": seal(http, level2, temp, inner)}
     header = f'PowerAuth version="{VERSION}", application_key="{config["applicationKey"]}"'
     path = "/pa/v3/activation/create"

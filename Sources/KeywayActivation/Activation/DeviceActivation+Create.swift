@@ -47,7 +47,7 @@ extension DeviceActivation {
             activationOtp: otp, platform: options.platform, deviceInfo: options.deviceInfo, extras: extras)
         let identity = credentials.identity
         let layer1Request = ActivationLayer1Request(
-            activationType: identity.type, identityAttributes: identity.attributes,
+            type: identity.type, identityAttributes: identity.attributes,
             activationData: try layer2.seal(try PowerAuthHTTP.encode(layer2Request), timestamp: timestamp))
         let layer1 = try EciesExchange(
             key: temporaryKey, sharedInfo1: .applicationScopeGeneric, scope: .application, configuration: configuration)

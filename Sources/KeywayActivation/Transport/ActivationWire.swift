@@ -10,9 +10,11 @@ struct ActivationLayer2Request: Codable, Sendable {
     var extras: String?
 }
 
-/// The first layer's request (`sh1="/pa/generic/application"`), which carries the second.
+/// The first layer's request (`sh1="/pa/generic/application"`), which carries the second. Its
+/// kind is sent as `type`, as every shipping PowerAuth implementation sends and reads it (the
+/// published protocol document names it `activationType`).
 struct ActivationLayer1Request: Codable, Sendable {
-    var activationType: String
+    var type: String
     var identityAttributes: [String: String]
     var activationData: EciesEnvelope
 }

@@ -35,7 +35,8 @@ actor ProtocolPeer: HTTPTransport {
     var validCodes: Set<String> = []
     /// What the decrypted layers of an activation request said.
     struct ActivationRequest: Sendable {
-        var activationType: String?
+        /// The kind, as a stock server reads it: `type`.
+        var type: String?
         var identityAttributes: [String: String]?
         var name: String?
         var otp: String?
@@ -235,11 +236,11 @@ actor ProtocolPeer: HTTPTransport {
         let (context2, payload2) = try context(envelope2, sharedInfo1: .activationLayer2, activation: nil)
         let layer2 = try json(try context2.decrypt(payload2, direction: .request))
         activationRequests.append(ActivationRequest(
-            activationType: layer1["activationType"] as? String, identityAttributes: layer1["identityAttributes"] as? [String: String],
+            type: layer1["type"] as? String, identityAttributes: layer1["identityAttributes"] as? [String: String],
             name: layer2["activationName"] as? String, otp: layer2["activationOtp"] as? String, platform: layer2["platform"] as? String,
             deviceInfo: layer2["deviceInfo"] as? String, extras: layer2["extras"] as? String))
         let identity = layer1["identityAttributes"] as? [String: String] ?? [:]
-        switch layer1["activationType"] as? String {
+        switch layer1["type"] as? String {
         case "CODE":
             guard let code = identity["code"], validCodes.remove(code) != nil else { throw Refusal(status: 400, code: "ERR_ACTIVATION") }
         case "CUSTOM", "RECOVERY": break

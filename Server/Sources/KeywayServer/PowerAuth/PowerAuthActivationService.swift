@@ -61,7 +61,7 @@ struct PowerAuthActivationService: Sendable {
 
         let identity = layer1.identityAttributes ?? [:]
         let answer: ActivationLayer2Response
-        switch layer1.activationType {
+        switch layer1.kind {
         case "CODE":
             answer = try await activateByCode(identity: identity, device: device, credentials: credentials)
         case "CUSTOM":
@@ -71,7 +71,7 @@ struct PowerAuthActivationService: Sendable {
         case "RECOVERY":
             answer = try await activateByRecovery(identity: identity, device: device, credentials: credentials)
         default:
-            throw PowerAuthFailure.invalidRequest("activationType is CODE, CUSTOM or RECOVERY.")
+            throw PowerAuthFailure.invalidRequest("type is CODE, CUSTOM or RECOVERY.")
         }
         let now = clock.now()
         let sealed2 = try context2.seal(try PowerAuthJSON.encode(answer), now: now)
@@ -79,7 +79,7 @@ struct PowerAuthActivationService: Sendable {
             try PowerAuthJSON.encode(ActivationLayer1Response(customAttributes: [:], activationData: sealed2)), now: now)
         logger.notice(
             "powerauth: activation created",
-            metadata: ["activation": "\(answer.activationId)", "type": "\(layer1.activationType ?? "")"])
+            metadata: ["activation": "\(answer.activationId)", "type": "\(layer1.kind ?? "")"])
         return sealed1
     }
 

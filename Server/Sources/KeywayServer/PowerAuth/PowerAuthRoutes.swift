@@ -16,6 +16,7 @@ struct PowerAuthRoutes {
     let tokens: PowerAuthTokenService
     let recovery: PowerAuthRecoveryService
     let verifier: PowerAuthSignatureVerifier
+    let clock: any ServerClock
     let logger: Logger
 
     static let encryptionHeader = HTTPField.Name(PowerAuthEncryptionHeader.name)!
@@ -39,6 +40,18 @@ struct PowerAuthRoutes {
                         encryptionHeader: request.headers[Self.encryptionHeader], body: try await Self.body(request),
                         dpopProofs: request.headers[values: Self.dpopHeader]))
             }
+        }
+        // The server's time, which the mobile SDKs read after every launch and return to the
+        // foreground before they ask an activation's status (the RESTful integration's
+        // `ServerStatusController`). It keeps nothing; a body is read (so the connection stays
+        // usable) and ignored, as the reference ignores it.
+        table.declaring(.anyone).post("pa/v3/status") { request, _ in
+            _ = try? await Self.body(request)
+            return try Self.json(
+                PowerAuthOKBody(
+                    responseObject: PowerAuthServerStatus(
+                        serverTime: clock.now().epochMilliseconds,
+                        application: .init(name: "keyway-server", version: KeywayServerApp.version))))
         }
         // An activation's status: anyone with its ID may ask; the answer is sealed under the
         // device's transport key, which only the device holds.

@@ -5,9 +5,11 @@ import KeywayPowerAuth
 import Logging
 
 /// Verifies the `X-PowerAuth-Authorization` signature of a request: version 3.3 (Base64
-/// components), a look-ahead window of 20 over the hash-based counter, a failure counted (and the
-/// counter moved one step, as the device moved its own), a success resetting the count unless it
-/// proved possession alone, `BLOCKED` at the maximum. The counter is written back only if it is
+/// components), a look-ahead window of 20 over the hash-based counter, a failure counted (the
+/// counter left where it is: a failed signature — a replayed header among them — proves nothing
+/// about where the device's counter is, and the window finds the device's next signature ahead, as
+/// the PowerAuth server's `handleInvalidSignatureImpl` does), a success resetting the count unless
+/// it proved possession alone, `BLOCKED` at the maximum. The counter is written back only if it is
 /// still the value the verification read, so two verifications of one activation never both
 /// accept one counter value. On the device API a failure counts only while the client's network
 /// is within ``RateLimits/powerAuthFailuresPerActivation`` and
@@ -131,9 +133,8 @@ struct PowerAuthSignatureVerifier: Sendable {
                 let failed = current.failedAttempts + 1
                 let blocks = failed >= current.maxFailedAttempts
                 let written = try await repositories.powerAuthActivations.recordSignature(
-                    id: current.id, expectedCounterData: counterText,
-                    counterData: PowerAuthHashCounter.next(counterData).base64EncodedString(),
-                    counter: current.counter + 1, failedAttempts: failed, status: blocks ? .blocked : .active,
+                    id: current.id, expectedCounterData: counterText, counterData: counterText,
+                    counter: current.counter, failedAttempts: failed, status: blocks ? .blocked : .active,
                     blockedReason: blocks ? Self.maxFailedAttemptsReason : nil, now: now)
                 guard written else { return .raced }
                 if blocks {

@@ -19,6 +19,19 @@ struct PowerAuthOKBody<Object: Codable & Sendable>: Codable, Sendable {
     var responseObject: Object?
 }
 
+/// `POST /pa/v3/status`'s response object, as the RESTful integration's `ServerStatusResponse`
+/// has it: the server's time in milliseconds since 1970, which the mobile SDKs synchronise their
+/// clock with, and the serving application.
+struct PowerAuthServerStatus: Codable, Sendable {
+    struct Application: Codable, Sendable {
+        var name: String
+        var version: String
+    }
+
+    var serverTime: Int64
+    var application: Application
+}
+
 /// The empty answer of endpoints without a response object.
 struct PowerAuthEmptyObject: Codable, Sendable, Equatable {}
 
@@ -64,10 +77,18 @@ struct KeystoreCreateResponse: Codable, Sendable {
 }
 
 /// The first layer of `POST /pa/v3/activation/create`, once decrypted.
+///
+/// Its kind is `type` in every shipping implementation (the iOS SDK's `PA2CreateActivationRequest`,
+/// the Android SDK's and the RESTful integration's `ActivationLayer1Request`) and `activationType`
+/// in the published protocol document; both are read, `type` first.
 struct ActivationLayer1Request: Decodable, Sendable {
+    var type: String?
     var activationType: String?
     var identityAttributes: [String: String]?
     var activationData: EciesRequestBody?
+
+    /// `CODE`, `CUSTOM` or `RECOVERY`, as sent.
+    var kind: String? { type ?? activationType }
 }
 
 /// The second layer, once decrypted.

@@ -24,6 +24,26 @@ struct PowerAuthActivationTests {
         }
     }
 
+    /// `POST /pa/v3/status`, which the 1.9 mobile SDKs call before an activation's status to
+    /// correct their clock: the server's time in milliseconds, without a body or credentials.
+    @Test func theServerStatusGivesTheServersTime() async throws {
+        try await PowerAuthFixture.run { fixture in
+            fixture.clock.advance(by: 1_234.5)
+            let answer = try await fixture.server.request("POST", "/pa/v3/status")
+            #expect(answer.status == 200)
+            let json = try #require(try JSONSerialization.jsonObject(with: answer.body) as? [String: Any])
+            #expect(json["status"] as? String == "OK")
+            let object = try #require(json["responseObject"] as? [String: Any])
+            let serverTime = try #require(object["serverTime"] as? Int64)
+            #expect(serverTime == Int64((fixture.clock.now().timeIntervalSince1970 * 1000).rounded(.down)))
+            #expect((object["application"] as? [String: Any])?["name"] as? String == "keyway-server")
+            // As the reference answers it: a body, if one is sent, is not read.
+            let withBody = try await fixture.server.request(
+                "POST", "/pa/v3/status", headers: ["Content-Type": "application/json"], body: Data(#"{"requestObject":{}}"#.utf8))
+            #expect(withBody.status == 200)
+        }
+    }
+
     @Test func activationByCodeCommittedAutomatically() async throws {
         try await PowerAuthFixture.run { fixture in
             let (activationId, code) = try await fixture.activationCode()

@@ -43,11 +43,14 @@ struct PowerAuthSignatureTests {
         try await PowerAuthFixture.run { fixture in
             var device = try await Self.activeDevice(fixture)
             let activationId = try #require(device.activationId)
+            let before = try await device.status()
             let failed = try await device.validate([.possession, .knowledge], wrongKnowledge: true)
             #expect(failed.status == 401 && failed.errorCode == "POWERAUTH_AUTH_FAIL")
             var blob = try await device.status()
             #expect(blob.failedAttempts == 1 && blob.state == .active)
-            #expect(try device.counterDistance(blob) == 0)
+            // The failure is counted, the server's counter is not moved: the device, one step
+            // ahead, is found in the window.
+            #expect(blob.counterByte == before.counterByte)
             // A success resets the count; possession alone does not.
             #expect(try await device.validate(.possession).status == 200)
             #expect(try await device.status().failedAttempts == 1)
@@ -126,9 +129,8 @@ struct PowerAuthSignatureTests {
             var headers: [String] = []
             let unblocked = try await fixture.admin("POST", "/admin/activations/\(try #require(device.activationId))/unblock")
             #expect(unblocked.status == 200)
-            // The refused replays moved the server's counter: the device catches up from the status.
-            #expect(try device.counterDistance(try await device.status()) == 5)
-            try await device.synchronize()
+            // The refused replays were counted (and blocked the activation) but moved no counter.
+            #expect(try device.counterDistance(try await device.status()) == 0)
             #expect(try await device.validate(.possession).status == 200)
             for _ in 0..<5 {
                 headers.append(try device.authorization(uriId: "/pa/signature/validate", body: body, factors: .possession))
@@ -196,6 +198,33 @@ struct PowerAuthSignatureTests {
             let removed = try await device.remove()
             #expect(removed.status == 200 && removed.json["status"] as? String == "OK")
             #expect(try await device.status().state == .removed)
+        }
+    }
+
+    /// A header seen once and sent again (a replay, or a client that retried) is refused and
+    /// counted, and moves nothing: the device's next signatures verify and a two-factor one
+    /// resets the count. Moving the server's counter on a failure would put it ahead of the
+    /// device, whose next signatures would then fail until the activation blocked.
+    @Test func aReplayedHeaderIsRefusedAndTheDeviceStaysInStep() async throws {
+        try await PowerAuthFixture.run { fixture in
+            var device = try await Self.activeDevice(fixture)
+            let body = Data("{\"amount\":100}".utf8)
+            let header = try device.authorization(uriId: "/pa/signature/validate", body: body, factors: [.possession, .knowledge])
+            let headers = ["X-PowerAuth-Authorization": header]
+            #expect(try await device.post("/pa/v3/signature/validate", headers: headers, body: body).status == 200)
+            for _ in 0..<3 {
+                let replayed = try await device.post("/pa/v3/signature/validate", headers: headers, body: body)
+                #expect(replayed.status == 401 && replayed.errorCode == "POWERAUTH_AUTH_FAIL")
+            }
+            let blob = try await device.status()
+            #expect(blob.failedAttempts == 3 && blob.state == .active)
+            #expect(try device.counterDistance(blob) == 0)
+            for _ in 0..<6 {
+                #expect(try await device.validate([.possession, .knowledge]).status == 200)
+            }
+            let after = try await device.status()
+            #expect(after.failedAttempts == 0 && after.state == .active)
+            #expect(try device.counterDistance(after) == 0)
         }
     }
 }

@@ -54,7 +54,8 @@ struct SDKSignatureTests {
             #expect(wrong.status == 401)
             let status = try await device.fetchStatus()
             #expect(status.failedAttempts == 1)
-            #expect(status.counter == .inStep)
+            // The device moved its counter for the refused signature, the server did not.
+            #expect(status.counter == .deviceAhead(steps: 1))
 
             try await device.removeBiometry()
             await #expect(throws: ActivationError.self) { try await fixture.validate(device, .biometry(reason: "Pay")) }
@@ -74,7 +75,8 @@ struct SDKSignatureTests {
                 #expect(status.state == .active)
                 #expect(status.failedAttempts == attempt)
                 #expect(status.remainingAttempts == 5 - attempt)
-                #expect(status.counter == .inStep)
+                // Each refused signature moved the device's counter and not the server's.
+                #expect(status.counter == .deviceAhead(steps: attempt))
             }
             // A success resets the count.
             try await device.validatePassword(Self.password)
@@ -102,37 +104,38 @@ struct SDKSignatureTests {
         }
     }
 
-    @Test func theDeviceCatchesUpWhenTheServersCounterMovedOnFailures() async throws {
+    @Test func failuresMoveNothingAndTheDeviceCatchesUpWhenAnotherCopySigned() async throws {
         try await SDKActivationFixture.run { fixture in
-            let (device, activationId) = try await Self.activated(fixture)
+            let storage = CopyableStorage()
+            let code = try await fixture.code()
+            let device = fixture.device(storage: storage)
+            _ = try await device.create(with: .typedCode(code.code))
+            try await device.commit(password: Self.password)
             let body = Data(#"{"amount":"1"}"#.utf8)
             // Two requests with a bad signature for this activation (not made by the device): the
-            // server counts each and moves its counter one step.
-            for _ in 0..<2 {
-                _ = try await device.sign(method: "POST", uriID: "/pa/signature/validate", body: body, with: .password(Self.password))
+            // server counts each and leaves its counter where it is.
+            for index in 0..<2 {
                 let forged = PowerAuthAuthorizationHeader(
-                    activationID: activationId, applicationKey: fixture.configuration.applicationKey, nonce: Data(repeating: 7, count: 16),
-                    factors: [.possession, .knowledge], signature: Data(repeating: 1, count: 32).base64EncodedString())
+                    activationID: code.activationId, applicationKey: fixture.configuration.applicationKey,
+                    nonce: Data(repeating: UInt8(7 + index), count: 16), factors: [.possession, .knowledge],
+                    signature: Data(repeating: 1, count: 32).base64EncodedString())
                 #expect(try await fixture.send(forged, body: body).status == 401)
             }
-            // The device signed twice without sending: it is still in step with the server.
-            #expect(try await device.fetchStatus().counter == .inStep)
+            let counted = try await device.fetchStatus()
+            #expect(counted.counter == .inStep && counted.failedAttempts == 2)
             #expect(try await fixture.validate(device, .possession).status == 200)
 
-            // Two failures the device never saw: the server is two steps ahead.
-            for _ in 0..<2 {
-                let forged = PowerAuthAuthorizationHeader(
-                    activationID: activationId, applicationKey: fixture.configuration.applicationKey, nonce: Data(repeating: 9, count: 16),
-                    factors: [.possession, .knowledge], signature: Data(repeating: 2, count: 32).base64EncodedString())
-                #expect(try await fixture.send(forged, body: body).status == 401)
-            }
+            // Another copy of the device (a restored backup) signs twice: the server is two steps
+            // ahead of this one, which catches up from the status blob.
+            let copy = fixture.device(storage: await storage.copy())
+            for _ in 0..<2 { #expect(try await fixture.validate(copy, .possession).status == 200) }
             let behind = try await device.fetchStatus()
             #expect(behind.counter == .resynchronized(steps: 2))
-            // Four failures: the two the device signed for and these two (a possession-only
-            // success resets nothing).
-            #expect(behind.failedAttempts == 4)
+            // A possession-only success resets nothing.
+            #expect(behind.failedAttempts == 2)
             #expect(try await fixture.validate(device, .password(Self.password)).status == 200)
-            #expect(try await device.fetchStatus().counter == .inStep)
+            let inStep = try await device.fetchStatus()
+            #expect(inStep.counter == .inStep && inStep.failedAttempts == 0)
 
             // Signatures made but never sent: the device is ahead, within the window.
             for _ in 0..<6 {
@@ -240,5 +243,21 @@ struct SDKSignatureTests {
             #expect(try await third.fetchStatus().state == .removed)
             #expect(try await fixture.validate(third, .password(Self.password)).status == 401)
         }
+    }
+}
+
+/// A device's storage that can be copied, as a backup restored on another phone copies it.
+actor CopyableStorage: SecureStorage {
+    private var entries: [String: Data] = [:]
+
+    func read(key: String) async throws(SecureStorageError) -> Data? { entries[key] }
+    func write(key: String, data: Data) async throws(SecureStorageError) { entries[key] = data }
+    func delete(key: String) async throws(SecureStorageError) { entries[key] = nil }
+
+    /// A new storage holding what this one holds now.
+    func copy() async -> InMemorySecureStorage {
+        let copy = InMemorySecureStorage()
+        for (key, data) in entries { try? await copy.write(key: key, data: data) }
+        return copy
     }
 }

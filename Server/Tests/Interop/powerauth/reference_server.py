@@ -208,7 +208,8 @@ class ReferenceServer:
             return 400, error("INVALID_ENCRYPTION_HEADER")
         env1, outer = self._open(json.loads(body), "/pa/generic/application")
         env2, inner = self._open(outer["activationData"], "/pa/activation")
-        kind, identity = outer["activationType"], outer["identityAttributes"]
+        # The RESTful integration's ActivationLayer1Request reads `type` only.
+        kind, identity = outer["type"], outer["identityAttributes"]
         if kind == "CODE":
             activation = next((a for a in self.activations.values()
                                if a.code == identity.get("code") and a.status == 1), None)

@@ -96,4 +96,16 @@ struct PowerAuthHeaderTests {
             #expect(throws: PowerAuthFailure.self) { try EciesRequest(body) }
         }
     }
+
+    /// The shipping SDKs send the activation's kind as `type`, the published document as
+    /// `activationType`: both are read, `type` first.
+    @Test func readsTheActivationKindFromTypeOrActivationType() throws {
+        let stock = try PowerAuthJSON.decode(ActivationLayer1Request.self, from: Data(#"{"type":"CODE","identityAttributes":{"code":"A"}}"#.utf8))
+        #expect(stock.kind == "CODE")
+        let documented = try PowerAuthJSON.decode(ActivationLayer1Request.self, from: Data(#"{"activationType":"CUSTOM"}"#.utf8))
+        #expect(documented.kind == "CUSTOM")
+        let both = try PowerAuthJSON.decode(ActivationLayer1Request.self, from: Data(#"{"type":"RECOVERY","activationType":"CODE"}"#.utf8))
+        #expect(both.kind == "RECOVERY")
+        #expect(try PowerAuthJSON.decode(ActivationLayer1Request.self, from: Data("{}".utf8)).kind == nil)
+    }
 }
