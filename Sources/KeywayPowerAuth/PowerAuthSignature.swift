@@ -147,20 +147,6 @@ public enum PowerAuthSignature {
         )
     }
 
-    /// The body of a request without one: its query parameters sorted by key, then by value,
-    /// written `key=value` and joined by `&`, in UTF-8 (Base64 is applied by
-    /// ``requestData(method:uriIdentifier:nonce:body:)``).
-    ///
-    /// - Parameter parameters: The decoded query parameters, in any order.
-    /// - Returns: The canonical bytes.
-    public static func canonicalQuery(_ parameters: [(key: String, value: String)]) -> Data {
-        let sorted = parameters.sorted { lhs, rhs in
-            lhs.key == rhs.key ? Array(lhs.value.utf8).lexicographicallyPrecedes(rhs.value.utf8)
-                : Array(lhs.key.utf8).lexicographicallyPrecedes(rhs.key.utf8)
-        }
-        return Data(sorted.map { "\($0.key)=\($0.value)" }.joined(separator: "&").utf8)
-    }
-
     /// The signature's binary components (32 bytes each, one per key). Component `i` is
     /// `HMAC(KEY_DERIVED_i, data)` where `KEY_DERIVED_i` starts as `HMAC(keys[i], CTR_DATA)` and is
     /// then chained with `HMAC(HMAC(keys[j+1], CTR_DATA), KEY_DERIVED)` for `j < i`, as the

@@ -105,19 +105,22 @@ extension DeviceActivation {
     }
 
     /// Signs a request without a body (`GET`, `DELETE`): the signed data are its query
-    /// parameters, sorted by name then value, as `name=value` joined by `&`.
+    /// parameters in the canonical form every PowerAuth server reads
+    /// (``PowerAuthSignature/canonicalQuery(_:)``: sorted by name then value, each encoded again
+    /// as a form, `name=value` joined by `&`).
     ///
     /// - Parameters:
     ///   - method: The HTTP method (`GET` by default).
     ///   - uriID: The URI identifier.
-    ///   - query: The decoded query parameters (a missing value counts as empty).
+    ///   - query: The decoded query parameters. One without a value (`?flag`) is not signed: it
+    ///     has no `=`, and the servers skip such pairs.
     ///   - authentication: The factors.
     /// - Returns: The header.
     /// - Throws: The errors of ``sign(method:uriID:body:with:)``.
     public func sign(method: String = "GET", uriID: String, query: [URLQueryItem], with authentication: FactorAuthentication)
         async throws(ActivationError) -> PowerAuthAuthorizationHeader
     {
-        let body = PowerAuthSignature.canonicalQuery(query.map { (key: $0.name, value: $0.value ?? "") })
+        let body = PowerAuthSignature.canonicalQuery(query.compactMap { item in item.value.map { (key: item.name, value: $0) } })
         return try await sign(method: method, uriID: uriID, body: body, with: authentication)
     }
 

@@ -22,7 +22,9 @@ public protocol PowerAuthSignatureRequestContext: RequestContext {
 ///     .post("pay") { request, context in … context.keywaySignature!.userId … }
 /// ```
 ///
-/// The body is read (up to 1 MiB) before the route runs and handed on unchanged. A refusal
+/// The body is read (up to 1 MiB) before the route runs and handed on unchanged; a request
+/// without one (a `GET`, a `DELETE`) is signed over its query in the canonical form every
+/// PowerAuth implementation reads (``PowerAuthSignature/canonicalQuery(rawQuery:)``). A refusal
 /// answers `401` with the published PowerAuth error body
 /// (`{"status":"ERROR","responseObject":{"code":…,"message":…}}`); an unreachable Keyway server
 /// answers `503`.
@@ -64,10 +66,17 @@ public struct PowerAuthSignatureMiddleware<Context: PowerAuthSignatureRequestCon
         } catch {
             return Self.refusal(.contentTooLarge, "ERR_REQUEST_TOO_LARGE", "A signed body may not exceed 1 MiB.")
         }
+        var signed = Data(buffer: body)
+        if signed.isEmpty {
+            guard let canonical = PowerAuthSignature.canonicalQuery(rawQuery: request.uri.query) else {
+                return Self.refusal(.badRequest, "ERR_INVALID_REQUEST", "A percent escape of the query is malformed.")
+            }
+            signed = canonical
+        }
         let verification: SignatureVerification
         do {
             verification = try await backend.verifySignature(
-                method: request.method.rawValue, uriId: uriId(request), body: Data(buffer: body), authorization: header,
+                method: request.method.rawValue, uriId: uriId(request), body: signed, authorization: header,
                 requiredFactors: requiredFactors)
         } catch KeywayBackendError.invalidConfiguration(let why) {
             return Self.refusal(.unauthorized, "POWERAUTH_AUTH_FAIL", why)

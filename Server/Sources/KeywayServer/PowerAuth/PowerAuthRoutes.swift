@@ -73,7 +73,7 @@ struct PowerAuthRoutes {
                 var body = try await Self.body(request)
                 let method = request.method.rawValue
                 if body.isEmpty, method == "GET" || method == "DELETE" {
-                    body = PowerAuthSignatureBody.canonicalQuery(request.uri.query)
+                    body = try PowerAuthSignatureBody.canonicalQuery(request.uri.query)
                 }
                 _ = try await verifier.verify(
                     header: request.headers[Self.authorizationHeader], method: method, uriId: "/pa/signature/validate",
@@ -158,16 +158,12 @@ struct PowerAuthRoutes {
 
 /// The signed body of a request without one.
 enum PowerAuthSignatureBody {
-    /// The canonical form of a query string (``PowerAuthSignature/canonicalQuery(_:)``).
-    static func canonicalQuery(_ query: String?) -> Data {
-        guard let query, !query.isEmpty else { return Data() }
-        let pairs = query.split(separator: "&").map { part -> (key: String, value: String) in
-            let pieces = part.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            func decode(_ text: Substring?) -> String {
-                String(text ?? "").replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String(text ?? "")
-            }
-            return (decode(pieces.first), decode(pieces.count > 1 ? pieces[1] : nil))
+    /// The canonical form of a raw query string (``PowerAuthSignature/canonicalQuery(rawQuery:)``);
+    /// a malformed percent escape is refused before any signature is checked, so it counts nothing.
+    static func canonicalQuery(_ query: String?) throws(PowerAuthFailure) -> Data {
+        guard let body = PowerAuthSignature.canonicalQuery(rawQuery: query) else {
+            throw .invalidRequest("A percent escape of the query is malformed.")
         }
-        return PowerAuthSignature.canonicalQuery(pairs)
+        return body
     }
 }

@@ -171,11 +171,25 @@ struct PowerAuthBackendTests {
                     let body = try await request.collectBody(upTo: 1 << 20)
                     return "paid by \(context.keywaySignature?.userId ?? "?") for \(body.readableBytes) bytes"
                 }
+            // A GET, signed over its query.
+            router.group("statements")
+                .add(
+                    middleware: PowerAuthSignatureMiddleware(
+                        backend: keyway, uriId: "/statements", requiredFactors: [.possession, .knowledge])
+                )
+                .get { _, context -> String in "statements of \(context.keywaySignature?.userId ?? "?")" }
             let server = try await LoopbackHTTPServer.start(router, label: "payments API")
             return PaymentsAPI(port: server.port, server: server)
         }
 
         func stop() async { await server.stop() }
+
+        func statements(query: String, header: String) async throws -> (Int, String) {
+            var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)/statements?\(query)")!)
+            request.setValue(header, forHTTPHeaderField: "X-PowerAuth-Authorization")
+            let (data, response) = try await URLSession.shared.data(for: request)
+            return ((response as? HTTPURLResponse)?.statusCode ?? 0, String(decoding: data, as: UTF8.self))
+        }
 
         func pay(_ body: Data, header: String?) async throws -> (Int, String) {
             var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)/payments/pay")!)
@@ -204,6 +218,16 @@ struct PowerAuthBackendTests {
                 #expect(try await api.pay(Self.payment, header: weak).0 == 401)
                 let other = try device.authorization(uriId: "/payments/pay", body: Self.payment, factors: [.possession, .knowledge])
                 #expect(try await api.pay(Data("{}".utf8), header: other).0 == 401)
+
+                // A GET: the signed body is its query in the reference's canonical form (written
+                // out by hand here), and a signature of another query does not pass.
+                let canonical = Data("from=2026-01-01&note=a+b%3Ac".utf8)
+                let query = "note=a%20b:c&from=2026-01-01"
+                let get = try device.authorization(method: "GET", uriId: "/statements", body: canonical, factors: [.possession, .knowledge])
+                let (listed, listedText) = try await api.statements(query: query, header: get)
+                #expect(listed == 200 && listedText == "statements of \(fixture.userId)", "\(listedText)")
+                let stale = try device.authorization(method: "GET", uriId: "/statements", body: canonical, factors: [.possession, .knowledge])
+                #expect(try await api.statements(query: "from=2026-01-02&note=a%20b:c", header: stale).0 == 401)
             }
         }
     }

@@ -39,6 +39,35 @@ struct PowerAuthSignatureTests {
         }
     }
 
+    /// A stock SDK signs a GET over the query decoded, sorted and encoded again with Java's
+    /// `URLEncoder` rules; the signed bytes here are written out by hand, not computed by Keyway's
+    /// own code. Values with a space, `:`, `@`, `/`, non-ASCII and `~` verify, by GET and DELETE,
+    /// whatever the query's order and spelling of its escapes; a malformed escape is refused
+    /// without counting.
+    @Test func getsAndDeletesSignedOverTheJavaCanonicalQuery() async throws {
+        try await PowerAuthFixture.run { fixture in
+            var device = try await Self.activeDevice(fixture)
+            let signed = Data("at=2026-11-28T10%3A00&from=J%C3%BCrgen+M%C3%BCller&path=%2Fa%2Fb&to=bob%40example.com&x=%7E*".utf8)
+            for (method, query) in [
+                ("GET", "to=bob%40example.com&from=J%C3%BCrgen%20M%C3%BCller&path=/a/b&at=2026-11-28T10:00&x=~*"),
+                ("DELETE", "x=%7E%2A&path=%2fa%2fb&at=2026-11-28T10%3a00&to=bob@example.com&from=J%c3%bcrgen+M%c3%bcller&flag"),
+            ] {
+                let header = try device.authorization(
+                    method: method, uriId: "/pa/signature/validate", body: signed, factors: [.possession, .knowledge])
+                let answer = try await device.send(
+                    method, "/pa/v3/signature/validate?\(query)", headers: ["X-PowerAuth-Authorization": header], body: nil)
+                #expect(answer.status == 200, "\(method): \(answer.json)")
+            }
+            let header = try device.authorization(
+                method: "GET", uriId: "/pa/signature/validate", body: Data("a=%zz".utf8), factors: .possession)
+            let malformed = try await device.send(
+                "GET", "/pa/v3/signature/validate?a=%zz", headers: ["X-PowerAuth-Authorization": header], body: nil)
+            #expect(malformed.status == 400 && malformed.errorCode == "ERR_INVALID_REQUEST", "\(malformed.json)")
+            let blob = try await device.status()
+            #expect(blob.failedAttempts == 0)
+        }
+    }
+
     @Test func wrongKnowledgeCountsBlocksAtTheMaximumAndTheAdminUnblocksAndRemoves() async throws {
         try await PowerAuthFixture.run { fixture in
             var device = try await Self.activeDevice(fixture)

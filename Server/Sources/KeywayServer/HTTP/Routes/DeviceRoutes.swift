@@ -112,14 +112,14 @@ struct DeviceRoutes {
     /// verifies with factors `factors` accepts; a refused signature answers with the published
     /// PowerAuth error body.
     private func signedByActivation(
-        _ request: Request, uriId: String, body: Data, factors: @escaping (PowerAuthSignatureFactors) -> Bool,
-        _ run: (PowerAuthActivationRecord) async throws -> Response
+        _ request: Request, uriId: String, body: @autoclosure () throws -> Data,
+        factors: @escaping (PowerAuthSignatureFactors) -> Bool, _ run: (PowerAuthActivationRecord) async throws -> Response
     ) async throws -> Response {
         let verified: PowerAuthSignatureVerifier.Verified
         do {
             verified = try await powerAuth.verify(
                 header: request.headers[PowerAuthRoutes.authorizationHeader], method: request.method.rawValue,
-                uriId: uriId, body: body, required: factors)
+                uriId: uriId, body: try body(), required: factors)
         } catch let failure as PowerAuthFailure {
             return PowerAuthRoutes.error(failure)
         }
