@@ -276,7 +276,9 @@ public final class KeywayServerApp: Sendable {
                 logger: logger),
             devices: PowerAuthDeviceService(
                 database: database, clock: clock, verifier: verifier, keystore: keystore, logger: logger),
-            tokens: tokens, recovery: recovery, verifier: verifier, clock: clock, logger: logger
+            tokens: tokens, recovery: recovery, verifier: verifier,
+            userInfo: PowerAuthUserInfoService(database: database, clock: clock, secrets: powerAuthSecrets, keystore: keystore),
+            clock: clock, logger: logger
         ).register(on: router)
         PowerAuthAdminRoutes(
             administration: PowerAuthAdministration(database: database, clock: clock, secrets: powerAuthSecrets),

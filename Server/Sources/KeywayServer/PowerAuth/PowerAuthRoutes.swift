@@ -16,6 +16,7 @@ struct PowerAuthRoutes {
     let tokens: PowerAuthTokenService
     let recovery: PowerAuthRecoveryService
     let verifier: PowerAuthSignatureVerifier
+    let userInfo: PowerAuthUserInfoService
     let clock: any ServerClock
     let logger: Logger
 
@@ -52,6 +53,14 @@ struct PowerAuthRoutes {
                     responseObject: PowerAuthServerStatus(
                         serverTime: clock.now().epochMilliseconds,
                         application: .init(name: "keyway-server", version: KeywayServerApp.version))))
+        }
+        // The activation's user, sealed under its transport key: only the device can open it.
+        table.declaring(.powerAuthApplication).post("pa/v3/user/info") { request, _ in
+            await answer {
+                try Self.json(
+                    try await userInfo.claims(
+                        encryptionHeader: request.headers[Self.encryptionHeader], body: try await Self.body(request)))
+            }
         }
         // An activation's status: anyone with its ID may ask; the answer is sealed under the
         // device's transport key, which only the device holds.

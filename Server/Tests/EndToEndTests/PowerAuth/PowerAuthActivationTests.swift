@@ -44,6 +44,43 @@ struct PowerAuthActivationTests {
         }
     }
 
+    /// `POST /pa/v3/user/info` (the RESTful integration's `UserInfoController`): sealed in
+    /// activation scope, answered with the activation's user as `sub`; another activation's ID,
+    /// an application-scope key or a removed activation get no answer to open.
+    @Test func theUserInfoIsSealedForTheActivationsDevice() async throws {
+        try await PowerAuthFixture.run { fixture in
+            let device = try await PowerAuthSignatureTests.activeDevice(fixture)
+            let activationId = try #require(device.activationId)
+            func ask(
+                activationId: String, activationScopeKey: Bool = true,
+                key given: (id: String, publicKey: P256.KeyAgreement.PublicKey)? = nil
+            ) async throws -> (PowerAuthAnswer, EciesContext) {
+                let key: (id: String, publicKey: P256.KeyAgreement.PublicKey)
+                if let given { key = given } else { key = try await device.temporaryKey(activationScope: activationScopeKey) }
+                let sealed = try device.seal(Data("{}".utf8), key: key, sharedInfo1: .activationScopeGeneric, activationScope: true)
+                let header =
+                    "PowerAuth version=\"3.3\", application_key=\"\(fixture.application.applicationKey)\", activation_id=\"\(activationId)\""
+                let answer = try await device.post(
+                    "/pa/v3/user/info", headers: ["X-PowerAuth-Encryption": header],
+                    body: try JSONSerialization.data(withJSONObject: sealed.body))
+                return (answer, sealed.context)
+            }
+            let (answer, context) = try await ask(activationId: activationId)
+            #expect(answer.status == 200, "\(answer.json)")
+            let claims = try JSONSerialization.jsonObject(with: try PowerAuthTestDevice.open(answer.json, with: context)) as? [String: Any]
+            #expect(claims?["sub"] as? String == fixture.userId)
+            #expect(claims?.count == 1)
+
+            let unknown = try await ask(activationId: "00000000-0000-0000-0000-000000000000").0
+            #expect(unknown.status == 400 && unknown.errorCode == "ERR_ENCRYPTION")
+            let applicationKey = try await ask(activationId: activationId, activationScopeKey: false).0
+            #expect(applicationKey.status == 400 && applicationKey.errorCode == "ERR_ENCRYPTION")
+            let keyBeforeRemoval = try await device.temporaryKey(activationScope: true)
+            #expect(try await fixture.admin("DELETE", "/admin/activations/\(activationId)").status == 200)
+            #expect(try await ask(activationId: activationId, key: keyBeforeRemoval).0.errorCode == "ERR_ENCRYPTION")
+        }
+    }
+
     @Test func activationByCodeCommittedAutomatically() async throws {
         try await PowerAuthFixture.run { fixture in
             let (activationId, code) = try await fixture.activationCode()
