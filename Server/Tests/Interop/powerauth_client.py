@@ -69,6 +69,7 @@ import sys
 import tempfile
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -113,6 +114,20 @@ class Http:
             return error.code, error.read()
         except urllib.error.URLError as error:
             raise Failure(f"POST {path}: {error.reason}") from error
+
+    def send(self, method, path, headers=None):
+        """A request without a body (GET, DELETE)."""
+        all_headers = {"Accept": "application/json"}
+        all_headers.update(self.extra_headers)
+        all_headers.update(headers or {})
+        request = urllib.request.Request(self.base_url + path, method=method, headers=all_headers)
+        try:
+            with urllib.request.urlopen(request, timeout=30) as response:
+                return response.status, response.read()
+        except urllib.error.HTTPError as error:
+            return error.code, error.read()
+        except urllib.error.URLError as error:
+            raise Failure(f"{method} {path}: {error.reason}") from error
 
     def post_json(self, path, obj, headers=None, expect=200):
         status, raw = self.post(path, json.dumps(obj).encode("utf-8"), headers)
@@ -185,7 +200,54 @@ def http_for(args, state=None):
             raise Failure(f"--header {header!r} is not 'Name: value'")
         headers.append((name.strip(), value.strip()))
     offset = (args.server_time - time.time()) if args.server_time is not None else 0.0
-    return Http(base_url, headers, offset)
+    http = Http(base_url, headers, offset)
+    if getattr(args, "sync_clock", False):
+        # As the 1.9 mobile SDKs do after every launch and return to the foreground: the
+        # server's time from POST /pa/v3/status corrects the clock of the ECIES timestamps.
+        http.clock_offset = server_time(http) / 1000 - time.time()
+    return http
+
+
+def server_time(http):
+    """POST /pa/v3/status (the RESTful integration's ServerStatusController): serverTime in ms."""
+    _, body = http.post_json("/pa/v3/status", {})
+    answer = response_object(body, "/pa/v3/status")
+    if not isinstance(answer.get("serverTime"), int):
+        raise Failure("/pa/v3/status: no integer serverTime", body=body)
+    return answer["serverTime"]
+
+
+# --- Signed GET queries (PowerAuthRequestCanonizationUtils.canonizeGetParameters) -------------------
+
+JAVA_FORM_SAFE = set(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-*_")
+
+
+def java_form_encode(text):
+    """java.net.URLEncoder.encode(text, UTF_8): letters, digits and .-*_ kept, a space +, every
+    other UTF-8 byte %XX (so ~ is %7E, unlike Python's quote_plus)."""
+    out = []
+    for byte in text.encode("utf-8"):
+        if byte in JAVA_FORM_SAFE:
+            out.append(chr(byte))
+        elif byte == 0x20:
+            out.append("+")
+        else:
+            out.append("%%%02X" % byte)
+    return "".join(out)
+
+
+def canonical_query(raw_query):
+    """The signed body of a GET: pairs without '=' skipped, each key and value URL-decoded (+ is a
+    space), sorted by key then value in Java's String order (UTF-16 code units), encoded again
+    with URLEncoder's rules and joined by '&'."""
+    pairs = []
+    for part in (raw_query or "").split("&"):
+        if "=" not in part:
+            continue
+        key, value = part.split("=", 1)
+        pairs.append((urllib.parse.unquote_plus(key, errors="strict"), urllib.parse.unquote_plus(value, errors="strict")))
+    pairs.sort(key=lambda pair: (pair[0].encode("utf-16-be"), pair[1].encode("utf-16-be")))
+    return "&".join(f"{java_form_encode(k)}={java_form_encode(v)}" for k, v in pairs).encode("utf-8")
 
 
 # --- Temporary keys (Temporary-Encryption-Keys.md) -----------------------------------------------
@@ -513,12 +575,12 @@ def cmd_sign(args):
 def cmd_call(args):
     state = active_state(args)
     http = http_for(args, state)
+    if args.method.upper() in ("GET", "DELETE"):
+        return call_without_body(args, state, http)
     body = read_body(args)
     signed = signature_header(state, args.method, args.uri_id, body, args.factors, args.password,
                               args.offset, not args.no_advance)
     save_state(args.state, state)
-    if args.method.upper() != "POST":
-        raise Failure("only POST is sent by this client (the signature is over the body bytes)")
     status, raw = http.post(args.path, body, {"X-PowerAuth-Authorization": signed["header"]})
     answer = parse_body(raw)
     if args.path == "/pa/v3/activation/remove" and status == 200:
@@ -528,6 +590,48 @@ def cmd_call(args):
     if args.expect_status is not None and status != args.expect_status:
         raise Failure(f"POST {args.path} answered {status}, {args.expect_status} expected", **result)
     return result
+
+
+def call_without_body(args, state, http):
+    """A GET or DELETE: the query as an app writes it (each --query NAME=VALUE percent-encoded,
+    a space as %20, in the order given), the signature over its canonical form."""
+    raw_query = "&".join(
+        urllib.parse.quote(name, safe="") + "=" + urllib.parse.quote(value, safe="")
+        for name, _, value in (item.partition("=") for item in args.query or []))
+    signed_body = canonical_query(raw_query)
+    signed = signature_header(state, args.method.upper(), args.uri_id, signed_body, args.factors, args.password,
+                              args.offset, not args.no_advance)
+    save_state(args.state, state)
+    path = args.path + ("?" + raw_query if raw_query else "")
+    status, raw = http.send(args.method.upper(), path, {"X-PowerAuth-Authorization": signed["header"]})
+    result = {"httpStatus": status, "body": parse_body(raw), "query": raw_query,
+              "signedBody": signed_body.decode("utf-8"), "counter": signed["counter"]}
+    if args.expect_status is not None and status != args.expect_status:
+        raise Failure(f"{args.method.upper()} {args.path} answered {status}, {args.expect_status} expected", **result)
+    return result
+
+
+def cmd_server_status(args):
+    http = http_for(args)
+    return {"serverTime": server_time(http)}
+
+
+def cmd_user_info(args):
+    """POST /pa/v3/user/info (the RESTful integration's UserInfoController): `{}` sealed in
+    activation scope (sh1 /pa/generic/activation) with the X-PowerAuth-Encryption header naming
+    the activation; the opened answer is the user's claims."""
+    state = active_state(args)
+    http = http_for(args, state)
+    config = state["config"]
+    temp = temporary_key(http, config, state)
+    env = envelope(http, config, ecies.SH1_GENERIC_ACTIVATION, temp, not args.uncompressed, state)
+    path = "/pa/v3/user/info"
+    status, raw = http.post(path, json.dumps(seal(http, env, temp, {})).encode("utf-8"),
+                            {"X-PowerAuth-Encryption": encryption_header(config, state)})
+    answer = parse_body(raw)
+    if status != 200:
+        raise Failure(f"{path} answered {status}", httpStatus=status, body=answer)
+    return {"claims": open_json(env, answer, path)}
 
 
 def cmd_offline_sign(args):
@@ -757,6 +861,8 @@ def parser():
         p.add_argument("--base-url", help="the server (default: the state's)")
         p.add_argument("--header", action="append", help="an extra HTTP header 'Name: value'")
         p.add_argument("--server-time", type=float, help="the server's current Unix time")
+        p.add_argument("--sync-clock", action="store_true",
+                       help="read the server's time from POST /pa/v3/status first, as the 1.9 mobile SDKs do")
         p.add_argument("--uncompressed", action="store_true", help="send uncompressed EC points")
         return p
 
@@ -798,10 +904,17 @@ def parser():
     signing(p)
     p.set_defaults(run=cmd_sign)
 
+    p = common(commands.add_parser("server-status"), state_required=False)
+    p.set_defaults(run=cmd_server_status)
+
+    p = common(commands.add_parser("user-info"))
+    p.set_defaults(run=cmd_user_info)
+
     p = common(commands.add_parser("call"))
     p.add_argument("--method", default="POST")
     p.add_argument("--path", required=True)
     p.add_argument("--body-file")
+    p.add_argument("--query", action="append", help="a query parameter NAME=VALUE of a GET or DELETE (repeatable)")
     p.add_argument("--expect-status", type=int)
     signing(p)
     p.set_defaults(run=cmd_call)

@@ -92,6 +92,78 @@ struct PowerAuthInteropTests {
         #expect((report["cases"] as? Int ?? 0) > 1_000)
     }
 
+    @Test("As the 1.9 mobile SDK: the clock from /pa/v3/status, type in the activation, signed GETs with encoded values, a replay, user info")
+    func asTheMobileSDKDoes() async throws {
+        let clock = ManualClock()
+        // The server's clock an hour off this machine's: an envelope stamped with the local time
+        // would be stale; the client reads the server's time first, as the mobile SDKs do.
+        clock.advance(by: 3_600)
+        try await withTestServer(TestServer.start(clock: clock, limits: .unthrottledPowerAuth, adminToken: testAdminToken)) { server in
+            let scratch = try Scratch()
+            defer { try? FileManager.default.removeItem(at: scratch.directory) }
+            func synced(_ arguments: [String], expectSuccess: Bool = true) async throws -> [String: Any] {
+                let (status, output) = try await PythonScript.run(
+                    "powerauth_client.py", arguments + ["--sync-clock"], separateErrors: true, timeout: .seconds(120))
+                let line = output.split(separator: "\n").last.map(String.init) ?? ""
+                let report = (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any] ?? [:]
+                if expectSuccess { #expect(status == 0, "\(arguments.first ?? ""): \(output)") }
+                return report
+            }
+            let serverTime = try await synced(["server-status", "--base-url", server.baseURL.absoluteString])
+            #expect(serverTime["serverTime"] as? Int == Int((clock.now().timeIntervalSince1970 * 1000).rounded(.down)))
+            let (userId, _) = try await signedInUser(server, clock: clock)
+            try await writeConfiguration(server, scratch)
+            let code = try await activationCode(server, userId: userId)
+            let activated = try await synced([
+                "activate", "--base-url", server.baseURL.absoluteString, "--config", scratch.config, "--state", scratch.state,
+                "--code", try #require(code["qrPayload"] as? String), "--password", Self.password,
+            ])
+            let activationId = try #require(activated["activationId"] as? String)
+            #expect((activated["status"] as? [String: Any])?["activationStatusName"] as? String == "ACTIVE")
+
+            // GETs and a DELETE whose values hold a space, `:`, `@`, `/`, `~` and non-ASCII, signed
+            // over the canonical query the Java reference makes.
+            for (method, query) in [
+                ("GET", ["to=bob@example.com", "note=Rent: 10/2026 ~ Jürgen", "amount=100.00"]),
+                ("DELETE", ["id=42", "reason=lost phone"]),
+            ] {
+                let answer = try await synced(
+                    ["call", "--state", scratch.state, "--method", method, "--path", "/pa/v3/signature/validate",
+                     "--uri-id", "/pa/signature/validate", "--factors", "possession_knowledge", "--password", Self.password,
+                     "--expect-status", "200"] + query.flatMap { ["--query", $0] })
+                #expect(answer["httpStatus"] as? Int == 200, "\(answer)")
+            }
+
+            // A header sent twice: the replay is refused and counted, and the device's next
+            // signatures verify (the server's counter did not move).
+            let body = try scratch.file("body.json", Data(#"{"amount":"1"}"#.utf8))
+            let signed = try await synced([
+                "sign", "--state", scratch.state, "--uri-id", "/pa/signature/validate", "--body-file", body,
+                "--factors", "possession_knowledge", "--password", Self.password,
+            ])
+            let header = try #require(signed["header"] as? String)
+            for expected in [200, 401, 401] {
+                let answer = try await server.request(
+                    "POST", "/pa/v3/signature/validate", headers: ["X-PowerAuth-Authorization": header, "Content-Type": "application/json"],
+                    body: Data(#"{"amount":"1"}"#.utf8))
+                #expect(answer.status == expected)
+            }
+            for _ in 0..<3 {
+                _ = try await synced([
+                    "call", "--state", scratch.state, "--path", "/pa/v3/signature/validate", "--uri-id", "/pa/signature/validate",
+                    "--body-file", body, "--factors", "possession_knowledge", "--password", Self.password, "--expect-status", "200",
+                ])
+            }
+            let status = try await synced(["status", "--state", scratch.state])
+            #expect(status["activationStatusName"] as? String == "ACTIVE")
+            #expect(status["failedAttempts"] as? Int == 0)
+
+            let info = try await synced(["user-info", "--state", scratch.state])
+            #expect((info["claims"] as? [String: Any])?["sub"] as? String == userId)
+            #expect(try await adminActivation(server, userId: userId, activationId)?["status"] as? String == "ACTIVE")
+        }
+    }
+
     @Test("By activation code: activate, sign, the counter window, blocking at the limit, unblock, remove, recover")
     func activationCodeLifecycle() async throws {
         let clock = ManualClock()
