@@ -91,6 +91,12 @@ def main():
         header = run.keyway(["sign", "GET", "/accounts", "--query", "b=2", "--query", "a=1", "--factors", "possession"]
                             ).stdout.strip()
         run.check(verify(header, "GET", "/accounts", b"a=1&b=2") is not None, "a GET signature over the sorted query")
+        # Values a stock server re-encodes: the SDK signs the query as the Java reference reads it.
+        header = run.keyway(["sign", "GET", "/accounts", "--query", "to=bob@example.com", "--query",
+                             "note=Rent: 10/2026 ~ Jürgen", "--factors", "possession"]).stdout.strip()
+        run.check(server.verify_get(header, "GET", "/accounts",
+                                    "note=Rent%3A%2010%2F2026%20~%20J%C3%BCrgen&to=bob%40example.com") is not None,
+                  "a GET signature over encoded values, re-encoded by the reference's rules")
 
         # The password: a wrong old one is refused by the server; the old one no longer signs after.
         run.keyway(["activation", "change-password", "--old-password", "0000", "--new-password", "5678"], expect=1,

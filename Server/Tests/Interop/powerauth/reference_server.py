@@ -12,6 +12,7 @@ import re
 import secrets
 import threading
 import time
+import urllib.parse
 import uuid
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
@@ -118,6 +119,11 @@ class ReferenceServer:
         if activation.failed >= activation.max_failed:
             activation.status = 4
         return False
+
+    def verify_get(self, header, method, uri_id, raw_query):
+        """A GET or DELETE, as the RESTful integration's filter reads it: the signed body is the
+        query in PowerAuthRequestCanonizationUtils.canonizeGetParameters' form."""
+        return self.verify_header(header, method, uri_id, canonize_get_parameters(raw_query))
 
     def verify_header(self, header, method, uri_id, body):
         fields = dict(re.findall(r'(\w+)="([^"]*)"', header or ""))
@@ -285,6 +291,23 @@ class ReferenceServer:
         answer = {"activationId": activation.id,
                   "encryptedVaultEncryptionKey": b64(aes_cbc_encrypt(vault, bytes(16), activation.transport()))}
         return 200, env.server_encrypt_response(json.dumps(answer).encode(), random_bytes(16), int(time.time() * 1000))
+
+
+def canonize_get_parameters(raw_query):
+    """PowerAuthRequestCanonizationUtils.canonizeGetParameters: pairs without '=' skipped, each key
+    and value decoded by URLDecoder (+ is a space), sorted by key then value (Java's String order:
+    UTF-16 code units), encoded again by URLEncoder (letters, digits and .-*_ kept, a space +,
+    every other UTF-8 byte %XX) and joined by '&'."""
+    def encode(text):
+        safe = b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-*_"
+        return "".join(chr(b) if b in safe else "+" if b == 0x20 else "%%%02X" % b for b in text.encode("utf-8"))
+    pairs = []
+    for part in (raw_query or "").split("&"):
+        if "=" in part:
+            key, value = part.split("=", 1)
+            pairs.append((urllib.parse.unquote_plus(key, errors="strict"), urllib.parse.unquote_plus(value, errors="strict")))
+    pairs.sort(key=lambda pair: (pair[0].encode("utf-16-be"), pair[1].encode("utf-16-be")))
+    return "&".join(f"{encode(k)}={encode(v)}" for k, v in pairs).encode("utf-8")
 
 
 def protocol_ad(version, application_key, activation_id, temporary_key_id):
