@@ -75,3 +75,33 @@ struct UnauthenticatedStorageTests {
         }
     }
 }
+
+/// A request object by reference (OpenID Connect Core §6.2) is refused at the client's registered
+/// redirect URI with `request_uri_not_supported`, its `state` and the issuer; at an unregistered
+/// one the page says it.
+@Suite("Authorization: a request_uri that is not a pushed request")
+struct RequestByReferenceTests {
+    @Test func isRefusedAtTheRedirectURIOnceTheClientAndItAreKnown() async throws {
+        try await withTestServer(TestServer.start(clock: ManualClock())) { server in
+            try await server.registerRedirectURI(UnauthenticatedStorageTests.redirectURI)
+            let query =
+                "client_id=\(TestServer.configId)&redirect_uri=\(UnauthenticatedStorageTests.redirectURI)&response_type=code"
+                + "&scope=openid&state=s-42&request_uri=https%3A%2F%2Frp.example%2Frequest.jwt"
+            let answer = try await server.request("GET", "/oauth2/authorize?\(query)")
+            #expect(answer.status == 303)
+            let location = try #require(answer.headers["location"])
+            let components = try #require(URLComponents(string: location))
+            let items = Dictionary(uniqueKeysWithValues: (components.queryItems ?? []).map { ($0.name, $0.value ?? "") })
+            #expect(location.hasPrefix(UnauthenticatedStorageTests.redirectURI + "?"))
+            #expect(items["error"] == "request_uri_not_supported")
+            #expect(items["state"] == "s-42")
+            #expect(items["iss"] == server.baseURL.absoluteString.trimmingCharacters(in: CharacterSet(charactersIn: "/")))
+            // An unregistered redirect URI: no redirect, a page.
+            let elsewhere = try await server.request(
+                "GET",
+                "/oauth2/authorize?client_id=\(TestServer.configId)&redirect_uri=https%3A%2F%2Fevil.example%2Fcb"
+                    + "&request_uri=https%3A%2F%2Frp.example%2Frequest.jwt")
+            #expect(elsewhere.status == 400 && elsewhere.headers["location"] == nil)
+        }
+    }
+}

@@ -27,6 +27,14 @@ extension HostedLogin {
         let theme = await theme(for: application)
         var parameters = parameters
         if let requestURI = parameters["request_uri"] {
+            // A request object by reference (OpenID Connect Core §6.2) is not supported: once the
+            // client and its redirect URI are known, the client is told so at the redirect URI
+            // (§6.2's `request_uri_not_supported`); otherwise the page says it.
+            if !requestURI.hasPrefix(Self.requestURIPrefix),
+                let refusal = try await refuseRequestByReference(parameters, application: application)
+            {
+                return refusal
+            }
             guard let pushed = try await redeemPushedRequest(requestURI, application: application) else {
                 return errorPage(
                     title: strings("error.par.title"), text: strings("error.par.text"), status: 400, theme: theme,
@@ -50,6 +58,25 @@ extension HostedLogin {
             }
             return try await answer(authorization, application: application, request: request, strings: strings)
         }
+    }
+
+    /// `request_uri_not_supported` at the request's redirect URI when it is one the client
+    /// registered; `nil` when it is not (the caller shows a page instead).
+    private func refuseRequestByReference(_ parameters: [String: String], application: ApplicationRecord) async throws
+        -> Response?
+    {
+        guard let redirectURI = parameters["redirect_uri"], !redirectURI.isEmpty else { return nil }
+        let registered = try await database.read { try await $0.redirectURIs.uris(.login, applicationId: application.id) }
+        guard RedirectURI.problem(with: redirectURI, publicClient: application.clientType == .public) == nil,
+            RedirectURI.matches(redirectURI, registered: registered)
+        else { return nil }
+        let mode = parameters["response_mode"].flatMap(AuthorizationRequest.ResponseMode.init(rawValue:)) ?? .query
+        return AuthorizationResponse.send(
+            AuthorizationResponse.error(
+                "request_uri_not_supported",
+                description: "Request objects by reference are not supported; send the parameters, or push them (PAR).",
+                state: parameters["state"], issuer: issuer()),
+            to: redirectURI, mode: mode)
     }
 
     /// Answers a valid request: from the browser session when it may, or through the pages.
