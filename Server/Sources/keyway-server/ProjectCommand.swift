@@ -38,9 +38,13 @@ struct ProjectCommand: AsyncParsableCommand {
         @Flag(help: "A confidential application: codes are redeemed with a client secret, from the app's backend.")
         var confidential = false
 
+        @Option(help: "Add the application to this existing project (its users, and single sign-on without consent) instead of a new one.")
+        var project: String?
+
         func run() async throws {
             let created = try await options.withService {
-                try await $0.createApplication(name: name, clientType: confidential ? "confidential" : "public")
+                try await $0.createApplication(
+                    name: name, clientType: confidential ? "confidential" : "public", projectId: project)
             }
             try Output.json(created)
         }

@@ -90,6 +90,16 @@ struct AdminAPITests {
             #expect(invalid.status == 400)
             #expect(invalid.json["code"] as? String == "invalid_request")
 
+            // A second application of the Shop's project, and none in a project that does not exist.
+            let shopProject = try #require(created.json["projectId"] as? String)
+            let shopAdmin = try await admin(
+                server, "POST", "/admin/applications", ["name": "Shop admin", "projectId": shopProject])
+            #expect(shopAdmin.status == 201 && shopAdmin.json["projectId"] as? String == shopProject)
+            let nowhere = try await admin(server, "POST", "/admin/applications", ["name": "Lost", "projectId": "prj_nope"])
+            #expect(nowhere.status == 404, "\(nowhere.json)")
+            let listedProjects = try #require(try await admin(server, "GET", "/admin/applications").json["applications"] as? [[String: Any]])
+            #expect(!listedProjects.contains { $0["name"] as? String == "Lost" })
+
             let list = try await admin(server, "GET", "/admin/applications")
             let applications = try #require(list.json["applications"] as? [[String: Any]])
             let shop = try #require(applications.first { $0["configId"] as? String == configId })

@@ -18,6 +18,13 @@ extension AdminCommandTests {
         let database = try freshDatabase()
         let created = try json(try await run(["project", "create", "--name", "Native"], database: database).output)
         let configId = try #require(created["configId"] as? String)
+        // A second application of the same project, and none of a project that does not exist.
+        let projectId = try #require(created["projectId"] as? String)
+        let sibling = try json(
+            try await run(["project", "create", "--name", "Native admin", "--project", projectId], database: database).output)
+        #expect(sibling["projectId"] as? String == projectId && sibling["configId"] as? String != configId)
+        let lost = try await run(["project", "create", "--name", "Lost", "--project", "prj_nope"], database: database)
+        #expect(lost.status == 1 && lost.errors.contains("No project has the ID prj_nope."))
 
         let updated = try await run(
             [

@@ -5,6 +5,9 @@ package struct CreateApplicationRequest: Codable, Sendable {
     package var name: String
     /// `public` (default) or `confidential`.
     package var clientType: String?
+    /// An existing project the application joins (its users, sessions and single sign-on without
+    /// a consent page: both are the project's own); absent, a new project is made for it.
+    package var projectId: String?
 }
 
 /// `POST /admin/applications/{configId}/invite-codes`.

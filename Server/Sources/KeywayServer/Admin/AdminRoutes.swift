@@ -24,7 +24,7 @@ struct AdminRoutes {
             let body = try await RequestDecoding.json(CreateApplicationRequest.self, from: request, context: context)
             return try await answer(context) {
                 let created = try await service.createApplication(
-                    name: body.name, clientType: body.clientType ?? "public")
+                    name: body.name, clientType: body.clientType ?? "public", projectId: body.projectId)
                 logger.notice("admin: application created", metadata: ["configId": "\(created.configId)"])
                 return try HTTPResponses.json(created, status: .created)
             }

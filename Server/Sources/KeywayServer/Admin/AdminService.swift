@@ -94,9 +94,9 @@ package struct AdminService: Sendable {
     /// Creates a project named after the application, and the application in it (flow type
     /// `signin`, users created on first verified sign-in, the default policy). A confidential
     /// application's client secret is returned this once.
-    package func createApplication(name rawName: String, clientType rawClientType: String = "public")
-        async throws -> CreatedApplication
-    {
+    package func createApplication(
+        name rawName: String, clientType rawClientType: String = "public", projectId existingProject: String? = nil
+    ) async throws -> CreatedApplication {
         let name = rawName.trimmingCharacters(in: .whitespaces)
         guard !name.isEmpty, name.count <= 100 else {
             throw AdminError.invalidInput(field: "name", message: "An application needs a name of 1 to 100 characters.")
@@ -106,10 +106,16 @@ package struct AdminService: Sendable {
         }
         let now = clock.now().epochMilliseconds
         let configId = "cfg_\(SecureRandom.identifier(prefix: "").dropFirst())"
-        let projectId = SecureRandom.identifier(prefix: "prj")
+        let projectId = existingProject ?? SecureRandom.identifier(prefix: "prj")
         let secret = clientType == .confidential ? SecureRandom.token(prefix: "kcs") : nil
         try await database.write { repositories in
-            try await repositories.applications.insertProject(id: projectId, name: name, isDev: false, createdAt: now)
+            if let existingProject {
+                guard try await repositories.applications.projectName(id: existingProject) != nil else {
+                    throw AdminError.projectNotFound(projectId: existingProject)
+                }
+            } else {
+                try await repositories.applications.insertProject(id: projectId, name: name, isDev: false, createdAt: now)
+            }
             try await repositories.applications.insert(
                 ApplicationRecord(
                     id: SecureRandom.identifier(prefix: "app"), projectId: projectId, configId: configId, name: name,

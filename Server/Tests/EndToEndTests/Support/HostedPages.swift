@@ -19,20 +19,22 @@ extension TestServer {
             """)
     }
 
-    /// Creates an application through the admin API and moves it into the dev application's
-    /// project; answers its client ID and, for a confidential one, its secret. The server was
-    /// started with ``testAdminToken``.
+    /// Creates an application in the dev application's project through the admin API
+    /// (`projectId`); answers its client ID and, for a confidential one, its secret. The server
+    /// was started with ``testAdminToken``.
     func addProjectApplication(name: String, confidential: Bool = false) async throws -> (configId: String, secret: String?) {
-        let created = try await admin(
-            "POST", "/admin/applications", ["name": name, "clientType": confidential ? "confidential" : "public"])
-        guard created.status == 201, let configId = created.json["configId"] as? String else {
-            throw TestFailure("The application was not created: \(created.status) \(created.json)")
+        let dev = try await admin("GET", "/admin/applications/\(TestServer.configId)")
+        guard let projectId = dev.json["projectId"] as? String else {
+            throw TestFailure("The dev application has no project: \(dev.status) \(dev.json)")
         }
-        try await execute(
-            """
-            UPDATE applications SET project_id = (SELECT project_id FROM applications WHERE config_id = '\(TestServer.configId)')
-            WHERE config_id = '\(configId)'
-            """)
+        let created = try await admin(
+            "POST", "/admin/applications",
+            ["name": name, "clientType": confidential ? "confidential" : "public", "projectId": projectId])
+        guard created.status == 201, let configId = created.json["configId"] as? String,
+            created.json["projectId"] as? String == projectId
+        else {
+            throw TestFailure("The application was not created in the project: \(created.status) \(created.json)")
+        }
         return (configId, created.json["clientSecret"] as? String)
     }
 }
