@@ -103,24 +103,15 @@ class Http:
         self.clock_offset = clock_offset
 
     def post(self, path, body: bytes, headers=None):
-        all_headers = {"Content-Type": "application/json", "Accept": "application/json"}
-        all_headers.update(self.extra_headers)
-        all_headers.update(headers or {})
-        request = urllib.request.Request(self.base_url + path, data=body, method="POST", headers=all_headers)
-        try:
-            with urllib.request.urlopen(request, timeout=30) as response:
-                return response.status, response.read()
-        except urllib.error.HTTPError as error:
-            return error.code, error.read()
-        except urllib.error.URLError as error:
-            raise Failure(f"POST {path}: {error.reason}") from error
+        return self.send("POST", path, headers, body, {"Content-Type": "application/json"})
 
-    def send(self, method, path, headers=None):
-        """A request without a body (GET, DELETE)."""
+    def send(self, method, path, headers=None, body=None, defaults=None):
+        """One request; a GET or DELETE goes without a body."""
         all_headers = {"Accept": "application/json"}
+        all_headers.update(defaults or {})
         all_headers.update(self.extra_headers)
         all_headers.update(headers or {})
-        request = urllib.request.Request(self.base_url + path, method=method, headers=all_headers)
+        request = urllib.request.Request(self.base_url + path, data=body, method=method, headers=all_headers)
         try:
             with urllib.request.urlopen(request, timeout=30) as response:
                 return response.status, response.read()
