@@ -382,6 +382,27 @@ struct OpenIDProviderConformanceTests {
         }
     }
 
+    @Test("OP-UserInfo-Body (POST, RFC 6750 §2.2)")
+    func userInfoTokenInAFormBody() async throws {
+        try await withProvider { server, _, agent, client in
+            let (_, _, tokens) = try await authorize(server, agent, client)
+            let token = try #require(tokens["access_token"] as? String)
+            let form = ["Content-Type": "application/x-www-form-urlencoded"]
+            let answer = try await server.request("POST", "/oauth2/userinfo", headers: form, body: Data("access_token=\(token)".utf8))
+            #expect(answer.status == 200)
+            let json = (try? JSONSerialization.jsonObject(with: answer.body)) as? [String: Any] ?? [:]
+            #expect(json["sub"] as? String == (try TestRelyingParty.claims(try #require(tokens["id_token"] as? String))["sub"] as? String))
+            let wrong = try await server.request("POST", "/oauth2/userinfo", headers: form, body: Data("access_token=nope".utf8))
+            #expect(wrong.status == 401)
+            // Not in a query, nor in a form on GET; the header wins when both are sent.
+            #expect(try await server.request("GET", "/oauth2/userinfo?access_token=\(token)").status == 401)
+            let both = try await server.request(
+                "POST", "/oauth2/userinfo", headers: form.merging(["Authorization": "Bearer nope"]) { $1 },
+                body: Data("access_token=\(token)".utf8))
+            #expect(both.status == 401)
+        }
+    }
+
     @Test("OP-Refresh-Token")
     func refreshTokenGrant() async throws {
         try await withProvider { server, _, agent, client in

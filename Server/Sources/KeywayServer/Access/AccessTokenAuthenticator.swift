@@ -21,9 +21,11 @@ struct AccessTokenAuthenticator: Sendable {
     let accessTokens: AccessTokenVerifier
     let dpop: DPoPVerifier
 
-    /// The token's claims and user; RFC 6750 §3.1 errors otherwise.
-    func authenticate(_ request: Request) async throws -> SignedInUser {
-        guard let header = request.headers[.authorization] else {
+    /// The token's claims and user; RFC 6750 §3.1 errors otherwise. `formToken` is the
+    /// `access_token` of a form body (RFC 6750 §2.2), used only when the request has no
+    /// `Authorization` header: a bearer token, never a DPoP-bound one.
+    func authenticate(_ request: Request, formToken: String? = nil) async throws -> SignedInUser {
+        guard let header = request.headers[.authorization] ?? formToken.map({ "Bearer \($0)" }) else {
             throw OAuthFailure.missingBearer
         }
         let parts = header.split(separator: " ", maxSplits: 1)

@@ -1,3 +1,4 @@
+import Foundation
 import Hummingbird
 
 /// Guards the routes declared ``Caller/user`` and ``Caller/account``: the request's access token
@@ -10,11 +11,18 @@ import Hummingbird
 /// ``Caller/powerAuthSignature`` lets a request with an `X-PowerAuth-Authorization` header and no
 /// `Authorization` through untouched: the route verifies that signature over its own URI
 /// identifier and body (``PowerAuthSignatureVerifier``), which only it knows.
+///
+/// On ``Caller/user`` routes a `POST` with a form body and no `Authorization` header may carry
+/// the token as its `access_token` parameter (RFC 6750 §2.2, as OpenID Connect's UserInfo allows);
+/// such a body is read (up to 16 KiB) and handed on unchanged.
 struct AccessTokenAuthorization: RouterMiddleware {
     typealias Context = KeywayRequestContext
     let tokens: AccessTokenAuthenticator
     let firstPartyOnly: Bool
     var orPowerAuthSignature = false
+
+    /// The largest form body read for its `access_token`.
+    static let maximumFormBody = 16 * 1024
 
     func handle(
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
@@ -24,9 +32,17 @@ struct AccessTokenAuthorization: RouterMiddleware {
         {
             return try await next(request, context)
         }
+        var request = request
+        var formToken: String?
+        if !firstPartyOnly, request.method == .post, request.headers[.authorization] == nil,
+            request.headers[.contentType]?.lowercased().hasPrefix("application/x-www-form-urlencoded") == true
+        {
+            let body = try await request.collectBody(upTo: Self.maximumFormBody)
+            formToken = (try? FormURLEncoded.parse(Data(buffer: body)))?["access_token"]
+        }
         let signedIn: SignedInUser
         do {
-            signedIn = try await tokens.authenticate(request)
+            signedIn = try await tokens.authenticate(request, formToken: formToken)
             if firstPartyOnly { try await tokens.requireFirstParty(signedIn) }
         } catch let failure as OAuthFailure {
             return HTTPResponses.oauthError(failure)
