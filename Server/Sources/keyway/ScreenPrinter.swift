@@ -52,7 +52,8 @@ struct ScreenPrinter {
     /// One line for an error: its sentence and code, what to do about it, and its trace ID.
     func report(_ banner: Banner) {
         if banner.code == .networkError {
-            terminal.status("Error: could not reach the Keyway server at \(server). Is it running?")
+            // The reason (a timeout, a refused connection) goes with it: what tells them apart.
+            terminal.status("Error: could not reach the Keyway server at \(server) (\(banner.message)). Is it running?")
             return
         }
         var line = "Error: \(banner.message) [\(banner.code.rawValue)]"
