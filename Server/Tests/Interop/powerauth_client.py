@@ -82,6 +82,9 @@ from powerauth.primitives import (  # noqa: E402
 )
 
 VERSION = "3.3"
+# The protocol of the requests this run sends (--protocol): 3.3, or 3.2 as the 1.7 and 1.8 mobile
+# SDKs send it (no temporary keys: envelopes are sealed to the master or the activation's key).
+PROTOCOL = VERSION
 STATUS_PATH = "/pa/v3/activation/status"
 HISTORY = 64
 
@@ -250,7 +253,14 @@ def temporary_key(http, config, activation=None):
     answer is signed by KEY_SERVER_MASTER_PRIVATE. Activation scope: HS256 key =
     KDF_INTERNAL(KEY_TRANSPORT, APP_SECRET) with APP_SECRET again as its decoded bytes (the
     document leaves the form open here; the application scope's "decoded to raw bytes" is read as
-    holding for both), the answer signed by the activation's KEY_SERVER_PRIVATE."""
+    holding for both), the answer signed by the activation's KEY_SERVER_PRIVATE.
+
+    In 3.2 there are no temporary keys: an envelope is sealed to KEY_SERVER_MASTER_PUBLIC
+    (application scope) or the activation's KEY_SERVER_PUBLIC (End-To-End-Encryption.md of 3.2),
+    and carries no temporaryKeyId."""
+    if PROTOCOL == "3.2":
+        sealed_to = activation["serverPublicKey"] if activation else config["masterServerPublicKey"]
+        return {"id": None, "publicKey": public_key_from_bytes(unb64(sealed_to)), "claims": {}}
     challenge = b64(random_bytes(16))
     claims = {"applicationKey": config["applicationKey"], "challenge": challenge}
     secret = unb64(config["applicationSecret"])
@@ -299,16 +309,17 @@ def number(value):
 def envelope(http, config, shared_info1, temp, compressed, activation=None):
     if activation:
         base = ecies.shared_info2_base_activation(config["applicationSecret"], unb64(activation["transportKey"]))
-        ad = ecies.associated_data(VERSION, config["applicationKey"], activation["activationId"], temp["id"])
+        ad = ecies.associated_data(PROTOCOL, config["applicationKey"], activation["activationId"], temp["id"])
     else:
         base = ecies.shared_info2_base_application(config["applicationSecret"])
-        ad = ecies.associated_data(VERSION, config["applicationKey"], None, temp["id"])
-    return ecies.EciesEnvelope.for_public_key(temp["publicKey"], VERSION, shared_info1, base, ad, compressed)
+        ad = ecies.associated_data(PROTOCOL, config["applicationKey"], None, temp["id"])
+    return ecies.EciesEnvelope.for_public_key(temp["publicKey"], PROTOCOL, shared_info1, base, ad, compressed)
 
 
 def seal(http, env, temp, obj) -> dict:
     payload = env.encrypt_request(json.dumps(obj).encode("utf-8"), timestamp=http.now_ms())
-    payload["temporaryKeyId"] = temp["id"]
+    if temp["id"] is not None:
+        payload["temporaryKeyId"] = temp["id"]
     return payload
 
 
@@ -368,7 +379,7 @@ def signature_header(state, method, uri_id, body, factors, password, offset=0, a
     data = protocol.normalized_data(method, uri_id, nonce, body, config["applicationSecret"])
     signature = protocol.online_signature(data, keys, ctr_data)
     header = protocol.authorization_header(state["activationId"], config["applicationKey"], nonce,
-                                           factors, signature, VERSION)
+                                           factors, signature, PROTOCOL)
     return {"header": header, "signature": signature, "nonce": b64(nonce), "counter": counter,
             "ctrData": b64(ctr_data), "factors": factors}
 
@@ -458,7 +469,7 @@ def cmd_activate(args):
     # The 1.9 mobile SDKs send the kind as `type` (the published document: `activationType`).
     outer = {"type": activation_type, "identityAttributes": identity,
              "activationData": seal(http, level2, temp, inner)}
-    header = f'PowerAuth version="{VERSION}", application_key="{config["applicationKey"]}"'
+    header = f'PowerAuth version="{PROTOCOL}", application_key="{config["applicationKey"]}"'
     path = "/pa/v3/activation/create"
     _, body = http.post_json(path, seal(http, level1, temp, outer), {"X-PowerAuth-Encryption": header})
     layer1 = open_json(level1, body, f"{path} level 1")
@@ -772,7 +783,7 @@ def cmd_encrypt(args):
 
 
 def encryption_header(config, activation=None):
-    header = f'PowerAuth version="{VERSION}", application_key="{config["applicationKey"]}"'
+    header = f'PowerAuth version="{PROTOCOL}", application_key="{config["applicationKey"]}"'
     if activation:
         header += f', activation_id="{activation["activationId"]}"'
     return header
@@ -855,6 +866,8 @@ def parser():
         p.add_argument("--sync-clock", action="store_true",
                        help="read the server's time from POST /pa/v3/status first, as the 1.9 mobile SDKs do")
         p.add_argument("--uncompressed", action="store_true", help="send uncompressed EC points")
+        p.add_argument("--protocol", default=VERSION, choices=["3.2", "3.3"],
+                       help="the protocol version of the requests (3.2: as the 1.7 and 1.8 mobile SDKs)")
         return p
 
     def signing(p, uri_default=None):
@@ -954,7 +967,9 @@ def parser():
 
 
 def main(argv=None) -> int:
+    global PROTOCOL
     args = parser().parse_args(argv)
+    PROTOCOL = getattr(args, "protocol", None) or VERSION
     if args.self_test:
         import test_powerauth_client
         return test_powerauth_client.run()

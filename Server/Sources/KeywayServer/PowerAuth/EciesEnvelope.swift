@@ -5,7 +5,13 @@ import KeywayPowerAuth
 /// An encrypted request checked field by field, and the context that opens it and seals the
 /// answer.
 struct EciesRequest: Sendable {
-    let temporaryKeyId: String
+    /// The protocol version it was sealed in, from its request's header: 3.3, or 3.2 (the 1.7 and
+    /// 1.8 mobile SDKs).
+    let version: PowerAuthVersion
+    /// The temporary key it was sealed to (3.3). `nil` in 3.2, which has no temporary keys and
+    /// seals to the application's master key (application scope) or the activation's server key
+    /// (activation scope); a `temporaryKeyId` in a 3.2 body is not read.
+    let temporaryKeyId: String?
     let payload: EciesPayload
 
     /// The largest ciphertext read.
@@ -13,9 +19,14 @@ struct EciesRequest: Sendable {
     /// How far a request's timestamp may be from the server's clock (milliseconds).
     static let timeWindow: Int64 = 5 * 60 * 1000
 
-    init(_ body: EciesRequestBody, fallbackTemporaryKeyId: String? = nil) throws(PowerAuthFailure) {
-        temporaryKeyId = try PowerAuthHeaderParameters.identifier(
-            body.temporaryKeyId ?? fallbackTemporaryKeyId, field: "temporaryKeyId")
+    init(_ body: EciesRequestBody, version: PowerAuthVersion, fallbackTemporaryKeyId: String? = nil)
+        throws(PowerAuthFailure)
+    {
+        self.version = version
+        temporaryKeyId =
+            version == .v32
+            ? nil
+            : try PowerAuthHeaderParameters.identifier(body.temporaryKeyId ?? fallbackTemporaryKeyId, field: "temporaryKeyId")
         let ephemeral = try PowerAuthHeaderParameters.base64(
             body.ephemeralPublicKey, field: "ephemeralPublicKey", count: [33, 65], maxLength: 128)
         let encrypted = try PowerAuthHeaderParameters.base64(
@@ -59,14 +70,14 @@ struct EciesServerContext: Sendable {
         do {
             key = try EciesEnvelopeKey.forResponse(
                 privateKey: privateKey, ephemeralPublicKey: request.payload.ephemeralPublicKey ?? Data(),
-                sharedInfo1: sharedInfo1.bytes, version: PowerAuthProtocol.version)
+                sharedInfo1: sharedInfo1.bytes, version: request.version)
         } catch {
             throw .encryption("The ephemeral public key is not a P-256 point.")
         }
         context = EciesContext(
-            version: PowerAuthProtocol.version, envelopeKey: key, sharedInfo2Base: sharedInfo2Base,
+            version: request.version, envelopeKey: key, sharedInfo2Base: sharedInfo2Base,
             associatedData: EciesContext.associatedData(
-                version: PowerAuthProtocol.version, applicationKey: applicationKey, activationID: activationId,
+                version: request.version, applicationKey: applicationKey, activationID: activationId,
                 temporaryKeyID: request.temporaryKeyId))
     }
 

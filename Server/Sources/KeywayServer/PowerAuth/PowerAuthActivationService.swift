@@ -25,7 +25,7 @@ struct PowerAuthActivationService: Sendable {
         guard header.activationId == nil else {
             throw PowerAuthFailure.invalidRequest("The activation is created in application scope: send no activation_id.")
         }
-        let level1 = try EciesRequest(PowerAuthJSON.decode(EciesRequestBody.self, from: body))
+        let level1 = try EciesRequest(PowerAuthJSON.decode(EciesRequestBody.self, from: body), version: header.version)
         try level1.checkTimestamp(now: clock.now())
         let secrets = self.secrets
         let (credentials, level1Key) = try await database.read { repositories in
@@ -33,8 +33,8 @@ struct PowerAuthActivationService: Sendable {
                 applicationKey: header.applicationKey, secrets: secrets, in: repositories)
             else { throw PowerAuthFailure.activation("No application has this application key.") }
             let key = try await keystore.privateKey(
-                id: level1.temporaryKeyId, applicationId: credentials.record.applicationId, activationId: nil,
-                in: repositories)
+                for: level1, applicationId: credentials.record.applicationId, activationId: nil,
+                sealedTo: { try credentials.masterAgreementKey }, in: repositories)
             return (credentials, key)
         }
         let sharedInfo2Base = EciesContext.applicationScopeSharedInfo2Base(applicationSecret: credentials.applicationSecret)
@@ -46,12 +46,13 @@ struct PowerAuthActivationService: Sendable {
         guard let activationData = layer1.activationData else {
             throw PowerAuthFailure.invalidRequest("activationData is required.")
         }
-        let level2 = try EciesRequest(activationData, fallbackTemporaryKeyId: level1.temporaryKeyId)
+        let level2 = try EciesRequest(
+            activationData, version: header.version, fallbackTemporaryKeyId: level1.temporaryKeyId)
         try level2.checkTimestamp(now: clock.now())
         let level2Key = try await database.read { repositories in
             try await keystore.privateKey(
-                id: level2.temporaryKeyId, applicationId: credentials.record.applicationId, activationId: nil,
-                in: repositories)
+                for: level2, applicationId: credentials.record.applicationId, activationId: nil,
+                sealedTo: { try credentials.masterAgreementKey }, in: repositories)
         }
         let context2 = try EciesServerContext(
             privateKey: level2Key, request: level2, sharedInfo1: .activationLayer2, sharedInfo2Base: sharedInfo2Base,
@@ -89,7 +90,7 @@ struct PowerAuthActivationService: Sendable {
     private func spend(_ envelope: EciesRequest) async throws {
         let seen = secrets.hash(
             [
-                envelope.temporaryKeyId, envelope.payload.ephemeralPublicKey?.base64EncodedString() ?? "",
+                envelope.temporaryKeyId ?? "master", envelope.payload.ephemeralPublicKey?.base64EncodedString() ?? "",
                 envelope.payload.nonce?.base64EncodedString() ?? "",
             ].joined(separator: "|"), purpose: "activation-envelope")
         let expiresAt = clock.now().epochMilliseconds + 2 * EciesRequest.timeWindow

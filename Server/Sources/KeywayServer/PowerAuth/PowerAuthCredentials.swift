@@ -51,6 +51,11 @@ struct PowerAuthCredentials: Sendable {
                 record.sealedApplicationSecret, purpose: PowerAuthSecrets.Purpose.applicationSecret(record.applicationId)),
             masterPrivateKey: try P256.Signing.PrivateKey(rawRepresentation: agreement.rawRepresentation))
     }
+
+    /// The master key for key agreement: what a 3.2 device seals application-scope requests to.
+    var masterAgreementKey: P256.KeyAgreement.PrivateKey {
+        get throws { try P256.KeyAgreement.PrivateKey(rawRepresentation: masterPrivateKey.rawRepresentation) }
+    }
 }
 
 /// The keys an activation shares with its device, derived on the server from its key pair and the

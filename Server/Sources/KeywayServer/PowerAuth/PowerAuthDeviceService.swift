@@ -36,7 +36,9 @@ struct PowerAuthDeviceService: Sendable {
     /// `/pa/vault/unlock`), answered with `KEY_ENCRYPTION_VAULT` under `KEY_TRANSPORT`, sealed.
     func unlockVault(authorization: String?, body: Data) async throws -> EciesResponseBody {
         // Malformed envelopes are refused before the signature is counted.
-        let request = try EciesRequest(PowerAuthJSON.decode(EciesRequestBody.self, from: body))
+        // The envelope is in the signature's protocol version (3.2 seals to the activation's key).
+        let version = try PowerAuthAuthorizationHeader(authorization).version
+        let request = try EciesRequest(PowerAuthJSON.decode(EciesRequestBody.self, from: body), version: version)
         try request.checkTimestamp(now: clock.now())
         let verified = try await verifier.verify(
             header: authorization, method: "POST", uriId: "/pa/vault/unlock", body: body,
@@ -44,8 +46,8 @@ struct PowerAuthDeviceService: Sendable {
         let activation = verified.activation
         let privateKey = try await database.read { repositories in
             try await keystore.privateKey(
-                id: request.temporaryKeyId, applicationId: activation.applicationId, activationId: activation.id,
-                in: repositories)
+                for: request, applicationId: activation.applicationId, activationId: activation.id,
+                sealedTo: { verified.keys.serverPrivateKey }, in: repositories)
         }
         let context = try EciesServerContext(
             privateKey: privateKey, request: request, sharedInfo1: .vaultUnlock,

@@ -117,15 +117,20 @@ struct PowerAuthAuthorizationHeader: Sendable, Equatable {
 
 /// What the server speaks of the protocol.
 enum PowerAuthProtocol {
-    /// Only 3.3.
+    /// The version of what the server originates (temporary keys, its own envelopes).
     static let version = PowerAuthVersion.v33
+    /// The versions a device's request may be in: 3.3, and 3.2 (the 1.7 and 1.8 mobile SDKs,
+    /// whose envelopes are sealed to the application's master key or the activation's server key
+    /// instead of a temporary key). Signatures are computed alike in both.
     /// The look-ahead window of the hash-based counter.
     static let lookAhead = 20
 
+    static let accepted: Set<PowerAuthVersion> = [.v32, .v33]
+
     static func version(_ text: String?) throws(PowerAuthFailure) -> PowerAuthVersion {
         guard let text else { throw .invalidRequest("The protocol version is required.") }
-        guard text == version.rawValue else {
-            throw .invalidRequest("Protocol version \(text.prefix(16)) is not supported: this server speaks 3.3.")
+        guard let version = PowerAuthVersion(rawValue: text), accepted.contains(version) else {
+            throw .invalidRequest("Protocol version \(text.prefix(16)) is not supported: this server speaks 3.3 and 3.2.")
         }
         return version
     }

@@ -86,6 +86,17 @@ struct PowerAuthKeystore: Sendable {
         return KeystoreCreateResponse(responseObject: .init(jwt: signed), requestObject: .init(jwt: signed))
     }
 
+    /// The private key `request` was sealed to: its temporary key (3.3), or — a 3.2 request has
+    /// none — `serverKey`, the application's master key in application scope or the activation's
+    /// server key in activation scope.
+    func privateKey(
+        for request: EciesRequest, applicationId: String, activationId: String?,
+        sealedTo serverKey: () throws -> P256.KeyAgreement.PrivateKey, in repositories: Repositories
+    ) async throws -> P256.KeyAgreement.PrivateKey {
+        guard let id = request.temporaryKeyId else { return try serverKey() }
+        return try await privateKey(id: id, applicationId: applicationId, activationId: activationId, in: repositories)
+    }
+
     /// The private key of a temporary key of this scope that has not expired.
     func privateKey(id: String, applicationId: String, activationId: String?, in repositories: Repositories)
         async throws -> P256.KeyAgreement.PrivateKey

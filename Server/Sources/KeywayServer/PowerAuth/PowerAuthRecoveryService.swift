@@ -19,7 +19,9 @@ struct PowerAuthRecoveryService: Sendable {
     /// `/pa/recovery/confirm`). A code of the activation's user and application goes CREATED →
     /// ACTIVE; an ACTIVE one is already confirmed; anything else is refused alike.
     func confirm(authorization: String?, body: Data) async throws -> EciesResponseBody {
-        let request = try EciesRequest(PowerAuthJSON.decode(EciesRequestBody.self, from: body))
+        // The envelope is in the signature's protocol version (3.2 seals to the activation's key).
+        let version = try PowerAuthAuthorizationHeader(authorization).version
+        let request = try EciesRequest(PowerAuthJSON.decode(EciesRequestBody.self, from: body), version: version)
         try request.checkTimestamp(now: clock.now())
         let verified = try await verifier.verify(
             header: authorization, method: "POST", uriId: "/pa/recovery/confirm", body: body,
@@ -27,8 +29,8 @@ struct PowerAuthRecoveryService: Sendable {
         let activation = verified.activation
         let privateKey = try await database.read { repositories in
             try await keystore.privateKey(
-                id: request.temporaryKeyId, applicationId: activation.applicationId, activationId: activation.id,
-                in: repositories)
+                for: request, applicationId: activation.applicationId, activationId: activation.id,
+                sealedTo: { verified.keys.serverPrivateKey }, in: repositories)
         }
         let context = try EciesServerContext(
             privateKey: privateKey, request: request, sharedInfo1: .confirmRecoveryCode,

@@ -24,14 +24,16 @@ struct PowerAuthTokenService: Sendable {
     /// `/pa/token/create`), the body opened in activation scope (sharedInfo1
     /// `/pa/token/create`), answered with the new token's ID and secret, sealed.
     func create(authorization: String?, body: Data) async throws -> EciesResponseBody {
-        let request = try EciesRequest(PowerAuthJSON.decode(EciesRequestBody.self, from: body))
+        // The envelope is in the signature's protocol version (3.2 seals to the activation's key).
+        let version = try PowerAuthAuthorizationHeader(authorization).version
+        let request = try EciesRequest(PowerAuthJSON.decode(EciesRequestBody.self, from: body), version: version)
         try request.checkTimestamp(now: clock.now())
         let verified = try await verifier.verify(header: authorization, method: "POST", uriId: "/pa/token/create", body: body)
         let activation = verified.activation
         let privateKey = try await database.read { repositories in
             try await keystore.privateKey(
-                id: request.temporaryKeyId, applicationId: activation.applicationId, activationId: activation.id,
-                in: repositories)
+                for: request, applicationId: activation.applicationId, activationId: activation.id,
+                sealedTo: { verified.keys.serverPrivateKey }, in: repositories)
         }
         let context = try EciesServerContext(
             privateKey: privateKey, request: request, sharedInfo1: .createToken,

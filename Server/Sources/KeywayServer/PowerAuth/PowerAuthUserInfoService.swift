@@ -23,7 +23,7 @@ struct PowerAuthUserInfoService: Sendable {
         guard let activationId = header.activationId else {
             throw PowerAuthFailure.invalidRequest("The user's information is sealed in activation scope: send the activation_id.")
         }
-        let request = try EciesRequest(PowerAuthJSON.decode(EciesRequestBody.self, from: body))
+        let request = try EciesRequest(PowerAuthJSON.decode(EciesRequestBody.self, from: body), version: header.version)
         try request.checkTimestamp(now: clock.now())
         let secrets = self.secrets
         let (credentials, activation, privateKey) = try await database.read { repositories in
@@ -35,7 +35,8 @@ struct PowerAuthUserInfoService: Sendable {
                 throw PowerAuthFailure.encryption("No active activation of this application has this ID.")
             }
             let key = try await keystore.privateKey(
-                id: request.temporaryKeyId, applicationId: credentials.record.applicationId, activationId: activation.id,
+                for: request, applicationId: credentials.record.applicationId, activationId: activation.id,
+                sealedTo: { try PowerAuthActivationKeys(activation: activation, secrets: secrets).serverPrivateKey },
                 in: repositories)
             return (credentials, activation, key)
         }

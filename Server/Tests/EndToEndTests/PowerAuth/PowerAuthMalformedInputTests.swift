@@ -183,7 +183,7 @@ struct PowerAuthMalformedInputTests {
             let good = Data(count: 32).base64EncodedString()
             let headers = [
                 "", "PowerAuth", "Bearer x",
-                PowerAuthTestDevice.header(activationId: id, applicationKey: key, nonce: nonce, factors: [.possession, .knowledge], signature: good, version: "3.2"),
+                PowerAuthTestDevice.header(activationId: id, applicationKey: key, nonce: nonce, factors: [.possession, .knowledge], signature: good, version: "3.0"),
                 PowerAuthTestDevice.header(activationId: id, applicationKey: key, nonce: nonce, factors: [.possession, .knowledge], signature: good, version: "3.1"),
                 PowerAuthTestDevice.header(activationId: id, applicationKey: key, nonce: Data(count: 8), factors: [.possession, .knowledge], signature: good),
                 PowerAuthTestDevice.header(activationId: id, applicationKey: key, nonce: nonce, factors: [.possession, .knowledge], signature: "12345678-12345678"),

@@ -164,6 +164,54 @@ struct PowerAuthInteropTests {
         }
     }
 
+    @Test("As the 1.7 and 1.8 mobile SDKs (3.2, no temporary keys): activation, status, signatures, vault, token, user info")
+    func protocol32() async throws {
+        let clock = ManualClock()
+        try await withTestServer(TestServer.start(clock: clock, limits: .unthrottledPowerAuth, adminToken: testAdminToken)) { server in
+            let scratch = try Scratch()
+            defer { try? FileManager.default.removeItem(at: scratch.directory) }
+            let (userId, _) = try await signedInUser(server, clock: clock)
+            try await writeConfiguration(server, scratch)
+            let code = try await activationCode(server, userId: userId)
+            // Every request in 3.2: envelopes sealed to the master key (activation) and to the
+            // activation's server key (vault, token, user info), headers saying version 3.2.
+            let v32 = ["--protocol", "3.2"]
+            let activated = try await client(
+                [
+                    "activate", "--base-url", server.baseURL.absoluteString, "--config", scratch.config, "--state",
+                    scratch.state, "--code", try #require(code["qrPayload"] as? String), "--password", Self.password,
+                ] + v32, clock: clock)
+            let activationId = try #require(activated["activationId"] as? String)
+            #expect((activated["status"] as? [String: Any])?["activationStatusName"] as? String == "ACTIVE")
+            let body = try scratch.file("body.json", Data(#"{"amount":"1"}"#.utf8))
+            for factors in ["possession", "possession_knowledge"] {
+                let answer = try await client(
+                    [
+                        "call", "--state", scratch.state, "--path", "/pa/v3/signature/validate", "--uri-id",
+                        "/pa/signature/validate", "--body-file", body, "--factors", factors, "--password", Self.password,
+                        "--expect-status", "200",
+                    ] + v32, clock: clock)
+                #expect(answer["httpStatus"] as? Int == 200, "\(factors): \(answer)")
+            }
+            let vault = try await client(["vault-unlock", "--state", scratch.state, "--password", Self.password] + v32, clock: clock)
+            #expect(vault["vaultKeyVerified"] as? Bool == true, "\(vault)")
+            let token = try await client(
+                ["token-create", "--state", scratch.state, "--factors", "possession_knowledge", "--password", Self.password] + v32,
+                clock: clock)
+            #expect(token["tokenId"] is String, "\(token)")
+            let info = try await client(["user-info", "--state", scratch.state] + v32, clock: clock)
+            #expect((info["claims"] as? [String: Any])?["sub"] as? String == userId)
+            let status = try await client(["status", "--state", scratch.state] + v32, clock: clock)
+            #expect(status["activationStatusName"] as? String == "ACTIVE" && status["failedAttempts"] as? Int == 0)
+            #expect(try await adminActivation(server, userId: userId, activationId)?["status"] as? String == "ACTIVE")
+
+            // The same activation answers 3.3 requests too: an app updated to a 1.9 SDK keeps its
+            // activation.
+            let mixed = try await client(["user-info", "--state", scratch.state], clock: clock)
+            #expect((mixed["claims"] as? [String: Any])?["sub"] as? String == userId)
+        }
+    }
+
     @Test("By activation code: activate, sign, the counter window, blocking at the limit, unblock, remove, recover")
     func activationCodeLifecycle() async throws {
         let clock = ManualClock()

@@ -19,6 +19,12 @@ struct PowerAuthHeaderTests {
         #expect(header.nonce == Data(repeating: 2, count: 16))
         #expect(header.factors == [.possession, .knowledge])
         #expect(header.signature == Self.signature)
+        #expect(header.version == .v33)
+        // 3.2 (the 1.7 and 1.8 mobile SDKs) signs alike.
+        let older = try PowerAuthAuthorizationHeader(
+            "PowerAuth pa_activation_id=\"a-1\", pa_application_key=\"\(Self.appKey)\", pa_nonce=\"\(Self.nonce)\", "
+                + "pa_signature_type=\"possession_knowledge\", pa_signature=\"\(Self.signature)\", pa_version=\"3.2\"")
+        #expect(older.version == .v32)
     }
 
     @Test(arguments: [
@@ -26,7 +32,7 @@ struct PowerAuthHeaderTests {
         "PowerAuth pa_version=\"3.3\", pa_version=\"3.3\"", "PowerAuth =\"x\"", "PowerAuth pa-version=\"3.3\"",
         "PowerAuth pa_activation_id=\"a\", pa_application_key=\"\(appKey)\", pa_nonce=\"\(nonce)\", pa_signature_type=\"possession\", pa_signature=\"\(signature)\", pa_version=\"3.3\"",
         "PowerAuth pa_activation_id=\"a\", pa_application_key=\"\(appKey)\", pa_nonce=\"\(nonce)\", pa_signature_type=\"biometry_possession\", pa_signature=\"\(signature)\", pa_version=\"3.3\"",
-        "PowerAuth pa_activation_id=\"a\", pa_application_key=\"\(appKey)\", pa_nonce=\"\(nonce)\", pa_signature_type=\"possession_knowledge\", pa_signature=\"\(signature)\", pa_version=\"3.2\"",
+        "PowerAuth pa_activation_id=\"a\", pa_application_key=\"\(appKey)\", pa_nonce=\"\(nonce)\", pa_signature_type=\"possession_knowledge\", pa_signature=\"\(signature)\", pa_version=\"3.1\"",
         "PowerAuth pa_activation_id=\"a b\", pa_application_key=\"\(appKey)\", pa_nonce=\"\(nonce)\", pa_signature_type=\"possession_knowledge\", pa_signature=\"\(signature)\", pa_version=\"3.3\"",
         "PowerAuth pa_activation_id=\"a\", pa_application_key=\"\(appKey)\", pa_nonce=\"AAAA\", pa_signature_type=\"possession_knowledge\", pa_signature=\"\(signature)\", pa_version=\"3.3\"",
         String(repeating: "PowerAuth ", count: 500),
@@ -68,6 +74,7 @@ struct PowerAuthHeaderTests {
         #expect(scoped.activationId == "act")
         #expect(throws: PowerAuthFailure.self) { try PowerAuthEncryptionHeader(nil) }
         #expect(throws: PowerAuthFailure.self) { try PowerAuthEncryptionHeader("PowerAuth version=\"3.1\", application_key=\"\(Self.appKey)\"") }
+        #expect(try PowerAuthEncryptionHeader("PowerAuth version=\"3.2\", application_key=\"\(Self.appKey)\"").version == .v32)
     }
 
     @Test func checksEnvelopesFieldByField() throws {
@@ -75,12 +82,15 @@ struct PowerAuthHeaderTests {
             temporaryKeyId: "k", ephemeralPublicKey: Data([2] + [UInt8](repeating: 7, count: 32)).base64EncodedString(),
             encryptedData: Data(count: 32).base64EncodedString(), mac: Data(count: 32).base64EncodedString(),
             nonce: Data(count: 16).base64EncodedString(), timestamp: 1)
-        let request = try EciesRequest(valid)
+        let request = try EciesRequest(valid, version: .v33)
         #expect(request.temporaryKeyId == "k" && request.payload.timestamp == 1 && request.payload.encryptedData.count == 32)
         var fallback = valid
         fallback.temporaryKeyId = nil
-        #expect(try EciesRequest(fallback, fallbackTemporaryKeyId: "outer").temporaryKeyId == "outer")
-        #expect(throws: PowerAuthFailure.self) { try EciesRequest(fallback) }
+        #expect(try EciesRequest(fallback, version: .v33, fallbackTemporaryKeyId: "outer").temporaryKeyId == "outer")
+        #expect(throws: PowerAuthFailure.self) { try EciesRequest(fallback, version: .v33) }
+        // 3.2 has no temporary keys: none is needed, and one sent is not read.
+        #expect(try EciesRequest(fallback, version: .v32).temporaryKeyId == nil)
+        #expect(try EciesRequest(valid, version: .v32).temporaryKeyId == nil)
         var broken: [EciesRequestBody] = []
         for change in [
             { (b: inout EciesRequestBody) in b.encryptedData = Data(count: 17).base64EncodedString() },
@@ -93,7 +103,8 @@ struct PowerAuthHeaderTests {
             broken.append(body)
         }
         for body in broken {
-            #expect(throws: PowerAuthFailure.self) { try EciesRequest(body) }
+            #expect(throws: PowerAuthFailure.self) { try EciesRequest(body, version: .v33) }
+            #expect(throws: PowerAuthFailure.self) { try EciesRequest(body, version: .v32) }
         }
     }
 
