@@ -323,7 +323,7 @@ public final class KeywayServerApp: Sendable {
         DeviceRoutes(approvals: approvals, powerAuth: powerAuthVerifier).register(on: router)
         AppAttestRoutes(service: engine.appAttest).register(on: router)
         let tokenEndpoint = TokenEndpoint(
-            database: database, clock: configuration.clock, clients: clients, issuer: currentIssuer,
+            database: database, clock: configuration.clock, issuer: currentIssuer,
             tokens: TokenIssuer(keys: keys, lifetimes: configuration.tokenLifetimes),
             refreshTokens: RefreshTokenDerivation(key: refreshKey), dpop: dpop,
             issuerKeys: JWKSFetcher(clock: configuration.clock, logger: logger), appAttest: engine.appAttest,
@@ -333,10 +333,10 @@ public final class KeywayServerApp: Sendable {
         try OAuthRoutes(
             tokenEndpoint: tokenEndpoint,
             revocationEndpoint: RevocationEndpoint(
-                database: database, clock: configuration.clock, clients: clients, issuer: currentIssuer,
+                database: database, clock: configuration.clock, issuer: currentIssuer,
                 accessTokens: accessTokens, logger: logger),
             introspectionEndpoint: IntrospectionEndpoint(
-                database: database, clock: configuration.clock, clients: clients, issuer: currentIssuer,
+                database: database, clock: configuration.clock, issuer: currentIssuer,
                 accessTokens: accessTokens),
             registrationEndpoint: RegistrationEndpoint(
                 database: database, clock: configuration.clock,
@@ -353,7 +353,7 @@ public final class KeywayServerApp: Sendable {
             keys: keys, issuer: currentIssuer, secrets: engine.secrets, logger: logger,
             activations: PowerAuthAdministration(database: database, clock: configuration.clock, secrets: powerAuthSecrets),
             visitLifetime: configuration.limits.flowLifetime)
-        HostedLoginRoutes(login: hostedLogin, clients: clients).register(on: router)
+        HostedLoginRoutes(login: hostedLogin).register(on: router)
         registerPowerAuth(
             on: router, accessTokens: accessTokens, dpop: dpop,
             verifier: powerAuthVerifier, issuer: currentIssuer)

@@ -65,9 +65,12 @@ struct TokenEndpointTests {
     @Test func malformedTokenRequestsFollowRFC6749() async throws {
         let clock = ManualClock()
         try await withTestServer(TestServer.start(clock: clock)) { server in
-            let missingGrant = try await server.token(["code": "x"])
+            let missingGrant = try await server.token(["code": "x", "client_id": TestServer.configId])
             #expect(missingGrant.status == 400)
             #expect(missingGrant.json["error"] as? String == "invalid_request")
+            // No client named at all: invalid_client (RFC 6749 §5.2), before anything else.
+            let noClient = try await server.token(["code": "x"])
+            #expect(noClient.status == 401 && noClient.json["error"] as? String == "invalid_client")
             let unsupported = try await server.token(["grant_type": "password", "client_id": TestServer.configId])
             #expect(unsupported.json["error"] as? String == "unsupported_grant_type")
             let noVerifier = try await server.token([

@@ -3,7 +3,8 @@ import Hummingbird
 /// The checks the route table runs before a route's handler, chosen by the route's declared
 /// ``Caller``: the admin token for ``Caller/admin``, a confidential application holding the role
 /// for ``Caller/backend(_:)``, a user's access token for ``Caller/user``, one of a first-party
-/// application for ``Caller/account``. A handler of such a route never authenticates its caller
+/// application for ``Caller/account``, a client's credentials and form for ``Caller/client`` and
+/// ``Caller/confidentialClient``. A handler of such a route never authenticates its caller
 /// itself: it reads what the guard found from its context.
 struct AccessGuards: Sendable {
     let database: any Database
@@ -13,14 +14,14 @@ struct AccessGuards: Sendable {
     /// The guard of `caller`, or `nil` when its routes are checked by a shared component
     /// (``Caller/checkedBy``).
     func guarding(_ caller: Caller) -> (any RouterMiddleware<KeywayRequestContext>)? {
-        switch caller {
+        guard let kind = caller.guardKind else { return nil }
+        return switch kind {
         case .admin: AdminAuthorization(database: database)
         case .backend(let role): BackendAuthorization(clients: clients, role: role)
-        case .user: AccessTokenAuthorization(tokens: tokens, firstPartyOnly: false)
-        case .account: AccessTokenAuthorization(tokens: tokens, firstPartyOnly: true)
-        case .either(.account, .powerAuthSignature):
-            AccessTokenAuthorization(tokens: tokens, firstPartyOnly: true, orPowerAuthSignature: true)
-        default: nil
+        case .accessToken(let firstPartyOnly, let orPowerAuthSignature):
+            AccessTokenAuthorization(
+                tokens: tokens, firstPartyOnly: firstPartyOnly, orPowerAuthSignature: orPowerAuthSignature)
+        case .client(let confidentialOnly): ClientAuthorization(clients: clients, confidentialOnly: confidentialOnly)
         }
     }
 }

@@ -25,6 +25,10 @@ indirect enum Caller: Sendable, Hashable {
     /// A client of the project, authenticated as at the token endpoint (secret, assertion, or a
     /// public client's ID alone where the grant allows it).
     case client
+    /// A confidential client of the project, authenticated as at the token endpoint (an app's
+    /// backend, or a registered server-side client): a request without client credentials, or a
+    /// public client's, is refused.
+    case confidentialClient
     /// The holder of an initial access token for dynamic client registration (RFC 7591 §3).
     case registrant
     /// An app's backend: a confidential application holding the role (``BackendRole``).
@@ -53,6 +57,7 @@ indirect enum Caller: Sendable, Hashable {
         case .account: "account token (first-party application)"
         case .deviceKey: "trusted device"
         case .client: "client"
+        case .confidentialClient: "confidential client"
         case .registrant: "registration token"
         case .backend(let role): "backend (`\(role.rawValue)`)"
         case .admin: "admin"
@@ -63,16 +68,38 @@ indirect enum Caller: Sendable, Hashable {
         }
     }
 
-    /// Whether the route table checks the class before the route runs (``AccessGuards``): the
-    /// classes whose proof is in the request's headers alone. The others' proofs are bound to the
-    /// state the route reads in its own transaction (a flow, a visit) or to its body and URI
-    /// identifier (a PowerAuth signature, a device signature), and are checked by the one shared
-    /// component every route of the class goes through (``checkedBy``).
-    var isGuarded: Bool {
+    /// The check the route table runs before a route of the class (``AccessGuards``): for the
+    /// classes whose proof is in the request's headers, or in a form body every route of the class
+    /// reads the same way. The others' proofs are bound to the state the route reads in its own
+    /// transaction (a flow, a visit) or to its body and URI identifier (a PowerAuth signature, a
+    /// device signature), and are checked by the one shared component every route of the class
+    /// goes through (``checkedBy``): for those, `nil`.
+    var guardKind: GuardKind? {
         switch self {
-        case .admin, .backend, .user, .account, .either(.account, .powerAuthSignature): true
-        default: false
+        case .admin: .admin
+        case .backend(let role): .backend(role)
+        case .user: .accessToken(firstPartyOnly: false, orPowerAuthSignature: false)
+        case .account: .accessToken(firstPartyOnly: true, orPowerAuthSignature: false)
+        case .either(.account, .powerAuthSignature): .accessToken(firstPartyOnly: true, orPowerAuthSignature: true)
+        case .client: .client(confidentialOnly: false)
+        case .confidentialClient: .client(confidentialOnly: true)
+        default: nil
         }
+    }
+
+    /// Whether the route table checks the class before the route runs.
+    var isGuarded: Bool { guardKind != nil }
+
+    /// The route table's checks, one per guarded class (``guardKind``).
+    enum GuardKind: Sendable, Hashable {
+        /// The admin token (``AdminAuthorization``).
+        case admin
+        /// A confidential application holding the role (``BackendAuthorization``).
+        case backend(BackendRole)
+        /// A user's access token (``AccessTokenAuthorization``).
+        case accessToken(firstPartyOnly: Bool, orPowerAuthSignature: Bool)
+        /// A client's credentials and form (``ClientAuthorization``).
+        case client(confidentialOnly: Bool)
     }
 
     /// Where the class is checked: by the route table's guard before the handler, or by the one
@@ -85,7 +112,8 @@ indirect enum Caller: Sendable, Hashable {
         case .user: "route table guard (`AccessTokenAuthorization`: access token, DPoP)"
         case .account: "route table guard (`AccessTokenAuthorization`: access token, DPoP, first-party application)"
         case .deviceKey: "`ApprovalService` (device signature)"
-        case .client: "`ClientAuthenticator`"
+        case .client: "route table guard (`ClientAuthorization`: form body, client credentials)"
+        case .confidentialClient: "route table guard (`ClientAuthorization`: form body, a confidential client's credentials)"
         case .registrant: "`RegistrationEndpoint` (initial access token)"
         case .backend: "route table guard (`BackendAuthorization`)"
         case .admin: "route table guard (`AdminAuthorization`)"

@@ -14,6 +14,9 @@ struct KeywayRequestContext: RequestContext {
     /// The user whose access token signed in a request to a route declared ``Caller/user`` or
     /// ``Caller/account``, set by its guard (``AccessTokenAuthorization``) before the route runs.
     var user: SignedInUser?
+    /// The client calling a route declared ``Caller/client`` or ``Caller/confidentialClient``, and
+    /// the request's form, set by its guard (``ClientAuthorization``) before the route runs.
+    var client: ClientCall?
 
     init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
@@ -28,6 +31,14 @@ struct KeywayRequestContext: RequestContext {
     func signedInUser() throws -> SignedInUser {
         guard let user else { throw HTTPError(.internalServerError) }
         return user
+    }
+
+    /// The authenticated client and form of a route declared ``Caller/client`` or
+    /// ``Caller/confidentialClient``; like ``signedInUser()``, `500` only for a route registered
+    /// without its guard.
+    func clientCall() throws -> ClientCall {
+        guard let client else { throw HTTPError(.internalServerError) }
+        return client
     }
 }
 

@@ -7,8 +7,6 @@ import Logging
 /// the hosted pages under `/login` and `/account`, and their assets.
 struct HostedLoginRoutes {
     let login: HostedLogin
-    /// Authenticates the client of a pushed authorization request.
-    let clients: ClientAuthenticator
 
     func register(on router: RouteTable) {
         // A relying party may send any browser here; the pages' own forms need the visit.
@@ -30,15 +28,10 @@ struct HostedLoginRoutes {
                 return try await login.authorize(form, request: request)
             }
         }
-        router.declaring(.client).post("oauth2/par") { request, context in
+        router.declaring(.client).post("oauth2/par") { _, context in
             do {
-                guard let form = try await Self.form(request, context) else {
-                    throw OAuthFailure.invalidRequest("Send the parameters as application/x-www-form-urlencoded, each once.")
-                }
-                guard let url = URL(string: "\(login.issuer())/oauth2/par") else { throw OAuthFailure.serverError }
-                let application = try await clients.authenticate(
-                    form: form, authorization: request.headers[.authorization], endpoint: url)
-                let pushed = try await login.push(form: form, application: application)
+                let call = try context.clientCall()
+                let pushed = try await login.push(form: call.form, application: call.application)
                 return try HTTPResponses.json(pushed, status: .created, extraHeaders: [HTTPResponses.pragmaHeader: "no-cache"])
             } catch let failure as OAuthFailure {
                 return HTTPResponses.oauthError(failure)

@@ -177,6 +177,13 @@ struct ClientAuthenticator: Sendable {
         }
     }
 
+    /// Whether a request presents client credentials of any kind: an `Authorization` header, a
+    /// `client_id`, or a client assertion.
+    static func presentsCredentials(form: [String: String], authorization: String?) -> Bool {
+        authorization != nil || form["client_id"] != nil || form["client_assertion"] != nil
+            || form["client_assertion_type"] != nil
+    }
+
     /// The client a request names, before (or without) authenticating it: `client_id`, the Basic
     /// credentials' ID, or a client assertion's `sub`. For choosing the CORS origins of an answer;
     /// never for granting anything.

@@ -1,7 +1,8 @@
 import Foundation
 import KeywayProtocol
 
-/// `POST /oauth2/introspect`: token introspection (RFC 7662), for confidential applications only.
+/// `POST /oauth2/introspect`: token introspection (RFC 7662), for confidential applications only
+/// (the route is declared ``Caller/confidentialClient``: its guard refuses any other caller).
 /// An application may introspect its own tokens; one holding the `introspection` backend role
 /// (``BackendRole/introspection``, granted by the project's administrator — an app's backend
 /// checking the tokens its mobile app holds) also those of every application of its project. For
@@ -14,27 +15,14 @@ import KeywayProtocol
 struct IntrospectionEndpoint: Sendable {
     let database: any Database
     let clock: any ServerClock
-    let clients: ClientAuthenticator
     let issuer: @Sendable () -> String
     let accessTokens: AccessTokenVerifier
 
-    func handle(form: [String: String], authorization: String?) async throws -> IntrospectionResponse {
-        // RFC 7662 §2.1 and RFC 6749 §5.2: a request that does not authenticate a client at all is
-        // refused as invalid_client (401), before anything about the token is looked at.
-        guard authorization != nil || form["client_id"] != nil || form["client_assertion"] != nil
-            || form["client_assertion_type"] != nil
-        else {
-            throw OAuthFailure.invalidClient(
-                "Introspection needs client authentication: a confidential application's credentials.", usedBasic: false)
-        }
-        guard let token = form["token"], !token.isEmpty else {
+    /// Introspects the token of `call`'s form for its confidential client.
+    func handle(_ call: ClientCall) async throws -> IntrospectionResponse {
+        let caller = call.application
+        guard let token = call.form["token"], !token.isEmpty else {
             throw OAuthFailure.invalidRequest("token is required.")
-        }
-        let caller = try await clients.authenticate(
-            form: form, authorization: authorization, endpoint: URL(string: "\(issuer())/oauth2/introspect"))
-        guard caller.clientType == .confidential else {
-            throw OAuthFailure.invalidClient(
-                "Only confidential applications may introspect tokens.", usedBasic: authorization != nil)
         }
         let issuer = issuer()
         let now = clock.now().epochMilliseconds

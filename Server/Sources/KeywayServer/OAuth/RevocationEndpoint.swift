@@ -13,17 +13,17 @@ import Logging
 struct RevocationEndpoint: Sendable {
     let database: any Database
     let clock: any ServerClock
-    let clients: ClientAuthenticator
     let issuer: @Sendable () -> String
     let accessTokens: AccessTokenVerifier
     let logger: Logger
 
-    func handle(form: [String: String], authorization: String?) async throws {
-        guard let token = form["token"], !token.isEmpty else {
+    /// Revokes the token of `call`'s form for its client (authenticated by the route's guard,
+    /// ``ClientAuthorization``).
+    func handle(_ call: ClientCall) async throws {
+        let application = call.application
+        guard let token = call.form["token"], !token.isEmpty else {
             throw OAuthFailure.invalidRequest("token is required.")
         }
-        let application = try await clients.authenticate(
-            form: form, authorization: authorization, endpoint: URL(string: "\(issuer())/oauth2/revoke"))
         let now = clock.now().epochMilliseconds
         // `token_type_hint` only orders the lookups; both kinds are tried (RFC 7009 §2.1).
         if let claims = accessTokens.verify(token, issuer: issuer()) {

@@ -9,7 +9,6 @@ import Logging
 struct TokenEndpoint: Sendable {
     let database: any Database
     let clock: any ServerClock
-    let clients: ClientAuthenticator
     let issuer: @Sendable () -> String
     let tokens: TokenIssuer
     let refreshTokens: RefreshTokenDerivation
@@ -34,14 +33,15 @@ struct TokenEndpoint: Sendable {
     /// The grant types the endpoint answers, as discovery lists them.
     static let grantTypes = ["authorization_code", "refresh_token", TokenExchange.grantType]
 
+    /// Answers the request of `call`'s client (authenticated by the route's guard,
+    /// ``ClientAuthorization``) with its form.
     func handle(
-        form: [String: String], authorization: String?, dpopProofs: [String] = [], tokenURL: URL,
-        appAttestEvidence: AppAttestEvidence? = nil
+        _ call: ClientCall, dpopProofs: [String] = [], tokenURL: URL, appAttestEvidence: AppAttestEvidence? = nil
     ) async throws -> Answer {
+        let (form, application) = (call.form, call.application)
         guard let grantType = form["grant_type"] else {
             throw OAuthFailure.invalidRequest("grant_type is required.")
         }
-        let application = try await clients.authenticate(form: form, authorization: authorization, endpoint: tokenURL)
         guard Self.grantTypes.contains(grantType) else {
             throw OAuthFailure.unsupportedGrantType(grantType)
         }

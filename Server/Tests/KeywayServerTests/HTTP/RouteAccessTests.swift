@@ -29,9 +29,10 @@ struct RouteAccessTests {
             "Generated from the server's route table (`scripts/routes-doc`); a test fails when this page and the",
             "declarations differ, or when a route declares no caller. Every route declares its caller where it is",
             "registered (`RouteTable.declaring(_:)`, `Server/Sources/KeywayServer/Access/`). The admin token, the",
-            "backend roles and users' access tokens are checked by the route table before the route's handler",
-            "runs (\"route table guard\"); every other class by the one component all routes of the class go",
-            "through, named in the last column. `OPTIONS` answers CORS preflights, which carry no credentials.",
+            "backend roles, users' access tokens and clients' credentials are checked by the route table before",
+            "the route's handler runs (\"route table guard\"); every other class by the one component all routes of",
+            "the class go through, named in the last column. `OPTIONS` answers CORS preflights, which carry no",
+            "credentials.",
             "See [server.md](server.md) for what an anonymous request can make the server keep, and",
             "[admin.md](admin.md) for the backend roles.",
             "",
@@ -55,6 +56,8 @@ struct RouteAccessTests {
         #expect(table.callers["GET /.well-known/jwks.json"] == .anyone)
         #expect(table.callers["POST /v1/flows"] == .anyone && table.callers["GET /v1/flows/{flowId}"] == .flow)
         #expect(table.callers["GET /metrics"] == .admin)
+        #expect(table.callers["POST /oauth2/token"] == .client)
+        #expect(table.callers["POST /oauth2/introspect"] == .confidentialClient)
     }
 
     @Test func docsRoutesListsEveryRouteWithItsCaller() async throws {

@@ -19,19 +19,18 @@ struct OAuthRoutes {
 
     func register(on router: RouteTable) throws {
         try WellKnownRoutes(keys: keys, issuer: issuer, cors: cors).register(on: router)
-        post("oauth2/token", on: router, cors: true) { form, request in
+        post("oauth2/token", on: router, cors: true) { call, request in
             try await keys.refreshIfDue()
             guard let tokenURL = URL(string: "\(issuer())/oauth2/token") else { throw OAuthFailure.serverError }
             let answer = try await tokenEndpoint.handle(
-                form: form, authorization: request.headers[.authorization],
-                dpopProofs: request.headers[values: HTTPResponses.dpopHeader], tokenURL: tokenURL,
+                call, dpopProofs: request.headers[values: HTTPResponses.dpopHeader], tokenURL: tokenURL,
                 appAttestEvidence: Self.appAttestEvidence(request))
             var headers: HTTPFields = [HTTPResponses.pragmaHeader: "no-cache"]
             if let nonce = answer.dpopNonce { headers[HTTPResponses.dpopNonceHeader] = nonce }
             return try HTTPResponses.json(answer.response, extraHeaders: headers)
         }
-        post("oauth2/revoke", on: router, cors: true) { form, request in
-            try await revocationEndpoint.handle(form: form, authorization: request.headers[.authorization])
+        post("oauth2/revoke", on: router, cors: true) { call, _ in
+            try await revocationEndpoint.handle(call)
             return Response(status: .ok, headers: [.cacheControl: "no-store"])
         }
         router.declaring(.registrant).post("oauth2/register") { request, context in
@@ -57,71 +56,44 @@ struct OAuthRoutes {
                 return HTTPResponses.oauthError(.serverError)
             }
         }
-        post("oauth2/introspect", on: router) { form, request in
-            try HTTPResponses.json(
-                try await introspectionEndpoint.handle(form: form, authorization: request.headers[.authorization]))
+        post("oauth2/introspect", on: router, caller: .confidentialClient) { call, _ in
+            try HTTPResponses.json(try await introspectionEndpoint.handle(call))
         }
     }
 
-    /// A form-encoded OAuth endpoint: parses the body (RFC 6749 §3.2: form encoding, no repeated
-    /// parameters) and answers every failure as an RFC 6749 §5.2 error. With `cors`, a script of
-    /// an origin the request's client registered may read the answer, and preflights are answered.
+    /// A form-encoded OAuth endpoint of `caller` (a client, or a confidential one): its guard
+    /// (``ClientAuthorization``) has parsed the body (RFC 6749 §3.2) and authenticated the client
+    /// before `handler` runs, and every failure is answered as an RFC 6749 §5.2 error. With `cors`,
+    /// a script of an origin the request's client registered may read the answer, the guard's
+    /// refusals included (``ClientCORS``), and preflights are answered.
     private func post(
-        _ path: RouterPath, on router: RouteTable, cors allowsCORS: Bool = false,
-        _ handler: @escaping @Sendable ([String: String], Request) async throws -> Response
+        _ path: RouterPath, on router: RouteTable, caller: Caller = .client, cors allowsCORS: Bool = false,
+        _ handler: @escaping @Sendable (ClientCall, Request) async throws -> Response
     ) {
         let logger = tokenEndpoint.logger
-        let cors = self.cors
+        var routes = router.declaring(caller)
         if allowsCORS {
+            let cors = self.cors
             router.declaring(.anyone).options(path) { request, _, allow in
                 await cors.preflight(request, allow: allow, everyone: false)
             }
+            routes = routes.answeredThrough(ClientCORS(cors: cors))
         }
-        // Every form endpoint here authenticates the client (`ClientAuthenticator`).
-        router.declaring(.client).post(path) { request, context in
-            var form: [String: String] = [:]
-            var response = await Self.answer(request, context: context, logger: logger) { parsed in
-                form = parsed
-                return try await handler(parsed, request)
+        routes.post(path) { request, context in
+            await Self.answer(context: context, logger: logger) {
+                try await handler(try context.clientCall(), request)
             }
-            if allowsCORS {
-                await cors.allowForClient(
-                    &response, request: request,
-                    clientId: ClientAuthenticator.claimedClientId(form: form, authorization: request.headers[.authorization]))
-            }
-            return response
         }
     }
 
-    /// Parses the form of `request` and runs `handler` with it, answering every failure as an
-    /// RFC 6749 §5.2 error.
+    /// Runs `handler`, answering every failure as an RFC 6749 §5.2 error.
     private static func answer(
-        _ request: Request, context: KeywayRequestContext, logger: Logger,
-        _ handler: ([String: String]) async throws -> Response
+        context: KeywayRequestContext, logger: Logger, _ handler: () async throws -> Response
     ) async -> Response {
         do {
-            if let contentType = request.headers[.contentType],
-                !contentType.lowercased().hasPrefix("application/x-www-form-urlencoded")
-            {
-                throw OAuthFailure.invalidRequest("Send the body as application/x-www-form-urlencoded.")
-            }
-            let data = try await RequestDecoding.body(request, context: context)
-            let form: [String: String]
-            do {
-                form = try FormURLEncoded.parse(data)
-            } catch {
-                switch error {
-                case .duplicate(let name):
-                    throw OAuthFailure.invalidRequest("The parameter \(name) appears more than once.")
-                case .malformed:
-                    throw OAuthFailure.invalidRequest("The body is not valid form data.")
-                }
-            }
-            return try await handler(form)
+            return try await handler()
         } catch let failure as OAuthFailure {
             return HTTPResponses.oauthError(failure)
-        } catch is FlowProblem {
-            return HTTPResponses.oauthError(.invalidRequest("The request body is too large."))
         } catch is any TransientDatabaseFailure {
             logger.warning(
                 "OAuth request refused: the database is away or too busy to answer in time",
@@ -134,7 +106,6 @@ struct OAuthRoutes {
             return HTTPResponses.oauthError(.serverError)
         }
     }
-
 }
 
 extension OAuthRoutes {
