@@ -400,6 +400,11 @@ struct OpenIDProviderConformanceTests {
                 "POST", "/oauth2/userinfo", headers: form.merging(["Authorization": "Bearer nope"]) { $1 },
                 body: Data("access_token=\(token)".utf8))
             #expect(both.status == 401)
+            // A form body is read up to 16 KiB for its token: a larger one is refused, not read.
+            let padded = "access_token=\(token)&padding=" + String(repeating: "a", count: 17 * 1024)
+            let large = try await server.request("POST", "/oauth2/userinfo", headers: form, body: Data(padded.utf8))
+            let refusal = (try? JSONSerialization.jsonObject(with: large.body)) as? [String: Any] ?? [:]
+            #expect(large.status == 413 && refusal["error"] as? String == "invalid_request", "\(large.status) \(refusal)")
         }
     }
 

@@ -14,7 +14,7 @@ import Hummingbird
 ///
 /// On ``Caller/user`` routes a `POST` with a form body and no `Authorization` header may carry
 /// the token as its `access_token` parameter (RFC 6750 §2.2, as OpenID Connect's UserInfo allows);
-/// such a body is read (up to 16 KiB) and handed on unchanged.
+/// such a body is read (up to 16 KiB; a larger one is refused `413`) and handed on unchanged.
 struct AccessTokenAuthorization: RouterMiddleware {
     typealias Context = KeywayRequestContext
     let tokens: AccessTokenAuthenticator
@@ -37,7 +37,11 @@ struct AccessTokenAuthorization: RouterMiddleware {
         if !firstPartyOnly, request.method == .post, request.headers[.authorization] == nil,
             request.headers[.contentType]?.lowercased().hasPrefix("application/x-www-form-urlencoded") == true
         {
-            let body = try await request.collectBody(upTo: Self.maximumFormBody)
+            guard let body = try? await request.collectBody(upTo: Self.maximumFormBody) else {
+                var refusal = OAuthFailure.invalidRequest("A form body carrying an access token may be at most 16 KiB.")
+                refusal.status = 413
+                return HTTPResponses.oauthError(refusal)
+            }
             formToken = (try? FormURLEncoded.parse(Data(buffer: body)))?["access_token"]
         }
         let signedIn: SignedInUser

@@ -228,6 +228,15 @@ struct PowerAuthBackendTests {
                 #expect(listed == 200 && listedText == "statements of \(fixture.userId)", "\(listedText)")
                 let stale = try device.authorization(method: "GET", uriId: "/statements", body: canonical, factors: [.possession, .knowledge])
                 #expect(try await api.statements(query: "from=2026-01-02&note=a%20b:c", header: stale).0 == 401)
+                // A query with a broken percent escape has no canonical form: refused as a bad
+                // request before the Keyway server is asked.
+                let broken = try device.authorization(method: "GET", uriId: "/statements", body: canonical, factors: [.possession, .knowledge])
+                // (Sent raw: URLSession would escape the `%`.)
+                let malformed = try await RawHTTPClient.send(
+                    method: "GET", host: "127.0.0.1", port: api.port, path: "/statements?note=%zz",
+                    headers: ["X-PowerAuth-Authorization": broken], body: nil)
+                let malformedText = String(decoding: malformed.body, as: UTF8.self)
+                #expect(malformed.status == 400 && malformedText.contains("ERR_INVALID_REQUEST"), "\(malformedText)")
             }
         }
     }
