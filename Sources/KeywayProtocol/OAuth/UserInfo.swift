@@ -6,6 +6,12 @@ public struct UserInfo: Codable, Sendable, Equatable {
     public var email: String?
     /// Whether the email address was verified.
     public var emailVerified: Bool?
+    /// The verified phone number (E.164), when the access token's scope includes `phone` and the
+    /// user has one.
+    public var phoneNumber: String?
+    /// Whether the phone number was verified: always `true` when one is given (Keyway keeps only
+    /// verified numbers).
+    public var phoneNumberVerified: Bool?
     /// Whether the user is a guest (`is_anonymous`): an account without an identifier that has
     /// not signed up yet. `false` once its sign-up completed; absent from servers without guests.
     public var isAnonymous: Bool?
@@ -17,17 +23,26 @@ public struct UserInfo: Codable, Sendable, Equatable {
     ///   - email: The email address, when the scope includes `email`.
     ///   - emailVerified: Whether the email address was verified.
     ///   - isAnonymous: Whether the user is a guest.
-    public init(subject: String, email: String?, emailVerified: Bool?, isAnonymous: Bool? = nil) {
+    ///   - phoneNumber: The verified phone number, when the scope includes `phone`.
+    ///   - phoneNumberVerified: Whether the phone number was verified.
+    public init(
+        subject: String, email: String?, emailVerified: Bool?, isAnonymous: Bool? = nil, phoneNumber: String? = nil,
+        phoneNumberVerified: Bool? = nil
+    ) {
         self.subject = subject
         self.email = email
         self.emailVerified = emailVerified
         self.isAnonymous = isAnonymous
+        self.phoneNumber = phoneNumber
+        self.phoneNumberVerified = phoneNumberVerified
     }
 
     enum CodingKeys: String, CodingKey {
         case subject = "sub"
         case email
         case emailVerified = "email_verified"
+        case phoneNumber = "phone_number"
+        case phoneNumberVerified = "phone_number_verified"
         case isAnonymous = "is_anonymous"
     }
 }

@@ -14,15 +14,21 @@ struct UserRoutes {
     /// Which origins may read UserInfo answers: those the access token's client registered.
     let cors: CORS
 
+    /// The UserInfo answer for `user` under a token of `scopes`: the claims of each granted scope
+    /// (OpenID Connect Core §5.4), as the ID token carries them.
+    static func userInfo(_ user: UserRecord, scopes: Set<String>) -> UserInfo {
+        let includesEmail = scopes.contains("email")
+        let phone = scopes.contains("phone") ? user.verifiedPhone : nil
+        return UserInfo(
+            subject: user.id, email: includesEmail ? user.email : nil,
+            emailVerified: includesEmail ? user.emailVerified : nil, isAnonymous: user.isAnonymous,
+            phoneNumber: phone, phoneNumberVerified: phone.map { _ in true })
+    }
+
     func register(on router: RouteTable) {
         let userInfo: @Sendable (Request, KeywayRequestContext) async throws -> Response = { _, context in
             let signedIn = try context.signedInUser()
-            let (claims, user) = (signedIn.claims, signedIn.user)
-            let includesEmail = claims.scopes.contains("email")
-            return try HTTPResponses.json(
-                UserInfo(
-                    subject: user.id, email: includesEmail ? user.email : nil,
-                    emailVerified: includesEmail ? user.emailVerified : nil, isAnonymous: user.isAnonymous))
+            return try HTTPResponses.json(Self.userInfo(signedIn.user, scopes: signedIn.claims.scopes))
         }
         let router = router.declaring(.user)
         // OpenID Connect Core §5.3: the token needs `openid`; its other scopes choose the claims.
