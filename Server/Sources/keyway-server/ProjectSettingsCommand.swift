@@ -6,7 +6,7 @@ import KeywayServer
 struct ProjectShowCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "show",
-        abstract: "Prints an application and its settings (ID token algorithm, CORS origins, redirect URIs, scopes, DPoP, PAR) as JSON.")
+        abstract: "Prints an application and its settings (ID token algorithm, CORS origins, redirect URIs, scopes, DPoP, PAR, PKCE) as JSON.")
     @OptionGroup var options: DatabaseOptions
 
     @Argument(help: "The application's config ID.")
@@ -84,6 +84,13 @@ struct ProjectUpdateCommand: AsyncParsableCommand {
     var requirePar: Bool?
 
     @Option(
+        name: .customLong("require-pkce"),
+        help: ArgumentHelp(
+            "true (the default): a confidential client's authorization requests carry PKCE or a nonce; false: neither is required. Public clients always need PKCE.",
+            valueName: "true|false"))
+    var requirePkce: Bool?
+
+    @Option(
         name: .customLong("backend-role"),
         help: ArgumentHelp(
             "A role of an app's backend to grant: powerauth or introspection (repeatable; replaces the granted ones).",
@@ -105,7 +112,7 @@ struct ProjectUpdateCommand: AsyncParsableCommand {
         }
         if update.isEmpty {
             throw ValidationError(
-                "Nothing to change: give --id-token-alg, --cors-origin, --redirect-uri, --post-logout-redirect-uri, --scope, --dpop, --dpop-nonce, --require-par, --backend-role or one of their --no-… forms.")
+                "Nothing to change: give --id-token-alg, --cors-origin, --redirect-uri, --post-logout-redirect-uri, --scope, --dpop, --dpop-nonce, --require-par, --require-pkce, --backend-role or one of their --no-… forms.")
         }
     }
 
@@ -120,7 +127,7 @@ struct ProjectUpdateCommand: AsyncParsableCommand {
             allowedScopes: scopeChange,
             dpop: dpop == nil && dpopNonce == nil ? nil : DPoPSettingsChange(mode: dpop, requireNonce: dpopNonce),
             requirePushedAuthorizationRequests: requirePar,
-            backendRoles: list(backendRoles, clear: noBackendRoles))
+            backendRoles: list(backendRoles, clear: noBackendRoles), requirePkce: requirePkce)
     }
 
     func run() async throws {

@@ -73,6 +73,17 @@ extension AdminCommandTests {
 
         let both = try await run(["project", "update", configId, "--scope", "openid", "--all-scopes"], database: database)
         #expect(both.status != 0 && both.errors.contains("not both"), "\(both.errors)")
+
+        // PKCE or a nonce (the default), or neither: --require-pkce true|false.
+        #expect(after["requirePkce"] as? Bool == true)
+        let relaxed = try await run(["project", "update", configId, "--require-pkce", "false"], database: database)
+        #expect(relaxed.status == 0, "\(relaxed.errors)")
+        #expect(try json(relaxed.output)["requirePkce"] as? Bool == false)
+        let strict = try await run(["project", "update", configId, "--require-pkce", "true"], database: database)
+        #expect(strict.status == 0, "\(strict.errors)")
+        #expect(try json(strict.output)["requirePkce"] as? Bool == true)
+        let wrong = try await run(["project", "update", configId, "--require-pkce", "maybe"], database: database)
+        #expect(wrong.status != 0)
     }
 
     @Test func grantsAndRevokesBackendRoles() async throws {

@@ -42,6 +42,9 @@ package struct UpdateApplicationRequest: Codable, Sendable {
     package var dpop: DPoPSettingsChange?
     /// Whether the authorization endpoint accepts only pushed authorization requests (RFC 9126).
     package var requirePushedAuthorizationRequests: Bool?
+    /// Whether a confidential client's authorization requests must carry PKCE or a `nonce`;
+    /// `false` accepts neither. Public clients always need PKCE.
+    package var requirePkce: Bool?
     /// Replaces the backend roles (`powerauth`, `introspection`); `[]` revokes every one. Only a
     /// confidential application the administrators made may hold one.
     package var backendRoles: [String]?
@@ -50,7 +53,7 @@ package struct UpdateApplicationRequest: Codable, Sendable {
     package init(
         idTokenSignedResponseAlg: String? = nil, corsOrigins: [String]? = nil, redirectUris: [String]? = nil,
         postLogoutRedirectUris: [String]? = nil, allowedScopes: [String]?? = nil, dpop: DPoPSettingsChange? = nil,
-        requirePushedAuthorizationRequests: Bool? = nil, backendRoles: [String]? = nil
+        requirePushedAuthorizationRequests: Bool? = nil, backendRoles: [String]? = nil, requirePkce: Bool? = nil
     ) {
         self.idTokenSignedResponseAlg = idTokenSignedResponseAlg
         self.corsOrigins = corsOrigins
@@ -60,12 +63,13 @@ package struct UpdateApplicationRequest: Codable, Sendable {
         self.dpop = dpop
         self.requirePushedAuthorizationRequests = requirePushedAuthorizationRequests
         self.backendRoles = backendRoles
+        self.requirePkce = requirePkce
     }
 
     /// The JSON members.
     enum CodingKeys: String, CodingKey {
         case idTokenSignedResponseAlg, corsOrigins, redirectUris, postLogoutRedirectUris, allowedScopes, dpop
-        case requirePushedAuthorizationRequests, backendRoles
+        case requirePushedAuthorizationRequests, backendRoles, requirePkce
     }
 
     /// Decodes the members, telling an absent `allowedScopes` from a `null` one.
@@ -84,6 +88,7 @@ package struct UpdateApplicationRequest: Codable, Sendable {
         requirePushedAuthorizationRequests = try container.decodeIfPresent(
             Bool.self, forKey: .requirePushedAuthorizationRequests)
         backendRoles = try container.decodeIfPresent([String].self, forKey: .backendRoles)
+        requirePkce = try container.decodeIfPresent(Bool.self, forKey: .requirePkce)
     }
 
     /// Encodes the members given, `allowedScopes` as `null` when it resets them.
@@ -97,12 +102,14 @@ package struct UpdateApplicationRequest: Codable, Sendable {
         try container.encodeIfPresent(dpop, forKey: .dpop)
         try container.encodeIfPresent(requirePushedAuthorizationRequests, forKey: .requirePushedAuthorizationRequests)
         try container.encodeIfPresent(backendRoles, forKey: .backendRoles)
+        try container.encodeIfPresent(requirePkce, forKey: .requirePkce)
     }
 
     /// Whether the request changes nothing.
     package var isEmpty: Bool {
         idTokenSignedResponseAlg == nil && corsOrigins == nil && redirectUris == nil && postLogoutRedirectUris == nil
             && allowedScopes == nil && dpop == nil && requirePushedAuthorizationRequests == nil && backendRoles == nil
+            && requirePkce == nil
     }
 }
 

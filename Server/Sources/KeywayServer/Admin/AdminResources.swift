@@ -27,6 +27,9 @@ package struct AdminApplication: Codable, Sendable, Equatable {
     package var dpop: AdminDPoPSettings
     /// Whether the authorization endpoint accepts only pushed authorization requests (RFC 9126).
     package var requirePushedAuthorizationRequests: Bool
+    /// Whether a confidential client's authorization requests must carry PKCE or a `nonce`
+    /// (public clients always need PKCE); `false` accepts neither.
+    package var requirePkce: Bool
     /// Made by the project's administrators: its users are not asked for consent. Clients
     /// registered dynamically are not first-party.
     package var firstParty: Bool
@@ -38,10 +41,12 @@ extension AdminApplication {
     /// The JSON members.
     enum CodingKeys: String, CodingKey {
         case configId, name, clientType, flowTypes, projectId, idTokenSignedResponseAlg, corsOrigins, redirectUris
-        case postLogoutRedirectUris, allowedScopes, dpop, requirePushedAuthorizationRequests, firstParty, backendRoles
+        case postLogoutRedirectUris, allowedScopes, dpop, requirePushedAuthorizationRequests, requirePkce, firstParty
+        case backendRoles
     }
 
-    /// Decodes every member; `backendRoles` is empty when an older server left it out.
+    /// Decodes every member; `backendRoles` is empty and `requirePkce` true when an older server
+    /// left them out.
     package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         configId = try container.decode(String.self, forKey: .configId)
@@ -56,6 +61,7 @@ extension AdminApplication {
         allowedScopes = try container.decodeIfPresent([String].self, forKey: .allowedScopes)
         dpop = try container.decode(AdminDPoPSettings.self, forKey: .dpop)
         requirePushedAuthorizationRequests = try container.decode(Bool.self, forKey: .requirePushedAuthorizationRequests)
+        requirePkce = try container.decodeIfPresent(Bool.self, forKey: .requirePkce) ?? true
         firstParty = try container.decode(Bool.self, forKey: .firstParty)
         backendRoles = try container.decodeIfPresent([String].self, forKey: .backendRoles) ?? []
     }
@@ -75,6 +81,7 @@ extension AdminApplication {
         try container.encode(allowedScopes, forKey: .allowedScopes)
         try container.encode(dpop, forKey: .dpop)
         try container.encode(requirePushedAuthorizationRequests, forKey: .requirePushedAuthorizationRequests)
+        try container.encode(requirePkce, forKey: .requirePkce)
         try container.encode(firstParty, forKey: .firstParty)
         try container.encode(backendRoles, forKey: .backendRoles)
     }

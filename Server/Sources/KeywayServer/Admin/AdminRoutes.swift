@@ -47,6 +47,7 @@ struct AdminRoutes {
                         "allowedScopes": "\(saved.allowedScopes?.joined(separator: " ") ?? "all")",
                         "dpop": "\(saved.dpop.mode)\(saved.dpop.requireNonce ? "+nonce" : "")",
                         "requirePAR": "\(saved.requirePushedAuthorizationRequests)",
+                        "requirePkce": "\(saved.requirePkce)",
                         "backendRoles": "\(saved.backendRoles.joined(separator: " "))",
                     ])
                 return try HTTPResponses.json(saved)

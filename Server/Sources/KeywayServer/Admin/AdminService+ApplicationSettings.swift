@@ -79,6 +79,9 @@ extension AdminService {
             if let required = update.requirePushedAuthorizationRequests {
                 try await repositories.applications.setRequirePAR(required, id: application.id)
             }
+            if let required = update.requirePkce {
+                try await repositories.applications.setRequirePkce(required, id: application.id)
+            }
             guard let saved = try await repositories.applications.find(id: application.id) else {
                 throw AdminError.applicationNotFound(configId: configId)
             }

@@ -354,7 +354,8 @@ package struct AdminService: Sendable {
             corsOrigins: corsOrigins, redirectUris: redirectURIs, postLogoutRedirectUris: postLogoutRedirectURIs,
             allowedScopes: application.allowedScopes.map { scopes in Scopes.supported.filter(scopes.contains) },
             dpop: AdminDPoPSettings(mode: application.dpop.mode.rawValue, requireNonce: application.dpop.requireNonce),
-            requirePushedAuthorizationRequests: application.requirePAR, firstParty: application.firstParty,
+            requirePushedAuthorizationRequests: application.requirePAR, requirePkce: application.requirePkce,
+            firstParty: application.firstParty,
             backendRoles: application.backendRoles.sorted().map(\.rawValue))
     }
 }

@@ -21,8 +21,9 @@ struct AuthorizationRequest: Codable, Sendable, Equatable {
     var scope: [String]
     var state: String?
     var nonce: String?
-    /// The S256 PKCE challenge.
-    var codeChallenge: String
+    /// The S256 PKCE challenge; `nil` only for a confidential client that sent a `nonce` instead
+    /// (RFC 9700 §2.1.1), or whose application does not require either (``ApplicationRecord/requirePkce``).
+    var codeChallenge: String?
     var prompt: Set<Prompt>
     /// Seconds since the last active authentication beyond which the user signs in again.
     var maxAge: Int?
@@ -85,14 +86,16 @@ struct AuthorizationRequest: Codable, Sendable, Equatable {
         guard responseType == "code" else {
             return refuse("unsupported_response_type", "Only the authorization code flow (response_type=code) is supported.")
         }
-        guard let challenge = parameters["code_challenge"] else {
-            return refuse("invalid_request", "code_challenge is required: PKCE (S256) is mandatory for every client.")
-        }
-        guard parameters["code_challenge_method"] == PKCE.method else {
-            return refuse("invalid_request", "code_challenge_method must be S256.")
-        }
-        guard PKCE.isValidS256Challenge(challenge) else {
-            return refuse("invalid_request", "code_challenge must be the base64url SHA-256 of the verifier (43 characters).")
+        let challenge = parameters["code_challenge"].flatMap { $0.isEmpty ? nil : $0 }
+        if let challenge {
+            guard parameters["code_challenge_method"] == PKCE.method else {
+                return refuse("invalid_request", "code_challenge_method must be S256.")
+            }
+            guard PKCE.isValidS256Challenge(challenge) else {
+                return refuse("invalid_request", "code_challenge must be the base64url SHA-256 of the verifier (43 characters).")
+            }
+        } else if let problem = missingChallenge(parameters, application: application) {
+            return refuse("invalid_request", problem)
         }
         let scope: [String]
         switch Scopes.parse(parameters["scope"], for: application) {
@@ -131,6 +134,25 @@ struct AuthorizationRequest: Codable, Sendable, Equatable {
                 loginHint: parameters["login_hint"].flatMap { $0.isEmpty ? nil : $0 },
                 idTokenHint: parameters["id_token_hint"].flatMap { $0.isEmpty ? nil : $0 },
                 uiLocales: (parameters["ui_locales"] ?? "").split(separator: " ").map(String.init)))
+    }
+
+    /// Why a request without `code_challenge` is refused, or `nil` when it may go on. A public
+    /// client always needs PKCE. A confidential client may send a `nonce` instead (RFC 9700
+    /// §2.1.1: the ID token's nonce then binds the code to the session), or neither when its
+    /// application does not require it (``ApplicationRecord/requirePkce``, for relying parties
+    /// written before PKCE).
+    static func missingChallenge(_ parameters: [String: String], application: ApplicationRecord) -> String? {
+        if parameters["code_challenge_method"].map({ !$0.isEmpty }) == true {
+            return "code_challenge_method was sent without a code_challenge."
+        }
+        switch application.clientType {
+        case .public:
+            return "code_challenge is required: PKCE (S256) is mandatory for public clients."
+        case .confidential:
+            let nonce = parameters["nonce"].flatMap { $0.isEmpty ? nil : $0 }
+            guard application.requirePkce, nonce == nil else { return nil }
+            return "Send a code_challenge (PKCE, S256) or a nonce: this client needs one of them."
+        }
     }
 }
 

@@ -65,7 +65,8 @@ struct BrowserSessions: Sendable {
             try await repositories.authorizationCodes.insert(
                 AuthorizationCodeRecord(
                     codeHash: sha256Hex(code), applicationId: application.id, userId: browserSession.userId,
-                    sessionId: session.id, flowId: browserSession.id, codeChallenge: request.codeChallenge,
+                    sessionId: session.id, flowId: browserSession.id,
+                    codeChallenge: request.codeChallenge ?? AuthorizationCodeRecord.noChallenge,
                     expiresAt: now + Int64(codeLifetime * 1000), usedAt: nil, createdAt: now,
                     scope: request.scopeText, nonce: request.nonce, redirectURI: request.redirectURI))
         }

@@ -12,9 +12,11 @@ enum AuthorizationCodeRedemption {
     }
 
     /// Redeems the code whose hash is `codeHash` for `applicationId`, in the caller's write
-    /// transaction; the refusal is returned so that the use of the code commits.
+    /// transaction; the refusal is returned so that the use of the code commits. A code issued for
+    /// a PKCE challenge needs its `verifier`; one issued without must come with none (RFC 9700
+    /// §2.1.1: a verifier then means someone is trying a downgrade).
     static func redeem(
-        codeHash: String, verifier: String, redirectURI: String?, applicationId: String, now: Int64,
+        codeHash: String, verifier: String?, redirectURI: String?, applicationId: String, now: Int64,
         in repositories: Repositories, logger: Logger
     ) async throws -> Result<Redeemed, OAuthFailure> {
         guard let record = try await repositories.authorizationCodes.find(hash: codeHash) else {
@@ -35,8 +37,17 @@ enum AuthorizationCodeRedemption {
         guard now < record.expiresAt else {
             return .failure(.invalidGrant("The authorization code has expired."))
         }
-        guard PKCE.verify(verifier: verifier, challenge: record.codeChallenge) else {
-            return .failure(.invalidGrant("The code verifier does not match the code challenge."))
+        if record.codeChallenge == AuthorizationCodeRecord.noChallenge {
+            guard verifier == nil else {
+                return .failure(.invalidGrant("The code was issued without a code_challenge: send no code_verifier."))
+            }
+        } else {
+            guard let verifier else {
+                return .failure(.invalidRequest("code_verifier is required: the code was issued for a PKCE challenge."))
+            }
+            guard PKCE.verify(verifier: verifier, challenge: record.codeChallenge) else {
+                return .failure(.invalidGrant("The code verifier does not match the code challenge."))
+            }
         }
         // RFC 6749 §4.1.3: the redirect_uri of the authorization request, repeated exactly.
         if let expected = record.redirectURI, redirectURI != expected {

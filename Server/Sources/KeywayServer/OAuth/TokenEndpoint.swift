@@ -110,9 +110,8 @@ struct TokenEndpoint: Sendable {
         -> TokenResponse
     {
         guard let code = form["code"] else { throw OAuthFailure.invalidRequest("code is required.") }
-        guard let verifier = form["code_verifier"] else {
-            throw OAuthFailure.invalidRequest("code_verifier is required: PKCE is mandatory.")
-        }
+        // Whether the code needs a verifier is the code's own (``AuthorizationCodeRedemption``).
+        let verifier = form["code_verifier"]
         let now = clock.now()
         let nowMillis = now.epochMilliseconds
         let codeHash = sha256Hex(code)

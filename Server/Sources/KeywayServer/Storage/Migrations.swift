@@ -824,6 +824,13 @@ enum Migrations {
                 // was linked: it signs in again only once the owner keeps it.
                 "ALTER TABLE federated_identities ADD COLUMN held_since BIGINT",
             ]),
+        Migration(
+            version: 28, name: "per-application PKCE requirement",
+            statements: [
+                // 1: PKCE, or for a confidential client a nonce instead (RFC 9700 §2.1.1); 0: a
+                // confidential client may send neither. Public clients always need PKCE.
+                "ALTER TABLE applications ADD COLUMN require_pkce BIGINT NOT NULL DEFAULT 1",
+            ]),
     ]
 
     /// Applies every migration (up to `through`) the database has not seen yet, each in its own

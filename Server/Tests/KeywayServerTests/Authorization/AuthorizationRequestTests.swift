@@ -80,6 +80,40 @@ struct AuthorizationRequestTests {
         #expect(request.state == "s1" && request.nonce == "n1" && request.loginHint == "a@example.com")
     }
 
+    /// RFC 9700 §2.1.1: PKCE for public clients; a confidential client may send a nonce instead,
+    /// or neither when its application's `requirePkce` is off.
+    @Test func aConfidentialClientMaySendANonceInsteadOfPKCE() throws {
+        let registered = ["https://app.example.com/cb"]
+        var parameters = Self.parameters()
+        parameters["code_challenge"] = nil
+        parameters["code_challenge_method"] = nil
+        let withNonce = try AuthorizationRequest.parse(parameters, application: Self.application(), registered: registered).get()
+        #expect(withNonce.codeChallenge == nil && withNonce.nonce == "n1")
+        #expect(throws: AuthorizationError.self) {
+            try AuthorizationRequest.parse(parameters, application: Self.application(public: true), registered: registered).get()
+        }
+        parameters["nonce"] = nil
+        var confidential = Self.application()
+        #expect(throws: AuthorizationError.self) {
+            try AuthorizationRequest.parse(parameters, application: confidential, registered: registered).get()
+        }
+        confidential.requirePkce = false
+        #expect(try AuthorizationRequest.parse(parameters, application: confidential, registered: registered).get().codeChallenge == nil)
+        var publicClient = Self.application(public: true)
+        publicClient.requirePkce = false
+        #expect(throws: AuthorizationError.self) {
+            try AuthorizationRequest.parse(parameters, application: publicClient, registered: registered).get()
+        }
+        // A method without a challenge is malformed, whoever sends it.
+        parameters["code_challenge_method"] = "S256"
+        #expect(throws: AuthorizationError.self) {
+            try AuthorizationRequest.parse(parameters, application: confidential, registered: registered).get()
+        }
+        // With PKCE, the challenge is kept.
+        let withPKCE = try AuthorizationRequest.parse(Self.parameters(), application: Self.application(public: true), registered: registered).get()
+        #expect(withPKCE.codeChallenge == Self.challenge)
+    }
+
     @Test func redirectURIErrorsAreShownAsAPage() {
         let application = Self.application()
         for uri in [nil, "", "https://evil.example.com/cb", "https://app.example.com/cb#frag"] {

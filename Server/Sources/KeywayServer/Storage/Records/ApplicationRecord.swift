@@ -44,6 +44,10 @@ struct ApplicationRecord: Sendable, Equatable {
     var allowedScopes: Set<String>? = nil
     /// Whether `/oauth2/authorize` accepts only pushed authorization requests (RFC 9126) for it.
     var requirePAR = false
+    /// Whether a confidential client's authorization request must carry PKCE or, instead, a
+    /// `nonce` (RFC 9700 §2.1.1); `false` accepts neither, for relying parties that send neither.
+    /// A public client always needs PKCE.
+    var requirePkce = true
     /// Made by the project's administrators: its users are not asked for consent. Dynamically
     /// registered clients are not first-party.
     var firstParty = true

@@ -5,6 +5,7 @@ struct AuthorizationCodeRecord: Sendable, Equatable {
     var userId: String
     var sessionId: String
     var flowId: String
+    /// The S256 PKCE challenge, or ``noChallenge`` for a code whose authorization request had none.
     var codeChallenge: String
     var expiresAt: Int64
     var usedAt: Int64?
@@ -17,4 +18,8 @@ struct AuthorizationCodeRecord: Sendable, Equatable {
     /// The `redirect_uri` of the authorization request; the token request must repeat it
     /// (RFC 6749 §4.1.3).
     var redirectURI: String? = nil
+
+    /// The stored challenge of a code issued without PKCE (a confidential client that sent a
+    /// nonce instead): its redemption must carry no `code_verifier` (RFC 9700 §2.1.1).
+    static let noChallenge = ""
 }

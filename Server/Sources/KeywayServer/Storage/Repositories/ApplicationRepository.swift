@@ -36,7 +36,7 @@ struct ApplicationRepository: Sendable {
                 flow_types, auto_create_users, is_dev, created_at, refresh_absolute_ms, refresh_idle_ms,
                 refresh_grace_ms, dpop_mode, dpop_require_nonce, auth_method, assertion_alg, client_secret_salt,
                 jwks, grant_types, template_id, id_token_signed_response_alg, allowed_scopes, require_par,
-                first_party, backend_roles)
+                first_party, backend_roles, require_pkce)
             VALUES (\(bind: application.id), \(bind: application.projectId), \(bind: application.configId),
                 \(bind: application.name), \(bind: application.clientType.rawValue),
                 \(bind: application.clientSecretHash), \(bind: flowTypes),
@@ -51,7 +51,7 @@ struct ApplicationRepository: Sendable {
                 \(bind: application.templateId), \(bind: application.idTokenAlgorithm.rawValue),
                 \(bind: application.allowedScopes.map { $0.sorted().joined(separator: " ") }),
                 \(bind: Int64(application.requirePAR ? 1 : 0)), \(bind: Int64(application.firstParty ? 1 : 0)),
-                \(bind: BackendRole.stored(application.backendRoles)))
+                \(bind: BackendRole.stored(application.backendRoles)), \(bind: Int64(application.requirePkce ? 1 : 0)))
             """
         ).run()
     }
@@ -93,6 +93,13 @@ struct ApplicationRepository: Sendable {
     func setRequirePAR(_ required: Bool, id: String) async throws {
         try await sql.raw(
             "UPDATE applications SET require_par = \(bind: Int64(required ? 1 : 0)) WHERE id = \(bind: id)"
+        ).run()
+    }
+
+    /// Sets whether a confidential client's authorization requests need PKCE or a nonce.
+    func setRequirePkce(_ required: Bool, id: String) async throws {
+        try await sql.raw(
+            "UPDATE applications SET require_pkce = \(bind: Int64(required ? 1 : 0)) WHERE id = \(bind: id)"
         ).run()
     }
 
@@ -191,6 +198,7 @@ struct ApplicationRepository: Sendable {
                 Set($0.split(separator: " ").map(String.init))
             },
             requirePAR: try row.decode(column: "require_par", as: Int64.self) != 0,
+            requirePkce: try row.decode(column: "require_pkce", as: Int64.self) != 0,
             firstParty: try row.decode(column: "first_party", as: Int64.self) != 0,
             backendRoles: BackendRole.parse(try row.decode(column: "backend_roles", as: String.self)))
     }
