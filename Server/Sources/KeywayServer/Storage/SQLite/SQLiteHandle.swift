@@ -70,17 +70,20 @@ final class SQLiteHandle: @unchecked Sendable {
         for (index, value) in binds.enumerated() {
             try check(bind(value, at: Int32(index + 1), in: statement), db: db)
         }
-        let count = sqlite_nio_sqlite3_column_count(statement)
+        // The columns are read after the first step: a cached statement that a schema change made
+        // stale (a migration added a column to the table of a `SELECT *`) is prepared again by
+        // that step, and only then names the columns its rows have.
+        var count: Int32 = 0
         var columns: [String] = []
-        columns.reserveCapacity(Int(count))
-        for index in 0..<count {
-            columns.append(String(cString: sqlite_nio_sqlite3_column_name(statement, index)))
-        }
         var rows: [Row] = []
         while true {
             let status = sqlite_nio_sqlite3_step(statement)
             if status == SQLITE_DONE { break }
             guard status == SQLITE_ROW else { try check(status, db: db); break }
+            if rows.isEmpty {
+                count = sqlite_nio_sqlite3_column_count(statement)
+                columns = (0..<count).map { String(cString: sqlite_nio_sqlite3_column_name(statement, $0)) }
+            }
             var values: [SQLiteData] = []
             values.reserveCapacity(Int(count))
             for index in 0..<count { values.append(Self.column(index, of: statement)) }
