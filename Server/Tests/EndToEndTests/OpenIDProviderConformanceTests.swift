@@ -382,6 +382,16 @@ struct OpenIDProviderConformanceTests {
         }
     }
 
+    @Test("OP-acr_values (voluntary: the ID token names the level the sign-in reached)")
+    func acrValues() async throws {
+        try await withProvider { server, _, agent, client in
+            let (_, _, tokens) = try await authorize(server, agent, client, ["acr_values": "urn:keyway:loa:2fa urn:keyway:loa:1fa"])
+            let claims = try TestRelyingParty.claims(try #require(tokens["id_token"] as? String))
+            // An email code is one factor.
+            #expect(claims["acr"] as? String == "urn:keyway:loa:1fa", "\(claims)")
+        }
+    }
+
     @Test("OP-UserInfo-Body (POST, RFC 6750 §2.2)")
     func userInfoTokenInAFormBody() async throws {
         try await withProvider { server, _, agent, client in

@@ -60,6 +60,8 @@ struct ProviderMetadataTests {
             #expect(document.requestParameterSupported == false)
             #expect(document.requestURIParameterSupported == false)
             #expect(document.claimsParameterSupported == false)
+            #expect(document.acrValuesSupported == ["0", "urn:keyway:loa:1fa", "urn:keyway:loa:2fa"])
+            #expect(document.claimsSupported.contains("acr"))
             // Booleans are sent as such, not left to the specifications' defaults.
             let raw = Self.object(response.body)
             for member in [

@@ -68,6 +68,8 @@ public struct DiscoveryDocument: Codable, Sendable, Equatable {
     public var requestParameterSupported: Bool?
     /// Whether the authorization endpoint accepts the `claims` parameter.
     public var claimsParameterSupported: Bool?
+    /// The authentication context classes (`acr`) ID tokens may name.
+    public var acrValuesSupported: [String]?
 
     /// Creates a discovery document with the given values.
     ///
@@ -104,6 +106,7 @@ public struct DiscoveryDocument: Codable, Sendable, Equatable {
     ///   - uiLocalesSupported: The languages of the user interface, if listed.
     ///   - requestParameterSupported: Whether `request` is accepted, if stated.
     ///   - claimsParameterSupported: Whether `claims` is accepted, if stated.
+    ///   - acrValuesSupported: The authentication context classes ID tokens may name, if listed.
     public init(
         issuer: String, authorizationEndpoint: String, tokenEndpoint: String, jwksUri: String,
         responseTypesSupported: [String], subjectTypesSupported: [String],
@@ -121,7 +124,7 @@ public struct DiscoveryDocument: Codable, Sendable, Equatable {
         requestURIParameterSupported: Bool? = nil, pushedAuthorizationRequestEndpoint: String? = nil,
         requirePushedAuthorizationRequests: Bool? = nil, authorizationResponseIssParameterSupported: Bool? = nil,
         uiLocalesSupported: [String]? = nil, requestParameterSupported: Bool? = nil,
-        claimsParameterSupported: Bool? = nil
+        claimsParameterSupported: Bool? = nil, acrValuesSupported: [String]? = nil
     ) {
         self.registrationEndpoint = registrationEndpoint
         self.tokenEndpointAuthSigningAlgValuesSupported = tokenEndpointAuthSigningAlgValuesSupported
@@ -155,6 +158,7 @@ public struct DiscoveryDocument: Codable, Sendable, Equatable {
         self.uiLocalesSupported = uiLocalesSupported
         self.requestParameterSupported = requestParameterSupported
         self.claimsParameterSupported = claimsParameterSupported
+        self.acrValuesSupported = acrValuesSupported
     }
 
     enum CodingKeys: String, CodingKey {
@@ -190,5 +194,6 @@ public struct DiscoveryDocument: Codable, Sendable, Equatable {
         case uiLocalesSupported = "ui_locales_supported"
         case requestParameterSupported = "request_parameter_supported"
         case claimsParameterSupported = "claims_parameter_supported"
+        case acrValuesSupported = "acr_values_supported"
     }
 }

@@ -6,7 +6,7 @@ enum Scopes {
 
     /// The claims the ID token and UserInfo may carry, as discovery lists them.
     static let claims: [String] = [
-        "iss", "sub", "aud", "exp", "iat", "auth_time", "nonce", "amr", "azp", "sid", "at_hash",
+        "iss", "sub", "aud", "exp", "iat", "auth_time", "nonce", "acr", "amr", "azp", "sid", "at_hash",
         "email", "email_verified", "phone_number", "phone_number_verified",
     ]
 

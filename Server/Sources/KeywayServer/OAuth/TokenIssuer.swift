@@ -64,6 +64,7 @@ struct TokenIssuer: Sendable {
             "exp": .number(iat + lifetimes.idToken.rounded()),
             "auth_time": .number(Double(subject.authTime / 1000)),
             "amr": .array(subject.amr.map(JSONValue.string)),
+            "acr": .string(AuthenticationContextClass.of(amr: subject.amr)),
             "sid": .string(subject.sessionId),
             "at_hash": .string(Self.atHash(accessToken)),
         ]

@@ -116,7 +116,7 @@ struct WellKnownRoutes {
             authorizationResponseIssParameterSupported: true,
             uiLocalesSupported: ["en"],
             requestParameterSupported: false,
-            claimsParameterSupported: false)
+            claimsParameterSupported: false, acrValuesSupported: AuthenticationContextClass.supported)
     }
 }
 
