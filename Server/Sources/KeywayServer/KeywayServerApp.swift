@@ -99,7 +99,12 @@ public final class KeywayServerApp: Sendable {
         do {
             try configuration.tokenLifetimes.refreshTokens.validate()
             try configuration.limits.rateLimits.validate()
-            let applied = try await Migrations.apply(to: database, now: now)
+            var applied: [Int] = []
+            if configuration.migrateOnStart {
+                applied = try await Migrations.apply(to: database, now: now, allowNewer: configuration.allowNewerSchema)
+            } else {
+                try await Migrations.requireCurrent(database, allowNewer: configuration.allowNewerSchema)
+            }
             if !applied.isEmpty {
                 logger.info("database migrated", metadata: ["versions": "\(applied)"])
             }
@@ -299,7 +304,8 @@ public final class KeywayServerApp: Sendable {
     /// and whose paths the OpenAPI document describes.
     func routeTable() throws -> RouteTable {
         let router = RouteTable()
-        router.add(middleware: RequestLogMiddleware(logger: logger, metrics: metrics))
+        router.add(
+            middleware: RequestLogMiddleware(logger: logger, metrics: metrics, trustedProxies: configuration.trustedProxies))
         let issuerBox = issuer
         let fallback = "http://\(configuration.host):\(configuration.port)"
         let currentIssuer: @Sendable () -> String = { issuerBox.current ?? fallback }

@@ -11,6 +11,6 @@ struct KeywayServerCommand: AsyncParsableCommand {
             Without a subcommand the server starts (`serve`); `keyway-server serve --help` lists its options. \
             The project and admin subcommands work on the database directly (--database, default as the server's).
             """,
-        subcommands: [ServeCommand.self, ProjectCommand.self, AdminCommand.self, KeysCommand.self, MigrateCommand.self, ConfigCommand.self],
+        subcommands: [ServeCommand.self, ProjectCommand.self, AdminCommand.self, KeysCommand.self, SchemaCommand.self, MigrateCommand.self, ConfigCommand.self],
         defaultSubcommand: ServeCommand.self)
 }

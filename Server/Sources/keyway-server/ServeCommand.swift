@@ -31,6 +31,7 @@ struct ServeCommand: AsyncParsableCommand {
                 "dev mode on \(settings.host) (--unsafe-dev-mode-on-network): every one-time code is served at /dev/outbox to anyone who can reach this server"
             )
         }
+        if let warning = Self.plainHTTPIssuerWarning(settings) { logger.warning("\(warning)") }
         let server: KeywayServerApp
         do {
             server = try await KeywayServerApp.bootstrap(configuration: configuration, logger: logger)
@@ -145,6 +146,13 @@ extension ServeOptions {
         configuration.databasePoolSize = settings.databasePoolSize
         configuration.databaseLeaseTimeout = .milliseconds(settings.databaseLeaseTimeoutMs)
         configuration.databaseQueryTimeout = .milliseconds(settings.databaseQueryTimeoutMs)
+        configuration.migrateOnStart = settings.migrateOnStart
+        configuration.allowNewerSchema = settings.allowNewerSchema
+        do {
+            configuration.trustedProxies = try TrustedProxies(parsing: settings.trustedProxies)
+        } catch {
+            throw ValidationError(error.description)
+        }
         configuration.masterKey = try DatabaseOptions.masterKey(file: settings.masterKeyFile)
         configuration.smtp = try smtpRelay(settings)
         configuration.appAttestRoots = try settings.appAttestRootFiles.map { path in
@@ -154,5 +162,17 @@ extension ServeOptions {
             return pem
         }
         return configuration
+    }
+}
+
+extension ServeCommand {
+    /// In production, an issuer on plain `http` that is not this machine's: browsers and apps
+    /// would send codes, tokens and cookies over the network unencrypted.
+    static func plainHTTPIssuerWarning(_ settings: ServeSettings) -> String? {
+        guard settings.production else { return nil }
+        let issuer = settings.issuer ?? "http://\(settings.host):\(settings.port)"
+        guard let url = URL(string: issuer), url.scheme == "http", let host = url.host, !LoopbackHost.contains(host)
+        else { return nil }
+        return "production mode with the plain-http issuer \(issuer): run behind TLS and give --issuer https://…, or codes, tokens and cookies cross the network unencrypted"
     }
 }

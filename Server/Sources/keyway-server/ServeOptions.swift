@@ -51,6 +51,21 @@ struct ServeOptions: ParsableArguments {
     @Flag(help: "Turn dev mode off: no dev application, no dev outbox.")
     var production = false
 
+    @Flag(
+        name: .customLong("no-migrate"),
+        help: "Do not migrate the database at start: refuse to start unless `keyway-server migrate` has brought it up to date (for deployments that migrate in a step of their own).")
+    var noMigrate = false
+
+    @Flag(help: "Start on a database a newer Keyway already migrated (only when its release notes say its schema works with this version).")
+    var allowNewerSchema = false
+
+    @Option(
+        name: .customLong("trusted-proxies"),
+        help: ArgumentHelp(
+            "The proxies in front of the server whose Forwarded and X-Forwarded-For headers name the client, comma-separated addresses or CIDR ranges (10.0.0.0/8,2001:db8::/32); only theirs are believed (default: $KEYWAY_TRUSTED_PROXIES; none).",
+            valueName: "list"))
+    var trustedProxies: String?
+
     @Option(help: "Pin the config ID of the dev application (for scripts and tests).")
     var devConfigId: String?
 

@@ -38,6 +38,11 @@ struct ServeSettings: Codable, Equatable {
     var appAttestRootFiles: [String] = []
     var logLevel = "info"
     var logFormat = "text"
+    /// Whether start-up migrates the database (`--no-migrate`: no).
+    var migrateOnStart = true
+    var allowNewerSchema = false
+    /// Addresses and CIDR ranges of the proxies whose forwarding headers are believed.
+    var trustedProxies: [String] = []
 
     /// The environment variable of each setting.
     static let environment: [String: String] = [
@@ -52,7 +57,8 @@ struct ServeSettings: Codable, Equatable {
         "smtpUrl": "KEYWAY_SMTP_URL", "smtpTls": "KEYWAY_SMTP_TLS", "smtpFrom": "KEYWAY_SMTP_FROM",
         "smtpCaFile": "KEYWAY_SMTP_CA_FILE", "smtpPasswordFile": "KEYWAY_SMTP_PASSWORD_FILE",
         "smtpTimeout": "KEYWAY_SMTP_TIMEOUT", "smtpHeloName": "KEYWAY_SMTP_HELO_NAME",
-        "smtpAllowPlaintext": "KEYWAY_SMTP_ALLOW_PLAINTEXT",
+        "smtpAllowPlaintext": "KEYWAY_SMTP_ALLOW_PLAINTEXT", "migrateOnStart": "KEYWAY_MIGRATE_ON_START",
+        "allowNewerSchema": "KEYWAY_ALLOW_NEWER_SCHEMA", "trustedProxies": "KEYWAY_TRUSTED_PROXIES",
     ]
 
     /// The settings of a configuration file; an unknown member is refused (a misspelt setting
@@ -77,6 +83,7 @@ struct ServeSettings: Codable, Equatable {
         case trustIssuerFiles, maxFlowStartsPerAddress, maxCodeSendsPerAddress, maxChecksPerAddress, adminTokenFile
         case unsafeDevModeOnNetwork, appAttestRootFiles, logLevel, logFormat
         case smtpUrl, smtpTls, smtpFrom, smtpCaFile, smtpPasswordFile, smtpTimeout, smtpHeloName, smtpAllowPlaintext
+        case migrateOnStart, allowNewerSchema, trustedProxies
     }
 }
 
@@ -163,6 +170,13 @@ extension ServeOptions {
         settings.appAttestRootFiles = try appAttestRootFiles.isEmpty ? (list(.appAttestRootFiles) ?? []) : appAttestRootFiles
         settings.logLevel = try logLevel ?? text(.logLevel) ?? settings.logLevel
         settings.logFormat = try logFormat ?? text(.logFormat) ?? settings.logFormat
+        settings.migrateOnStart = try noMigrate ? false : (flag(.migrateOnStart) ?? true)
+        settings.allowNewerSchema = try allowNewerSchema || (flag(.allowNewerSchema) ?? false)
+        if let given = trustedProxies ?? environment["KEYWAY_TRUSTED_PROXIES"].flatMap({ $0.isEmpty ? nil : $0 }) {
+            settings.trustedProxies = given.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        } else {
+            settings.trustedProxies = try list(.trustedProxies) ?? []
+        }
         try settings.check(adminTokenGiven: adminToken != nil)
         return settings
     }

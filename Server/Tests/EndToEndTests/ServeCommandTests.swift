@@ -107,10 +107,12 @@ struct ServeCommandTests {
             ("a delivery command that is not executable", production + ["--delivery-command", notExecutable], key, "is not an executable file"),
             ("a short admin token", ["--database", database], ["KEYWAY_ADMIN_TOKEN": "short-token"], "at least 32 characters"),
             ("no master key", production + ["--delivery-command", "/bin/true"], [:], "production mode needs one"),
+            ("a trusted proxy that is not an address", ["--database", database, "--trusted-proxies", "10.0.0.0/8,proxy.internal"], [:], "proxy.internal"),
         ]
         for (what, arguments, environment, sentence) in cases {
             let check = try CLIProcess(arguments: ["config", "check"] + arguments, environment: environment, executable: "keyway-server")
-            #expect(try await check.waitForExit() == 1, "config check approved \(what)")
+            // 1 for a setting start-up refuses, 64 (a usage error) for an option that does not parse.
+            #expect(try await check.waitForExit() != 0, "config check approved \(what)")
             #expect(check.standardError.contains(sentence), "\(what): \(check.standardError)")
             let serve = try CLIProcess(arguments: ["serve", "--port", "0"] + arguments, environment: environment, executable: "keyway-server")
             #expect(try await serve.waitForExit() != 0, "serve accepted \(what)")
@@ -120,6 +122,19 @@ struct ServeCommandTests {
         let fixed = try CLIProcess(
             arguments: ["config", "check"] + production + ["--delivery-command", "/bin/true"], environment: key, executable: "keyway-server")
         #expect(try await fixed.waitForExit() == 0, "\(fixed.standardError)")
+    }
+
+    /// Production behind a TLS-terminating proxy needs the public https issuer: a plain-http one
+    /// that is not loopback is a warning at start; https or loopback is not.
+    @Test func productionWarnsOfAPlainHTTPIssuer() async throws {
+        let key = ["KEYWAY_MASTER_KEY": TestServer.masterKey.text]
+        for (issuer, warns) in [("http://auth.example.com", true), ("https://auth.example.com", false), ("http://127.0.0.1:8080", false)] {
+            let (_, database) = Self.temporaryFolder()
+            let (process, _) = try await Self.serve(
+                ["--production", "--database", database, "--delivery-command", "/bin/true", "--issuer", issuer], environment: key)
+            #expect(process.standardError.contains("plain-http issuer") == warns, "\(issuer): \(process.standardError)")
+            await process.stop()
+        }
     }
 
     @Test func settingsComeFromOptionsThenEnvironmentThenTheConfigFile() async throws {
@@ -140,6 +155,7 @@ struct ServeCommandTests {
         #expect(shown["logFormat"] as? String == "json")
         #expect(shown["logLevel"] as? String == "debug")
         #expect(shown["database"] as? String == "postgres://kw:********@db.example.com:5432/keyway?sslmode=require")
+        #expect(shown["trustedProxies"] as? [String] == [] && shown["migrateOnStart"] as? Bool == true)
         #expect(!check.standardOutput.contains("hunter2"))
 
         // A misspelt setting, or one of the wrong type, is refused by name.

@@ -53,6 +53,16 @@ public struct ServerConfiguration: Sendable {
     /// (`idle_in_transaction_session_timeout`), rolling back, and the request is answered `503`
     /// with `Retry-After`. Migrations have none. Default 10 s.
     public var databaseQueryTimeout: Duration = .seconds(10)
+    /// Whether start-up applies the migrations the database has not seen (`true`); `false` starts
+    /// only on a database already migrated (`keyway-server migrate`), as deployments that migrate
+    /// in a separate step do.
+    public var migrateOnStart = true
+    /// The proxies whose `Forwarded` and `X-Forwarded-For` headers name the client
+    /// (`--trusted-proxies`); none by default, so a client cannot choose its address.
+    public var trustedProxies = TrustedProxies.none
+    /// Whether the server starts on a database migrated by a newer Keyway (migrations it does not
+    /// know): only when the newer version's notes say its schema is compatible with this one.
+    public var allowNewerSchema = false
     /// The key the secrets kept at rest are sealed with. `nil`: in dev mode a key file beside
     /// the SQLite file (or `.keyway/master.key` for PostgreSQL), created on first start; outside
     /// dev mode the server does not start without one.

@@ -6,8 +6,9 @@ struct KeywayRequestContext: RequestContext {
     var coreContext: CoreRequestContextStorage
     /// Set by ``RequestLogMiddleware`` before any route runs.
     var traceId: String
-    /// The client's IP address as this server sees it (a proxy's, behind one).
-    let remoteAddress: String?
+    /// The client's IP address: its connection's peer, or behind a trusted proxy the address the
+    /// proxy forwarded (``TrustedProxies``, resolved by ``RequestLogMiddleware`` before any route).
+    var remoteAddress: String?
     /// The app's backend calling a route declared ``Caller/backend(_:)``, set by its guard
     /// (``BackendAuthorization``) before the route runs.
     var backend: ApplicationRecord?

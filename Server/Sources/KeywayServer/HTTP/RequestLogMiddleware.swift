@@ -11,6 +11,8 @@ struct RequestLogMiddleware: RouterMiddleware {
     typealias Context = KeywayRequestContext
     let logger: Logger
     let metrics: ServerMetrics
+    /// Whose forwarding headers name the client (`--trusted-proxies`).
+    var trustedProxies = TrustedProxies.none
 
     static let traceparentHeader = HTTPField.Name("traceparent")!
 
@@ -19,6 +21,7 @@ struct RequestLogMiddleware: RouterMiddleware {
     ) async throws -> Response {
         let start = ContinuousClock.now
         var context = context
+        context.remoteAddress = trustedProxies.clientAddress(peer: context.remoteAddress, headers: request.headers)
         // A W3C trace the request belongs to makes its trace ID this request's; else the
         // client's own trace ID header; else the one the context made.
         if let parent = request.headers[Self.traceparentHeader], let traceId = TraceID.fromTraceparent(parent) {

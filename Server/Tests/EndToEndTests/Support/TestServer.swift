@@ -70,7 +70,7 @@ final class TestServer: ScopedTestServer, Sendable {
         passwords: (any PasswordHashing)? = nil, idleTimeout: TimeInterval = 300, appAttestRoots: [String] = [],
         smtp: SMTPRelayConfiguration? = nil, issuer: String? = nil, issuerHost: String? = nil,
         databasePoolSize: Int = 3, databaseLeaseTimeout: Duration = .seconds(60),
-        databaseQueryTimeout: Duration = .seconds(60)
+        databaseQueryTimeout: Duration = .seconds(60), trustedProxies: TrustedProxies = .none
     ) async throws -> TestServer {
         let database =
             if let database { database } else { try await TestDatabase.fresh() }
@@ -92,6 +92,7 @@ final class TestServer: ScopedTestServer, Sendable {
         // without anything being wrong (the tests of the deadline set a short one).
         configuration.databaseLeaseTimeout = databaseLeaseTimeout
         configuration.databaseQueryTimeout = databaseQueryTimeout
+        configuration.trustedProxies = trustedProxies
         configuration.masterKey = masterKey
         configuration.firstRS256Key = firstRS256Key
         let app = try await KeywayServerApp.bootstrap(configuration: configuration, logger: logs.logger())
