@@ -54,19 +54,20 @@ struct MultiInstanceTests {
     }
 
     /// Starts two instances on one fresh database at the same moment.
-    static func startTwo() async throws -> (Instance, Instance, PostgresLocation) {
+    static func startTwo(issuer: String? = nil) async throws -> (Instance, Instance, PostgresLocation) {
         guard case .postgres(let location) = try await TestDatabase.fresh() else {
             throw TestFailure("The multi-instance tests need PostgreSQL.")
         }
         let url = location.description
-        async let first = start(url)
-        async let second = start(url)
+        async let first = start(url, issuer: issuer)
+        async let second = start(url, issuer: issuer)
         return (try await first, try await second, location)
     }
 
-    static func start(_ url: String) async throws -> Instance {
+    static func start(_ url: String, issuer: String? = nil) async throws -> Instance {
         let process = try CLIProcess(
-            arguments: ["serve", "--port", "0", "--database", url, "--dev-config-id", configId, "--database-pool-size", "4"],
+            arguments: ["serve", "--port", "0", "--database", url, "--dev-config-id", configId, "--database-pool-size", "4"]
+                + (issuer.map { ["--issuer", $0] } ?? []),
             environment: ["KEYWAY_ADMIN_TOKEN": testAdminToken, "KEYWAY_MASTER_KEY": TestServer.masterKey.text],
             executable: "keyway-server")
         return try await process.settingUp { process in
@@ -200,6 +201,41 @@ struct MultiInstanceTests {
             #expect(completed.count == 1, "round \(round): \(answers.map(\.json))")
             let other = try #require(answers.first { ($0.json["completed"] as? [String: Any]) == nil })
             #expect(other.status >= 400, "round \(round): \(other.json)")
+        }
+    }
+
+    /// An emergency rotation (no pre-publication) on one instance: its tokens, signed with the new
+    /// key at once, are accepted by the other at once — it reads the keys again for a key it does
+    /// not know — instead of being refused until its next refresh.
+    @Test func anEmergencyRotationOnOneInstanceIsFollowedAtOnceByTheOther() async throws {
+        // One issuer for both, as behind a load balancer: each accepts the other's tokens.
+        let (a, b, _) = try await Self.startTwo(issuer: "https://auth.example.test")
+        defer {
+            Task {
+                await a.process.stop()
+                await b.process.stop()
+            }
+        }
+        // B has read the keys (at start); it would read them again only 30 seconds later.
+        #expect(try await b.send("GET", "/.well-known/jwks.json").status == 200)
+        let headers = ["Authorization": "Bearer \(testAdminToken)", "Content-Type": "application/json"]
+        let rotated = try await a.send(
+            "POST", "/admin/signing-keys/rotate", headers: headers,
+            body: try JSONSerialization.data(withJSONObject: ["prePublicationSeconds": 0]))
+        #expect(rotated.status == 201, "\(rotated.json)")
+        let next = try #require(rotated.json["nextKid"] as? String)
+        let tokens = try await Self.signIn("emergency@example.com", start: a, finish: a)
+        let access = try #require(tokens["access_token"] as? String)
+        let header = try #require(access.split(separator: ".").first.flatMap { Base64URL.decode(String($0)) })
+        #expect((try JSONSerialization.jsonObject(with: Data(header)) as? [String: Any])?["kid"] as? String == next)
+        let info = try await b.send("GET", "/oauth2/userinfo", headers: ["Authorization": "Bearer \(access)"])
+        #expect(info.status == 200, "\(info.json)")
+        // A made-up key is looked for at most once a second: refused, and B still answers.
+        let forged = access.split(separator: ".").enumerated().map { index, part in
+            index == 0 ? Base64URL.encode(Array(#"{"alg":"ES256","typ":"at+jwt","kid":"made-up"}"#.utf8)) : String(part)
+        }.joined(separator: ".")
+        for _ in 0..<3 {
+            #expect(try await b.send("GET", "/oauth2/userinfo", headers: ["Authorization": "Bearer \(forged)"]).status == 401)
         }
     }
 

@@ -51,8 +51,16 @@ struct AccessTokenVerifier: Sendable {
     /// their refresh is due. Call it before taking a database connection: the refresh takes one of
     /// its own, and a request that held one while waiting for another could, with enough of them at
     /// once, hold every connection of the pool while each waited for one more.
+    ///
+    /// A token naming a key this instance does not know has the keys read again first (at most once
+    /// a second, ``SigningKeyRing/reloadForUnknownKey(_:)``): another instance may already sign with
+    /// a key rotated in without pre-publication.
     func verifyWithCurrentKeys(_ token: String, issuer: String) async throws -> AccessTokenClaims? {
         try await keys.refreshIfDue()
+        if let claims = verify(token, issuer: issuer) { return claims }
+        guard token.utf8.count <= 4096, let kid = (try? CompactJWS(token))?.keyID,
+            try await keys.reloadForUnknownKey(kid)
+        else { return nil }
         return verify(token, issuer: issuer)
     }
 

@@ -13,6 +13,8 @@ final class SigningKeyRing: Sendable {
         var schedule: KeySchedule
         var keys: [String: SigningKey]
         var nextRefresh: Int64
+        /// When the keys were last read for a token naming an unknown key.
+        var lastMissReload: Int64 = .min
     }
 
     private let database: any Database
@@ -54,8 +56,35 @@ final class SigningKeyRing: Sendable {
         for row in stored { keys[row.kid] = try SigningKey(row, masterKey: masterKey) }
         let schedule = KeySchedule(stored)
         let next = min(now + Self.refreshInterval, schedule.nextChange(after: now) ?? .max)
-        state.withLock { $0 = State(schedule: schedule, keys: keys, nextRefresh: next) }
+        state.withLock {
+            $0 = State(schedule: schedule, keys: keys, nextRefresh: next, lastMissReload: $0.lastMissReload)
+        }
     }
+
+    /// Reads the keys again for a token that names a key this instance does not know: another
+    /// instance may sign with a key published after this one last read them — an emergency
+    /// rotation without pre-publication — and its tokens are then accepted here at once, not a
+    /// refresh interval later. At most once per ``missReloadInterval``, so tokens naming made-up
+    /// keys cannot make every request read the database. Answers whether the keys were read.
+    func reloadForUnknownKey(_ kid: String) async throws -> Bool {
+        let now = clock.now().epochMilliseconds
+        let due = state.withLock { state -> Bool in
+            guard state.keys[kid] == nil, now >= state.lastMissReload &+ Self.missReloadInterval else { return false }
+            state.lastMissReload = now
+            return true
+        }
+        guard due else { return false }
+        do {
+            try await reload()
+        } catch is any TransientDatabaseFailure {
+            return false
+        }
+        return true
+    }
+
+    /// How soon the keys are read again for another unknown key, in milliseconds of the server's
+    /// clock.
+    static let missReloadInterval: Int64 = 1_000
 
     /// Reads the keys again when the refresh interval passed or the schedule changed. While the
     /// database is away (``TransientDatabaseFailure``) the keys this instance knows stay in use,
