@@ -290,6 +290,10 @@
             for await update in keyway.flow.updates where update != shown && update != .loading {
                 break
             }
+            // Cancelled (the view's `.task(id: screen)` moved on): the screen is left as it is —
+            // a refresh would wipe its local input errors and messages and enable its buttons
+            // while a request is in flight.
+            guard !Task.isCancelled else { return }
             await refresh()
         }
 

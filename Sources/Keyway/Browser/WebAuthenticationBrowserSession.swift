@@ -60,13 +60,16 @@
     }
 
     /// One run of an `ASWebAuthenticationSession`, kept alive (with its presentation context,
-    /// which the session holds weakly) until the session calls back.
+    /// which the session holds weakly) until the session calls back or the run is cancelled.
     @MainActor
     private final class WebAuthenticationRun {
         private let ephemeral: Bool
         private let context: PresentationContext
         private var session: ASWebAuthenticationSession?
         private var cancelled = false
+        /// Resumes the waiting task once: the session's completion, a start that fails and a
+        /// cancellation may each come first, and a continuation resumed twice traps.
+        private var waiting: ContinuationOnce<URL>?
 
         init(ephemeral: Bool, presentationAnchor: @escaping @MainActor @Sendable () -> ASPresentationAnchor) {
             self.ephemeral = ephemeral
@@ -76,22 +79,24 @@
         func start(url: URL, callbackURL: URL) async throws -> URL {
             guard !cancelled else { throw BrowserSignInError.cancelled }
             return try await withCheckedThrowingContinuation { continuation in
-                // Called once, on whichever queue the system picks: nonisolated and Sendable.
+                let once = ContinuationOnce(continuation)
+                waiting = once
+                // Called at most once, on whichever queue the system picks: nonisolated and Sendable.
                 let completion: @Sendable (URL?, (any Error)?) -> Void = { callback, error in
                     if let callback {
-                        continuation.resume(returning: callback)
+                        once.resume(with: .success(callback))
                     } else if let error = error as? ASWebAuthenticationSessionError, error.code == .canceledLogin {
-                        continuation.resume(throwing: BrowserSignInError.cancelled)
+                        once.resume(with: .failure(BrowserSignInError.cancelled))
                     } else {
                         let reason = error.map { String(describing: $0) } ?? "no callback URL"
-                        continuation.resume(throwing: BrowserSignInError.browserFailed(reason))
+                        once.resume(with: .failure(BrowserSignInError.browserFailed(reason)))
                     }
                 }
                 let session: ASWebAuthenticationSession
                 do {
                     session = try Self.makeSession(url: url, callbackURL: callbackURL, completion: completion)
                 } catch {
-                    continuation.resume(throwing: error)
+                    once.resume(with: .failure(error))
                     return
                 }
                 session.presentationContextProvider = context
@@ -99,15 +104,18 @@
                 self.session = session
                 if !session.start() {
                     self.session = nil
-                    continuation.resume(throwing: BrowserSignInError.browserFailed("The authentication session could not start."))
+                    once.resume(with: .failure(BrowserSignInError.browserFailed("The authentication session could not start.")))
                 }
             }
         }
 
+        /// Cancels the session and resumes the waiting task with ``BrowserSignInError/cancelled``
+        /// here: Apple does not promise that the completion handler runs after `cancel()`.
         func cancel() {
             cancelled = true
-            // The session then calls back with canceledLogin.
             session?.cancel()
+            session = nil
+            waiting?.resume(with: .failure(BrowserSignInError.cancelled))
         }
 
         /// A session that recognises the callback by the redirect URI's scheme, or by its host
@@ -149,8 +157,11 @@
         }
 
         func presentationAnchor(for session: ASWebAuthenticationSession) -> ASPresentationAnchor {
-            // The system asks on the main thread.
-            MainActor.assumeIsolated { anchor() }
+            // The system asks on the main thread. The closure is copied out first: a main-actor
+            // closure that captured `self` (not Sendable) would not compile under Swift 6 where
+            // the protocol is not main-actor isolated.
+            let anchor = self.anchor
+            return MainActor.assumeIsolated { anchor() }
         }
     }
 #endif

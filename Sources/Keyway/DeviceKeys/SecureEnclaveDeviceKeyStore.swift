@@ -19,11 +19,15 @@ import Security
 ///
 /// Keys with ``Protection/userPresence`` ask for Face ID, Touch ID or the passcode at each
 /// signature, and a signature is a synchronous call: without an authentication context the
-/// prompt holds the calling thread until the user answers. Evaluate an `LAContext` in the app
-/// first (with `touchIDAuthenticationAllowableReuseDuration` set) and pass it as
-/// `authenticationContext`, so the signatures within its reuse window do not prompt. Such keys
-/// suit device proofs during an interactive sign-in, not DPoP: a token refresh in the background
-/// cannot show a prompt, so a user-presence DPoP key fails there.
+/// prompt holds the calling thread until the user answers. Give the store an
+/// `authenticationContext` closure that returns an `LAContext` the app evaluated for the
+/// operation at hand — a new one each time, invalidated when the operation is done: an evaluated
+/// context lets every key that uses it sign without asking for as long as the context lives, so
+/// one context kept for the store's life would stop `.userPresence` from ever asking again
+/// (`touchIDAuthenticationAllowableReuseDuration` governs reusing the device's unlock, not
+/// this). Face ID needs `NSFaceIDUsageDescription` in the app's `Info.plist`. Such keys suit
+/// device proofs during an interactive sign-in, not DPoP: a token refresh in the background cannot
+/// show a prompt, so a user-presence DPoP key fails there.
 public struct SecureEnclaveDeviceKeyStore: DeviceKeyStore {
     /// When the Secure Enclave lets a key sign.
     public enum Protection: Sendable, Equatable {
@@ -46,7 +50,8 @@ public struct SecureEnclaveDeviceKeyStore: DeviceKeyStore {
     private let storage: any SecureStorage
     /// When new keys can sign; keys already created keep what they were created with.
     public let protection: Protection
-    private let context: AuthenticationContextBox
+    /// The context of each key loaded or created: asked for anew every time.
+    private let context: (@Sendable () -> LAContext?)?
 
     /// Always `true`: the private keys live in the Secure Enclave.
     public var isHardwareBacked: Bool { true }
@@ -57,14 +62,17 @@ public struct SecureEnclaveDeviceKeyStore: DeviceKeyStore {
     ///   - storage: where the keys' handles are kept, by key name (for example a
     ///     ``KeychainSecureStorage``).
     ///   - protection: when keys created by this store can sign.
-    ///   - authenticationContext: an `LAContext` the app evaluated already, used by the keys this
-    ///     store creates and loads (see the type's notes on ``Protection/userPresence``).
+    ///   - authenticationContext: returns the `LAContext` the app evaluated for the operation at
+    ///     hand, or `nil` to let the key prompt by itself; called each time a key is loaded or
+    ///     created, so each operation gets a fresh context (see the type's notes on
+    ///     ``Protection/userPresence``).
     public init(
-        storage: any SecureStorage, protection: Protection = .afterFirstUnlock, authenticationContext: LAContext? = nil
+        storage: any SecureStorage, protection: Protection = .afterFirstUnlock,
+        authenticationContext: (@Sendable () -> LAContext?)? = nil
     ) {
         self.storage = storage
         self.protection = protection
-        self.context = AuthenticationContextBox(authenticationContext)
+        self.context = authenticationContext
     }
 
     /// The key whose handle is kept under `name`.
@@ -83,7 +91,7 @@ public struct SecureEnclaveDeviceKeyStore: DeviceKeyStore {
         guard let handle else { return nil }
         do {
             let key = try CryptoKit.SecureEnclave.P256.Signing.PrivateKey(
-                dataRepresentation: handle, authenticationContext: context.context)
+                dataRepresentation: handle, authenticationContext: context?())
             return try SecureEnclaveDeviceKey(key)
         } catch {
             throw KeywayError.storageUnavailable("The device key \(name) cannot be used: \(error).")
@@ -103,7 +111,7 @@ public struct SecureEnclaveDeviceKeyStore: DeviceKeyStore {
         let handle: Data
         do {
             let key = try CryptoKit.SecureEnclave.P256.Signing.PrivateKey(
-                accessControl: access, authenticationContext: context.context)
+                accessControl: access, authenticationContext: context?())
             deviceKey = try SecureEnclaveDeviceKey(key)
             handle = key.dataRepresentation
         } catch {
@@ -149,17 +157,6 @@ public struct SecureEnclaveDeviceKeyStore: DeviceKeyStore {
             throw KeywayError.storageUnavailable("The key's access control cannot be created: \(reason).")
         }
         return access
-    }
-}
-
-/// An `LAContext` held by a `Sendable` store. `@unchecked Sendable`: the context is only handed
-/// to CryptoKit, which uses it from whichever thread signs; the app evaluates it before and does
-/// not change it afterwards.
-private final class AuthenticationContextBox: @unchecked Sendable {
-    let context: LAContext?
-
-    init(_ context: LAContext?) {
-        self.context = context
     }
 }
 

@@ -30,8 +30,11 @@
             case preferImmediatelyAvailableCredentials
             /// A sign-in offered in the keyboard's suggestions of a text field whose content type
             /// is `.username` (`performAutoFillAssistedRequests()`, conditional mediation; iOS
-            /// only). The request waits until the user picks a passkey there. A registration is
-            /// presented as ``modal``; on macOS a sign-in fails with
+            /// only), through ``PlatformPasskeyAuthenticator/autoFillAssertion(_:)``: the request
+            /// waits until the user picks a passkey there. A ceremony the user starts with a button
+            /// (``PlatformPasskeyAuthenticator/getAssertion(_:)``, a registration) is presented as
+            /// ``modal``: the passkey screen has no user-name field to offer suggestions in, and
+            /// would wait until cancelled. On macOS an AutoFill sign-in fails with
             /// ``PasskeyError/notSupported(_:)``.
             case autoFill
         }
@@ -102,6 +105,31 @@
             let request = PlatformPasskeyRequest.assertion(
                 rpId: options.rpId, challenge: challenge, allowed: allowed,
                 userVerification: PasskeyWire.UserVerification(options.userVerification))
+            // Started by the user (the step's button): the sheet, never AutoFill suggestions,
+            // which need a user-name field this screen does not have.
+            let shown: Presentation = self.presentation == .autoFill ? .modal : self.presentation
+            return try await assertion(request, presentation: shown)
+        }
+
+        /// Signs with a passkey the user picks among the keyboard's suggestions of the app's own
+        /// user-name field (`.textContentType(.username)`; conditional mediation, iOS only): start
+        /// it when that field appears, cancel the task when it goes away. The request waits until
+        /// the user picks a passkey there.
+        ///
+        /// - Parameter options: The request options of a sign-in started without an identifier.
+        /// - Returns: The signature, as ``getAssertion(_:)`` answers it.
+        /// - Throws: As ``getAssertion(_:)``; ``PasskeyError/notSupported(_:)`` outside iOS.
+        public func autoFillAssertion(_ options: PublicKeyCredentialRequestOptions) async throws -> PasskeyAssertionResponse {
+            let request = PlatformPasskeyRequest.assertion(
+                rpId: options.rpId, challenge: try PasskeyWire.challenge(options),
+                allowed: try PasskeyWire.credentialIDs(options.allowCredentials),
+                userVerification: PasskeyWire.UserVerification(options.userVerification))
+            return try await assertion(request, presentation: .autoFill)
+        }
+
+        private func assertion(_ request: PlatformPasskeyRequest, presentation: Presentation) async throws
+            -> PasskeyAssertionResponse
+        {
             switch try await PlatformPasskeyRun.perform(request, presentation: presentation, anchor: presentationAnchor) {
             case .assertion(let response): return response
             case .registration: throw PasskeyError.failed("The system answered a sign-in with a registration.")
@@ -166,7 +194,9 @@
                 case .preferImmediatelyAvailableCredentials:
                     controller.performRequests(options: .preferImmediatelyAvailableCredentials)
                 case .autoFill:
-                    #if os(iOS)
+                    // `performAutoFillAssistedRequests()` is iOS-only: Mac Catalyst, where
+                    // `os(iOS)` holds too, marks it unavailable (API_UNAVAILABLE(macCatalyst)).
+                    #if os(iOS) && !targetEnvironment(macCatalyst)
                         controller.performAutoFillAssistedRequests()
                     #else
                         delegate.finish(.failure(PasskeyError.notSupported("AutoFill-assisted sign-in needs iOS.")))

@@ -74,25 +74,40 @@
                                 }
                             }
                         } label: {
-                            ActionLabel(action: primary).frame(maxWidth: .infinity)
+                            ActionLabel(action: primary, now: nil).frame(maxWidth: .infinity)
                         }
                         .buttonStyle(.borderedProminent)
+                        .buttonBorderShape(.roundedRectangle(radius: theme.cornerRadius))
                         .tint(theme.accentColor)
                         .disabled(screen.isLoading)
                     }
-                    ForEach(screen.secondaryActions) { action in
-                        Button(role: action.role == .cancel ? .cancel : nil) {
-                            Task { await model.perform(action) }
-                        } label: {
-                            ActionLabel(action: action).frame(maxWidth: .infinity)
+                    // Redrawn every second while something counts down: a button that becomes
+                    // available ("Send a new code (12 s)") and the screen's countdowns.
+                    TimelineView(.periodic(from: .now, by: 1)) { timeline in
+                        VStack(alignment: .leading, spacing: 16) {
+                            ForEach(screen.secondaryActions) { action in
+                                Button(role: action.role == .cancel ? .cancel : nil) {
+                                    Task { await model.perform(action) }
+                                } label: {
+                                    ActionLabel(action: action, now: timeline.date).frame(maxWidth: .infinity)
+                                }
+                                .buttonStyle(.bordered)
+                                .buttonBorderShape(.roundedRectangle(radius: theme.cornerRadius))
+                                .disabled(screen.isLoading || !action.isAvailable(at: timeline.date))
+                            }
+                            ForEach(Array(screen.countdowns.enumerated()), id: \.offset) { _, countdown in
+                                if let sentence = countdown.sentence(at: timeline.date) {
+                                    Text(sentence).font(.footnote).foregroundStyle(.secondary)
+                                }
+                            }
                         }
-                        .buttonStyle(.bordered)
-                        .disabled(screen.isLoading || (action.availableAt.map { $0 > Date() } ?? false))
                     }
                     if screen.isLoading || screen.isWaiting {
                         ProgressView().frame(maxWidth: .infinity)
                     }
                 }
+                // The theme's body font for everything that does not set its own.
+                .font(theme.bodyFont)
                 .padding()
             }
             // A screen the flow leaves by itself (an approval): follow the flow while it shows.
@@ -110,6 +125,8 @@
     @MainActor
     struct ActionLabel: View {
         let action: ScreenAction
+        /// The moment drawn, for a label that counts down; `nil`: the plain label.
+        let now: Date?
 
         var body: some View {
             HStack(spacing: 8) {
@@ -122,7 +139,7 @@
                     .frame(width: 20, height: 20)
                     .accessibilityHidden(true)
                 }
-                Text(action.label)
+                Text(now.map { action.label(at: $0) } ?? action.label)
             }
         }
     }
@@ -140,6 +157,10 @@
                 case .password, .newPassword:
                     SecureField(input.label, text: $value)
                         .textFieldStyle(.roundedBorder)
+                        #if os(iOS) || os(visionOS)
+                            // Password AutoFill, and the strong-password offer for a new one.
+                            .textContentType(contentType)
+                        #endif
                 case .choice(let options):
                     Picker(input.label, selection: $value) {
                         ForEach(options, id: \.value) { option in
@@ -158,6 +179,8 @@
                         #if os(iOS) || os(visionOS)
                             .keyboardType(keyboard)
                             .textInputAutocapitalization(.never)
+                            // A code from Messages or Mail, a saved address, number or user name.
+                            .textContentType(contentType)
                         #endif
                         .accessibilityLabel(input.label)
                 }
@@ -168,6 +191,19 @@
         }
 
         #if os(iOS) || os(visionOS)
+            /// The system's autofill for the input (``ScreenInput/autofill``).
+            private var contentType: UITextContentType? {
+                switch input.autofill {
+                case .oneTimeCode: .oneTimeCode
+                case .email: .emailAddress
+                case .phone: .telephoneNumber
+                case .username: .username
+                case .password: .password
+                case .newPassword: .newPassword
+                case nil: nil
+                }
+            }
+
             private var keyboard: UIKeyboardType {
                 switch input.keyboard {
                 case .numberPad: .numberPad

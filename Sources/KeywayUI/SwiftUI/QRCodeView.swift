@@ -27,6 +27,10 @@
         }
 
         #if canImport(CoreImage)
+            /// One Core Image context for every QR code: a context is costly to make (it sets up
+            /// a renderer), and it is safe to use from several threads.
+            nonisolated(unsafe) private static let context = CIContext()
+
             static func image(for text: String) -> CGImage? {
                 let filter = CIFilter.qrCodeGenerator()
                 filter.message = Data(text.utf8)
@@ -34,7 +38,7 @@
                 guard let output = filter.outputImage?.transformed(by: CGAffineTransform(scaleX: 8, y: 8)) else {
                     return nil
                 }
-                return CIContext().createCGImage(output, from: output.extent)
+                return context.createCGImage(output, from: output.extent)
             }
         #endif
     }
