@@ -237,19 +237,40 @@ public final class KeywayServerApp: Sendable {
                 await onListening(ListeningAddress(host: host, port: port, issuer: issuer))
             },
             logger: logger)
+        var services: [any Service] = [app]
+        if let listener = configuration.metrics.listener {
+            let logger = self.logger
+            services.append(
+                Application(
+                    router: metricsRouteTable().router,
+                    server: .http1(configuration: .init(idleTimeout: .seconds(60))),
+                    configuration: .init(address: .hostname(listener.host, port: listener.port), serverName: "keyway"),
+                    onServerRunning: { channel in
+                        let port = channel.localAddress?.port ?? listener.port
+                        let hostPart = listener.host.contains(":") ? "[\(listener.host)]" : listener.host
+                        logger.notice("metrics listening on http://\(hostPart):\(port)/metrics")
+                    },
+                    logger: logger))
+        }
         let group = ServiceGroup(
-            configuration: .init(services: [app], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+            configuration: .init(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         await shutdownSwitch.attach(group)
         let database = self.database
         // Closing runs in a fresh task: the serving task may be cancelled, and a cancelled task
         // cannot run the connections' close on their thread pool.
+        let logger = self.logger
+        let close: @Sendable () async -> Void = {
+            logger.notice("listeners and services stopped; closing the database connections")
+            await Task { await database.shutdown() }.value
+            logger.notice("keyway-server stopped")
+        }
         do {
             try await group.run()
         } catch {
-            await Task { await database.shutdown() }.value
+            await close()
             throw error
         }
-        await Task { await database.shutdown() }.value
+        await close()
     }
 
     /// Shuts the server down gracefully; ``run(onListening:)`` returns once it has. Asked before
@@ -317,7 +338,8 @@ public final class KeywayServerApp: Sendable {
         let userTokens = AccessTokenAuthenticator(
             database: database, issuer: currentIssuer, accessTokens: accessTokens, dpop: dpop)
         // The checks the route table runs before the routes of the classes that have one.
-        router.guards = AccessGuards(database: database, clients: clients, tokens: userTokens)
+        router.guards = AccessGuards(
+            database: database, clients: clients, tokens: userTokens, metrics: configuration.metrics)
         let cors = CORS(database: database)
         let userRoutes = UserRoutes(
             database: database, clock: configuration.clock, tokens: userTokens, logger: logger, cors: cors)
@@ -364,13 +386,37 @@ public final class KeywayServerApp: Sendable {
             on: router, accessTokens: accessTokens, dpop: dpop,
             verifier: powerAuthVerifier, issuer: currentIssuer)
         HealthRoutes(database: database).register(on: router)
-        MetricsRoutes(metrics: metrics).register(on: router)
+        MetricsRoutes(metrics: metrics, database: database, clock: configuration.clock).register(on: router)
         let keyRing = keys
         AdminRoutes(service: admin, logger: logger, keysChanged: { try await keyRing.reload() }).register(on: router)
         if let outbox {
             DevRoutes(outbox: outbox).register(on: router)
         }
         try OpenAPIRoutes().register(on: router)
+        router.answerOtherMethods()
+        return router
+    }
+
+    /// The routes of the metrics listener: `GET /metrics` alone, behind the same guard class as
+    /// on the public listener (``MetricsAuthorization``, in its listener's mode).
+    func metricsRouteTable() -> RouteTable {
+        let router = RouteTable()
+        router.add(
+            middleware: RequestLogMiddleware(logger: logger, metrics: metrics, trustedProxies: configuration.trustedProxies))
+        let issuerBox = issuer
+        let fallback = "http://\(configuration.host):\(configuration.port)"
+        let currentIssuer: @Sendable () -> String = { issuerBox.current ?? fallback }
+        let accessTokens = AccessTokenVerifier(keys: keys, clock: configuration.clock)
+        router.guards = AccessGuards(
+            database: database,
+            clients: ClientAuthenticator(
+                database: database, clock: configuration.clock, issuer: currentIssuer,
+                clientSecrets: ClientSecretDerivation(key: clientSecretKey)),
+            tokens: AccessTokenAuthenticator(
+                database: database, issuer: currentIssuer, accessTokens: accessTokens,
+                dpop: DPoPVerifier(clock: configuration.clock, nonceKey: dpopNonceKey)),
+            metrics: configuration.metrics, onMetricsListener: true)
+        MetricsRoutes(metrics: metrics, database: database, clock: configuration.clock).register(on: router)
         router.answerOtherMethods()
         return router
     }

@@ -12,7 +12,7 @@ struct ProjectCommand: AsyncParsableCommand {
         subcommands: [
             List.self, Create.self, ProjectShowCommand.self, ProjectUpdateCommand.self, ProjectPolicyCommand.self,
             Invite.self, StartToken.self, ProjectRegistrationTokenCommand.self, ProjectThemeCommand.self,
-            ProjectPowerAuthCommand.self, ProjectIdentityProviderCommand.self,
+            ProjectPowerAuthCommand.self, ProjectIdentityProviderCommand.self, ProjectProfileSchemaCommand.self,
         ])
 
     /// `project list`: every application as JSON.

@@ -67,9 +67,39 @@ struct ServeCommand: AsyncParsableCommand {
 }
 
 extension ServeOptions {
+    /// Where the metrics are served and their token (`metricsTokenFile`, else `KEYWAY_METRICS_TOKEN`).
+    func metricsExposure(_ settings: ServeSettings, logger: Logger?) throws -> MetricsExposure {
+        var token: String?
+        if let file = settings.metricsTokenFile {
+            if let refusal = SecretFile.refusal(path: file, what: "metrics token file") { throw ValidationError(refusal) }
+            if let warning = SecretFile.warning(path: file, what: "metrics token file") { logger?.warning("\(warning)") }
+            guard let contents = try? String(contentsOfFile: file, encoding: .utf8) else {
+                throw ValidationError("--metrics-token-file \(file) cannot be read.")
+            }
+            token = contents.split(whereSeparator: \.isNewline).first.map { $0.trimmingCharacters(in: .whitespaces) }
+            guard let given = token, !given.isEmpty else { throw ValidationError("--metrics-token-file \(file) is empty.") }
+        } else if let given = ProcessInfo.processInfo.environment["KEYWAY_METRICS_TOKEN"], !given.isEmpty {
+            token = given
+        }
+        let exposure = MetricsExposure(
+            token: token, listener: settings.metricsListen.flatMap(ServeSettings.listener),
+            onPublicListener: settings.metricsOnPublicListener)
+        if let problem = exposure.problem { throw ValidationError(problem) }
+        if exposure.onPublicListener, exposure.token == nil {
+            logger?.notice("/metrics is served on the public listener to the admin token only: give a metrics token (--metrics-token-file) so the scraper holds no more than it needs")
+        }
+        return exposure
+    }
+
     /// The admin token from `adminTokenFile`, `--admin-token` or `KEYWAY_ADMIN_TOKEN`, in that order.
     func configuredAdminToken(_ settings: ServeSettings, logger: Logger?) throws -> String? {
         if let adminTokenFile = settings.adminTokenFile {
+            if let refusal = SecretFile.refusal(path: adminTokenFile, what: "admin token file") {
+                throw ValidationError(refusal)
+            }
+            if let warning = SecretFile.warning(path: adminTokenFile, what: "admin token file") {
+                logger?.warning("\(warning)")
+            }
             guard let contents = try? String(contentsOfFile: adminTokenFile, encoding: .utf8) else {
                 throw ValidationError("--admin-token-file \(adminTokenFile) cannot be read.")
             }
@@ -153,7 +183,11 @@ extension ServeOptions {
         } catch {
             throw ValidationError(error.description)
         }
+        configuration.metrics = try metricsExposure(settings, logger: logger)
         configuration.masterKey = try DatabaseOptions.masterKey(file: settings.masterKeyFile)
+        if let file = settings.masterKeyFile, let warning = SecretFile.warning(path: file, what: "master key file") {
+            logger?.warning("\(warning)")
+        }
         configuration.smtp = try smtpRelay(settings)
         configuration.appAttestRoots = try settings.appAttestRootFiles.map { path in
             guard let pem = try? String(contentsOfFile: path, encoding: .utf8) else {

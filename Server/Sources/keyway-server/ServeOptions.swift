@@ -31,7 +31,7 @@ struct ServeOptions: ParsableArguments {
 
     @Option(
         name: .customLong("database-lease-timeout-ms"),
-        help: "PostgreSQL: milliseconds a request waits for a connection before it is answered 503 (100-600000, default 2000).")
+        help: "PostgreSQL: milliseconds a request waits for a connection before it is answered 503 (100-600000, default 1500).")
     var databaseLeaseTimeoutMs: Int?
 
     @Option(
@@ -65,6 +65,22 @@ struct ServeOptions: ParsableArguments {
             "The proxies in front of the server whose Forwarded and X-Forwarded-For headers name the client, comma-separated addresses or CIDR ranges (10.0.0.0/8,2001:db8::/32); only theirs are believed (default: $KEYWAY_TRUSTED_PROXIES; none).",
             valueName: "list"))
     var trustedProxies: String?
+
+    @Option(
+        name: .customLong("metrics-listen"),
+        help: ArgumentHelp(
+            "Serve GET /metrics on a listener of its own, HOST:PORT (PORT 0 picks one; default: $KEYWAY_METRICS_LISTEN; none). Put it where only the scraper reaches.",
+            valueName: "host:port"))
+    var metricsListen: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "A file whose first line is the metrics token, which reads /metrics and nothing else (default: $KEYWAY_METRICS_TOKEN; on the metrics listener, none means no token needed).",
+            valueName: "path"))
+    var metricsTokenFile: String?
+
+    @Flag(help: "Serve GET /metrics on the public listener too, to the metrics token or the admin token (default: not served there).")
+    var metricsOnPublicListener = false
 
     @Option(help: "Pin the config ID of the dev application (for scripts and tests).")
     var devConfigId: String?

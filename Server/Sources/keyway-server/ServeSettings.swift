@@ -14,7 +14,7 @@ struct ServeSettings: Codable, Equatable {
     var port = 8080
     var database = "sqlite:.keyway/keyway.sqlite"
     var databasePoolSize = 10
-    var databaseLeaseTimeoutMs = 2_000
+    var databaseLeaseTimeoutMs = 1_500
     var databaseQueryTimeoutMs = 10_000
     var masterKeyFile: String?
     var issuer: String?
@@ -43,6 +43,10 @@ struct ServeSettings: Codable, Equatable {
     var allowNewerSchema = false
     /// Addresses and CIDR ranges of the proxies whose forwarding headers are believed.
     var trustedProxies: [String] = []
+    /// `HOST:PORT` of the metrics listener.
+    var metricsListen: String?
+    var metricsTokenFile: String?
+    var metricsOnPublicListener = false
 
     /// The environment variable of each setting.
     static let environment: [String: String] = [
@@ -59,6 +63,8 @@ struct ServeSettings: Codable, Equatable {
         "smtpTimeout": "KEYWAY_SMTP_TIMEOUT", "smtpHeloName": "KEYWAY_SMTP_HELO_NAME",
         "smtpAllowPlaintext": "KEYWAY_SMTP_ALLOW_PLAINTEXT", "migrateOnStart": "KEYWAY_MIGRATE_ON_START",
         "allowNewerSchema": "KEYWAY_ALLOW_NEWER_SCHEMA", "trustedProxies": "KEYWAY_TRUSTED_PROXIES",
+        "metricsListen": "KEYWAY_METRICS_LISTEN", "metricsTokenFile": "KEYWAY_METRICS_TOKEN_FILE",
+        "metricsOnPublicListener": "KEYWAY_METRICS_ON_PUBLIC_LISTENER",
     ]
 
     /// The settings of a configuration file; an unknown member is refused (a misspelt setting
@@ -84,6 +90,7 @@ struct ServeSettings: Codable, Equatable {
         case unsafeDevModeOnNetwork, appAttestRootFiles, logLevel, logFormat
         case smtpUrl, smtpTls, smtpFrom, smtpCaFile, smtpPasswordFile, smtpTimeout, smtpHeloName, smtpAllowPlaintext
         case migrateOnStart, allowNewerSchema, trustedProxies
+        case metricsListen, metricsTokenFile, metricsOnPublicListener
     }
 }
 
@@ -177,6 +184,9 @@ extension ServeOptions {
         } else {
             settings.trustedProxies = try list(.trustedProxies) ?? []
         }
+        settings.metricsListen = try metricsListen ?? text(.metricsListen)
+        settings.metricsTokenFile = try metricsTokenFile ?? text(.metricsTokenFile)
+        settings.metricsOnPublicListener = try metricsOnPublicListener || (flag(.metricsOnPublicListener) ?? false)
         try settings.check(adminTokenGiven: adminToken != nil)
         return settings
     }
@@ -242,8 +252,24 @@ extension ServeSettings {
         } else if smtpFrom == nil {
             throw ValidationError("--smtp-url needs --smtp-from, the sender of projects whose policies name none.")
         }
+        if let metricsListen, Self.listener(metricsListen) == nil {
+            throw ValidationError("--metrics-listen must be HOST:PORT (127.0.0.1:9464, [::1]:9464), the port 0-65535.")
+        }
         if production, unsafeDevModeOnNetwork {
             throw ValidationError("--unsafe-dev-mode-on-network only applies in dev mode; remove it or --production.")
         }
+    }
+}
+
+extension ServeSettings {
+    /// The metrics listener of `HOST:PORT` (an IPv6 address in brackets), or `nil` when it is not one.
+    static func listener(_ text: String) -> MetricsExposure.Listener? {
+        guard let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]),
+            (0...65_535).contains(port)
+        else { return nil }
+        var host = String(text[..<colon])
+        if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        guard !host.isEmpty, !host.contains(where: { $0.isWhitespace || $0 == "/" }) else { return nil }
+        return MetricsExposure.Listener(host: host, port: port)
     }
 }

@@ -53,6 +53,8 @@ struct AdminProjectThemeTests {
                 (["name": String(repeating: "n", count: 101)], "name", "1 to 100"),
                 (["name": "Acme\u{7}"], "name", "control"),
                 (["name": 7], "name", ""),
+                // The name cannot be removed, unlike the optional members.
+                (["name": NSNull()], "name", ""),
                 // A valid member beside an invalid one is not saved either.
                 (["name": "Other", "primaryColor": "red"], "primaryColor", "#rrggbb"),
             ]

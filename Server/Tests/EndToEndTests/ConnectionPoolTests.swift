@@ -93,9 +93,11 @@ struct ConnectionPoolTests {
                 .utf8)
     }
 
-    /// Runs `request`, failing the test when it has no answer within a minute (a request waiting
+    /// Runs `request`, failing the test when it has no answer within `deadline` (a request waiting
     /// for a connection that never comes would otherwise wait for good).
-    static func answered<T: Sendable>(_ what: String, _ request: @escaping @Sendable () async throws -> T) async throws -> T {
+    static func answered<T: Sendable>(
+        _ what: String, deadline: Duration = .seconds(60), _ request: @escaping @Sendable () async throws -> T
+    ) async throws -> T {
         // Not a task group: a group waits for every child, so a request that never ends would
         // hold the test (and the whole run) with it. The request is left behind instead.
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
@@ -104,8 +106,8 @@ struct ConnectionPoolTests {
                 do { once.resume(with: .success(try await request())) } catch { once.resume(with: .failure(error)) }
             }
             Task {
-                try? await Task.sleep(for: .seconds(60))
-                if once.resume(with: .failure(TestFailure("\(what) had no answer within a minute."))) { work.cancel() }
+                try? await Task.sleep(for: deadline)
+                if once.resume(with: .failure(TestFailure("\(what) had no answer within \(deadline)."))) { work.cancel() }
             }
         }
     }

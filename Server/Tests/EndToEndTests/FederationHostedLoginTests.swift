@@ -133,6 +133,40 @@ struct FederationHostedLoginTests {
         }
     }
 
+    /// An answer whose ID token does not verify (issued to another client): the browser is not
+    /// left on a bare `502` at Keyway's callback, but goes back to the pages, which show the
+    /// reason on the first page; the state is spent.
+    @Test("An answer that does not verify brings the browser back to the pages with the reason, not a 502")
+    func anAnswerThatDoesNotVerifyIsShownOnThePages() async throws {
+        try await withServers { provider, server, _, client in
+            let agent = PageAgent(server: server)
+            var page = try await agent.open(client.authorizePath(TestRelyingParty.Request()))
+            page = try await agent.submit(try #require(page.form("/login/identify")), ["identifier": "ada@example.com"])
+            page = try await agent.submit(
+                try #require(page.form("/login/action", ["action": "selectMethod", "methodId": "federation:acme"])))
+            let url = try #require(Self.providerURL(page))
+            var claims = Self.ada
+            claims["aud"] = .string("someone-else")
+            let (code, state) = try provider.issueCode(for: claims, authorizationURL: url)
+
+            let callback = try await server.request("GET", "/v1/federation/callback?code=\(code)&state=\(state)")
+            #expect(callback.status == 303, "\(String(decoding: callback.body, as: UTF8.self))")
+            let location = try #require(callback.headers["location"])
+            #expect(location.hasPrefix("\(server.baseURL.absoluteString)/login/federation?state="), "\(location)")
+            page = try await agent.open(location)
+            #expect(page.status == 200 && page.path == "/login", "\(page.status) \(page.text)")
+            #expect(page.text.contains("another client"), "\(page.text)")
+            #expect(page.form("/login/identify") != nil)
+            #expect(try await server.rowCount("federated_identities") == 0)
+
+            // Delivered again: still no identity, and the provider is not asked twice.
+            let again = try await server.request("GET", "/v1/federation/callback?code=\(code)&state=\(state)")
+            #expect(again.status == 303)
+            #expect(provider.tokenRequestCount == 1)
+            #expect(try await server.rowCount("federated_identities") == 0)
+        }
+    }
+
     /// Where a page sends the browser on at once (its `<meta http-equiv="refresh">`).
     static func providerURL(_ page: PageAgent.Page) -> String? {
         HTMLForm.matches(#"<meta http-equiv="refresh" content="0; url=([^"]+)">"#, in: page.html).first

@@ -121,6 +121,8 @@ struct GuestTests {
                 }
                 let event = try #require(gateway.requests.first { $0.body.contains("guest.merged") })
                 #expect(event.signatureValid)
+                // The message goes to the account (`to`); its body is the event, as docs/server.md says.
+                #expect(event.to == existing.idToken.subject)
                 let json = try #require(try JSONSerialization.jsonObject(with: Data(event.body.utf8)) as? [String: Any])
                 #expect(json["type"] as? String == "guest.merged")
                 #expect(json["guestUserId"] as? String == guest.subject)

@@ -184,6 +184,16 @@ struct HostedLoginBrowserTests {
         #expect((report["amr"] as? [String])?.contains("fed") == true)
     }
 
+    /// The link's page allows the redirect its Continue ends in: Chromium applies `form-action`
+    /// to the redirect after a post, and used to stop there with the link already spent.
+    @Test("A sign-in link opened in the browser of its own hosted sign-in goes on to the relying party")
+    func signInLinkInTheSameBrowser() async throws {
+        let report = try await run(
+            "sign-in-link", policy: ["primaryMethods": ["signInLink"], "signInLink": ["pollIntervalSeconds": 1]])
+        #expect(report["amr"] as? [String] == ["otp"])
+        #expect((report["url"] as? String)?.hasSuffix("/callback") == true, "\(report)")
+    }
+
     /// Chromium's virtual authenticator (the WebDriver WebAuthn commands) on the hosted pages.
     @Test("Passkeys: made on the pages after a sign-in, then signing in from the identifier page")
     func passkeys() async throws {

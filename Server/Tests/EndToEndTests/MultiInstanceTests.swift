@@ -17,6 +17,8 @@ struct MultiInstanceTests {
     struct Instance: Sendable {
         let process: CLIProcess
         let port: Int
+        /// The metrics listener's port, when the instance was started with one.
+        var metricsPort: Int? = nil
 
         func send(_ method: String, _ path: String, headers: [String: String] = [:], body: Data? = nil) async throws
             -> (status: Int, json: [String: Any])
@@ -35,13 +37,13 @@ struct MultiInstanceTests {
             return try await send(method, path, headers: headers, body: try JSONSerialization.data(withJSONObject: body))
         }
 
-        func token(_ form: [String: String]) async throws -> (status: Int, json: [String: Any]) {
+        func token(_ form: [String: String], at path: String = "/oauth2/token") async throws -> (status: Int, json: [String: Any]) {
             var allowed = CharacterSet.alphanumerics
             allowed.insert(charactersIn: "-._~")
             let body = form.map { "\($0.key)=\($0.value.addingPercentEncoding(withAllowedCharacters: allowed)!)" }
                 .joined(separator: "&")
             return try await send(
-                "POST", "/oauth2/token", headers: ["Content-Type": "application/x-www-form-urlencoded"],
+                "POST", path, headers: ["Content-Type": "application/x-www-form-urlencoded"],
                 body: Data(body.utf8))
         }
 
@@ -64,17 +66,28 @@ struct MultiInstanceTests {
         return (try await first, try await second, location)
     }
 
-    static func start(_ url: String, issuer: String? = nil) async throws -> Instance {
+    /// Starts an instance on `url`; `metricsToken` adds a metrics listener on a free loopback port
+    /// that reads the metrics to that token.
+    static func start(_ url: String, issuer: String? = nil, metricsToken: String? = nil) async throws -> Instance {
+        var environment = ["KEYWAY_ADMIN_TOKEN": testAdminToken, "KEYWAY_MASTER_KEY": TestServer.masterKey.text]
+        environment["KEYWAY_METRICS_TOKEN"] = metricsToken
         let process = try CLIProcess(
             arguments: ["serve", "--port", "0", "--database", url, "--dev-config-id", configId, "--database-pool-size", "4"]
-                + (issuer.map { ["--issuer", $0] } ?? []),
-            environment: ["KEYWAY_ADMIN_TOKEN": testAdminToken, "KEYWAY_MASTER_KEY": TestServer.masterKey.text],
-            executable: "keyway-server")
+                + (issuer.map { ["--issuer", $0] } ?? []) + (metricsToken == nil ? [] : ["--metrics-listen", "127.0.0.1:0"]),
+            environment: environment, executable: "keyway-server")
         return try await process.settingUp { process in
             try await process.waitForError(containing: "keyway-server listening on", timeout: .seconds(60))
             let line = process.standardError.split(separator: "\n").first { $0.contains("keyway-server listening on") } ?? ""
             let port = try #require(line.firstMatch(of: /listening on .+:([0-9]+),/).flatMap { Int($0.output.1) })
-            return Instance(process: process, port: port)
+            var instance = Instance(process: process, port: port)
+            if metricsToken != nil {
+                try await process.waitForError(containing: "metrics listening on", timeout: .seconds(60))
+                let metricsPort = try #require(
+                    process.standardError.firstMatch(of: /metrics listening on http:\/\/127\.0\.0\.1:([0-9]+)\/metrics/)
+                        .flatMap { Int($0.output.1) })
+                instance.metricsPort = metricsPort
+            }
+            return instance
         }
     }
 
@@ -228,6 +241,14 @@ struct MultiInstanceTests {
         let access = try #require(tokens["access_token"] as? String)
         let header = try #require(access.split(separator: ".").first.flatMap { Base64URL.decode(String($0)) })
         #expect((try JSONSerialization.jsonObject(with: Data(header)) as? [String: Any])?["kid"] as? String == next)
+        // B's first sight of the new key is a revocation: it reads the keys and revokes the token
+        // (it used to answer 200 as for an unknown token and revoke nothing).
+        let revokedTokens = try await Self.signIn("emergency-revoked@example.com", start: a, finish: a)
+        let revokedAccess = try #require(revokedTokens["access_token"] as? String)
+        let revocation = try await b.token(["token": revokedAccess, "client_id": Self.configId], at: "/oauth2/revoke")
+        #expect(revocation.status == 200, "\(revocation.json)")
+        let refused = try await b.send("GET", "/oauth2/userinfo", headers: ["Authorization": "Bearer \(revokedAccess)"])
+        #expect(refused.status == 401, "\(refused.json)")
         let info = try await b.send("GET", "/oauth2/userinfo", headers: ["Authorization": "Bearer \(access)"])
         #expect(info.status == 200, "\(info.json)")
         // A made-up key is looked for at most once a second: refused, and B still answers.

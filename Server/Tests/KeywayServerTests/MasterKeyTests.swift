@@ -56,4 +56,34 @@ struct MasterKeyTests {
         }
         await database.shutdown()
     }
+
+    /// A key file other users can change is refused; one they can read is accepted with a
+    /// warning naming the `chmod`; a `0600` file with neither.
+    @Test func aKeyFileOthersCanChangeIsRefusedAndOneTheyCanReadIsWarnedOf() throws {
+        let path = TestFiles.directory.appendingPathComponent("keyway-key-\(UUID().uuidString).key").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let key = MasterKey.generate()
+        try Data((key.text + "\n").utf8).write(to: URL(fileURLWithPath: path))
+        func chmod(_ mode: Int) throws {
+            try FileManager.default.setAttributes([.posixPermissions: NSNumber(value: mode)], ofItemAtPath: path)
+        }
+        try chmod(0o600)
+        #expect(try MasterKey.read(path: path) == key)
+        #expect(SecretFile.refusal(path: path, what: "master key file") == nil)
+        #expect(SecretFile.warning(path: path, what: "master key file") == nil)
+        try chmod(0o644)
+        #expect(try MasterKey.read(path: path) == key)
+        #expect(SecretFile.warning(path: path, what: "master key file")?.contains("chmod 600 \(path)") == true)
+        for mode in [0o666, 0o620, 0o602] {
+            try chmod(mode)
+            #expect(SecretFile.warning(path: path, what: "master key file") == nil)
+            do {
+                _ = try MasterKey.read(path: path)
+                Issue.record("mode \(String(mode, radix: 8)) was accepted")
+            } catch {
+                #expect(error.description.contains("can be changed by other users (mode 0\(String(mode, radix: 8)))"))
+                #expect(!error.description.contains(key.text))
+            }
+        }
+    }
 }

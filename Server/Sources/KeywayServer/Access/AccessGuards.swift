@@ -1,7 +1,8 @@
 import Hummingbird
 
 /// The checks the route table runs before a route's handler, chosen by the route's declared
-/// ``Caller``: the admin token for ``Caller/admin``, a confidential application holding the role
+/// ``Caller``: the admin token for ``Caller/admin``, the metrics or admin token for
+/// ``Caller/metrics``, a confidential application holding the role
 /// for ``Caller/backend(_:)``, a user's access token for ``Caller/user``, one of a first-party
 /// application for ``Caller/account``, a client's credentials and form for ``Caller/client`` and
 /// ``Caller/confidentialClient``. A handler of such a route never authenticates its caller
@@ -10,6 +11,10 @@ struct AccessGuards: Sendable {
     let database: any Database
     let clients: ClientAuthenticator
     let tokens: AccessTokenAuthenticator
+    /// Where the metrics are served and to whom.
+    var metrics = MetricsExposure()
+    /// Whether the routes are the metrics listener's (``MetricsAuthorization``).
+    var onMetricsListener = false
 
     /// The guard of `caller`, or `nil` when its routes are checked by a shared component
     /// (``Caller/checkedBy``).
@@ -17,6 +22,7 @@ struct AccessGuards: Sendable {
         guard let kind = caller.guardKind else { return nil }
         return switch kind {
         case .admin: AdminAuthorization(database: database)
+        case .metrics: MetricsAuthorization(exposure: metrics, onMetricsListener: onMetricsListener, database: database)
         case .backend(let role): BackendAuthorization(clients: clients, role: role)
         case .accessToken(let firstPartyOnly, let orPowerAuthSignature):
             AccessTokenAuthorization(

@@ -35,6 +35,9 @@ indirect enum Caller: Sendable, Hashable {
     case backend(BackendRole)
     /// The admin token.
     case admin
+    /// A metrics scraper: the metrics token or the admin token, where the route is served at all
+    /// (``MetricsExposure``).
+    case metrics
     /// A PowerAuth device before or outside an activation: requests sealed or signed with the
     /// application's key and secret.
     case powerAuthApplication
@@ -61,6 +64,7 @@ indirect enum Caller: Sendable, Hashable {
         case .registrant: "registration token"
         case .backend(let role): "backend (`\(role.rawValue)`)"
         case .admin: "admin"
+        case .metrics: "metrics token or admin"
         case .powerAuthApplication: "PowerAuth application"
         case .powerAuthSignature: "PowerAuth signature"
         case .devMode: "dev mode"
@@ -77,6 +81,7 @@ indirect enum Caller: Sendable, Hashable {
     var guardKind: GuardKind? {
         switch self {
         case .admin: .admin
+        case .metrics: .metrics
         case .backend(let role): .backend(role)
         case .user: .accessToken(firstPartyOnly: false, orPowerAuthSignature: false)
         case .account: .accessToken(firstPartyOnly: true, orPowerAuthSignature: false)
@@ -94,6 +99,8 @@ indirect enum Caller: Sendable, Hashable {
     enum GuardKind: Sendable, Hashable {
         /// The admin token (``AdminAuthorization``).
         case admin
+        /// The metrics token or the admin token, where metrics are served (``MetricsAuthorization``).
+        case metrics
         /// A confidential application holding the role (``BackendAuthorization``).
         case backend(BackendRole)
         /// A user's access token (``AccessTokenAuthorization``).
@@ -117,6 +124,7 @@ indirect enum Caller: Sendable, Hashable {
         case .registrant: "`RegistrationEndpoint` (initial access token)"
         case .backend: "route table guard (`BackendAuthorization`)"
         case .admin: "route table guard (`AdminAuthorization`)"
+        case .metrics: "route table guard (`MetricsAuthorization`: served on the public listener only with `--metrics-on-public-listener`)"
         case .powerAuthApplication: "the PowerAuth services (application key, ECIES, keystore JWT)"
         case .powerAuthSignature: "`PowerAuthSignatureVerifier`"
         case .either(let first, let second): "\(first.checkedBy); \(second.checkedBy)"

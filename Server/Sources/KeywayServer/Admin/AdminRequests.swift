@@ -159,7 +159,8 @@ package struct UpdateThemeRequest: Codable, Sendable {
             guard container.contains(key) else { return nil }
             return .some(try container.decodeNil(forKey: key) ? nil : try container.decode(String.self, forKey: key))
         }
-        name = try container.decodeIfPresent(String.self, forKey: .name)
+        // A name cannot be removed: `null` is refused, as any other non-string.
+        name = container.contains(.name) ? try container.decode(String.self, forKey: .name) : nil
         logoUrl = try nullable(.logoUrl)
         primaryColor = try nullable(.primaryColor)
         stylesheetUrl = try nullable(.stylesheetUrl)

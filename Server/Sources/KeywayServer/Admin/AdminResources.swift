@@ -257,3 +257,45 @@ package struct AdminDeadLetter: Codable, Sendable, Equatable {
 package struct AdminDeadLetterList: Codable, Sendable, Equatable {
     package var deadLetters: [AdminDeadLetter]
 }
+
+/// A message of the delivery outbox in `GET /admin/messages`: where it stands, never its text.
+package struct AdminMessage: Codable, Sendable, Equatable {
+    package var id: String
+    package var projectId: String
+    package var flowId: String?
+    package var channel: String
+    /// Masked as in ``AdminDeadLetter``; an event's is the user ID.
+    package var recipient: String
+    /// `pending` (waiting for its next attempt), `sending` (claimed by a worker), `delivered`
+    /// or `dead`.
+    package var state: String
+    package var attempts: Int
+    /// Why the last attempt failed (never message text).
+    package var lastError: String?
+    /// When the next attempt is due (pending and sending messages).
+    package var nextAttemptAt: Date?
+    package var createdAt: Date
+    package var updatedAt: Date
+    package var deliveredAt: Date?
+
+    init(_ status: DeliveryStatus) {
+        let masked = AdminDeadLetter(status)
+        id = status.id
+        projectId = status.projectId
+        flowId = status.flowId
+        channel = status.channel.rawValue
+        recipient = masked.recipient
+        state = status.state.rawValue
+        attempts = status.attempts
+        lastError = status.lastError
+        nextAttemptAt = [.pending, .sending].contains(status.state) ? status.nextAttemptAt : nil
+        createdAt = status.createdAt
+        updatedAt = status.updatedAt
+        deliveredAt = status.deliveredAt
+    }
+}
+
+/// `GET /admin/messages`.
+package struct AdminMessageList: Codable, Sendable, Equatable {
+    package var messages: [AdminMessage]
+}

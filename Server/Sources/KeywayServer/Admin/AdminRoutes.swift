@@ -187,6 +187,20 @@ struct AdminRoutes {
                 return try HTTPResponses.json(saved)
             }
         }
+        admin.get("projects/:projectId/profile-schema") { _, context in
+            let projectId = try context.parameters.require("projectId")
+            return try await answer(context) { try HTTPResponses.json(try await service.profileSchema(projectId: projectId)) }
+        }
+        admin.put("projects/:projectId/profile-schema") { request, context in
+            let projectId = try context.parameters.require("projectId")
+            let body = try await RequestDecoding.json(ProfileSchemaRequest.self, from: request, context: context)
+            return try await answer(context) {
+                let saved = try await service.setProfileSchema(projectId: projectId, fields: body.fields)
+                logger.notice(
+                    "admin: profile schema set", metadata: ["projectId": "\(projectId)", "fields": "\(body.fields.count)"])
+                return try HTTPResponses.json(saved)
+            }
+        }
         admin.get("users") { request, context in
             guard let email = request.uri.queryParameters.get("email"), !email.isEmpty else {
                 throw FlowProblem.invalidRequest(
@@ -210,6 +224,39 @@ struct AdminRoutes {
                 }
                 guard let letters else { throw AdminError.applicationNotFound(configId: configId ?? "") }
                 return try HTTPResponses.json(AdminDeadLetterList(deadLetters: letters.map(AdminDeadLetter.init)))
+            }
+        }
+        // The outbox's messages by state (`?status=pending,sending` by default: what waits to be
+        // delivered), most recently changed first; `?configId=` narrows to the application's
+        // project, `?limit=` (1…500, default 100).
+        admin.get("messages") { request, context in
+            try await answer(context) {
+                let query = request.uri.queryParameters
+                let names = (query.get("status") ?? "pending,sending").split(separator: ",").map(String.init)
+                let states = names.compactMap(DeliveryStatus.State.init(rawValue:))
+                guard !states.isEmpty, states.count == names.count else {
+                    throw FlowProblem.invalidRequest([
+                        InvalidField(name: "status", reason: "Give states among pending, sending, delivered and dead, comma-separated.")
+                    ])
+                }
+                let given = query.get("limit")
+                let limit = given.flatMap { Int($0) } ?? 100
+                guard (1...500).contains(limit), given == nil || Int(given!) != nil else {
+                    throw FlowProblem.invalidRequest([InvalidField(name: "limit", reason: "limit is a whole number from 1 to 500.")])
+                }
+                let configId = query.get("configId")
+                let messages = try await service.database.read { repositories -> [DeliveryStatus]? in
+                    guard let configId else {
+                        return try await repositories.deliveryOutbox.messages(in: states, limit: limit)
+                    }
+                    guard let application = try await repositories.applications.find(configId: configId) else {
+                        return nil
+                    }
+                    return try await repositories.deliveryOutbox.messages(
+                        in: states, projectId: application.projectId, limit: limit)
+                }
+                guard let messages else { throw AdminError.applicationNotFound(configId: configId ?? "") }
+                return try HTTPResponses.json(AdminMessageList(messages: messages.map(AdminMessage.init)))
             }
         }
         admin.get("users/:userId") { _, context in

@@ -40,13 +40,14 @@ actor JWKSFetcher {
         self.logger = logger
     }
 
-    /// Whether a JWKS URL may be fetched: `https`, or `http` to a loopback host; no credentials.
+    /// Whether a JWKS URL may be fetched: `https`, or `http` to a loopback host (``LoopbackHost``:
+    /// `localhost`, all of 127.0.0.0/8, `::1`, as everywhere else in the server); no credentials.
     nonisolated static func isAllowed(_ url: URL) -> Bool {
         guard let scheme = url.scheme?.lowercased(), let host = url.host, url.user == nil, url.password == nil else {
             return false
         }
         if scheme == "https" { return true }
-        return scheme == "http" && ["127.0.0.1", "localhost", "::1", "[::1]"].contains(host.lowercased())
+        return scheme == "http" && LoopbackHost.contains(host)
     }
 
     /// The keys at `url`: the cached set, unless it is stale or lacks `kid`.

@@ -567,6 +567,7 @@ struct FlowEngine: Sendable {
                 bucket: "\(kind):\(key):\(clientHash)", now: now, window: window)
             if hits > Int64(limit) {
                 logger.notice("rate limit reached", metadata: ["limit": "\(kind)", "scope": "client"])
+                metrics.rateLimited(limit: "\(kind)-per-client")
                 throw FlowProblem.rateLimited(until: windowStart + window, now: now)
             }
         }
@@ -579,6 +580,7 @@ struct FlowEngine: Sendable {
         let (recent, slotStart) = try await repositories.rateLimits.hit(bucket: "\(kind)-slow:\(key)", now: now, window: spacing)
         if recent > 1 {
             logger.notice("rate limit reached", metadata: ["limit": "\(kind)", "scope": "slowed"])
+            metrics.rateLimited(limit: "\(kind)-slowed")
             throw FlowProblem.rateLimited(until: slotStart + spacing, now: now)
         }
     }

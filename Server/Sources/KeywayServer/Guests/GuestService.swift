@@ -83,6 +83,7 @@ struct GuestService: Sendable {
         engine.logger.info("guest created", metadata: ["user": "\(subject.userId)"])
         let response = try tokenEndpoint.tokenResponse(
             for: subject, refreshToken: refreshToken, now: now, idTokenAlgorithm: application.idTokenAlgorithm)
+        engine.metrics.tokensIssued(grant: "guest")
         return TokenEndpoint.Answer(
             response: response, dpopNonce: application.dpop.requireNonce ? tokenEndpoint.dpop.nonce() : nil)
     }

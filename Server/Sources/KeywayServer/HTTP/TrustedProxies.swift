@@ -70,9 +70,6 @@ public struct TrustedProxies: Sendable, Equatable {
         self.ranges = ranges
     }
 
-    /// Whether any proxy is trusted.
-    public var isEmpty: Bool { ranges.isEmpty }
-
     /// Whether `address` is a trusted proxy's.
     func trusts(_ address: String) -> Bool {
         guard let bytes = Self.bytes(address) else { return false }

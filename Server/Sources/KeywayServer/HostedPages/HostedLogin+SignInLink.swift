@@ -22,14 +22,22 @@ extension HostedLogin {
         switch try await engine.lookUpLink(token: token) {
         case .unknown: return linkMessage(strings("link.unknown"), status: 404)
         case .used, .decided: return linkMessage(strings("link.used"), status: 410)
-        case .open(_, let application):
+        case .open(let link, let application):
             let csrf = BrowserCookies.value(linkCookieName, in: request) ?? Base64URL.encode(SecureRandom.bytes(32))
             var page = HostedPage(title: strings("link.title"), theme: await theme(for: application))
             page.displays = [.text(strings("link.continueText", ["application": application.name]))]
             page.forms = [
                 HostedForm(action: "/link/\(token)", csrfToken: csrf, submitLabel: strings("link.continue"))
             ]
-            return respond(page, strings: strings, cookies: [cookies.set(linkCookieName, csrf, maxAge: 3600)])
+            // In the browser of the link's own hosted sign-in, Continue ends in a 303 to the
+            // application's redirect URI, and browsers apply `form-action` to the redirect that
+            // follows a post: the page allows that target, as the sign-in's own pages do.
+            var targets: [String] = []
+            if let visit = try await visit(for: request), visit.state.flowId == link.flowId {
+                targets = Self.formTargets(visit.state)
+            }
+            return respond(
+                page, strings: strings, formTargets: targets, cookies: [cookies.set(linkCookieName, csrf, maxAge: 3600)])
         }
     }
 

@@ -25,8 +25,10 @@ struct RevocationEndpoint: Sendable {
             throw OAuthFailure.invalidRequest("token is required.")
         }
         let now = clock.now().epochMilliseconds
-        // `token_type_hint` only orders the lookups; both kinds are tried (RFC 7009 §2.1).
-        if let claims = accessTokens.verify(token, issuer: issuer()) {
+        // `token_type_hint` only orders the lookups; both kinds are tried (RFC 7009 §2.1). An
+        // access token signed by a key this instance has not read yet (an emergency rotation on
+        // another instance) has the keys read again, as at introspection.
+        if let claims = try await accessTokens.verifyWithCurrentKeys(token, issuer: issuer()) {
             guard claims.clientId == application.configId else {
                 throw OAuthFailure.unauthorizedClient("The token was issued to another client.")
             }

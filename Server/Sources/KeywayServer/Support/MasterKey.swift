@@ -63,8 +63,10 @@ public struct MasterKey: Sendable, Equatable {
         ((path as NSString).deletingLastPathComponent as NSString).appendingPathComponent("master.key")
     }
 
-    /// Reads the key file at `path` (its first line).
+    /// Reads the key file at `path` (its first line). A file other users can change is refused
+    /// (``SecretFile/refusal(path:what:)``).
     public static func read(path: String) throws(ConfigurationError) -> MasterKey {
+        if let refusal = SecretFile.refusal(path: path, what: "master key file") { throw ConfigurationError(refusal) }
         guard let contents = try? String(contentsOfFile: path, encoding: .utf8) else {
             throw ConfigurationError("The master key file \(path) cannot be read.")
         }

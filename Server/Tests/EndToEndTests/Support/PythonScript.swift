@@ -3,7 +3,7 @@ import KeywayServer
 
 /// Runs a script of `Tests/Interop` with python3, as an independent peer of the code under test.
 enum PythonScript {
-    /// The repository root, found from this file's path.
+    /// The server package's folder (`Server/`), found from this file's path.
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent()
 

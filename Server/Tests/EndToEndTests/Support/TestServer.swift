@@ -70,7 +70,8 @@ final class TestServer: ScopedTestServer, Sendable {
         passwords: (any PasswordHashing)? = nil, idleTimeout: TimeInterval = 300, appAttestRoots: [String] = [],
         smtp: SMTPRelayConfiguration? = nil, issuer: String? = nil, issuerHost: String? = nil,
         databasePoolSize: Int = 3, databaseLeaseTimeout: Duration = .seconds(60),
-        databaseQueryTimeout: Duration = .seconds(60), trustedProxies: TrustedProxies = .none
+        databaseQueryTimeout: Duration = .seconds(60), trustedProxies: TrustedProxies = .none,
+        metrics: MetricsExposure = MetricsExposure(onPublicListener: true)
     ) async throws -> TestServer {
         let database =
             if let database { database } else { try await TestDatabase.fresh() }
@@ -93,6 +94,8 @@ final class TestServer: ScopedTestServer, Sendable {
         configuration.databaseLeaseTimeout = databaseLeaseTimeout
         configuration.databaseQueryTimeout = databaseQueryTimeout
         configuration.trustedProxies = trustedProxies
+        // The metrics on the public listener (to the admin token), unless a test chooses.
+        configuration.metrics = metrics
         configuration.masterKey = masterKey
         configuration.firstRS256Key = firstRS256Key
         let app = try await KeywayServerApp.bootstrap(configuration: configuration, logger: logs.logger())

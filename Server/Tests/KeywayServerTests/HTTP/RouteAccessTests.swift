@@ -55,7 +55,7 @@ struct RouteAccessTests {
         #expect(table.callers["POST /v1/powerauth/signatures/verify"] == .backend(.powerAuth))
         #expect(table.callers["GET /.well-known/jwks.json"] == .anyone)
         #expect(table.callers["POST /v1/flows"] == .anyone && table.callers["GET /v1/flows/{flowId}"] == .flow)
-        #expect(table.callers["GET /metrics"] == .admin)
+        #expect(table.callers["GET /metrics"] == .metrics)
         #expect(table.callers["POST /oauth2/token"] == .client)
         #expect(table.callers["POST /oauth2/introspect"] == .confidentialClient)
     }

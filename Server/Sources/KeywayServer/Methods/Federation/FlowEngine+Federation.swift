@@ -94,10 +94,17 @@ extension FlowEngine {
             if let error {
                 items.append(URLQueryItem(name: "error", value: String(error.prefix(64))))
             } else if let code {
-                var identity = try await verifyUpstream(issued, code: code, now: now)
-                // Apple gives the name only on the first sign-in, in the form's `user` member.
-                if identity.name == nil, let name = appleUser.flatMap(Self.appleUserName) { identity.name = name }
-                let outcome = String(decoding: try JSONEncoder().encode(identity), as: UTF8.self)
+                let outcome: String
+                do {
+                    var identity = try await verifyUpstream(issued, code: code, now: now)
+                    // Apple gives the name only on the first sign-in, in the form's `user` member.
+                    if identity.name == nil, let name = appleUser.flatMap(Self.appleUserName) { identity.name = name }
+                    outcome = try UpstreamOutcome.stored(identity)
+                } catch let refusal as FlowProblem where refusal.problem.code == .federationFailed {
+                    // Refused: the browser goes on all the same, and the flow's callback gives the
+                    // reason where the sign-in is driven (a hosted page, or the app's problem).
+                    outcome = try UpstreamOutcome.stored(refusal: refusal.problem.detail)
+                }
                 let hash = sha256Hex(state)
                 try await database.write { try await $0.federatedIdentities.recordOutcome(hash: hash, outcome: outcome) }
             }
@@ -138,30 +145,31 @@ extension FlowEngine {
         guard let provider = issued.provider, issued.record.expiresAt > now else { throw FlowProblem.invalidState }
         let methodId = AuthenticationMethod(rawValue: provider.methodId)
         let identity: UpstreamIdentity
-        if let outcome = issued.record.outcome {
-            identity = try JSONDecoder().decode(UpstreamIdentity.self, from: Data(outcome.utf8))
-        } else if let code {
-            do {
+        do {
+            if let outcome = issued.record.outcome {
+                // Verified (or refused) when the browser came back (``browserCallback``).
+                identity = try UpstreamOutcome.identity(outcome)
+            } else if let code {
                 identity = try await verifyUpstream(issued, code: code, now: now)
-            } catch let refusal as FlowProblem where refusal.problem.code == .federationFailed {
-                // The provider's answer did not verify: its state is spent (the code was too) and
-                // the flow goes back to the choice of method, as the problem's action says.
-                return try await run(target) { context, repositories in
-                    guard try await repositories.federatedIdentities.consumeState(hash: stateHash, at: now) else {
-                        return nil
-                    }
-                    guard case .method(let active) = context.progress.stage, active.method == methodId,
-                        context.progress.isSignIn
-                    else { throw FlowProblem.invalidStep }
-                    context.progress.stage = .choosing(
-                        MethodChoice(options: self.primaryOptions(context), purpose: .primary))
-                    return refusal
-                }
+            } else {
+                throw FlowProblem.invalidRequest([
+                    InvalidField(name: "url", reason: "The callback carries no code, and the provider's answer has not arrived.")
+                ])
             }
-        } else {
-            throw FlowProblem.invalidRequest([
-                InvalidField(name: "url", reason: "The callback carries no code, and the provider's answer has not arrived.")
-            ])
+        } catch let refusal as FlowProblem where refusal.problem.code == .federationFailed {
+            // The provider's answer did not verify: its state is spent (the code was too) and
+            // the flow goes back to the choice of method, as the problem's action says.
+            return try await run(target) { context, repositories in
+                guard try await repositories.federatedIdentities.consumeState(hash: stateHash, at: now) else {
+                    return nil
+                }
+                guard case .method(let active) = context.progress.stage, active.method == methodId,
+                    context.progress.isSignIn
+                else { throw FlowProblem.invalidStep }
+                context.progress.stage = .choosing(
+                    MethodChoice(options: self.primaryOptions(context), purpose: .primary))
+                return refusal
+            }
         }
         return try await run(target) { context, repositories in
             // Consumed once; a concurrent second delivery finds it consumed and changes nothing.

@@ -201,6 +201,45 @@ struct DeliveryOutboxRepository: Sendable {
         return try rows.map(Self.decodeStatus)
     }
 
+    /// Messages in `states`, most recently changed first, of one project or of all (at most
+    /// `limit`, 1…500).
+    func messages(in states: [DeliveryStatus.State], projectId: String? = nil, limit: Int = 100) async throws
+        -> [DeliveryStatus]
+    {
+        guard !states.isEmpty else { return [] }
+        let bounded = Int64(min(500, max(1, limit)))
+        let names = SQLList(states.map { SQLBind($0.rawValue) })
+        let rows: [any SQLRow]
+        if let projectId {
+            rows = try await sql.raw(
+                """
+                SELECT \(unsafeRaw: Self.statusColumns) FROM delivery_outbox
+                WHERE project_id = \(bind: projectId) AND status IN (\(names))
+                ORDER BY updated_at DESC, id LIMIT \(bind: bounded)
+                """
+            ).all()
+        } else {
+            rows = try await sql.raw(
+                """
+                SELECT \(unsafeRaw: Self.statusColumns) FROM delivery_outbox
+                WHERE status IN (\(names)) ORDER BY updated_at DESC, id LIMIT \(bind: bounded)
+                """
+            ).all()
+        }
+        return try rows.map(Self.decodeStatus)
+    }
+
+    /// How many messages wait to be delivered (pending or being sent), and when the oldest of
+    /// them was written (milliseconds since 1970; `nil` when none waits).
+    func backlog() async throws -> (count: Int, oldestCreatedAt: Int64?) {
+        guard
+            let row = try await sql.raw(
+                "SELECT COUNT(*) AS waiting, MIN(created_at) AS oldest FROM delivery_outbox WHERE status IN ('pending', 'sending')"
+            ).first()
+        else { return (0, nil) }
+        return (Int(try row.decode(column: "waiting", as: Int64.self)), try row.decode(column: "oldest", as: Int64?.self))
+    }
+
     /// Sends a dead letter again: it becomes pending, due at `now`, with its attempts reset.
     /// Its text was wiped when it died, so the retry carries text again (a new code: a code
     /// declared undeliverable is not sent later). Answers whether the message was a dead letter.
