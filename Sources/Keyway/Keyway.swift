@@ -281,7 +281,9 @@ public final class KeywayClient: Sendable {
     /// The signed-in user's claims from the OpenID Connect UserInfo endpoint.
     ///
     /// - Parameter accessToken: A valid access token with the `openid` scope.
-    /// - Returns: The user's subject, and email address with the `email` scope.
+    /// - Returns: The user's subject and the claims of the token's other scopes: the email address
+    ///   with `email`, the phone number with `phone`, the standard profile claims
+    ///   (``UserInfo/profile``) with `profile`.
     /// - Throws: ``KeywayError/oauth(status:error:)`` (`invalid_token`), `networkFailure`.
     public func userInfo(accessToken: Sensitive<String>) async throws -> UserInfo {
         try await tokenClient.userInfo(accessToken: accessToken)

@@ -46,6 +46,14 @@ struct IDTokenVerifierTests {
         #expect(verified.emailVerified == true)
         #expect(verified.authenticationMethods == ["otp"])
         #expect(verified.sessionID == "ses_1")
+        #expect(verified.phoneNumber == nil)
+    }
+
+    /// An account known only by its phone number: its ID token names the number.
+    @Test func readsThePhoneNumber() throws {
+        let phoneOnly = claims(["email": nil, "email_verified": nil, "phone_number": .string("+14155550123"), "phone_number_verified": .bool(true)])
+        let verified = try verifier.verify(try token(phoneOnly), accessToken: accessToken, keys: keys)
+        #expect(verified.phoneNumber == "+14155550123" && verified.email == nil)
     }
 
     @Test(arguments: [

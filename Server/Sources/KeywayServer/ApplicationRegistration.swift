@@ -28,7 +28,8 @@ public struct ApplicationRegistration: Sendable {
     public var allowedScopes: Set<String>?
     /// Whether the authorization endpoint accepts only pushed authorization requests (RFC 9126).
     public var requirePAR: Bool
-    /// The algorithm its ID tokens are signed with: `ES256` or `RS256`.
+    /// The algorithm its ID tokens are signed with: `RS256` (the default of OpenID Connect) or
+    /// `ES256`.
     public var idTokenSignedResponseAlg: String
     /// The origins (`https://host[:port]`, `http` for loopback hosts) whose scripts may call the
     /// token, UserInfo and revocation endpoints for it.
@@ -43,7 +44,7 @@ public struct ApplicationRegistration: Sendable {
         name: String, clientType: ClientType, flowTypes: Set<FlowType> = [.signin], autoCreateUsers: Bool = false,
         refreshTokens: RefreshTokenPolicy? = nil, dpop: DPoPPolicy = DPoPPolicy(), redirectURIs: [String] = [],
         postLogoutRedirectURIs: [String] = [], allowedScopes: Set<String>? = nil, requirePAR: Bool = false,
-        idTokenSignedResponseAlg: String = "ES256", corsOrigins: [String] = [], backendRoles: Set<BackendRole> = []
+        idTokenSignedResponseAlg: String = "RS256", corsOrigins: [String] = [], backendRoles: Set<BackendRole> = []
     ) {
         self.name = name
         self.clientType = clientType

@@ -101,7 +101,7 @@ struct AdminApplicationSettingsTests {
                 (["redirectUris": ["https://user:pw@shop.example.com/cb"]], "redirectUris", "user information"),
                 (["redirectUris": (0...20).map { "https://shop.example.com/cb\($0)" }], "redirectUris", "at most 20"),
                 (["postLogoutRedirectUris": ["javascript:alert(1)"]], "postLogoutRedirectUris", "native (public) clients"),
-                (["allowedScopes": ["openid", "profile"]], "allowedScopes", "Unknown scope profile"),
+                (["allowedScopes": ["openid", "address"]], "allowedScopes", "Unknown scope address"),
                 (["allowedScopes": [String]()], "allowedScopes", "at least one scope"),
                 (["dpop": ["mode": "sometimes"]], "dpop.mode", "off, optional or required"),
                 (["dpop": ["mode": "off", "requireNonce": true]], "dpop.requireNonce", "with the mode off"),
@@ -154,7 +154,7 @@ struct AdminApplicationSettingsTests {
             let refusals: [(ApplicationRegistration, String)] = [
                 (ApplicationRegistration(name: "Bad", clientType: .confidential, redirectURIs: ["com.example.bad:/cb"]), "redirectURIs"),
                 (ApplicationRegistration(name: "Bad", clientType: .public, postLogoutRedirectURIs: ["http://bad.example/out"]), "postLogoutRedirectURIs"),
-                (ApplicationRegistration(name: "Bad", clientType: .public, allowedScopes: ["profile"]), "allowedScopes"),
+                (ApplicationRegistration(name: "Bad", clientType: .public, allowedScopes: ["address"]), "allowedScopes"),
                 (ApplicationRegistration(name: "Bad", clientType: .public, allowedScopes: []), "allowedScopes"),
                 (ApplicationRegistration(name: "Bad", clientType: .public, idTokenSignedResponseAlg: "HS256"), "idTokenSignedResponseAlg"),
                 (ApplicationRegistration(name: "Bad", clientType: .public, corsOrigins: ["https://bad.example/"]), "corsOrigins"),

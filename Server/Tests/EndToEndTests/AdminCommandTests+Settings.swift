@@ -48,7 +48,7 @@ extension AdminCommandTests {
         for (arguments, field) in [
             (["--redirect-uri", "http://native.example.com/cb"], "redirectUris"),
             (["--post-logout-redirect-uri", "native.example.com/out"], "postLogoutRedirectUris"),
-            (["--scope", "profile"], "allowedScopes"),
+            (["--scope", "address"], "allowedScopes"),
             (["--dpop", "sometimes"], "dpop.mode"),
             (["--dpop", "off"], "dpop.requireNonce"),
         ] {
@@ -148,6 +148,40 @@ extension AdminCommandTests {
             try await run(["project", "theme", "--project", projectId, "--no-logo-url"], database: database).output)
         #expect(removed["logoUrl"] == nil && removed["primaryColor"] as? String == "#0b57d0")
         let unknown = try await run(["project", "theme", "--project", "prj_nope"], database: database)
+        #expect(unknown.status == 1 && unknown.errors.contains("No project has the ID prj_nope."))
+    }
+
+    /// `project profile-schema`: shown, replaced from a file (all or nothing), shown again.
+    @Test func setsAndShowsAProjectsProfileSchema() async throws {
+        let database = try freshDatabase()
+        let created = try json(try await run(["project", "create", "--name", "Profiles"], database: database).output)
+        let projectId = try #require(created["projectId"] as? String)
+        let initial = try await run(["project", "profile-schema", "--project", projectId], database: database)
+        #expect(initial.status == 0, "\(initial.errors)")
+        #expect((try json(initial.output)["fields"] as? [Any])?.isEmpty == true)
+
+        let folder = URL(fileURLWithPath: database).deletingLastPathComponent()
+        let good = folder.appendingPathComponent("schema.json")
+        try Data(#"{"fields": [{"name": "given_name", "type": "string", "maxLength": 80}, {"name": "age", "type": "number"}]}"#.utf8)
+            .write(to: good)
+        let set = try await run(["project", "profile-schema", "--project", projectId, "--file", good.path], database: database)
+        #expect(set.status == 0, "\(set.errors)")
+        let fields = try #require(try json(set.output)["fields"] as? [[String: Any]])
+        #expect(fields.map { $0["name"] as? String } == ["given_name", "age"])
+        #expect(fields.first?["maxLength"] as? Int == 80 && fields.last?["required"] as? Bool == false)
+
+        let bad = folder.appendingPathComponent("bad.json")
+        try Data(#"{"fields": [{"name": "Bad Name", "type": "string"}, {"name": "pin", "type": "number", "encrypted": true}]}"#.utf8)
+            .write(to: bad)
+        let refused = try await run(["project", "profile-schema", "--project", projectId, "--file", bad.path], database: database)
+        #expect(refused.status == 1 && refused.errors.contains("Bad Name:") && refused.errors.contains("pin:"), "\(refused.errors)")
+        let shown = try json(try await run(["project", "profile-schema", "--project", projectId], database: database).output)
+        #expect((shown["fields"] as? [[String: Any]])?.count == 2)
+        let notJSON = folder.appendingPathComponent("not.json")
+        try Data("name,type".utf8).write(to: notJSON)
+        let unreadable = try await run(["project", "profile-schema", "--project", projectId, "--file", notJSON.path], database: database)
+        #expect(unreadable.status != 0 && unreadable.errors.contains("is not a profile schema"), "\(unreadable.errors)")
+        let unknown = try await run(["project", "profile-schema", "--project", "prj_nope"], database: database)
         #expect(unknown.status == 1 && unknown.errors.contains("No project has the ID prj_nope."))
     }
 

@@ -24,23 +24,25 @@ struct AdminCommandTests {
         let configId = try #require(try json(created.output)["configId"] as? String)
         let shown = try await run(["project", "show", configId], database: database)
         #expect(shown.status == 0)
-        #expect(try json(shown.output)["idTokenSignedResponseAlg"] as? String == "ES256")
+        // RS256, OpenID Connect's default, until set otherwise.
+        #expect(try json(shown.output)["idTokenSignedResponseAlg"] as? String == "RS256")
 
         let updated = try await run(
             [
-                "project", "update", configId, "--id-token-alg", "RS256", "--cors-origin", "https://spa.example",
+                "project", "update", configId, "--id-token-alg", "ES256", "--cors-origin", "https://spa.example",
                 "--cors-origin", "http://localhost:5173",
             ], database: database)
         #expect(updated.status == 0, "\(updated.errors)")
         let application = try json(updated.output)
-        #expect(application["idTokenSignedResponseAlg"] as? String == "RS256")
+        #expect(application["idTokenSignedResponseAlg"] as? String == "ES256")
         #expect(application["corsOrigins"] as? [String] == ["http://localhost:5173", "https://spa.example"])
 
         let refused = try await run(["project", "update", configId, "--cors-origin", "https://spa.example/"], database: database)
         #expect(refused.status == 1 && refused.errors.contains("corsOrigins"), "\(refused.errors)")
         let cleared = try await run(["project", "update", configId, "--no-cors-origins"], database: database)
         #expect(try json(cleared.output)["corsOrigins"] as? [String] == [])
-        #expect(try json(cleared.output)["idTokenSignedResponseAlg"] as? String == "RS256")
+        // Only the origins changed: the algorithm set above stays.
+        #expect(try json(cleared.output)["idTokenSignedResponseAlg"] as? String == "ES256")
         let nothing = try await run(["project", "update", configId], database: database)
         #expect(nothing.status != 0)
     }

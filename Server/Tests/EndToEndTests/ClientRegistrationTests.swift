@@ -123,7 +123,7 @@ struct ClientRegistrationTests {
             #expect(registered.json["grant_types"] as? [String] == ["authorization_code", "refresh_token"])
             #expect(registered.json["client_name"] as? String == "Billing backend")
             #expect(registered.json["redirect_uris"] as? [String] == ["https://billing.example.com/cb"])
-            #expect(registered.json["scope"] as? String == "openid email phone offline_access")
+            #expect(registered.json["scope"] as? String == "openid profile email phone offline_access")
 
             let tokenURL = "\(server.baseURL.absoluteString)/oauth2/token"
             let ec = AssertionSigner(clientId: clientId, key: .ec(ecKey, kid: "ec"))
@@ -308,6 +308,14 @@ struct ClientRegistrationTests {
                 ["client_name": "Zero\u{200B}width"],
                 ["client_name": "Your bank is asking for nothing"],
                 ["client_name": "Don't allow other apps"],
+                // The logo and pages: absolute https URLs without credentials.
+                ["logo_uri": "http://client.example.com/logo.png"],
+                ["logo_uri": "javascript:alert(1)"],
+                ["policy_uri": "https://user:secret@client.example.com/privacy"],
+                ["tos_uri": "/terms"],
+                ["client_uri": "https://client.example.com/a b"],
+                ["client_uri": 7],
+                ["policy_uri": "https://client.example.com/" + String(repeating: "p", count: 2000)],
             ]
             for metadata in cases {
                 let answer = try await register(server, token: token, metadata)
@@ -320,6 +328,21 @@ struct ClientRegistrationTests {
                 body: Data("[1,2".utf8))
             #expect(notJSON.status == 400)
             #expect(try await server.rowCount("applications") == before)
+        }
+    }
+
+    /// `logo_uri`, `client_uri`, `policy_uri` and `tos_uri` are registered and echoed.
+    @Test func theLogoAndPagesAreRegisteredAndEchoed() async throws {
+        try await withStartedServer { server, _, token in
+            let links = [
+                "logo_uri": "https://client.example.com/logo.png", "client_uri": "https://client.example.com/",
+                "policy_uri": "https://client.example.com/privacy", "tos_uri": "https://client.example.com/terms",
+            ]
+            let answer = try await register(server, token: token, links.merging(["client_name": "Linked"]) { $1 })
+            #expect(answer.status == 201, "\(answer.json)")
+            for (member, value) in links { #expect(answer.json[member] as? String == value, "\(member)") }
+            let bare = try await register(server, token: token, ["client_name": "Bare"])
+            #expect(bare.status == 201 && bare.json["logo_uri"] == nil && bare.json["tos_uri"] == nil)
         }
     }
 
@@ -349,7 +372,7 @@ struct ClientRegistrationTests {
                 server, token: token, ["grant_types": ["refresh_token"], "response_types": [String]()], defaultRedirect: false)
             #expect(noCode.status == 201, "\(noCode.json)")
             #expect(noCode.json["redirect_uris"] == nil)
-            #expect(noCode.json["scope"] as? String == "openid email phone offline_access")
+            #expect(noCode.json["scope"] as? String == "openid profile email phone offline_access")
         }
     }
 
@@ -378,7 +401,7 @@ struct ClientRegistrationTests {
                 ["redirect_uris": [7]],
                 ["post_logout_redirect_uris": ["http://client.example.com/out"]],
                 ["post_logout_redirect_uris": "https://client.example.com/out"],
-                ["scope": "openid profile"],
+                ["scope": "openid address"],
                 ["scope": "  "],
                 ["scope": ["openid"]],
             ]

@@ -86,13 +86,14 @@ struct IDTokenAlgorithmTests {
                 try #require(rsTokens.response.idToken).revealed, accessToken: rsTokens.response.accessToken.revealed)
             #expect(verified.subject == rsTokens.idToken.subject)
 
-            // The client that asked for ES256, and the application an administrator made, get ES256.
+            // The client that asked for ES256 gets ES256; the dev application, made by dev
+            // provisioning, RS256 as every new application (OpenID Connect's default).
             let esClient = try #require(es.json["client_id"] as? String)
             let esTokens = try await Self.signIn(server, clock: clock, clientId: esClient, email: "ec@example.com")
             #expect(try Self.header(try #require(esTokens.response.idToken).revealed).alg == "ES256")
             try await Self.verifyIndependently(server, esTokens, clientId: esClient, algorithm: "ES256")
             let dev = try await Self.signIn(server, clock: clock, clientId: TestServer.configId, email: "dev@example.com")
-            #expect(try Self.header(try #require(dev.response.idToken).revealed).alg == "ES256")
+            #expect(try Self.header(try #require(dev.response.idToken).revealed).alg == "RS256")
         }
     }
 
@@ -101,27 +102,27 @@ struct IDTokenAlgorithmTests {
         try await withTestServer(TestServer.start(clock: clock, adminToken: testAdminToken)) { server in
             let path = "/admin/applications/\(TestServer.configId)"
             let shown = try await server.admin("GET", path)
-            #expect(shown.status == 200 && shown.json["idTokenSignedResponseAlg"] as? String == "ES256", "\(shown.json)")
+            #expect(shown.status == 200 && shown.json["idTokenSignedResponseAlg"] as? String == "RS256", "\(shown.json)")
             #expect(shown.json["corsOrigins"] as? [String] == [])
 
-            let changed = try await server.admin("PATCH", path, ["idTokenSignedResponseAlg": "RS256"])
-            #expect(changed.status == 200 && changed.json["idTokenSignedResponseAlg"] as? String == "RS256", "\(changed.json)")
-            let tokens = try await Self.signIn(server, clock: clock, clientId: TestServer.configId, email: "admin-rs@example.com")
-            #expect(try Self.header(try #require(tokens.response.idToken).revealed).alg == "RS256")
-            try await Self.verifyIndependently(server, tokens, clientId: TestServer.configId, algorithm: "RS256")
+            let changed = try await server.admin("PATCH", path, ["idTokenSignedResponseAlg": "ES256"])
+            #expect(changed.status == 200 && changed.json["idTokenSignedResponseAlg"] as? String == "ES256", "\(changed.json)")
+            let tokens = try await Self.signIn(server, clock: clock, clientId: TestServer.configId, email: "admin-es@example.com")
+            #expect(try Self.header(try #require(tokens.response.idToken).revealed).alg == "ES256")
+            try await Self.verifyIndependently(server, tokens, clientId: TestServer.configId, algorithm: "ES256")
             let listed = try await server.admin("GET", "/admin/applications")
             let applications = (listed.json["applications"] as? [[String: Any]]) ?? []
-            #expect(applications.first { $0["configId"] as? String == TestServer.configId }?["idTokenSignedResponseAlg"] as? String == "RS256")
+            #expect(applications.first { $0["configId"] as? String == TestServer.configId }?["idTokenSignedResponseAlg"] as? String == "ES256")
 
             let refused = try await server.admin("PATCH", path, ["idTokenSignedResponseAlg": "HS256"])
             #expect(refused.status == 400 && "\(refused.json)".contains("idTokenSignedResponseAlg"))
-            #expect(try await server.admin("GET", path).json["idTokenSignedResponseAlg"] as? String == "RS256")
-            let unknown = try await server.admin("PATCH", "/admin/applications/cfg_nobody", ["idTokenSignedResponseAlg": "ES256"])
+            #expect(try await server.admin("GET", path).json["idTokenSignedResponseAlg"] as? String == "ES256")
+            let unknown = try await server.admin("PATCH", "/admin/applications/cfg_nobody", ["idTokenSignedResponseAlg": "RS256"])
             #expect(unknown.status == 404)
-            let back = try await server.admin("PATCH", path, ["idTokenSignedResponseAlg": "ES256"])
-            #expect(back.json["idTokenSignedResponseAlg"] as? String == "ES256")
-            let again = try await Self.signIn(server, clock: clock, clientId: TestServer.configId, email: "admin-rs@example.com")
-            #expect(try Self.header(try #require(again.response.idToken).revealed).alg == "ES256")
+            let back = try await server.admin("PATCH", path, ["idTokenSignedResponseAlg": "RS256"])
+            #expect(back.json["idTokenSignedResponseAlg"] as? String == "RS256")
+            let again = try await Self.signIn(server, clock: clock, clientId: TestServer.configId, email: "admin-es@example.com")
+            #expect(try Self.header(try #require(again.response.idToken).revealed).alg == "RS256")
         }
     }
 }

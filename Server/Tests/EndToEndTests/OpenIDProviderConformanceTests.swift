@@ -222,6 +222,10 @@ struct OpenIDProviderConformanceTests {
                 #expect(response.status == 400, "\(uri)")
                 #expect(response.headers["location"] == nil, "\(uri)")
                 #expect(response.headers["content-type"]?.hasPrefix("text/html") == true)
+                // The page says what is wrong and what to do, quoting the address refused.
+                let text = HTMLForm.unescape(String(decoding: response.body, as: UTF8.self))
+                #expect(text.contains("cannot send you back to") && text.contains(uri), "\(uri)")
+                #expect(text.contains("tell its developers to register this redirect URI"), "\(uri)")
             }
         }
     }
@@ -231,6 +235,8 @@ struct OpenIDProviderConformanceTests {
         try await withProvider { server, _, _, client in
             let response = try await server.request("GET", client.authorizePath(.init(), ["redirect_uri": nil]))
             #expect(response.status == 400 && response.headers["location"] == nil)
+            let text = HTMLForm.unescape(String(decoding: response.body, as: UTF8.self))
+            #expect(text.contains("does not say where to send you afterwards (it has no redirect_uri)"))
         }
     }
 
@@ -580,6 +586,9 @@ struct OpenIDProviderConformanceTests {
             // An unregistered post-logout URI: an error page.
             let wrong = try await agent.open("/oauth2/logout?id_token_hint=\(hint)&post_logout_redirect_uri=https%3A%2F%2Frp.example%2Fother")
             #expect(wrong.status == 400 && wrong.redirect == nil)
+            #expect(wrong.text.contains("https://rp.example/other") && wrong.text.contains("You have not been signed out"))
+            let anonymous = try await agent.open("/oauth2/logout?post_logout_redirect_uri=https%3A%2F%2Frp.example%2Flogged-out")
+            #expect(anonymous.status == 400 && anonymous.text.contains("does not say which application it comes from"))
             let out = try await agent.open("/oauth2/logout?id_token_hint=\(hint)&post_logout_redirect_uri=https%3A%2F%2Frp.example%2Flogged-out&state=s1")
             #expect(out.redirect?.string == target + "?state=s1")
             let after = try await agent.open(client.authorizePath(.init(), ["prompt": "none"]))

@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import Keyway
+import KeywayJOSE
 import KeywayProtocol
 import KeywayServer
 import KeywayTestSupport
@@ -172,5 +173,52 @@ struct ProfileTests {
                 #expect(try await server.rowCount("user_profiles WHERE data LIKE '%DE-987-654%'") == 0)
             }
         }
+    }
+
+    /// With the `profile` scope, UserInfo gives the standard claims the schema defines as plain
+    /// strings; a field of another name, type or an encrypted one never; without the scope, none.
+    @Test func theProfileScopeGivesTheStandardClaimsAtUserInfo() async throws {
+        let clock = ManualClock()
+        try await withTestServer(TestServer.start(clock: clock)) { server in
+            try await server.app.setProfileSchema([
+                ProfileFieldDefinition(name: "given_name", type: .string),
+                ProfileFieldDefinition(name: "locale", type: .string),
+                ProfileFieldDefinition(name: "nickname", type: .string, encrypted: true),
+                ProfileFieldDefinition(name: "displayName", type: .string),
+            ])
+            let keyway = try makeKeyway(server, clock: clock)
+            func signIn(scope: String) async throws -> TokenSet {
+                await keyway.flow.start(identifier: "claims@example.com", options: FlowStartOptions(scope: scope))
+                await keyway.flow.submitCode(try await server.latestCode(to: "claims@example.com"))
+                let completion = try #require(keyway.flow.currentUpdate.completion)
+                return try await keyway.exchange(authCode: completion.authCode, codeVerifier: completion.codeVerifier!)
+            }
+            let withProfile = try await signIn(scope: "openid email profile")
+            let cipher = try ProfileCipher(key: SymmetricKey(size: .bits256))
+            _ = try await keyway.updateProfile(
+                accessToken: withProfile.response.accessToken,
+                changes: [
+                    "given_name": .string("Ada"), "locale": .string("en-GB"), "nickname": .string(try cipher.seal("Countess")),
+                    "displayName": .string("Ada L."),
+                ])
+            let info = try await keyway.userInfo(accessToken: withProfile.response.accessToken)
+            #expect(info.profile == ["given_name": "Ada", "locale": "en-GB"])
+            #expect(info.email == "claims@example.com")
+            // The ID token of the code flow carries none of them (OpenID Connect Core §5.4).
+            let idToken = try #require(withProfile.response.idToken?.revealed)
+            let idClaims = Self.payload(of: idToken)
+            #expect(idClaims["email"] as? String == "claims@example.com" && idClaims["given_name"] == nil)
+
+            let withoutProfile = try await signIn(scope: "openid email")
+            let bare = try await keyway.userInfo(accessToken: withoutProfile.response.accessToken)
+            #expect(bare.profile.isEmpty && bare.email == "claims@example.com")
+        }
+    }
+
+    /// The claims of a JWT's payload.
+    static func payload(of jwt: String) -> [String: Any] {
+        let part = jwt.split(separator: ".").dropFirst().first.map(String.init) ?? ""
+        guard let bytes = Base64URL.decode(part) else { return [:] }
+        return (try? JSONSerialization.jsonObject(with: Data(bytes))) as? [String: Any] ?? [:]
     }
 }

@@ -28,7 +28,7 @@ struct ProviderMetadataTests {
                 "client_secret_basic", "client_secret_post", "client_secret_jwt", "private_key_jwt",
             ])
             #expect(document.revocationEndpointAuthSigningAlgValuesSupported == ["HS256", "ES256", "RS256"])
-            #expect(document.scopesSupported == ["openid", "email", "phone", "offline_access"])
+            #expect(document.scopesSupported == ["openid", "profile", "email", "phone", "offline_access"])
             #expect(document.claimsSupported.contains("email_verified") && document.claimsSupported.contains("at_hash"))
             #expect(document.claimsSupported.contains("nonce") && document.claimsSupported.contains("phone_number"))
             #expect(document.requestURIParameterSupported == false)

@@ -50,6 +50,10 @@ struct SigningKeyRotationTests {
                     clientSecret: try #require(confidential.clientSecret),
                     acceptedClientIds: [confidential.configId, TestServer.configId]),
                 clock: clock)
+            // The dev application's ID tokens in ES256 too, so both tokens follow the ES256 key.
+            let es256 = try await server.admin(
+                "PATCH", "/admin/applications/\(TestServer.configId)", ["idTokenSignedResponseAlg": "ES256"])
+            #expect(es256.status == 200, "\(es256.json)")
 
             let before = try await Self.signIn(keyway, server, email: "rotate@example.com")
             let first = try Self.kid(before.response.accessToken.revealed)

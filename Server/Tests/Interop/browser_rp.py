@@ -563,6 +563,8 @@ def scenario_logout(rp):
     rp.visit(rp.metadata["end_session_endpoint"] + "?" + urllib.parse.urlencode(
         {"client_id": rp.args.client_id, "post_logout_redirect_uri": logged_out, "state": state}))
     check(rp.callbacks.count() == before, "signed out without being asked")
+    # The page names the application that asked (the request named it).
+    check("Dev application asked to sign you out" in rp.page_text(), "the asking application: %s" % rp.page_text())
     confirm = rp.form_with("/login/logout", decision="logout")
     check(confirm is not None, "no confirmation page: %s" % rp.page_text())
     rp.submit(confirm)
@@ -584,6 +586,34 @@ def scenario_wrong_redirect_uri(rp):
     status = requests.get(request["url"], allow_redirects=False, timeout=TIMEOUT)
     check(status.status_code == 400 and "Location" not in status.headers, "answer: %s" % status.status_code)
     return {"status": status.status_code, "text": rp.page_text()[:200]}
+
+
+def scenario_sign_in_link(rp):
+    """A sign-in link opened in the browser of its own hosted sign-in: Continue spends it and
+    the browser goes on to the relying party (the link page's form-action allows the redirect)."""
+    before = rp.callbacks.count()
+    request = rp.authorization()
+    rp.visit(request["url"])
+    sent = rp.outbox_count(rp.args.email)
+    identify = rp.form_with("/login/identify")
+    check(identify is not None, "no identifier page: %s" % rp.page_text())
+    rp.fill(identify, "identifier", rp.args.email)
+    rp.submit(identify)
+    check(rp.form_with("/login/action", action="submitCode") is not None, "no code page: %s" % rp.page_text())
+    rp.outbox_code(rp.args.email, sent)
+    body = requests.get(rp.issuer + "/dev/outbox", params={"to": rp.args.email}, timeout=TIMEOUT).json()["messages"][-1]["body"]
+    found = re.search(r"https?://[^\s)]+/link/ksl_[A-Za-z0-9_-]+", body)
+    check(found, "no link in the message: %s" % body)
+    link = found.group(0)
+    path = link[link.index("/link/"):]
+    rp.visit(rp.issuer + path)
+    continue_form = rp.form_with(path)
+    check(continue_form is not None, "no Continue on the link page: %s" % rp.page_text())
+    rp.submit(continue_form)
+    callback = rp.callbacks.wait(before + 1)
+    token, claims = rp.redeem(request, callback)
+    check(claims.get("email") == rp.args.email, "the ID token's email: %r" % claims.get("email"))
+    return {"amr": claims.get("amr"), "sub": claims["sub"], "url": rp.driver.current_url.split("?")[0]}
 
 
 def scenario_code_replay(rp):
@@ -841,6 +871,7 @@ SCENARIOS = {
     "login-hint": scenario_login_hint,
     "logout": scenario_logout,
     "wrong-redirect-uri": scenario_wrong_redirect_uri,
+    "sign-in-link": scenario_sign_in_link,
     "code-replay": scenario_code_replay,
     "csrf": scenario_csrf,
     "expired-flow": scenario_expired_flow,

@@ -153,6 +153,7 @@ public struct IDTokenVerifier: Sendable {
             authenticationMethods: methods, email: claims["email"]?.stringValue, emailVerified: emailVerified,
             sessionID: claims["sid"]?.stringValue, nonce: tokenNonce)
         if case .bool(true) = claims["is_anonymous"] { verified.isAnonymous = true }
+        verified.phoneNumber = claims["phone_number"]?.stringValue
         return verified
     }
 }

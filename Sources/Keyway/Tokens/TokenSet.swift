@@ -44,6 +44,9 @@ public struct IDTokenClaims: Sendable, Equatable {
     public var email: String?
     /// Whether the email address was verified (`email_verified`), when the token says.
     public var emailVerified: Bool?
+    /// The user's verified phone number (`phone_number`, E.164), when the token carries it: with
+    /// the `phone` scope, or with `email` for an account known only by its number.
+    public var phoneNumber: String? = nil
     /// The session ID (`sid`).
     public var sessionID: String?
     /// The `nonce` the sign-in was started with (`nonce`), when the token carries one. When the

@@ -30,6 +30,14 @@ public struct ClientRegistrationResponse: Codable, Sendable, Equatable {
     public var postLogoutRedirectUris: [String]?
     /// The scopes the client may ask for, space-separated.
     public var scope: String?
+    /// The client's logo (`logo_uri`), as registered.
+    public var logoUri: String?
+    /// The client's home page (`client_uri`), as registered.
+    public var clientUri: String?
+    /// How the client uses the user's data (`policy_uri`), as registered.
+    public var policyUri: String?
+    /// The client's terms of service (`tos_uri`), as registered.
+    public var tosUri: String?
 
     /// Creates a registration answer with the given values.
     ///
@@ -48,11 +56,16 @@ public struct ClientRegistrationResponse: Codable, Sendable, Equatable {
     ///   - redirectUris: The registered redirect URIs, if any.
     ///   - postLogoutRedirectUris: The registered post-logout redirect URIs, if any.
     ///   - scope: The scopes the client may ask for, space-separated.
+    ///   - logoUri: The client's logo, as registered.
+    ///   - clientUri: The client's home page, as registered.
+    ///   - policyUri: The client's privacy policy, as registered.
+    ///   - tosUri: The client's terms of service, as registered.
     public init(
         clientId: String, clientIdIssuedAt: Int, clientSecret: Sensitive<String>?, clientSecretExpiresAt: Int?,
         clientName: String, tokenEndpointAuthMethod: String, tokenEndpointAuthSigningAlg: String?,
         grantTypes: [String], responseTypes: [String], jwks: JSONWebKeySet?, idTokenSignedResponseAlg: String? = nil,
-        redirectUris: [String]? = nil, postLogoutRedirectUris: [String]? = nil, scope: String? = nil
+        redirectUris: [String]? = nil, postLogoutRedirectUris: [String]? = nil, scope: String? = nil,
+        logoUri: String? = nil, clientUri: String? = nil, policyUri: String? = nil, tosUri: String? = nil
     ) {
         self.clientId = clientId
         self.clientIdIssuedAt = clientIdIssuedAt
@@ -68,6 +81,10 @@ public struct ClientRegistrationResponse: Codable, Sendable, Equatable {
         self.redirectUris = redirectUris
         self.postLogoutRedirectUris = postLogoutRedirectUris
         self.scope = scope
+        self.logoUri = logoUri
+        self.clientUri = clientUri
+        self.policyUri = policyUri
+        self.tosUri = tosUri
     }
 
     enum CodingKeys: String, CodingKey {
@@ -85,5 +102,9 @@ public struct ClientRegistrationResponse: Codable, Sendable, Equatable {
         case redirectUris = "redirect_uris"
         case postLogoutRedirectUris = "post_logout_redirect_uris"
         case scope
+        case logoUri = "logo_uri"
+        case clientUri = "client_uri"
+        case policyUri = "policy_uri"
+        case tosUri = "tos_uri"
     }
 }

@@ -15,6 +15,18 @@ public struct UserInfo: Codable, Sendable, Equatable {
     /// Whether the user is a guest (`is_anonymous`): an account without an identifier that has
     /// not signed up yet. `false` once its sign-up completed; absent from servers without guests.
     public var isAnonymous: Bool?
+    /// The standard profile claims (OpenID Connect Core §5.1: `name`, `given_name`, `locale`, …)
+    /// the user's profile holds, by claim name, when the access token's scope includes `profile`.
+    /// Keyway gives those of ``profileClaimNames`` that the project's profile schema defines as
+    /// plain strings.
+    public var profile: [String: String]
+
+    /// The claims of the `profile` scope that are strings (OpenID Connect Core §5.4; `updated_at`
+    /// is a number and not among them).
+    public static let profileClaimNames: [String] = [
+        "name", "family_name", "given_name", "middle_name", "nickname", "preferred_username", "profile", "picture",
+        "website", "gender", "birthdate", "zoneinfo", "locale",
+    ]
 
     /// Creates a UserInfo answer with the given values.
     ///
@@ -25,9 +37,10 @@ public struct UserInfo: Codable, Sendable, Equatable {
     ///   - isAnonymous: Whether the user is a guest.
     ///   - phoneNumber: The verified phone number, when the scope includes `phone`.
     ///   - phoneNumberVerified: Whether the phone number was verified.
+    ///   - profile: The standard profile claims, by claim name (see ``profileClaimNames``).
     public init(
         subject: String, email: String?, emailVerified: Bool?, isAnonymous: Bool? = nil, phoneNumber: String? = nil,
-        phoneNumberVerified: Bool? = nil
+        phoneNumberVerified: Bool? = nil, profile: [String: String] = [:]
     ) {
         self.subject = subject
         self.email = email
@@ -35,6 +48,7 @@ public struct UserInfo: Codable, Sendable, Equatable {
         self.isAnonymous = isAnonymous
         self.phoneNumber = phoneNumber
         self.phoneNumberVerified = phoneNumberVerified
+        self.profile = profile
     }
 
     enum CodingKeys: String, CodingKey {
@@ -44,6 +58,57 @@ public struct UserInfo: Codable, Sendable, Equatable {
         case phoneNumber = "phone_number"
         case phoneNumberVerified = "phone_number_verified"
         case isAnonymous = "is_anonymous"
+    }
+
+    /// A profile claim's member name.
+    private struct ClaimKey: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    /// Decodes an answer; of the profile claims, those of ``profileClaimNames`` that are strings
+    /// are kept, and other members are ignored.
+    ///
+    /// - Parameter decoder: The decoder to read from.
+    /// - Throws: `DecodingError` when `sub` is missing or a known member has the wrong type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        subject = try container.decode(String.self, forKey: .subject)
+        email = try container.decodeIfPresent(String.self, forKey: .email)
+        emailVerified = try container.decodeIfPresent(Bool.self, forKey: .emailVerified)
+        phoneNumber = try container.decodeIfPresent(String.self, forKey: .phoneNumber)
+        phoneNumberVerified = try container.decodeIfPresent(Bool.self, forKey: .phoneNumberVerified)
+        isAnonymous = try container.decodeIfPresent(Bool.self, forKey: .isAnonymous)
+        let claims = try decoder.container(keyedBy: ClaimKey.self)
+        var profile: [String: String] = [:]
+        for name in Self.profileClaimNames {
+            if let value = try? claims.decodeIfPresent(String.self, forKey: ClaimKey(stringValue: name)) {
+                profile[name] = value
+            }
+        }
+        self.profile = profile
+    }
+
+    /// Encodes the answer as the UserInfo endpoint sends it: absent claims are left out, and each
+    /// profile claim is a member of its own.
+    ///
+    /// - Parameter encoder: The encoder to write to.
+    /// - Throws: The encoder's error.
+    public func encode(to encoder: any Encoder) throws {
+        // One container for every member: a second container of one encoder is not promised.
+        var container = encoder.container(keyedBy: ClaimKey.self)
+        func key(_ known: CodingKeys) -> ClaimKey { ClaimKey(stringValue: known.stringValue) }
+        try container.encode(subject, forKey: key(.subject))
+        try container.encodeIfPresent(email, forKey: key(.email))
+        try container.encodeIfPresent(emailVerified, forKey: key(.emailVerified))
+        try container.encodeIfPresent(phoneNumber, forKey: key(.phoneNumber))
+        try container.encodeIfPresent(phoneNumberVerified, forKey: key(.phoneNumberVerified))
+        try container.encodeIfPresent(isAnonymous, forKey: key(.isAnonymous))
+        for name in Self.profileClaimNames {
+            if let value = profile[name] { try container.encode(value, forKey: ClaimKey(stringValue: name)) }
+        }
     }
 }
 

@@ -1,14 +1,16 @@
+import KeywayProtocol
+
 /// The scopes the server supports and what each releases.
 enum Scopes {
-    /// Every scope the server knows: OpenID Connect's `openid`, `email` and `phone`, and
-    /// `offline_access` for a refresh token.
-    static let supported: [String] = ["openid", "email", "phone", "offline_access"]
+    /// Every scope the server knows: OpenID Connect's `openid`, `profile`, `email` and `phone`,
+    /// and `offline_access` for a refresh token.
+    static let supported: [String] = ["openid", "profile", "email", "phone", "offline_access"]
 
     /// The claims the ID token and UserInfo may carry, as discovery lists them.
     static let claims: [String] = [
         "iss", "sub", "aud", "exp", "iat", "auth_time", "nonce", "acr", "amr", "azp", "sid", "at_hash",
         "email", "email_verified", "phone_number", "phone_number_verified",
-    ]
+    ] + UserInfo.profileClaimNames
 
     /// The scope of a request that names none: a sign-in's tokens, as before scopes were asked for.
     static let defaultScope = "openid email offline_access"

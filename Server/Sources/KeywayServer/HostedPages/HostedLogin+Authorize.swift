@@ -46,8 +46,14 @@ extension HostedLogin {
         let parsed = AuthorizationRequest.parse(parameters, application: application, registered: registered)
         let issuer = issuer()
         switch parsed {
-        case .failure(.page(_, let text)):
-            return errorPage(title: strings("error.redirect.title"), text: text, status: 400, theme: theme, strings: strings)
+        case .failure(.page(_, _)):
+            // Only a missing or unregistered redirect URI is refused with a page: say which, and
+            // what the user and the application's developers can do.
+            let values = ["application": application.name, "uri": Self.shown(parameters["redirect_uri"] ?? "")]
+            return errorPage(
+                title: strings("error.redirect.title", values),
+                text: strings((parameters["redirect_uri"] ?? "").isEmpty ? "error.redirect.missing" : "error.redirect.unregistered", values),
+                status: 400, theme: theme, strings: strings)
         case .failure(.redirect(let error, let description, let redirectURI, let mode, let state)):
             return AuthorizationResponse.send(
                 AuthorizationResponse.error(error, description: description, state: state, issuer: issuer),

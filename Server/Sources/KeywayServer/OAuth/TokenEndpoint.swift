@@ -17,7 +17,7 @@ struct TokenEndpoint: Sendable {
     let issuerKeys: JWKSFetcher
     /// Checks the App Attest assertion over the DPoP proof of a code redemption.
     let appAttest: AppAttestService
-    /// Counts refresh token reuse.
+    /// Counts the tokens issued per grant and refresh token reuse.
     let metrics: ServerMetrics
     let logger: Logger
 
@@ -58,6 +58,7 @@ struct TokenEndpoint: Sendable {
         case "refresh_token": response = try await refresh(form: form, application: application, binding: binding)
         default: response = try await exchange(form: form, application: application, binding: binding)
         }
+        metrics.tokensIssued(grant: grantType == TokenExchange.grantType ? "token_exchange" : grantType)
         return Answer(response: response, dpopNonce: application.dpop.requireNonce ? dpop.nonce() : nil)
     }
 

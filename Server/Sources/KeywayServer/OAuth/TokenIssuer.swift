@@ -70,14 +70,15 @@ struct TokenIssuer: Sendable {
         ]
         if let nonce = subject.nonce { claims["nonce"] = .string(nonce) }
         if subject.isAnonymous { claims["is_anonymous"] = .bool(true) }
-        // The email claims with the `email` scope, the phone claims with `phone` — and with
-        // `email` for an account known only by its phone number, as sign-ins always had them.
-        let scopes = Set(subject.scope.split(separator: " ").map(String.init))
-        if let email = subject.email, scopes.contains("email") {
+        // The claims of the granted scopes, as UserInfo gives them (``ReleasedClaims``).
+        let released = ReleasedClaims(
+            scopes: Set(subject.scope.split(separator: " ").map(String.init)), email: subject.email,
+            emailVerified: subject.emailVerified, verifiedPhone: subject.phoneNumber)
+        if let email = released.email {
             claims["email"] = .string(email)
-            claims["email_verified"] = .bool(subject.emailVerified)
+            claims["email_verified"] = .bool(released.emailVerified ?? false)
         }
-        if let phone = subject.phoneNumber, scopes.contains("phone") || (scopes.contains("email") && subject.email == nil) {
+        if let phone = released.phoneNumber {
             claims["phone_number"] = .string(phone)
             claims["phone_number_verified"] = .bool(true)
         }

@@ -3,8 +3,8 @@ import KeywayJOSE
 import KeywayProtocol
 
 /// The client metadata of a registration request (RFC 7591 §2, OpenID Connect Dynamic Client
-/// Registration 1.0 §2), validated. Members this server does not use (`logo_uri`, `contacts`, …)
-/// are ignored and not registered.
+/// Registration 1.0 §2), validated. Members this server does not use (`contacts`, …) are ignored
+/// and not registered.
 struct ClientMetadata: Sendable {
     var name: String?
     var authMethod: ClientAuthMethod
@@ -25,6 +25,8 @@ struct ClientMetadata: Sendable {
     /// `scope` (RFC 7591 §2): the scopes the client may ask for, each one the server supports;
     /// `nil` when the request names none (every supported scope).
     var allowedScopes: Set<String>?
+    /// `logo_uri`, `client_uri`, `policy_uri` and `tos_uri`, shown on the consent page.
+    var links = ClientLinks()
 
     /// The `scope` the registration answer echoes: the registered scopes, or every supported one.
     var scope: String {
@@ -161,6 +163,8 @@ struct ClientMetadata: Sendable {
             }
             allowedScopes = Set(scopes)
         }
+
+        links = try ClientLinks.parse(string)
 
         if members["jwks_uri"] != nil {
             throw Self.invalid("jwks_uri is not supported; send the keys as jwks.")

@@ -58,7 +58,7 @@ struct RegistrationEndpoint: Sendable {
             refreshTokens: template.refreshTokens, dpop: template.dpop, authMethod: metadata.authMethod,
             assertionAlgorithm: metadata.assertionAlgorithm, clientSecretSalt: salt, jwks: metadata.jwks,
             grantTypes: Set(metadata.grantTypes), templateId: template.id, idTokenAlgorithm: metadata.idTokenAlgorithm,
-            allowedScopes: metadata.allowedScopes, firstParty: false)
+            allowedScopes: metadata.allowedScopes, firstParty: false, links: metadata.links.isEmpty ? nil : metadata.links)
         let stored: Bool = try await database.write { repositories in
             // The token may have been revoked or expired since it was read.
             guard try await repositories.registrationTokens.template(hash: tokenHash, now: now) == template.id else {
@@ -85,6 +85,7 @@ struct RegistrationEndpoint: Sendable {
             jwks: metadata.jwks, idTokenSignedResponseAlg: metadata.idTokenAlgorithm.rawValue,
             redirectUris: metadata.redirectURIs.isEmpty ? nil : metadata.redirectURIs,
             postLogoutRedirectUris: metadata.postLogoutRedirectURIs.isEmpty ? nil : metadata.postLogoutRedirectURIs,
-            scope: metadata.scope)
+            scope: metadata.scope, logoUri: metadata.links.logo, clientUri: metadata.links.home,
+            policyUri: metadata.links.policy, tosUri: metadata.links.terms)
     }
 }

@@ -831,6 +831,13 @@ enum Migrations {
                 // confidential client may send neither. Public clients always need PKCE.
                 "ALTER TABLE applications ADD COLUMN require_pkce BIGINT NOT NULL DEFAULT 1",
             ]),
+        Migration(
+            version: 29, name: "the logo and pages of a registered client",
+            statements: [
+                // JSON of `logo_uri`, `client_uri`, `policy_uri` and `tos_uri`, as registered
+                // (OpenID Connect Dynamic Client Registration 1.0 §2); NULL when none was.
+                "ALTER TABLE applications ADD COLUMN client_links TEXT",
+            ]),
     ]
 
     /// Applies every migration (up to `through`) the database has not seen yet, each in its own

@@ -61,7 +61,7 @@ struct AuthorizationRequestTests {
         let all = Self.application()
         #expect(try Scopes.parse(nil, for: all).get() == ["openid", "email", "offline_access"])
         #expect(try Scopes.parse("openid  phone openid", for: all).get() == ["openid", "phone"])
-        #expect(throws: ScopeRefusal.self) { try Scopes.parse("openid profile", for: all).get() }
+        #expect(throws: ScopeRefusal.self) { try Scopes.parse("openid address", for: all).get() }
         #expect(throws: ScopeRefusal.self) { try Scopes.parse("openid\"x", for: all).get() }
         let limited = Self.application(scopes: ["openid", "email"])
         #expect(throws: ScopeRefusal.self) { try Scopes.parse("openid offline_access", for: limited).get() }

@@ -32,6 +32,7 @@ import Testing
             displays: [
                 .value(label: h, value: h), .key(label: h, value: h), .qrCode(label: h, data: h),
                 .list(label: h, items: [HostedListItem(title: h, detail: h, form: form)]), .text(h),
+                .image(url: "https://cdn.example.com/client?" + u, alt: h),
             ],
             forms: [form], links: [HostedLink(text: h, href: "/x?" + u)], refreshAfter: 3)
     }
@@ -54,9 +55,19 @@ import Testing
         #expect(check.tags("form").count == 2)
         #expect(check.tags("form").first?.attributes["action"] == "/login/action?x=&quot;&gt;&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;")
         #expect(check.tags("img").first?.attributes["src"] == "https://cdn.example.com/&quot;&gt;&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;")
+        #expect(check.tags("img").contains { $0.attributes["src"] == "https://cdn.example.com/client?&quot;&gt;&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;" && $0.attributes["alt"] == escaped })
         #expect(check.tags("a").contains { $0.attributes["href"] == "/x?&quot;&gt;&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;" })
         // Ids are made of the name's safe characters only.
         #expect(check.ids.allSatisfy { $0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") } })
+    }
+
+    /// An image display whose URL is not `https` (`javascript:`, `data:`, `http:`) is left out.
+    @Test func anImageThatIsNotHTTPSIsLeftOut() {
+        for url in ["javascript:alert(1)", "data:image/svg+xml,<svg/>", "http://cdn.example.com/logo.png", "//cdn.example.com/x"] {
+            let page = HostedPage(title: "T", theme: HostedTheme(name: "Acme"), displays: [.image(url: url, alt: "logo")])
+            let html = HostedPageRenderer().render(page, strings: .english)
+            #expect(HTMLCheck(html).tags("img").isEmpty, "\(url)")
+        }
     }
 
     @Test func templatesNeverWriteUnescaped() {

@@ -31,6 +31,7 @@ import Testing
                 try Data(HostedPageRenderer.themeStylesheet(page.theme).utf8).write(to: folder.appendingPathComponent(file))
             }
             if let logo = page.theme.logoURL { html = html.replacingOccurrences(of: logo, with: "logo.svg") }
+            for case .image(let url, _) in page.displays { html = html.replacingOccurrences(of: url, with: "logo.svg") }
             try Data(html.utf8).write(to: folder.appendingPathComponent("\(name).html"))
         }
     }

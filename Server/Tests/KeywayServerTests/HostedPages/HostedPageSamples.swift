@@ -162,9 +162,35 @@ enum HostedPageSamples {
         links: [HostedLink(text: "Continue to Google", href: "https://accounts.example.com/authorize?client_id=kw&state=st_1")],
         redirectTo: "https://accounts.example.com/authorize?client_id=kw&state=st_1")
 
+    /// Consent for a registered client: its logo, the scopes, two forms, its own pages as links.
+    static let consent = HostedPage(
+        title: "Allow Travel Planner to access your account?", theme: theme,
+        displays: [
+            .image(url: "https://planner.example.com/logo.png", alt: "Travel Planner logo"),
+            .list(
+                label: "Travel Planner is asking for:",
+                items: [
+                    HostedListItem(title: "Know who you are"), HostedListItem(title: "See your email address"),
+                    HostedListItem(title: "See your name and profile details"),
+                ]),
+            .text("Signed in as ada@example.com"),
+        ],
+        forms: [
+            HostedForm(
+                action: "/login/consent", csrfToken: "csrf-9", hidden: [HostedHiddenValue(name: "decision", value: "allow")],
+                submitLabel: "Allow"),
+            HostedForm(
+                action: "/login/consent", csrfToken: "csrf-9", hidden: [HostedHiddenValue(name: "decision", value: "deny")],
+                submitLabel: "Don't allow", style: .secondary),
+        ],
+        links: [
+            HostedLink(text: "Travel Planner's privacy policy", href: "https://planner.example.com/privacy"),
+            HostedLink(text: "Travel Planner's terms of service", href: "https://planner.example.com/terms"),
+        ])
+
     /// Every sample, by name.
     static let all: [(name: String, page: HostedPage)] = [
         ("sign-in", signIn), ("code", code), ("sign-up", signUp), ("totp", totp), ("waiting", waiting),
-        ("devices", devices), ("providers", providers), ("redirect", redirect),
+        ("devices", devices), ("providers", providers), ("redirect", redirect), ("consent", consent),
     ]
 }

@@ -59,6 +59,9 @@ enum HostedDisplay: Sendable, Equatable {
     case list(label: String, items: [HostedListItem])
     /// A paragraph of text.
     case text(String)
+    /// An `https` image with its text alternative (a client's logo on the consent page); left
+    /// out of the page when `url` is not `https`.
+    case image(url: String, alt: String)
 }
 
 /// One item of a ``HostedDisplay/list(label:items:)``; it may carry its own form (revoke).

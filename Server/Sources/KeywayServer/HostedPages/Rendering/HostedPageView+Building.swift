@@ -18,7 +18,10 @@ extension HostedPageView {
         hasSubtitle = !(page.subtitle ?? "").isEmpty
         subtitle = page.subtitle ?? ""
         let logo = page.theme.logoURL.flatMap { HostedURLPolicy.isHTTPS($0) ? $0 : nil }
-        brand = HostedBrandView(name: page.theme.name, hasLogo: logo != nil, logoURL: logo ?? "")
+        let initial = page.theme.name.first(where: { $0.isLetter || $0.isNumber }).map { String($0).uppercased() } ?? ""
+        brand = HostedBrandView(
+            name: page.theme.name, hasLogo: logo != nil, logoURL: logo ?? "", initial: initial,
+            hasInitial: logo == nil && !initial.isEmpty)
         var stylesheets = [HostedLinkView(text: "", href: HostedPageRenderer.stylesheetHref)]
         if let themeStylesheetPath, HostedURLPolicy.isLocalPath(themeStylesheetPath) {
             stylesheets.append(HostedLinkView(text: "", href: themeStylesheetPath))

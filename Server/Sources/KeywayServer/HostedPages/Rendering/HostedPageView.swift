@@ -54,6 +54,12 @@ struct HostedBrandView: Sendable {
     let hasLogo: Bool
     /// The logo's URL.
     let logoURL: String
+    /// Without a logo, the name's first letter or digit, drawn as a mark in the primary colour
+    /// (empty when the name has none).
+    let initial: String
+    /// Whether the mark is drawn: no logo, and a name with a letter or digit. (Stored: the
+    /// templates read stored properties only.)
+    let hasInitial: Bool
 }
 
 /// A link: a page link, a stylesheet or an error summary entry.
@@ -102,7 +108,10 @@ struct HostedDisplayView: Sendable {
     let isList: Bool
     /// Whether it is a paragraph.
     let isText: Bool
-    /// The key's, the QR code's or the list's label; the paragraph's text.
+    /// Whether it is an image.
+    let isImage: Bool
+    /// The key's, the QR code's or the list's label; the paragraph's text; the image's text
+    /// alternative.
     let label: String
     /// The element id of the label (a key's, a list's).
     let labelId: String
@@ -116,6 +125,8 @@ struct HostedDisplayView: Sendable {
     let qrPath: String
     /// The list's items.
     let items: [HostedListItemView]
+    /// The image's `https` URL (empty when not an image).
+    let imageURL: String
 }
 
 /// An item of a list display.

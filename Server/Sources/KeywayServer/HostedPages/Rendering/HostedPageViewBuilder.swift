@@ -58,7 +58,8 @@ struct HostedPageViewBuilder {
         return views
     }
 
-    /// The view of one display other than a value, or nil for a QR code that cannot be encoded.
+    /// The view of one display other than a value, or nil for a QR code that cannot be encoded or
+    /// an image that is not `https`.
     private mutating func display(_ display: HostedDisplay) -> HostedDisplayView? {
         switch display {
         case .value(let label, let value):
@@ -88,19 +89,23 @@ struct HostedPageViewBuilder {
             return Self.display(isList: true, label: label, labelId: labelId, items: views)
         case .text(let text):
             return Self.display(isText: true, label: text)
+        case .image(let url, let alt):
+            guard HostedURLPolicy.isHTTPS(url) else { return nil }
+            return Self.display(isImage: true, label: alt, imageURL: url)
         }
     }
 
     /// A display view with every value not given empty.
     private static func display(
         isValues: Bool = false, isKey: Bool = false, isQRCode: Bool = false, isList: Bool = false,
-        isText: Bool = false, label: String = "", labelId: String = "", values: [HostedValueView] = [],
-        keyGroups: [String] = [], qrExtent: String = "", qrPath: String = "", items: [HostedListItemView] = []
+        isText: Bool = false, isImage: Bool = false, label: String = "", labelId: String = "",
+        values: [HostedValueView] = [], keyGroups: [String] = [], qrExtent: String = "", qrPath: String = "",
+        items: [HostedListItemView] = [], imageURL: String = ""
     ) -> HostedDisplayView {
         HostedDisplayView(
-            isValues: isValues, isKey: isKey, isQRCode: isQRCode, isList: isList, isText: isText, label: label,
-            labelId: labelId, values: values, keyGroups: keyGroups, qrExtent: qrExtent, qrPath: qrPath,
-            items: items)
+            isValues: isValues, isKey: isKey, isQRCode: isQRCode, isList: isList, isText: isText, isImage: isImage,
+            label: label, labelId: labelId, values: values, keyGroups: keyGroups, qrExtent: qrExtent, qrPath: qrPath,
+            items: items, imageURL: imageURL)
     }
 
     /// The view of `field` with element id `id`.

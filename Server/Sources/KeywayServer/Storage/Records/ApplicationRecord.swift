@@ -38,8 +38,11 @@ struct ApplicationRecord: Sendable, Equatable {
     var grantTypes: Set<String>? = nil
     /// The template a dynamically registered client was created from.
     var templateId: String? = nil
-    /// The algorithm its ID tokens are signed with (`id_token_signed_response_alg`).
-    var idTokenAlgorithm: SigningAlgorithm = .es256
+    /// The algorithm its ID tokens are signed with (`id_token_signed_response_alg`): `RS256` unless
+    /// chosen otherwise, the default OpenID Connect Core §3.1.3.7 and Dynamic Client Registration
+    /// 1.0 §2 give every relying party (an application stored before the choice existed reads as
+    /// `ES256`, what it always had).
+    var idTokenAlgorithm: SigningAlgorithm = .rs256
     /// The scopes the application may ask for; `nil` allows every scope the server supports.
     var allowedScopes: Set<String>? = nil
     /// Whether `/oauth2/authorize` accepts only pushed authorization requests (RFC 9126) for it.
@@ -53,4 +56,6 @@ struct ApplicationRecord: Sendable, Equatable {
     var firstParty = true
     /// What the administrators let it do as an app's backend (``BackendRole``).
     var backendRoles: Set<BackendRole> = []
+    /// The logo and pages a dynamically registered client named; `nil` when it named none.
+    var links: ClientLinks? = nil
 }

@@ -36,7 +36,7 @@ struct ApplicationRepository: Sendable {
                 flow_types, auto_create_users, is_dev, created_at, refresh_absolute_ms, refresh_idle_ms,
                 refresh_grace_ms, dpop_mode, dpop_require_nonce, auth_method, assertion_alg, client_secret_salt,
                 jwks, grant_types, template_id, id_token_signed_response_alg, allowed_scopes, require_par,
-                first_party, backend_roles, require_pkce)
+                first_party, backend_roles, require_pkce, client_links)
             VALUES (\(bind: application.id), \(bind: application.projectId), \(bind: application.configId),
                 \(bind: application.name), \(bind: application.clientType.rawValue),
                 \(bind: application.clientSecretHash), \(bind: flowTypes),
@@ -51,7 +51,8 @@ struct ApplicationRepository: Sendable {
                 \(bind: application.templateId), \(bind: application.idTokenAlgorithm.rawValue),
                 \(bind: application.allowedScopes.map { $0.sorted().joined(separator: " ") }),
                 \(bind: Int64(application.requirePAR ? 1 : 0)), \(bind: Int64(application.firstParty ? 1 : 0)),
-                \(bind: BackendRole.stored(application.backendRoles)), \(bind: Int64(application.requirePkce ? 1 : 0)))
+                \(bind: BackendRole.stored(application.backendRoles)), \(bind: Int64(application.requirePkce ? 1 : 0)),
+                \(bind: try application.links.map(Self.encodeLinks)))
             """
         ).run()
     }
@@ -200,6 +201,14 @@ struct ApplicationRepository: Sendable {
             requirePAR: try row.decode(column: "require_par", as: Int64.self) != 0,
             requirePkce: try row.decode(column: "require_pkce", as: Int64.self) != 0,
             firstParty: try row.decode(column: "first_party", as: Int64.self) != 0,
-            backendRoles: BackendRole.parse(try row.decode(column: "backend_roles", as: String.self)))
+            backendRoles: BackendRole.parse(try row.decode(column: "backend_roles", as: String.self)),
+            links: try row.decode(column: "client_links", as: String?.self).map {
+                try JSONDecoder().decode(ClientLinks.self, from: Data($0.utf8))
+            })
+    }
+
+    /// A client's links as stored: their JSON.
+    static func encodeLinks(_ links: ClientLinks) throws -> String {
+        String(decoding: try JSONEncoder().encode(links), as: UTF8.self)
     }
 }
