@@ -7,8 +7,41 @@ struct ClientOptions: ParsableArguments {
     /// The CLI's app identifier, part of its device key and record names.
     static let appIdentifier = "dev.keyway.cli"
 
-    @Option(help: "The Keyway server URL.")
-    var server = "http://127.0.0.1:8080"
+    @Option(
+        name: .customLong("server"),
+        help: "The Keyway server URL (default: $KEYWAY_SERVER, else the server of the last sign-in, else http://127.0.0.1:8080).")
+    var serverOption: String?
+
+    /// The server when nothing names one.
+    static let defaultServer = "http://127.0.0.1:8080"
+
+    /// The server the command talks to: `--server`, else `$KEYWAY_SERVER`, else the one the last
+    /// sign-in in this state folder used (its `server` file), else ``defaultServer``.
+    var server: String {
+        if let serverOption, !serverOption.isEmpty { return serverOption }
+        if let given = ProcessInfo.processInfo.environment["KEYWAY_SERVER"], !given.isEmpty { return given }
+        if let remembered = try? String(contentsOfFile: rememberedServerPath, encoding: .utf8)
+            .trimmingCharacters(in: .whitespacesAndNewlines),
+            !remembered.isEmpty, URL(string: remembered)?.host != nil
+        {
+            return remembered
+        }
+        return Self.defaultServer
+    }
+
+    /// Where the server of the last sign-in is kept.
+    var rememberedServerPath: String {
+        URL(fileURLWithPath: stateDirectory, isDirectory: true).appendingPathComponent("server").path
+    }
+
+    /// Keeps ``server`` for the next commands, once a sign-in with it succeeded (best effort: a
+    /// folder that cannot be written only means the next command needs `--server` again).
+    func rememberServer() {
+        try? FileManager.default.createDirectory(
+            atPath: stateDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        _ = FileManager.default.createFile(
+            atPath: rememberedServerPath, contents: Data((server + "\n").utf8), attributes: [.posixPermissions: 0o600])
+    }
 
     @Option(help: "The application's config ID (default: $KEYWAY_CONFIG_ID).")
     var configId: String?

@@ -28,6 +28,7 @@ struct GuestCommand: AsyncParsableCommand {
             let tokens = try await keyway.signInAsGuest()
             try await stored.save(tokens)
             try SignInResult.show(tokens, terminal: terminal, json: json)
+            options.rememberServer()
             if !json { terminal.status("Sign up with keyway signup IDENTIFIER to keep this account.") }
         }
     }

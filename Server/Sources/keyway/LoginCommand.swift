@@ -68,6 +68,7 @@ struct LoginCommand: AsyncParsableCommand {
             guard let tokens = await BrowserLogin.run(keyway: keyway, session: stored, terminal: terminal, options: login)
             else { throw ExitCode.failure }
             try SignInResult.show(tokens, terminal: terminal, json: flowOptions.json)
+            options.rememberServer()
             return
         }
         let identifier = identifier ?? ""
@@ -88,5 +89,6 @@ struct LoginCommand: AsyncParsableCommand {
         }
         guard case .signedIn(let tokens) = outcome else { throw ExitCode.failure }
         try SignInResult.show(tokens, terminal: terminal, json: flowOptions.json)
+        options.rememberServer()
     }
 }

@@ -74,10 +74,19 @@ extension PowerAuthOptions {
 /// Passwords for the activation commands: an option, or a prompt without echo (from a pipe, a
 /// plain line).
 enum PasswordInput {
-    /// The password of `--password`, or one read at the prompt; `nil` at end of input.
+    /// What a command says when standard input ends before a password came (it then exits 1).
+    static let endOfInput =
+        "Error: no password: standard input ended before one came. Type it at the prompt, pipe it on standard input, or give --password."
+
+    /// The password of `--password`, or one read at the prompt; `nil` at end of input (said on
+    /// standard error).
     static func read(_ given: String?, question: String, terminal: Terminal) -> String? {
         if let given { return given }
-        return terminal.askSecret(question)
+        guard let typed = terminal.askSecret(question) else {
+            terminal.status(endOfInput)
+            return nil
+        }
+        return typed
     }
 
     /// A new password: `--password`, or typed (twice at a terminal); `nil` when left empty or at
@@ -85,10 +94,16 @@ enum PasswordInput {
     static func readNew(_ given: String?, question: String, terminal: Terminal) -> String?? {
         if let given { return .some(given) }
         while true {
-            guard let first = terminal.askSecret(question) else { return .none }
+            guard let first = terminal.askSecret(question) else {
+                terminal.status(endOfInput)
+                return .none
+            }
             if first.isEmpty { return .some(nil) }
             guard terminal.interactive else { return .some(first) }
-            guard let again = terminal.askSecret("Type it again: ") else { return .none }
+            guard let again = terminal.askSecret("Type it again: ") else {
+                terminal.status(endOfInput)
+                return .none
+            }
             if again == first { return .some(first) }
             terminal.status("  ✕ The two passwords differ.")
         }

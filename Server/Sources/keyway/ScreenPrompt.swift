@@ -67,7 +67,7 @@ struct ScreenPrompt {
         }
         if let instruction = screen.instruction { terminal.status(Wording.heading(instruction)) }
         for (index, item) in items.enumerated() { terminal.status("  \(index + 1). \(item.label)") }
-        let question = (items.isEmpty ? "" : "Choose 1-\(items.count)") + TypedWord.hint(words)
+        let question = (items.isEmpty ? "" : Wording.choose(among: items.count)) + TypedWord.hint(words)
         while true {
             guard let line = terminal.ask(question.trimmingCharacters(in: .whitespaces) + ": ") else {
                 return await endOfInput()
@@ -80,7 +80,7 @@ struct ScreenPrompt {
                 }
                 return await model.perform(item)
             }
-            if !line.isEmpty { terminal.status("Type a number from 1 to \(items.count).") }
+            if !line.isEmpty { terminal.status(items.count == 1 ? "Type 1." : "Type a number from 1 to \(items.count).") }
         }
     }
 

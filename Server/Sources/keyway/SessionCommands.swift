@@ -24,8 +24,10 @@ struct TokenCommand: AsyncParsableCommand {
         do {
             guard let token = try await session.accessToken() else { throw ExitCode.failure }
             terminal.output(token.revealed)
-        } catch let error as SessionError {
-            terminal.status("Error: \(error)\(error == .noAccessTokenPresent ? " Run keyway login first." : "")")
+        } catch let error as ExitCode {
+            throw error
+        } catch {
+            terminal.status("Error: \(DeviceCommandSupport.sentence(for: error, server: options.server))")
             throw ExitCode.failure
         }
     }
@@ -50,11 +52,10 @@ struct WhoAmICommand: AsyncParsableCommand {
             } else {
                 terminal.output(info.email.map { "\($0) (\(info.subject))" } ?? info.subject)
             }
-        } catch let error as SessionError {
-            terminal.status("Error: \(error)\(error == .noAccessTokenPresent ? " Run keyway login first." : "")")
-            throw ExitCode.failure
+        } catch let error as ExitCode {
+            throw error
         } catch {
-            terminal.status("Error: \(error)")
+            terminal.status("Error: \(DeviceCommandSupport.sentence(for: error, server: options.server))")
             throw ExitCode.failure
         }
     }

@@ -14,7 +14,8 @@ enum SignInResult {
             if tokens.idToken.isAnonymous {
                 terminal.status("Signed in as a guest.")
             } else {
-                terminal.status("Signed in as \(tokens.idToken.email ?? tokens.idToken.subject).")
+                let claims = tokens.idToken
+                terminal.status("Signed in as \(claims.email ?? claims.phoneNumber ?? claims.subject).")
             }
             terminal.status("Subject:        \(tokens.idToken.subject)")
             terminal.status("Session:        \(tokens.idToken.sessionID ?? "-")")

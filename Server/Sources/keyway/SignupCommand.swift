@@ -57,6 +57,7 @@ struct SignupCommand: AsyncParsableCommand {
         switch outcome {
         case .signedIn(let tokens):
             try SignInResult.show(tokens, terminal: terminal, json: flowOptions.json)
+            options.rememberServer()
             if let guest, tokens.idToken.subject != guest.subject, !flowOptions.json {
                 terminal.status(
                     "You signed in to your existing account instead; the guest \(guest.subject) stays until the app merges it.")

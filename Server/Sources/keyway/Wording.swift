@@ -22,7 +22,7 @@ enum Wording {
             let keep = input.initialValue.map { !$0.isEmpty } ?? false ? "; Enter to keep it" : ""
             return "Phone number for codes by SMS (such as \(input.placeholder ?? "+14155550123")\(keep))\(hint): "
         case .choice(let options) where !options.isEmpty:
-            return "Choose 1-\(options.count)\(hint): "
+            return "\(choose(among: options.count))\(hint): "
         case .toggle:
             return "\(label(of: input)) (y/n)\(hint): "
         default:
@@ -32,6 +32,11 @@ enum Wording {
     }
 
     /// An input's label, marked when it may be left empty.
+    /// The question of a numbered menu of `count` items: `Choose 1-3`, or `Choose 1` for one.
+    static func choose(among count: Int) -> String {
+        count == 1 ? "Choose 1" : "Choose 1-\(count)"
+    }
+
     static func label(of input: ScreenInput) -> String {
         input.label + (input.isRequired ? "" : " (optional)")
     }

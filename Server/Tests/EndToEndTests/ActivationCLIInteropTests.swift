@@ -130,6 +130,9 @@ struct ActivationCLIInteropTests {
                 #expect(signed.status == 0, "\(signed.errors)")
                 #expect(try await validate(server, header: signed.output, body: body) == 200, "\(factors)")
             }
+            // No password on an empty standard input: refused, and said so.
+            let noPassword = try await laptop.run(["sign", "POST", "/pa/signature/validate", "--body", bodyFile, "--factors", "possession_knowledge"])
+            #expect(noPassword.status != 0 && noPassword.errors.contains("no password"), "\(noPassword.errors)")
             // A request without a body, signed over its query.
             let queried = try await laptop.run(["sign", "GET", "/pa/signature/validate", "--query", "to=Bob", "--query", "note=a b", "--factors", "possession"])
             #expect(queried.status == 0, "\(queried.errors)")

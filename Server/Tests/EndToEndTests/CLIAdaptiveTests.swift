@@ -106,7 +106,7 @@ struct CLIAdaptiveTests {
             // Account management: add an SMS phone number (adding needs no re-verification), then done.
             let account = try CLIProcess(arguments: ["account", "--server", url], environment: environment)
             // The whole menu, up to its prompt.
-            try await account.waitForError(containing: "Choose 1-")
+            try await account.waitForError(containing: "Choose 1")
             #expect(account.standardError.contains("Set up or change the SMS phone number"))
             let lines = account.standardError.split(separator: "\n")
             let setupLine = try #require(lines.first { $0.contains("Set up or change the SMS phone number") })
@@ -118,12 +118,12 @@ struct CLIAdaptiveTests {
             account.type("+14155550166")
             account.type(try await code(to: "+14155550166", count: 1))
             // The menu printed again after the message, not the one before it.
-            let menu = try await account.waitForError(containing: "Choose 1-", after: "Your phone number is verified.")
+            let menu = try await account.waitForError(containing: "Choose 1", after: "Your phone number is verified.")
             let done = try #require(menu.split(separator: "\n").last { $0.contains(". Done") })
             let sentBefore = try await server.outbox(to: email).count
             account.type(String(done.trimmingCharacters(in: .whitespaces).prefix { $0.isNumber }))
             // Finishing mints new tokens, so the user confirms who they are first.
-            let confirm = try await account.waitForError(containing: "Choose 1-", after: "Confirm it is you:")
+            let confirm = try await account.waitForError(containing: "Choose 1", after: "Confirm it is you:")
             let emailChoice = try #require(confirm.split(separator: "\n").last { $0.contains("Email a code") })
             account.type(String(emailChoice.trimmingCharacters(in: .whitespaces).prefix { $0.isNumber }))
             account.type(try await code(to: email, count: sentBefore + 1))

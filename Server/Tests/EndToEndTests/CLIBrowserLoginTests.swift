@@ -72,7 +72,10 @@ struct CLIBrowserLoginTests {
                 "code=\(encoded(completion.authCode.revealed))&state=\(encoded(completion.state ?? ""))"
                     + "&iss=\(encoded(server.baseURL.absoluteString))")
             #expect(page.status == 200)
-            #expect(String(decoding: page.body, as: UTF8.self).contains("You can close this window"))
+            let shown = String(decoding: page.body, as: UTF8.self)
+            // Said once, on a styled page.
+            #expect(shown.components(separatedBy: "close this window").count == 2, "\(shown)")
+            #expect(shown.contains("<style>") && shown.contains("prefers-color-scheme: dark"))
             let status = try await cli.waitForExit()
             #expect(status == 0, "stderr: \(cli.standardError)")
             let json = cli.standardOutput.split(separator: "\n", maxSplits: 1).last.map(String.init) ?? ""

@@ -208,7 +208,7 @@ struct CLIDeviceTests {
             _ = try await Self.signUp(email, on: laptop)
 
             let account = try laptop.start(["account"])
-            try await account.waitForError(containing: "Choose 1-")
+            try await account.waitForError(containing: "Choose 1")
             var lines = account.standardError.split(separator: "\n").map(String.init)
             #expect(lines.contains("Trusted devices:"))
             #expect(lines.contains { $0.hasPrefix("  - ") && $0.contains("software key, trusted until") })
@@ -220,12 +220,12 @@ struct CLIDeviceTests {
             try await account.waitForError(containing: "Device:")
             account.type("1")
             // The menu printed again after the message, not the one before it.
-            lines = try await account.waitForError(containing: "Choose 1-", after: "The device is no longer trusted.")
+            lines = try await account.waitForError(containing: "Choose 1", after: "The device is no longer trusted.")
                 .split(separator: "\n").map(String.init)
             let sentBefore = try await harness.server.outbox(to: email).count
             account.type(try number(of: "Done"))
             // Finishing mints new tokens, so the user confirms who they are first.
-            lines = try await account.waitForError(containing: "Choose 1-", after: "Confirm it is you:")
+            lines = try await account.waitForError(containing: "Choose 1", after: "Confirm it is you:")
                 .split(separator: "\n").map(String.init)
             account.type(try number(of: "Email a code"))
             account.type(try await Self.code(to: email, count: sentBefore + 1, harness))

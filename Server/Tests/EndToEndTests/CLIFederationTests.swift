@@ -19,7 +19,7 @@ struct CLIFederationTests {
                 environment: ["KEYWAY_CONFIG_ID": TestServer.configId, "KEYWAY_PRINT_AUTHORIZATION_URL": "1"])
 
             // The menu of methods: the provider's label, chosen by its number.
-            try await cli.waitForError(containing: "Choose 1-")
+            try await cli.waitForError(containing: "Choose 1")
             let entry = try #require(
                 cli.standardError.split(separator: "\n").first { $0.hasSuffix(". Continue with Acme") }, "\(cli.standardError)")
             let number = try #require(entry.trimmingCharacters(in: .whitespaces).split(separator: ".").first)

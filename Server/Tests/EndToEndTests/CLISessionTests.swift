@@ -44,6 +44,19 @@ struct CLISessionTests {
             let whoami = try await run(["whoami"])
             #expect(whoami.standardOutput.hasPrefix("session@example.com (usr_"))
 
+            // The server of the sign-in is remembered: no --server needed afterwards…
+            let remembered = try CLIProcess(arguments: ["whoami"], environment: environment)
+            remembered.closeInput()
+            #expect(try await remembered.waitForExit() == 0, "stderr: \(remembered.standardError)")
+            #expect(remembered.standardOutput.hasPrefix("session@example.com (usr_"))
+            // …and KEYWAY_SERVER names another one for a command (unreachable here).
+            var elsewhere = environment
+            elsewhere["KEYWAY_SERVER"] = "http://127.0.0.1:9"
+            let other = try CLIProcess(arguments: ["whoami"], environment: elsewhere)
+            other.closeInput()
+            #expect(try await other.waitForExit() != 0)
+            #expect(other.standardError.contains("http://127.0.0.1:9"), "stderr: \(other.standardError)")
+
             let logout = try await run(["logout"])
             #expect(logout.exitStatus == 0)
             #expect(logout.standardError.contains("Signed out."))

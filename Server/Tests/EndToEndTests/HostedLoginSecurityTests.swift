@@ -165,7 +165,8 @@ struct HostedLoginSecurityTests {
                 headers: ["Content-Type": "application/json", "Authorization": "Bearer \(token.revealed)"],
                 body: try JSONSerialization.data(withJSONObject: [
                     "client_name": "Photo Printer", "token_endpoint_auth_method": "none",
-                    "redirect_uris": [first.redirectURI],
+                    "redirect_uris": [first.redirectURI], "logo_uri": "https://printer.example.com/logo.png",
+                    "policy_uri": "https://printer.example.com/privacy", "tos_uri": "https://printer.example.com/terms",
                 ]))
             let clientId = try #require(
                 (try JSONSerialization.jsonObject(with: registered.body) as? [String: Any])?["client_id"] as? String)
@@ -173,6 +174,10 @@ struct HostedLoginSecurityTests {
             #expect(try await silentError(agent, third) == "consent_required")
             let asked = try await agent.open(third.authorizePath(TestRelyingParty.Request()))
             let allow = try #require(asked.form("/login/consent", ["decision": "allow"]), "\(asked.text)")
+            // The client's logo and its own pages, as registered.
+            #expect(asked.html.contains(#"src="https://printer.example.com/logo.png" alt="Photo Printer logo""#), "\(asked.html)")
+            #expect(asked.html.contains(#"href="https://printer.example.com/privacy">Photo Printer&#39;s privacy policy<"#))
+            #expect(asked.html.contains(#"href="https://printer.example.com/terms">Photo Printer&#39;s terms of service<"#))
             #expect(try await agent.submit(allow).parameters["code"] != nil)
             #expect(try await silentError(agent, third) == nil)
 

@@ -10,7 +10,7 @@ func snippet_README_1(
     keyway: KeywayClient, session: KeywaySession, storage: any SecureStorage, serverURL: URL, email: String, authCode: Sensitive<String>, codeVerifier: Sensitive<String>, token: Sensitive<String>, request: URLRequest, action: Action, link: Link, scannedText: String, legacyIDToken: String, configId: String, url: URL, folder: URL, activation: DeviceActivation
 ) async throws {
 
-    let keyway = try KeywayClient(configID: "cfg_4sUhd0b3ZzS1Rk1vJ2Q0xg", baseURL: URL(string: "http://127.0.0.1:8080")!)
+    let keyway = try KeywayClient(configID: "cfg_dev", baseURL: URL(string: "http://127.0.0.1:8080")!)
 
     let tokens = try await keyway.signIn(withCodeSentTo: "you@example.com") { sent in
         print("Enter the \(sent.codeLength)-digit code sent to \(sent.destination):")

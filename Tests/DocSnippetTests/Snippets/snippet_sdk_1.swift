@@ -11,7 +11,7 @@ func snippet_sdk_1(
 ) async throws {
     // Sources/MyApp/main.swift
 
-    let keyway = try KeywayClient(configID: "cfg_4sUhd0b3ZzS1Rk1vJ2Q0xg", baseURL: URL(string: "http://127.0.0.1:8080")!)
+    let keyway = try KeywayClient(configID: "cfg_dev", baseURL: URL(string: "http://127.0.0.1:8080")!)
     let session = KeywaySession(keyway: keyway, storage: InMemorySecureStorage())
 
     do {

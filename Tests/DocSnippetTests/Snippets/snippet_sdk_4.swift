@@ -37,7 +37,13 @@ func snippet_sdk_4(
             // the other prompts (the table below): render them the same way
             print(context.step.kind, prompt)
         case .completed(let session, let authCode, _, let codeVerifier, _):
-            // send authCode (and codeVerifier, if the SDK generated it) to your backend
+            // Redeem it in the app: `exchange` takes the whole completion (code, verifier, redirect
+            // URI, nonce) and verifies the ID token…
+            if let completion = await keyway.flow.completion {
+                let tokens = try await keyway.exchange(completion)
+                print(tokens.idToken.subject)
+            }
+            // …or send authCode (and codeVerifier, when the SDK generated it) to your backend.
             print(session, authCode, codeVerifier as Any)
         case .error(let code, let action, let message, _, let details, _):
             // show message; `action` says what to do next (retryInput, restartFlow, wait, …);

@@ -13,13 +13,37 @@ struct OutgoingMessage: Sendable {
 
 /// The text of a sign-in code message.
 enum MessageTemplates {
+    /// What a code is for, as its message says it: signing in, signing up, or confirming the
+    /// user (a second factor set up, account management).
+    enum CodePurpose: Sendable {
+        case signIn, signUp, verification
+    }
+
     /// The code message: the application's email template when `template` is given (email), else
-    /// the server's text.
+    /// the server's text for `purpose`.
     static func signInCode(
-        _ code: String, minutes: Int, template: EmailTemplate?, application: String
+        _ code: String, minutes: Int, template: EmailTemplate?, application: String, purpose: CodePurpose = .signIn
     ) -> (subject: String, body: String) {
-        guard let template else { return signInCode(code, minutes: minutes) }
+        guard let template else { return serverCode(code, minutes: minutes, purpose: purpose) }
         return template.render(["code": code, "minutes": "\(minutes)", "application": application])
+    }
+
+    /// The server's code message for `purpose`.
+    static func serverCode(_ code: String, minutes: Int, purpose: CodePurpose) -> (subject: String, body: String) {
+        switch purpose {
+        case .signIn:
+            return signInCode(code, minutes: minutes)
+        case .signUp:
+            return (
+                "Your sign-up code",
+                "Your sign-up code is \(code). It expires in \(minutes) minutes. If you did not try to create an account, ignore this message."
+            )
+        case .verification:
+            return (
+                "Your verification code",
+                "Your verification code is \(code). It expires in \(minutes) minutes. If you did not ask for it, ignore this message."
+            )
+        }
     }
 
     /// The no-account notice: the application's email template when `template` is given, else the

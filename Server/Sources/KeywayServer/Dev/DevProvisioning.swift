@@ -30,7 +30,7 @@ enum DevProvisioning {
             }
             let millis = now.epochMilliseconds
             let projectId = try await repositories.applications.ensureDevProject(createdAt: millis)
-            let configId = pinnedConfigId ?? "cfg_dev_\(SecureRandom.identifier(prefix: "").dropFirst())"
+            let configId = pinnedConfigId ?? defaultConfigId
             let application = ApplicationRecord(
                 id: SecureRandom.identifier(prefix: "app"), projectId: projectId, configId: configId,
                 name: "Dev application", clientType: .public, clientSecretHash: nil, flowTypes: [.signin],
@@ -41,6 +41,11 @@ enum DevProvisioning {
             return configId
         }
     }
+
+    /// The dev application's config ID unless one is pinned (`--dev-config-id`): the same on
+    /// every new dev database, so the commands of the README and the guides work as pasted. A
+    /// database whose dev application was made before keeps its own.
+    static let defaultConfigId = "cfg_dev"
 
     /// The dev application's redirect URIs.
     static let loopbackRedirectURIs = ["http://127.0.0.1/callback", "http://[::1]/callback"]

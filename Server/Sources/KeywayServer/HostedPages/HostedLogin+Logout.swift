@@ -40,16 +40,18 @@ extension HostedLogin {
         if let redirectURI = parameters["post_logout_redirect_uri"] {
             guard let application else {
                 return errorPage(
-                    title: strings("error.redirect.title"),
-                    text: "A post_logout_redirect_uri needs the client: send id_token_hint or client_id.", status: 400,
+                    title: strings("error.logoutRedirect.title"),
+                    text: strings("error.logoutRedirect.noClient", ["uri": Self.shown(redirectURI)]), status: 400,
                     strings: strings)
             }
             let registered = try await database.read { try await $0.redirectURIs.uris(.logout, applicationId: application.id) }
             guard registered.contains(redirectURI) else {
                 return errorPage(
-                    title: strings("error.redirect.title"),
-                    text: "The post_logout_redirect_uri is not one the application registered.", status: 400,
-                    strings: strings)
+                    title: strings("error.logoutRedirect.title"),
+                    text: strings(
+                        "error.logoutRedirect.unregistered",
+                        ["uri": Self.shown(redirectURI), "application": application.name]),
+                    status: 400, theme: await self.theme(for: application), strings: strings)
             }
             target.redirectURI = redirectURI
         }
@@ -114,7 +116,13 @@ extension HostedLogin {
     /// The page asking whether to sign out.
     func logoutConfirmPage(_ visit: Visit, theme: HostedTheme, strings: HostedStrings) -> HostedPage {
         var page = HostedPage(title: strings("logout.title"), theme: theme)
-        page.displays = [.text(strings("logout.intro", ["project": theme.name]))]
+        // The application that asked, when the request named it (`client_id` or the hint's
+        // audience); otherwise the page cannot say which one did.
+        let intro =
+            visit.state.logout?.clientId == nil
+            ? strings("logout.intro", ["project": theme.name])
+            : strings("logout.introNamed", ["application": visit.application.name, "project": theme.name])
+        page.displays = [.text(intro)]
         page.forms = [
             HostedForm(
                 action: "/login/logout", csrfToken: visit.record.csrfToken,

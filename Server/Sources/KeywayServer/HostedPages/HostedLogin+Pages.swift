@@ -72,6 +72,13 @@ extension HostedLogin {
             page.subtitle = nil
             try await accountExtras(
                 &page, visit: visit, strings: strings, request: request, onOperation: step.kind != .manageAccount)
+        } else if let identifier = visit.state.identifier, !identifier.isEmpty {
+            // Who is signing in, as typed, with the way back for someone who typed another's.
+            page.displays.insert(.value(label: strings("identity.label"), value: identifier), at: 0)
+            page.forms.append(
+                HostedForm(
+                    action: "/login/restart", csrfToken: visit.record.csrfToken, submitLabel: strings("identity.notYou"),
+                    style: .link))
         }
         return respond(page, strings: strings, formTargets: targets)
     }
@@ -119,6 +126,23 @@ extension HostedLogin {
             visit.state.flowType = signUp ? "signup" : "signIn"
             try await save(visit)
         }
+        return Self.seeOther("/login")
+    }
+
+    /// `POST /login/restart`: "Not you?" — the flow in progress is abandoned and the visit goes
+    /// back to an empty identifier page (the client's request stays).
+    func restartIdentifier(_ request: Request, context: KeywayRequestContext) async throws -> Response {
+        guard var visit = try await visit(for: request) else { return expiredPage() }
+        guard try await checkedForm(request, context: context, csrfToken: visit.record.csrfToken) != nil else {
+            return forbiddenPage()
+        }
+        if let flowId = visit.state.flowId, let token = try flowToken(of: visit) {
+            try? await engine.cancel(flowId: flowId, flowToken: token, configId: visit.application.configId)
+        }
+        visit.state.flowId = nil
+        visit.state.sealedFlowToken = nil
+        visit.state.identifier = nil
+        try await save(visit)
         return Self.seeOther("/login")
     }
 
@@ -345,6 +369,10 @@ extension HostedLogin {
     {
         let name = visit.application.name
         var page = HostedPage(title: strings("consent.title", ["application": name]), theme: theme)
+        let links = visit.application.links ?? ClientLinks()
+        if let logo = links.logo {
+            page.displays.append(.image(url: logo, alt: strings("consent.logo", ["application": name])))
+        }
         let scopes = visit.state.request?.scope ?? []
         page.displays.append(
             .list(
@@ -364,6 +392,10 @@ extension HostedLogin {
                 hidden: [HostedHiddenValue(name: "decision", value: "deny")], submitLabel: strings("consent.deny"),
                 style: .secondary),
         ]
+        // The client's own pages, as it registered them (https, checked at registration).
+        for (url, key) in [(links.policy, "consent.policy"), (links.terms, "consent.terms"), (links.home, "consent.home")] {
+            if let url { page.links.append(HostedLink(text: strings(key, ["application": name]), href: url)) }
+        }
         return page
     }
 }

@@ -161,6 +161,12 @@ struct HostedLogin: Sendable {
         return respond(page, strings: strings, cookies: setCookies)
     }
 
+    /// A URI from a request as a page quotes it: at most 200 characters (with `…` after), and
+    /// nothing but what it says — the page escapes it.
+    static func shown(_ uri: String) -> String {
+        uri.count <= 200 ? uri : String(uri.prefix(200)) + "…"
+    }
+
     /// A `303` to `location` (a post answered, no resubmission on reload).
     static func seeOther(_ location: String, cookies setCookies: [String] = []) -> Response {
         var headers: HTTPFields = [.location: location, .cacheControl: "no-store"]

@@ -63,6 +63,9 @@ struct HostedLoginRoutes {
         browser.post("login/mode") { request, context in await page(request, context) { try await login.switchMode(request, context: context) } }
         browser.post("login/action") { request, context in await page(request, context) { try await login.performAction(request, context: context) } }
         browser.post("login/cancel") { request, context in await page(request, context) { try await login.cancel(request, context: context) } }
+        browser.post("login/restart") { request, context in
+            await page(request, context) { try await login.restartIdentifier(request, context: context) }
+        }
         browser.get("login/federation") { request, context in
             await page(request, context) { try await login.federationReturn(request, context: context) }
         }

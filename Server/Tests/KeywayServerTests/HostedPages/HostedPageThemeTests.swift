@@ -17,7 +17,12 @@ import Testing
         let plain = check(HostedTheme(name: "Acme Notes"))
         #expect(plain.tags("img").isEmpty)
         #expect(plain.html.contains("<span class=\"kw-brand-name\">Acme Notes</span>"))
+        // Without a logo, the name's first letter as a mark (hidden from screen readers: the name
+        // follows).
+        #expect(plain.html.contains("<span class=\"kw-mark\" aria-hidden=\"true\">A</span>"))
+        #expect(check(HostedTheme(name: "«»")).html.contains("kw-mark\"") == false)
         let logo = check(HostedTheme(name: "Acme Notes", logoURL: "https://cdn.example.com/logo.svg"))
+        #expect(!logo.html.contains("class=\"kw-mark\""))
         let image = try #require(logo.tags("img").first)
         #expect(image.attributes["src"] == "https://cdn.example.com/logo.svg")
         #expect(image.attributes["alt"] == "Acme Notes")

@@ -15,20 +15,35 @@ struct UserRoutes {
     let cors: CORS
 
     /// The UserInfo answer for `user` under a token of `scopes`: the claims of each granted scope
-    /// (OpenID Connect Core §5.4), as the ID token carries them.
-    static func userInfo(_ user: UserRecord, scopes: Set<String>) -> UserInfo {
-        let includesEmail = scopes.contains("email")
-        let phone = scopes.contains("phone") ? user.verifiedPhone : nil
+    /// (OpenID Connect Core §5.4), chosen as for the ID token (``ReleasedClaims``); with `profile`,
+    /// the standard profile claims of `profile` that `schema` defines.
+    static func userInfo(
+        _ user: UserRecord, scopes: Set<String>, profile: [String: ProfileValue] = [:], schema: [ProfileFieldDefinition] = []
+    ) -> UserInfo {
+        var released = ReleasedClaims(scopes: scopes, user: user)
+        released.addProfile(profile, schema: schema, scopes: scopes)
         return UserInfo(
-            subject: user.id, email: includesEmail ? user.email : nil,
-            emailVerified: includesEmail ? user.emailVerified : nil, isAnonymous: user.isAnonymous,
-            phoneNumber: phone, phoneNumberVerified: phone.map { _ in true })
+            subject: user.id, email: released.email, emailVerified: released.emailVerified, isAnonymous: user.isAnonymous,
+            phoneNumber: released.phoneNumber, phoneNumberVerified: released.phoneNumber.map { _ in true },
+            profile: released.profile)
     }
 
     func register(on router: RouteTable) {
         let userInfo: @Sendable (Request, KeywayRequestContext) async throws -> Response = { _, context in
             let signedIn = try context.signedInUser()
-            return try HTTPResponses.json(Self.userInfo(signedIn.user, scopes: signedIn.claims.scopes))
+            let (user, scopes) = (signedIn.user, signedIn.claims.scopes)
+            // The profile is read only when the scopes release some of it.
+            var schema: [ProfileFieldDefinition] = []
+            var profile: [String: ProfileValue] = [:]
+            if ReleasedClaims.releasesProfile(scopes) {
+                (schema, profile) = try await database.read { repositories in
+                    (
+                        try await repositories.profiles.schema(projectId: user.projectId),
+                        try await repositories.profiles.profile(userId: user.id)
+                    )
+                }
+            }
+            return try HTTPResponses.json(Self.userInfo(user, scopes: scopes, profile: profile, schema: schema))
         }
         let router = router.declaring(.user)
         // OpenID Connect Core §5.3: the token needs `openid`; its other scopes choose the claims.
@@ -41,8 +56,8 @@ struct UserRoutes {
         }
 
         // The user's profile, per the project's schema. A third-party application's token gets
-        // what its consented scopes give, as at UserInfo: the email address with `email`, and
-        // never the project's profile fields (no scope names them).
+        // the email address with `email`, and never the project's own fields or schema: the
+        // standard claims the `profile` scope releases are UserInfo's.
         router.get("v1/me") { _, context in
             let signedIn = try context.signedInUser()
             let (claims, user) = (signedIn.claims, signedIn.user)

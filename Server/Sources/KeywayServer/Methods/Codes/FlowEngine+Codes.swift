@@ -36,7 +36,8 @@ extension FlowEngine {
             let text =
                 try await method.codeMessage(code: code, to: destination, &context, engine: self, in: repositories)
                 ?? MessageTemplates.signInCode(
-                    code, minutes: minutes, template: templates?.code, application: context.application.name)
+                    code, minutes: minutes, template: templates?.code, application: context.application.name,
+                    purpose: context.progress.isSignUp ? .signUp : context.progress.isSignIn ? .signIn : .verification)
             context.outgoing.append(
                 OutgoingMessage(
                     channel: channel, to: destination, code: Sensitive(code), subject: text.subject, body: text.body))
