@@ -141,8 +141,16 @@ struct DatabaseFaultTests {
         for instance in instances {
             let signalled = ContinuousClock.now
             instance.process.terminate()
-            #expect(try await instance.process.waitForExit(timeout: .seconds(60)) == 0, "\(instance.process.standardError.suffix(2000))")
-            #expect(ContinuousClock.now - signalled < .seconds(30))
+            do {
+                let status = try await instance.process.waitForExit(timeout: .seconds(60))
+                #expect(status == 0, "\(instance.process.standardError.suffix(2000))")
+                #expect(ContinuousClock.now - signalled < .seconds(30))
+            } catch {
+                // The evidence of a shutdown that hangs: where its threads are, and how far its log got.
+                let threads = await instance.process.threadBacktraces()
+                Issue.record(
+                    "keyway-server on port \(instance.port) did not stop within 60 s of SIGTERM.\nIts log's end:\n\(instance.process.standardError.suffix(3000))\nIts threads:\n\(threads.suffix(20000))")
+            }
         }
     }
 

@@ -121,6 +121,16 @@ final class CLIProcess: ScopedTestServer, Sendable {
         }
     }
 
+    /// The backtraces of every thread of the running process (gdb, where installed): the evidence
+    /// a test keeps when the process does not stop in time.
+    func threadBacktraces() async -> String {
+        guard process.isRunning else { return "(the process has exited)" }
+        let result = try? await ChildProcess.run(
+            "gdb", ["-p", String(process.pid), "-batch", "-ex", "thread apply all bt 30"], timeout: .seconds(120))
+        guard let result else { return "(gdb could not be run)" }
+        return String(decoding: result.output, as: UTF8.self)
+    }
+
     /// Waits for the process to exit and returns its exit status.
     /// The timeout is generous: on a machine busy with other tests a process may take long to start.
     func waitForExit(timeout: Duration = .seconds(120)) async throws -> Int32 {
