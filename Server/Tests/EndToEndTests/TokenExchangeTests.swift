@@ -359,12 +359,11 @@ struct TokenExchangeJWKSURLTests {
         let clock = ManualClock()
         try await withTestServer(TestServer.start(clock: clock)) { server in
             let external = try ExternalIssuer()
-            // A port nothing listens on: start a server, note its port, stop it.
-            let gone = JWKSServer(keys: JSONWebKeySet(keys: [external.ecJWK]))
-            try await gone.start()
-            await gone.stop()
+            // A privileged port nothing listens on (the discard service's): a port another
+            // server held a moment ago can be taken by a test running beside this one.
+            let unreachable = URL(string: "http://127.0.0.1:9/jwks")!
             try await server.app.trustIssuer(
-                TrustedIssuer(issuer: ExternalIssuer.issuer, audience: ExternalIssuer.audience, jwksURL: gone.url))
+                TrustedIssuer(issuer: ExternalIssuer.issuer, audience: ExternalIssuer.audience, jwksURL: unreachable))
             let token = try external.es256(external.claims(subject: "u-2", email: "u2@example.com", now: clock.now()))
             let answer = try await server.token(exchangeForm(token))
             #expect(answer.status == 400)
