@@ -280,6 +280,28 @@
             await refresh()
         }
 
+        /// The user left the screens another way than their buttons (a sheet swiped away, the
+        /// app's own navigation): a flow still running is cancelled (telling the server), and one
+        /// that is over — completed, finished or ended — is forgotten, so that the screens start
+        /// again from the idle screen the next time they show. ``tokens`` goes back to `nil`; the
+        /// session keeps the tokens it saved. Nothing happens on the idle screen.
+        public func leave() async {
+            switch screen.kind {
+            case .idle:
+                return
+            case .loading, .step:
+                await keyway.flow.cancel()
+            case .completed, .finished, .ended:
+                await keyway.flow.reset()
+            }
+            started = nil
+            shownStep = nil
+            shownUpdate = .idle
+            values = [:]
+            tokens = nil
+            screen = Screen(kind: .idle, title: "")
+        }
+
         /// Waits while the flow moves on by itself from a screen that ``Screen/isWaiting`` (an
         /// approval decided on another device, which the SDK polls for), then shows where it went:
         /// the next step, the completion, or the error that ended it. Returns at once from any

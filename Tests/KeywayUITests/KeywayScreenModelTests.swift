@@ -117,6 +117,24 @@ struct KeywayScreenModelTests {
         #expect(server.bodies(to: "DELETE /v1/flows/flw_1").count == 1)
     }
 
+    @Test func leavingCancelsARunningFlowOnceAndNothingWhenIdle() async throws {
+        let server = StubTransport()
+        server.on("POST /v1/flows", step: ModelSteps.code("t1"))
+        server.on("DELETE /v1/flows/flw_1", TransportResponse(status: 204))
+        let model = KeywayScreenModel(keyway: try server.keyway())
+        await model.leave()
+        #expect(server.requests(to: "DELETE /v1/flows/flw_1").isEmpty, "nothing runs: nothing to cancel")
+
+        await model.start(identifier: "a@example.com")
+        model.values["code"] = "123"
+        await model.leave()
+        #expect(model.screen.kind == .idle)
+        #expect(model.values.isEmpty)
+        #expect(server.requests(to: "DELETE /v1/flows/flw_1").count == 1)
+        await model.leave()
+        #expect(server.requests(to: "DELETE /v1/flows/flw_1").count == 1, "left once")
+    }
+
     @Test func waitingForAnApprovalShowsWhereTheFlowWent() async throws {
         let server = StubTransport()
         server.on("POST /v1/flows", step: ModelSteps.approval)

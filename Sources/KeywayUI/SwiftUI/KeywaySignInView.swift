@@ -6,9 +6,15 @@
     /// ``PasskeyAuthenticator``, a passkey sign-in without one), then every screen the flow asks
     /// for, until it hands back the tokens (saved in the model's session) or the user cancels.
     ///
+    /// When the view goes away (the sheet swiped down, or closed after the sign-in) it calls
+    /// ``KeywayScreenModel/leave()``: a flow still running is cancelled on the server, and the
+    /// next time the sheet shows, it starts from the identifier again.
+    ///
     /// ```swift
     /// .sheet(isPresented: $signingIn) {
-    ///     KeywaySignInView(model: signInModel) { tokens in signingIn = false }
+    ///     KeywaySignInView(model: signInModel, browserSession: WebAuthenticationBrowserSession { window }) { tokens in
+    ///         signingIn = false
+    ///     }
     /// }
     /// ```
     @MainActor
@@ -16,6 +22,7 @@
         let model: KeywayScreenModel
         let theme: KeywayTheme
         let flowType: FlowType
+        let browserSession: (any BrowserSession)?
         let onSignedIn: @MainActor (TokenSet) -> Void
         @State private var identifier = ""
 
@@ -25,14 +32,18 @@
         ///   - model: The model that runs the flow, made once where the sheet is presented.
         ///   - flowType: `signin` or `signup`.
         ///   - theme: How the screens look.
+        ///   - browserSession: The browser that opens another provider's sign-in page ("Continue
+        ///     with …"): a ``WebAuthenticationBrowserSession``; without one, that button does
+        ///     nothing.
         ///   - onSignedIn: Called once with the tokens when the flow completed.
         public init(
             model: KeywayScreenModel, flowType: FlowType = .signin, theme: KeywayTheme = .standard,
-            onSignedIn: @escaping @MainActor (TokenSet) -> Void
+            browserSession: (any BrowserSession)? = nil, onSignedIn: @escaping @MainActor (TokenSet) -> Void
         ) {
             self.model = model
             self.flowType = flowType
             self.theme = theme
+            self.browserSession = browserSession
             self.onSignedIn = onSignedIn
         }
 
@@ -73,12 +84,22 @@
                     }
                     .padding()
                 } else {
-                    KeywayScreenView(model: model, theme: theme)
+                    KeywayScreenView(model: model, theme: theme, browserSession: browserSession)
                 }
             }
             .onChange(of: model.tokens?.idToken.subject) { _, subject in
                 if subject != nil, let tokens = model.tokens { onSignedIn(tokens) }
             }
+            .onAppear {
+                // A flow that ended while the view was away (shown again after a sign-in):
+                // start from the identifier, not from its last screen.
+                switch model.screen.kind {
+                case .completed, .finished, .ended: Task { await model.leave() }
+                default: break
+                }
+            }
+            // The sheet swiped away, or closed: a running flow is cancelled on the server.
+            .onDisappear { Task { await model.leave() } }
         }
     }
 #endif
