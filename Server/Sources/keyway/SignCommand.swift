@@ -86,6 +86,8 @@ struct SignCommand: AsyncParsableCommand {
                 throw DeviceCommandSupport.fail(error, terminal: terminal, server: options.server)
             }
         }
+        // A body file that cannot be read is refused before the password is asked for, too.
+        let fileBody: Data? = if let body, body != "-" { try Self.read(body) } else { nil }
         var knowledgePassword: String?
         if factors.contains("knowledge") {
             guard let typed = PasswordInput.read(password, question: "Password: ", terminal: terminal) else { throw ExitCode.failure }
@@ -101,8 +103,8 @@ struct SignCommand: AsyncParsableCommand {
             }
             guard let method, let uriId else { throw ExitCode.failure }
             let header: PowerAuthAuthorizationHeader
-            if let body {
-                let data = body == "-" ? FileHandle.standardInput.readDataToEndOfFile() : try Self.read(body)
+            if body != nil {
+                let data = fileBody ?? FileHandle.standardInput.readDataToEndOfFile()
                 header = try await activation.sign(method: method.uppercased(), uriID: uriId, body: data, with: authentication)
             } else {
                 header = try await activation.sign(method: method.uppercased(), uriID: uriId, query: try queryItems(), with: authentication)

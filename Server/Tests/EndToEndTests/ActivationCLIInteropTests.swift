@@ -133,6 +133,10 @@ struct ActivationCLIInteropTests {
             // No password on an empty standard input: refused, and said so.
             let noPassword = try await laptop.run(["sign", "POST", "/pa/signature/validate", "--body", bodyFile, "--factors", "possession_knowledge"])
             #expect(noPassword.status != 0 && noPassword.errors.contains("no password"), "\(noPassword.errors)")
+            // A body file that is not there: said before the password is asked for.
+            let noBody = try await laptop.run(["sign", "POST", "/pa/signature/validate", "--body", "missing.json", "--factors", "possession_knowledge"])
+            #expect(noBody.status != 0 && noBody.errors.contains("Cannot read the body file missing.json"), "\(noBody.errors)")
+            #expect(!noBody.errors.contains("Password"), "\(noBody.errors)")
             // A request without a body, signed over its query.
             let queried = try await laptop.run(["sign", "GET", "/pa/signature/validate", "--query", "to=Bob", "--query", "note=a b", "--factors", "possession"])
             #expect(queried.status == 0, "\(queried.errors)")
