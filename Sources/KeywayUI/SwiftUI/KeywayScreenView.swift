@@ -9,11 +9,20 @@
     /// instruction, displays, one control per input, and the buttons. Any step renders, known or
     /// not; a screen that waits for the flow (an approval) follows it. Text scales with Dynamic
     /// Type; inputs and buttons carry their labels for VoiceOver.
+    ///
+    /// As a native form does: the keyboard opens on the first input, Return moves to the next
+    /// one and, on the last, presses the primary button; the pressed button shows the progress;
+    /// the column keeps a readable width on an iPad or a Mac.
     @MainActor
     public struct KeywayScreenView: View {
         let model: KeywayScreenModel
         let theme: KeywayTheme
         let browserSession: (any BrowserSession)?
+        /// The input the keyboard types into: the first one when a screen appears, the next one
+        /// on Return.
+        @FocusState private var focused: String?
+        /// The button pressed last: it shows the progress while its request is on its way.
+        @State private var pressed: String?
 
         /// A view of `model`'s screen.
         ///
@@ -26,6 +35,7 @@
             self.model = model
             self.theme = theme
             self.browserSession = browserSession
+            _focused = FocusState()
         }
 
         /// The screen: its parts from top to bottom, in a scroll view.
@@ -63,18 +73,15 @@
                     }
                     ForEach(screen.inputs, id: \.name) { input in
                         InputView(input: input, value: binding(for: input), theme: theme)
+                            .focused($focused, equals: input.name)
+                            .submitLabel(input.name == screen.inputs.last?.name ? .go : .next)
                     }
                     if let primary = screen.primaryAction {
                         Button {
-                            Task {
-                                if primary.role == .openBrowser, let browserSession {
-                                    await model.openBrowser(using: browserSession)
-                                } else {
-                                    await model.perform(primary)
-                                }
-                            }
+                            press(primary)
                         } label: {
-                            ActionLabel(action: primary, now: nil).frame(maxWidth: .infinity)
+                            ActionLabel(action: primary, now: nil, busy: screen.isLoading && pressed == primary.id)
+                                .frame(maxWidth: .infinity)
                         }
                         .buttonStyle(.borderedProminent)
                         .buttonBorderShape(.roundedRectangle(radius: theme.cornerRadius))
@@ -87,9 +94,13 @@
                         VStack(alignment: .leading, spacing: 16) {
                             ForEach(screen.secondaryActions) { action in
                                 Button(role: action.role == .cancel ? .cancel : nil) {
+                                    pressed = action.id
                                     Task { await model.perform(action) }
                                 } label: {
-                                    ActionLabel(action: action, now: timeline.date).frame(maxWidth: .infinity)
+                                    ActionLabel(
+                                        action: action, now: timeline.date, busy: screen.isLoading && pressed == action.id
+                                    )
+                                    .frame(maxWidth: .infinity)
                                 }
                                 .buttonStyle(.bordered)
                                 .buttonBorderShape(.roundedRectangle(radius: theme.cornerRadius))
@@ -102,16 +113,48 @@
                             }
                         }
                     }
-                    if screen.isLoading || screen.isWaiting {
+                    if screen.isWaiting || (screen.isLoading && pressed == nil) {
                         ProgressView().frame(maxWidth: .infinity)
                     }
                 }
                 // The theme's body font for everything that does not set its own.
                 .font(theme.bodyFont)
                 .padding()
+                // A readable column on a wide screen (an iPad, a Mac), centred.
+                .frame(maxWidth: 560)
+                .frame(maxWidth: .infinity)
+            }
+            // Return: the next input, or the primary button after the last one.
+            .onSubmit { submit(from: focused) }
+            .onAppear { focused = screen.inputs.first?.name }
+            .onChange(of: screen.inputs.map(\.name)) { _, names in
+                focused = names.first
+                if !screen.isLoading { pressed = nil }
             }
             // A screen the flow leaves by itself (an approval): follow the flow while it shows.
             .task(id: screen) { await model.waitForFlow() }
+        }
+
+        /// Presses `action`: it shows the progress until the answer comes.
+        private func press(_ action: ScreenAction) {
+            pressed = action.id
+            Task {
+                if action.role == .openBrowser, let browserSession {
+                    await model.openBrowser(using: browserSession)
+                } else {
+                    await model.perform(action)
+                }
+            }
+        }
+
+        /// Return in the input named `name`: the next input, or the primary button after the last.
+        private func submit(from name: String?) {
+            let names = model.screen.inputs.map(\.name)
+            if let name, let index = names.firstIndex(of: name), index + 1 < names.count {
+                focused = names[index + 1]
+            } else if let primary = model.screen.primaryAction, !model.screen.isLoading {
+                press(primary)
+            }
         }
 
         private func binding(for input: ScreenInput) -> Binding<String> {
@@ -121,15 +164,21 @@
         }
     }
 
-    /// A button's label: its text, after its icon when it has one (an upstream provider's logo).
+    /// A button's label: its text, after its icon when it has one (an upstream provider's logo),
+    /// and a spinner while the button's request is on its way.
     @MainActor
     struct ActionLabel: View {
         let action: ScreenAction
         /// The moment drawn, for a label that counts down; `nil`: the plain label.
         let now: Date?
+        /// Whether this button's request is on its way.
+        var busy = false
 
         var body: some View {
             HStack(spacing: 8) {
+                if busy {
+                    ProgressView().accessibilityLabel("Working")
+                }
                 if let icon = action.iconURL {
                     AsyncImage(url: icon) { image in
                         image.resizable().scaledToFit()
@@ -226,12 +275,23 @@
             case .secret(let label, let value):
                 VStack(alignment: .leading, spacing: 4) {
                     Text(label).font(.footnote)
-                    Text(value.revealed).font(.body.monospaced()).textSelection(.enabled)
+                    HStack {
+                        Text(value.revealed).font(.body.monospaced()).textSelection(.enabled)
+                        Spacer()
+                        Button("Copy") { Pasteboard.copy(value.revealed) }
+                            .buttonStyle(.bordered)
+                            .accessibilityLabel("Copy \(label)")
+                    }
                 }
             case .qrCode(let label, let data):
                 VStack(alignment: .leading, spacing: 4) {
                     Text(label).font(.footnote)
                     QRCodeView(text: data.revealed).frame(width: 180, height: 180)
+                    // On the phone that shows it, the QR code cannot be scanned: an
+                    // authenticator app on the same device opens the link instead.
+                    if let link = URL(string: data.revealed), link.scheme == "otpauth" {
+                        Link("Open in an authenticator app", destination: link)
+                    }
                 }
             case .emphasis(let label, let value):
                 VStack(spacing: 4) {

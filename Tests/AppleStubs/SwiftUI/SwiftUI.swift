@@ -116,6 +116,49 @@ public struct Bindable<Value: AnyObject & Observable> {
     }
 }
 
+/// `@frozen @propertyWrapper struct FocusState<Value> where Value: Hashable` (iOS 15, macOS 12).
+@propertyWrapper
+public struct FocusState<Value: Hashable>: DynamicProperty {
+    @propertyWrapper
+    public struct Binding {
+        init(_ stub: Never) {}
+        public var wrappedValue: Value {
+            get { _swiftUIStub() }
+            nonmutating set { _swiftUIStub() }
+        }
+        public var projectedValue: FocusState<Value>.Binding { self }
+    }
+
+    public init<T: Hashable>() where Value == T? {}
+    public var wrappedValue: Value {
+        get { _swiftUIStub() }
+        nonmutating set { _swiftUIStub() }
+    }
+    public var projectedValue: FocusState<Value>.Binding { _swiftUIStub() }
+}
+
+extension FocusState where Value == Bool {
+    public init() {}
+}
+
+/// `struct SubmitLabel`: what the keyboard's Return key says.
+public struct SubmitLabel: Sendable {
+    public static var done: SubmitLabel { _swiftUIStub() }
+    public static var go: SubmitLabel { _swiftUIStub() }
+    public static var send: SubmitLabel { _swiftUIStub() }
+    public static var next: SubmitLabel { _swiftUIStub() }
+    public static var `continue`: SubmitLabel { _swiftUIStub() }
+    public static var `return`: SubmitLabel { _swiftUIStub() }
+}
+
+/// `struct SubmitTriggers: OptionSet`.
+public struct SubmitTriggers: OptionSet, Sendable {
+    public let rawValue: UInt
+    public init(rawValue: UInt) { self.rawValue = rawValue }
+    public static var text: SubmitTriggers { .init(rawValue: 1) }
+    public static var search: SubmitTriggers { .init(rawValue: 2) }
+}
+
 // MARK: Text, images, colours, fonts, shapes
 
 public struct LocalizedStringKey: Equatable, ExpressibleByStringInterpolation, Sendable {
@@ -348,6 +391,16 @@ extension Picker where Label == Text {
     public init<S: StringProtocol>(_ title: S, selection: Binding<SelectionValue>, @ViewBuilder content: () -> Content) {}
 }
 
+/// `struct Link<Label> where Label: View`: opens its destination (the system's `openURL`).
+public struct Link<Label: View>: _PrimitiveView {
+    public init(destination: URL, @ViewBuilder label: () -> Label) {}
+}
+
+extension Link where Label == Text {
+    public init(_ titleKey: LocalizedStringKey, destination: URL) {}
+    @_disfavoredOverload public init<S: StringProtocol>(_ title: S, destination: URL) {}
+}
+
 public struct ProgressView<Label: View, CurrentValueLabel: View>: _PrimitiveView {}
 
 extension ProgressView where Label == EmptyView, CurrentValueLabel == EmptyView {
@@ -523,6 +576,15 @@ extension View {
         _ModifiedView(self)
     }
     public func onAppear(perform action: (() -> Void)? = nil) -> some View { _ModifiedView(self) }
+    /// `focused(_:equals:)`: focused while the binding's value equals `value`.
+    public func focused<Value: Hashable>(_ binding: FocusState<Value>.Binding, equals value: Value) -> some View {
+        _ModifiedView(self)
+    }
+    /// `onSubmit(of:_:)`: the keyboard's Return in a text field of this view.
+    public func onSubmit(of triggers: SubmitTriggers = .text, _ action: @escaping () -> Void) -> some View {
+        _ModifiedView(self)
+    }
+    public func submitLabel(_ submitLabel: SubmitLabel) -> some View { _ModifiedView(self) }
     public func onDisappear(perform action: (() -> Void)? = nil) -> some View { _ModifiedView(self) }
 }
 

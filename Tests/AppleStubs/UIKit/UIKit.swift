@@ -37,3 +37,11 @@ public enum UIKeyboardType: Int, Sendable {
     case webSearch = 10
     case asciiCapableNumberPad = 11
 }
+
+/// `@interface UIPasteboard : NSObject` (UIKit/UIPasteboard.h): the general pasteboard's text.
+open class UIPasteboard: NSObject {
+    /// `@property (class, nonatomic, readonly) UIPasteboard *generalPasteboard` (`general`).
+    open class var general: UIPasteboard { fatalError("Apple API stub: type-checking only") }
+    /// `@property (nullable, nonatomic, copy) NSString *string`.
+    open var string: String?
+}
