@@ -250,6 +250,9 @@ struct ApprovalTests {
         try await withTestServer(Self.setUp()) { setup in
             _ = try await Self.requestApproval(setup)
             await setup.harness.server.stop()
+            // Held, so that no server of a test running beside this one answers the polls.
+            let down = try HeldPort(setup.harness.server.port)
+            defer { down.release() }
             setup.harness.clock.advance(by: 61)
             let done = try await Self.settled(setup.newDevice, clock: setup.harness.clock)
             #expect(done.errorInfo?.code == .approvalExpired)

@@ -73,6 +73,9 @@ struct FederationPythonProviderTests {
             // The provider goes down. A server instance without its discovery document cached
             // answers method_unavailable; the email code is still offered.
             await provider.stop()
+            // Held, so that no server of a test running beside this one answers in its place.
+            let down = try HeldPort(provider.port)
+            defer { down.release() }
             try await withTestServer(TestServer.start(database: server.database, clock: clock, adminToken: testAdminToken)) {
                 second in
                 let (flow, step) = try await FederationFlowTests.RawFlow.start(second, identifier: Self.email)
