@@ -107,4 +107,16 @@ public struct ScreenInput: Sendable, Equatable {
     /// - Parameter value: The user's answer, or `nil` when untouched.
     /// - Returns: The value the request carries.
     public func submittedValue(for value: String?) -> String { field.submittedValue(for: value) }
+
+    /// What the input keeps of `text` as the user types or pastes it: a one-time code keeps its
+    /// digits 0–9, at most its length (a pasted `123 456`, or `Your code is 123456.`); any other
+    /// input keeps `text` as it is.
+    ///
+    /// - Parameter text: What the field holds after the user's edit.
+    /// - Returns: What it should hold.
+    public func typed(_ text: String) -> String {
+        guard case .code(let length) = kind else { return text }
+        let digits = text.filter { ("0"..."9").contains($0) }
+        return length.map { String(digits.prefix($0)) } ?? digits
+    }
 }

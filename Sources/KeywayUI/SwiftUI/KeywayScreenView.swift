@@ -216,6 +216,22 @@
                             Text(option.label).tag(option.value)
                         }
                     }
+                case .code(let length):
+                    // A one-time code: large digits, the number pad, the code Messages or Mail
+                    // just received offered above the keyboard; a pasted sentence keeps its digits.
+                    TextField(input.placeholder ?? String(repeating: "0", count: length ?? 6), text: $value)
+                        .font(.title2.monospacedDigit())
+                        .multilineTextAlignment(.center)
+                        .textFieldStyle(.roundedBorder)
+                        #if os(iOS) || os(visionOS)
+                            .keyboardType(.numberPad)
+                            .textContentType(contentType ?? .oneTimeCode)
+                        #endif
+                        .onChange(of: value) { _, typed in
+                            let kept = input.typed(typed)
+                            if kept != typed { value = kept }
+                        }
+                        .accessibilityLabel(input.label)
                 case .toggle:
                     Toggle(
                         input.label,

@@ -247,6 +247,9 @@ extension Text: _PrimitiveView {}
 extension Image: _PrimitiveView {}
 extension Color: _PrimitiveView {}
 
+/// `enum TextAlignment`.
+public enum TextAlignment: Hashable, Sendable { case leading, center, trailing }
+
 public struct EdgeInsets: Equatable, Sendable {
     public init() {}
     public init(top: CGFloat, leading: CGFloat, bottom: CGFloat, trailing: CGFloat) {}
@@ -585,6 +588,7 @@ extension View {
         _ModifiedView(self)
     }
     public func submitLabel(_ submitLabel: SubmitLabel) -> some View { _ModifiedView(self) }
+    public func multilineTextAlignment(_ alignment: TextAlignment) -> some View { _ModifiedView(self) }
     public func onDisappear(perform action: (() -> Void)? = nil) -> some View { _ModifiedView(self) }
 }
 
