@@ -25,6 +25,7 @@
         let browserSession: (any BrowserSession)?
         let onSignedIn: @MainActor (TokenSet) -> Void
         @State private var identifier = ""
+        @Environment(\.dismiss) private var dismiss
 
         /// A sign-in view running `model`.
         ///
@@ -47,8 +48,26 @@
             self.onSignedIn = onSignedIn
         }
 
-        /// The identifier form while no flow runs, then the flow's screens.
+        /// The identifier form while no flow runs, then the flow's screens, under a navigation bar
+        /// with Cancel.
         public var body: some View {
+            NavigationStack {
+                content
+                    .toolbar {
+                        // Leaves at any step: the flow is cancelled on the server, the sheet closes.
+                        ToolbarItem(placement: .cancellationAction) {
+                            Button("Cancel") {
+                                Task {
+                                    await model.leave()
+                                    dismiss()
+                                }
+                            }
+                        }
+                    }
+            }
+        }
+
+        private var content: some View {
             Group {
                 if model.screen.kind == .idle {
                     VStack(alignment: .leading, spacing: 16) {

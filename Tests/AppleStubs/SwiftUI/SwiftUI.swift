@@ -159,6 +159,72 @@ public struct SubmitTriggers: OptionSet, Sendable {
     public static var search: SubmitTriggers { .init(rawValue: 2) }
 }
 
+/// `@frozen @propertyWrapper struct Environment<Value>`: a value of the view's environment.
+@propertyWrapper
+public struct Environment<Value>: DynamicProperty {
+    public init(_ keyPath: KeyPath<EnvironmentValues, Value>) {}
+    public var wrappedValue: Value { _swiftUIStub() }
+}
+
+/// `struct EnvironmentValues`: the values a view reads with `@Environment(\.name)`.
+public struct EnvironmentValues {
+    /// Dismisses the presentation the view is in (a sheet).
+    public var dismiss: DismissAction { _swiftUIStub() }
+    /// Opens a URL as the system does.
+    public var openURL: OpenURLAction { _swiftUIStub() }
+}
+
+/// `@MainActor @preconcurrency struct DismissAction`.
+@preconcurrency @MainActor
+public struct DismissAction {
+    public func callAsFunction() { _swiftUIStub() }
+}
+
+/// `@MainActor @preconcurrency struct OpenURLAction`.
+@preconcurrency @MainActor
+public struct OpenURLAction {
+    public func callAsFunction(_ url: URL) { _swiftUIStub() }
+}
+
+// MARK: Navigation and toolbars
+
+public struct NavigationPath {
+    public init() {}
+}
+
+/// `@MainActor @preconcurrency struct NavigationStack<Data, Root> where Root: View`.
+public struct NavigationStack<Data, Root: View>: _PrimitiveView {}
+
+extension NavigationStack where Data == NavigationPath {
+    public init(@ViewBuilder root: () -> Root) {}
+}
+
+/// `struct ToolbarItemPlacement`.
+public struct ToolbarItemPlacement: Sendable {
+    public static var automatic: ToolbarItemPlacement { _swiftUIStub() }
+    public static var cancellationAction: ToolbarItemPlacement { _swiftUIStub() }
+    public static var confirmationAction: ToolbarItemPlacement { _swiftUIStub() }
+    public static var principal: ToolbarItemPlacement { _swiftUIStub() }
+}
+
+/// `@MainActor @preconcurrency protocol ToolbarContent`.
+@preconcurrency @MainActor
+public protocol ToolbarContent {}
+
+/// `@resultBuilder struct ToolbarContentBuilder`.
+@resultBuilder
+public struct ToolbarContentBuilder {
+    public static func buildExpression<Content: ToolbarContent>(_ content: Content) -> Content { content }
+    public static func buildBlock<Content: ToolbarContent>(_ content: Content) -> Content { content }
+}
+
+/// `struct ToolbarItem<ID, Content> where Content: View`.
+public struct ToolbarItem<ID, Content: View>: ToolbarContent {}
+
+extension ToolbarItem where ID == () {
+    public init(placement: ToolbarItemPlacement = .automatic, @ViewBuilder content: () -> Content) {}
+}
+
 // MARK: Text, images, colours, fonts, shapes
 
 public struct LocalizedStringKey: Equatable, ExpressibleByStringInterpolation, Sendable {
@@ -588,6 +654,12 @@ extension View {
         _ModifiedView(self)
     }
     public func submitLabel(_ submitLabel: SubmitLabel) -> some View { _ModifiedView(self) }
+    public func toolbar<Content: ToolbarContent>(@ToolbarContentBuilder content: () -> Content) -> some View {
+        _ModifiedView(self)
+    }
+    public func navigationTitle(_ title: Text) -> some View { _ModifiedView(self) }
+    public func navigationTitle(_ titleKey: LocalizedStringKey) -> some View { _ModifiedView(self) }
+    @_disfavoredOverload public func navigationTitle<S: StringProtocol>(_ title: S) -> some View { _ModifiedView(self) }
     public func multilineTextAlignment(_ alignment: TextAlignment) -> some View { _ModifiedView(self) }
     public func onDisappear(perform action: (() -> Void)? = nil) -> some View { _ModifiedView(self) }
 }
