@@ -208,7 +208,8 @@ public final class KeywayServerApp: Sendable {
     ///
     /// Shutting down is graceful: the listening socket closes, idle connections close, requests in
     /// progress are answered (a long poll returns early), the background services stop, and only
-    /// then is the database closed and `run` returns. Cancelling the task that runs `run` still
+    /// then is the database closed and `run` returns; what has not stopped after 15 seconds is
+    /// cancelled. Cancelling the task that runs `run` still
     /// stops the server, but abruptly; prefer ``shutDown()``.
     public func run(onListening: @escaping @Sendable (ListeningAddress) async -> Void = { _ in }) async throws {
         let router = try buildRouter()
@@ -252,8 +253,13 @@ public final class KeywayServerApp: Sendable {
                     },
                     logger: logger))
         }
-        let group = ServiceGroup(
-            configuration: .init(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+        services.append(ShutdownNotice(logger: logger, limit: Self.gracefulShutdownLimit))
+        var groupConfiguration = ServiceGroupConfiguration(
+            services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+        // A stop always ends: what has not stopped gracefully by then (a connection that stays
+        // open, a service that does not return) is cancelled.
+        groupConfiguration.maximumGracefulShutdownDuration = Self.gracefulShutdownLimit
+        let group = ServiceGroup(configuration: groupConfiguration)
         await shutdownSwitch.attach(group)
         let database = self.database
         // Closing runs in a fresh task: the serving task may be cancelled, and a cancelled task
@@ -272,6 +278,9 @@ public final class KeywayServerApp: Sendable {
         }
         await close()
     }
+
+    /// How long a graceful stop may take before what is still running is cancelled.
+    static let gracefulShutdownLimit: Duration = .seconds(15)
 
     /// Shuts the server down gracefully; ``run(onListening:)`` returns once it has. Asked before
     /// `run` starts, the server stops right after starting. Calling it again does nothing more.

@@ -145,6 +145,7 @@ struct DatabaseFaultTests {
                 let status = try await instance.process.waitForExit(timeout: .seconds(60))
                 #expect(status == 0, "\(instance.process.standardError.suffix(2000))")
                 #expect(ContinuousClock.now - signalled < .seconds(30))
+                #expect(instance.process.standardError.contains("stopping: no new connections"))
             } catch {
                 // The evidence of a shutdown that hangs: where its threads are, and how far its log got.
                 let threads = await instance.process.threadBacktraces()

@@ -125,10 +125,15 @@ final class CLIProcess: ScopedTestServer, Sendable {
     /// a test keeps when the process does not stop in time.
     func threadBacktraces() async -> String {
         guard process.isRunning else { return "(the process has exited)" }
-        let result = try? await ChildProcess.run(
-            "gdb", ["-p", String(process.pid), "-batch", "-ex", "thread apply all bt 30"], timeout: .seconds(120))
-        guard let result else { return "(gdb could not be run)" }
-        return String(decoding: result.output, as: UTF8.self)
+        // Through a file: the backtraces are whole when gdb has exited (a pipe may still be
+        // being read then), and gdb's own complaints (attaching refused) are kept with them.
+        let file = "/tmp/keyway-backtraces-\(process.pid).txt"
+        let command = "gdb -p \(process.pid) -batch -ex 'thread apply all bt 30' > \(file) 2>&1; echo \"gdb exited $?\" >> \(file)"
+        guard (try? await ChildProcess.run("bash", ["-c", command], timeout: .seconds(120))) != nil,
+            let text = try? String(contentsOfFile: file, encoding: .utf8)
+        else { return "(gdb could not be run)" }
+        try? FileManager.default.removeItem(atPath: file)
+        return text
     }
 
     /// Waits for the process to exit and returns its exit status.
