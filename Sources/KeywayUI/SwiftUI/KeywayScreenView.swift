@@ -72,8 +72,7 @@
                         DisplayView(display: display, theme: theme)
                     }
                     ForEach(screen.inputs, id: \.name) { input in
-                        InputView(input: input, value: binding(for: input), theme: theme)
-                            .focused($focused, equals: input.name)
+                        InputView(input: input, value: binding(for: input), theme: theme, focus: $focused)
                             .submitLabel(input.name == screen.inputs.last?.name ? .go : .next)
                     }
                     if let primary = screen.primaryAction {
@@ -199,12 +198,15 @@
         let input: ScreenInput
         @Binding var value: String
         let theme: KeywayTheme
+        /// The screen's focus: the text field itself is bound to it, under the input's name.
+        let focus: FocusState<String?>.Binding
 
         var body: some View {
             VStack(alignment: .leading, spacing: 4) {
                 switch input.kind {
                 case .password, .newPassword:
                     SecureField(input.label, text: $value)
+                        .focused(focus, equals: input.name)
                         .textFieldStyle(.roundedBorder)
                         #if os(iOS) || os(visionOS)
                             // Password AutoFill, and the strong-password offer for a new one.
@@ -220,6 +222,7 @@
                     // A one-time code: large digits, the number pad, the code Messages or Mail
                     // just received offered above the keyboard; a pasted sentence keeps its digits.
                     TextField(input.placeholder ?? String(repeating: "0", count: length ?? 6), text: $value)
+                        .focused(focus, equals: input.name)
                         .font(.title2.monospacedDigit())
                         .multilineTextAlignment(.center)
                         .textFieldStyle(.roundedBorder)
@@ -239,6 +242,7 @@
                             get: { @MainActor in value == "true" }, set: { @MainActor in value = $0 ? "true" : "false" }))
                 default:
                     TextField(input.placeholder ?? input.label, text: $value)
+                        .focused(focus, equals: input.name)
                         .textFieldStyle(.roundedBorder)
                         .autocorrectionDisabled()
                         #if os(iOS) || os(visionOS)
