@@ -52,6 +52,8 @@ public final class KeywayServerApp: Sendable {
     let deliveryWorker: DeliveryWorker
     private let issuer: Locked<String?>
     private let shutdownSwitch = GracefulShutdownSwitch()
+    /// The requests the public listener is answering, named by a stop that waits for them.
+    private let requestsInProgress: RequestsInProgress
     /// How PowerAuth keeps its secrets at rest.
     private let powerAuthSecrets: PowerAuthSecrets
 
@@ -64,6 +66,7 @@ public final class KeywayServerApp: Sendable {
         self.powerAuthSecrets = powerAuthSecrets
         self.masterKey = masterKey
         self.metrics = metrics
+        self.requestsInProgress = RequestsInProgress(metrics: metrics)
         self.configuration = configuration
         self.devConfigId = devConfigId
         self.createdAdminToken = createdAdminToken
@@ -223,9 +226,6 @@ public final class KeywayServerApp: Sendable {
                     additionalChannelHandlers: [ParserErrorProblemHandler()],
                     idleTimeout: .milliseconds(Int64(max(0.1, configuration.idleTimeout) * 1000)))),
             configuration: .init(address: .hostname(host, port: configuration.port), serverName: "keyway"),
-            services: [
-                MaintenanceService(database: database, clock: configuration.clock, logger: logger), deliveryWorker,
-            ],
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? 0
                 let issuer = issuerBox.withLock { value -> String in
@@ -238,11 +238,21 @@ public final class KeywayServerApp: Sendable {
                 await onListening(ListeningAddress(host: host, port: port, issuer: issuer))
             },
             logger: logger)
-        var services: [any Service] = [app]
+        // Stopped in reverse order: the notice first, then the listeners (requests in progress are
+        // answered), then the background services the requests may have woken.
+        var services: [any Service] = [
+            LoggedService(
+                name: "the maintenance sweep",
+                base: MaintenanceService(database: database, clock: configuration.clock, logger: logger), logger: logger),
+            LoggedService(name: "the delivery worker", base: deliveryWorker, logger: logger),
+            LoggedService(
+                name: "the public listener", base: app, logger: logger,
+                busyWith: { [requestsInProgress] in requestsInProgress.describe() }),
+        ]
         if let listener = configuration.metrics.listener {
             let logger = self.logger
             services.append(
-                Application(
+                LoggedService(name: "the metrics listener", base: Application(
                     router: metricsRouteTable().router,
                     server: .http1(configuration: .init(idleTimeout: .seconds(60))),
                     configuration: .init(address: .hostname(listener.host, port: listener.port), serverName: "keyway"),
@@ -251,7 +261,7 @@ public final class KeywayServerApp: Sendable {
                         let hostPart = listener.host.contains(":") ? "[\(listener.host)]" : listener.host
                         logger.notice("metrics listening on http://\(hostPart):\(port)/metrics")
                     },
-                    logger: logger))
+                    logger: logger), logger: logger))
         }
         services.append(ShutdownNotice(logger: logger, limit: Self.gracefulShutdownLimit))
         var groupConfiguration = ServiceGroupConfiguration(
@@ -335,7 +345,8 @@ public final class KeywayServerApp: Sendable {
     func routeTable() throws -> RouteTable {
         let router = RouteTable()
         router.add(
-            middleware: RequestLogMiddleware(logger: logger, metrics: metrics, trustedProxies: configuration.trustedProxies))
+            middleware: RequestLogMiddleware(
+                logger: logger, metrics: metrics, trustedProxies: configuration.trustedProxies, inProgress: requestsInProgress))
         let issuerBox = issuer
         let fallback = "http://\(configuration.host):\(configuration.port)"
         let currentIssuer: @Sendable () -> String = { issuerBox.current ?? fallback }

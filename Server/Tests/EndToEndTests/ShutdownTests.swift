@@ -100,6 +100,117 @@ struct ShutdownTests {
             process.terminate()
             #expect(try await process.waitForExit() == 0, "stderr: \(process.standardError)")
             #expect(await connection.closed.value)
+            // The log tells the stop step by step, in order, and nothing had to be cancelled.
+            Self.expectStepsOfAStop(in: process.standardError)
         }
+    }
+
+    /// A stop that waits for a request names it in the log after 5 s — method, route template,
+    /// age and trace ID, never its path — and ends as soon as the request does.
+    @Test(.timeLimit(.minutes(10)))
+    func aStopWaitingForARequestNamesItAndEndsWhenItDoes() async throws {
+        try await withStoppingServer { process, port, metricsPort in
+            let held = try await HeldRequest.open(port: port, metricsPort: metricsPort)
+            process.terminate()
+            try await process.waitForError(
+                containing: "the public listener has not stopped 5 s into the shutdown; still answering: POST /v1/flows for")
+            #expect(!process.standardError.contains("keyway-server stopped"))
+            try await held.close()
+            #expect(try await process.waitForExit(timeout: .seconds(60)) == 0, "\(process.standardError.suffix(3000))")
+            Self.expectStepsOfAStop(in: process.standardError)
+        }
+    }
+
+    /// A request that never ends does not hold the stop up for good: 15 s after SIGTERM it is
+    /// cancelled, the log says what was cancelled, and the process exits.
+    @Test(.timeLimit(.minutes(10)))
+    func aStopEndsWhenARequestNeverDoes() async throws {
+        try await withStoppingServer { process, port, metricsPort in
+            let held = try await HeldRequest.open(port: port, metricsPort: metricsPort)
+            let signalled = ContinuousClock.now
+            process.terminate()
+            _ = try await process.waitForExit(timeout: .seconds(60))
+            let took = ContinuousClock.now - signalled
+            #expect(took >= .seconds(14) && took < .seconds(30), "stopped \(took) after SIGTERM")
+            #expect(
+                process.standardError.contains(/cancelled: the public listener had not stopped by itself 1[4-6] s after it was asked/),
+                "\(process.standardError.suffix(3000))")
+            #expect(process.standardError.contains("keyway-server stopped"), "\(process.standardError.suffix(3000))")
+            try? await held.close()
+        }
+    }
+
+    /// Runs `body` with a `keyway-server serve` on a fresh SQLite file, its public port, and the
+    /// port of its metrics listener (read with ``HeldRequest/metricsToken``).
+    private func withStoppingServer(_ body: (CLIProcess, Int, Int) async throws -> Void) async throws {
+        let database = TestServer.temporaryDatabase()
+        try FileManager.default.createDirectory(
+            at: URL(fileURLWithPath: database).deletingLastPathComponent(), withIntermediateDirectories: true)
+        let process = try CLIProcess(
+            arguments: ["serve", "--port", "0", "--database", "sqlite:\(database)", "--metrics-listen", "127.0.0.1:0"],
+            environment: ["KEYWAY_METRICS_TOKEN": HeldRequest.metricsToken], executable: "keyway-server")
+        try await withTestServer(process) { process in
+            try await process.waitForError(containing: "keyway-server listening on")
+            try await process.waitForError(containing: "metrics listening on")
+            let port = try #require(
+                process.standardError.firstMatch(of: /keyway-server listening on [^ ]+:([0-9]+),/).flatMap { Int($0.output.1) })
+            let metricsPort = try #require(
+                process.standardError.firstMatch(of: /metrics listening on http:\/\/127\.0\.0\.1:([0-9]+)\/metrics/)
+                    .flatMap { Int($0.output.1) })
+            try await body(process, port, metricsPort)
+        }
+    }
+
+    /// Checks that `log` tells a stop step by step, in order — its notice, each listener and
+    /// background service, the database closed, the end — and that nothing had to be cancelled.
+    static func expectStepsOfAStop(in log: String, sourceLocation: SourceLocation = #_sourceLocation) {
+        let steps = [
+            "stopping: no new connections", "stopped: the public listener", "stopped: the delivery worker",
+            "stopped: the maintenance sweep", "closing the database connections", "keyway-server stopped",
+        ]
+        var rest = Substring(log)
+        for step in steps {
+            guard let found = rest.range(of: step) else {
+                Issue.record(
+                    "no \"\(step)\" after the previous step in:\n\(log.suffix(3000))", sourceLocation: sourceLocation)
+                return
+            }
+            rest = rest[found.upperBound...]
+        }
+        #expect(!log.contains("cancelled:"), "\(log.suffix(3000))", sourceLocation: sourceLocation)
+    }
+}
+
+/// A request whose head has arrived and whose body never comes: the server is answering it (its
+/// route is running, waiting for the body) until the client closes the connection.
+struct HeldRequest {
+    static let metricsToken = "shutdown-metrics-token-0123456789abcdef"
+    let channel: any Channel
+
+    /// Sends the head of `POST /v1/flows` and one byte of its 64-byte body to `port`, and returns
+    /// once the server counts it in progress (`keyway_http_requests_in_progress`, read from the
+    /// metrics listener on `metricsPort`).
+    static func open(port: Int, metricsPort: Int) async throws -> HeldRequest {
+        let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .connect(host: "127.0.0.1", port: port).get()
+        try await channel.writeAndFlush(
+            ByteBuffer(
+                string:
+                    "POST /v1/flows HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 64\r\n\r\n{"
+            )
+        ).get()
+        try await waitUntil("the server is answering the held request") {
+            let response = try await RawHTTPClient.send(
+                method: "GET", host: "127.0.0.1", port: metricsPort, path: "/metrics",
+                headers: ["Authorization": "Bearer \(metricsToken)"], body: nil)
+            let text = String(decoding: response.body, as: UTF8.self)
+            return MetricsTests.sample(text, "keyway_http_requests_in_progress") == 1
+        }
+        return HeldRequest(channel: channel)
+    }
+
+    /// Closes the connection: the body never comes, and the request ends.
+    func close() async throws {
+        try await channel.close().get()
     }
 }

@@ -13,6 +13,8 @@ struct RequestLogMiddleware: RouterMiddleware {
     let metrics: ServerMetrics
     /// Whose forwarding headers name the client (`--trusted-proxies`).
     var trustedProxies = TrustedProxies.none
+    /// Where the requests being answered are counted, for a stop that takes long to name them.
+    var inProgress: RequestsInProgress?
 
     static let traceparentHeader = HTTPField.Name("traceparent")!
 
@@ -32,8 +34,12 @@ struct RequestLogMiddleware: RouterMiddleware {
         let traceId = context.traceId
         var response: Response
         do {
-            response = try await RequestClient.$address.withValue(context.remoteAddress) {
-                try await next(request, context)
+            response = try await RequestClient.$address.withValue(context.remoteAddress) { [context] in
+                if let inProgress {
+                    try await inProgress.tracking(request.method.rawValue, context) { try await next(request, context) }
+                } else {
+                    try await next(request, context)
+                }
             }
         } catch let problem as FlowProblem {
             metrics.problem(code: problem.problem.code.rawValue)

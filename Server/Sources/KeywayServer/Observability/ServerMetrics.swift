@@ -10,6 +10,7 @@ import Prometheus
 /// | `keyway_build_info` (gauge, always 1) | `version` |
 /// | `keyway_http_requests_total` | `route` (the route's template, `/v1/flows/{flowId}/code`; `unmatched` for every path no route answers), `method`, `status` |
 /// | `keyway_http_request_duration_seconds` (histogram) | `route`, `method` |
+/// | `keyway_http_requests_in_progress` (gauge) | (requests the public listener is answering now) |
 /// | `keyway_flows_started_total` | `flow_type` |
 /// | `keyway_flows_completed_total` | `flow_type`, `method` (the primary method) |
 /// | `keyway_tokens_issued_total` | `grant` (`authorization_code`, `refresh_token`, `token_exchange`, `guest`) |
@@ -48,6 +49,7 @@ final class ServerMetrics: Sendable {
         "keyway_build_info": "The running Keyway server's version; always 1.",
         "keyway_http_requests_total": "HTTP requests answered, by route template, method and status.",
         "keyway_http_request_duration_seconds": "Time to answer an HTTP request, by route template and method.",
+        "keyway_http_requests_in_progress": "HTTP requests the public listener is answering now.",
         "keyway_flows_started_total": "Flows started, by flow type.",
         "keyway_flows_completed_total": "Flows completed, by flow type and primary method.",
         "keyway_tokens_issued_total": "Token responses issued, by grant.",
@@ -180,6 +182,11 @@ final class ServerMetrics: Sendable {
             return counts[kind, default: 0]
         }
         gauge("keyway_database_connections_in_use", [("kind", kind)]).set(Int64(count))
+    }
+
+    /// How many requests the public listener is answering now (``RequestsInProgress``).
+    func requestsInProgress(_ count: Int) {
+        gauge("keyway_http_requests_in_progress", []).set(Int64(count))
     }
 
     func poolSize(_ size: Int) {
