@@ -209,4 +209,99 @@ struct PostgreSQLStorageTests {
         #expect(one == 1)
         await database.shutdown()
     }
+
+    /// The session holding an exclusive lock ends under its work (the database restarted, an
+    /// administrator's `pg_terminate_backend`): the lock went with the session, and `exclusively`
+    /// returns within seconds — its unlock is never a statement left waiting on a closed
+    /// connection, which PostgresNIO never answers (what kept the maintenance sweep, and with it a
+    /// server's stop, waiting for good after an outage).
+    @Test(.timeLimit(.minutes(10)))
+    func anExclusiveLockWhoseSessionEndsUnderItsWorkReturns() async throws {
+        let location = try await Self.freshLocation()
+        let database = try await PostgreSQLDatabase.open(
+            location, poolSize: 2, leaseTimeout: Self.leaseTimeout, queryTimeout: .seconds(60), logger: Self.logger)
+        let key = PostgreSQLDatabase.advisoryKey(.maintenance, schema: location.schema)
+        let started = ContinuousClock.now
+        let outcome = try await Self.within(.seconds(60)) {
+            try await database.exclusively(.maintenance) {
+                // The session holding the lock is ended from a connection of the pool.
+                try await database.write { repositories in
+                    try await repositories.sql.raw(
+                        """
+                        SELECT pg_terminate_backend(pid) FROM pg_locks
+                        WHERE locktype = 'advisory' AND granted AND objsubid = 1
+                          AND classid = \(bind: Int64(key >> 32 & 0xFFFF_FFFF)) AND objid = \(bind: Int64(key & 0xFFFF_FFFF))
+                        """
+                    ).run()
+                }
+                return "swept"
+            }
+        }
+        #expect(outcome == "swept")
+        #expect(ContinuousClock.now - started < .seconds(30))
+        // The lock is free again, for this instance as for another.
+        #expect(try await Self.within(.seconds(60)) { try await database.exclusively(.maintenance) { true } })
+        await database.shutdown()
+    }
+
+    /// A task waiting for an exclusive lock that another instance holds stops waiting when it is
+    /// cancelled (a server stopping while another instance migrates or sweeps): the wait is never
+    /// a statement in the database, which cancelling a task does not interrupt.
+    @Test(.timeLimit(.minutes(10)))
+    func waitingForAnExclusiveLockEndsWhenTheTaskIsCancelled() async throws {
+        let location = try await Self.freshLocation()
+        let holder = try await PostgreSQLDatabase.open(location, poolSize: 1, leaseTimeout: Self.leaseTimeout, logger: Self.logger)
+        let waiter = try await PostgreSQLDatabase.open(location, poolSize: 1, leaseTimeout: Self.leaseTimeout, logger: Self.logger)
+        let held = AsyncStream<Void>.makeStream()
+        let release = AsyncStream<Void>.makeStream()
+        let holding = Task {
+            try await holder.exclusively(.maintenance) {
+                held.continuation.yield()
+                for await _ in release.stream { break }
+            }
+        }
+        for await _ in held.stream { break }
+        let waiting = Task { try await waiter.exclusively(.maintenance) { "ran" } }
+        // It waits: the lock is held.
+        try await Task.sleep(for: .seconds(1))
+        let cancelled = ContinuousClock.now
+        waiting.cancel()
+        let result = try await Self.within(.seconds(60)) { await waiting.result }
+        #expect(throws: CancellationError.self) { try result.get() }
+        #expect(ContinuousClock.now - cancelled < .seconds(5))
+        release.continuation.yield()
+        try await holding.value
+        // Once the holder let go, the waiting instance takes the lock.
+        #expect(try await Self.within(.seconds(60)) { try await waiter.exclusively(.maintenance) { "ran" } } == "ran")
+        await holder.shutdown()
+        await waiter.shutdown()
+    }
+
+    /// The value of `body`, or a failure when it has not answered within `limit`: the evidence
+    /// of a wait that never ends, instead of the test's time limit. `body` runs in a task of its
+    /// own, left behind if it never answers.
+    static func within<T: Sendable>(_ limit: Duration, _ body: @escaping @Sendable () async throws -> T) async throws -> T {
+        let answered = Locked(false)
+        return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
+            let first: @Sendable (Result<T, any Error>) -> Void = { result in
+                let isFirst = answered.withLock { done -> Bool in
+                    defer { done = true }
+                    return !done
+                }
+                if isFirst { continuation.resume(with: result) }
+            }
+            Task {
+                do { first(.success(try await body())) } catch { first(.failure(error)) }
+            }
+            Task {
+                try? await Task.sleep(for: limit)
+                first(.failure(NoAnswer(limit: limit)))
+            }
+        }
+    }
+
+    struct NoAnswer: Error, CustomStringConvertible {
+        let limit: Duration
+        var description: String { "no answer within \(limit)" }
+    }
 }

@@ -151,14 +151,16 @@ package final class ChildProcess: @unchecked Sendable {
     }
 
     /// Waits until the child has exited and both output streams reached their end; returns the
-    /// exit status, or `nil` if `timeout` passed first (the child is then killed).
-    package func waitForExit(timeout: Duration) async -> Int32? {
+    /// exit status, or `nil` if `timeout` passed first (the child is then killed, unless
+    /// `killing` is `false`: a caller that wants to look at it first — its threads — kills it
+    /// itself).
+    package func waitForExit(timeout: Duration, killing: Bool = true) async -> Int32? {
         let deadline = ContinuousClock.now + timeout
         while true {
             let (code, streams) = lock.withLock { (status, openStreams) }
             if let code, streams == 0 { return code }
             if ContinuousClock.now >= deadline {
-                terminate(signal: SIGKILL)
+                if killing { terminate(signal: SIGKILL) }
                 return nil
             }
             try? await Task.sleep(for: .milliseconds(10))

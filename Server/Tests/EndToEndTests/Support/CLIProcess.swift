@@ -136,10 +136,16 @@ final class CLIProcess: ScopedTestServer, Sendable {
         return text
     }
 
-    /// Waits for the process to exit and returns its exit status.
+    /// Kills the process (SIGKILL).
+    func kill() {
+        process.terminate(signal: SIGKILL)
+    }
+
+    /// Waits for the process to exit and returns its exit status; past `timeout` it is killed,
+    /// unless `killing` is `false` (a test that takes its ``threadBacktraces()`` first).
     /// The timeout is generous: on a machine busy with other tests a process may take long to start.
-    func waitForExit(timeout: Duration = .seconds(120)) async throws -> Int32 {
-        guard let status = await process.waitForExit(timeout: timeout) else {
+    func waitForExit(timeout: Duration = .seconds(120), killing: Bool = true) async throws -> Int32 {
+        guard let status = await process.waitForExit(timeout: timeout, killing: killing) else {
             throw TestFailure("The CLI did not exit in time. Standard error:\n\(standardError)")
         }
         return status

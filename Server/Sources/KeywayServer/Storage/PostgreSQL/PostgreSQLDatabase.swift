@@ -25,8 +25,8 @@ import SQLKit
 ///   between its statements no longer (PostgreSQL's `statement_timeout` and
 ///   `idle_in_transaction_session_timeout` of the pool's sessions): past it PostgreSQL cancels
 ///   the statement or ends the session, rolling the transaction back, and the request ends with
-///   ``DatabaseUnavailable``. Migrations, which may rewrite large tables, and the advisory locks,
-///   which wait for another instance's migrations, have none.
+///   ``DatabaseUnavailable``. Migrations, which may rewrite large tables, have none; the advisory
+///   locks never wait in the database (``exclusively(_:_:)``).
 ///
 /// A connection the database ends (an administrator's or a crash's shutdown, SQLSTATE 57P01 to
 /// 57P03, a refused or dropped connection, SQLSTATE class 08) ends the request with
@@ -42,6 +42,9 @@ final class PostgreSQLDatabase: Database {
     private let observer: DatabaseObserver
     /// Stops waiting for a body whose connection closed under it (``ClosedConnectionWatch``).
     private let watch = ClosedConnectionWatch()
+    /// The same for the statements of the advisory locks: a watch of their own, since each pool
+    /// numbers its connections from the same start.
+    private let lockWatch = ClosedConnectionWatch()
     let location: PostgresLocation
     /// How long a read or a transaction waits for a connection.
     let leaseTimeout: Duration
@@ -97,10 +100,9 @@ final class PostgreSQLDatabase: Database {
         configuration.options.additionalStartupParameters =
             parameters + [("statement_timeout", "\(milliseconds)"), ("idle_in_transaction_session_timeout", "\(milliseconds)")]
         let client = PostgresClient(configuration: configuration, backgroundLogger: quiet)
-        // Migrations and the maintenance sweep: at most one lock each at a time, waited for
-        // without a deadline (another instance may be migrating).
+        // Migrations and the maintenance sweep: at most one lock each at a time. Its statements
+        // never wait for a lock (it is tried again instead), so they have the pool's deadline.
         configuration.options.maximumConnections = 2
-        configuration.options.additionalStartupParameters = parameters
         let locks = PostgresClient(configuration: configuration, backgroundLogger: quiet)
         let running = Task {
             await withDiscardingTaskGroup { group in
@@ -225,20 +227,65 @@ final class PostgreSQLDatabase: Database {
 
     /// Runs `body` holding PostgreSQL's advisory lock for `lock` (on a connection of its own,
     /// outside the pool), so that of several instances one at a time runs it.
+    ///
+    /// No statement of the lock ever waits: the lock is tried (`pg_try_advisory_lock`), and tried
+    /// again every ``lockRetryInterval`` while another instance holds it, so a task that is
+    /// cancelled stops waiting at once (PostgresNIO does not interrupt a running statement, and a
+    /// blocking `pg_advisory_lock` would wait for the other instance). Each statement runs under
+    /// a ``ClosedConnectionWatch``: a session that ends under the work (an outage, an
+    /// administrator's `pg_terminate_backend`) takes its lock with it, and the unlock written on
+    /// its closed connection — which PostgresNIO never answers — is given up after the watch's
+    /// grace instead of holding the caller (the maintenance sweep, and a server's stop behind it)
+    /// for good.
     func exclusively<T: Sendable>(_ lock: ExclusiveLock, _ body: () async throws -> T) async throws -> T {
         let key = Self.advisoryKey(lock, schema: location.schema)
-        return try await locks.withConnection { connection in
-            try await connection.query("SELECT pg_advisory_lock(\(key))", logger: logger)
+        let logger = self.logger
+        var attempt = 1
+        while true {
             do {
-                let value = try await body()
-                _ = try await connection.query("SELECT pg_advisory_unlock(\(key))", logger: logger)
-                return value
-            } catch {
-                _ = try? await connection.query("SELECT pg_advisory_unlock(\(key))", logger: logger)
-                throw error
+                return try await locks.withConnection { connection in
+                    while true {
+                        let taken = try await lockWatch.run(on: connection) {
+                            let rows = try await connection.query("SELECT pg_try_advisory_lock(\(key))", logger: logger)
+                            for try await taken in rows.decode(Bool.self) { return taken }
+                            return false
+                        }
+                        if taken { break }
+                        try await Task.sleep(for: Self.lockRetryInterval)
+                    }
+                    let unlock: @Sendable () async -> Void = { [lockWatch] in
+                        // A closed session has let go of its locks already.
+                        guard !connection.isClosed else { return }
+                        _ = try? await lockWatch.run(on: connection) {
+                            _ = try await connection.query("SELECT pg_advisory_unlock(\(key))", logger: logger)
+                        }
+                    }
+                    do {
+                        let value = try await body()
+                        await unlock()
+                        return value
+                    } catch {
+                        await unlock()
+                        throw LockedWorkFailure(error: error)
+                    }
+                }
+            } catch let failure as LockedWorkFailure {
+                throw failure.error
+            } catch where attempt < 3 && (error is DatabaseUnavailable || Self.isOutage(error)) {
+                // The connection closed before the lock was taken (the pool had not seen it go
+                // yet): a fresh one.
+                attempt += 1
             }
         }
     }
+
+    /// What the work done under a lock threw, told apart from the lock's own failures.
+    private struct LockedWorkFailure: Error {
+        let error: any Error
+    }
+
+    /// How often ``exclusively(_:_:)`` tries again for a lock another instance holds.
+    static let lockRetryInterval: Duration = .milliseconds(200)
 
     /// The advisory lock key of `lock` for one deployment: deployments in other schemas of the
     /// same database neither wait for each other nor share a lock.
