@@ -243,7 +243,9 @@ public final class KeywayServerApp: Sendable {
         var services: [any Service] = [
             LoggedService(
                 name: "the maintenance sweep",
-                base: MaintenanceService(database: database, clock: configuration.clock, logger: logger), logger: logger),
+                base: MaintenanceService(
+                    database: database, clock: configuration.clock, logger: logger, interval: configuration.sweepInterval),
+                logger: logger),
             LoggedService(name: "the delivery worker", base: deliveryWorker, logger: logger),
             LoggedService(
                 name: "the public listener", base: app, logger: logger,

@@ -176,6 +176,7 @@ extension ServeOptions {
         configuration.databasePoolSize = settings.databasePoolSize
         configuration.databaseLeaseTimeout = .milliseconds(settings.databaseLeaseTimeoutMs)
         configuration.databaseQueryTimeout = .milliseconds(settings.databaseQueryTimeoutMs)
+        configuration.sweepInterval = .seconds(settings.sweepIntervalSeconds)
         configuration.migrateOnStart = settings.migrateOnStart
         configuration.allowNewerSchema = settings.allowNewerSchema
         do {

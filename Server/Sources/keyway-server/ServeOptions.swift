@@ -40,6 +40,11 @@ struct ServeOptions: ParsableArguments {
     var databaseQueryTimeoutMs: Int?
 
     @Option(
+        name: .customLong("sweep-interval-seconds"),
+        help: "Seconds between two runs of the maintenance sweep, which deletes what has expired (1-86400, default 60).")
+    var sweepIntervalSeconds: Int?
+
+    @Option(
         help: ArgumentHelp(
             "A file whose first line is the master key (32 bytes, base64) the signing and secret keys are sealed with at rest (default: $KEYWAY_MASTER_KEY; in dev mode a key file beside the SQLite database, created on first start). Production mode needs one.",
             valueName: "path"))

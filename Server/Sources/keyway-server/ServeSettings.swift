@@ -16,6 +16,7 @@ struct ServeSettings: Codable, Equatable {
     var databasePoolSize = 10
     var databaseLeaseTimeoutMs = 1_500
     var databaseQueryTimeoutMs = 10_000
+    var sweepIntervalSeconds = 60
     var masterKeyFile: String?
     var issuer: String?
     var production = false
@@ -52,7 +53,8 @@ struct ServeSettings: Codable, Equatable {
     static let environment: [String: String] = [
         "host": "KEYWAY_HOST", "port": "KEYWAY_PORT", "database": "KEYWAY_DATABASE_URL",
         "databasePoolSize": "KEYWAY_DATABASE_POOL_SIZE", "databaseLeaseTimeoutMs": "KEYWAY_DATABASE_LEASE_TIMEOUT_MS",
-        "databaseQueryTimeoutMs": "KEYWAY_DATABASE_QUERY_TIMEOUT_MS", "masterKeyFile": "KEYWAY_MASTER_KEY_FILE",
+        "databaseQueryTimeoutMs": "KEYWAY_DATABASE_QUERY_TIMEOUT_MS", "sweepIntervalSeconds": "KEYWAY_SWEEP_INTERVAL_SECONDS",
+        "masterKeyFile": "KEYWAY_MASTER_KEY_FILE",
         "issuer": "KEYWAY_ISSUER", "production": "KEYWAY_PRODUCTION", "devConfigId": "KEYWAY_DEV_CONFIG_ID",
         "deliveryCommand": "KEYWAY_DELIVERY_COMMAND", "adminTokenFile": "KEYWAY_ADMIN_TOKEN_FILE",
         "logLevel": "KEYWAY_LOG_LEVEL", "logFormat": "KEYWAY_LOG_FORMAT",
@@ -86,6 +88,7 @@ struct ServeSettings: Codable, Equatable {
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case host, port, database, databasePoolSize, databaseLeaseTimeoutMs, databaseQueryTimeoutMs, masterKeyFile, issuer, production, devConfigId, deliveryCommand
+        case sweepIntervalSeconds
         case trustIssuerFiles, maxFlowStartsPerAddress, maxCodeSendsPerAddress, maxChecksPerAddress, adminTokenFile
         case unsafeDevModeOnNetwork, appAttestRootFiles, logLevel, logFormat
         case smtpUrl, smtpTls, smtpFrom, smtpCaFile, smtpPasswordFile, smtpTimeout, smtpHeloName, smtpAllowPlaintext
@@ -153,6 +156,7 @@ extension ServeOptions {
             try databaseLeaseTimeoutMs ?? number(.databaseLeaseTimeoutMs) ?? settings.databaseLeaseTimeoutMs
         settings.databaseQueryTimeoutMs =
             try databaseQueryTimeoutMs ?? number(.databaseQueryTimeoutMs) ?? settings.databaseQueryTimeoutMs
+        settings.sweepIntervalSeconds = try sweepIntervalSeconds ?? number(.sweepIntervalSeconds) ?? settings.sweepIntervalSeconds
         settings.masterKeyFile = try masterKeyFile ?? text(.masterKeyFile)
         settings.issuer = try issuer ?? text(.issuer)
         settings.production = try production || (flag(.production) ?? false)
@@ -204,6 +208,9 @@ extension ServeSettings {
         }
         guard (100...600_000).contains(databaseQueryTimeoutMs) else {
             throw ValidationError("--database-query-timeout-ms must be between 100 and 600000.")
+        }
+        guard (1...86_400).contains(sweepIntervalSeconds) else {
+            throw ValidationError("--sweep-interval-seconds must be between 1 and 86400.")
         }
         guard maxFlowStartsPerAddress >= 0 else { throw ValidationError("--max-flow-starts-per-address must not be negative.") }
         guard maxCodeSendsPerAddress >= 0 else { throw ValidationError("--max-code-sends-per-address must not be negative.") }

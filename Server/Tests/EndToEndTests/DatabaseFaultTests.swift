@@ -8,8 +8,10 @@ import Testing
 /// again) under load from two `keyway-server` processes. Every request is answered, none `500`;
 /// the first `503` comes within two seconds of the cut; readiness says `503` during the outage and
 /// `200` within five seconds of the return; no connection stays counted as in use; and both
-/// processes stop cleanly on SIGTERM afterwards. The cluster is the test's own
-/// (``PrivateCluster``): the one the other tests share is never stopped.
+/// processes stop cleanly on SIGTERM afterwards. The instances sweep every second, so sweeps fall
+/// in the outage: a sweep whose lock's session the outage ended once kept a server's stop waiting
+/// for good. The cluster is the test's own (``PrivateCluster``): the one the other tests share is
+/// never stopped.
 @Suite("PostgreSQL stopped under load from two instances", .serialized)
 struct DatabaseFaultTests {
     /// One request of the load and what became of it.
@@ -52,8 +54,9 @@ struct DatabaseFaultTests {
     static let metricsToken = "fault-metrics-token-0123456789abcdefghij"
 
     static func run(on cluster: PrivateCluster) async throws {
-        async let first = MultiInstanceTests.start(cluster.url, metricsToken: Self.metricsToken)
-        async let second = MultiInstanceTests.start(cluster.url, metricsToken: Self.metricsToken)
+        let sweepEverySecond = ["--sweep-interval-seconds", "1"]
+        async let first = MultiInstanceTests.start(cluster.url, metricsToken: Self.metricsToken, arguments: sweepEverySecond)
+        async let second = MultiInstanceTests.start(cluster.url, metricsToken: Self.metricsToken, arguments: sweepEverySecond)
         let instances = try await [first, second]
         defer {
             Task { for instance in instances { await instance.process.stop() } }

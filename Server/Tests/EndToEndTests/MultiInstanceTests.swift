@@ -67,13 +67,16 @@ struct MultiInstanceTests {
     }
 
     /// Starts an instance on `url`; `metricsToken` adds a metrics listener on a free loopback port
-    /// that reads the metrics to that token.
-    static func start(_ url: String, issuer: String? = nil, metricsToken: String? = nil) async throws -> Instance {
+    /// that reads the metrics to that token; `arguments` are more options of `serve`.
+    static func start(
+        _ url: String, issuer: String? = nil, metricsToken: String? = nil, arguments: [String] = []
+    ) async throws -> Instance {
         var environment = ["KEYWAY_ADMIN_TOKEN": testAdminToken, "KEYWAY_MASTER_KEY": TestServer.masterKey.text]
         environment["KEYWAY_METRICS_TOKEN"] = metricsToken
         let process = try CLIProcess(
             arguments: ["serve", "--port", "0", "--database", url, "--dev-config-id", configId, "--database-pool-size", "4"]
-                + (issuer.map { ["--issuer", $0] } ?? []) + (metricsToken == nil ? [] : ["--metrics-listen", "127.0.0.1:0"]),
+                + (issuer.map { ["--issuer", $0] } ?? []) + (metricsToken == nil ? [] : ["--metrics-listen", "127.0.0.1:0"])
+                + arguments,
             environment: environment, executable: "keyway-server")
         return try await process.settingUp { process in
             try await process.waitForError(containing: "keyway-server listening on", timeout: .seconds(60))

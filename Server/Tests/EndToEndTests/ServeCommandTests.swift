@@ -108,6 +108,7 @@ struct ServeCommandTests {
             ("a short admin token", ["--database", database], ["KEYWAY_ADMIN_TOKEN": "short-token"], "at least 32 characters"),
             ("no master key", production + ["--delivery-command", "/bin/true"], [:], "production mode needs one"),
             ("a trusted proxy that is not an address", ["--database", database, "--trusted-proxies", "10.0.0.0/8,proxy.internal"], [:], "proxy.internal"),
+            ("a sweep interval of none", ["--database", database, "--sweep-interval-seconds", "0"], [:], "--sweep-interval-seconds must be between 1 and 86400."),
         ]
         for (what, arguments, environment, sentence) in cases {
             let check = try CLIProcess(arguments: ["config", "check"] + arguments, environment: environment, executable: "keyway-server")

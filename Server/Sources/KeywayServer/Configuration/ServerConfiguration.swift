@@ -55,6 +55,8 @@ public struct ServerConfiguration: Sendable {
     /// (`idle_in_transaction_session_timeout`), rolling back, and the request is answered `503`
     /// with `Retry-After`. Migrations have none. Default 10 s.
     public var databaseQueryTimeout: Duration = .seconds(10)
+    /// How often the maintenance sweep deletes what has expired (`--sweep-interval-seconds`).
+    public var sweepInterval: Duration = .seconds(60)
     /// Whether start-up applies the migrations the database has not seen (`true`); `false` starts
     /// only on a database already migrated (`keyway-server migrate`), as deployments that migrate
     /// in a separate step do.
