@@ -135,6 +135,15 @@ extension Screen {
             // Drawn from the step's actions: the one with fields submits them, the others are buttons.
             screen.addFromActions(step)
         }
+        // A method chosen among others can go back to the choice.
+        if let another = step.action(named: "anotherMethod"),
+            !screen.actions.contains(where: { $0.actionName == another.name })
+        {
+            screen.secondaryActions.append(
+                ScreenAction(
+                    id: another.name, label: another.label ?? "Use another method", role: .secondary,
+                    actionName: another.name))
+        }
         if let cancel = step.action(named: "cancel") {
             screen.secondaryActions.append(
                 ScreenAction(id: "cancel", label: cancel.label ?? "Cancel", role: .cancel, actionName: "cancel"))

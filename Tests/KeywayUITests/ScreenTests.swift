@@ -122,6 +122,36 @@ struct ScreenTests {
         #expect(signIn.inputs.first?.kind == .password)
     }
 
+    @Test func aMethodChosenAmongOthersOffersToGoBackOnceBeforeCancel() throws {
+        let field = #"[{"name":"password","type":"password","required":true,"label":"Password","autocomplete":"current-password"}]"#
+        let password = Steps.screen(
+            try Steps.step(
+                "enterPassword", payload: #"{"purpose":"signIn"}"#,
+                actions: [
+                    Steps.action("submitPassword", "password", label: "Continue", fields: field),
+                    Steps.action("anotherMethod", "anotherMethod", label: "Use another method"),
+                ]))
+        #expect(password.primaryAction?.actionName == "submitPassword")
+        #expect(password.secondaryActions.map(\.id) == ["anotherMethod", "cancel"])
+        #expect(password.action("anotherMethod")?.label == "Use another method")
+        #expect(password.action("anotherMethod")?.role == .secondary)
+        // A step drawn from its actions alone (a form) gets the button once.
+        let form = Steps.screen(
+            try Steps.step(
+                "enterTotp", payload: #"{"digits":6,"period":30,"purpose":"secondFactor","attemptsRemaining":5}"#,
+                actions: [
+                    Steps.action("submitTotp", "totp", label: "Verify", fields: Steps.codeField),
+                    Steps.action("anotherMethod", "anotherMethod", label: "Use another method"),
+                ]))
+        #expect(form.actions.filter { $0.actionName == "anotherMethod" }.count == 1)
+        // Without the action, no button.
+        let code = Steps.screen(
+            try Steps.step(
+                "enterPassword", payload: #"{"purpose":"signIn"}"#,
+                actions: [Steps.action("submitPassword", "password", label: "Continue", fields: field)]))
+        #expect(code.action("anotherMethod") == nil)
+    }
+
     @Test func phoneTotpAndFormStepsAreDrawnFromTheirFields() throws {
         let phone = Steps.screen(
             try Steps.step(

@@ -21,9 +21,11 @@ struct InputReader {
     let screenKind: Screen.Kind
 
     /// Asks `input` until its answer passes; the first question also takes `words`, but a
-    /// secret's (a password may be any word).
+    /// secret's (a password may be any word): there, Enter alone asks for the word instead, when
+    /// there is more than `cancel` to type ('m' for another method).
     func read(_ input: ScreenInput, words: [TypedWord]) -> Answer {
         let secret = Self.isSecret(input)
+        let wordsAfterEnter = secret && words.contains(where: { !$0.isCancel }) ? words : []
         let words = secret ? [] : words
         let label = Wording.label(of: input)
         if let error = input.error { terminal.status("  ✕ \(label): \(error)") }
@@ -31,10 +33,19 @@ struct InputReader {
             terminal.status("\(label):")
             for (index, option) in options.enumerated() { terminal.status("  \(index + 1). \(option.label)") }
         }
-        let question = Wording.question(for: input, on: screenKind, words: words)
+        var question = Wording.question(for: input, on: screenKind, words: words)
+        if !wordsAfterEnter.isEmpty, question.hasSuffix(": ") {
+            question = question.dropLast(2) + " (Enter alone for other choices): "
+        }
         while true {
             guard let line = secret ? terminal.askSecret(question) : terminal.ask(question) else { return .endOfInput }
             if let word = TypedWord.typed(line, among: words) { return .word(word) }
+            if line.isEmpty, !wordsAfterEnter.isEmpty {
+                let choices = TypedWord.hint(wordsAfterEnter).trimmingCharacters(in: CharacterSet(charactersIn: " ()"))
+                guard let typed = terminal.ask("Type \(choices), or Enter to type it: ") else { return .endOfInput }
+                if let word = TypedWord.typed(typed, among: wordsAfterEnter) { return .word(word) }
+                continue
+            }
             let value = Self.value(of: line, for: input)
             if let reason = input.validate(value ?? input.initialValue) {
                 terminal.status("  ✕ \(reason)")

@@ -1,13 +1,15 @@
 import KeywayUI
 
 /// An action of a screen the user types as a word at any question of it, rather than choosing it
-/// by number: `resend`, `s` (skip), `cancel`.
+/// by number: `resend`, `s` (skip), `m` (another method), `cancel`.
 struct TypedWord {
     enum Meaning {
         /// Ask for a new code (the screen's resend action).
         case resend(ScreenAction)
         /// Skip the step (the screen's skip action).
         case skip(ScreenAction)
+        /// Go back to the choice of method (the screen's "Use another method").
+        case anotherMethod(ScreenAction)
         /// Leave the flow: always there, whether the step offers a cancel action or not.
         case cancel
     }
@@ -18,12 +20,14 @@ struct TypedWord {
     /// How a question mentions it (`'s' to skip`).
     let hint: String
 
-    /// The words of `screen`: its resend and skip actions, then cancel.
+    /// The words of `screen`: its resend, skip and another-method actions, then cancel.
     static func words(of screen: Screen) -> [TypedWord] {
         var words: [TypedWord] = screen.secondaryActions.compactMap { action in
             switch action.id {
             case "resend": TypedWord(meaning: .resend(action), spellings: ["resend"], hint: "'resend'")
             case "skip": TypedWord(meaning: .skip(action), spellings: ["s", "skip"], hint: "'s' to skip")
+            case "anotherMethod":
+                TypedWord(meaning: .anotherMethod(action), spellings: ["m", "method"], hint: "'m' for another method")
             default: nil
             }
         }
@@ -39,7 +43,7 @@ struct TypedWord {
 
     /// Whether `action` is one of the screen's words, so not a numbered choice.
     static func isWord(_ action: ScreenAction) -> Bool {
-        action.role == .cancel || ["resend", "skip"].contains(action.id)
+        action.role == .cancel || ["resend", "skip", "anotherMethod"].contains(action.id)
     }
 
     /// The word the user typed in `line`, if any.

@@ -160,6 +160,14 @@ struct HostedLoginBrowserTests {
         #expect(!signIn.contains("submitForm"))
     }
 
+    @Test("Use another method: from the password page back to the choice, then an email code")
+    func anotherMethod() async throws {
+        let report = try await run(
+            "another-method", policy: ["primaryMethods": ["emailOtp", "password"], "flowTypes": ["signin", "signup"]])
+        #expect(report["pages"] as? [String] == ["selectMethod:emailOtp", "submitCode"])
+        #expect(report["amr"] as? [String] == ["otp"])
+    }
+
     /// The provider is another site (`localhost`) than the server (`127.0.0.1`): the browser comes
     /// back from it with the visit's `SameSite=Lax` cookie, as from a real provider.
     @Test("Another provider's button: Chromium goes to an independent provider and back through the pages")

@@ -464,6 +464,35 @@ def scenario_password_totp(rp):
     return {"signup_pages": first, "signin_pages": second, "amr": again.get("amr"), "sub": again["sub"]}
 
 
+def scenario_another_method(rp):
+    """On the password page, "Use another method" goes back to the choice of method, where an
+    email code signs in (the account is made first, through the pages)."""
+    rp.full_sign_in(rp.args.email, prompt="create")
+    before = rp.callbacks.count()
+    request = rp.authorization(prompt="login")
+    rp.visit(request["url"])
+    rp.sent = rp.outbox_count(rp.args.email)
+    identify = rp.form_with("/login/identify")
+    check(identify is not None, "no identifier page: %s" % rp.page_text())
+    rp.fill(identify, "identifier", rp.args.email)
+    rp.submit(identify)
+    choice = {rp.hidden(f, "methodId"): f for f in rp.forms() if rp.hidden(f, "action") == "selectMethod"}
+    check(set(choice) == {"emailOtp", "password"}, "the methods offered: %s" % sorted(choice))
+    check(not any(rp.hidden(f, "action") == "anotherMethod" for f in rp.forms()),
+          "the choice itself offers another method")
+    rp.submit(choice["password"])
+    check(any(rp.hidden(f, "action") == "submitPassword" for f in rp.forms()), "no password page: %s" % rp.page_text())
+    back = next((f for f in rp.forms() if rp.hidden(f, "action") == "anotherMethod"), None)
+    check(back is not None, "the password page offers no other method: %s" % rp.page_text())
+    check("Use another method" in back.text, "its button reads %r" % back.text)
+    rp.submit(back)
+    again = {rp.hidden(f, "methodId") for f in rp.forms() if rp.hidden(f, "action") == "selectMethod"}
+    check(again == {"emailOtp", "password"}, "back on the choice, the methods offered: %s" % sorted(again))
+    shown = rp.sign_in(rp.args.email, before, choose=("emailOtp",))
+    token, claims = rp.redeem(request, rp.callbacks.wait(before + 1))
+    return {"pages": shown, "amr": claims.get("amr"), "sub": claims["sub"]}
+
+
 def scenario_sign_up(rp):
     """prompt=create opens the sign-up: the identifier, its code, then the sign-up form."""
     shown, token, claims = rp.full_sign_in(rp.args.email, prompt="create")
@@ -862,6 +891,7 @@ def scenario_passkey(rp):
 SCENARIOS = {
     "email-code": scenario_email_code,
     "password-totp": scenario_password_totp,
+    "another-method": scenario_another_method,
     "sign-up": scenario_sign_up,
     "form-post": scenario_form_post,
     "sso": scenario_sso,

@@ -14,6 +14,8 @@ struct FlowAction: Sendable {
     static let selectMethod = FlowAction(
         name: "selectMethod", unavailableMessage: "This step does not offer a choice of method.")
     static let skip = FlowAction(name: "skip", unavailableMessage: "This step cannot be skipped.")
+    static let anotherMethod = FlowAction(
+        name: "anotherMethod", unavailableMessage: "This step was not chosen among other methods.")
     static let submitForm = FlowAction(name: "submitForm", unavailableMessage: "This step has no form to submit.")
     static let cancel = FlowAction(name: "cancel", unavailableMessage: "This step cannot be cancelled.")
 }

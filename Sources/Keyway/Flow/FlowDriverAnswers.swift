@@ -20,6 +20,11 @@ extension FlowDriver {
         await perform(.skip, parameters: [:])
     }
 
+    func useAnotherMethod() async {
+        guard stepOffering(.anotherMethod) != nil else { return }
+        await perform(.anotherMethod, parameters: [:])
+    }
+
     func submitForm(_ values: [String: String]) async {
         guard let step = stepOffering(.submitForm), let action = step.action(named: FlowAction.submitForm.name)
         else { return }

@@ -36,6 +36,10 @@ public struct PromptContext: Sendable, Equatable {
     /// The raw hypermedia step: actions, fields, links.
     public var step: Step
 
+    /// Whether this method's prompt was chosen among others and can go back to that choice
+    /// (``KeywayFlow/useAnotherMethod()``): show a "Use another method" button.
+    public var offersAnotherMethod: Bool { step.action(named: "anotherMethod") != nil }
+
     /// A context for `step`, with the step's own messages.
     ///
     /// - Parameter step: The step the prompt comes from.

@@ -114,6 +114,14 @@ public final class KeywayFlow: Sendable {
         await driver.skip()
     }
 
+    /// Goes back from a method's prompt to the ``Prompt/selectMethod(methods:purpose:skippable:)``
+    /// prompt it was chosen from ("Use another method"), when
+    /// ``PromptContext/offersAnotherMethod`` is `true`: the password prompt of a user who would
+    /// rather have a code, say. Otherwise a local `action_unavailable` error.
+    public func useAnotherMethod() async {
+        await driver.useAnotherMethod()
+    }
+
     /// Submits a ``Prompt/form(formId:title:fields:)`` prompt with `values` by field name.
     ///
     /// Values are checked locally first (``KeywayProtocol/Action/validate(_:)``): when a field

@@ -40,6 +40,20 @@ extension FlowEngine {
                 ])
             }
             try await self.begin(method, purpose: choice.purpose, &context, in: repositories)
+            if case .method = context.progress.stage, choice.options.count > 1 {
+                context.progress.chosenFrom = choice
+            }
+            return nil
+        }
+    }
+
+    /// Leaves the current method for the choice it was chosen from ("Use another method"). What
+    /// the method counted stays counted (wrong answers, codes sent).
+    func anotherMethod(_ target: Target) async throws -> Step {
+        try await run(target) { context, _ in
+            guard let choice = self.alternatives(context) else { throw FlowProblem.invalidStep }
+            context.progress.stage = .choosing(choice)
+            context.progress.chosenFrom = nil
             return nil
         }
     }

@@ -77,7 +77,17 @@ extension FlowEngine {
         _ method: AuthenticationMethod, purpose: MethodPurpose, _ context: inout Context, in repositories: Repositories
     ) async throws {
         guard let module = FlowMethods.module(method) else { throw FlowProblem.methodUnavailable }
+        context.progress.chosenFrom = nil
         try await module.begin(purpose, &context, engine: self, in: repositories)
+    }
+
+    /// The choice the current method stage can go back to (`anotherMethod`), if any: the one it
+    /// was chosen from, while that method's stage for that purpose lasts.
+    func alternatives(_ context: Context) -> MethodChoice? {
+        guard case .method(let active) = context.progress.stage, let choice = context.progress.chosenFrom,
+            choice.purpose == active.purpose, choice.options.count > 1
+        else { return nil }
+        return choice
     }
 
     /// Shows a choice, or goes straight to the only method when nothing can be skipped.
@@ -99,6 +109,7 @@ extension FlowEngine {
     func proved(_ method: FlowMethodID, amr: String, _ context: inout Context, in repositories: Repositories)
         async throws -> FlowProblem?
     {
+        context.progress.chosenFrom = nil
         switch context.progress.purpose {
         case .primary:
             if context.progress.signIn?.startedAsSignUp == true, var guest = context.progress.guest,

@@ -45,6 +45,9 @@ struct StepBuilder: Sendable {
         case .method(let active):
             FlowMethods.module(active.method)?.step(
                 for: active, context, into: &draft, using: StepResources(limits: engine.limits, secrets: engine.secrets))
+            if engine.alternatives(context) != nil {
+                draft.post("anotherMethod", "anotherMethod", label: "Use another method")
+            }
         case .form:
             draft.info = StepInfo(id: "profile", label: "Tell us about you")
             draft.payload = .form(FormPayload(formId: "profile", title: "About you"))

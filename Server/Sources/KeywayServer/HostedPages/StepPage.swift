@@ -127,9 +127,14 @@ struct StepPage {
             break
         }
         var first = true
+        // A step of one action (and cancel) makes it the primary button; "Use another method"
+        // beside it does not count.
+        let buttons = step.actions.filter { $0.name != "anotherMethod" }.count
         for action in step.actions where !handled.contains(action.name) && action.method == "POST" {
-            let style: HostedForm.Style = first && !action.fields.isEmpty || first && step.actions.count <= 2 ? .primary : .secondary
-            page.forms.append(self.form(for: action, flash: flash, style: action.name == "skip" ? .link : style))
+            let style: HostedForm.Style = first && !action.fields.isEmpty || first && buttons <= 2 ? .primary : .secondary
+            // Skipping and going back to the choice of method are links below the buttons.
+            let link = action.name == "skip" || action.name == "anotherMethod"
+            page.forms.append(self.form(for: action, flash: flash, style: link ? .link : style))
             if style == .primary { first = false }
         }
         // The primary action first, then the others (resend, skip) below it.

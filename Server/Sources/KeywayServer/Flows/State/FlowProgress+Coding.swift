@@ -14,7 +14,7 @@ import KeywayProtocol
 extension FlowProgress: Codable {
     private enum CodingKeys: String, CodingKey {
         case version, mode, signIn, signUp, manage, stage, proofs, secondFactorSkipped, enrolmentOffered, failures
-        case device, notice, risk, authorization, guest, federation, offeredAfterSignIn
+        case device, notice, risk, authorization, guest, federation, offeredAfterSignIn, chosenFrom
     }
 
     init(from decoder: any Decoder) throws {
@@ -43,6 +43,8 @@ extension FlowProgress: Codable {
         authorization = try container.decodeIfPresent(AuthorizationParameters.self, forKey: .authorization)
         guest = try container.decodeIfPresent(GuestProgress.self, forKey: .guest)
         federation = try container.decodeIfPresent(PendingFederation.self, forKey: .federation)
+        // A choice that cannot be read only takes "Use another method" away.
+        chosenFrom = try? container.decodeIfPresent(MethodChoice.self, forKey: .chosenFrom)
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -71,6 +73,7 @@ extension FlowProgress: Codable {
         try container.encodeIfPresent(authorization, forKey: .authorization)
         try container.encodeIfPresent(guest, forKey: .guest)
         try container.encodeIfPresent(federation, forKey: .federation)
+        try container.encodeIfPresent(chosenFrom, forKey: .chosenFrom)
     }
 }
 

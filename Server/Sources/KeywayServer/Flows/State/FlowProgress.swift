@@ -21,6 +21,10 @@ struct FlowProgress: Sendable, Equatable {
     var proofs: [Proof] = []
     /// The user chose to skip an optional second factor.
     var secondFactorSkipped = false
+    /// The choice the current method was chosen from, when it offered others: `anotherMethod`
+    /// goes back to it ("Use another method"). Cleared when a method begins any other way and
+    /// when one succeeds.
+    var chosenFrom: MethodChoice?
     /// Whether the optional second factor was offered to set up already.
     var enrolmentOffered = false
     /// Whether a method was offered to set up before the sign-in completes (a passkey).

@@ -79,6 +79,9 @@ struct FlowRoutes {
         flows.post(":flowId/skip") { request, context in
             try HTTPResponses.json(try await engine.skip(Self.target(request, context)))
         }
+        flows.post(":flowId/anotherMethod") { request, context in
+            try HTTPResponses.json(try await engine.anotherMethod(Self.target(request, context)))
+        }
         flows.post(":flowId/form") { request, context in
             let body = try await RequestDecoding.json([String: FormValue].self, from: request, context: context)
             return try HTTPResponses.json(
