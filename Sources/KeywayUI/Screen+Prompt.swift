@@ -70,6 +70,14 @@ extension Screen {
                     screen.inputs[index].kind = .newPassword(minimumLength: minimumLength)
                 }
             }
+            if let forgot = step.action(named: "forgotPassword"),
+                !screen.actions.contains(where: { $0.actionName == forgot.name })
+            {
+                screen.secondaryActions.append(
+                    ScreenAction(
+                        id: forgot.name, label: forgot.label ?? "Forgot password?", role: .secondary,
+                        actionName: forgot.name))
+            }
         case .manageAccount(let methods, let operations):
             screen.instruction = "What would you like to do?"
             screen.displays = Self.accountDisplays(

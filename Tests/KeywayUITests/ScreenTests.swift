@@ -152,6 +152,30 @@ struct ScreenTests {
         #expect(code.action("anotherMethod") == nil)
     }
 
+    @Test func aPasswordSignInOffersForgotPasswordBeforeAnotherMethodAndCancel() throws {
+        let field = #"[{"name":"password","type":"password","required":true,"label":"Password","autocomplete":"current-password"}]"#
+        let password = Steps.screen(
+            try Steps.step(
+                "enterPassword", payload: #"{"purpose":"signIn"}"#,
+                actions: [
+                    Steps.action("submitPassword", "password", label: "Continue", fields: field),
+                    Steps.action("forgotPassword", "forgotPassword", label: "Forgot password?"),
+                    Steps.action("anotherMethod", "anotherMethod", label: "Use another method"),
+                ]))
+        #expect(password.primaryAction?.actionName == "submitPassword")
+        #expect(password.secondaryActions.map(\.id) == ["forgotPassword", "anotherMethod", "cancel"])
+        #expect(password.action("forgotPassword")?.label == "Forgot password?")
+        #expect(password.action("forgotPassword")?.role == .secondary)
+        // The reset's new password: a new-password input, no reset offered again.
+        let newPassword = #"[{"name":"password","type":"password","required":true,"label":"Password","autocomplete":"new-password","minLength":10}]"#
+        let reset = Steps.screen(
+            try Steps.step(
+                "enterPassword", payload: #"{"purpose":"reset","minimumLength":10}"#,
+                actions: [Steps.action("submitPassword", "password", label: "Continue", fields: newPassword)]))
+        #expect(reset.inputs.first?.kind == .newPassword(minimumLength: 10))
+        #expect(reset.action("forgotPassword") == nil)
+    }
+
     @Test func phoneTotpAndFormStepsAreDrawnFromTheirFields() throws {
         let phone = Steps.screen(
             try Steps.step(

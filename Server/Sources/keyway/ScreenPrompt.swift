@@ -97,7 +97,7 @@ struct ScreenPrompt {
         switch word.meaning {
         case .cancel:
             await model.cancel()
-        case .skip(let action), .anotherMethod(let action):
+        case .skip(let action), .anotherMethod(let action), .forgotPassword(let action):
             await model.perform(action)
         case .resend(let action):
             if let availableAt = action.availableAt, availableAt > Date() { return sayWait(until: availableAt) }

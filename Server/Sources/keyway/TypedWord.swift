@@ -1,7 +1,7 @@
 import KeywayUI
 
 /// An action of a screen the user types as a word at any question of it, rather than choosing it
-/// by number: `resend`, `s` (skip), `m` (another method), `cancel`.
+/// by number: `resend`, `s` (skip), `f` (forgot password), `m` (another method), `cancel`.
 struct TypedWord {
     enum Meaning {
         /// Ask for a new code (the screen's resend action).
@@ -10,6 +10,8 @@ struct TypedWord {
         case skip(ScreenAction)
         /// Go back to the choice of method (the screen's "Use another method").
         case anotherMethod(ScreenAction)
+        /// Reset a forgotten password with a code (the screen's "Forgot password?").
+        case forgotPassword(ScreenAction)
         /// Leave the flow: always there, whether the step offers a cancel action or not.
         case cancel
     }
@@ -20,12 +22,15 @@ struct TypedWord {
     /// How a question mentions it (`'s' to skip`).
     let hint: String
 
-    /// The words of `screen`: its resend, skip and another-method actions, then cancel.
+    /// The words of `screen`: its resend, skip, forgot-password and another-method actions, then
+    /// cancel.
     static func words(of screen: Screen) -> [TypedWord] {
         var words: [TypedWord] = screen.secondaryActions.compactMap { action in
             switch action.id {
             case "resend": TypedWord(meaning: .resend(action), spellings: ["resend"], hint: "'resend'")
             case "skip": TypedWord(meaning: .skip(action), spellings: ["s", "skip"], hint: "'s' to skip")
+            case "forgotPassword":
+                TypedWord(meaning: .forgotPassword(action), spellings: ["f", "forgot"], hint: "'f' if you forgot it")
             case "anotherMethod":
                 TypedWord(meaning: .anotherMethod(action), spellings: ["m", "method"], hint: "'m' for another method")
             default: nil
@@ -43,7 +48,7 @@ struct TypedWord {
 
     /// Whether `action` is one of the screen's words, so not a numbered choice.
     static func isWord(_ action: ScreenAction) -> Bool {
-        action.role == .cancel || ["resend", "skip", "anotherMethod"].contains(action.id)
+        action.role == .cancel || ["resend", "skip", "forgotPassword", "anotherMethod"].contains(action.id)
     }
 
     /// The word the user typed in `line`, if any.

@@ -168,6 +168,15 @@ struct HostedLoginBrowserTests {
         #expect(report["amr"] as? [String] == ["otp"])
     }
 
+    @Test("Forgot password?: a code to the address and a new password sign in; the old password is refused after")
+    func passwordReset() async throws {
+        let report = try await run(
+            "password-reset", policy: ["primaryMethods": ["emailOtp", "password"], "flowTypes": ["signin", "signup"]])
+        #expect(report["amr"] as? [String] == ["otp"])
+        #expect(report["amrAfter"] as? [String] == ["pwd"])
+        #expect(report["sub"] as? String == report["subAfter"] as? String)
+    }
+
     /// The provider is another site (`localhost`) than the server (`127.0.0.1`): the browser comes
     /// back from it with the visit's `SameSite=Lax` cookie, as from a real provider.
     @Test("Another provider's button: Chromium goes to an independent provider and back through the pages")

@@ -47,6 +47,7 @@ from selenium.webdriver.support.ui import WebDriverWait
 
 TIMEOUT = 60
 PASSWORD = "correct horse battery staple 42"
+NEW_PASSWORD = "a new horse for a new staple 43"
 
 
 class CheckFailed(Exception):
@@ -493,6 +494,63 @@ def scenario_another_method(rp):
     return {"pages": shown, "amr": claims.get("amr"), "sub": claims["sub"]}
 
 
+def scenario_password_reset(rp):
+    """"Forgot password?" on the password page: a code to the address, a new password, and the
+    sign-in goes on to the application; afterwards the old password is refused and the new one
+    signs in (the account is made first, through the pages)."""
+    rp.full_sign_in(rp.args.email, prompt="create")
+
+    def password_page():
+        request = rp.authorization(prompt="login")
+        rp.visit(request["url"])
+        identify = rp.form_with("/login/identify")
+        check(identify is not None, "no identifier page: %s" % rp.page_text())
+        rp.fill(identify, "identifier", rp.args.email)
+        rp.submit(identify)
+        choice = {rp.hidden(f, "methodId"): f for f in rp.forms() if rp.hidden(f, "action") == "selectMethod"}
+        check("password" in choice, "the methods offered: %s" % sorted(choice))
+        rp.submit(choice["password"])
+        form = rp.form_with("/login/action", action="submitPassword")
+        check(form is not None, "no password page: %s" % rp.page_text())
+        return request, form
+
+    before = rp.callbacks.count()
+    request, _ = password_page()
+    forgot = rp.form_with("/login/action", action="forgotPassword")
+    check(forgot is not None, "the password page offers no reset: %s" % rp.page_text())
+    check("Forgot password?" in forgot.text, "its button reads %r" % forgot.text)
+    rp.sent = rp.outbox_count(rp.args.email)
+    rp.submit(forgot)
+    check("Reset your password" in rp.page_text(), "not the reset's code page: %s" % rp.page_text())
+    check(rp.form_with("/login/action", action="forgotPassword") is None, "the code page offers another reset")
+    code = rp.form_with("/login/action", action="submitCode")
+    check(code is not None, "no code form on the reset's page: %s" % rp.page_text())
+    rp.fill(code, "code", rp.outbox_code(rp.args.email, rp.sent))
+    rp.sent = rp.outbox_count(rp.args.email)
+    rp.submit(code)
+    check("Choose a new password" in rp.page_text(), "not the new password's page: %s" % rp.page_text())
+    new = rp.form_with("/login/action", action="submitPassword")
+    check(new is not None, "no password form: %s" % rp.page_text())
+    field = new.find_element(By.NAME, "password")
+    check(field.get_attribute("autocomplete") == "new-password", "autocomplete %r" % field.get_attribute("autocomplete"))
+    rp.fill(new, "password", NEW_PASSWORD)
+    rp.submit(new)
+    _, claims = rp.redeem(request, rp.callbacks.wait(before + 1))
+
+    # The old password no longer signs in; the new one does.
+    before = rp.callbacks.count()
+    request, form = password_page()
+    rp.fill(form, "password", PASSWORD)
+    rp.submit(form)
+    check(rp.callbacks.count() == before, "the old password signed in")
+    again = rp.form_with("/login/action", action="submitPassword")
+    check(again is not None, "no password page after the old password: %s" % rp.page_text())
+    rp.fill(again, "password", NEW_PASSWORD)
+    rp.submit(again)
+    _, after = rp.redeem(request, rp.callbacks.wait(before + 1))
+    return {"amr": claims.get("amr"), "amrAfter": after.get("amr"), "sub": claims["sub"], "subAfter": after["sub"]}
+
+
 def scenario_sign_up(rp):
     """prompt=create opens the sign-up: the identifier, its code, then the sign-up form."""
     shown, token, claims = rp.full_sign_in(rp.args.email, prompt="create")
@@ -892,6 +950,7 @@ SCENARIOS = {
     "email-code": scenario_email_code,
     "password-totp": scenario_password_totp,
     "another-method": scenario_another_method,
+    "password-reset": scenario_password_reset,
     "sign-up": scenario_sign_up,
     "form-post": scenario_form_post,
     "sso": scenario_sso,

@@ -348,5 +348,24 @@ press("Use a passkey")
 wait_for_text("Sign in with a passkey")
 shoot("passkey-sign-in")
 
+# "Forgot password?" on the password page: a code to the address, then the new password's page.
+admin("PUT", f"/admin/applications/{config_id}/policy", {
+    "primaryMethods": ["emailOtp", "password"],
+    "flowTypes": ["signin", "signup", "accountManage"],
+    "password": {"minimumLength": 12},
+})
+driver.delete_all_cookies()
+authorize(login_hint=EMAIL)
+press("Continue")
+press("Enter your password")
+before = sent_count(EMAIL)
+press("Forgot password?")
+wait_for_text("Reset your password")
+shoot("password-reset-code")
+fill("code", new_code(EMAIL, before))
+press_primary()
+wait_for_text("Choose a new password")
+shoot("password-reset")
+
 driver.quit()
 print(json.dumps({"screenshots": shots}))

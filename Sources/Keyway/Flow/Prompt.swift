@@ -44,10 +44,10 @@ public enum Prompt: Sendable, Equatable {
     case enterTotp(digits: Int, purpose: MethodPurpose)
 
     /// Enter a password: the account's password to sign in (`purpose == .signIn`), or a new one
-    /// (`.create`, `.change`) of at least `minimumLength` characters when given. Show a secure
-    /// text field.
+    /// (`.create`, `.change`, `.reset`) of at least `minimumLength` characters when given. Show a
+    /// secure text field, and "Forgot password?" when ``PromptContext/offersPasswordReset``.
     ///
-    /// Answer with ``KeywayFlow/submitPassword(_:)``.
+    /// Answer with ``KeywayFlow/submitPassword(_:)``, or ``KeywayFlow/resetPassword()``.
     case enterPassword(purpose: PasswordPurpose, minimumLength: Int?)
 
     /// Fill in a server-defined form titled `title`: render one input per field, by its

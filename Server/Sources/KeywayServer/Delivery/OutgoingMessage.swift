@@ -13,10 +13,10 @@ struct OutgoingMessage: Sendable {
 
 /// The text of a sign-in code message.
 enum MessageTemplates {
-    /// What a code is for, as its message says it: signing in, signing up, or confirming the
-    /// user (a second factor set up, account management).
+    /// What a code is for, as its message says it: signing in, signing up, confirming the user
+    /// (a second factor set up, account management), or choosing a new password.
     enum CodePurpose: Sendable {
-        case signIn, signUp, verification
+        case signIn, signUp, verification, passwordReset
     }
 
     /// The code message: the application's email template when `template` is given (email), else
@@ -42,6 +42,11 @@ enum MessageTemplates {
             return (
                 "Your verification code",
                 "Your verification code is \(code). It expires in \(minutes) minutes. If you did not ask for it, ignore this message."
+            )
+        case .passwordReset:
+            return (
+                "Your password reset code",
+                "Your code to choose a new password is \(code). It expires in \(minutes) minutes. If you did not ask to reset your password, ignore this message: your password stays as it is."
             )
         }
     }

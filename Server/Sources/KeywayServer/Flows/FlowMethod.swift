@@ -158,6 +158,9 @@ enum FlowMethods {
         SMSCodeMethod(),
         SignInLinkMethod(),
         AuthenticatorMethod(),
+        // Before the passkey: a reset's new password comes before an offer to make a passkey
+        // (a sign-in asks for one such step at most).
+        PasswordResetMethod(),
         PasskeyMethod(),
         PasswordMethod(),
         ApprovalMethod(),

@@ -127,13 +127,14 @@ struct StepPage {
             break
         }
         var first = true
-        // A step of one action (and cancel) makes it the primary button; "Use another method"
-        // beside it does not count.
-        let buttons = step.actions.filter { $0.name != "anotherMethod" }.count
+        // A step of one action (and cancel) makes it the primary button; the links beside it
+        // ("Forgot password?", "Use another method") do not count.
+        let buttons = step.actions.filter { !Self.linkActions.contains($0.name) }.count
         for action in step.actions where !handled.contains(action.name) && action.method == "POST" {
             let style: HostedForm.Style = first && !action.fields.isEmpty || first && buttons <= 2 ? .primary : .secondary
-            // Skipping and going back to the choice of method are links below the buttons.
-            let link = action.name == "skip" || action.name == "anotherMethod"
+            // Skipping, a forgotten password and going back to the choice of method are links
+            // below the buttons.
+            let link = action.name == "skip" || Self.linkActions.contains(action.name)
             page.forms.append(self.form(for: action, flash: flash, style: link ? .link : style))
             if style == .primary { first = false }
         }
@@ -143,6 +144,9 @@ struct StepPage {
             HostedForm(action: "/login/cancel", csrfToken: csrfToken, submitLabel: strings("action.cancel"), style: .link))
         return page
     }
+
+    /// The actions a page shows as links below its buttons, never as its primary button.
+    static let linkActions: Set<String> = ["forgotPassword", "anotherMethod"]
 
     /// The form of a passkey action: the page's script runs the ceremony with `options` and puts
     /// the answer into the form's hidden `credential` value before sending it.

@@ -15,12 +15,16 @@ public struct PasswordPurpose: OpenStringValue {
     public static let create = PasswordPurpose(rawValue: "create")
     /// Choose a new password for the account.
     public static let change = PasswordPurpose(rawValue: "change")
+    /// Choose a new password after a code sent to the identifier (and the second factor, where
+    /// one is asked) proved who the user is ("Forgot password?"); the sign-in completes once it
+    /// is set.
+    public static let reset = PasswordPurpose(rawValue: "reset")
 
 }
 
 /// Payload of an `enterPassword` step.
 public struct EnterPasswordPayload: Codable, Sendable, Equatable {
-    /// Sign in, create or change.
+    /// Sign in, create, change or reset.
     public var purpose: PasswordPurpose
     /// The shortest password accepted, when choosing one.
     public var minimumLength: Int?

@@ -88,6 +88,9 @@ struct FlowProgress: Sendable, Equatable {
         var startedAsSignUp = false
         /// A dev application created the account on this sign-in.
         var createdUser = false
+        /// A password reset's code proved the identifier: the new password is chosen once the
+        /// second factor (where one is asked) is given, before the sign-in completes.
+        var resetsPassword = false
     }
 
     /// What a sign-up gathers for the account it creates when it completes.
@@ -301,12 +304,13 @@ extension MethodChoice: Codable {
 }
 
 extension FlowProgress.SignIn: Codable {
-    private enum CodingKeys: String, CodingKey { case startedAsSignUp, createdUser }
+    private enum CodingKeys: String, CodingKey { case startedAsSignUp, createdUser, resetsPassword }
 
     init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         startedAsSignUp = try container.value(.startedAsSignUp, or: false)
         createdUser = try container.value(.createdUser, or: false)
+        resetsPassword = try container.value(.resetsPassword, or: false)
     }
 }
 

@@ -21,10 +21,12 @@ extension FlowEngine {
                 "send-ip", address, limit: limits.rateLimits.codeSendsPerAddress, now: context.now, in: repositories)
         }
         let code = OneTimeCodeHasher.generate(digits: limits.codeLength)
+        // A dev application's first sign-in creates the account, so its code goes out too (not a
+        // password reset's: there is no password to reset).
         let deliver =
             deliverable
             && (!context.progress.isSignIn || context.user != nil
-                || (context.policy.autoCreateUsers && purpose == .primary))
+                || (context.policy.autoCreateUsers && purpose == .primary && method.worksWithoutEnrolment))
         context.flow.otpHash = deliver ? hasher.hash(code: code, flowId: context.flow.id) : nil
         context.flow.otpExpiresAt = context.now + milliseconds(limits.codeLifetime)
         context.flow.resendAt = context.now + milliseconds(limits.resendCooldown)

@@ -9,7 +9,7 @@ extension FlowEngine {
         return (try? active.state(as: PasswordStage.self))?.purpose ?? .signIn
     }
 
-    /// Checks a password (sign-in, re-verification) or sets one (sign-up, change). The slow hash
+    /// Checks a password (sign-in, re-verification) or sets one (sign-up, change, reset). The slow hash
     /// runs outside the write transaction, and only once the attempt was counted: a check is
     /// admitted (its limits checked and the attempt recorded as a failure until it succeeds) in a
     /// transaction of its own first, so a refused attempt costs no hashing, and parallel attempts
@@ -61,6 +61,9 @@ extension FlowEngine {
         }
         return try await run(target) { context, repositories in
             guard try self.passwordStage(context) == purpose else { throw FlowProblem.invalidStep }
+            if purpose == .reset {
+                return try await self.finishPasswordReset(hash: hash, &context, in: repositories)
+            }
             if purpose == .create {
                 guard var draft = context.progress.signUpDraft else { throw FlowProblem.invalidStep }
                 try draft.keep(PasswordCredential(hash: hash), for: .password)

@@ -33,8 +33,9 @@ struct PasswordMethod: FlowMethod {
         context.progress.stage = .method(try ActiveMethod(id, purpose: purpose, state: PasswordStage(purpose: .signIn)))
     }
 
-    /// Asks for a new password: the one of the account a sign-up creates (`create`), or a new one
-    /// for the account (`change`, after a fresh verification).
+    /// Asks for a new password: the one of the account a sign-up creates (`create`), a new one for
+    /// the account (`change`, after a fresh verification), or one that replaces a forgotten one
+    /// (`reset`, after a code to the identifier and the second factor).
     static func beginChoosing(_ purpose: PasswordPurpose, _ context: inout FlowEngine.Context) throws {
         context.progress.stage = .method(
             try ActiveMethod(
@@ -47,6 +48,7 @@ struct PasswordMethod: FlowMethod {
             switch purpose {
             case .create: StepInfo(id: "createPassword", label: "Choose a password")
             case .change: StepInfo(id: "changePassword", label: "Choose a new password")
+            case .reset: StepInfo(id: "resetPassword", label: "Choose a new password")
             default: StepInfo(id: "enterPassword", label: "Enter your password")
             }
         let choosing = purpose != .signIn
@@ -60,6 +62,9 @@ struct PasswordMethod: FlowMethod {
                     autocomplete: choosing ? "new-password" : "current-password",
                     minLength: choosing ? minimumLength : nil, maxLength: 128)
             ])
+        if PasswordResetMethod.isOffered(context) {
+            draft.post("forgotPassword", "forgotPassword", label: "Forgot password?")
+        }
     }
 
     /// A sign-up chooses the password the policy signs in with before the account exists.
@@ -83,7 +88,12 @@ struct PasswordMethod: FlowMethod {
         return EnrolledMethod(type: id, label: "Password", isSecondFactor: false)
     }
 
-    var notices: [String: String] { ["passwordChanged": "Your password was changed."] }
+    var notices: [String: String] {
+        [
+            "passwordChanged": "Your password was changed.",
+            "passwordReset": "Your password was changed, and your account was signed out everywhere else.",
+        ]
+    }
 
     func routes(_ routes: FlowInputRoutes) {
         let engine = routes.engine
@@ -96,7 +106,7 @@ struct PasswordMethod: FlowMethod {
 
 /// The state of a password stage: what the password is for.
 struct PasswordStage: Codable, Sendable, Equatable {
-    /// Sign in (the default when missing), create or change.
+    /// Sign in (the default when missing), create, change or reset.
     var purpose: PasswordPurpose?
 }
 
