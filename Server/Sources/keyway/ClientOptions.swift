@@ -49,6 +49,40 @@ struct ClientOptions: ParsableArguments {
     @Option(help: "Where the CLI keeps its encrypted session and device key (default: $KEYWAY_HOME or ~/.keyway).")
     var stateDir: String?
 
+    @Option(
+        name: .customLong("request-timeout"),
+        help: "Seconds a request waits for the server's answer, 1 to 600 (default: $KEYWAY_REQUEST_TIMEOUT, else 30).")
+    var requestTimeoutOption: Double?
+
+    /// The request timeout when neither `--request-timeout` nor `KEYWAY_REQUEST_TIMEOUT` gives one.
+    static let defaultRequestTimeout: TimeInterval = 30
+
+    /// Seconds a request waits for the server's answer: `--request-timeout`, else
+    /// `$KEYWAY_REQUEST_TIMEOUT`, else ``defaultRequestTimeout`` (checked by ``validate()``).
+    var requestTimeout: TimeInterval {
+        if let requestTimeoutOption { return requestTimeoutOption }
+        if let given = ProcessInfo.processInfo.environment["KEYWAY_REQUEST_TIMEOUT"], let seconds = TimeInterval(given) {
+            return seconds
+        }
+        return Self.defaultRequestTimeout
+    }
+
+    /// The transport of the command's requests, with ``requestTimeout``.
+    var transport: URLSessionTransport { URLSessionTransport(timeout: requestTimeout) }
+
+    func validate() throws {
+        if let given = ProcessInfo.processInfo.environment["KEYWAY_REQUEST_TIMEOUT"], requestTimeoutOption == nil,
+            !given.isEmpty, TimeInterval(given) == nil
+        {
+            throw ValidationError("KEYWAY_REQUEST_TIMEOUT is a number of seconds, 1 to 600.")
+        }
+        guard (1...600).contains(requestTimeout) else {
+            throw ValidationError(
+                requestTimeoutOption != nil
+                    ? "--request-timeout is 1 to 600 seconds." : "KEYWAY_REQUEST_TIMEOUT is 1 to 600 seconds.")
+        }
+    }
+
     /// The SDK for the chosen server and application, with trusted devices on: after a second
     /// factor the SDK enrols this machine (named after its host name) and later sign-ins prove it
     /// instead, when the application's policy allows it. The device records and software keys are
@@ -74,7 +108,8 @@ struct ClientOptions: ParsableArguments {
             let deviceTrust = DeviceTrustOptions(appIdentifier: Self.appIdentifier, storage: storage)
             return try KeywayClient(
                 configID: configId, baseURL: url,
-                options: KeywayOptions(primaryMethodSelectionPolicy: primaryMethodSelectionPolicy, deviceTrust: deviceTrust))
+                options: KeywayOptions(
+                    primaryMethodSelectionPolicy: primaryMethodSelectionPolicy, transport: transport, deviceTrust: deviceTrust))
         } catch {
             throw ValidationError(String(describing: error))
         }

@@ -72,7 +72,7 @@ struct EncryptCommand: AsyncParsableCommand {
                 else { throw ExitCode.failure }
                 let request = try await encryptor.seal(plaintext)
                 let header = try await activation.sign(method: "POST", uriID: uriId, body: request.body, with: authentication)
-                let transport = URLSessionTransport()
+                let transport = options.transport
                 let response = try await transport.send(TransportRequest(
                     method: "POST", url: target,
                     headers: ["Content-Type": "application/json", PowerAuthAuthorizationHeader.name: header.value], body: request.body))

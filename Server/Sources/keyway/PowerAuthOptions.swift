@@ -52,7 +52,8 @@ struct PowerAuthOptions: ParsableArguments {
             return DeviceActivation(
                 configuration: configuration, appIdentifier: ClientOptions.appIdentifier, storage: storage,
                 options: DeviceActivationOptions(
-                    biometry: TerminalBiometry(storage: storage, terminal: Terminal()), deviceInfo: ProcessInfo.processInfo.hostName))
+                    transport: client.transport, biometry: TerminalBiometry(storage: storage, terminal: Terminal()),
+                    deviceInfo: ProcessInfo.processInfo.hostName))
         } catch {
             throw ValidationError(String(describing: error))
         }

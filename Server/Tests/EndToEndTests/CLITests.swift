@@ -26,6 +26,18 @@ struct CLITests {
         code == "000000" ? "111111" : "000000"
     }
 
+    @Test func aRequestTimeoutOutsideItsRangeIsRefusedBeforeAnyRequest() async throws {
+        let option = try CLIProcess(arguments: ["whoami", "--server", "http://127.0.0.1:9", "--request-timeout", "0"])
+        #expect(try await option.waitForExit() != 0)
+        #expect(option.standardError.contains("--request-timeout is 1 to 600 seconds."), "stderr: \(option.standardError)")
+        let environment = try CLIProcess(
+            arguments: ["whoami", "--server", "http://127.0.0.1:9"], environment: ["KEYWAY_REQUEST_TIMEOUT": "soon"])
+        #expect(try await environment.waitForExit() != 0)
+        #expect(
+            environment.standardError.contains("KEYWAY_REQUEST_TIMEOUT is a number of seconds, 1 to 600."),
+            "stderr: \(environment.standardError)")
+    }
+
     @Test func jsonSignInPrintsOnlyTheVerifiedTokenResponse() async throws {
         try await withTestServer(TestServer.start(clock: ManualClock())) { server in
             let cli = try login(server, email: "cli@example.com")

@@ -37,6 +37,9 @@ final class CLIProcess: ScopedTestServer, Sendable {
         // Each run keeps its session in a folder of its own unless the test shares one.
         merged["KEYWAY_HOME"] = TestFiles.directory
             .appendingPathComponent("keyway-cli-\(UUID().uuidString)").path
+        // As patient as the tests' own SDK clients (`URLSessionTransport.patient`): a busy or
+        // paused machine must not decide a test by the CLI's default 30 s.
+        merged["KEYWAY_REQUEST_TIMEOUT"] = "120"
         for (key, value) in environment { merged[key] = value }
         process = try ChildProcess(
             executable: try Self.executable(named: executable).path, arguments: arguments, environment: merged)
