@@ -224,7 +224,7 @@ if not wait_for_text("Activation code"):
 shoot("activation-code")
 # Adding an SMS number: a fresh verification first (when asked), then the number's page.
 before = sent_count(EMAIL)
-press("Set up or change the SMS phone number")
+press("Set up")
 if driver.find_elements(By.CSS_SELECTOR, "button.kw-button-secondary") and not driver.find_elements(By.NAME, "phone"):
     for button in driver.find_elements(By.CSS_SELECTOR, "button[type=submit]"):
         if button.text.strip().startswith("Email a code"):

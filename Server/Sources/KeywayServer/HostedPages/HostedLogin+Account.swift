@@ -55,9 +55,14 @@ extension HostedLogin {
         guard let session = try await sessions.live(token: BrowserCookies.value(cookies.sessionName, in: request)) else {
             return
         }
-        if !onOperation {
-            try await activationExtras(&page, visit: visit, userId: session.userId, strings: strings)
+        // On an operation's own step (a fresh verification, a new password), only the way back.
+        if onOperation {
+            if let index = page.forms.firstIndex(where: { $0.action == "/login/cancel" }) {
+                page.forms[index].submitLabel = strings("account.back")
+            }
+            return
         }
+        try await activationExtras(&page, visit: visit, userId: session.userId, strings: strings)
         let consents = try await database.read { try await $0.consents.all(userId: session.userId) }
         var items: [HostedListItem] = []
         for consent in consents {
@@ -76,19 +81,13 @@ extension HostedLogin {
                         submitLabel: strings("account.revokeConsent"), style: .secondary)))
         }
         if !items.isEmpty { page.displays.append(.list(label: strings("account.consents"), items: items)) }
-        // On an operation's own step, cancelling goes back to the account; on the account's
-        // page itself, signing out replaces it.
-        if let index = page.forms.firstIndex(where: { $0.action == "/login/cancel" }) {
-            if onOperation {
-                page.forms[index].submitLabel = strings("account.back")
-                return
-            }
-            page.forms.remove(at: index)
-        }
+        // On the account's page itself, signing out replaces cancelling: the page's last action,
+        // set apart from the account's own buttons.
+        page.forms.removeAll { $0.action == "/login/cancel" }
         page.forms.append(
             HostedForm(
                 action: "/account/logout", csrfToken: visit.record.csrfToken, submitLabel: strings("account.signOut"),
-                style: .secondary))
+                style: .link))
     }
 
     /// `POST /account/consents/revoke`: withdraws the user's consent for a client.

@@ -20,7 +20,15 @@ extension HostedLogin {
                     ]),
                 form: nil)
         }
-        if !items.isEmpty { page.displays.append(.list(label: strings("activation.listed"), items: items)) }
+        // Into the section of the account step that makes a code for another device, when it has one.
+        let section = strings("activation.section", ["application": visit.application.name])
+        if let index = page.displays.firstIndex(where: { if case .list(section, _, _) = $0 { true } else { false } }),
+            case .list(let label, _, let actions) = page.displays[index]
+        {
+            page.displays[index] = .list(label: label, items: items, actions: actions)
+        } else if !items.isEmpty {
+            page.displays.append(.list(label: strings("activation.listed"), items: items))
+        }
     }
 
     /// An RFC 3339 time as `HH:mm UTC`.

@@ -97,23 +97,17 @@ struct StepPage {
             page.refreshAfter = max(2, approval.pollInterval)
             page.links.append(HostedLink(text: strings("approval.checkNow"), href: "/login"))
         case .manageAccount(let account):
-            page.displays.append(
-                .list(
-                    label: strings("account.methods"),
-                    items: account.methods.map { HostedListItem(title: $0.label, detail: $0.detail) }))
-            if let passkeys = account.passkeys, !passkeys.isEmpty {
+            page.title = strings("account.title")
+            let portal = AccountPortal(step: step, account: account, strings: strings, csrfToken: csrfToken)
+            page.displays += portal.sections()
+            handled.formUnion(portal.handled)
+            if let create = step.action(named: "createActivationCode") {
+                // Which application the other device's code is for, with the devices it lists.
+                handled.insert(create.name)
                 page.displays.append(
                     .list(
-                        label: strings("account.passkeys"),
-                        items: passkeys.map {
-                            HostedListItem(title: $0.name, detail: strings($0.synced ? "passkey.synced" : "passkey.deviceBound"))
-                        }))
-            }
-            if let devices = account.devices, !devices.isEmpty {
-                page.displays.append(
-                    .list(
-                        label: strings("account.devices"),
-                        items: devices.map { HostedListItem(title: $0.name, detail: nil) }))
+                        label: strings("activation.section", ["application": applicationName]), items: [],
+                        actions: [self.form(for: create, flash: flash, style: .secondary)]))
             }
             if let issued = account.activationCode {
                 page.messages.append(

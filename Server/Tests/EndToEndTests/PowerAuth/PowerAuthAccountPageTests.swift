@@ -55,7 +55,7 @@ struct PowerAuthAccountPageTests {
             #expect(answer.status == 200, "\(answer.json)")
             #expect(try await device.status().state == .active)
             let listed = try await agent.open("/login")
-            #expect(listed.text.contains("Devices activated for signing"), "\(listed.text)")
+            #expect(listed.text.contains("Devices that sign for"), "\(listed.text)")
             #expect(listed.text.contains(device.fingerprint))
         }
     }

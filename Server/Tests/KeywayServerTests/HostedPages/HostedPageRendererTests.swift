@@ -12,8 +12,8 @@ import Testing
 
     /// The forms of a list display's items.
     static func itemForms(_ display: HostedDisplay) -> [HostedForm] {
-        guard case .list(_, let items) = display else { return [] }
-        return items.compactMap(\.form)
+        guard case .list(_, let items, _) = display else { return [] }
+        return items.flatMap(\.forms)
     }
 
     @Test("every sample is a well-formed document with one h1, a main, a language and a viewport", arguments: HostedPageSamples.all.map(\.name))

@@ -141,6 +141,47 @@ enum HostedPageSamples {
         ],
         links: [HostedLink(text: "Back to Acme Notes", href: "https://notes.example.com/")])
 
+    /// The account portal: rows with two forms (one with an input), a row without any, and forms
+    /// of a whole list.
+    static let account: HostedPage = {
+        func form(_ action: String, _ label: String, hidden: [HostedHiddenValue] = [], fields: [HostedField] = [])
+            -> HostedForm
+        {
+            HostedForm(
+                action: "/login/action", csrfToken: "csrf-9",
+                hidden: [HostedHiddenValue(name: "action", value: action)] + hidden, fields: fields, submitLabel: label,
+                style: .secondary)
+        }
+        return HostedPage(
+            title: "Your account", subtitle: nil, theme: theme,
+            displays: [
+                .list(
+                    label: "Sign-in methods",
+                    items: [
+                        HostedListItem(title: "Email codes", detail: "ada@example.com"),
+                        HostedListItem(title: "Password", detail: nil, forms: [form("changePassword", "Change")]),
+                        HostedListItem(
+                            title: "Authenticator app", detail: nil,
+                            forms: [form("setupTotp", "Replace"), form("removeTotp", "Remove")]),
+                    ]),
+                .list(
+                    label: "Passkeys",
+                    items: [
+                        HostedListItem(
+                            title: "MacBook", detail: "Synced passkey",
+                            forms: [
+                                form(
+                                    "renamePasskey", "Rename", hidden: [HostedHiddenValue(name: "passkeyId", value: "pk_1")],
+                                    fields: [HostedField(name: "name", label: "Name", kind: .text, value: "MacBook", maxLength: 64)]),
+                                form("removePasskey", "Remove", hidden: [HostedHiddenValue(name: "passkeyId", value: "pk_1")]),
+                            ])
+                    ],
+                    actions: [form("addPasskey", "Add a passkey")]),
+                .list(label: "Devices that sign for Acme Notes", items: [], actions: [form("createActivationCode", "Activate another device")]),
+            ],
+            forms: [HostedForm(action: "/account/logout", csrfToken: "csrf-9", submitLabel: "Sign out", style: .link)])
+    }()
+
     /// A method choice with upstream providers: buttons with their icons.
     static let providers: HostedPage = {
         var google = HostedForm(
@@ -192,5 +233,6 @@ enum HostedPageSamples {
     static let all: [(name: String, page: HostedPage)] = [
         ("sign-in", signIn), ("code", code), ("sign-up", signUp), ("totp", totp), ("waiting", waiting),
         ("devices", devices), ("providers", providers), ("redirect", redirect), ("consent", consent),
+        ("account", account),
     ]
 }

@@ -55,8 +55,9 @@ enum HostedDisplay: Sendable, Equatable {
     case key(label: String, value: String)
     /// A QR code of `data`, drawn as an inline SVG, with `label` as its accessible name.
     case qrCode(label: String, data: String)
-    /// A list of items, each with an optional detail line.
-    case list(label: String, items: [HostedListItem])
+    /// A list of items, each with an optional detail line and forms of its own, then `actions`:
+    /// forms of the whole list (*Add a passkey*).
+    case list(label: String, items: [HostedListItem], actions: [HostedForm] = [])
     /// A paragraph of text.
     case text(String)
     /// An `https` image with its text alternative (a client's logo on the consent page); left
@@ -64,11 +65,24 @@ enum HostedDisplay: Sendable, Equatable {
     case image(url: String, alt: String)
 }
 
-/// One item of a ``HostedDisplay/list(label:items:)``; it may carry its own form (revoke).
+/// One item of a ``HostedDisplay/list(label:items:actions:)``; it may carry forms of its own
+/// (revoke; rename and remove).
 struct HostedListItem: Sendable, Equatable {
     var title: String
     var detail: String?
-    var form: HostedForm?
+    /// Its forms, in order.
+    var forms: [HostedForm]
+
+    init(title: String, detail: String?, forms: [HostedForm]) {
+        self.title = title
+        self.detail = detail
+        self.forms = forms
+    }
+
+    /// An item with one form, or none.
+    init(title: String, detail: String? = nil, form: HostedForm? = nil) {
+        self.init(title: title, detail: detail, forms: form.map { [$0] } ?? [])
+    }
 }
 
 /// A form posting to the hosted pages.

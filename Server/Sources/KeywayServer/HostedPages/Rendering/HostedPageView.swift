@@ -123,8 +123,14 @@ struct HostedDisplayView: Sendable {
     let qrExtent: String
     /// The QR code's path (empty when not a QR code).
     let qrPath: String
+    /// Whether the list has items.
+    let hasItems: Bool
     /// The list's items.
     let items: [HostedListItemView]
+    /// Whether the list has forms of its own, under its items.
+    let hasActions: Bool
+    /// The list's own forms (*Add a passkey*).
+    let actions: [HostedFormView]
     /// The image's `https` URL (empty when not an image).
     let imageURL: String
 }
@@ -139,7 +145,9 @@ struct HostedListItemView: Sendable {
     let hasDetail: Bool
     /// The detail line.
     let detail: String
-    /// The item's form: none or one.
+    /// Whether the item has forms.
+    let hasForms: Bool
+    /// The item's forms, in order.
     let form: [HostedFormView]
 }
 

@@ -74,19 +74,21 @@ struct HostedPageViewBuilder {
         case .qrCode(let label, let data):
             guard let svg = QRCodeSVG(data: data) else { return nil }
             return Self.display(isQRCode: true, label: label, qrExtent: String(svg.extent), qrPath: svg.path)
-        case .list(let label, let items):
+        case .list(let label, let items, let actions):
             itemCount += 1
             let labelId = "kw-list\(itemCount)"
             let views = items.map { item in
                 itemCount += 1
                 let titleId = "kw-item\(itemCount)"
-                let form = item.form.flatMap { self.form($0, describedBy: titleId) }
-                if let form { itemForms.append(form) }
+                let forms = item.forms.compactMap { self.form($0, describedBy: titleId) }
+                itemForms += forms
                 return HostedListItemView(
                     title: item.title, titleId: titleId, hasDetail: !(item.detail ?? "").isEmpty,
-                    detail: item.detail ?? "", form: form.map { [$0] } ?? [])
+                    detail: item.detail ?? "", hasForms: !forms.isEmpty, form: forms)
             }
-            return Self.display(isList: true, label: label, labelId: labelId, items: views)
+            let actionViews = actions.compactMap { self.form($0, describedBy: labelId) }
+            itemForms += actionViews
+            return Self.display(isList: true, label: label, labelId: labelId, items: views, actions: actionViews)
         case .text(let text):
             return Self.display(isText: true, label: text)
         case .image(let url, let alt):
@@ -100,12 +102,12 @@ struct HostedPageViewBuilder {
         isValues: Bool = false, isKey: Bool = false, isQRCode: Bool = false, isList: Bool = false,
         isText: Bool = false, isImage: Bool = false, label: String = "", labelId: String = "",
         values: [HostedValueView] = [], keyGroups: [String] = [], qrExtent: String = "", qrPath: String = "",
-        items: [HostedListItemView] = [], imageURL: String = ""
+        items: [HostedListItemView] = [], actions: [HostedFormView] = [], imageURL: String = ""
     ) -> HostedDisplayView {
         HostedDisplayView(
             isValues: isValues, isKey: isKey, isQRCode: isQRCode, isList: isList, isText: isText, isImage: isImage,
             label: label, labelId: labelId, values: values, keyGroups: keyGroups, qrExtent: qrExtent, qrPath: qrPath,
-            items: items, imageURL: imageURL)
+            hasItems: !items.isEmpty, items: items, hasActions: !actions.isEmpty, actions: actions, imageURL: imageURL)
     }
 
     /// The view of `field` with element id `id`.

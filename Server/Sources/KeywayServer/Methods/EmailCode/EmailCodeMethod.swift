@@ -46,9 +46,10 @@ struct EmailCodeMethod: CodeMethod {
     }
 
     func enrolledMethod(_ context: FlowEngine.Context) -> EnrolledMethod? {
+        // The account step is its owner's: the address is shown whole.
         guard let email = context.user?.email else { return nil }
         return EnrolledMethod(
-            type: id, label: "Email codes", detail: EmailAddress.mask(email),
+            type: id, label: "Email codes", detail: email,
             isSecondFactor: context.policy.mfaMethods.contains(id))
     }
 

@@ -84,9 +84,10 @@ struct SMSCodeMethod: CodeMethod {
     }
 
     func enrolledMethod(_ context: FlowEngine.Context) -> EnrolledMethod? {
+        // The account step is its owner's: the number is shown whole.
         guard let phone = context.user?.verifiedPhone else { return nil }
         return EnrolledMethod(
-            type: id, label: "SMS codes", detail: PhoneNumber.mask(phone),
+            type: id, label: "SMS codes", detail: phone,
             isSecondFactor: context.policy.mfaMethods.contains(id))
     }
 
