@@ -139,7 +139,8 @@ struct AnotherMethodTests {
             login.type(try Self.number(of: "password", in: menu))
             try await login.waitForError(containing: "Password (Enter alone for other choices): ")
             login.type("")
-            try await login.waitForError(containing: "Type 'm' for another method, 'cancel', or Enter to type it: ")
+            try await login.waitForError(
+                containing: "Type 'f' if you forgot it, 'm' for another method, 'cancel', or Enter to type it: ")
             login.type("m")
             let again = try await login.waitForError(containing: "Choose 1-2", after: "Enter to type it: ")
             login.type(try Self.number(of: "code", in: again))

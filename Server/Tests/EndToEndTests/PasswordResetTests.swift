@@ -179,16 +179,30 @@ struct PasswordResetTests {
             // The SDK refuses it locally…
             await keyway.flow.resetPassword()
             #expect(keyway.flow.currentUpdate.errorInfo?.code == .actionUnavailable)
-            // …and the server refuses it too, leaving the step as it was.
-            let step = try #require(await keyway.flow.currentStep)
+            // …and the server refuses it too, on a choice of method (a flow of its own, whose
+            // token the test holds).
+            let start = try await harness.server.request(
+                "POST", "/v1/flows",
+                headers: ["Content-Type": "application/json", "X-Keyway-Config-Id": TestServer.configId],
+                body: Data(
+                    #"{"flowType":"signin","identifier":"elsewhere@example.com","codeChallenge":"E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM","codeChallengeMethod":"S256"}"#
+                        .utf8))
+            let created = try #require(try JSONSerialization.jsonObject(with: start.body) as? [String: Any])
+            #expect(created["kind"] as? String == "selectMethod", "\(created)")
+            let flowId = try #require(created["flowId"] as? String)
+            let token = try #require(created["flowToken"] as? String)
             let refused = try await harness.server.request(
-                "POST", "/v1/flows/\(step.flowId)/forgotPassword",
-                headers: ["X-Keyway-Config-Id": TestServer.configId, "X-Keyway-Flow-Token": try #require(step.flowToken).revealed])
+                "POST", "/v1/flows/\(flowId)/forgotPassword",
+                headers: ["X-Keyway-Config-Id": TestServer.configId, "X-Keyway-Flow-Token": token])
             #expect(refused.status == 409)
             let problem = try JSONSerialization.jsonObject(with: refused.body) as? [String: Any]
             #expect(problem?["code"] as? String == "invalid_step")
-            await keyway.flow.submitCode(try await harness.server.latestCode(to: "elsewhere@example.com"))
-            #expect(keyway.flow.currentUpdate.errorInfo?.code == .invalidCode)
+            // The flow is where it was: a password still answers the choice.
+            let after = try await harness.server.request(
+                "GET", "/v1/flows/\(flowId)",
+                headers: ["X-Keyway-Config-Id": TestServer.configId, "X-Keyway-Flow-Token": token])
+            let again = try #require(try JSONSerialization.jsonObject(with: after.body) as? [String: Any])
+            #expect(again["kind"] as? String == "selectMethod", "\(again)")
         }
     }
 

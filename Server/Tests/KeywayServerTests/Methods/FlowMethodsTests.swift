@@ -9,7 +9,10 @@ struct FlowMethodsTests {
     @Test func eachModuleIsRegisteredOnceUnderItsID() {
         let ids = FlowMethods.all.map(\.id)
         #expect(Set(ids).count == ids.count)
-        #expect(ids == [.emailOtp, .smsOtp, .signInLink, .totp, .passkey, .password, .deviceApproval, .trustedDevice])
+        #expect(
+            ids == [
+                .emailOtp, .smsOtp, .signInLink, .totp, .passwordReset, .passkey, .password, .deviceApproval, .trustedDevice,
+            ])
         for id in ids { #expect(FlowMethods.module(id)?.id == id) }
         #expect(FlowMethods.module(AuthenticationMethod(rawValue: "smartcard")) == nil)
     }
