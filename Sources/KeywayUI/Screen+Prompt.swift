@@ -82,7 +82,7 @@ extension Screen {
             screen.instruction = "What would you like to do?"
             screen.displays = Self.accountDisplays(
                 methods: methods, devices: step.manageAccount?.devices, activationCode: step.manageAccount?.activationCode,
-                passkeys: step.manageAccount?.passkeys)
+                passkeys: step.manageAccount?.passkeys, sessions: step.manageAccount?.sessions)
             for operation in operations {
                 if operation.name == "finish" {
                     screen.primaryAction = ScreenAction(
@@ -194,11 +194,11 @@ extension Screen {
                 text: "\(attemptsRemaining) attempt\(attemptsRemaining == 1 ? "" : "s") left."))
     }
 
-    /// The account's methods, its trusted devices where the application trusts devices, and its
-    /// passkeys where it offers them.
+    /// The account's methods, its trusted devices where the application trusts devices, its
+    /// passkeys where it offers them, and where it is signed in.
     private static func accountDisplays(
         methods: [EnrolledMethod], devices: [TrustedDevice]?, activationCode: IssuedActivationCode?,
-        passkeys: [PasskeySummary]?
+        passkeys: [PasskeySummary]?, sessions: [AccountSession]?
     ) -> [ScreenDisplay] {
         var displays: [ScreenDisplay] = [
             .list(
@@ -220,6 +220,16 @@ extension Screen {
         }
         if let passkeys {
             displays.append(passkeyList(passkeys))
+        }
+        if let sessions, !sessions.isEmpty {
+            displays.append(
+                .list(
+                    title: "Where you are signed in",
+                    items: sessions.map { session in
+                        let since = "signed in \(session.signedInAt.formatted(date: .abbreviated, time: .shortened))"
+                        return ScreenListItem(
+                            title: session.application, detail: session.current ? "\(since) · this session" : since)
+                    }))
         }
         if let activationCode {
             let until = activationCode.expiresAt.formatted(date: .omitted, time: .shortened)

@@ -230,6 +230,33 @@ struct ScreenTests {
         #expect(screen.inputs(of: try #require(screen.action("setupTotp"))).isEmpty)
     }
 
+    @Test func accountManagementListsWhereTheAccountIsSignedIn() throws {
+        let screen = Steps.screen(
+            try Steps.step(
+                "manageAccount",
+                payload: #"{"methods":[],"sessions":[{"id":"ses_1","application":"Shop","signedInAt":"2026-11-24T10:00:00Z","methods":["otp"],"current":true},{"id":"ses_2","application":"Shop for iPad","signedInAt":"2026-11-20T08:00:00Z","methods":["pwd"],"current":false}]}"#,
+                actions: [
+                    Steps.action(
+                        "endSession", "manage/endSession", label: "Sign out a session",
+                        fields: #"[{"name":"sessionId","type":"select","required":true,"label":"Session","options":[{"value":"ses_2","label":"Shop for iPad"}]}]"#),
+                    Steps.action("endOtherSessions", "manage/endOtherSessions", label: "Sign out everywhere else"),
+                    Steps.action("finish", "manage/finish", label: "Done"),
+                ]))
+        let day = { (text: String) in
+            ISO8601DateFormatter().date(from: text)!.formatted(date: .abbreviated, time: .shortened)
+        }
+        #expect(
+            screen.displays.last
+                == .list(
+                    title: "Where you are signed in",
+                    items: [
+                        ScreenListItem(title: "Shop", detail: "signed in \(day("2026-11-24T10:00:00Z")) · this session"),
+                        ScreenListItem(title: "Shop for iPad", detail: "signed in \(day("2026-11-20T08:00:00Z"))"),
+                    ]))
+        #expect(screen.secondaryActions.map(\.id) == ["endSession", "endOtherSessions", "cancel"])
+        #expect(screen.inputs(of: try #require(screen.action("endSession"))).map(\.name) == ["sessionId"])
+    }
+
     @Test func anApprovalShowsTheNumberTheCodeAndTheExpiry() throws {
         let screen = Steps.screen(
             try Steps.step(

@@ -181,7 +181,8 @@ public final class KeywayServerApp: Sendable {
                 secrets: SecretBox(key: sealingKey), logger: logger,
                 issuer: { issuerBox.current ?? fallbackIssuer }, appAttest: appAttest, metrics: metrics,
                 powerAuthSecrets: powerAuthSecrets,
-                upstream: UpstreamProviders(clock: configuration.clock, logger: logger))
+                upstream: UpstreamProviders(clock: configuration.clock, logger: logger),
+                accessTokenLifetime: configuration.tokenLifetimes.accessToken)
             return KeywayServerApp(
                 configuration: configuration, devConfigId: devConfigId, createdAdminToken: createdAdminToken,
                 logger: logger, database: database,

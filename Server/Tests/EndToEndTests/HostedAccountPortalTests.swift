@@ -11,15 +11,17 @@ struct HostedAccountPortalTests {
     static var policy: [String: Any] {
         [
             "primaryMethods": ["emailOtp", "password"], "mfaMethods": ["totp"], "mfaMode": "optional",
-            "flowTypes": ["signin", "signup", "accountManage"],
+            "flowTypes": ["signin", "accountManage"],
         ]
     }
 
     /// Signs `email` in through the pages by an email code, skipping the optional second factor.
     static func signIn(_ agent: PageAgent, _ server: TestServer, client: TestRelyingParty, email: String) async throws {
         var page = try await agent.open(client.authorizePath(TestRelyingParty.Request()))
+        var trail: [String] = []
         for _ in 0..<10 {
             if page.redirect != nil { return }
+            trail.append("\(page.status) \(page.path) \(page.forms.map { $0.values["action"] ?? $0.path }) \(page.text.prefix(300))")
             if let identify = page.form("/login/identify") {
                 page = try await agent.submit(identify, ["identifier": email])
             } else if let choice = page.form("/login/action", ["action": "selectMethod", "methodId": "emailOtp"]) {
@@ -32,7 +34,7 @@ struct HostedAccountPortalTests {
                 throw TestFailure("A page without a known step (\(page.status) \(page.path)): \(page.text)")
             }
         }
-        throw TestFailure("The sign-in did not reach the client: \(page.text)")
+        throw TestFailure("The sign-in did not reach the client: \(trail) \(page.status) \(page.text)")
     }
 
     @Test func methodsAreRowsWithTheirButtonsAndSigningOutStandsApart() async throws {
@@ -79,6 +81,63 @@ struct HostedAccountPortalTests {
             #expect(page.text.contains("Your password was changed."), "\(page.text)")
             #expect(page.form("/login/action", ["action": "changePassword"])?.button == "Change", "\(page.text)")
             #expect(page.form("/account/logout") != nil)
+        }
+    }
+
+    /// Two browsers signed in to one account: each sees both sessions, its own marked "This
+    /// browser" without a button; signing the other out from here ends that browser's hosted
+    /// session too, and "Sign out everywhere else" keeps only this one.
+    @Test func theSessionsAreListedAndTheOthersSignedOutFromTheAccount() async throws {
+        let clock = ManualClock()
+        try await withTestServer(TestServer.start(clock: clock, adminToken: testAdminToken)) { server in
+            #expect(
+                try await server.admin("PUT", "/admin/applications/\(TestServer.configId)/policy", Self.policy).status == 200)
+            let client = TestRelyingParty()
+            try await server.registerRedirectURI(client.redirectURI)
+            let email = "sessions@example.com"
+            let here = PageAgent(server: server)
+            let there = PageAgent(server: server)
+            try await Self.signIn(here, server, client: client, email: email)
+            try await Self.signIn(there, server, client: client, email: email)
+
+            var account = try await here.open("/account")
+            #expect(account.text.contains("Where you are signed in"), "\(account.text)")
+            #expect(account.text.contains("This browser"), "\(account.text)")
+            // One other session: one row button, and the section's own.
+            let others = account.forms.filter { $0.values["action"] == "endSession" }
+            #expect(others.count == 1, "\(account.text)")
+            var other = try #require(others.first)
+            #expect(other.button == "Sign out")
+            #expect(account.form("/login/action", ["action": "endOtherSessions"])?.button == "Sign out everywhere else")
+            // The other browser sees this one as its other session.
+            let seenThere = try await there.open("/account")
+            #expect(seenThere.forms.filter { $0.values["action"] == "endSession" }.count == 1, "\(seenThere.text)")
+            // Past an access token's lifetime, with no refresh token: still listed while that
+            // browser stays signed in to the hosted pages.
+            clock.advance(by: 16 * 60)
+            account = try await here.open("/account")
+            #expect(account.forms.filter { $0.values["action"] == "endSession" }.count == 1, "\(account.text)")
+
+            other = try #require(account.forms.first { $0.values["action"] == "endSession" })
+            account = try await here.submit(other)
+            #expect(account.text.contains("That session is signed out."), "\(account.text)")
+            #expect(account.forms.allSatisfy { $0.values["action"] != "endSession" }, "\(account.text)")
+            #expect(account.form("/login/action", ["action": "endOtherSessions"]) == nil)
+            #expect(account.text.contains("This browser"))
+            // That browser is signed out of the hosted pages, not only of the application.
+            let after = try await there.open("/account")
+            #expect(after.text.contains("Sign in through one of this project's applications first"), "\(after.text)")
+
+            // Signed in again there, then every other session out at once.
+            try await Self.signIn(there, server, client: client, email: email)
+            account = try await here.open("/account")
+            let everywhere = try #require(account.form("/login/action", ["action": "endOtherSessions"]), "\(account.text)")
+            account = try await here.submit(everywhere)
+            #expect(account.text.contains("Every other session is signed out."), "\(account.text)")
+            #expect(account.forms.allSatisfy { $0.values["action"] != "endSession" })
+            #expect(try await there.open("/account").text.contains("Sign in through one of this project's applications first"))
+            // This browser stays signed in.
+            #expect(try await here.open("/account").text.contains("This browser"))
         }
     }
 }

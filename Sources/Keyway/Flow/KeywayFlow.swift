@@ -151,6 +151,17 @@ public final class KeywayFlow: Sendable {
         await driver.perform(.named("revokeDevice"), parameters: ["deviceId": id])
     }
 
+    /// Signs out one of the other sessions a ``Prompt/manageAccount(methods:operations:)`` prompt
+    /// lists (`context.step.manageAccount?.sessions`, those not ``KeywayProtocol/AccountSession/current``):
+    /// its tokens stop working, and a browser it signed in through is signed out of the hosted
+    /// pages. The prompt comes back without it. `perform(operation: "endOtherSessions")` signs out
+    /// every session but the step's own.
+    ///
+    /// - Parameter id: The ``KeywayProtocol/AccountSession/id`` of the session.
+    public func endSession(id: String) async {
+        await driver.perform(.named("endSession"), parameters: ["sessionId": id])
+    }
+
     /// Abandons the flow (telling the server) and returns to ``FlowUpdate/idle``.
     public func cancel() async {
         await driver.cancel()

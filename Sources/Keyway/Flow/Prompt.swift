@@ -62,14 +62,16 @@ public enum Prompt: Sendable, Equatable {
     /// The account's methods (`methods`) and what the user may do with them now (`operations`:
     /// the step's actions other than `cancel`, such as `setupTotp`, `removeTotp`, `setupSms`,
     /// `removeSms`, `changePassword`, `revokeDevice`, `revokeAllDevices`, `addPasskey`,
-    /// `renamePasskey`, `removePasskey` and `finish`). Show the methods and one button per
-    /// operation (its ``KeywayProtocol/Action/label``). The account's trusted devices, when the
-    /// application has them, are in `context.step.manageAccount?.devices`; its passkeys, when
-    /// the application offers them, in `context.step.manageAccount?.passkeys`.
+    /// `renamePasskey`, `removePasskey`, `endSession`, `endOtherSessions` and `finish`). Show the
+    /// methods and one button per operation (its ``KeywayProtocol/Action/label``). The account's
+    /// trusted devices, when the application has them, are in `context.step.manageAccount?.devices`;
+    /// its passkeys, when the application offers them, in `context.step.manageAccount?.passkeys`;
+    /// where it is signed in, in `context.step.manageAccount?.sessions`.
     ///
     /// Answer with ``KeywayFlow/perform(operation:)`` and the operation's name,
-    /// ``KeywayFlow/revokeDevice(id:)`` for one device, or ``KeywayFlow/addPasskey()``,
-    /// ``KeywayFlow/renamePasskey(id:name:)`` and ``KeywayFlow/removePasskey(id:)``.
+    /// ``KeywayFlow/revokeDevice(id:)`` for one device, ``KeywayFlow/endSession(id:)`` for one
+    /// session, or ``KeywayFlow/addPasskey()``, ``KeywayFlow/renamePasskey(id:name:)`` and
+    /// ``KeywayFlow/removePasskey(id:)``.
     case manageAccount(methods: [EnrolledMethod], operations: [Action])
 
     /// Wait while one of the user's trusted devices approves the sign-in: show `matchingNumber`

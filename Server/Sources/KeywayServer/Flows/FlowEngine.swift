@@ -33,6 +33,8 @@ struct FlowEngine: Sendable {
     let powerAuthSecrets: PowerAuthSecrets
     /// Upstream providers' discovery documents and key sets, cached.
     var upstream = UpstreamProviders()
+    /// How long access tokens live: a session without a refresh token is listed that long.
+    var accessTokenLifetime: TimeInterval = 15 * 60
 
     var steps: StepBuilder { StepBuilder(engine: self) }
 
@@ -71,6 +73,8 @@ struct FlowEngine: Sendable {
         var clientName: String?
         /// The user's passkeys, where the policy lists passkeys.
         var passkeys: [PasskeyCredentialRecord] = []
+        /// The user's live sessions, for a `manageAccount` step.
+        var sessions: [LiveSession] = []
 
         var identifier: Identifier { Identifier(stored: flow.identifier) }
     }
@@ -493,6 +497,7 @@ struct FlowEngine: Sendable {
         }
         if progress.isManage {
             context.usesDeviceActivation = try await repositories.powerAuthApplications.find(applicationId: application.id) != nil
+            try await loadSessions(&context, in: repositories)
         }
         return context
     }

@@ -188,7 +188,7 @@ struct ManageOperation: Sendable, Equatable {
 }
 
 /// The input of a `manage` operation: the device to revoke, the identity to unlink, the passkey
-/// to rename or remove and its new name.
+/// to rename or remove and its new name, the session to sign out.
 struct ManageInput: Sendable, Equatable, Codable {
     var deviceId: String?
     /// The linked identity `unlinkIdentity` removes.
@@ -197,6 +197,8 @@ struct ManageInput: Sendable, Equatable, Codable {
     var passkeyId: String? = nil
     /// The new name of `renamePasskey`.
     var name: String? = nil
+    /// The session `endSession` signs out.
+    var sessionId: String? = nil
 }
 
 /// What a method needs to draw its step: the flow limits (code length, attempts) and the box that

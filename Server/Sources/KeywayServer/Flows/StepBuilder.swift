@@ -94,7 +94,8 @@ struct StepBuilder: Sendable {
                                 id: passkey.id, name: passkey.name, createdAt: Date(epochMilliseconds: passkey.createdAt),
                                 lastUsedAt: passkey.lastUsedAt.map(Date.init(epochMilliseconds:)),
                                 synced: passkey.backupEligible)
-                        } : nil))
+                        } : nil,
+                    sessions: FlowEngine.accountSessions(context)))
             for (operation, _) in FlowEngine.operations(context) {
                 draft.post(operation.name, "manage/\(operation.name)", label: operation.label, fields: operation.fields)
             }
@@ -110,9 +111,9 @@ struct StepBuilder: Sendable {
     /// The text of a notice, from the method that leaves it.
     static func noticeText(_ notice: String) -> String? { noticeTexts[notice] }
 
-    /// Every method's notices, gathered once.
-    private static let noticeTexts: [String: String] = FlowMethods.all.reduce(into: [:]) { texts, method in
-        texts.merge(method.notices) { first, _ in first }
+    /// Every method's notices and account management's, gathered once.
+    private static let noticeTexts: [String: String] = FlowMethods.all.reduce(into: FlowEngine.sessionNotices) {
+        texts, method in texts.merge(method.notices) { first, _ in first }
     }
 
     private func completed(_ base: Step, context: FlowEngine.Context, completion: FlowEngine.Completion) -> Step {

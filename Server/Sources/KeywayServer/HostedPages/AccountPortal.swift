@@ -5,7 +5,7 @@ import KeywayProtocol
 /// its own buttons. The sign-in methods, set up or not, each with what can be done to it (the
 /// password's *Change*, the authenticator's *Set up* or *Remove*); the passkeys, each renamed or
 /// removed in its row; the trusted devices, each stopped in its row; the sign-ins through other
-/// providers. Operations it does not know are left to ``StepPage``'s buttons; `finish` is not
+/// providers; where the account is signed in, each other session signed out in its row. Operations it does not know are left to ``StepPage``'s buttons; `finish` is not
 /// shown — the page is the account's own, with nothing to go back to, and signing out is its
 /// last, separate action (``HostedLogin/accountExtras(_:visit:strings:request:onOperation:)``).
 struct AccountPortal {
@@ -25,7 +25,7 @@ struct AccountPortal {
     /// Every operation the portal draws itself (and `finish`, which it leaves out).
     static let drawn: Set<String> = Set(methodOperations.flatMap(\.operations)).union([
         "finish", "addPasskey", "renamePasskey", "removePasskey", "revokeDevice", "revokeAllDevices", "unlinkIdentity",
-        "keepIdentity",
+        "keepIdentity", "endSession", "endOtherSessions",
     ])
 
     /// The portal's sections, in order.
@@ -34,6 +34,7 @@ struct AccountPortal {
         if let passkeys = passkeysSection() { sections.append(passkeys) }
         if let devices = devicesSection() { sections.append(devices) }
         if let identities = identitiesSection() { sections.append(identities) }
+        if let sessions = sessionsSection() { sections.append(sessions) }
         return sections
     }
 
@@ -116,6 +117,29 @@ struct AccountPortal {
             return HostedListItem(title: identity.label, detail: detail.isEmpty ? nil : detail, forms: forms)
         }
         return .list(label: strings("account.identities"), items: items)
+    }
+
+    /// Where the account is signed in: each session by its application, this browser's first
+    /// and marked so, each other with *Sign out*, and *Sign out everywhere else* below.
+    private func sessionsSection() -> HostedDisplay? {
+        guard let sessions = account.sessions, !sessions.isEmpty else { return nil }
+        let end = step.action(named: "endSession")
+        let items = sessions.sorted { $0.current && !$1.current }.map { session in
+            let detail = [
+                strings("account.sessionSince", ["date": Self.day(session.signedInAt)]),
+                session.current ? strings("account.thisSession") : nil,
+            ].compactMap { $0 }.joined(separator: " · ")
+            let forms =
+                session.current
+                ? []
+                : end.map { [form($0, label: strings("account.action.endSession"), values: ["sessionId": session.id])] }
+                    ?? []
+            return HostedListItem(title: session.application, detail: detail, forms: forms)
+        }
+        let all = step.action(named: "endOtherSessions").map {
+            form($0, label: strings("account.action.endOtherSessions"), style: .link)
+        }
+        return .list(label: strings("account.sessions"), items: items, actions: all.map { [$0] } ?? [])
     }
 
     // MARK: Forms

@@ -45,6 +45,9 @@ public struct ManageAccountPayload: Codable, Sendable, Equatable {
     /// `name`) renames one, and `removePasskey` (field `passkeyId`) removes one unless it is the
     /// last way in.
     public var passkeys: [PasskeySummary]?
+    /// The account's signed-in sessions, newest first, the step's own marked ``AccountSession/current``;
+    /// `endSession` (field `sessionId`) signs one of the others out, `endOtherSessions` all of them.
+    public var sessions: [AccountSession]?
 
     /// Creates an account payload with the given values.
     ///
@@ -54,15 +57,49 @@ public struct ManageAccountPayload: Codable, Sendable, Equatable {
     ///   - activationCode: An activation code just made, if any.
     ///   - linkedIdentities: The upstream identities linked to the account, if listed.
     ///   - passkeys: The account's passkeys, if listed.
+    ///   - sessions: The account's signed-in sessions, if listed.
     public init(
         methods: [EnrolledMethod], devices: [TrustedDevice]? = nil, activationCode: IssuedActivationCode? = nil,
-        linkedIdentities: [LinkedIdentity]? = nil, passkeys: [PasskeySummary]? = nil
+        linkedIdentities: [LinkedIdentity]? = nil, passkeys: [PasskeySummary]? = nil, sessions: [AccountSession]? = nil
     ) {
         self.passkeys = passkeys
+        self.sessions = sessions
         self.methods = methods
         self.devices = devices
         self.activationCode = activationCode
         self.linkedIdentities = linkedIdentities
+    }
+}
+
+/// A signed-in session of the account, as its owner sees it on the `manageAccount` step: an
+/// application signed in to, whose tokens stop working when it is signed out.
+public struct AccountSession: Codable, Sendable, Equatable, Identifiable {
+    /// The session's ID (the `sid` of its tokens).
+    public var id: String
+    /// The name of the application it signed in to.
+    public var application: String
+    /// When it signed in.
+    public var signedInAt: Date
+    /// How it signed in: authentication methods references (RFC 8176), such as `pwd` or `otp`.
+    public var methods: [String]
+    /// Whether it is the session the account step runs in (signed out by signing out, not by
+    /// `endSession`).
+    public var current: Bool
+
+    /// Creates a session with the given values.
+    ///
+    /// - Parameters:
+    ///   - id: The session's ID.
+    ///   - application: The name of the application it signed in to.
+    ///   - signedInAt: When it signed in.
+    ///   - methods: How it signed in (RFC 8176 references).
+    ///   - current: Whether it is the account step's own session.
+    public init(id: String, application: String, signedInAt: Date, methods: [String], current: Bool) {
+        self.id = id
+        self.application = application
+        self.signedInAt = signedInAt
+        self.methods = methods
+        self.current = current
     }
 }
 

@@ -96,14 +96,15 @@ struct FlowRoutes {
         }
         flows.post(":flowId/manage/:operation") { request, context in
             // Operations take no body, except revokeDevice ({"deviceId": …}), unlinkIdentity
-            // ({"identityId": …}), renamePasskey ({"passkeyId": …, "name": …}) and removePasskey.
+            // ({"identityId": …}), renamePasskey ({"passkeyId": …, "name": …}), removePasskey and
+            // endSession ({"sessionId": …}).
             let body = try await RequestDecoding.optionalJSON(ManageOperationRequest.self, from: request, context: context)
             return try HTTPResponses.json(
                 try await engine.manage(
                     Self.target(request, context), operation: try context.parameters.require("operation"),
                     input: ManageInput(
                         deviceId: body?.deviceId, identityId: body?.identityId, passkeyId: body?.passkeyId,
-                        name: body?.name)))
+                        name: body?.name, sessionId: body?.sessionId)))
         }
         // Each method's own input, and the code step the code methods share.
         let routes = FlowInputRoutes(group: flows, engine: engine)
@@ -132,7 +133,7 @@ struct FlowRoutes {
             traceId: context.traceId)
     }
 }
-/// The body of a `manage` operation that names a device, an identity or a passkey.
+/// The body of a `manage` operation that names a device, an identity, a passkey or a session.
 struct ManageOperationRequest: Decodable, Sendable {
     var deviceId: String?
     /// The linked identity `unlinkIdentity` removes.
@@ -141,6 +142,8 @@ struct ManageOperationRequest: Decodable, Sendable {
     var passkeyId: String?
     /// The new name of `renamePasskey`.
     var name: String?
+    /// The session `endSession` signs out.
+    var sessionId: String?
 }
 
 /// A form answer: a string, or a boolean or number a client sent as JSON.

@@ -55,6 +55,7 @@ extension FlowEngine {
             if !context.linkedIdentities.isEmpty {
                 context.identityProviders = try await repositories.identityProviders.all(projectId: application.projectId)
             }
+            try await self.loadSessions(&context, in: repositories)
             return self.steps.step(for: context, flowToken: Sensitive(flowToken), traceId: traceId)
         }
     }
@@ -70,6 +71,7 @@ extension FlowEngine {
             if context.usesDeviceActivation { operations.append((activationCodeOperation, nil)) }
             if let keep = keepOperation(context) { operations.append((keep, nil)) }
             if let unlink = unlinkOperation(context) { operations.append((unlink, nil)) }
+            operations += sessionOperations(context).map { ($0, nil) }
         }
         operations.append((finishOperation, nil))
         return operations
@@ -82,7 +84,7 @@ extension FlowEngine {
             FlowMethods.all.contains { $0.manageOperationNames.contains(name) }
             || [
                 Self.finishOperation.name, Self.activationCodeOperation.name, Self.unlinkIdentityOperation.name,
-                Self.keepIdentityOperation.name,
+                Self.keepIdentityOperation.name, Self.endSessionOperation.name, Self.endOtherSessionsOperation.name,
             ]
                 .contains(name)
         guard known else {
@@ -147,6 +149,9 @@ extension FlowEngine {
         }
         if name == Self.unlinkIdentityOperation.name {
             return try await unlinkIdentity(input.identityId, &context, in: repositories)
+        }
+        if [Self.endSessionOperation.name, Self.endOtherSessionsOperation.name].contains(name) {
+            return try await endSessions(name, input.sessionId, &context, in: repositories)
         }
         guard let method = FlowMethods.all.first(where: { $0.manageOperationNames.contains(name) }) else {
             throw FlowProblem.invalidStep

@@ -43,6 +43,16 @@ struct BrowserSessionRepository: Sendable {
         return ids
     }
 
+    /// Revokes every live browser session of a user but `keeping`.
+    func revokeAll(userId: String, keeping: String?, at time: Int64) async throws {
+        try await sql.raw(
+            """
+            UPDATE browser_sessions SET revoked_at = \(bind: time)
+            WHERE user_id = \(bind: userId) AND revoked_at IS NULL AND id <> \(bind: keeping ?? "")
+            """
+        ).run()
+    }
+
     /// Deletes sessions that expired (or were revoked) before `cutoff`.
     func deleteExpired(before cutoff: Int64) async throws {
         try await sql.raw(

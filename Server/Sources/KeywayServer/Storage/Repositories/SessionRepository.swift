@@ -94,4 +94,52 @@ struct SessionRepository: Sendable {
             "UPDATE sessions SET revoked_at = \(bind: time) WHERE id = \(bind: id) AND revoked_at IS NULL"
         ).run()
     }
+
+    /// The user's sessions whose tokens can still work, newest first, at most `limit`: not
+    /// revoked, and opened after `openedAfter` (an access token of theirs may be unexpired),
+    /// holding a refresh token that is neither spent, revoked nor expired at `now`, or opened
+    /// through a browser session that is live at `now` (the browser can sign in again without
+    /// asking). The refresh tokens are looked up by the user's index.
+    func live(userId: String, openedAfter: Int64, now: Int64, limit: Int) async throws -> [LiveSession] {
+        // Both engines take LIMIT as a bound parameter.
+        try await sql.raw(
+            """
+            SELECT s.*, a.name AS application_name FROM sessions s
+            JOIN applications a ON a.id = s.application_id
+            WHERE s.user_id = \(bind: userId) AND s.revoked_at IS NULL
+                AND (s.created_at > \(bind: openedAfter) OR EXISTS (
+                    SELECT 1 FROM refresh_tokens r
+                    WHERE r.user_id = \(bind: userId) AND r.session_id = s.id AND r.revoked_at IS NULL
+                        AND r.rotated_at IS NULL AND r.expires_at > \(bind: now))
+                    OR EXISTS (
+                        SELECT 1 FROM browser_sessions b
+                        WHERE b.id = s.browser_session_id AND b.revoked_at IS NULL AND b.expires_at > \(bind: now)))
+            ORDER BY s.created_at DESC, s.id LIMIT \(bind: limit)
+            """
+        ).all().map { row in
+            LiveSession(
+                session: try Self.decode(row), applicationName: try row.decode(column: "application_name", as: String.self))
+        }
+    }
+
+    /// Revokes every live session of a user but `keeping`; returns their IDs.
+    func revokeAll(userId: String, keeping: String?, at time: Int64) async throws -> [String] {
+        let ids = try await sql.raw(
+            "SELECT id FROM sessions WHERE user_id = \(bind: userId) AND revoked_at IS NULL"
+        ).all().map { try $0.decode(column: "id", as: String.self) }.filter { $0 != keeping }
+        try await sql.raw(
+            """
+            UPDATE sessions SET revoked_at = \(bind: time)
+            WHERE user_id = \(bind: userId) AND revoked_at IS NULL AND id <> \(bind: keeping ?? "")
+            """
+        ).run()
+        return ids
+    }
+}
+
+/// A session of ``SessionRepository/live(userId:openedAfter:now:limit:)``, with the name of its
+/// application.
+struct LiveSession: Sendable, Equatable {
+    var session: SessionRecord
+    var applicationName: String
 }
