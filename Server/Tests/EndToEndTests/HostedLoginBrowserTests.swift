@@ -177,6 +177,17 @@ struct HostedLoginBrowserTests {
         #expect(report["sub"] as? String == report["subAfter"] as? String)
     }
 
+    @Test("The account page at 1280 and 375 px: its sections, this browser, signing out apart; the password changed")
+    func accountPortal() async throws {
+        let report = try await run(
+            "account",
+            policy: ["primaryMethods": ["emailOtp", "password"], "flowTypes": ["signin", "signup", "accountManage"]])
+        #expect(report["widths"] as? [Int] == [1280, 375])
+        #expect((report["verification"] as? [String])?.last == "submitCode")
+        #expect(report["changed"] as? Bool == true)
+        #expect(report["signedOut"] as? Bool == true)
+    }
+
     /// The provider is another site (`localhost`) than the server (`127.0.0.1`): the browser comes
     /// back from it with the visit's `SameSite=Lax` cookie, as from a real provider.
     @Test("Another provider's button: Chromium goes to an independent provider and back through the pages")

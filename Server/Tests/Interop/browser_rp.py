@@ -551,6 +551,75 @@ def scenario_password_reset(rp):
     return {"amr": claims.get("amr"), "amrAfter": after.get("amr"), "sub": claims["sub"], "subAfter": after["sub"]}
 
 
+def scenario_account(rp):
+    """The account page as a portal, at a desktop's width and a phone's: its sections, each
+    method with its own buttons, this browser among the places signed in, no Done, signing out
+    set apart, nothing wider than the window; then the password changed through it (a fresh
+    verification on a page whose only other way is back to the account) and signing out."""
+    rp.full_sign_in(rp.args.email, prompt="create")
+    widths = []
+    for width in (1280, 375):
+        rp.driver.set_window_size(width, 900)
+        rp.visit(rp.issuer + "/account")
+        text = rp.page_text()
+        for wanted in ("Your account", "Sign-in methods", "Password", "Where you are signed in", "This browser",
+                       rp.args.email):
+            check(wanted in text, "the account page at %d px lacks %r: %s" % (width, wanted, text))
+        check(rp.form_with("/login/action", action="finish") is None, "the account page offers Done")
+        check(rp.form_with("/login/cancel") is None, "the account page offers Cancel")
+        sign_out = rp.form_with("/account/logout")
+        check(sign_out is not None, "no way to sign out: %s" % text)
+        check("kw-form-link" in (sign_out.get_attribute("class") or ""), "signing out looks like every other button")
+        overflow = rp.driver.execute_script(
+            "return document.documentElement.scrollWidth - document.documentElement.clientWidth;")
+        check(overflow <= 0, "the account page at %d px is %d px wider than the window" % (width, overflow))
+        outside = rp.driver.execute_script(
+            "return Array.from(document.querySelectorAll('button')).filter(b => {"
+            " const r = b.getBoundingClientRect(); return r.width > 0 && (r.left < 0 || r.right > window.innerWidth);"
+            "}).map(b => b.textContent.trim());")
+        check(not outside, "buttons outside the window at %d px: %s" % (width, outside))
+        widths.append(width)
+
+    change = rp.form_with("/login/action", action="changePassword")
+    check(change is not None, "the password row has no button: %s" % rp.page_text())
+    check(change.text.strip() == "Change", "the password row's button reads %r" % change.text)
+    rp.sent = rp.outbox_count(rp.args.email)
+    rp.submit(change)
+    pages = []
+    for _ in range(4):
+        check(rp.form_with("/account/logout") is None, "an operation's page shows the account's sign-out")
+        back = rp.form_with("/login/cancel")
+        check(back is not None and "Back to your account" in back.text, "no way back: %s" % rp.page_text())
+        choice = next((f for f in rp.forms() if rp.hidden(f, "action") == "selectMethod"
+                       and rp.hidden(f, "methodId") == "emailOtp"), None)
+        code = rp.form_with("/login/action", action="submitCode")
+        new = rp.form_with("/login/action", action="submitPassword")
+        if new is not None:
+            break
+        if choice is not None:
+            pages.append("selectMethod:emailOtp")
+            rp.submit(choice)
+        elif code is not None:
+            pages.append("submitCode")
+            rp.fill(code, "code", rp.outbox_code(rp.args.email, rp.sent))
+            rp.sent = rp.outbox_count(rp.args.email)
+            rp.submit(code)
+        else:
+            raise CheckFailed("a page without a known step: %s" % rp.page_text())
+    check(new is not None, "no new password's page after %s: %s" % (pages, rp.page_text()))
+    check("submitCode" in pages, "the password was asked for without a fresh verification")
+    rp.fill(new, "password", NEW_PASSWORD)
+    rp.submit(new)
+    check("Your password was changed." in rp.page_text(), "not back on the account: %s" % rp.page_text())
+    check(rp.form_with("/account/logout") is not None, "the account page lost its sign-out")
+
+    rp.submit(rp.form_with("/account/logout"))
+    rp.visit(rp.issuer + "/account")
+    signed_out = "Sign in through one of this project's applications first" in rp.page_text()
+    check(signed_out, "still signed in after signing out: %s" % rp.page_text())
+    return {"widths": widths, "verification": pages, "changed": True, "signedOut": signed_out}
+
+
 def scenario_sign_up(rp):
     """prompt=create opens the sign-up: the identifier, its code, then the sign-up form."""
     shown, token, claims = rp.full_sign_in(rp.args.email, prompt="create")
@@ -951,6 +1020,7 @@ SCENARIOS = {
     "password-totp": scenario_password_totp,
     "another-method": scenario_another_method,
     "password-reset": scenario_password_reset,
+    "account": scenario_account,
     "sign-up": scenario_sign_up,
     "form-post": scenario_form_post,
     "sso": scenario_sso,
