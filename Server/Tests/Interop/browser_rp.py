@@ -109,7 +109,13 @@ def start_callback_server(callbacks, pages):
 
         def do_POST(self):
             length = int(self.headers.get("Content-Length") or 0)
-            form = dict(urllib.parse.parse_qsl(self.rfile.read(length).decode()))
+            body = self.rfile.read(length)
+            # Only the redirect URI's form_post counts: the server's port was handed out by the
+            # system, and a request meant for a process that held it before (another test's
+            # webhook, say) must not pass for the authorization response.
+            if urllib.parse.urlsplit(self.path).path != "/callback":
+                return self.answer("not found", 404)
+            form = dict(urllib.parse.parse_qsl(body.decode(errors="replace")))
             callbacks.add("POST", self.path, form)
             self.answer("<!doctype html><title>Relying party</title><p>Back at the relying party.</p>")
 
