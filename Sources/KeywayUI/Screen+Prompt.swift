@@ -70,14 +70,7 @@ extension Screen {
                     screen.inputs[index].kind = .newPassword(minimumLength: minimumLength)
                 }
             }
-            if let forgot = step.action(named: "forgotPassword"),
-                !screen.actions.contains(where: { $0.actionName == forgot.name })
-            {
-                screen.secondaryActions.append(
-                    ScreenAction(
-                        id: forgot.name, label: forgot.label ?? "Forgot password?", role: .secondary,
-                        actionName: forgot.name))
-            }
+            screen.addSecondary(from: step, named: "forgotPassword", label: "Forgot password?")
         case .manageAccount(let methods, let operations):
             screen.instruction = "What would you like to do?"
             screen.displays = Self.accountDisplays(
@@ -144,14 +137,7 @@ extension Screen {
             screen.addFromActions(step)
         }
         // A method chosen among others can go back to the choice.
-        if let another = step.action(named: "anotherMethod"),
-            !screen.actions.contains(where: { $0.actionName == another.name })
-        {
-            screen.secondaryActions.append(
-                ScreenAction(
-                    id: another.name, label: another.label ?? "Use another method", role: .secondary,
-                    actionName: another.name))
-        }
+        screen.addSecondary(from: step, named: "anotherMethod", label: "Use another method")
         if let cancel = step.action(named: "cancel") {
             screen.secondaryActions.append(
                 ScreenAction(id: "cancel", label: cancel.label ?? "Cancel", role: .cancel, actionName: "cancel"))
@@ -166,6 +152,14 @@ extension Screen {
         primaryAction = ScreenAction(
             id: action.name, label: action.label ?? "Continue", role: .primary, actionName: action.name,
             submitsInputs: true)
+    }
+
+    /// Adds the action `name` of `step` as a secondary button (labelled `label` when the server
+    /// gives none), unless the step lacks it or the screen already has it.
+    mutating func addSecondary(from step: Step, named name: String, label: String) {
+        guard let action = step.action(named: name), !actions.contains(where: { $0.actionName == name }) else { return }
+        secondaryActions.append(
+            ScreenAction(id: action.name, label: action.label ?? label, role: .secondary, actionName: action.name))
     }
 
     /// A step drawn from its actions alone: the first action with fields is the primary one (its

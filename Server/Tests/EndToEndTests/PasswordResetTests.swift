@@ -169,6 +169,31 @@ struct PasswordResetTests {
         }
     }
 
+    /// An account blocked between the code and the new password keeps its password: the new one
+    /// is refused with `user_blocked`, and the old one is still the account's.
+    @Test func anAccountBlockedBeforeTheNewPasswordKeepsItsPassword() async throws {
+        try await withTestServer(AdaptiveHarness.start(policy: Self.policy)) { harness in
+            let keyway = try harness.sdk()
+            let email = "blocked-midway@example.com"
+            let earlier = try await Self.signUp(harness, keyway, email: email, password: "correct-horse-42")
+            _ = try await Self.passwordStep(keyway, email: email)
+            await keyway.flow.resetPassword()
+            await keyway.flow.submitCode(try await harness.server.latestCode(to: email))
+            #expect(keyway.flow.currentUpdate.prompt == .enterPassword(purpose: .reset, minimumLength: 10))
+            #expect(try await harness.server.admin("POST", "/admin/users/\(earlier.idToken.subject)/block").status == 200)
+            await keyway.flow.submitPassword("a-brand-new-password-9")
+            #expect(keyway.flow.currentUpdate.errorInfo?.code == .userBlocked, "\(keyway.flow.currentUpdate)")
+
+            // Unblocked: the new password is not the account's, the old one still is.
+            #expect(try await harness.server.admin("POST", "/admin/users/\(earlier.idToken.subject)/unblock").status == 200)
+            _ = try await Self.passwordStep(keyway, email: email)
+            await keyway.flow.submitPassword("a-brand-new-password-9")
+            #expect(keyway.flow.currentUpdate.errorInfo?.code == .invalidCredentials)
+            await keyway.flow.submitPassword("correct-horse-42")
+            #expect(keyway.flow.currentUpdate.completion != nil, "\(keyway.flow.currentUpdate)")
+        }
+    }
+
     @Test func onlyAPasswordSignInStepOffersIt() async throws {
         try await withTestServer(AdaptiveHarness.start(policy: Self.policy)) { harness in
             let keyway = try harness.sdk()

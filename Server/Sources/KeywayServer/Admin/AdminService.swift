@@ -293,9 +293,7 @@ package struct AdminService: Sendable {
             }
             try await repositories.users.setBlocked(id: userId, at: blocked ? now : nil)
             if blocked {
-                try await repositories.sessions.revokeAll(userId: userId, at: now)
-                try await repositories.refreshTokens.revokeAll(userId: userId, at: now)
-                _ = try await repositories.browserSessions.revokeAll(userId: userId, at: now)
+                try await repositories.endSessions(userId: userId, at: now)
             }
             guard let user = try await repositories.users.find(id: userId) else {
                 throw AdminError.userNotFound(userId: userId)

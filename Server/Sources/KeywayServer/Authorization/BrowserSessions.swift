@@ -77,10 +77,7 @@ struct BrowserSessions: Sendable {
     func end(_ browserSession: BrowserSessionRecord) async throws {
         let now = clock.now().epochMilliseconds
         try await database.write { repositories in
-            try await repositories.browserSessions.revoke(id: browserSession.id, at: now)
-            for sessionId in try await repositories.sessions.revokeAll(browserSessionId: browserSession.id, at: now) {
-                try await repositories.refreshTokens.revokeAll(sessionId: sessionId, at: now)
-            }
+            try await repositories.endBrowserSession(id: browserSession.id, at: now)
         }
     }
 

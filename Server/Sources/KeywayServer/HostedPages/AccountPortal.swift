@@ -5,9 +5,10 @@ import KeywayProtocol
 /// its own buttons. The sign-in methods, set up or not, each with what can be done to it (the
 /// password's *Change*, the authenticator's *Set up* or *Remove*); the passkeys, each renamed or
 /// removed in its row; the trusted devices, each stopped in its row; the sign-ins through other
-/// providers; where the account is signed in, each other session signed out in its row. Operations it does not know are left to ``StepPage``'s buttons; `finish` is not
-/// shown — the page is the account's own, with nothing to go back to, and signing out is its
-/// last, separate action (``HostedLogin/accountExtras(_:visit:strings:request:onOperation:)``).
+/// providers; where the account is signed in, each other session signed out in its row.
+/// Operations it does not know are left to ``StepPage``'s buttons; `finish` is not shown — the
+/// page is the account's own, with nothing to go back to, and signing out is its last, separate
+/// action (``HostedLogin/accountExtras(_:visit:strings:request:onOperation:)``).
 struct AccountPortal {
     let step: Step
     let account: ManageAccountPayload

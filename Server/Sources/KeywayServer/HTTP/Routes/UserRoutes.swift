@@ -102,9 +102,7 @@ struct UserRoutes {
             let user = try context.signedInUser().user
             let now = clock.now().epochMilliseconds
             try await database.write { repositories in
-                try await repositories.refreshTokens.revokeAll(userId: user.id, at: now)
-                try await repositories.sessions.revokeAll(userId: user.id, at: now)
-                _ = try await repositories.browserSessions.revokeAll(userId: user.id, at: now)
+                try await repositories.endSessions(userId: user.id, at: now)
             }
             logger.notice("signed out everywhere", metadata: ["user": "\(user.id)"])
             return Response(status: .noContent, headers: [.cacheControl: "no-store"])

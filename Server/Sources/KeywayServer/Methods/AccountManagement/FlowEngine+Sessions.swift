@@ -69,8 +69,7 @@ extension FlowEngine {
         async throws -> FlowProblem?
     {
         guard let user = context.user else { throw FlowProblem.internalError }
-        let own = context.sessions.first { $0.session.id == context.flow.sessionId }?.session
-        let ownBrowser = own?.browserSessionId
+        let ownBrowser = context.sessions.first { $0.session.id == context.flow.sessionId }?.session.browserSessionId
         if name == Self.endSessionOperation.name {
             guard let sessionId, sessionId != context.flow.sessionId,
                 let ended = context.sessions.first(where: { $0.session.id == sessionId })?.session
@@ -82,22 +81,15 @@ extension FlowEngine {
             try await repositories.sessions.revoke(id: ended.id, at: context.now)
             try await repositories.refreshTokens.revokeAll(sessionId: ended.id, at: context.now)
             if let browser = ended.browserSessionId, browser != ownBrowser {
-                try await repositories.browserSessions.revoke(id: browser, at: context.now)
-                for id in try await repositories.sessions.revokeAll(browserSessionId: browser, at: context.now) {
-                    try await repositories.refreshTokens.revokeAll(sessionId: id, at: context.now)
-                }
+                try await repositories.endBrowserSession(id: browser, at: context.now)
             }
             context.progress.notice = "sessionEnded"
             logger.notice("session signed out from the account", metadata: ["user": "\(user.id)", "session": "\(ended.id)"])
         } else {
-            let ended = try await repositories.sessions.revokeAll(
-                userId: user.id, keeping: context.flow.sessionId, at: context.now)
-            try await repositories.refreshTokens.revokeAll(
-                userId: user.id, keepingSession: context.flow.sessionId, at: context.now)
-            try await repositories.browserSessions.revokeAll(userId: user.id, keeping: ownBrowser, at: context.now)
+            try await repositories.endSessions(
+                userId: user.id, keepingSession: context.flow.sessionId, keepingBrowserSession: ownBrowser, at: context.now)
             context.progress.notice = "otherSessionsEnded"
-            logger.notice(
-                "other sessions signed out from the account", metadata: ["user": "\(user.id)", "sessions": "\(ended.count)"])
+            logger.notice("other sessions signed out from the account", metadata: ["user": "\(user.id)"])
         }
         context.progress.stage = .manageAccount
         try await loadSessions(&context, in: repositories)

@@ -31,9 +31,7 @@ extension FlowEngine {
         user.passwordHash = hash
         try await repositories.users.updateMethods(user)
         context.user = user
-        try await repositories.refreshTokens.revokeAll(userId: user.id, at: context.now)
-        try await repositories.sessions.revokeAll(userId: user.id, at: context.now)
-        _ = try await repositories.browserSessions.revokeAll(userId: user.id, at: context.now)
+        try await repositories.endSessions(userId: user.id, at: context.now)
         context.progress.signIn?.resetsPassword = false
         context.progress.notice = "passwordReset"
         logger.notice("password reset", metadata: ["user": "\(user.id)", "flow": "\(context.flow.id)"])

@@ -32,19 +32,8 @@ struct BrowserSessionRepository: Sendable {
         ).run()
     }
 
-    /// Revokes every live browser session of a user (sign out everywhere); returns their IDs.
-    func revokeAll(userId: String, at time: Int64) async throws -> [String] {
-        let ids = try await sql.raw(
-            "SELECT id FROM browser_sessions WHERE user_id = \(bind: userId) AND revoked_at IS NULL"
-        ).all().map { try $0.decode(column: "id", as: String.self) }
-        try await sql.raw(
-            "UPDATE browser_sessions SET revoked_at = \(bind: time) WHERE user_id = \(bind: userId) AND revoked_at IS NULL"
-        ).run()
-        return ids
-    }
-
-    /// Revokes every live browser session of a user but `keeping`.
-    func revokeAll(userId: String, keeping: String?, at time: Int64) async throws {
+    /// Revokes every live browser session of a user (sign out everywhere) but `keeping`.
+    func revokeAll(userId: String, keeping: String? = nil, at time: Int64) async throws {
         try await sql.raw(
             """
             UPDATE browser_sessions SET revoked_at = \(bind: time)

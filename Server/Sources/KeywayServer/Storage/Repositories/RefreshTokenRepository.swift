@@ -51,19 +51,12 @@ struct RefreshTokenRepository: Sendable {
     }
 
     /// Revokes every refresh token of a user but those of session `keeping`.
-    func revokeAll(userId: String, keepingSession keeping: String?, at time: Int64) async throws {
+    func revokeAll(userId: String, keepingSession keeping: String? = nil, at time: Int64) async throws {
         try await sql.raw(
             """
             UPDATE refresh_tokens SET revoked_at = \(bind: time)
             WHERE user_id = \(bind: userId) AND revoked_at IS NULL AND session_id <> \(bind: keeping ?? "")
             """
-        ).run()
-    }
-
-    /// Revokes every refresh token of a user.
-    func revokeAll(userId: String, at time: Int64) async throws {
-        try await sql.raw(
-            "UPDATE refresh_tokens SET revoked_at = \(bind: time) WHERE user_id = \(bind: userId) AND revoked_at IS NULL"
         ).run()
     }
 

@@ -82,13 +82,6 @@ struct SessionRepository: Sendable {
         return (true, here != nil)
     }
 
-    /// Revokes every live session of a user.
-    func revokeAll(userId: String, at time: Int64) async throws {
-        try await sql.raw(
-            "UPDATE sessions SET revoked_at = \(bind: time) WHERE user_id = \(bind: userId) AND revoked_at IS NULL"
-        ).run()
-    }
-
     func revoke(id: String, at time: Int64) async throws {
         try await sql.raw(
             "UPDATE sessions SET revoked_at = \(bind: time) WHERE id = \(bind: id) AND revoked_at IS NULL"
@@ -122,18 +115,14 @@ struct SessionRepository: Sendable {
         }
     }
 
-    /// Revokes every live session of a user but `keeping`; returns their IDs.
-    func revokeAll(userId: String, keeping: String?, at time: Int64) async throws -> [String] {
-        let ids = try await sql.raw(
-            "SELECT id FROM sessions WHERE user_id = \(bind: userId) AND revoked_at IS NULL"
-        ).all().map { try $0.decode(column: "id", as: String.self) }.filter { $0 != keeping }
+    /// Revokes every live session of a user but `keeping`.
+    func revokeAll(userId: String, keeping: String? = nil, at time: Int64) async throws {
         try await sql.raw(
             """
             UPDATE sessions SET revoked_at = \(bind: time)
             WHERE user_id = \(bind: userId) AND revoked_at IS NULL AND id <> \(bind: keeping ?? "")
             """
         ).run()
-        return ids
     }
 }
 
