@@ -10,6 +10,8 @@ let strict: [SwiftSetting] = [
 
 let package = Package(
     name: "keyway",
+    // KeywayUI's strings catalogue is written in English.
+    defaultLocalization: "en",
     platforms: [.macOS(.v14), .iOS(.v17)],
     products: [
         .library(name: "Keyway", targets: ["Keyway"]),
@@ -51,6 +53,9 @@ let package = Package(
         .target(
             name: "KeywayUI",
             dependencies: ["Keyway"],
+            // Localizable.xcstrings: built into .lproj tables by Apple's tools, copied as written
+            // elsewhere (StringCatalogue reads either).
+            resources: [.process("Resources")],
             swiftSettings: strict
         ),
         .target(

@@ -11,7 +11,7 @@
             let update = keyway.flow.currentUpdate
             // A completion is redeemed once; its screen stays as it was made.
             if case .completed = update, update == shownUpdate { return }
-            var next = Screen.make(update: update, prompt: keyway.flow.currentPrompt)
+            var next = Screen.make(update: update, prompt: keyway.flow.currentPrompt, language: language)
             let stepID = keyway.flow.currentPrompt.map { "\($0.context.step.flowId)/\($0.context.meta.traceId)" }
             if case .prompt = update, stepID != shownStep {
                 // A new step: its inputs start empty (or with their pre-filled values).
@@ -21,8 +21,9 @@
             switch update {
             case .idle where endingWithoutCode:
                 next = Screen(
-                    kind: .finished, title: "Done",
-                    messages: [ScreenMessage(level: .info, code: "finished", text: "You are done.")])
+                    kind: .finished, title: language("Done"),
+                    messages: [ScreenMessage(level: .info, code: "finished", text: language("You are done."))],
+                    language: language)
             case .completed(_, let authCode, _, let codeVerifier?, _):
                 shownUpdate = update
                 next = await redeem(authCode: authCode, codeVerifier: codeVerifier, on: next)
@@ -46,12 +47,15 @@
                 let recoverable = error as? any KeywayRecoverableError
                 let reason = recoverable?.errorDescription ?? String(describing: error)
                 return Screen(
-                    kind: .ended, title: "Sign-in stopped",
-                    secondaryActions: [ScreenAction(id: "restart", label: "Start again", role: .restart, actionName: nil)],
+                    kind: .ended, title: language("Sign-in stopped"),
+                    secondaryActions: [
+                        ScreenAction(id: "restart", label: language("Start again"), role: .restart, actionName: nil)
+                    ],
                     banner: Banner(
-                        code: .invalidResponse, message: "The sign-in completed, but its code could not be redeemed: \(reason)",
+                        code: .invalidResponse,
+                        message: language("The sign-in completed, but its code could not be redeemed: %@", reason),
                         action: .restartFlow, recovery: recoverable?.recovery ?? .startOver,
-                        suggestion: recoverable?.recoverySuggestion))
+                        suggestion: recoverable?.recoverySuggestion), language: language)
             }
             var screen = completed
             tokens = redeemed
@@ -62,7 +66,7 @@
                 screen.messages.append(
                     ScreenMessage(
                         level: .warning, code: "sessionNotSaved",
-                        text: "You are signed in, but the session could not be saved: \(error.description)"))
+                        text: language("You are signed in, but the session could not be saved: %@", error.description)))
             }
             return screen
         }

@@ -14,11 +14,13 @@
     @Observable
     public final class KeywayScreenModel {
         /// The screen to render now (set directly only by previews and tests of a renderer).
-        public internal(set) var screen = Screen(kind: .idle, title: "")
+        public internal(set) var screen = Screen(kind: .idle, title: "", language: .english)
         /// The input values by input name, as the user types them.
         public var values: [String: String] = [:]
         /// The tokens of the completed flow, once redeemed (and saved in the session, if any).
         public internal(set) var tokens: TokenSet?
+        /// The language of the words the screens write themselves (``Screen/language``).
+        public let language: ScreenLanguage
 
         @ObservationIgnored let keyway: KeywayClient
         @ObservationIgnored let session: KeywaySession?
@@ -48,9 +50,14 @@
         ///     passkey") run: ``PlatformPasskeyAuthenticator`` in an app, a
         ///     ``SoftwarePasskeyAuthenticator`` in tests; `nil` where passkeys cannot be used (those
         ///     buttons then say so, and send nothing).
+        ///   - language: The language of the words the screens write themselves (default: the
+        ///     app's, ``ScreenLanguage/current``).
         public init(
-            keyway: KeywayClient, session: KeywaySession? = nil, passkeyAuthenticator: (any PasskeyAuthenticator)? = nil
+            keyway: KeywayClient, session: KeywaySession? = nil, passkeyAuthenticator: (any PasskeyAuthenticator)? = nil,
+            language: ScreenLanguage = .current
         ) {
+            self.language = language
+            self.screen = Screen(kind: .idle, title: "", language: language)
             self.keyway = keyway
             self.session = session
             self.passkeyAuthenticator = passkeyAuthenticator
@@ -106,7 +113,7 @@
             do throws(SessionError) {
                 try await keyway.startAccountManagement(session: session, account: account)
             } catch {
-                screen = Screen(kind: .idle, title: "")
+                screen = Screen(kind: .idle, title: "", language: language)
                 throw error
             }
             await refresh()
@@ -140,7 +147,7 @@
                 try await keyway.startGuestUpgrade(
                     session: session, account: account, identifier: identifier, inviteCode: inviteCode)
             } catch {
-                screen = Screen(kind: .idle, title: "")
+                screen = Screen(kind: .idle, title: "", language: language)
                 throw error
             }
             await refresh()
@@ -171,12 +178,12 @@
                 guard keyway.flow.currentUpdate == .idle else { return await refresh() }
                 shownUpdate = .idle
                 screen = Screen(
-                    kind: .finished, title: "Still a guest",
+                    kind: .finished, title: language("Still a guest"),
                     messages: [
                         ScreenMessage(
                             level: .info, code: "stayedGuest",
-                            text: "You go on as a guest. Sign up whenever you like to keep what you have.")
-                    ])
+                            text: language("You go on as a guest. Sign up whenever you like to keep what you have."))
+                    ], language: language)
             case "resend":
                 screen.isLoading = true
                 let sent = await keyway.flow.resend()
@@ -184,9 +191,10 @@
                 guard case .step = screen.kind, screen.banner == nil else { return }
                 screen.messages.append(
                     sent
-                        ? ScreenMessage(level: .info, code: "codeResent", text: "A new code is on its way.")
+                        ? ScreenMessage(level: .info, code: "codeResent", text: language("A new code is on its way."))
                         : ScreenMessage(
-                            level: .warning, code: "resendCooldown", text: "It is too early for a new code: wait a little."))
+                            level: .warning, code: "resendCooldown",
+                            text: language("It is too early for a new code: wait a little.")))
             case "registerPasskey", "authenticatePasskey":
                 guard let authenticator = passkeyAuthenticator else { return showPasskeysUnavailable() }
                 guard let parameters = checkedParameters(for: action) else { return }
@@ -265,8 +273,10 @@
                 screen.messages.removeAll { $0.code == "browserCancelled" || $0.code == "browserFailed" }
                 screen.messages.append(
                     cancelled
-                        ? ScreenMessage(level: .warning, code: "browserCancelled", text: "The browser was closed before you signed in.")
-                        : ScreenMessage(level: .error, code: "browserFailed", text: "The browser could not be opened: \(error)"))
+                        ? ScreenMessage(
+                            level: .warning, code: "browserCancelled", text: language("The browser was closed before you signed in."))
+                        : ScreenMessage(
+                            level: .error, code: "browserFailed", text: language("The browser could not be opened: %@", "\(error)")))
                 return
             }
             await oauthCallback(url: returned)
@@ -299,7 +309,7 @@
             shownUpdate = .idle
             values = [:]
             tokens = nil
-            screen = Screen(kind: .idle, title: "")
+            screen = Screen(kind: .idle, title: "", language: language)
         }
 
         /// Waits while the flow moves on by itself from a screen that ``Screen/isWaiting`` (an
@@ -340,7 +350,7 @@
             screen.messages.removeAll { $0.code == "passkeyUnavailable" }
             screen.messages.append(
                 ScreenMessage(
-                    level: .error, code: "passkeyUnavailable", text: "Passkeys cannot be used here. Choose another way."))
+                    level: .error, code: "passkeyUnavailable", text: language("Passkeys cannot be used here. Choose another way.")))
         }
 
         /// Starts again what was started last.
@@ -370,15 +380,15 @@
         /// The ended screen of a flow that could not start again: the session had no token.
         private func showSessionFailure(_ error: SessionError) {
             screen = Screen(
-                kind: .ended, title: "Sign-in stopped",
+                kind: .ended, title: language("Sign-in stopped"),
                 banner: Banner(
                     code: .invalidAccessToken, message: error.description, action: .abort, recovery: .notRecoverable,
-                    suggestion: nil))
+                    suggestion: nil), language: language)
         }
 
         private func showLoading() {
             tokens = nil
-            screen = Screen(kind: .loading, title: "", isLoading: true)
+            screen = Screen(kind: .loading, title: "", isLoading: true, language: language)
         }
     }
 #endif

@@ -8,20 +8,25 @@ extension Screen {
     /// - Parameters:
     ///   - update: ``KeywayFlow/currentUpdate``.
     ///   - prompt: ``KeywayFlow/currentPrompt``.
+    ///   - language: The language of the words the screen writes itself.
     /// - Returns: A screen to render.
-    public static func make(update: FlowUpdate, prompt: (context: PromptContext, prompt: Prompt)?) -> Screen {
+    public static func make(
+        update: FlowUpdate, prompt: (context: PromptContext, prompt: Prompt)?, language: ScreenLanguage = .current
+    ) -> Screen {
         switch update {
         case .idle:
-            return Screen(kind: .idle, title: "")
+            return Screen(kind: .idle, title: "", language: language)
         case .loading:
-            guard let prompt else { return Screen(kind: .loading, title: "", isLoading: true) }
-            var screen = make(prompt.context, prompt.prompt)
+            guard let prompt else { return Screen(kind: .loading, title: "", isLoading: true, language: language) }
+            var screen = make(prompt.context, prompt.prompt, language: language)
             screen.isLoading = true
             return screen
         case .prompt(let context, let current):
-            return make(context, current)
+            return make(context, current, language: language)
         case .completed:
-            return Screen(kind: .completed, title: "Done", messages: [ScreenMessage(level: .info, text: "You are signed in.")])
+            return Screen(
+                kind: .completed, title: language("Done"),
+                messages: [ScreenMessage(level: .info, text: language("You are signed in."))], language: language)
         case .error(let code, let action, let message, _, let details, let meta):
             let error = FlowError(code: code, action: action, message: message, problem: details)
             let banner = Banner(
@@ -31,16 +36,16 @@ extension Screen {
                 if error.recovery == .retry {
                     // Before any step (the identifier refused, the network down): the app's own
                     // first screen, with the error.
-                    return Screen(kind: .idle, title: "", banner: banner)
+                    return Screen(kind: .idle, title: "", banner: banner, language: language)
                 }
                 // The flow is over: say why and offer to start again where that helps.
                 return Screen(
-                    kind: .ended, title: "Sign-in stopped",
+                    kind: .ended, title: language("Sign-in stopped"),
                     secondaryActions: error.recovery == .startOver
-                        ? [ScreenAction(id: "restart", label: "Start again", role: .restart, actionName: nil)] : [],
-                    banner: banner)
+                        ? [ScreenAction(id: "restart", label: language("Start again"), role: .restart, actionName: nil)] : [],
+                    banner: banner, language: language)
             }
-            var screen = make(prompt.context, prompt.prompt)
+            var screen = make(prompt.context, prompt.prompt, language: language)
             screen.banner = banner
             let refused = Dictionary(
                 (details?.invalidFields ?? []).map { ($0.name, $0.reason) }, uniquingKeysWith: { first, _ in first })

@@ -15,20 +15,23 @@ extension Screen {
         addMessageUnlessSent(
             ScreenMessage(
                 level: .info, code: "passkeyRegister",
-                text: "A passkey lets you sign in as \(options.user.name) with your face, fingerprint or device PIN, without a code or password."))
+                text: language(
+                    "A passkey lets you sign in as %@ with your face, fingerprint or device PIN, without a code or password.",
+                    options.user.name)))
         let action = step.action(named: "registerPasskey")
         // The server's own name field when it describes one; the SDK fills in the credential.
         let name =
             action?.fields.first { $0.name == "name" && $0.type != .hidden }
             ?? Field(
-                name: "name", type: .text, required: false, label: "Name of the passkey (optional)", placeholder: "iPhone",
-                maxLength: 64)
-        inputs = [Self.input(name)]
+                name: "name", type: .text, required: false, label: language("Name of the passkey (optional)"),
+                placeholder: "iPhone", maxLength: 64)
+        inputs = [Self.input(name, language)]
         primaryAction = ScreenAction(
-            id: "registerPasskey", label: action?.label ?? "Create a passkey", role: .primary,
+            id: "registerPasskey", label: language.sent(action?.label) ?? language("Create a passkey"), role: .primary,
             actionName: "registerPasskey", submitsInputs: true)
         if skippable, let skip = step.action(named: "skip") {
-            secondaryActions.append(ScreenAction(id: "skip", label: skip.label ?? "Not now", role: .secondary, actionName: "skip"))
+            secondaryActions.append(ScreenAction(
+                    id: "skip", label: language.sent(skip.label) ?? language("Not now"), role: .secondary, actionName: "skip"))
         }
         addOtherActions(of: step)
     }
@@ -37,17 +40,17 @@ extension Screen {
     /// left, and "Use a passkey" (the `authenticatePasskey` action, which the model runs with its
     /// authenticator).
     mutating func addPasskeySignature(_ step: Step, purpose: MethodPurpose, attemptsRemaining: Int) {
-        let text =
+        let key =
             switch purpose {
             case .primary: "Sign in with a passkey saved on this device or in your password manager."
             case .reverification: "Confirm it is you with your passkey."
             default: "Confirm the sign-in with your passkey."
             }
-        addMessageUnlessSent(ScreenMessage(level: .info, code: "passkeyAuthenticate", text: text))
+        addMessageUnlessSent(ScreenMessage(level: .info, code: "passkeyAuthenticate", text: language(key)))
         addAttemptsLeft(attemptsRemaining)
         let action = step.action(named: "authenticatePasskey")
         primaryAction = ScreenAction(
-            id: "authenticatePasskey", label: action?.label ?? "Use a passkey", role: .primary,
+            id: "authenticatePasskey", label: language.sent(action?.label) ?? language("Use a passkey"), role: .primary,
             actionName: "authenticatePasskey")
         addOtherActions(of: step)
     }
@@ -56,21 +59,23 @@ extension Screen {
     private mutating func addOtherActions(of step: Step) {
         for action in step.actions where !Self.passkeyActions.contains(action.name) {
             secondaryActions.append(
-                ScreenAction(id: action.name, label: action.label ?? action.name, role: .secondary, actionName: action.name))
+                ScreenAction(
+                    id: action.name, label: language.sent(action.label) ?? action.name, role: .secondary,
+                    actionName: action.name))
         }
     }
 
     /// The account's passkeys: each name, whether it is synced, when it was made and last used.
-    static func passkeyList(_ passkeys: [PasskeySummary]) -> ScreenDisplay {
+    static func passkeyList(_ passkeys: [PasskeySummary], _ language: ScreenLanguage) -> ScreenDisplay {
         .list(
-            title: "Passkeys",
+            title: language("Passkeys"),
             items: passkeys.map { passkey in
                 var detail = [
-                    passkey.synced ? "synced" : "this device only",
-                    "created \(passkey.createdAt.formatted(date: .abbreviated, time: .omitted))",
+                    passkey.synced ? language("synced") : language("this device only"),
+                    language("created %@", passkey.createdAt.formatted(date: .abbreviated, time: .omitted)),
                 ]
                 if let lastUsed = passkey.lastUsedAt {
-                    detail.append("last used \(lastUsed.formatted(date: .abbreviated, time: .shortened))")
+                    detail.append(language("last used %@", lastUsed.formatted(date: .abbreviated, time: .shortened)))
                 }
                 return ScreenListItem(title: passkey.name, detail: detail.joined(separator: ", "))
             })

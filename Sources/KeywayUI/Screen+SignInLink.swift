@@ -8,13 +8,17 @@ extension Screen {
     /// where the flow went (``KeywayScreenModel/waitForFlow()``). A link opened in the app goes to
     /// ``KeywayScreenModel/openLink(_:)``.
     mutating func addLinkSent(destination: String, channel: CodeChannel) {
-        instruction = "Open the link, or enter the code"
+        instruction = language("Open the link, or enter the code")
         isWaiting = true
         guard !messages.contains(where: { $0.code == "linkSent" }) else { return }
-        let by = channel == .sms ? "texted" : "emailed"
-        messages.append(
-            ScreenMessage(
-                level: .info, code: "linkSent",
-                text: "We \(by) a sign-in link and a code to \(destination). Open the link on this or another device, or enter the code."))
+        let text =
+            channel == .sms
+            ? language(
+                "We texted a sign-in link and a code to %@. Open the link on this or another device, or enter the code.",
+                destination)
+            : language(
+                "We emailed a sign-in link and a code to %@. Open the link on this or another device, or enter the code.",
+                destination)
+        messages.append(ScreenMessage(level: .info, code: "linkSent", text: text))
     }
 }

@@ -57,6 +57,9 @@ public struct Screen: Sendable, Equatable {
     /// A page to open in a browser (sign in with another provider), with the
     /// ``ScreenAction/Role/openBrowser`` action that opens it; `nil` on other screens.
     public var browser: ScreenBrowser?
+    /// The language of the words the screen model wrote (a renderer writes its own in it too:
+    /// `Copy`, `Working`).
+    public var language: ScreenLanguage
 
     /// A screen; every part but the kind and the title is empty unless given.
     ///
@@ -75,11 +78,13 @@ public struct Screen: Sendable, Equatable {
     ///   - isLoading: Whether a request is on its way.
     ///   - isWaiting: Whether the flow moves on by itself from this screen.
     ///   - browser: A page to open in a browser, if any.
+    ///   - language: The language of the screen's own words (default: ``ScreenLanguage/current``).
     public init(
         kind: Kind, title: String, messages: [ScreenMessage] = [], instruction: String? = nil,
         displays: [ScreenDisplay] = [], inputs: [ScreenInput] = [], primaryAction: ScreenAction? = nil,
         secondaryActions: [ScreenAction] = [], links: [Link] = [], countdowns: [Countdown] = [], banner: Banner? = nil,
-        isLoading: Bool = false, isWaiting: Bool = false, browser: ScreenBrowser? = nil
+        isLoading: Bool = false, isWaiting: Bool = false, browser: ScreenBrowser? = nil,
+        language: ScreenLanguage = .current
     ) {
         self.kind = kind
         self.title = title
@@ -95,6 +100,7 @@ public struct Screen: Sendable, Equatable {
         self.isLoading = isLoading
         self.isWaiting = isWaiting
         self.browser = browser
+        self.language = language
     }
 
     /// Every action of the screen, the primary one first.

@@ -58,6 +58,8 @@ public struct ScreenInput: Sendable, Equatable {
     public var field: Field
     /// Why the last submitted value was refused, when it was.
     public var error: String?
+    /// The language of the reasons ``validate(_:)`` gives of its own.
+    public var language: ScreenLanguage
 
     /// The input of `field`, rendered as `kind`, with the reason its last value was refused.
     ///
@@ -68,7 +70,8 @@ public struct ScreenInput: Sendable, Equatable {
     ///   - field: The field as the server sent it.
     ///   - kind: How to render it.
     ///   - error: Why the last submitted value was refused, if it was.
-    public init(field: Field, kind: Kind, error: String? = nil) {
+    ///   - language: The language of the reasons ``validate(_:)`` gives of its own.
+    public init(field: Field, kind: Kind, error: String? = nil, language: ScreenLanguage = .current) {
         self.name = field.name
         self.label = field.label ?? field.name
         self.kind = kind
@@ -85,6 +88,7 @@ public struct ScreenInput: Sendable, Equatable {
         self.initialValue = field.value
         self.field = field
         self.error = error
+        self.language = language
     }
 
     /// Checks `value` as the server would before it is sent — the field's rules, and the minimum
@@ -93,11 +97,26 @@ public struct ScreenInput: Sendable, Equatable {
     /// - Parameter value: The user's answer, or `nil` when untouched.
     /// - Returns: The reason the value fails, or `nil`.
     public func validate(_ value: String?) -> String? {
-        if let reason = field.validate(value)?.reason { return reason }
+        if let reason = field.validate(value)?.reason { return translated(reason) }
         if case .newPassword(let minimumLength?) = kind, let value, !value.isEmpty, value.count < minimumLength {
-            return "Use at least \(minimumLength) characters."
+            return language("Use at least %@ characters.", "\(minimumLength)")
         }
         return nil
+    }
+
+    /// The SDK's sentence for a broken field rule (``KeywayProtocol/Field/validate(_:)`` writes
+    /// English) in the input's language.
+    private func translated(_ reason: String) -> String {
+        if let minLength = field.minLength, reason == "Enter at least \(minLength) characters." {
+            return language("Enter at least %@ characters.", "\(minLength)")
+        }
+        if let maxLength = field.maxLength, reason == "Enter at most \(maxLength) characters." {
+            return language("Enter at most %@ characters.", "\(maxLength)")
+        }
+        if let options = field.options, reason == "Choose one of: \(options.map(\.label).joined(separator: ", "))." {
+            return language("Choose one of: %@.", options.map { language.sent($0.label) }.joined(separator: ", "))
+        }
+        return language.sent(reason)
     }
 
     /// What the input sends for `value` (the user's answer, `nil` when untouched), as the server

@@ -32,16 +32,20 @@ extension Countdown {
     /// The countdown as a sentence at `now` (`The code expires in 9:41.`), or `nil` when it has
     /// nothing to say any more (a new code can be asked for: the button says so).
     ///
-    /// - Parameter now: The moment the sentence is drawn.
+    /// - Parameters:
+    ///   - now: The moment the sentence is drawn.
+    ///   - language: The sentence's language (a screen's ``Screen/language``).
     /// - Returns: The sentence, or `nil`.
-    public func sentence(at now: Date) -> String? {
+    public func sentence(at now: Date, language: ScreenLanguage = .current) -> String? {
         let left = secondsLeft(at: now)
         let time = Self.spoken(seconds: left)
         switch purpose {
-        case .resendAvailable: return left > 0 ? "You can ask for a new code in \(time)." : nil
-        case .codeExpires: return left > 0 ? "The code expires in \(time)." : "The code has expired. Ask for a new one."
-        case .approvalExpires: return left > 0 ? "The request expires in \(time)." : "The request has expired."
-        case .retryAvailable: return left > 0 ? "Try again in \(time)." : nil
+        case .resendAvailable: return left > 0 ? language("You can ask for a new code in %@.", time) : nil
+        case .codeExpires:
+            return left > 0 ? language("The code expires in %@.", time) : language("The code has expired. Ask for a new one.")
+        case .approvalExpires:
+            return left > 0 ? language("The request expires in %@.", time) : language("The request has expired.")
+        case .retryAvailable: return left > 0 ? language("Try again in %@.", time) : nil
         }
     }
 

@@ -37,7 +37,8 @@ final class FlowSession {
         keyway: KeywayClient, stored: KeywaySession, terminal: Terminal, server: String, redirect: ProviderRedirect,
         passkeys: SoftwarePasskeyAuthenticator?, passkeyStore: String?
     ) {
-        model = KeywayScreenModel(keyway: keyway, session: stored, passkeyAuthenticator: passkeys)
+        // The terminal's own words are English: so are the screens' (whatever the system's language).
+        model = KeywayScreenModel(keyway: keyway, session: stored, passkeyAuthenticator: passkeys, language: .english)
         self.passkeyStore = passkeyStore
         self.terminal = terminal
         self.redirect = redirect

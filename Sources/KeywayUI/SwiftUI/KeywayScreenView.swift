@@ -69,7 +69,7 @@
                         Text(instruction).font(theme.bodyFont).foregroundStyle(.secondary)
                     }
                     ForEach(Array(screen.displays.enumerated()), id: \.offset) { _, display in
-                        DisplayView(display: display, theme: theme)
+                        DisplayView(display: display, theme: theme, language: screen.language)
                     }
                     ForEach(screen.inputs, id: \.name) { input in
                         InputView(input: input, value: binding(for: input), theme: theme, focus: $focused)
@@ -79,7 +79,9 @@
                         Button {
                             press(primary)
                         } label: {
-                            ActionLabel(action: primary, now: nil, busy: screen.isLoading && pressed == primary.id)
+                            ActionLabel(
+                                action: primary, now: nil, busy: screen.isLoading && pressed == primary.id,
+                                language: screen.language)
                                 .frame(maxWidth: .infinity)
                         }
                         .buttonStyle(.borderedProminent)
@@ -97,7 +99,8 @@
                                     Task { await model.perform(action) }
                                 } label: {
                                     ActionLabel(
-                                        action: action, now: timeline.date, busy: screen.isLoading && pressed == action.id
+                                        action: action, now: timeline.date, busy: screen.isLoading && pressed == action.id,
+                                        language: screen.language
                                     )
                                     .frame(maxWidth: .infinity)
                                 }
@@ -106,7 +109,7 @@
                                 .disabled(screen.isLoading || !action.isAvailable(at: timeline.date))
                             }
                             ForEach(Array(screen.countdowns.enumerated()), id: \.offset) { _, countdown in
-                                if let sentence = countdown.sentence(at: timeline.date) {
+                                if let sentence = countdown.sentence(at: timeline.date, language: screen.language) {
                                     Text(sentence).font(.footnote).foregroundStyle(.secondary)
                                 }
                             }
@@ -172,11 +175,13 @@
         let now: Date?
         /// Whether this button's request is on its way.
         var busy = false
+        /// The language of the words the view adds.
+        var language = ScreenLanguage.current
 
         var body: some View {
             HStack(spacing: 8) {
                 if busy {
-                    ProgressView().accessibilityLabel("Working")
+                    ProgressView().accessibilityLabel(language("Working"))
                 }
                 if let icon = action.iconURL {
                     AsyncImage(url: icon) { image in
@@ -289,6 +294,8 @@
     struct DisplayView: View {
         let display: ScreenDisplay
         let theme: KeywayTheme
+        /// The language of the words the view adds (`Copy`).
+        let language: ScreenLanguage
 
         var body: some View {
             switch display {
@@ -298,19 +305,19 @@
                     HStack {
                         Text(value.revealed).font(.body.monospaced()).textSelection(.enabled)
                         Spacer()
-                        Button("Copy") { Pasteboard.copy(value.revealed) }
+                        Button(language("Copy")) { Pasteboard.copy(value.revealed) }
                             .buttonStyle(.bordered)
-                            .accessibilityLabel("Copy \(label)")
+                            .accessibilityLabel(language("Copy %@", label))
                     }
                 }
             case .qrCode(let label, let data):
                 VStack(alignment: .leading, spacing: 4) {
                     Text(label).font(.footnote)
-                    QRCodeView(text: data.revealed).frame(width: 180, height: 180)
+                    QRCodeView(text: data.revealed, label: language("QR code")).frame(width: 180, height: 180)
                     // On the phone that shows it, the QR code cannot be scanned: an
                     // authenticator app on the same device opens the link instead.
                     if let link = URL(string: data.revealed), link.scheme == "otpauth" {
-                        Link("Open in an authenticator app", destination: link)
+                        Link(language("Open in an authenticator app"), destination: link)
                     }
                 }
             case .emphasis(let label, let value):

@@ -56,7 +56,7 @@
                     .toolbar {
                         // Leaves at any step: the flow is cancelled on the server, the sheet closes.
                         ToolbarItem(placement: .cancellationAction) {
-                            Button("Cancel") {
+                            Button(model.language("Cancel")) {
                                 Task {
                                     await model.leave()
                                     dismiss()
@@ -71,11 +71,11 @@
             Group {
                 if model.screen.kind == .idle {
                     VStack(alignment: .leading, spacing: 16) {
-                        Text(flowType == .signup ? "Create your account" : "Sign in").font(theme.titleFont)
+                        Text(model.language(flowType == .signup ? "Create your account" : "Sign in")).font(theme.titleFont)
                         if let banner = model.screen.banner {
                             Text(banner.message).foregroundStyle(theme.errorColor)
                         }
-                        TextField("Email or phone number", text: $identifier)
+                        TextField(model.language("Email or phone number"), text: $identifier)
                             .textFieldStyle(.roundedBorder)
                             .autocorrectionDisabled()
                             #if os(iOS) || os(visionOS)
@@ -85,7 +85,7 @@
                         Button {
                             Task { await model.start(identifier: identifier, flowType: flowType) }
                         } label: {
-                            Text("Continue").frame(maxWidth: .infinity)
+                            Text(model.language("Continue")).frame(maxWidth: .infinity)
                         }
                         .buttonStyle(.borderedProminent)
                         .tint(theme.accentColor)
@@ -95,7 +95,7 @@
                             Button {
                                 Task { await model.startPasskeySignIn() }
                             } label: {
-                                Label("Sign in with a passkey", systemImage: "person.badge.key")
+                                Label(model.language("Sign in with a passkey"), systemImage: "person.badge.key")
                                     .frame(maxWidth: .infinity)
                             }
                             .buttonStyle(.bordered)

@@ -10,11 +10,13 @@
     @MainActor
     struct QRCodeView: View {
         let text: String
+        /// What VoiceOver says of the picture.
+        var label = "QR code"
 
         var body: some View {
             #if canImport(CoreImage)
                 if let image = Self.image(for: text) {
-                    Image(image, scale: 1, label: Text("QR code"))
+                    Image(image, scale: 1, label: Text(label))
                         .interpolation(.none)
                         .resizable()
                         .scaledToFit()

@@ -2,18 +2,19 @@
 import Foundation
 import Keyway
 import KeywayActivation
+import KeywayUI
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
 
-#if canImport(SwiftUI)
-
 func snippet_apple_2(
     keyway: KeywayClient, session: KeywaySession, storage: any SecureStorage, serverURL: URL, email: String, authCode: Sensitive<String>, codeVerifier: Sensitive<String>, token: Sensitive<String>, request: URLRequest, action: Action, link: Link, scannedText: String, legacyIDToken: String, configId: String, url: URL, folder: URL, activation: DeviceActivation
 ) async throws {
-    let keychain = KeychainSecureStorage(service: "com.example.shop.keyway")
-    var options = KeywayOptions()
-    options.appAttest = AppAttestOptions(provider: DeviceCheckAppAttestProvider(), storage: keychain)
-    _ = keychain
+
+    @MainActor
+    func makeModels(keyway: KeywayClient, session: KeywaySession) -> [KeywayScreenModel] {
+        let inTheAppsLanguage = KeywayScreenModel(keyway: keyway, session: session)
+        let inGerman = KeywayScreenModel(keyway: keyway, session: session, language: ScreenLanguage("de-AT"))
+        return [inTheAppsLanguage, inGerman]
+    }
 }
-#endif
