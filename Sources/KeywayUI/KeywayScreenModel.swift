@@ -53,7 +53,8 @@
         ///   - language: The language of the words the screens write themselves (default: the
         ///     app's, ``ScreenLanguage/current``).
         public init(
-            keyway: KeywayClient, session: KeywaySession? = nil, passkeyAuthenticator: (any PasskeyAuthenticator)? = nil,
+            keyway: KeywayClient, session: KeywaySession? = nil,
+            passkeyAuthenticator: (any PasskeyAuthenticator)? = nil,
             language: ScreenLanguage = .current
         ) {
             self.language = language
@@ -94,7 +95,8 @@
         ) async {
             started = .flow(identifier: identifier, flowType: flowType, inviteCode: inviteCode, options: options)
             showLoading()
-            await keyway.flow.start(flowType: flowType, identifier: identifier, inviteCode: inviteCode, options: options)
+            await keyway.flow.start(
+                flowType: flowType, identifier: identifier, inviteCode: inviteCode, options: options)
             await refresh()
         }
 
@@ -274,9 +276,11 @@
                 screen.messages.append(
                     cancelled
                         ? ScreenMessage(
-                            level: .warning, code: "browserCancelled", text: language("The browser was closed before you signed in."))
+                            level: .warning, code: "browserCancelled",
+                            text: language("The browser was closed before you signed in."))
                         : ScreenMessage(
-                            level: .error, code: "browserFailed", text: language("The browser could not be opened: %@", "\(error)")))
+                            level: .error, code: "browserFailed",
+                            text: language("The browser could not be opened: %@", "\(error)")))
                 return
             }
             await oauthCallback(url: returned)
@@ -350,7 +354,8 @@
             screen.messages.removeAll { $0.code == "passkeyUnavailable" }
             screen.messages.append(
                 ScreenMessage(
-                    level: .error, code: "passkeyUnavailable", text: language("Passkeys cannot be used here. Choose another way.")))
+                    level: .error, code: "passkeyUnavailable",
+                    text: language("Passkeys cannot be used here. Choose another way.")))
         }
 
         /// Starts again what was started last.

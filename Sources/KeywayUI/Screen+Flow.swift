@@ -42,7 +42,8 @@ extension Screen {
                 return Screen(
                     kind: .ended, title: language("Sign-in stopped"),
                     secondaryActions: error.recovery == .startOver
-                        ? [ScreenAction(id: "restart", label: language("Start again"), role: .restart, actionName: nil)] : [],
+                        ? [ScreenAction(id: "restart", label: language("Start again"), role: .restart, actionName: nil)]
+                        : [],
                     banner: banner, language: language)
             }
             var screen = make(prompt.context, prompt.prompt, language: language)

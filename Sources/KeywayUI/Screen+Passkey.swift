@@ -30,8 +30,10 @@ extension Screen {
             id: "registerPasskey", label: language.sent(action?.label) ?? language("Create a passkey"), role: .primary,
             actionName: "registerPasskey", submitsInputs: true)
         if skippable, let skip = step.action(named: "skip") {
-            secondaryActions.append(ScreenAction(
-                    id: "skip", label: language.sent(skip.label) ?? language("Not now"), role: .secondary, actionName: "skip"))
+            secondaryActions.append(
+                ScreenAction(
+                    id: "skip", label: language.sent(skip.label) ?? language("Not now"), role: .secondary,
+                    actionName: "skip"))
         }
         addOtherActions(of: step)
     }

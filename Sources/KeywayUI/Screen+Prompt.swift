@@ -7,7 +7,8 @@ extension Screen {
     static func make(_ context: PromptContext, _ prompt: Prompt, language: ScreenLanguage) -> Screen {
         let step = context.step
         var screen = Screen(
-            kind: .step(step.kind), title: language.sent(context.stepInfo?.label) ?? Self.defaultTitle(step.kind, language),
+            kind: .step(step.kind),
+            title: language.sent(context.stepInfo?.label) ?? Self.defaultTitle(step.kind, language),
             messages: context.messages.map(ScreenMessage.init), links: step.links.filter { $0.rel != "self" })
         screen.language = language
         if let risk = context.risk, let message = risk.message,
@@ -22,12 +23,14 @@ extension Screen {
                 var label = language.sent(method.label)
                 if let destination = method.destination, !label.contains(destination) { label += " (\(destination))" }
                 return ScreenAction(
-                    id: "selectMethod:\(method.id)", label: language.sent(method.provider?.label) ?? label, role: .secondary,
+                    id: "selectMethod:\(method.id)", label: language.sent(method.provider?.label) ?? label,
+                    role: .secondary,
                     actionName: "selectMethod", parameters: ["methodId": method.id],
                     iconURL: Self.iconURL(method.provider?.iconURL))
             }
             if skippable, step.action(named: "skip") != nil {
-                screen.secondaryActions.append(ScreenAction(id: "skip", label: language("Not now"), role: .secondary, actionName: "skip"))
+                screen.secondaryActions.append(
+                    ScreenAction(id: "skip", label: language("Not now"), role: .secondary, actionName: "skip"))
             }
         case .enterCode(let destination, _, let expiresAt, let resendAt, let channel):
             screen.countdowns = [Countdown(.resendAvailable, resendAt), Countdown(.codeExpires, expiresAt)]
@@ -39,7 +42,8 @@ extension Screen {
             if let resend = step.action(named: "resend") {
                 screen.secondaryActions.append(
                     ScreenAction(
-                        id: "resend", label: language.sent(resend.label) ?? language("Send a new code"), role: .secondary, actionName: "resend",
+                        id: "resend", label: language.sent(resend.label) ?? language("Send a new code"),
+                        role: .secondary, actionName: "resend",
                         availableAt: resendAt))
             }
         case .setupTotp(let secret, let otpauthUrl, let period, let digits, let algorithm):
@@ -53,7 +57,8 @@ extension Screen {
                     ScreenMessage(
                         level: .info, code: "totpParameters",
                         text: language(
-                            "When you type the key, choose %1$@, %2$@ digits and a new code every %3$@ seconds.", algorithm,
+                            "When you type the key, choose %1$@, %2$@ digits and a new code every %3$@ seconds.",
+                            algorithm,
                             "\(digits)", "\(period)")))
             }
             screen.addPrimary(from: step, named: "submitTotp")
@@ -64,7 +69,8 @@ extension Screen {
             if let existingPhone {
                 screen.messages.append(
                     ScreenMessage(
-                        level: .info, code: "existingPhone", text: language("The phone number on your account is %@.", existingPhone)))
+                        level: .info, code: "existingPhone",
+                        text: language("The phone number on your account is %@.", existingPhone)))
             }
             screen.addFromActions(step)
         case .enterPassword(let purpose, let minimumLength):
@@ -78,12 +84,14 @@ extension Screen {
         case .manageAccount(let methods, let operations):
             screen.instruction = language("What would you like to do?")
             screen.displays = Self.accountDisplays(
-                methods: methods, devices: step.manageAccount?.devices, activationCode: step.manageAccount?.activationCode,
+                methods: methods, devices: step.manageAccount?.devices,
+                activationCode: step.manageAccount?.activationCode,
                 passkeys: step.manageAccount?.passkeys, sessions: step.manageAccount?.sessions, language: language)
             for operation in operations {
                 if operation.name == "finish" {
                     screen.primaryAction = ScreenAction(
-                        id: operation.name, label: language.sent(operation.label) ?? language("Done"), role: .primary, actionName: operation.name)
+                        id: operation.name, label: language.sent(operation.label) ?? language("Done"), role: .primary,
+                        actionName: operation.name)
                 } else {
                     let visible = operation.fields.filter { $0.type != .hidden }
                     // Operations that name the same input share it (the passkey to rename or remove).
@@ -91,7 +99,8 @@ extension Screen {
                     screen.inputs += visible.filter { !shown.contains($0.name) }.map { Self.input($0, language) }
                     screen.secondaryActions.append(
                         ScreenAction(
-                            id: operation.name, label: language.sent(operation.label) ?? operation.name, role: .secondary,
+                            id: operation.name, label: language.sent(operation.label) ?? operation.name,
+                            role: .secondary,
                             actionName: operation.name, submitsInputs: !operation.fields.isEmpty,
                             inputNames: visible.map(\.name)))
                 }
@@ -109,7 +118,8 @@ extension Screen {
                 ScreenMessage(
                     level: .info, code: "redirect",
                     text: language(
-                        "%@ opens in your browser; you come back here once you have signed in there.", language.sent(provider.label))))
+                        "%@ opens in your browser; you come back here once you have signed in there.",
+                        language.sent(provider.label))))
             screen.primaryAction = ScreenAction(
                 id: "openBrowser", label: language.sent(provider.label), role: .openBrowser, actionName: nil,
                 iconURL: Self.iconURL(provider.iconURL))
@@ -134,7 +144,8 @@ extension Screen {
             {
                 screen.secondaryActions.append(
                     ScreenAction(
-                        id: stay.name, label: language.sent(stay.label) ?? language("Stay a guest"), role: .secondary, actionName: stay.name))
+                        id: stay.name, label: language.sent(stay.label) ?? language("Stay a guest"), role: .secondary,
+                        actionName: stay.name))
             }
         case .passkeyRegister(let options, _, let skippable):
             screen.addPasskeyRegistration(step, options: options, skippable: skippable)
@@ -149,7 +160,8 @@ extension Screen {
         if let cancel = step.action(named: "cancel") {
             screen.secondaryActions.append(
                 ScreenAction(
-                    id: "cancel", label: language.sent(cancel.label) ?? language("Cancel"), role: .cancel, actionName: "cancel"))
+                    id: "cancel", label: language.sent(cancel.label) ?? language("Cancel"), role: .cancel,
+                    actionName: "cancel"))
         }
         return screen
     }
@@ -159,7 +171,8 @@ extension Screen {
         guard let action = step.action(named: name) else { return addFromActions(step) }
         inputs = action.fields.filter { $0.type != .hidden }.map { Self.input($0, language) }
         primaryAction = ScreenAction(
-            id: action.name, label: language.sent(action.label) ?? language("Continue"), role: .primary, actionName: action.name,
+            id: action.name, label: language.sent(action.label) ?? language("Continue"), role: .primary,
+            actionName: action.name,
             submitsInputs: true)
     }
 
@@ -169,7 +182,8 @@ extension Screen {
         guard let action = step.action(named: name), !actions.contains(where: { $0.actionName == name }) else { return }
         secondaryActions.append(
             ScreenAction(
-                id: action.name, label: language.sent(action.label) ?? label, role: .secondary, actionName: action.name))
+                id: action.name, label: language.sent(action.label) ?? label, role: .secondary, actionName: action.name)
+        )
     }
 
     /// A step drawn from its actions alone: the first action with fields is the primary one (its
@@ -180,7 +194,8 @@ extension Screen {
         if let primary {
             inputs = primary.fields.filter { $0.type != .hidden }.map { Self.input($0, language) }
             primaryAction = ScreenAction(
-                id: primary.name, label: language.sent(primary.label) ?? language("Continue"), role: .primary, actionName: primary.name,
+                id: primary.name, label: language.sent(primary.label) ?? language("Continue"), role: .primary,
+                actionName: primary.name,
                 submitsInputs: true)
         }
         for action in candidates where action.name != primary?.name {
@@ -211,8 +226,12 @@ extension Screen {
             .list(
                 title: language("Sign-in methods"),
                 items: methods.map { method in
-                    let detail = [method.detail, method.isSecondFactor ? language("second factor") : nil].compactMap { $0 }
-                    return ScreenListItem(title: language.sent(method.label), detail: detail.isEmpty ? nil : detail.joined(separator: " · "))
+                    let detail = [method.detail, method.isSecondFactor ? language("second factor") : nil].compactMap {
+                        $0
+                    }
+                    return ScreenListItem(
+                        title: language.sent(method.label),
+                        detail: detail.isEmpty ? nil : detail.joined(separator: " · "))
                 })
         ]
         if let devices {
@@ -222,7 +241,8 @@ extension Screen {
                     items: devices.map { device in
                         let key = device.hardwareBacked ? language("hardware key") : language("software key")
                         let until = device.trustedUntil.formatted(date: .abbreviated, time: .shortened)
-                        return ScreenListItem(title: device.name, detail: language("%1$@, trusted until %2$@", key, until))
+                        return ScreenListItem(
+                            title: device.name, detail: language("%1$@, trusted until %2$@", key, until))
                     }))
         }
         if let passkeys {
@@ -236,7 +256,8 @@ extension Screen {
                         let since = language(
                             "signed in %@", session.signedInAt.formatted(date: .abbreviated, time: .shortened))
                         return ScreenListItem(
-                            title: session.application, detail: session.current ? language("%@ · this session", since) : since)
+                            title: session.application,
+                            detail: session.current ? language("%@ · this session", since) : since)
                     }))
         }
         if let activationCode {
@@ -258,7 +279,8 @@ extension Screen {
             case .text: .text
             case .email: .email
             case .phone: .phone
-            case .password: field.autocomplete == "new-password" ? .newPassword(minimumLength: field.minLength) : .password
+            case .password:
+                field.autocomplete == "new-password" ? .newPassword(minimumLength: field.minLength) : .password
             case .select: .choice(options: field.options ?? [])
             case .checkbox: .toggle
             default: .other(field.type)
@@ -271,7 +293,9 @@ extension Screen {
 
     /// An icon's URL when it is `https` (an icon of another scheme is not drawn).
     static func iconURL(_ text: String?) -> URL? {
-        guard let text, let url = URL(string: text), url.scheme?.lowercased() == "https", url.host != nil else { return nil }
+        guard let text, let url = URL(string: text), url.scheme?.lowercased() == "https", url.host != nil else {
+            return nil
+        }
         return url
     }
 

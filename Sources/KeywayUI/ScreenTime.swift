@@ -42,7 +42,8 @@ extension Countdown {
         switch purpose {
         case .resendAvailable: return left > 0 ? language("You can ask for a new code in %@.", time) : nil
         case .codeExpires:
-            return left > 0 ? language("The code expires in %@.", time) : language("The code has expired. Ask for a new one.")
+            return left > 0
+                ? language("The code expires in %@.", time) : language("The code has expired. Ask for a new one.")
         case .approvalExpires:
             return left > 0 ? language("The request expires in %@.", time) : language("The request has expired.")
         case .retryAvailable: return left > 0 ? language("Try again in %@.", time) : nil

@@ -67,7 +67,9 @@ struct ScreenLanguageTests {
         // The words the screens write: `language("…")` and `model.language("…")`.
         let asked = try Self.literals(under: "Sources/KeywayUI", matching: #"language\(\s*"((?:[^"\\]|\\.)*)""#)
             .union(Self.literals(under: "Sources/KeywayUI", matching: #"language\(flowType == \.signup \? "([^"]+)""#))
-            .union(Self.literals(under: "Sources/KeywayUI", matching: #"language\(flowType == \.signup \? "[^"]+" : "([^"]+)""#))
+            .union(
+                Self.literals(
+                    under: "Sources/KeywayUI", matching: #"language\(flowType == \.signup \? "[^"]+" : "([^"]+)""#))
         #expect(asked.count > 60)
         #expect(asked.subtracting(keys).isEmpty, "not in the catalogue: \(asked.subtracting(keys).sorted())")
         // The rest are the server's standard labels, or keys the screens choose in a switch.
@@ -105,7 +107,8 @@ struct ScreenLanguageTests {
     @Test func aCodeStepInGermanAndFrench() throws {
         let step = try Steps.step(
             "enterCode",
-            payload: #"{"destination":"a•••@example.com","codeLength":6,"expiresAt":"2026-11-24T10:10:00Z","resendAt":"2026-11-24T10:00:30Z","channel":"email","attemptsRemaining":1}"#,
+            payload:
+                #"{"destination":"a•••@example.com","codeLength":6,"expiresAt":"2026-11-24T10:10:00Z","resendAt":"2026-11-24T10:00:30Z","channel":"email","attemptsRemaining":1}"#,
             actions: [
                 Steps.action("submitCode", "code", label: "Continue", fields: Steps.codeField),
                 Steps.action("resend", "resend", label: "Send a new code"),
@@ -113,7 +116,8 @@ struct ScreenLanguageTests {
             messages: #"[{"level":"info","code":"codeSent","text":"We sent a 6-digit code to a•••@example.com."}]"#)
         let context = PromptContext(step: step)
         let prompt = try #require(Prompt(step: step))
-        let german = Screen.make(update: .prompt(context, prompt), prompt: (context, prompt), language: ScreenLanguage("de"))
+        let german = Screen.make(
+            update: .prompt(context, prompt), prompt: (context, prompt), language: ScreenLanguage("de"))
         #expect(german.language.identifier == "de")
         #expect(german.title == "Code eingeben")
         #expect(german.primaryAction?.label == "Weiter")
@@ -122,18 +126,24 @@ struct ScreenLanguageTests {
         #expect(german.action("cancel")?.label == "Abbrechen")
         #expect(german.messages.map(\.text) == ["We sent a 6-digit code to a•••@example.com.", "Noch 1 Versuch."])
         let now = try #require(ISO8601DateFormatter().date(from: "2026-11-24T10:00:00Z"))
-        #expect(german.countdowns.last.flatMap { $0.sentence(at: now, language: german.language) } == "Der Code läuft in 10:00 ab.")
+        #expect(
+            german.countdowns.last.flatMap { $0.sentence(at: now, language: german.language) }
+                == "Der Code läuft in 10:00 ab.")
         #expect(german.action("resend")?.label(at: now) == "Neuen Code senden (30 s)")
 
-        let french = Screen.make(update: .prompt(context, prompt), prompt: (context, prompt), language: ScreenLanguage("fr-FR"))
+        let french = Screen.make(
+            update: .prompt(context, prompt), prompt: (context, prompt), language: ScreenLanguage("fr-FR"))
         #expect(french.title == "Saisissez le code")
         #expect(french.primaryAction?.label == "Continuer")
         #expect(french.action("cancel")?.label == "Annuler")
-        #expect(french.countdowns.first.flatMap { $0.sentence(at: now, language: french.language) } == "Vous pourrez demander un nouveau code dans 30 s.")
+        #expect(
+            french.countdowns.first.flatMap { $0.sentence(at: now, language: french.language) }
+                == "Vous pourrez demander un nouveau code dans 30 s.")
 
         // A project's own words are shown as the server sent them; English is the server's words.
         let custom = try Steps.step(
-            "confirmBooking", actions: [Steps.action("confirm", "confirm", label: "Ask the front desk")], info: "Your booking")
+            "confirmBooking", actions: [Steps.action("confirm", "confirm", label: "Ask the front desk")],
+            info: "Your booking")
         let customScreen = Screen.make(
             update: .prompt(PromptContext(step: custom), .unrecognized(kind: custom.kind)),
             prompt: (PromptContext(step: custom), .unrecognized(kind: custom.kind)), language: ScreenLanguage("de"))
@@ -153,7 +163,8 @@ struct ScreenLanguageTests {
         ]
         for language in ScreenLanguage.available.map(ScreenLanguage.init) where language != .english {
             for kind in kinds {
-                #expect(Screen.defaultTitle(kind, language) != Screen.defaultTitle(kind, .english), "\(language) \(kind)")
+                #expect(
+                    Screen.defaultTitle(kind, language) != Screen.defaultTitle(kind, .english), "\(language) \(kind)")
             }
             for purpose in [MethodPurpose.primary, .secondFactor, .enrolment, .reverification] {
                 #expect(Screen.instruction(for: purpose, language) != Screen.instruction(for: purpose, .english))
@@ -183,7 +194,10 @@ struct ScreenLanguageTests {
         let channel = Screen.input(
             Field(
                 name: "channel", type: .select, label: "Method",
-                options: [FieldOption(value: "sms", label: "SMS codes"), FieldOption(value: "totp", label: "Authenticator app")]),
+                options: [
+                    FieldOption(value: "sms", label: "SMS codes"),
+                    FieldOption(value: "totp", label: "Authenticator app"),
+                ]),
             ScreenLanguage("fr"))
         #expect(channel.label == "Méthode")
         #expect(channel.validate("mail") == "Choisissez parmi : Codes par SMS, Application d’authentification.")
@@ -195,7 +209,8 @@ struct ScreenLanguageTests {
         let folder = FileManager.default.temporaryDirectory.appending(path: "keyway-lproj-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
         for (language, table) in [
-            ("en", #""Cancel" = "Cancel";"#), ("de", #""Cancel" = "Abbrechen";"# + "\n" + #""Try again in %@." = "In %@ erneut versuchen.";"#),
+            ("en", #""Cancel" = "Cancel";"#),
+            ("de", #""Cancel" = "Abbrechen";"# + "\n" + #""Try again in %@." = "In %@ erneut versuchen.";"#),
         ] {
             let lproj = folder.appending(path: "\(language).lproj")
             try FileManager.default.createDirectory(at: lproj, withIntermediateDirectories: true)

@@ -18,8 +18,12 @@
     #Preview("Approval") { KeywayScreenView(model: PreviewScreens.model(PreviewScreens.approval(.english))) }
     #Preview("Passkey") { KeywayScreenView(model: PreviewScreens.model(PreviewScreens.passkey(.english))) }
     #Preview("Account") { KeywayScreenView(model: PreviewScreens.model(PreviewScreens.account(.english))) }
-    #Preview("Waiting for the server") { KeywayScreenView(model: PreviewScreens.model(PreviewScreens.loading(.english))) }
-    #Preview("Code, in German") { KeywayScreenView(model: PreviewScreens.model(PreviewScreens.code(ScreenLanguage("de")))) }
+    #Preview("Waiting for the server") {
+        KeywayScreenView(model: PreviewScreens.model(PreviewScreens.loading(.english)))
+    }
+    #Preview("Code, in German") {
+        KeywayScreenView(model: PreviewScreens.model(PreviewScreens.code(ScreenLanguage("de"))))
+    }
     #Preview("Account, in French") {
         KeywayScreenView(model: PreviewScreens.model(PreviewScreens.account(ScreenLanguage("fr"))))
     }
@@ -30,6 +34,7 @@
     }
     #Preview("Themed") {
         KeywayScreenView(
-            model: PreviewScreens.model(PreviewScreens.code(.english)), theme: KeywayTheme(accentColor: .purple, cornerRadius: 16))
+            model: PreviewScreens.model(PreviewScreens.code(.english)),
+            theme: KeywayTheme(accentColor: .purple, cornerRadius: 16))
     }
 #endif

@@ -31,7 +31,9 @@
         ///   - theme: How the screen looks.
         ///   - browserSession: The browser that opens another provider's sign-in page (a
         ///     ``WebAuthenticationBrowserSession``); without one, that button does nothing.
-        public init(model: KeywayScreenModel, theme: KeywayTheme = .standard, browserSession: (any BrowserSession)? = nil) {
+        public init(
+            model: KeywayScreenModel, theme: KeywayTheme = .standard, browserSession: (any BrowserSession)? = nil
+        ) {
             self.model = model
             self.theme = theme
             self.browserSession = browserSession
@@ -58,7 +60,9 @@
                         }
                         .padding(12)
                         .frame(maxWidth: .infinity, alignment: .leading)
-                        .background(theme.errorColor.opacity(0.12), in: RoundedRectangle(cornerRadius: theme.cornerRadius))
+                        .background(
+                            theme.errorColor.opacity(0.12), in: RoundedRectangle(cornerRadius: theme.cornerRadius)
+                        )
                         .accessibilityElement(children: .combine)
                     }
                     ForEach(Array(screen.messages.enumerated()), id: \.offset) { _, message in
@@ -81,8 +85,9 @@
                         } label: {
                             ActionLabel(
                                 action: primary, now: nil, busy: screen.isLoading && pressed == primary.id,
-                                language: screen.language)
-                                .frame(maxWidth: .infinity)
+                                language: screen.language
+                            )
+                            .frame(maxWidth: .infinity)
                         }
                         .buttonStyle(.borderedProminent)
                         .buttonBorderShape(.roundedRectangle(radius: theme.cornerRadius))
@@ -99,7 +104,8 @@
                                     Task { await model.perform(action) }
                                 } label: {
                                     ActionLabel(
-                                        action: action, now: timeline.date, busy: screen.isLoading && pressed == action.id,
+                                        action: action, now: timeline.date,
+                                        busy: screen.isLoading && pressed == action.id,
                                         language: screen.language
                                     )
                                     .frame(maxWidth: .infinity)
@@ -244,7 +250,8 @@
                     Toggle(
                         input.label,
                         isOn: Binding(
-                            get: { @MainActor in value == "true" }, set: { @MainActor in value = $0 ? "true" : "false" }))
+                            get: { @MainActor in value == "true" }, set: { @MainActor in value = $0 ? "true" : "false" }
+                        ))
                 default:
                     TextField(input.placeholder ?? input.label, text: $value)
                         .focused(focus, equals: input.name)

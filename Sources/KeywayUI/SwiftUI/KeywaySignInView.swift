@@ -71,7 +71,8 @@
             Group {
                 if model.screen.kind == .idle {
                     VStack(alignment: .leading, spacing: 16) {
-                        Text(model.language(flowType == .signup ? "Create your account" : "Sign in")).font(theme.titleFont)
+                        Text(model.language(flowType == .signup ? "Create your account" : "Sign in")).font(
+                            theme.titleFont)
                         if let banner = model.screen.banner {
                             Text(banner.message).foregroundStyle(theme.errorColor)
                         }

@@ -21,7 +21,8 @@
         static func code(_ language: ScreenLanguage) -> Screen {
             screen(
                 "enterCode",
-                payload: #"{"destination":"a•••@example.com","codeLength":6,"expiresAt":"\#(moment(600))","resendAt":"\#(moment(30))","channel":"email","attemptsRemaining":5}"#,
+                payload:
+                    #"{"destination":"a•••@example.com","codeLength":6,"expiresAt":"\#(moment(600))","resendAt":"\#(moment(30))","channel":"email","attemptsRemaining":5}"#,
                 actions: [action("submitCode", "Continue", fields: codeField), action("resend", "Send a new code")],
                 messages: #"[{"level":"info","code":"codeSent","text":"We sent a 6-digit code to a•••@example.com."}]"#,
                 language: language)
@@ -30,16 +31,20 @@
         static func wrongCode(_ language: ScreenLanguage) -> Screen {
             let step = step(
                 "enterCode",
-                payload: #"{"destination":"a•••@example.com","codeLength":6,"expiresAt":"\#(moment(600))","resendAt":"\#(moment(-1))","channel":"email","attemptsRemaining":2}"#,
+                payload:
+                    #"{"destination":"a•••@example.com","codeLength":6,"expiresAt":"\#(moment(600))","resendAt":"\#(moment(-1))","channel":"email","attemptsRemaining":2}"#,
                 actions: [action("submitCode", "Continue", fields: codeField), action("resend", "Send a new code")])
             let context = PromptContext(step: step)
             let prompt = Prompt(step: step) ?? .unrecognized(kind: step.kind)
             let problem = Problem(
-                code: .invalidCode, status: 400, title: "Wrong code", detail: "That code is not right.", action: .retryInput,
-                retryable: true, attemptsRemaining: 2, invalidFields: [InvalidField(name: "code", reason: "That code is not right.")])
+                code: .invalidCode, status: 400, title: "Wrong code", detail: "That code is not right.",
+                action: .retryInput,
+                retryable: true, attemptsRemaining: 2,
+                invalidFields: [InvalidField(name: "code", reason: "That code is not right.")])
             return Screen.make(
                 update: .error(
-                    code: .invalidCode, action: .retryInput, message: "That code is not right. You have 2 attempts left.",
+                    code: .invalidCode, action: .retryInput,
+                    message: "That code is not right. You have 2 attempts left.",
                     retryable: true, details: problem, meta: nil),
                 prompt: (context, prompt), language: language)
         }
@@ -47,16 +52,19 @@
         static func signInLink(_ language: ScreenLanguage) -> Screen {
             screen(
                 "enterCode",
-                payload: #"{"destination":"a•••@example.com","codeLength":6,"expiresAt":"\#(moment(600))","resendAt":"\#(moment(30))","channel":"email","attemptsRemaining":5,"linkSent":true}"#,
+                payload:
+                    #"{"destination":"a•••@example.com","codeLength":6,"expiresAt":"\#(moment(600))","resendAt":"\#(moment(30))","channel":"email","attemptsRemaining":5,"linkSent":true}"#,
                 actions: [action("submitCode", "Continue", fields: codeField)], language: language)
         }
 
         static func methods(_ language: ScreenLanguage) -> Screen {
             screen(
                 "selectMethod",
-                payload: #"{"methods":[{"id":"totp","type":"totp","label":"Authenticator app"},{"id":"smsOtp","type":"smsOtp","label":"SMS codes","destination":"+1••••••••23"}],"purpose":"secondFactor","skippable":true}"#,
+                payload:
+                    #"{"methods":[{"id":"totp","type":"totp","label":"Authenticator app"},{"id":"smsOtp","type":"smsOtp","label":"SMS codes","destination":"+1••••••••23"}],"purpose":"secondFactor","skippable":true}"#,
                 actions: [
-                    action("selectMethod", "Continue", fields: #"[{"name":"methodId","type":"select","required":true}]"#),
+                    action(
+                        "selectMethod", "Continue", fields: #"[{"name":"methodId","type":"select","required":true}]"#),
                     action("skip", "Not now"),
                 ], language: language)
         }
@@ -67,7 +75,9 @@
                 actions: [
                     action(
                         "submitPassword", "Continue",
-                        fields: #"[{"name":"password","type":"password","required":true,"label":"Password","autocomplete":"current-password"}]"#),
+                        fields:
+                            #"[{"name":"password","type":"password","required":true,"label":"Password","autocomplete":"current-password"}]"#
+                    ),
                     action("forgotPassword", "Forgot password?"), action("anotherMethod", "Use another method"),
                 ], language: language)
         }
@@ -78,37 +88,44 @@
                 actions: [
                     action(
                         "submitPassword", "Continue",
-                        fields: #"[{"name":"password","type":"password","required":true,"label":"Choose a password","autocomplete":"new-password","minLength":10}]"#)
+                        fields:
+                            #"[{"name":"password","type":"password","required":true,"label":"Choose a password","autocomplete":"new-password","minLength":10}]"#
+                    )
                 ], info: "Choose a password", language: language)
         }
 
         static func authenticator(_ language: ScreenLanguage) -> Screen {
             screen(
                 "setupTotp",
-                payload: #"{"secret":"JBSWY3DPEHPK3PXP","otpauthUrl":"otpauth://totp/Shop:ada@example.com?secret=JBSWY3DPEHPK3PXP&issuer=Shop","period":30,"digits":6,"algorithm":"SHA1"}"#,
+                payload:
+                    #"{"secret":"JBSWY3DPEHPK3PXP","otpauthUrl":"otpauth://totp/Shop:ada@example.com?secret=JBSWY3DPEHPK3PXP&issuer=Shop","period":30,"digits":6,"algorithm":"SHA1"}"#,
                 actions: [action("submitTotp", "Verify", fields: codeField)], language: language)
         }
 
         static func approval(_ language: ScreenLanguage) -> Screen {
             screen(
                 "awaitApproval",
-                payload: #"{"matchingNumber":"47","qrData":"keyway-approve:v1?preview","expiresAt":"\#(moment(120))","pollInterval":2}"#,
+                payload:
+                    #"{"matchingNumber":"47","qrData":"keyway-approve:v1?preview","expiresAt":"\#(moment(120))","pollInterval":2}"#,
                 actions: [action("poll", "Check again")], language: language)
         }
 
         static func passkey(_ language: ScreenLanguage) -> Screen {
             screen(
                 "passkeyRegister",
-                payload: #"{"options":{"rp":{"id":"example.com","name":"Shop"},"user":{"id":"dXNyXzE","name":"ada@example.com","displayName":"Ada"},"challenge":"Y2hhbGxlbmdl","pubKeyCredParams":[{"type":"public-key","alg":-7}],"excludeCredentials":[],"authenticatorSelection":{"residentKey":"required","requireResidentKey":true,"userVerification":"required"},"attestation":"none"},"purpose":"enrolment"}"#,
+                payload:
+                    #"{"options":{"rp":{"id":"example.com","name":"Shop"},"user":{"id":"dXNyXzE","name":"ada@example.com","displayName":"Ada"},"challenge":"Y2hhbGxlbmdl","pubKeyCredParams":[{"type":"public-key","alg":-7}],"excludeCredentials":[],"authenticatorSelection":{"residentKey":"required","requireResidentKey":true,"userVerification":"required"},"attestation":"none"},"purpose":"enrolment"}"#,
                 actions: [action("registerPasskey", "Create a passkey"), action("skip", "Not now")], language: language)
         }
 
         static func account(_ language: ScreenLanguage) -> Screen {
             screen(
                 "manageAccount",
-                payload: #"{"methods":[{"type":"emailOtp","label":"Email codes","detail":"ada@example.com","isSecondFactor":false},{"type":"totp","label":"Authenticator app","isSecondFactor":true}],"devices":[{"id":"dev_1","name":"Ada's iPhone","hardwareBacked":true,"createdAt":"\#(moment(-86400))","trustedUntil":"\#(moment(2_592_000))"}],"sessions":[{"id":"ses_1","application":"Shop","signedInAt":"\#(moment(-60))","methods":["otp"],"current":true},{"id":"ses_2","application":"Shop for iPad","signedInAt":"\#(moment(-172_800))","methods":["pwd"],"current":false}]}"#,
+                payload:
+                    #"{"methods":[{"type":"emailOtp","label":"Email codes","detail":"ada@example.com","isSecondFactor":false},{"type":"totp","label":"Authenticator app","isSecondFactor":true}],"devices":[{"id":"dev_1","name":"Ada's iPhone","hardwareBacked":true,"createdAt":"\#(moment(-86400))","trustedUntil":"\#(moment(2_592_000))"}],"sessions":[{"id":"ses_1","application":"Shop","signedInAt":"\#(moment(-60))","methods":["otp"],"current":true},{"id":"ses_2","application":"Shop for iPad","signedInAt":"\#(moment(-172_800))","methods":["pwd"],"current":false}]}"#,
                 actions: [
-                    action("setupTotp", "Set up an authenticator app"), action("endOtherSessions", "Sign out everywhere else"),
+                    action("setupTotp", "Set up an authenticator app"),
+                    action("endOtherSessions", "Sign out everywhere else"),
                     action("finish", "Done"),
                 ], info: "Your sign-in methods", language: language)
         }
@@ -136,7 +153,8 @@
         static func step(
             _ kind: String, payload: String, actions: [String], messages: String = "[]", info: String? = nil
         ) -> Step {
-            let cancel = #"{"name":"cancel","href":"/v1/flows/flw_preview","method":"DELETE","label":"Cancel","fields":[]}"#
+            let cancel =
+                #"{"name":"cancel","href":"/v1/flows/flw_preview","method":"DELETE","label":"Cancel","fields":[]}"#
             let infoPart = info.map { #","stepInfo":{"id":"preview","label":"\#($0)"}"# } ?? ""
             let json = """
                 {"flowId":"flw_preview","kind":"\(kind)","\(kind)":\(payload)\(infoPart),"actions":[\((actions + [cancel]).joined(separator: ","))],
