@@ -1,8 +1,10 @@
-#if canImport(DeviceCheck) && (os(iOS) || os(macOS) || os(tvOS) || os(visionOS))
+// Built for iOS and macOS (the package's platforms) and visionOS; not for tvOS, where App Attest
+// needs tvOS 15 and a package that declares no tvOS floor builds for older versions.
+#if canImport(DeviceCheck) && (os(iOS) || os(macOS) || os(visionOS))
     import DeviceCheck
     import Foundation
 
-    /// App Attest through `DCAppAttestService.shared` (iOS 14, macOS 11, tvOS 15, visionOS 1).
+    /// App Attest through `DCAppAttestService.shared` (iOS 14, macOS 11, visionOS 1).
     /// The app needs the App Attest entitlement (`com.apple.developer.devicecheck.appattest-environment`,
     /// `development` or `production`), and the server's policy must name the same environment.
     public struct DeviceCheckAppAttestProvider: AppAttestProvider {
