@@ -3,9 +3,9 @@ import KeywayJOSE
 import KeywayProtocol
 import Logging
 
-/// `POST /oauth2/token`: the `authorization_code` grant (RFC 6749 §4.1.3) with PKCE (RFC 7636),
-/// the `refresh_token` grant (RFC 6749 §6, in `RefreshGrant.swift`) and token exchange
-/// (RFC 8693, in `TokenExchangeGrant.swift`).
+/// `POST /oauth2/token`: authenticates nothing itself (the route's guard did), checks the grant
+/// type against the client's registration and the DPoP proof, and hands the request to its grant
+/// (`Grants/`: the `authorization_code` grant with PKCE, `refresh_token`, token exchange).
 struct TokenEndpoint: Sendable {
     let database: any Database
     let clock: any ServerClock
@@ -30,9 +30,6 @@ struct TokenEndpoint: Sendable {
     /// The scope of a sign-in's tokens when the client asked for none.
     static let signInScope = Scopes.defaultScope
 
-    /// The grant types the endpoint answers, as discovery lists them.
-    static let grantTypes = ["authorization_code", "refresh_token", TokenExchange.grantType]
-
     /// Answers the request of `call`'s client (authenticated by the route's guard,
     /// ``ClientAuthorization``) with its form.
     func handle(
@@ -42,23 +39,18 @@ struct TokenEndpoint: Sendable {
         guard let grantType = form["grant_type"] else {
             throw OAuthFailure.invalidRequest("grant_type is required.")
         }
-        guard Self.grantTypes.contains(grantType) else {
+        guard let grant = TokenGrants.named(grantType) else {
             throw OAuthFailure.unsupportedGrantType(grantType)
         }
         if let allowed = application.grantTypes, !allowed.contains(grantType) {
             throw OAuthFailure.unauthorizedClient("This client is not registered for the grant type \(grantType).")
         }
         let binding = try await dpopBinding(proofs: dpopProofs, application: application, tokenURL: tokenURL)
-        if grantType == "authorization_code" {
-            try await checkAppAttest(appAttestEvidence, proof: binding == nil ? nil : dpopProofs.first, application: application)
-        }
-        let response: TokenResponse
-        switch grantType {
-        case "authorization_code": response = try await redeem(form: form, application: application, binding: binding)
-        case "refresh_token": response = try await refresh(form: form, application: application, binding: binding)
-        default: response = try await exchange(form: form, application: application, binding: binding)
-        }
-        metrics.tokensIssued(grant: grantType == TokenExchange.grantType ? "token_exchange" : grantType)
+        let request = TokenRequest(
+            form: form, application: application, binding: binding, dpopProof: binding == nil ? nil : dpopProofs.first,
+            appAttestEvidence: appAttestEvidence)
+        let response = try await grant.issue(request, on: self)
+        metrics.tokensIssued(grant: grant.metricName)
         return Answer(response: response, dpopNonce: application.dpop.requireNonce ? dpop.nonce() : nil)
     }
 
@@ -80,86 +72,6 @@ struct TokenEndpoint: Sendable {
             case .useNonce: throw OAuthFailure.useDPoPNonce(dpop.nonce())
             }
         }
-    }
-
-    /// With ``AppAttestSettings/dpopBinding``, a code is redeemed for DPoP-bound tokens only with
-    /// an App Attest assertion over the DPoP proof (or unattested, as the fallback says).
-    private func checkAppAttest(_ evidence: AppAttestEvidence?, proof: String?, application: ApplicationRecord)
-        async throws
-    {
-        do {
-            _ = try await database.write { repositories in
-                let settings = try await repositories.policies.policy(applicationId: application.id)?.appAttest
-                guard let settings, settings.enabled, settings.dpopBinding else { return AppAttestService.Outcome.notAsked }
-                guard let proof else {
-                    if settings.whenUnavailable == .refuse {
-                        throw OAuthFailure.unauthorizedClient(
-                            "App Attest required: redeem the code with a DPoP proof and an App Attest assertion over it.")
-                    }
-                    return .unattested
-                }
-                return try await appAttest.check(
-                    evidence, clientData: Data(proof.utf8), settings: settings, asked: true,
-                    applicationId: application.id, in: repositories)
-            }
-        } catch let problem as FlowProblem {
-            throw OAuthFailure.unauthorizedClient("\(problem.problem.title): \(problem.problem.detail)")
-        }
-    }
-
-    private func redeem(form: [String: String], application: ApplicationRecord, binding: String?) async throws
-        -> TokenResponse
-    {
-        guard let code = form["code"] else { throw OAuthFailure.invalidRequest("code is required.") }
-        // Whether the code needs a verifier is the code's own (``AuthorizationCodeRedemption``).
-        let verifier = form["code_verifier"]
-        let now = clock.now()
-        let nowMillis = now.epochMilliseconds
-        let codeHash = sha256Hex(code)
-        let candidateRefreshToken = RefreshTokenDerivation.root()
-        let policy = application.refreshTokens ?? tokens.lifetimes.refreshTokens
-        let familyExpiresAt = nowMillis + Int64((policy.absoluteLifetime * 1000).rounded())
-        let expiresAt = min(nowMillis + Int64((policy.idleLifetime * 1000).rounded()), familyExpiresAt)
-
-        let outcome: Result<(TokenIssuer.Subject, String?), OAuthFailure> = try await database.write { repositories in
-            let redeemed: AuthorizationCodeRedemption.Redeemed
-            switch try await AuthorizationCodeRedemption.redeem(
-                codeHash: codeHash, verifier: verifier, redirectURI: form["redirect_uri"],
-                applicationId: application.id, now: nowMillis, in: repositories, logger: self.logger)
-            {
-            case .failure(let failure): return .failure(failure)
-            case .success(let value): redeemed = value
-            }
-            let (record, user, session) = (redeemed.code, redeemed.user, redeemed.session)
-            // A sign-in's code is for the sign-in scope; account management's for no more than
-            // the token that opened it. Offline access (a refresh token) only for a client that
-            // registered the refresh_token grant.
-            var scope = record.scope ?? Scopes.defaultScope
-            if !Self.issuesRefreshTokens(to: application) { scope = Self.withoutOfflineAccess(scope) }
-            let refreshToken = scope.split(separator: " ").contains("offline_access") ? candidateRefreshToken : nil
-            if let refreshToken {
-                let id = SecureRandom.identifier(prefix: "rt")
-                try await repositories.refreshTokens.insert(
-                    RefreshTokenRecord(
-                        id: id, tokenHash: sha256Hex(refreshToken), familyId: id, scope: scope,
-                        applicationId: application.id, userId: user.id, sessionId: session.id,
-                        authorizationCodeHash: codeHash, createdAt: nowMillis, expiresAt: expiresAt,
-                        familyExpiresAt: familyExpiresAt, rotatedAt: nil, successorId: nil, revokedAt: nil,
-                        dpopJkt: binding))
-            }
-            return .success(
-                (
-                    TokenIssuer.Subject(
-                        userId: user.id, email: user.email, emailVerified: user.emailVerified,
-                        phoneNumber: user.verifiedPhone, clientId: application.configId, sessionId: session.id,
-                        authTime: session.authTime, amr: session.amr, scope: scope, dpopJkt: binding,
-                        nonce: record.nonce, isAnonymous: user.isAnonymous),
-                    refreshToken
-                ))
-        }
-        let (subject, refreshToken) = try outcome.get()
-        return try tokenResponse(
-            for: subject, refreshToken: refreshToken, now: now, idTokenAlgorithm: application.idTokenAlgorithm)
     }
 
     /// Whether `application` gets refresh tokens: a registered client only when it registered the

@@ -112,7 +112,7 @@ struct ClientMetadata: Sendable {
         guard !grantTypes.isEmpty, Set(grantTypes).count == grantTypes.count else {
             throw Self.invalid("grant_types must list each grant type once.")
         }
-        for grantType in grantTypes where !TokenEndpoint.grantTypes.contains(grantType) {
+        for grantType in grantTypes where !TokenGrants.grantTypes.contains(grantType) {
             throw Self.invalid("The grant type \(grantType) is not supported.")
         }
         self.grantTypes = grantTypes

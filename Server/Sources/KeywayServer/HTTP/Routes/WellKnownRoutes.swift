@@ -88,7 +88,7 @@ struct WellKnownRoutes {
             responseTypesSupported: ["code"],
             subjectTypesSupported: ["public"],
             idTokenSigningAlgValuesSupported: SigningAlgorithm.names,
-            grantTypesSupported: TokenEndpoint.grantTypes,
+            grantTypesSupported: TokenGrants.grantTypes,
             codeChallengeMethodsSupported: ["S256"],
             tokenEndpointAuthMethodsSupported: methods,
             scopesSupported: Scopes.supported,

@@ -12,12 +12,21 @@ import KeywayProtocol
 ///   successor is derived from its predecessor with a persisted key).
 /// - A spent token presented at any other time means two parties hold the family: every token of
 ///   the family is revoked and the answer is `invalid_grant`.
+struct RefreshTokenGrant: TokenGrant {
+    let grantType = "refresh_token"
+    let metricName = "refresh_token"
+
+    func issue(_ request: TokenRequest, on endpoint: TokenEndpoint) async throws -> TokenResponse {
+        try await endpoint.refresh(form: request.form, application: request.application, binding: request.binding)
+    }
+}
+
 extension TokenEndpoint {
     /// How long a retry of a spent token still gets its successor when the successor's answer never
     /// went out: 15 minutes.
     static let unansweredRetryWindow: Int64 = 15 * 60 * 1000
 
-    func refresh(form: [String: String], application: ApplicationRecord, binding: String?) async throws
+    fileprivate func refresh(form: [String: String], application: ApplicationRecord, binding: String?) async throws
         -> TokenResponse
     {
         guard let presented = form["refresh_token"], !presented.isEmpty else {

@@ -16,8 +16,18 @@ enum TokenExchange {
     static let amr = "fed"
 }
 
+/// The token exchange grant (RFC 8693).
+struct TokenExchangeGrant: TokenGrant {
+    let grantType = TokenExchange.grantType
+    let metricName = "token_exchange"
+
+    func issue(_ request: TokenRequest, on endpoint: TokenEndpoint) async throws -> TokenResponse {
+        try await endpoint.exchange(form: request.form, application: request.application, binding: request.binding)
+    }
+}
+
 extension TokenEndpoint {
-    func exchange(form: [String: String], application: ApplicationRecord, binding: String?) async throws
+    fileprivate func exchange(form: [String: String], application: ApplicationRecord, binding: String?) async throws
         -> TokenResponse
     {
         guard let subjectToken = form["subject_token"], !subjectToken.isEmpty else {
