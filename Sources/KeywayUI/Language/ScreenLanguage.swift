@@ -60,13 +60,20 @@ public struct ScreenLanguage: Sendable, Hashable, CustomStringConvertible {
     /// The catalogue's words for `key` (its English text) with each `%@` (or `%1$@`, `%2$@`…)
     /// replaced by `arguments` in order; English where the language has no translation.
     func callAsFunction(_ key: String, _ arguments: String...) -> String {
-        Self.substitute(StringCatalogue.shared.text(key, in: identifier) ?? key, arguments)
+        Self.substitute(translation(of: key) ?? key, arguments)
+    }
+
+    /// The catalogue's words for `key` in this language; `nil` in English, whose words are the
+    /// keys (the catalogue is not even read then).
+    private func translation(of key: String) -> String? {
+        guard identifier != Self.english.identifier else { return nil }
+        return StringCatalogue.shared.text(key, in: identifier)
     }
 
     /// Words the server sent, translated when the catalogue knows them (the server's standard
     /// labels), else as sent.
     func sent(_ text: String) -> String {
-        StringCatalogue.shared.text(text, in: identifier) ?? text
+        translation(of: text) ?? text
     }
 
     /// Optional words the server sent, translated when known; `nil` stays `nil`.
