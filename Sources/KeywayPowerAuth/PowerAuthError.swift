@@ -18,6 +18,8 @@ public enum PowerAuthError: Error, Sendable, Equatable, CustomStringConvertible 
     case invalidKey(field: String)
     /// A signature is not in the expected form (factor count, digits, Base64 length).
     case malformedSignature(String)
+    /// A `X-PowerAuth-…` header cannot be read; the text is a sentence saying why.
+    case malformedHeader(String)
     /// An activation status blob does not start with the status blob magic `0xDEC0DED1`.
     case invalidStatusBlob
     /// A MAC did not match: the data were altered or a wrong key was used.
@@ -46,6 +48,8 @@ public enum PowerAuthError: Error, Sendable, Equatable, CustomStringConvertible 
             "\(field) is not a valid P-256 key"
         case let .malformedSignature(reason):
             "malformed signature: \(reason)"
+        case let .malformedHeader(sentence):
+            sentence
         case .invalidStatusBlob:
             "the activation status blob does not start with 0xDEC0DED1"
         case .authenticationFailed:

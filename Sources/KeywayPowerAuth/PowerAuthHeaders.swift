@@ -51,27 +51,29 @@ public struct PowerAuthAuthorizationHeader: Sendable, Hashable, CustomStringConv
     /// The header's value.
     public var description: String { value }
 
-    /// Reads a header value: the `PowerAuth` scheme, then `name="value"` pairs separated by
-    /// commas and/or white space, in any order.
+    /// Reads a header value strictly: the `PowerAuth` scheme, then `name="value"` pairs separated
+    /// by commas and/or white space, in any order, each once; a known protocol version, an
+    /// activation ID of 1 to 64 printable ASCII characters, a 16-byte application key and nonce,
+    /// a known combination of factors, and (from 3.1) a Base64 signature of 16 bytes per factor.
     ///
     /// - Parameter value: The header's value.
-    /// - Throws: `PowerAuthError.malformedSignature` for another scheme, a missing or unknown
-    ///   parameter value, `.invalidBase64` for the nonce.
+    /// - Throws: `PowerAuthError.malformedHeader` with a sentence saying what is wrong.
     public init(parsing value: String) throws(PowerAuthError) {
-        let parameters = try PowerAuthHeaderParameters.parse(value)
-        func required(_ name: String) throws(PowerAuthError) -> String {
-            guard let value = parameters[name], !value.isEmpty else { throw .malformedSignature("\(name) is missing") }
-            return value
+        let parameters = try PowerAuthHeaderParameters.parse(value, name: Self.name)
+        let version = try PowerAuthHeaderParameters.version(parameters["pa_version"])
+        guard let typeName = parameters["pa_signature_type"], typeName.utf8.count <= 64,
+            let factors = PowerAuthSignatureFactors(typeName: typeName.lowercased()), !factors.isEmpty
+        else { throw .malformedHeader("pa_signature_type is not a known combination of factors.") }
+        let signature = try PowerAuthHeaderParameters.text(parameters["pa_signature"], field: "pa_signature", maxLength: 128)
+        if version != .v30 {
+            _ = try PowerAuthHeaderParameters.base64(signature, field: "pa_signature", count: 16 * factors.count, maxLength: 128)
         }
-        guard let factors = PowerAuthSignatureFactors(typeName: try required("pa_signature_type")), !factors.isEmpty else {
-            throw .malformedSignature("pa_signature_type is not a known factor combination")
-        }
-        self.activationID = try required("pa_activation_id")
-        self.applicationKey = try required("pa_application_key")
-        self.nonce = try Bytes.base64(try required("pa_nonce"), field: "pa_nonce")
+        self.activationID = try PowerAuthHeaderParameters.identifier(parameters["pa_activation_id"], field: "pa_activation_id")
+        self.applicationKey = try PowerAuthHeaderParameters.applicationKey(parameters["pa_application_key"], field: "pa_application_key")
+        self.nonce = try PowerAuthHeaderParameters.base64(parameters["pa_nonce"], field: "pa_nonce", count: 16, maxLength: 64)
         self.factors = factors
-        self.signature = try required("pa_signature")
-        self.version = try required("pa_version")
+        self.signature = signature
+        self.version = version.rawValue
     }
 }
 
@@ -110,43 +112,19 @@ public struct PowerAuthEncryptionHeader: Sendable, Hashable, CustomStringConvert
     /// The header's value.
     public var description: String { value }
 
-    /// Reads a header value.
+    /// Reads a header value strictly (the syntax of ``PowerAuthAuthorizationHeader/init(parsing:)``):
+    /// a known protocol version, a 16-byte application key, and an activation ID of 1 to 64
+    /// printable ASCII characters when there is one.
     ///
     /// - Parameter value: The header's value.
-    /// - Throws: `PowerAuthError.malformedSignature` for another scheme or a missing parameter.
+    /// - Throws: `PowerAuthError.malformedHeader` with a sentence saying what is wrong.
     public init(parsing value: String) throws(PowerAuthError) {
-        let parameters = try PowerAuthHeaderParameters.parse(value)
-        guard let version = parameters["version"], let applicationKey = parameters["application_key"] else {
-            throw .malformedSignature("version and application_key are required")
+        let parameters = try PowerAuthHeaderParameters.parse(value, name: Self.name)
+        self.version = try PowerAuthHeaderParameters.version(parameters["version"]).rawValue
+        self.applicationKey = try PowerAuthHeaderParameters.applicationKey(parameters["application_key"], field: "application_key")
+        self.activationID = try parameters["activation_id"].map { value throws(PowerAuthError) in
+            try PowerAuthHeaderParameters.identifier(value, field: "activation_id")
         }
-        self.version = version
-        self.applicationKey = applicationKey
-        self.activationID = parameters["activation_id"]
     }
 }
 
-/// The `PowerAuth name="value", …` syntax both headers share.
-enum PowerAuthHeaderParameters {
-    static func parse(_ value: String) throws(PowerAuthError) -> [String: String] {
-        let trimmed = value.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard trimmed.hasPrefix("PowerAuth"), trimmed.dropFirst(9).first?.isWhitespace == true else {
-            throw .malformedSignature("the header does not use the PowerAuth scheme")
-        }
-        var parameters: [String: String] = [:]
-        var rest = Substring(trimmed.dropFirst(9))
-        while true {
-            rest = rest.drop { $0.isWhitespace || $0 == "," }
-            if rest.isEmpty { break }
-            guard let equals = rest.firstIndex(of: "=") else { throw .malformedSignature("a parameter has no value") }
-            let name = String(rest[rest.startIndex..<equals]).trimmingCharacters(in: .whitespaces)
-            rest = rest[rest.index(after: equals)...]
-            guard rest.first == "\"", let close = rest.dropFirst().firstIndex(of: "\"") else {
-                throw .malformedSignature("the value of \(name) is not quoted")
-            }
-            guard parameters[name] == nil else { throw .malformedSignature("\(name) appears twice") }
-            parameters[name] = String(rest[rest.index(after: rest.startIndex)..<close])
-            rest = rest[rest.index(after: close)...]
-        }
-        return parameters
-    }
-}

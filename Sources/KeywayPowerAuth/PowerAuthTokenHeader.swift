@@ -61,20 +61,21 @@ public struct PowerAuthTokenHeader: Sendable, Hashable, CustomStringConvertible 
     /// The header's value.
     public var description: String { value }
 
-    /// Reads a header value: the `PowerAuth` scheme, then `name="value"` pairs separated by
-    /// commas and/or white space, in any order.
+    /// Reads a header value strictly (the syntax of ``PowerAuthAuthorizationHeader/init(parsing:)``):
+    /// a token ID of 1 to 64 printable ASCII characters, a 32-byte digest, a 16-byte nonce, a
+    /// timestamp of decimal digits and a known protocol version.
     ///
     /// - Parameter value: The header's value.
-    /// - Throws: `PowerAuthError.malformedSignature` for another scheme or a missing or malformed
-    ///   parameter, `.invalidBase64` for the digest or the nonce.
+    /// - Throws: `PowerAuthError.malformedHeader` with a sentence saying what is wrong.
     public init(parsing value: String) throws(PowerAuthError) {
-        let parameters = try PowerAuthHeaderParameters.parse(value)
-        guard let tokenID = parameters["token_id"], !tokenID.isEmpty, let digestText = parameters["token_digest"],
-              let nonceText = parameters["nonce"], let timestampText = parameters["timestamp"], let version = parameters["version"]
-        else { throw .malformedSignature("token_id, token_digest, nonce, timestamp and version are required") }
-        guard let digest = Data(base64Encoded: digestText) else { throw .invalidBase64(field: "token_digest") }
-        guard let nonce = Data(base64Encoded: nonceText) else { throw .invalidBase64(field: "nonce") }
-        guard let timestamp = UInt64(timestampText) else { throw .malformedSignature("timestamp is not a number of milliseconds") }
-        self.init(tokenID: tokenID, digest: digest, nonce: nonce, timestamp: timestamp, version: version)
+        let parameters = try PowerAuthHeaderParameters.parse(value, name: Self.name)
+        let version = try PowerAuthHeaderParameters.version(parameters["version"])
+        let tokenID = try PowerAuthHeaderParameters.identifier(parameters["token_id"], field: "token_id")
+        let digest = try PowerAuthHeaderParameters.base64(parameters["token_digest"], field: "token_digest", count: 32, maxLength: 64)
+        let nonce = try PowerAuthHeaderParameters.base64(parameters["nonce"], field: "nonce", count: 16, maxLength: 64)
+        guard let text = parameters["timestamp"], !text.isEmpty, text.utf8.count <= 19,
+            text.utf8.allSatisfy({ (0x30...0x39).contains($0) }), let timestamp = UInt64(text)
+        else { throw .malformedHeader("timestamp is Unix time in milliseconds.") }
+        self.init(tokenID: tokenID, digest: digest, nonce: nonce, timestamp: timestamp, version: version.rawValue)
     }
 }

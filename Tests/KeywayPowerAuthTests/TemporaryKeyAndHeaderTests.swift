@@ -83,22 +83,81 @@ struct TemporaryKeyAndHeaderTests {
         }
     }
 
+    static let applicationKey = Data(repeating: 1, count: 16).base64EncodedString()
+    static let signature = Data(repeating: 3, count: 32).base64EncodedString()
+
     @Test func authorizationHeaderWritesAndReads() throws {
+        let key = Self.applicationKey, signature = Self.signature
         let header = PowerAuthAuthorizationHeader(
-            activationID: "a-1", applicationKey: "k==", nonce: Data(0..<16), factors: [.possession, .knowledge], signature: "c2ln")
-        #expect(header.value == "PowerAuth pa_activation_id=\"a-1\", pa_application_key=\"k==\", pa_nonce=\"AAECAwQFBgcICQoLDA0ODw==\", "
-            + "pa_signature_type=\"possession_knowledge\", pa_signature=\"c2ln\", pa_version=\"3.3\"")
+            activationID: "a-1", applicationKey: key, nonce: Data(0..<16), factors: [.possession, .knowledge], signature: signature)
+        #expect(header.value == "PowerAuth pa_activation_id=\"a-1\", pa_application_key=\"\(key)\", pa_nonce=\"AAECAwQFBgcICQoLDA0ODw==\", "
+            + "pa_signature_type=\"possession_knowledge\", pa_signature=\"\(signature)\", pa_version=\"3.3\"")
         #expect(try PowerAuthAuthorizationHeader(parsing: header.value) == header)
         // Any order, line breaks between parameters.
-        let reordered = "PowerAuth pa_version=\"3.3\",\n pa_signature=\"c2ln\" pa_signature_type=\"possession_knowledge\", "
-            + "pa_nonce=\"AAECAwQFBgcICQoLDA0ODw==\", pa_application_key=\"k==\", pa_activation_id=\"a-1\""
+        let reordered = "PowerAuth pa_version=\"3.3\",\n pa_signature=\"\(signature)\" pa_signature_type=\"possession_knowledge\", "
+            + "pa_nonce=\"AAECAwQFBgcICQoLDA0ODw==\", pa_application_key=\"\(key)\", pa_activation_id=\"a-1\""
         #expect(try PowerAuthAuthorizationHeader(parsing: reordered) == header)
         #expect(throws: PowerAuthError.self) { try PowerAuthAuthorizationHeader(parsing: "Bearer x") }
         #expect(throws: PowerAuthError.self) { try PowerAuthAuthorizationHeader(parsing: header.value.replacingOccurrences(of: "possession_knowledge", with: "knowledge_possession")) }
         #expect(throws: PowerAuthError.self) { try PowerAuthAuthorizationHeader(parsing: "PowerAuth pa_activation_id=\"a\", pa_activation_id=\"b\"") }
 
-        let encryption = PowerAuthEncryptionHeader(applicationKey: "k==", activationID: "a-1")
-        #expect(encryption.value == "PowerAuth version=\"3.3\", application_key=\"k==\", activation_id=\"a-1\"")
+        let encryption = PowerAuthEncryptionHeader(applicationKey: key, activationID: "a-1")
+        #expect(encryption.value == "PowerAuth version=\"3.3\", application_key=\"\(key)\", activation_id=\"a-1\"")
         #expect(try PowerAuthEncryptionHeader(parsing: encryption.value) == encryption)
+    }
+
+    /// The one parser every role reads the headers with: each malformed value is refused with a
+    /// sentence naming what is wrong.
+    @Test(arguments: [
+        ("Bearer x", "The X-PowerAuth-Authorization header starts with PowerAuth."),
+        ("PowerAuth pa_version=3.3", "The X-PowerAuth-Authorization header is a list of key=\"value\" parameters."),
+        ("PowerAuth pa_version=\"3.3", "A value of the X-PowerAuth-Authorization header is not closed."),
+        ("PowerAuth pa_version=\"3.3\", pa_version=\"3.3\"", "The X-PowerAuth-Authorization header repeats pa_version."),
+        ("PowerAuth pa_version=\"4.0\"", "Protocol version 4.0 is not a PowerAuth 3 version."),
+        ("PowerAuth pa_version=\"3.3\", pa_signature_type=\"possession\", pa_signature=\"c2ln\"", "pa_signature has 3 bytes, not 16."),
+        ("PowerAuth " + String(repeating: "x", count: 5000), "The X-PowerAuth-Authorization header is too long."),
+    ])
+    func malformedAuthorizationHeadersAreRefusedWithASentence(_ text: String, _ sentence: String) {
+        #expect(throws: PowerAuthError.malformedHeader(sentence)) { try PowerAuthAuthorizationHeader(parsing: text) }
+    }
+
+    @Test func eachFieldOfAnAuthorizationHeaderIsChecked() throws {
+        func header(_ field: String, _ value: String) -> String {
+            var fields = [
+                "pa_activation_id": "a-1", "pa_application_key": Self.applicationKey, "pa_nonce": Data(0..<16).base64EncodedString(),
+                "pa_signature_type": "possession_knowledge", "pa_signature": Self.signature, "pa_version": "3.3",
+            ]
+            fields[field] = value
+            return "PowerAuth " + fields.sorted { $0.key < $1.key }.map { "\($0.key)=\"\($0.value)\"" }.joined(separator: ", ")
+        }
+        #expect(throws: PowerAuthError.malformedHeader("pa_activation_id is not a valid identifier.")) {
+            try PowerAuthAuthorizationHeader(parsing: header("pa_activation_id", "a b"))
+        }
+        #expect(throws: PowerAuthError.malformedHeader("pa_application_key has 3 bytes, not 16.")) {
+            try PowerAuthAuthorizationHeader(parsing: header("pa_application_key", "c2ln"))
+        }
+        #expect(throws: PowerAuthError.malformedHeader("pa_nonce is not valid Base64.")) {
+            try PowerAuthAuthorizationHeader(parsing: header("pa_nonce", "%%%%"))
+        }
+        #expect(throws: PowerAuthError.malformedHeader("pa_signature_type is not a known combination of factors.")) {
+            try PowerAuthAuthorizationHeader(parsing: header("pa_signature_type", "biometry_possession"))
+        }
+        #expect(throws: PowerAuthError.malformedHeader("pa_signature is required.")) {
+            try PowerAuthAuthorizationHeader(parsing: header("pa_signature", ""))
+        }
+        // 3.0 signatures are decimal digits, not Base64.
+        #expect(try PowerAuthAuthorizationHeader(parsing: header("pa_version", "3.0").replacingOccurrences(of: Self.signature, with: "12345678-87654321")).version == "3.0")
+    }
+
+    @Test func tokenHeadersAreReadStrictly() throws {
+        let header = try PowerAuthTokenHeader(
+            tokenID: "t-1", tokenSecret: SymmetricKey(data: Data(repeating: 9, count: 16)), timestamp: 1_700_000_000_000)
+        #expect(try PowerAuthTokenHeader(parsing: header.value) == header)
+        #expect(throws: PowerAuthError.malformedHeader("timestamp is Unix time in milliseconds.")) {
+            try PowerAuthTokenHeader(parsing: header.value.replacingOccurrences(of: "1700000000000", with: "-1"))
+        }
+        #expect(throws: PowerAuthError.malformedHeader("token_digest has 3 bytes, not 32.")) {
+            try PowerAuthTokenHeader(parsing: header.value.replacingOccurrences(of: header.digest.base64EncodedString(), with: "c2ln"))
+        }
     }
 }

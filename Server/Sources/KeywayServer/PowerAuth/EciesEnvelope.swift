@@ -26,16 +26,16 @@ struct EciesRequest: Sendable {
         temporaryKeyId =
             version == .v32
             ? nil
-            : try PowerAuthHeaderParameters.identifier(body.temporaryKeyId ?? fallbackTemporaryKeyId, field: "temporaryKeyId")
-        let ephemeral = try PowerAuthHeaderParameters.base64(
+            : try PowerAuthField.identifier(body.temporaryKeyId ?? fallbackTemporaryKeyId, field: "temporaryKeyId")
+        let ephemeral = try PowerAuthField.base64(
             body.ephemeralPublicKey, field: "ephemeralPublicKey", count: [33, 65], maxLength: 128)
-        let encrypted = try PowerAuthHeaderParameters.base64(
+        let encrypted = try PowerAuthField.base64(
             body.encryptedData, field: "encryptedData", maxLength: Self.maxEncryptedBytes * 4 / 3 + 4)
         guard !encrypted.isEmpty, encrypted.count % 16 == 0 else {
             throw .invalidRequest("encryptedData is not whole AES blocks.")
         }
-        let mac = try PowerAuthHeaderParameters.base64(body.mac, field: "mac", count: [32], maxLength: 64)
-        let nonce = try PowerAuthHeaderParameters.base64(body.nonce, field: "nonce", count: [16], maxLength: 64)
+        let mac = try PowerAuthField.base64(body.mac, field: "mac", count: [32], maxLength: 64)
+        let nonce = try PowerAuthField.base64(body.nonce, field: "nonce", count: [16], maxLength: 64)
         guard let timestamp = body.timestamp, timestamp > 0 else { throw .invalidRequest("timestamp is required.") }
         payload = EciesPayload(
             encryptedData: encrypted, mac: mac, ephemeralPublicKey: ephemeral, nonce: nonce, timestamp: UInt64(timestamp))

@@ -21,11 +21,12 @@ struct PowerAuthActivationService: Sendable {
 
     /// Opens both layers, creates or completes the activation, and answers both layers sealed.
     func create(encryptionHeader: String?, body: Data, dpopProofs: [String]) async throws -> EciesResponseBody {
-        let header = try PowerAuthEncryptionHeader(encryptionHeader)
-        guard header.activationId == nil else {
+        let header = try PowerAuthRequestHeader.encryption(encryptionHeader)
+        let version = try PowerAuthProtocol.version(header.version)
+        guard header.activationID == nil else {
             throw PowerAuthFailure.invalidRequest("The activation is created in application scope: send no activation_id.")
         }
-        let level1 = try EciesRequest(PowerAuthJSON.decode(EciesRequestBody.self, from: body), version: header.version)
+        let level1 = try EciesRequest(PowerAuthJSON.decode(EciesRequestBody.self, from: body), version: version)
         try level1.checkTimestamp(now: clock.now())
         let secrets = self.secrets
         let (credentials, level1Key) = try await database.read { repositories in
@@ -47,7 +48,7 @@ struct PowerAuthActivationService: Sendable {
             throw PowerAuthFailure.invalidRequest("activationData is required.")
         }
         let level2 = try EciesRequest(
-            activationData, version: header.version, fallbackTemporaryKeyId: level1.temporaryKeyId)
+            activationData, version: version, fallbackTemporaryKeyId: level1.temporaryKeyId)
         try level2.checkTimestamp(now: clock.now())
         let level2Key = try await database.read { repositories in
             try await keystore.privateKey(
@@ -109,7 +110,7 @@ struct PowerAuthActivationService: Sendable {
         let extras: String?
 
         init(_ layer2: ActivationLayer2Request) throws(PowerAuthFailure) {
-            let bytes = try PowerAuthHeaderParameters.base64(
+            let bytes = try PowerAuthField.base64(
                 layer2.devicePublicKey, field: "devicePublicKey", count: [33, 65], maxLength: 128)
             do {
                 publicKey = try PowerAuthKeys.publicKey(bytes)
@@ -328,8 +329,8 @@ struct PowerAuthActivationService: Sendable {
     /// The activation's status blob, encrypted with the client's challenge and a fresh nonce.
     func status(body: Data) async throws -> ActivationStatusResponse {
         let request = try PowerAuthJSON.decode(PowerAuthRequestEnvelope<ActivationStatusRequest>.self, from: body).requestObject
-        let activationId = try PowerAuthHeaderParameters.identifier(request.activationId, field: "activationId")
-        let challenge = try PowerAuthHeaderParameters.base64(request.challenge, field: "challenge", count: [16], maxLength: 64)
+        let activationId = try PowerAuthField.identifier(request.activationId, field: "activationId")
+        let challenge = try PowerAuthField.base64(request.challenge, field: "challenge", count: [16], maxLength: 64)
         guard let activation = try await database.read({ try await $0.powerAuthActivations.find(id: activationId) }),
             activation.sealedServerPrivateKey != nil, let counterText = activation.counterData,
             let counterData = Data(base64Encoded: counterText)

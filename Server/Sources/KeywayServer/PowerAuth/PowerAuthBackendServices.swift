@@ -64,7 +64,7 @@ struct PowerAuthBackendServices: Sendable {
         let activationId: String?
         do {
             if sharedInfo1 == .activationScopeGeneric {
-                activationId = try PowerAuthHeaderParameters.identifier(request.activationId, field: "activationId")
+                activationId = try PowerAuthField.identifier(request.activationId, field: "activationId")
             } else {
                 guard request.activationId == nil else {
                     throw PowerAuthFailure.invalidRequest("activationId is sent in activation scope only.")
@@ -72,8 +72,8 @@ struct PowerAuthBackendServices: Sendable {
                 activationId = nil
             }
             _ = try PowerAuthProtocol.applicationKey(request.applicationKey)
-            _ = try PowerAuthHeaderParameters.identifier(request.temporaryKeyId, field: "temporaryKeyId")
-            _ = try PowerAuthHeaderParameters.base64(request.nonce, field: "nonce", count: [16], maxLength: 64)
+            _ = try PowerAuthField.identifier(request.temporaryKeyId, field: "temporaryKeyId")
+            _ = try PowerAuthField.base64(request.nonce, field: "nonce", count: [16], maxLength: 64)
         } catch let failure as PowerAuthFailure {
             throw OAuthFailure.invalidRequest(failure.message)
         }
@@ -182,12 +182,14 @@ struct PowerAuthBackendServices: Sendable {
                 valid: false, activationId: token?.activationId, userId: userId, tokenId: token?.id,
                 factors: token?.factors, error: .init(code: code, message: message))
         }
-        guard let header = try? TokenHeader(request.authorization) else {
+        guard let header = try? PowerAuthRequestHeader.token(request.authorization),
+            let version = PowerAuthVersion(rawValue: header.version)
+        else {
             return refused("TOKEN_INVALID", "The authorization is not an X-PowerAuth-Token header of version 3.2 or 3.3.")
         }
         let secrets = self.secrets
         let found: (PowerAuthTokenRecord, PowerAuthActivationRecord)? = try await database.read { repositories in
-            guard let token = try await repositories.powerAuthTokens.find(id: header.tokenId),
+            guard let token = try await repositories.powerAuthTokens.find(id: header.tokenID),
                 let activation = try await repositories.powerAuthActivations.find(id: token.activationId),
                 let application = try await repositories.applications.find(id: activation.applicationId),
                 application.projectId == caller.projectId
@@ -199,7 +201,7 @@ struct PowerAuthBackendServices: Sendable {
         guard let secret = Data(base64Encoded: secretText),
             (try? PowerAuthTokenDigest.isValid(
                 header.digest, tokenSecret: SymmetricKey(data: secret), nonce: header.nonce, timestamp: header.timestamp,
-                version: header.version)) == true
+                version: version)) == true
         else { return refused("TOKEN_INVALID", "The token's digest does not match.", token, userId: activation.userId) }
         let now = clock.now().epochMilliseconds
         guard abs(now - Int64(clamping: header.timestamp)) <= Self.timeWindow else {
@@ -228,31 +230,6 @@ struct PowerAuthBackendServices: Sendable {
         }
         return TokenAnswer(
             valid: true, activationId: activation.id, userId: activation.userId, tokenId: token.id, factors: token.factors)
-    }
-
-    /// `X-PowerAuth-Token: PowerAuth token_id="…", token_digest="…", nonce="…", timestamp="…",
-    /// version="3.3"`.
-    struct TokenHeader: Sendable {
-        let tokenId: String
-        let digest: Data
-        let nonce: Data
-        let timestamp: UInt64
-        let version: PowerAuthVersion
-
-        init(_ value: String) throws(PowerAuthFailure) {
-            let parameters = try PowerAuthHeaderParameters.parse(value, name: "X-PowerAuth-Token")
-            guard let versionText = parameters["version"], let version = PowerAuthVersion(rawValue: versionText),
-                version.usesTimestamp
-            else { throw .invalidRequest("version is 3.2 or 3.3.") }
-            self.version = version
-            tokenId = try PowerAuthHeaderParameters.identifier(parameters["token_id"], field: "token_id")
-            digest = try PowerAuthHeaderParameters.base64(parameters["token_digest"], field: "token_digest", count: [32], maxLength: 64)
-            nonce = try PowerAuthHeaderParameters.base64(parameters["nonce"], field: "nonce", count: [16], maxLength: 64)
-            guard let text = parameters["timestamp"], !text.isEmpty, text.utf8.count <= 19,
-                text.utf8.allSatisfy({ (0x30...0x39).contains($0) }), let timestamp = UInt64(text)
-            else { throw .invalidRequest("timestamp is Unix time in milliseconds.") }
-            self.timestamp = timestamp
-        }
     }
 
     // MARK: - Activations and signatures

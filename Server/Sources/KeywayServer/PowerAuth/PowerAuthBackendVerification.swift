@@ -82,14 +82,14 @@ struct PowerAuthBackendVerification: Sendable {
             body = Data()
         }
         let required = try Self.factors(request.requiredFactors, default: .possession)
-        let parsed = Result { () throws(PowerAuthFailure) in try PowerAuthAuthorizationHeader(request.authorization) }
+        let parsed = Result { () throws(PowerAuthFailure) in try PowerAuthRequestHeader.authorization(request.authorization) }
         guard case .success(let header) = parsed else {
             if case .failure(let failure) = parsed {
                 return Answer(valid: false, error: .init(code: "malformed_signature", message: failure.message))
             }
             throw OAuthFailure.serverError
         }
-        guard let activation = try await activation(header.activationId, of: caller) else {
+        guard let activation = try await activation(header.activationID, of: caller) else {
             return Self.unknownActivation
         }
         guard header.factors.isSuperset(of: required) else {

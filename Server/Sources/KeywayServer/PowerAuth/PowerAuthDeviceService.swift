@@ -37,7 +37,7 @@ struct PowerAuthDeviceService: Sendable {
     func unlockVault(authorization: String?, body: Data) async throws -> EciesResponseBody {
         // Malformed envelopes are refused before the signature is counted.
         // The envelope is in the signature's protocol version (3.2 seals to the activation's key).
-        let version = try PowerAuthAuthorizationHeader(authorization).version
+        let version = try PowerAuthProtocol.version(PowerAuthRequestHeader.authorization(authorization).version)
         let request = try EciesRequest(PowerAuthJSON.decode(EciesRequestBody.self, from: body), version: version)
         try request.checkTimestamp(now: clock.now())
         let verified = try await verifier.verify(

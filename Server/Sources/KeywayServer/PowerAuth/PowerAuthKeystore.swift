@@ -30,7 +30,7 @@ struct PowerAuthKeystore: Sendable {
             throw PowerAuthFailure.invalidRequest("challenge must be 1 to 256 characters.")
         }
         let activationId = try claims.activationID.map { value throws(PowerAuthFailure) in
-            try PowerAuthHeaderParameters.identifier(value, field: "activationId")
+            try PowerAuthField.identifier(value, field: "activationId")
         }
         let secrets = self.secrets
         let (credentials, activation) = try await database.read { repositories in

@@ -20,7 +20,7 @@ struct PowerAuthRecoveryService: Sendable {
     /// ACTIVE; an ACTIVE one is already confirmed; anything else is refused alike.
     func confirm(authorization: String?, body: Data) async throws -> EciesResponseBody {
         // The envelope is in the signature's protocol version (3.2 seals to the activation's key).
-        let version = try PowerAuthAuthorizationHeader(authorization).version
+        let version = try PowerAuthProtocol.version(PowerAuthRequestHeader.authorization(authorization).version)
         let request = try EciesRequest(PowerAuthJSON.decode(EciesRequestBody.self, from: body), version: version)
         try request.checkTimestamp(now: clock.now())
         let verified = try await verifier.verify(

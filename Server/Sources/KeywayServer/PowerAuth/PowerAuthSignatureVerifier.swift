@@ -41,12 +41,12 @@ struct PowerAuthSignatureVerifier: Sendable {
         required: (PowerAuthSignatureFactors) -> Bool = { _ in true }, throttled: Bool = true,
         accepted: (@Sendable (_ activationId: String, Repositories, _ now: Int64) async throws -> Void)? = nil
     ) async throws -> Verified {
-        let authorization = try PowerAuthAuthorizationHeader(header)
+        let authorization = try PowerAuthRequestHeader.authorization(header)
         guard required(authorization.factors) else {
             throw PowerAuthFailure.authentication("This endpoint needs a signature with other factors.")
         }
         return try await verify(
-            activationId: authorization.activationId, applicationKey: authorization.applicationKey,
+            activationId: authorization.activationID, applicationKey: authorization.applicationKey,
             factors: authorization.factors, signature: authorization.signature, format: .v31,
             network: throttled ? RequestClient.address.map(ClientAddress.hash) : nil, accepted: accepted
         ) { credentials in

@@ -25,7 +25,7 @@ struct PowerAuthTokenService: Sendable {
     /// `/pa/token/create`), answered with the new token's ID and secret, sealed.
     func create(authorization: String?, body: Data) async throws -> EciesResponseBody {
         // The envelope is in the signature's protocol version (3.2 seals to the activation's key).
-        let version = try PowerAuthAuthorizationHeader(authorization).version
+        let version = try PowerAuthProtocol.version(PowerAuthRequestHeader.authorization(authorization).version)
         let request = try EciesRequest(PowerAuthJSON.decode(EciesRequestBody.self, from: body), version: version)
         try request.checkTimestamp(now: clock.now())
         let verified = try await verifier.verify(header: authorization, method: "POST", uriId: "/pa/token/create", body: body)
@@ -69,7 +69,7 @@ struct PowerAuthTokenService: Sendable {
     /// of another activation is unknown and nothing is removed.
     func remove(authorization: String?, body: Data) async throws -> TokenRemoveObject {
         let request = try PowerAuthJSON.decode(PowerAuthRequestEnvelope<TokenRemoveObject>.self, from: body).requestObject
-        let tokenId = try PowerAuthHeaderParameters.identifier(request.tokenId, field: "tokenId")
+        let tokenId = try PowerAuthField.identifier(request.tokenId, field: "tokenId")
         let verified = try await verifier.verify(header: authorization, method: "POST", uriId: "/pa/token/remove", body: body)
         let activationId = verified.activation.id
         let removed = try await database.write { repositories in

@@ -19,11 +19,12 @@ struct PowerAuthUserInfoService: Sendable {
     }
 
     func claims(encryptionHeader: String?, body: Data) async throws -> EciesResponseBody {
-        let header = try PowerAuthEncryptionHeader(encryptionHeader)
-        guard let activationId = header.activationId else {
+        let header = try PowerAuthRequestHeader.encryption(encryptionHeader)
+        let version = try PowerAuthProtocol.version(header.version)
+        guard let activationId = header.activationID else {
             throw PowerAuthFailure.invalidRequest("The user's information is sealed in activation scope: send the activation_id.")
         }
-        let request = try EciesRequest(PowerAuthJSON.decode(EciesRequestBody.self, from: body), version: header.version)
+        let request = try EciesRequest(PowerAuthJSON.decode(EciesRequestBody.self, from: body), version: version)
         try request.checkTimestamp(now: clock.now())
         let secrets = self.secrets
         let (credentials, activation, privateKey) = try await database.read { repositories in
