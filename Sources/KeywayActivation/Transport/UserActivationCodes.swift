@@ -46,7 +46,7 @@ public struct ActivationCodeRequest: Sendable, Equatable, Encodable {
 }
 
 /// An activation code made for the signed-in user.
-public struct IssuedActivationCode: Sendable, Equatable, Decodable {
+public struct UserActivationCode: Sendable, Equatable, Decodable {
     /// The activation's ID.
     public let activationID: String
     /// The code to type, `AAAAA-BBBBB-CCCCC-DDDDD`.
@@ -85,7 +85,7 @@ public struct UserActivationCodes: Sendable {
     /// - Returns: The code, its signature and its QR text.
     /// - Throws: ``KeywayError``: `problem` (the server's refusal), `oauth` (a rejected token),
     ///   `networkFailure`, `invalidResponse`.
-    public func create(_ request: ActivationCodeRequest, accessToken: Sensitive<String>) async throws -> IssuedActivationCode {
+    public func create(_ request: ActivationCodeRequest, accessToken: Sensitive<String>) async throws -> UserActivationCode {
         let url = keyway.server.appending(path: "/v1/user/activations")
         var urlRequest = URLRequest(url: url)
         urlRequest.httpMethod = "POST"
@@ -111,7 +111,7 @@ public struct UserActivationCodes: Sendable {
             throw KeywayError.invalidResponse("The server answered HTTP \(response.status) to the activation code request.")
         }
         do {
-            return try JSONDecoder().decode(IssuedActivationCode.self, from: response.body)
+            return try JSONDecoder().decode(UserActivationCode.self, from: response.body)
         } catch {
             throw KeywayError.invalidResponse("The activation code answer is not the JSON the contract describes.")
         }
