@@ -32,7 +32,7 @@ extension KeywayBackend {
         do {
             header = try PowerAuthEncryptionHeader(parsing: encryptionHeader)
         } catch {
-            throw PowerAuthEncryptionError(.invalidRequest, "The X-PowerAuth-Encryption header is malformed: \(error).")
+            throw PowerAuthEncryptionError(.invalidRequest, "\(error)")
         }
         guard header.version == PowerAuthVersion.v33.rawValue else {
             throw PowerAuthEncryptionError(.invalidRequest, "Only version 3.3 envelopes are accepted.")

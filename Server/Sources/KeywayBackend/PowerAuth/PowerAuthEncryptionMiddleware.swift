@@ -95,7 +95,7 @@ public struct PowerAuthEncryptionMiddleware<Context: PowerAuthEncryptionRequestC
                 do {
                     header = try PowerAuthEncryptionHeader(parsing: encryptionHeader)
                 } catch {
-                    throw PowerAuthEncryptionError(.invalidRequest, "The X-PowerAuth-Encryption header is malformed: \(error).")
+                    throw PowerAuthEncryptionError(.invalidRequest, "\(error)")
                 }
                 guard header.activationID == activationId, header.applicationKey == signed.applicationKey else {
                     throw PowerAuthEncryptionError(
