@@ -356,7 +356,7 @@ struct PowerAuthBackendEncryptionTests {
                 "timestamp": Int64(Date().timeIntervalSince1970 * 1000),
             ]
             let answer = try await api.send(
-                "/echo/application", headers: ["X-PowerAuth-Encryption": #"PowerAuth version="3.3", application_key="a2V5""#],
+                "/echo/application", headers: ["X-PowerAuth-Encryption": #"PowerAuth version="3.3", application_key="AAECAwQFBgcICQoLDA0ODw==""#],
                 body: try JSONSerialization.data(withJSONObject: envelope))
             #expect(answer.status == 503, "\(answer.text)")
             #expect((answer.json["responseObject"] as? [String: Any])?["code"] as? String == "ERR_SERVICE_UNAVAILABLE")
