@@ -28,7 +28,7 @@ public struct ActivationCode: Sendable, Hashable, CustomStringConvertible {
             throw .invalidLength(field: "activation code bytes", expected: "10", actual: random.count)
         }
         let crc = CRC16.arc(random)
-        let encoded = Array(Base32.encode(random + [UInt8(crc >> 8), UInt8(crc & 0xFF)]))
+        let encoded = Array(Base32.encode(random + [UInt8(crc >> 8), UInt8(crc & 0xFF)], padding: false))
         self.value = stride(from: 0, to: 20, by: 5).map { String(encoded[$0..<$0 + 5]) }.joined(separator: "-")
         self.randomBytes = Data(random)
     }

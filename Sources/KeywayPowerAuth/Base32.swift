@@ -1,8 +1,10 @@
-/// Base32 with the RFC 4648 alphabet and no padding, as activation codes use it.
-enum Base32 {
+/// Base32 with the RFC 4648 alphabet (§6): activation codes write it unpadded, and authenticator
+/// apps read TOTP secrets in it (the server's authenticator method writes them with this type).
+public enum Base32 {
     static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZ234567".utf8)
 
-    /// The 5-bit value of an alphabet character, or `nil`.
+    /// The 5-bit value of an upper-case alphabet character, or `nil` (activation codes are typed
+    /// in upper case; ``decode(_:)`` reads lower case too).
     static func value(of byte: UInt8) -> UInt8? {
         switch byte {
         case UInt8(ascii: "A")...UInt8(ascii: "Z"): byte - UInt8(ascii: "A")
@@ -11,8 +13,13 @@ enum Base32 {
         }
     }
 
-    /// Encodes bytes without padding.
-    static func encode(_ bytes: [UInt8]) -> String {
+    /// Encodes bytes.
+    ///
+    /// - Parameters:
+    ///   - bytes: The bytes.
+    ///   - padding: Whether to pad the text with `=` to a multiple of 8 characters.
+    /// - Returns: The upper-case text.
+    public static func encode(_ bytes: some Sequence<UInt8>, padding: Bool = true) -> String {
         var output: [UInt8] = []
         var buffer: UInt32 = 0
         var bits = 0
@@ -27,16 +34,32 @@ enum Base32 {
         if bits > 0 {
             output.append(alphabet[Int(buffer << UInt32(5 - bits) & 31)])
         }
+        if padding {
+            while output.count % 8 != 0 { output.append(UInt8(ascii: "=")) }
+        }
         return String(decoding: output, as: UTF8.self)
     }
 
-    /// Decodes unpadded Base32; `nil` when a character is outside the alphabet.
+    /// Decodes Base32 with or without padding, in upper or lower case.
+    ///
+    /// - Parameter text: The text.
+    /// - Returns: The bytes, or `nil` for a character outside the alphabet or text after padding.
+    public static func decode(_ text: String) -> [UInt8]? {
+        decode(text.utf8)
+    }
+
     static func decode(_ text: some Sequence<UInt8>) -> [UInt8]? {
         var output: [UInt8] = []
         var buffer: UInt32 = 0
         var bits = 0
+        var padded = false
         for byte in text {
-            guard let value = value(of: byte) else { return nil }
+            if byte == UInt8(ascii: "=") {
+                padded = true
+                continue
+            }
+            let upper = (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) ? byte - 32 : byte
+            guard !padded, let value = value(of: upper) else { return nil }
             buffer = buffer << 5 | UInt32(value)
             bits += 5
             if bits >= 8 {

@@ -1,5 +1,6 @@
 import Foundation
 import KeywayJOSE
+import KeywayPowerAuth
 import KeywayProtocol
 
 /// Authenticator apps (RFC 6238 TOTP): set up within a flow (`setupTotp`: a new secret, proven

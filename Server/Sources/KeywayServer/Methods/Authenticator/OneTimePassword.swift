@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import KeywayJOSE
+import KeywayPowerAuth
 
 /// HOTP (RFC 4226) and TOTP (RFC 6238) codes, as authenticator apps compute them.
 struct OneTimePassword: Sendable, Equatable {

@@ -1,5 +1,6 @@
 import Foundation
 import KeywayJOSE
+import KeywayPowerAuth
 import KeywayProtocol
 import Testing
 
