@@ -38,10 +38,8 @@ struct GuestService: Sendable {
         }
         let now = engine.clock.now()
         let nowMillis = now.epochMilliseconds
-        let refreshPolicy = application.refreshTokens ?? tokenEndpoint.tokens.lifetimes.refreshTokens
-        let familyExpiresAt = nowMillis + Int64((refreshPolicy.absoluteLifetime * 1000).rounded())
-        let expiresAt = min(nowMillis + Int64((refreshPolicy.idleLifetime * 1000).rounded()), familyExpiresAt)
-        let candidateRefreshToken = RefreshTokenDerivation.root()
+        let family = RefreshTokenFamily(
+            policy: application.refreshTokens ?? tokenEndpoint.tokens.lifetimes.refreshTokens, now: nowMillis)
         let addressHash = clientAddress.map(ClientAddress.hash)
         let limit = policy.guests.perAddressPerHour
         let (subject, refreshToken): (TokenIssuer.Subject, String?) = try await database.write { repositories in
@@ -61,19 +59,10 @@ struct GuestService: Sendable {
                 id: SecureRandom.identifier(prefix: "ses"), userId: user.id, applicationId: application.id,
                 amr: [Self.amr], authTime: nowMillis, createdAt: nowMillis, revokedAt: nil, clientAddressHash: addressHash)
             try await repositories.sessions.insert(session)
-            var scope = Scopes.defaultScope
-            if !TokenEndpoint.issuesRefreshTokens(to: application) { scope = TokenEndpoint.withoutOfflineAccess(scope) }
-            let refreshToken = scope.split(separator: " ").contains("offline_access") ? candidateRefreshToken : nil
-            if let refreshToken {
-                let id = SecureRandom.identifier(prefix: "rt")
-                try await repositories.refreshTokens.insert(
-                    RefreshTokenRecord(
-                        id: id, tokenHash: sha256Hex(refreshToken), familyId: id, scope: scope,
-                        applicationId: application.id, userId: user.id, sessionId: session.id,
-                        authorizationCodeHash: nil, createdAt: nowMillis, expiresAt: expiresAt,
-                        familyExpiresAt: familyExpiresAt, rotatedAt: nil, successorId: nil, revokedAt: nil,
-                        dpopJkt: binding))
-            }
+            let scope = RefreshTokenFamily.scope(Scopes.defaultScope, grantedTo: application)
+            let refreshToken = try await family.start(
+                scope: scope, applicationId: application.id, userId: user.id, sessionId: session.id,
+                authorizationCodeHash: nil, binding: binding, in: repositories)
             let subject = TokenIssuer.Subject(
                 userId: user.id, email: nil, emailVerified: false, clientId: application.configId,
                 sessionId: session.id, authTime: nowMillis, amr: session.amr, scope: scope, dpopJkt: binding,

@@ -51,10 +51,7 @@ extension TokenEndpoint {
         let now = clock.now()
         let nowMillis = now.epochMilliseconds
         let codeHash = sha256Hex(code)
-        let candidateRefreshToken = RefreshTokenDerivation.root()
-        let policy = application.refreshTokens ?? tokens.lifetimes.refreshTokens
-        let familyExpiresAt = nowMillis + Int64((policy.absoluteLifetime * 1000).rounded())
-        let expiresAt = min(nowMillis + Int64((policy.idleLifetime * 1000).rounded()), familyExpiresAt)
+        let family = RefreshTokenFamily(policy: application.refreshTokens ?? tokens.lifetimes.refreshTokens, now: nowMillis)
 
         let outcome: Result<(TokenIssuer.Subject, String?), OAuthFailure> = try await database.write { repositories in
             let redeemed: AuthorizationCodeRedemption.Redeemed
@@ -69,19 +66,10 @@ extension TokenEndpoint {
             // A sign-in's code is for the sign-in scope; account management's for no more than
             // the token that opened it. Offline access (a refresh token) only for a client that
             // registered the refresh_token grant.
-            var scope = record.scope ?? Scopes.defaultScope
-            if !Self.issuesRefreshTokens(to: application) { scope = Self.withoutOfflineAccess(scope) }
-            let refreshToken = scope.split(separator: " ").contains("offline_access") ? candidateRefreshToken : nil
-            if let refreshToken {
-                let id = SecureRandom.identifier(prefix: "rt")
-                try await repositories.refreshTokens.insert(
-                    RefreshTokenRecord(
-                        id: id, tokenHash: sha256Hex(refreshToken), familyId: id, scope: scope,
-                        applicationId: application.id, userId: user.id, sessionId: session.id,
-                        authorizationCodeHash: codeHash, createdAt: nowMillis, expiresAt: expiresAt,
-                        familyExpiresAt: familyExpiresAt, rotatedAt: nil, successorId: nil, revokedAt: nil,
-                        dpopJkt: binding))
-            }
+            let scope = RefreshTokenFamily.scope(record.scope ?? Scopes.defaultScope, grantedTo: application)
+            let refreshToken = try await family.start(
+                scope: scope, applicationId: application.id, userId: user.id, sessionId: session.id,
+                authorizationCodeHash: codeHash, binding: binding, in: repositories)
             return .success(
                 (
                     TokenIssuer.Subject(

@@ -86,13 +86,10 @@ extension TokenEndpoint {
         }
 
         // A refresh token only with offline access, and only for a client that may hold one.
-        let scope = Self.issuesRefreshTokens(to: application) ? requestedScope : Self.withoutOfflineAccess(requestedScope)
-        let refreshToken = scope.split(separator: " ").contains("offline_access") ? RefreshTokenDerivation.root() : nil
-        let policy = application.refreshTokens ?? tokens.lifetimes.refreshTokens
-        let familyExpiresAt = nowMillis + Int64((policy.absoluteLifetime * 1000).rounded())
-        let expiresAt = min(nowMillis + Int64((policy.idleLifetime * 1000).rounded()), familyExpiresAt)
+        let scope = RefreshTokenFamily.scope(requestedScope, grantedTo: application)
+        let family = RefreshTokenFamily(policy: application.refreshTokens ?? tokens.lifetimes.refreshTokens, now: nowMillis)
         let logger = self.logger
-        let outcome: Result<TokenIssuer.Subject, OAuthFailure> = try await database.write { repositories in
+        let outcome: Result<(TokenIssuer.Subject, String?), OAuthFailure> = try await database.write { repositories in
             let projectId = application.projectId
             var user: UserRecord?
             if let linked = try await repositories.federation.linkedUser(
@@ -129,24 +126,22 @@ extension TokenEndpoint {
                 SessionRecord(
                     id: sessionId, userId: user.id, applicationId: application.id, amr: [TokenExchange.amr],
                     authTime: nowMillis, createdAt: nowMillis, revokedAt: nil))
-            if let refreshToken {
-                let id = SecureRandom.identifier(prefix: "rt")
-                try await repositories.refreshTokens.insert(
-                    RefreshTokenRecord(
-                        id: id, tokenHash: sha256Hex(refreshToken), familyId: id, scope: scope,
-                        applicationId: application.id, userId: user.id, sessionId: sessionId,
-                        authorizationCodeHash: nil, createdAt: nowMillis, expiresAt: expiresAt,
-                        familyExpiresAt: familyExpiresAt, rotatedAt: nil, successorId: nil, revokedAt: nil,
-                        dpopJkt: binding))
-            }
+            let refreshToken = try await family.start(
+                scope: scope, applicationId: application.id, userId: user.id, sessionId: sessionId,
+                authorizationCodeHash: nil, binding: binding, in: repositories)
             return .success(
-                TokenIssuer.Subject(
-                    userId: user.id, email: user.email, emailVerified: user.emailVerified, phoneNumber: user.verifiedPhone,
-                    clientId: application.configId, sessionId: sessionId, authTime: nowMillis,
-                    amr: [TokenExchange.amr], scope: scope, dpopJkt: binding, isAnonymous: user.isAnonymous))
+                (
+                    TokenIssuer.Subject(
+                        userId: user.id, email: user.email, emailVerified: user.emailVerified,
+                        phoneNumber: user.verifiedPhone, clientId: application.configId, sessionId: sessionId,
+                        authTime: nowMillis, amr: [TokenExchange.amr], scope: scope, dpopJkt: binding,
+                        isAnonymous: user.isAnonymous),
+                    refreshToken
+                ))
         }
+        let (subject, refreshToken) = try outcome.get()
         var response = try tokenResponse(
-            for: try outcome.get(), refreshToken: refreshToken, now: now, idTokenAlgorithm: application.idTokenAlgorithm)
+            for: subject, refreshToken: refreshToken, now: now, idTokenAlgorithm: application.idTokenAlgorithm)
         response.issuedTokenType = TokenExchange.accessTokenType
         return response
     }
