@@ -183,67 +183,77 @@ extension FlowEngine {
         return nil
     }
 
-    /// Picks the next step once the current one succeeded, or completes the flow: a sign-up first
-    /// gathers its form and what a method needs set up before the account exists (a password);
-    /// then, for sign-ups and sign-ins alike, the second factor
-    /// (a trusted device's proof, one the user has, or one to set up), the device's enrolment, and
-    /// completion.
+    /// Picks the next step once the current one succeeded, or completes the flow, as
+    /// ``FlowSequence`` decides from the facts gathered here.
     func advance(_ context: inout Context, in repositories: Repositories) async throws -> FlowProblem? {
-        switch context.progress.mode {
-        case .manage:
+        switch FlowSequence.next(try await sequenceFacts(&context, in: repositories)) {
+        case .manageAccount:
             context.progress.stage = .manageAccount
-            return nil
-        case .signUp(let draft):
-            if context.policy.hasSignupForm, draft.profile == nil {
-                context.progress.stage = .form
-                return nil
-            }
-            // A sign-up through a provider has its way in: no method is required to be set up.
-            if context.progress.federation == nil,
-                let method = FlowMethods.all.first(where: { $0.isRequiredAtSignUp(context) })
-            {
-                try method.beginSignUp(&context)
-                return nil
-            }
-        case .signIn:
-            break
-        }
-        let mode = effectiveMFAMode(context)
-        let progress = context.progress
-        if mode != .off, !progress.secondFactorDone, !progress.secondFactorSkipped,
-            !(mode == .optional && progress.enrolmentOffered)
-        {
-            if progress.isSignIn {
-                if try await offerDeviceChallenge(&context, in: repositories) { return nil }
-                context.approverCount = try await approverCount(context, in: repositories)
-                let enrolled = enrolledSecondFactors(context)
-                if !enrolled.isEmpty {
-                    try await offer(enrolled, purpose: .secondFactor, skippable: mode == .optional, &context, in: repositories)
-                    return nil
-                }
-            }
-            let enrollable = enrollableSecondFactors(context)
-            if !enrollable.isEmpty {
-                context.progress.enrolmentOffered = true
-                try await offer(enrollable, purpose: .enrolment, skippable: mode == .optional, &context, in: repositories)
-                return nil
-            }
-            if mode == .required {
-                // Never a silent pass: a required second factor that this account cannot give
-                // nor set up here stops the flow.
-                context.flow.state = .failed
-                return .secondFactorUnavailable
-            }
-        }
-        if !context.progress.isManage, !context.progress.offeredAfterSignIn,
-            let method = FlowMethods.all.first(where: { $0.offersAfterSignIn(context) })
-        {
+        case .form:
+            context.progress.stage = .form
+        case .setUp(let id):
+            guard let method = FlowMethods.module(id) else { throw FlowProblem.internalError }
+            try method.beginSignUp(&context)
+        case .proveDevice:
+            try beginDeviceChallenge(&context)
+        case .secondFactor(let methods, let skippable):
+            try await offer(methods, purpose: .secondFactor, skippable: skippable, &context, in: repositories)
+        case .enrolment(let methods, let skippable):
+            context.progress.enrolmentOffered = true
+            try await offer(methods, purpose: .enrolment, skippable: skippable, &context, in: repositories)
+        case .secondFactorUnavailable:
+            context.flow.state = .failed
+            return .secondFactorUnavailable
+        case .offer(let id):
+            guard let method = FlowMethods.module(id) else { throw FlowProblem.internalError }
             context.progress.offeredAfterSignIn = true
             try method.beginOffer(&context)
-            return nil
+        case .enrolDevice:
+            try beginDeviceEnrolment(&context)
+        case .complete:
+            return try await complete(&context, in: repositories)
         }
-        if try offerDeviceEnrolment(&context) { return nil }
-        return try await complete(&context, in: repositories)
+        return nil
+    }
+
+    /// What ``FlowSequence`` reads, as the flow stands. The database is asked only what the
+    /// decision can reach: the device the client named and how many devices could approve, only
+    /// while a sign-in's second factor is due (and the latter only when the device cannot prove
+    /// itself).
+    private func sequenceFacts(_ context: inout Context, in repositories: Repositories) async throws -> FlowSequence.Facts {
+        let mode: FlowSequence.Facts.Mode
+        switch context.progress.mode {
+        case .manage:
+            return FlowSequence.Facts(mode: .manage, mfaMode: context.policy.mfaMode)
+        case .signUp(let draft):
+            let needsForm = context.policy.hasSignupForm && draft.profile == nil
+            // A sign-up through a provider has its way in: no method is required to be set up.
+            let setUp = needsForm || context.progress.federation != nil
+                ? nil : FlowMethods.all.first(where: { $0.isRequiredAtSignUp(context) })?.id
+            mode = .signUp(needsForm: needsForm, methodToSetUp: setUp)
+        case .signIn:
+            mode = .signIn
+        }
+        var facts = FlowSequence.Facts(mode: mode, mfaMode: effectiveMFAMode(context))
+        facts.secondFactorDone = context.progress.secondFactorDone
+        facts.secondFactorSkipped = context.progress.secondFactorSkipped
+        facts.enrolmentOffered = context.progress.enrolmentOffered
+        if case .signUp(let needsForm, let setUp) = mode, needsForm || setUp != nil { return facts }
+        if facts.secondFactorDue {
+            if context.progress.isSignIn {
+                facts.deviceCanProve = try await namedDeviceCanProve(&context, in: repositories)
+                if !facts.deviceCanProve {
+                    context.approverCount = try await approverCount(context, in: repositories)
+                    facts.enrolledSecondFactors = enrolledSecondFactors(context)
+                }
+            }
+            facts.enrollableSecondFactors = enrollableSecondFactors(context)
+        }
+        if !context.progress.offeredAfterSignIn {
+            facts.offerBeforeCompletion = FlowMethods.all.first(where: { $0.offersAfterSignIn(context) })?.id
+        }
+        facts.deviceCanEnrol = deviceCanEnrol(context)
+        return facts
     }
 
     // MARK: Completing

@@ -40,10 +40,10 @@ extension FlowEngine {
         return true
     }
 
-    /// Instead of the second factor, asks the client to prove the trusted device it named. `false`
-    /// when there is no such device (the step then carries `deviceNotRecognized`), when elevated
-    /// risk overrides trust, or when it was tried already.
-    func offerDeviceChallenge(_ context: inout Context, in repositories: Repositories) async throws -> Bool {
+    /// Whether the trusted device the client named can prove itself instead of the second factor:
+    /// `false` when there is no such device (the step then carries `deviceNotRecognized`), when
+    /// elevated risk overrides trust, or when it was tried already. Asked once per flow.
+    func namedDeviceCanProve(_ context: inout Context, in repositories: Repositories) async throws -> Bool {
         let settings = context.policy.devices
         guard settings.enabled, !context.progress.device.checked, context.progress.device.hint?.deviceId != nil,
             context.user != nil
@@ -58,25 +58,30 @@ extension FlowEngine {
             context.progress.device.enrolOffered = true
             return false
         }
-        context.progress.stage = .method(
-            try ActiveMethod(
-                .trustedDevice, purpose: .secondFactor, state: TrustedDeviceStage(challenge: DeviceSignatures.newChallenge())))
         return true
     }
 
-    /// After a second factor, asks a client that can keep a key to enrol its device. `false` when
-    /// it does not apply (devices off, the client cannot enrol, a device proved itself already).
-    func offerDeviceEnrolment(_ context: inout Context) throws -> Bool {
-        guard context.policy.devices.enabled, !context.progress.isManage,
-            context.progress.device.hint?.canEnrol == true, context.progress.secondFactorDone,
-            !context.progress.deviceProven, !context.progress.device.enrolOffered
-        else { return false }
+    /// Asks the client to prove the trusted device it named (``FlowSequence/Next/proveDevice``).
+    func beginDeviceChallenge(_ context: inout Context) throws {
+        context.progress.stage = .method(
+            try ActiveMethod(
+                .trustedDevice, purpose: .secondFactor, state: TrustedDeviceStage(challenge: DeviceSignatures.newChallenge())))
+    }
+
+    /// Whether a client that can keep a key may enrol its device now: devices on, not account
+    /// management, after a second factor, no device proved itself, not offered yet.
+    func deviceCanEnrol(_ context: Context) -> Bool {
+        context.policy.devices.enabled && !context.progress.isManage && context.progress.device.hint?.canEnrol == true
+            && context.progress.secondFactorDone && !context.progress.deviceProven && !context.progress.device.enrolOffered
+    }
+
+    /// Asks the client to enrol its device (``FlowSequence/Next/enrolDevice``).
+    func beginDeviceEnrolment(_ context: inout Context) throws {
         context.progress.stage = .method(
             try ActiveMethod(
                 .trustedDevice, purpose: .enrolment,
                 state: TrustedDeviceStage(challenge: DeviceSignatures.newChallenge(), enrolling: true)))
         if context.progress.notice == Self.deviceNotRecognized { context.progress.notice = nil }
-        return true
     }
 
     // MARK: Answers

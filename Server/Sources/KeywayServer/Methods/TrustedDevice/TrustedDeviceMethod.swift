@@ -5,7 +5,7 @@ import KeywayProtocol
 /// signature over a challenge (`deviceChallenge`), standing in for the second factor — or for
 /// everything, for a low-risk sign-in when the policy allows — and a device that can keep a key is
 /// enrolled after a second factor (`deviceEnroll`). Never chosen by the user: the engine offers
-/// it (``FlowEngine/offerDeviceChallenge(_:in:)``, ``FlowEngine/offerDeviceEnrolment(_:)``), and
+/// it (``FlowEngine/namedDeviceCanProve(_:in:)``, ``FlowEngine/deviceCanEnrol(_:)``, as ``FlowSequence`` decides), and
 /// the SDK answers both steps itself.
 struct TrustedDeviceMethod: FlowMethod {
     let id: FlowMethodID = .trustedDevice
