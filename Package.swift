@@ -20,6 +20,7 @@ let package = Package(
         .library(name: "KeywayUI", targets: ["KeywayUI"]),
         .library(name: "KeywayPowerAuth", targets: ["KeywayPowerAuth"]),
         .library(name: "KeywayActivation", targets: ["KeywayActivation"]),
+        .library(name: "KeywayCBOR", targets: ["KeywayCBOR"]),
     ],
     dependencies: [
         // 4.x: its key types are Sendable, which the SDK's strict concurrency needs (3.12.3 does
@@ -29,6 +30,12 @@ let package = Package(
     targets: [
         .target(
             name: "KeywayProtocol",
+            swiftSettings: strict
+        ),
+        // CBOR (RFC 8949) both ways: the SDK's software passkey writes it, the server reads
+        // attestation objects, COSE keys and App Attest objects with it.
+        .target(
+            name: "KeywayCBOR",
             swiftSettings: strict
         ),
         .target(
@@ -46,6 +53,7 @@ let package = Package(
             dependencies: [
                 "KeywayProtocol",
                 "KeywayJOSE",
+                "KeywayCBOR",
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: strict
@@ -93,6 +101,11 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(
+            name: "KeywayCBORTests",
+            dependencies: ["KeywayCBOR"],
+            swiftSettings: strict
+        ),
+        .testTarget(
             name: "KeywayUITests",
             dependencies: ["KeywayUI", "Keyway"],
             swiftSettings: strict
@@ -100,7 +113,7 @@ let package = Package(
         .testTarget(
             name: "KeywayTests",
             dependencies: [
-                "Keyway", "KeywayProtocol", "KeywayJOSE", .product(name: "CryptoExtras", package: "swift-crypto"),
+                "Keyway", "KeywayProtocol", "KeywayJOSE", "KeywayCBOR", .product(name: "CryptoExtras", package: "swift-crypto"),
             ],
             swiftSettings: strict
         ),

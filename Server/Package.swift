@@ -59,6 +59,7 @@ let package = Package(
                 .product(name: "KeywayProtocol", package: sdk),
                 .product(name: "KeywayJOSE", package: sdk),
                 .product(name: "KeywayPowerAuth", package: sdk),
+                .product(name: "KeywayCBOR", package: sdk),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -148,6 +149,7 @@ let package = Package(
         .target(
             name: "KeywayTestSupport",
             dependencies: [
+                .product(name: "KeywayCBOR", package: sdk),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

@@ -1,5 +1,6 @@
 import Foundation
 import Keyway
+import KeywayCBOR
 import KeywayJOSE
 import KeywayProtocol
 import Testing

@@ -1,4 +1,5 @@
 import Foundation
+import KeywayCBOR
 import Keyway
 import KeywayJOSE
 import KeywayProtocol

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import KeywayCBOR
 import SwiftASN1
 import X509
 
@@ -72,9 +73,9 @@ public struct TestAppAttestAuthority: Sendable {
             tampering.aaguid ?? (development ? Data("appattestdevelop".utf8) : Data("appattest".utf8) + Data(count: 7))
         let credentialID = tampering.credentialID ?? key.id
         let point = key.privateKey.publicKey.x963Representation
-        let coseKey = CBORItem.map([
-            (.unsigned(1), .unsigned(2)), (.unsigned(3), .negative(-7)), (.negative(-1), .unsigned(1)),
-            (.negative(-2), .bytes(point.dropFirst().prefix(32))), (.negative(-3), .bytes(point.suffix(32))),
+        let coseKey = CBOR.map([
+            (.unsigned(1), .unsigned(2)), (.unsigned(3), .int(-7)), (.int(-1), .unsigned(1)),
+            (.int(-2), .bytes(point.dropFirst().prefix(32))), (.int(-3), .bytes(point.suffix(32))),
         ])
         var authData = Data(SHA256.hash(data: Data(appID.utf8)))
         authData.append(0x40)
@@ -99,12 +100,12 @@ public struct TestAppAttestAuthority: Sendable {
             notValidBefore: notValidBefore, notValidAfter: notValidAfter, issuer: intermediate.subject,
             subject: try DistinguishedName { CommonName(key.id.map { String(format: "%02x", $0) }.joined()) },
             signatureAlgorithm: .ecdsaWithSHA256, extensions: extensions, issuerPrivateKey: .init(intermediateKey))
-        let x5c = try [credential, intermediate].map { certificate -> CBORItem in
+        let x5c = try [credential, intermediate].map { certificate -> CBOR in
             var serializer = DER.Serializer()
             try serializer.serialize(certificate)
             return .bytes(Data(serializer.serializedBytes))
         }
-        return CBORItem.map([
+        return CBOR.map([
             (.text("fmt"), .text(tampering.format)),
             (.text("attStmt"), .map([(.text("x5c"), .array(x5c)), (.text("receipt"), .bytes(Data("receipt".utf8)))])),
             (.text("authData"), .bytes(authData)),
@@ -118,7 +119,7 @@ public struct TestAppAttestAuthority: Sendable {
         authData.append(contentsOf: bigEndian(counter))
         let nonce = Data(SHA256.hash(data: authData + clientDataHash))
         let signature = try key.privateKey.signature(for: nonce)
-        return CBORItem.map([
+        return CBOR.map([
             (.text("signature"), .bytes(signature.derRepresentation)), (.text("authenticatorData"), .bytes(authData)),
         ]).encoded
     }

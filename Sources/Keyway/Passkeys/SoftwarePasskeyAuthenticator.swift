@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import KeywayCBOR
 import KeywayJOSE
 import KeywayProtocol
 
@@ -113,7 +114,7 @@ public actor SoftwarePasskeyAuthenticator: PasskeyAuthenticator {
         if configuration.userVerifies { flags.insert(.userVerified) }
         if configuration.synced { flags.formUnion([.backupEligible, .backedUp]) }
         let attested = WebAuthnData.attestedCredentialData(
-            aaguid: configuration.aaguid, credentialID: credentialID, publicKey: key.coseKey.encoded)
+            aaguid: configuration.aaguid, credentialID: credentialID, publicKey: Array(key.coseKey.encoded))
         let authenticatorData = WebAuthnData.authenticatorData(
             rpId: rpId, flags: flags, counter: 0, attestedCredential: attested)
         let clientDataJSON = WebAuthnData.clientDataJSON(
@@ -129,7 +130,7 @@ public actor SoftwarePasskeyAuthenticator: PasskeyAuthenticator {
             attestationObject = WebAuthnData.attestationObject(
                 format: "packed",
                 statement: .map([
-                    .init(.text("alg"), .int(configuration.algorithm.rawValue)), .init(.text("sig"), .bytes(signature)),
+                    (.text("alg"), .int(configuration.algorithm.rawValue)), (.text("sig"), .bytes(Data(signature))),
                 ]),
                 authenticatorData: authenticatorData)
         }

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import KeywayCBOR
 
 /// The flags byte of WebAuthn authenticator data (WebAuthn Level 3 §6.1).
 struct AuthenticatorFlags: OptionSet, Sendable, Equatable {
@@ -51,7 +52,7 @@ enum WebAuthnData {
         if attestedCredential != nil { flags.insert(.attestedCredentialData) }
         var out = Array(SHA256.hash(data: Data(rpId.utf8)))
         out.append(flags.rawValue)
-        out += CBOR.bigEndian(UInt64(counter), bytes: 4)
+        out += bigEndian(UInt64(counter), bytes: 4)
         if let attestedCredential { out += attestedCredential }
         return out
     }
@@ -65,7 +66,7 @@ enum WebAuthnData {
     ///   - publicKey: The COSE key, encoded.
     /// - Returns: The attested credential data's bytes.
     static func attestedCredentialData(aaguid: [UInt8], credentialID: [UInt8], publicKey: [UInt8]) -> [UInt8] {
-        aaguid + CBOR.bigEndian(UInt64(credentialID.count), bytes: 2) + credentialID + publicKey
+        aaguid + bigEndian(UInt64(credentialID.count), bytes: 2) + credentialID + publicKey
     }
 
     /// An EC2 P-256 COSE key for ES256 (RFC 9053 §7.1): `{1: 2, 3: -7, -1: 1, -2: x, -3: y}`.
@@ -76,8 +77,8 @@ enum WebAuthnData {
         // The raw representation is x ‖ y, 32 bytes each.
         let raw = Array(key.rawRepresentation)
         return .map([
-            .init(.int(1), .int(2)), .init(.int(3), .int(-7)), .init(.int(-1), .int(1)),
-            .init(.int(-2), .bytes(Array(raw[0..<32]))), .init(.int(-3), .bytes(Array(raw[32..<64]))),
+            (.int(1), .int(2)), (.int(3), .int(-7)), (.int(-1), .int(1)),
+            (.int(-2), .bytes(Data(raw[0..<32]))), (.int(-3), .bytes(Data(raw[32..<64]))),
         ])
     }
 
@@ -87,8 +88,8 @@ enum WebAuthnData {
     /// - Returns: The COSE key.
     static func coseKey(_ key: Curve25519.Signing.PublicKey) -> CBOR {
         .map([
-            .init(.int(1), .int(1)), .init(.int(3), .int(-8)), .init(.int(-1), .int(6)),
-            .init(.int(-2), .bytes(Array(key.rawRepresentation))),
+            (.int(1), .int(1)), (.int(3), .int(-8)), (.int(-1), .int(6)),
+            (.int(-2), .bytes(key.rawRepresentation)),
         ])
     }
 
@@ -100,10 +101,10 @@ enum WebAuthnData {
     ///   - authenticatorData: The authenticator data.
     /// - Returns: The attestation object's CBOR.
     static func attestationObject(format: String, statement: CBOR, authenticatorData: [UInt8]) -> [UInt8] {
-        CBOR.map([
-            .init(.text("fmt"), .text(format)), .init(.text("attStmt"), statement),
-            .init(.text("authData"), .bytes(authenticatorData)),
-        ]).encoded
+        Array(CBOR.map([
+            (.text("fmt"), .text(format)), (.text("attStmt"), statement),
+            (.text("authData"), .bytes(Data(authenticatorData))),
+        ]).encoded)
     }
 
     /// What an authenticator signs: the authenticator data, then SHA-256 of the client data's JSON.
@@ -114,6 +115,11 @@ enum WebAuthnData {
     /// - Returns: `authenticatorData ‖ SHA-256(clientDataJSON)`.
     static func signedBytes(authenticatorData: [UInt8], clientDataJSON: [UInt8]) -> [UInt8] {
         authenticatorData + Array(SHA256.hash(data: clientDataJSON))
+    }
+
+    /// The low `bytes` bytes of `value`, most significant first.
+    static func bigEndian(_ value: UInt64, bytes: Int) -> [UInt8] {
+        (0..<bytes).reversed().map { UInt8(truncatingIfNeeded: value >> (8 * UInt64($0))) }
     }
 
     /// `text` as a JSON string, quoted and escaped.

@@ -1,6 +1,7 @@
 import Crypto
 import CryptoExtras
 import Foundation
+import KeywayCBOR
 
 /// A credential public key in COSE_Key form (RFC 9052/9053): EC2 P-256 (kty 2, crv 1, `x` and
 /// `y` of 32 bytes each), OKP Ed25519 (kty 1, crv 6, `x` of 32 bytes) or RSA (kty 3, `n` and

@@ -1,6 +1,7 @@
 import Crypto
 import CryptoExtras
 import Foundation
+import KeywayCBOR
 import SwiftASN1
 @_spi(FixedExpiryValidationTime) import X509
 

@@ -1,4 +1,5 @@
 import Foundation
+import KeywayCBOR
 
 /// Authenticator data (WebAuthn §6.1): the RP ID hash, the flags, the signature counter, the
 /// attested credential data when AT is set and the extensions (a CBOR map) when ED is set.

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import KeywayCBOR
 import KeywayJOSE
 import KeywayProtocol
 

@@ -1,6 +1,7 @@
 import Crypto
 import CryptoExtras
 import Foundation
+import KeywayCBOR
 import KeywayJOSE
 import KeywayProtocol
 import KeywayTestSupport
@@ -31,7 +32,7 @@ struct SoftwareAuthenticator: Sendable {
     /// The user handle the credential was made for.
     let userHandle: Data
     /// The public key as a COSE_Key item.
-    let coseKeyItem: CBORItem
+    let coseKeyItem: CBOR
 
     /// A new credential.
     ///
@@ -63,24 +64,24 @@ struct SoftwareAuthenticator: Sendable {
     ///
     /// - Parameter key: The private key.
     /// - Returns: Its public key's COSE_Key.
-    static func coseKeyItem(_ key: PrivateKey) throws -> CBORItem {
+    static func coseKeyItem(_ key: PrivateKey) throws -> CBOR {
         switch key {
         case .es256(let key):
             let raw = key.publicKey.rawRepresentation
             return .map([
-                (.unsigned(1), .unsigned(2)), (.unsigned(3), .negative(-7)), (.negative(-1), .unsigned(1)),
-                (.negative(-2), .bytes(raw.prefix(32))), (.negative(-3), .bytes(raw.suffix(32))),
+                (.unsigned(1), .unsigned(2)), (.unsigned(3), .int(-7)), (.int(-1), .unsigned(1)),
+                (.int(-2), .bytes(raw.prefix(32))), (.int(-3), .bytes(raw.suffix(32))),
             ])
         case .edDSA(let key):
             return .map([
-                (.unsigned(1), .unsigned(1)), (.unsigned(3), .negative(-8)), (.negative(-1), .unsigned(6)),
-                (.negative(-2), .bytes(key.publicKey.rawRepresentation)),
+                (.unsigned(1), .unsigned(1)), (.unsigned(3), .int(-8)), (.int(-1), .unsigned(6)),
+                (.int(-2), .bytes(key.publicKey.rawRepresentation)),
             ])
         case .rs256(let key):
             let primitives = try key.publicKey.getKeyPrimitives()
             return .map([
-                (.unsigned(1), .unsigned(3)), (.unsigned(3), .negative(-257)), (.negative(-1), .bytes(primitives.modulus)),
-                (.negative(-2), .bytes(primitives.publicExponent)),
+                (.unsigned(1), .unsigned(3)), (.unsigned(3), .int(-257)), (.int(-1), .bytes(primitives.modulus)),
+                (.int(-2), .bytes(primitives.publicExponent)),
             ])
         }
     }
@@ -117,7 +118,7 @@ struct SoftwareAuthenticator: Sendable {
         /// `packed` signed by an attestation leaf, its chain in `x5c`.
         case packedX5C(TestAttestationCA.Leaf)
         /// Any format with any statement, unverified by Keyway.
-        case other(format: String, statement: CBORItem)
+        case other(format: String, statement: CBOR)
     }
 
     /// What a ceremony sends and what it gets wrong.
@@ -147,7 +148,7 @@ struct SoftwareAuthenticator: Sendable {
         /// The packed statement's `alg`; `nil`: the signing key's.
         var statementAlgorithm: Int?
         /// The key put in the attested credential data instead of the credential's.
-        var credentialKeyItem: CBORItem?
+        var credentialKeyItem: CBOR?
     }
 
     /// Builds the client data JSON of a ceremony.
@@ -194,7 +195,7 @@ struct SoftwareAuthenticator: Sendable {
         let authData = authenticatorData(ceremony, attested: true)
         let signed = authData + Data(SHA256.hash(data: clientData))
         let format: String
-        let statement: CBORItem
+        let statement: CBOR
         switch attestation {
         case .none:
             format = "none"
@@ -203,13 +204,13 @@ struct SoftwareAuthenticator: Sendable {
             format = "packed"
             let signer = SoftwareAuthenticator.signer(ceremony.signer ?? key)
             statement = .map([
-                (.text("alg"), .negative(Int64(ceremony.statementAlgorithm ?? algorithm.rawValue))),
+                (.text("alg"), .int(Int(ceremony.statementAlgorithm ?? algorithm.rawValue))),
                 (.text("sig"), .bytes(Self.corrupt(try signer(signed), ceremony.corruptSignature))),
             ])
         case .packedX5C(let leaf):
             format = "packed"
             statement = .map([
-                (.text("alg"), .negative(Int64(ceremony.statementAlgorithm ?? -7))),
+                (.text("alg"), .int(Int(ceremony.statementAlgorithm ?? -7))),
                 (.text("sig"), .bytes(Self.corrupt(try leaf.key.signature(for: signed).derRepresentation, ceremony.corruptSignature))),
                 (.text("x5c"), .array(leaf.x5c.map { .bytes($0) })),
             ])
@@ -217,7 +218,7 @@ struct SoftwareAuthenticator: Sendable {
             format = name
             statement = other
         }
-        let object = CBORItem.map([(.text("fmt"), .text(format)), (.text("attStmt"), statement), (.text("authData"), .bytes(authData))])
+        let object = CBOR.map([(.text("fmt"), .text(format)), (.text("attStmt"), statement), (.text("authData"), .bytes(authData))])
         return PasskeyRegistrationResponse(
             id: Base64URL.encode(ceremony.id ?? credentialID),
             response: .init(

@@ -1,4 +1,5 @@
 import Foundation
+import KeywayCBOR
 import KeywayJOSE
 import KeywayProtocol
 import KeywayTestSupport
@@ -21,7 +22,7 @@ struct WebAuthnMalformedInputTests {
 
     /// An attestation object of format none around `authData`.
     func object(authData: Data) -> Data {
-        CBORItem.map([(.text("fmt"), .text("none")), (.text("attStmt"), .map([])), (.text("authData"), .bytes(authData))]).encoded
+        CBOR.map([(.text("fmt"), .text("none")), (.text("attStmt"), .map([])), (.text("authData"), .bytes(authData))]).encoded
     }
 
     @Test("Malformed attestation objects are refused as malformed")
@@ -42,10 +43,10 @@ struct WebAuthnMalformedInputTests {
         let edEmpty: Data = header + Data([0xC5]) + counter + attested
         let edNotMap: Data = edEmpty + Data([0x01])
         let noAT: Data = header + Data([0x05]) + counter
-        let fmtBytes = CBORItem.map([(.text("fmt"), .bytes(Data("none".utf8))), (.text("attStmt"), .map([])), (.text("authData"), .bytes(authData))]).encoded
-        let authDataText = CBORItem.map([(.text("fmt"), .text("none")), (.text("attStmt"), .map([])), (.text("authData"), .text("data"))]).encoded
-        let statementArray = CBORItem.map([(.text("fmt"), .text("none")), (.text("attStmt"), .array([])), (.text("authData"), .bytes(authData))]).encoded
-        let noAuthData = CBORItem.map([(.text("fmt"), .text("none")), (.text("attStmt"), .map([]))]).encoded
+        let fmtBytes = CBOR.map([(.text("fmt"), .bytes(Data("none".utf8))), (.text("attStmt"), .map([])), (.text("authData"), .bytes(authData))]).encoded
+        let authDataText = CBOR.map([(.text("fmt"), .text("none")), (.text("attStmt"), .map([])), (.text("authData"), .text("data"))]).encoded
+        let statementArray = CBOR.map([(.text("fmt"), .text("none")), (.text("attStmt"), .array([])), (.text("authData"), .bytes(authData))]).encoded
+        let noAuthData = CBOR.map([(.text("fmt"), .text("none")), (.text("attStmt"), .map([]))]).encoded
         var cases: [(String, Data)] = [
             ("empty", Data()),
             ("truncated by one byte", valid.dropLast()),
@@ -56,8 +57,8 @@ struct WebAuthnMalformedInputTests {
             ("a huge byte-string length", hugeBytes),
             ("an indefinite-length map", Data([0xBF, 0xFF])),
             ("a float", Data([0xFA, 0x47, 0xC3, 0x50, 0x00])),
-            ("over 64 KiB", CBORItem.bytes(Data(repeating: 0, count: 70_000)).encoded),
-            ("not a map", CBORItem.array([.text("none")]).encoded),
+            ("over 64 KiB", CBOR.bytes(Data(repeating: 0, count: 70_000)).encoded),
+            ("not a map", CBOR.array([.text("none")]).encoded),
             ("fmt as bytes", fmtBytes),
             ("authData as text", authDataText),
             ("attStmt as array", statementArray),
@@ -89,7 +90,7 @@ struct WebAuthnMalformedInputTests {
         let authenticator = try SoftwareAuthenticator(.es256, credentialID: Data(repeating: 0xAB, count: 1023))
         var authData = authenticator.authenticatorData(.init(), attested: true)
         authData[32] |= 0x80
-        authData += CBORItem.map([(.text("credProtect"), .unsigned(2))]).encoded
+        authData += CBOR.map([(.text("credProtect"), .unsigned(2))]).encoded
         let parsed = try WebAuthnAuthenticatorData(authData)
         #expect(parsed.extensions?["credProtect"] == .unsigned(2))
         #expect(parsed.attestedCredential?.credentialID.count == 1023)
@@ -179,7 +180,7 @@ struct WebAuthnMalformedInputTests {
             let authenticator = try SoftwareAuthenticator(algorithm)
             var authData = authenticator.authenticatorData(.init(), attested: true)
             authData[32] |= 0x80
-            authData += CBORItem.map([(.text("credProtect"), .unsigned(2))]).encoded
+            authData += CBOR.map([(.text("credProtect"), .unsigned(2))]).encoded
             for length in 0..<authData.count {
                 #expect(throws: WebAuthnFailure.self) { _ = try WebAuthnAuthenticatorData(authData.prefix(length)) }
             }
@@ -197,26 +198,26 @@ struct WebAuthnMalformedInputTests {
 
     @Test("CBOR: decodePrefix says how many bytes the first item took; inputs over 64 KiB are refused")
     func cborPrefix() throws {
-        let first = CBORItem.map([(.unsigned(1), .unsigned(2)), (.negative(-2), .bytes(Data(repeating: 3, count: 40)))]).encoded
+        let first = CBOR.map([(.unsigned(1), .unsigned(2)), (.int(-2), .bytes(Data(repeating: 3, count: 40)))]).encoded
         let (item, length) = try CBOR.decodePrefix(first + Data([0x01, 0x02]))
         #expect(length == first.count)
         #expect(item[-2]?.bytesValue?.count == 40)
         #expect(item[1]?.intValue == 2)
         #expect(throws: CBOR.DecodingError(reason: "trailing bytes after the item")) { try CBOR.decode(first + Data([0x01])) }
         #expect(throws: CBOR.DecodingError.self) { try CBOR.decodePrefix(Data()) }
-        let big = CBORItem.bytes(Data(repeating: 0, count: CBOR.maximumInputSize)).encoded
+        let big = CBOR.bytes(Data(repeating: 0, count: CBOR.maximumInputSize)).encoded
         #expect(throws: CBOR.DecodingError(reason: "the input is larger than 65536 bytes")) { try CBOR.decode(big) }
-        let largest = CBORItem.bytes(Data(repeating: 0, count: CBOR.maximumInputSize - 3)).encoded
+        let largest = CBOR.bytes(Data(repeating: 0, count: CBOR.maximumInputSize - 3)).encoded
         #expect(largest.count == CBOR.maximumInputSize)
         #expect(try CBOR.decode(largest).bytesValue?.count == CBOR.maximumInputSize - 3)
     }
 
     @Test("CBOR: a map of thousands of keys decodes in linear time; a repeated key far in is found")
     func cborLargeMap() throws {
-        let pairs = (0..<10_000).map { (CBORItem.unsigned(UInt64($0)), CBORItem.unsigned(0)) }
-        let decoded = try CBOR.decode(CBORItem.map(pairs).encoded)
+        let pairs = (0..<10_000).map { (CBOR.unsigned(UInt64($0)), CBOR.unsigned(0)) }
+        let decoded = try CBOR.decode(CBOR.map(pairs).encoded)
         #expect(decoded.mapValue?.count == 10_000)
-        let repeated = CBORItem.map(pairs + [(.unsigned(9_999), .unsigned(1))]).encoded
+        let repeated = CBOR.map(pairs + [(.unsigned(9_999), .unsigned(1))]).encoded
         #expect(throws: CBOR.DecodingError(reason: "a map repeats a key")) { try CBOR.decode(repeated) }
         #expect(CBOR.negative(6).intValue == -7 && CBOR.unsigned(UInt64.max).intValue == nil && CBOR.negative(UInt64.max).intValue == nil)
     }

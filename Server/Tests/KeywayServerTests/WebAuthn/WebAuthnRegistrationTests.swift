@@ -1,4 +1,5 @@
 import Foundation
+import KeywayCBOR
 import KeywayJOSE
 import KeywayProtocol
 import KeywayTestSupport
@@ -135,7 +136,7 @@ struct WebAuthnRegistrationTests {
     @Test("Other formats are accepted as unverified", arguments: ["fido-u2f", "tpm", "android-key", "apple", "future-format"])
     func otherFormats(format: String) async throws {
         let authenticator = try SoftwareAuthenticator(.es256)
-        let statement = CBORItem.map([(.text("sig"), .bytes(Data([1, 2, 3]))), (.text("x5c"), .array([.bytes(Data([4]))]))])
+        let statement = CBOR.map([(.text("sig"), .bytes(Data([1, 2, 3]))), (.text("x5c"), .array([.bytes(Data([4]))]))])
         let verified = try await WebAuthnFixture.verifier().verifyRegistration(
             try authenticator.register(.other(format: format, statement: statement)), challenge: WebAuthnFixture.challenge,
             now: now)
@@ -258,15 +259,15 @@ struct WebAuthnRegistrationTests {
             try authenticator.register(.other(format: "none", statement: .map([(.text("sig"), .bytes(Data([1])))]))),
             "none with a statement")
         await refuse(
-            try authenticator.register(.other(format: "packed", statement: .map([(.text("alg"), .negative(-7))]))),
+            try authenticator.register(.other(format: "packed", statement: .map([(.text("alg"), .int(-7))]))),
             "packed without sig")
         await refuse(
             try authenticator.register(
-                .other(format: "packed", statement: .map([(.text("alg"), .negative(-7)), (.text("sig"), .bytes(Data([1]))), (.text("x5c"), .array([]))]))),
+                .other(format: "packed", statement: .map([(.text("alg"), .int(-7)), (.text("sig"), .bytes(Data([1]))), (.text("x5c"), .array([]))]))),
             "packed with an empty x5c")
         await refuse(
             try authenticator.register(
-                .other(format: "packed", statement: .map([(.text("alg"), .negative(-7)), (.text("sig"), .bytes(Data([1]))), (.text("x5c"), .array([.bytes(Data([0x30, 0x00]))]))]))),
+                .other(format: "packed", statement: .map([(.text("alg"), .int(-7)), (.text("sig"), .bytes(Data([1]))), (.text("x5c"), .array([.bytes(Data([0x30, 0x00]))]))]))),
             "packed with an x5c that does not parse")
     }
 
@@ -274,15 +275,15 @@ struct WebAuthnRegistrationTests {
     func unsupportedKeys() async throws {
         let authenticator = try SoftwareAuthenticator(.es256)
         let raw = Data(repeating: 1, count: 32)
-        let cases: [(String, CBORItem, WebAuthnFailure?)] = [
-            ("ES384", .map([(.unsigned(1), .unsigned(2)), (.unsigned(3), .negative(-35)), (.negative(-1), .unsigned(2)), (.negative(-2), .bytes(raw)), (.negative(-3), .bytes(raw))]), .unsupportedAlgorithm(-35)),
-            ("no alg", .map([(.unsigned(1), .unsigned(2)), (.negative(-1), .unsigned(1)), (.negative(-2), .bytes(raw)), (.negative(-3), .bytes(raw))]), nil),
-            ("EC2 with EdDSA alg", .map([(.unsigned(1), .unsigned(2)), (.unsigned(3), .negative(-8)), (.negative(-1), .unsigned(1)), (.negative(-2), .bytes(raw)), (.negative(-3), .bytes(raw))]), nil),
-            ("P-384 curve", .map([(.unsigned(1), .unsigned(2)), (.unsigned(3), .negative(-7)), (.negative(-1), .unsigned(2)), (.negative(-2), .bytes(raw)), (.negative(-3), .bytes(raw))]), nil),
-            ("point off the curve", .map([(.unsigned(1), .unsigned(2)), (.unsigned(3), .negative(-7)), (.negative(-1), .unsigned(1)), (.negative(-2), .bytes(raw)), (.negative(-3), .bytes(raw))]), nil),
-            ("short x", .map([(.unsigned(1), .unsigned(2)), (.unsigned(3), .negative(-7)), (.negative(-1), .unsigned(1)), (.negative(-2), .bytes(raw.prefix(31))), (.negative(-3), .bytes(raw))]), nil),
-            ("X25519 curve", .map([(.unsigned(1), .unsigned(1)), (.unsigned(3), .negative(-8)), (.negative(-1), .unsigned(4)), (.negative(-2), .bytes(raw))]), nil),
-            ("RSA of 1024 bits", .map([(.unsigned(1), .unsigned(3)), (.unsigned(3), .negative(-257)), (.negative(-1), .bytes(Data([0xC1]) + Data(repeating: 0x55, count: 127))), (.negative(-2), .bytes(Data([1, 0, 1])))]), nil),
+        let cases: [(String, CBOR, WebAuthnFailure?)] = [
+            ("ES384", .map([(.unsigned(1), .unsigned(2)), (.unsigned(3), .int(-35)), (.int(-1), .unsigned(2)), (.int(-2), .bytes(raw)), (.int(-3), .bytes(raw))]), .unsupportedAlgorithm(-35)),
+            ("no alg", .map([(.unsigned(1), .unsigned(2)), (.int(-1), .unsigned(1)), (.int(-2), .bytes(raw)), (.int(-3), .bytes(raw))]), nil),
+            ("EC2 with EdDSA alg", .map([(.unsigned(1), .unsigned(2)), (.unsigned(3), .int(-8)), (.int(-1), .unsigned(1)), (.int(-2), .bytes(raw)), (.int(-3), .bytes(raw))]), nil),
+            ("P-384 curve", .map([(.unsigned(1), .unsigned(2)), (.unsigned(3), .int(-7)), (.int(-1), .unsigned(2)), (.int(-2), .bytes(raw)), (.int(-3), .bytes(raw))]), nil),
+            ("point off the curve", .map([(.unsigned(1), .unsigned(2)), (.unsigned(3), .int(-7)), (.int(-1), .unsigned(1)), (.int(-2), .bytes(raw)), (.int(-3), .bytes(raw))]), nil),
+            ("short x", .map([(.unsigned(1), .unsigned(2)), (.unsigned(3), .int(-7)), (.int(-1), .unsigned(1)), (.int(-2), .bytes(raw.prefix(31))), (.int(-3), .bytes(raw))]), nil),
+            ("X25519 curve", .map([(.unsigned(1), .unsigned(1)), (.unsigned(3), .int(-8)), (.int(-1), .unsigned(4)), (.int(-2), .bytes(raw))]), nil),
+            ("RSA of 1024 bits", .map([(.unsigned(1), .unsigned(3)), (.unsigned(3), .int(-257)), (.int(-1), .bytes(Data([0xC1]) + Data(repeating: 0x55, count: 127))), (.int(-2), .bytes(Data([1, 0, 1])))]), nil),
             ("not a map", .array([.unsigned(1)]), nil),
         ]
         for (name, key, failure) in cases {

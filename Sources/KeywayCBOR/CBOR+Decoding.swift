@@ -1,116 +1,20 @@
 import Foundation
 
-/// A CBOR data item (RFC 8949), as far as App Attest objects, WebAuthn attestation objects and
-/// COSE keys use them: unsigned and negative integers, byte and text strings, arrays, maps, and
-/// the simple values. Tags are read and dropped; indefinite lengths, floating point and maps
-/// that repeat a key are refused, and so is any input over ``maximumInputSize`` bytes.
-enum CBOR: Hashable, Sendable {
-    /// An unsigned integer (major type 0).
-    case unsigned(UInt64)
-    /// A negative integer (major type 1), holding `-1 - value`.
-    case negative(UInt64)
-    /// A byte string (major type 2).
-    case bytes(Data)
-    /// A UTF-8 text string (major type 3).
-    case text(String)
-    /// An array (major type 4).
-    case array([CBOR])
-    /// A map (major type 5), its pairs in the order of the encoding.
-    case map([(CBOR, CBOR)])
-    /// `true` or `false`.
-    case bool(Bool)
-    /// `null`.
-    case null
-
-    /// Whether two items are the same, maps pair by pair in order.
-    static func == (lhs: CBOR, rhs: CBOR) -> Bool {
-        switch (lhs, rhs) {
-        case (.unsigned(let a), .unsigned(let b)), (.negative(let a), .negative(let b)): a == b
-        case (.bytes(let a), .bytes(let b)): a == b
-        case (.text(let a), .text(let b)): a == b
-        case (.array(let a), .array(let b)): a == b
-        case (.map(let a), .map(let b)): a.count == b.count && zip(a, b).allSatisfy { $0.0 == $1.0 && $0.1 == $1.1 }
-        case (.bool(let a), .bool(let b)): a == b
-        case (.null, .null): true
-        default: false
-        }
-    }
-
-    /// Hashes the item consistently with `==`, so map keys can be kept in a set.
-    func hash(into hasher: inout Hasher) {
-        switch self {
-        case .unsigned(let value): hasher.combine(0); hasher.combine(value)
-        case .negative(let value): hasher.combine(1); hasher.combine(value)
-        case .bytes(let data): hasher.combine(2); hasher.combine(data)
-        case .text(let text): hasher.combine(3); hasher.combine(text)
-        case .array(let items): hasher.combine(4); hasher.combine(items)
-        case .map(let pairs):
-            hasher.combine(5)
-            hasher.combine(pairs.count)
-            for (key, value) in pairs {
-                hasher.combine(key)
-                hasher.combine(value)
-            }
-        case .bool(let value): hasher.combine(6); hasher.combine(value)
-        case .null: hasher.combine(7)
-        }
-    }
-
-    /// The value under the text key `key` of a map.
-    subscript(key: String) -> CBOR? {
-        guard case .map(let pairs) = self else { return nil }
-        return pairs.first { $0.0 == .text(key) }?.1
-    }
-
-    /// The value under the integer key `key` of a map (COSE keys use them).
-    subscript(key: Int) -> CBOR? {
-        guard case .map(let pairs) = self else { return nil }
-        let wanted: CBOR = key >= 0 ? .unsigned(UInt64(key)) : .negative(UInt64(-1 - key))
-        return pairs.first { $0.0 == wanted }?.1
-    }
-
-    /// The value of an integer item, when it fits an `Int`.
-    var intValue: Int? {
-        switch self {
-        case .unsigned(let value): value <= UInt64(Int.max) ? Int(value) : nil
-        case .negative(let value): value <= UInt64(Int.max) ? -1 - Int(value) : nil
-        default: nil
-        }
-    }
-
-    /// The pairs of a map item.
-    var mapValue: [(CBOR, CBOR)]? {
-        if case .map(let pairs) = self { return pairs }
-        return nil
-    }
-
-    /// The bytes of a byte-string item.
-    var bytesValue: Data? {
-        if case .bytes(let data) = self { return data }
-        return nil
-    }
-
-    /// The text of a text-string item.
-    var textValue: String? {
-        if case .text(let text) = self { return text }
-        return nil
-    }
-
-    /// The items of an array item.
-    var arrayValue: [CBOR]? {
-        if case .array(let items) = self { return items }
-        return nil
-    }
-
+extension CBOR {
     /// Why CBOR input was refused.
-    struct DecodingError: Error, Equatable {
+    public struct DecodingError: Error, Equatable, Sendable {
         /// What is wrong with the input, as a phrase.
-        let reason: String
+        public let reason: String
+
+        /// A refusal saying `reason`.
+        public init(reason: String) {
+            self.reason = reason
+        }
     }
 
     /// The largest input either decoding function reads: 64 KiB, far more than any attestation
     /// object, COSE key or App Attest object needs.
-    static let maximumInputSize = 64 * 1024
+    public static let maximumInputSize = 64 * 1024
 
     /// Decodes exactly one item from `data`: trailing bytes, items nested deeper than
     /// `maximumDepth`, lengths past the end of the input and inputs over ``maximumInputSize``
@@ -121,7 +25,7 @@ enum CBOR: Hashable, Sendable {
     ///   - maximumDepth: How deeply arrays, maps and tags may nest.
     /// - Returns: The item.
     /// - Throws: ``DecodingError`` saying why the input was refused.
-    static func decode(_ data: Data, maximumDepth: Int = 16) throws(DecodingError) -> CBOR {
+    public static func decode(_ data: Data, maximumDepth: Int = 16) throws(DecodingError) -> CBOR {
         let (item, length) = try decodePrefix(data, maximumDepth: maximumDepth)
         guard length == data.count else { throw DecodingError(reason: "trailing bytes after the item") }
         return item
@@ -137,7 +41,7 @@ enum CBOR: Hashable, Sendable {
     ///   - maximumDepth: How deeply arrays, maps and tags may nest.
     /// - Returns: The item and the number of bytes its encoding took.
     /// - Throws: ``DecodingError`` saying why the input was refused.
-    static func decodePrefix(_ data: Data, maximumDepth: Int = 16) throws(DecodingError) -> (item: CBOR, length: Int) {
+    public static func decodePrefix(_ data: Data, maximumDepth: Int = 16) throws(DecodingError) -> (item: CBOR, length: Int) {
         guard data.count <= maximumInputSize else {
             throw DecodingError(reason: "the input is larger than \(maximumInputSize) bytes")
         }
