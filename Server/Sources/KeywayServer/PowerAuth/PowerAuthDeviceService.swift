@@ -10,6 +10,11 @@ struct PowerAuthDeviceService: Sendable {
     let keystore: PowerAuthKeystore
     let logger: Logger
 
+    /// How the service's signed and encrypted requests are read.
+    var signedEncryption: PowerAuthSignedEncryption {
+        PowerAuthSignedEncryption(database: database, clock: clock, verifier: verifier, keystore: keystore)
+    }
+
     /// `POST /pa/v3/activation/remove`: a two-factor signature over the body, uriId
     /// `/pa/activation/remove`.
     func remove(authorization: String?, body: Data) async throws {
@@ -35,26 +40,9 @@ struct PowerAuthDeviceService: Sendable {
     /// `/pa/vault/unlock`), then the body opened in activation scope (sharedInfo1
     /// `/pa/vault/unlock`), answered with `KEY_ENCRYPTION_VAULT` under `KEY_TRANSPORT`, sealed.
     func unlockVault(authorization: String?, body: Data) async throws -> EciesResponseBody {
-        // Malformed envelopes are refused before the signature is counted.
-        // The envelope is in the signature's protocol version (3.2 seals to the activation's key).
-        let version = try PowerAuthProtocol.version(PowerAuthRequestHeader.authorization(authorization).version)
-        let request = try EciesRequest(PowerAuthJSON.decode(EciesRequestBody.self, from: body), version: version)
-        try request.checkTimestamp(now: clock.now())
-        let verified = try await verifier.verify(
-            header: authorization, method: "POST", uriId: "/pa/vault/unlock", body: body,
-            required: PowerAuthSignatureVerifier.twoFactors)
-        let activation = verified.activation
-        let privateKey = try await database.read { repositories in
-            try await keystore.privateKey(
-                for: request, applicationId: activation.applicationId, activationId: activation.id,
-                sealedTo: { verified.keys.serverPrivateKey }, in: repositories)
-        }
-        let context = try EciesServerContext(
-            privateKey: privateKey, request: request, sharedInfo1: .vaultUnlock,
-            sharedInfo2Base: EciesContext.activationScopeSharedInfo2Base(
-                applicationSecret: verified.credentials.applicationSecret, transportKey: verified.keys.derived.transport),
-            applicationKey: verified.credentials.record.applicationKey, activationId: activation.id)
-        let unlock = try PowerAuthJSON.decode(VaultUnlockRequest.self, from: try context.open(request))
+        let opened = try await signedEncryption.open(.vaultUnlock, authorization: authorization, body: body)
+        let (verified, activation, context) = (opened.verified, opened.activation, opened.context)
+        let unlock = try PowerAuthJSON.decode(VaultUnlockRequest.self, from: opened.plaintext)
         if let reason = unlock.reason, !Self.vaultUnlockReasons.contains(reason) {
             throw PowerAuthFailure.invalidRequest(
                 "reason is one of \(Self.vaultUnlockReasons.sorted().joined(separator: ", ")).")

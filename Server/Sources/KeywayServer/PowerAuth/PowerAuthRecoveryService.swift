@@ -12,6 +12,11 @@ struct PowerAuthRecoveryService: Sendable {
     let keystore: PowerAuthKeystore
     let logger: Logger
 
+    /// How the service's signed and encrypted requests are read.
+    var signedEncryption: PowerAuthSignedEncryption {
+        PowerAuthSignedEncryption(database: database, clock: clock, verifier: verifier, keystore: keystore)
+    }
+
     // MARK: - Confirmation
 
     /// `POST /pa/v3/recovery/confirm`: a possession+knowledge signature over the encrypted body
@@ -19,25 +24,9 @@ struct PowerAuthRecoveryService: Sendable {
     /// `/pa/recovery/confirm`). A code of the activation's user and application goes CREATED →
     /// ACTIVE; an ACTIVE one is already confirmed; anything else is refused alike.
     func confirm(authorization: String?, body: Data) async throws -> EciesResponseBody {
-        // The envelope is in the signature's protocol version (3.2 seals to the activation's key).
-        let version = try PowerAuthProtocol.version(PowerAuthRequestHeader.authorization(authorization).version)
-        let request = try EciesRequest(PowerAuthJSON.decode(EciesRequestBody.self, from: body), version: version)
-        try request.checkTimestamp(now: clock.now())
-        let verified = try await verifier.verify(
-            header: authorization, method: "POST", uriId: "/pa/recovery/confirm", body: body,
-            required: { $0.contains(.possession) && $0.contains(.knowledge) })
-        let activation = verified.activation
-        let privateKey = try await database.read { repositories in
-            try await keystore.privateKey(
-                for: request, applicationId: activation.applicationId, activationId: activation.id,
-                sealedTo: { verified.keys.serverPrivateKey }, in: repositories)
-        }
-        let context = try EciesServerContext(
-            privateKey: privateKey, request: request, sharedInfo1: .confirmRecoveryCode,
-            sharedInfo2Base: EciesContext.activationScopeSharedInfo2Base(
-                applicationSecret: verified.credentials.applicationSecret, transportKey: verified.keys.derived.transport),
-            applicationKey: verified.credentials.record.applicationKey, activationId: activation.id)
-        let confirm = try PowerAuthJSON.decode(RecoveryConfirmRequest.self, from: try context.open(request))
+        let opened = try await signedEncryption.open(.recoveryConfirm, authorization: authorization, body: body)
+        let (activation, context) = (opened.activation, opened.context)
+        let confirm = try PowerAuthJSON.decode(RecoveryConfirmRequest.self, from: opened.plaintext)
         let refusal = PowerAuthFailure.recovery("The recovery code is not valid.")
         guard let text = confirm.recoveryCode, text.utf8.count <= 64, let code = try? RecoveryCode(text) else {
             throw refusal

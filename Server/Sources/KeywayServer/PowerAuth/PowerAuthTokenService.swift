@@ -14,6 +14,11 @@ struct PowerAuthTokenService: Sendable {
     let keystore: PowerAuthKeystore
     let logger: Logger
 
+    /// How the service's signed and encrypted requests are read.
+    var signedEncryption: PowerAuthSignedEncryption {
+        PowerAuthSignedEncryption(database: database, clock: clock, verifier: verifier, keystore: keystore)
+    }
+
     /// Live tokens an activation keeps; creating one more removes the oldest.
     static let maxTokensPerActivation = 50
 
@@ -24,23 +29,9 @@ struct PowerAuthTokenService: Sendable {
     /// `/pa/token/create`), the body opened in activation scope (sharedInfo1
     /// `/pa/token/create`), answered with the new token's ID and secret, sealed.
     func create(authorization: String?, body: Data) async throws -> EciesResponseBody {
-        // The envelope is in the signature's protocol version (3.2 seals to the activation's key).
-        let version = try PowerAuthProtocol.version(PowerAuthRequestHeader.authorization(authorization).version)
-        let request = try EciesRequest(PowerAuthJSON.decode(EciesRequestBody.self, from: body), version: version)
-        try request.checkTimestamp(now: clock.now())
-        let verified = try await verifier.verify(header: authorization, method: "POST", uriId: "/pa/token/create", body: body)
-        let activation = verified.activation
-        let privateKey = try await database.read { repositories in
-            try await keystore.privateKey(
-                for: request, applicationId: activation.applicationId, activationId: activation.id,
-                sealedTo: { verified.keys.serverPrivateKey }, in: repositories)
-        }
-        let context = try EciesServerContext(
-            privateKey: privateKey, request: request, sharedInfo1: .createToken,
-            sharedInfo2Base: EciesContext.activationScopeSharedInfo2Base(
-                applicationSecret: verified.credentials.applicationSecret, transportKey: verified.keys.derived.transport),
-            applicationKey: verified.credentials.record.applicationKey, activationId: activation.id)
-        let plaintext = try context.open(request)
+        let opened = try await signedEncryption.open(.tokenCreate, authorization: authorization, body: body)
+        let (verified, activation, context) = (opened.verified, opened.activation, opened.context)
+        let plaintext = opened.plaintext
         guard (try? JSONSerialization.jsonObject(with: plaintext)) is [String: Any] else {
             throw PowerAuthFailure.invalidRequest("The encrypted request is not a JSON object.")
         }
