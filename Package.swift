@@ -21,6 +21,7 @@ let package = Package(
         .library(name: "KeywayPowerAuth", targets: ["KeywayPowerAuth"]),
         .library(name: "KeywayActivation", targets: ["KeywayActivation"]),
         .library(name: "KeywayCBOR", targets: ["KeywayCBOR"]),
+        .library(name: "KeywayPowerAuthWire", targets: ["KeywayPowerAuthWire"]),
     ],
     dependencies: [
         // 4.x: its key types are Sendable, which the SDK's strict concurrency needs (3.12.3 does
@@ -75,11 +76,19 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // The JSON of every /pa/v3 request and answer, the error body and the ECIES envelope, once:
+        // the device SDK writes them, the server and the backend kit read them.
+        .target(
+            name: "KeywayPowerAuthWire",
+            dependencies: ["KeywayPowerAuth"],
+            swiftSettings: strict
+        ),
         .target(
             name: "KeywayActivation",
             dependencies: [
                 "Keyway",
                 "KeywayPowerAuth",
+                "KeywayPowerAuthWire",
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             // The common-password list of PasswordStrength (the server's list, kept identical).

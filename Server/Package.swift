@@ -60,6 +60,7 @@ let package = Package(
                 .product(name: "KeywayJOSE", package: sdk),
                 .product(name: "KeywayPowerAuth", package: sdk),
                 .product(name: "KeywayCBOR", package: sdk),
+                .product(name: "KeywayPowerAuthWire", package: sdk),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -94,7 +95,7 @@ let package = Package(
             name: "KeywayBackend",
             dependencies: [
                 .product(name: "Keyway", package: sdk), .product(name: "KeywayProtocol", package: sdk), .product(name: "KeywayJOSE", package: sdk),
-                .product(name: "KeywayPowerAuth", package: sdk),
+                .product(name: "KeywayPowerAuth", package: sdk), .product(name: "KeywayPowerAuthWire", package: sdk),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -182,6 +183,7 @@ let package = Package(
             name: "KeywayServerTests",
             dependencies: [
                 "KeywayServer", .product(name: "KeywayProtocol", package: sdk), .product(name: "KeywayJOSE", package: sdk), .product(name: "KeywayPowerAuth", package: sdk), "KeywayTestSupport",
+                .product(name: "KeywayPowerAuthWire", package: sdk), .product(name: "KeywayCBOR", package: sdk),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -206,6 +208,7 @@ let package = Package(
             name: "EndToEndTests",
             dependencies: [
                 .product(name: "Keyway", package: sdk), .product(name: "KeywayUI", package: sdk), "KeywayServer", .product(name: "KeywayProtocol", package: sdk), .product(name: "KeywayJOSE", package: sdk), .product(name: "KeywayPowerAuth", package: sdk), .product(name: "KeywayActivation", package: sdk), "KeywayBackend", "KeywayTestSupport",
+                .product(name: "KeywayCBOR", package: sdk),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),

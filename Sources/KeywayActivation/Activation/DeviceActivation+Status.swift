@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import KeywayPowerAuthWire
 
 extension DeviceActivation {
     /// Asks the server for the activation's status (`POST /pa/v3/activation/status` with a
@@ -14,8 +15,8 @@ extension DeviceActivation {
         let challenge = Randomness.bytes(16)
         let body = try await http.post(
             "/pa/v3/activation/status",
-            json: RequestObject(requestObject: StatusRequest(activationId: record.activationID, challenge: challenge.base64EncodedString())))
-        let answer = try PowerAuthHTTP.decode(ResponseObject<StatusResponse>.self, from: body, what: "status answer").responseObject
+            json: PowerAuthRequestEnvelope(requestObject: ActivationStatusRequest(activationId: record.activationID, challenge: challenge.base64EncodedString())))
+        let answer = try PowerAuthHTTP.decode(ResponseObject<ActivationStatusResponse>.self, from: body, what: "status answer").responseObject
         guard let encrypted = Data(base64Encoded: answer.encryptedStatusBlob), let nonce = Data(base64Encoded: answer.nonce) else {
             throw .invalidResponse("The status blob or its nonce is not Base64.")
         }

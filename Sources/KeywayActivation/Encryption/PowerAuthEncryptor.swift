@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import KeywayPowerAuthWire
 
 /// The scope of an end-to-end encryptor.
 public enum EncryptorScope: String, Sendable, CaseIterable {

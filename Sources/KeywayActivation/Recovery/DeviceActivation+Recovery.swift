@@ -1,15 +1,6 @@
 import Crypto
 import Foundation
-
-/// `/pa/v3/recovery/confirm`'s request before encryption.
-struct RecoveryConfirmRequest: Codable, Sendable {
-    var recoveryCode: String
-}
-
-/// `/pa/v3/recovery/confirm`'s answer after decryption.
-struct RecoveryConfirmResponse: Codable, Sendable {
-    var alreadyConfirmed: Bool
-}
+import KeywayPowerAuthWire
 
 extension DeviceActivation {
     /// The activation's recovery code and PUK, kept sealed under the vault key since the

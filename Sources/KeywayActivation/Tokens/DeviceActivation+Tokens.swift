@@ -1,16 +1,6 @@
 import Crypto
 import Foundation
-
-/// `/pa/v3/token/create`'s answer after decryption.
-struct TokenCreateResponse: Codable, Sendable {
-    var tokenId: String
-    var tokenSecret: String
-}
-
-/// `/pa/v3/token/remove`'s request object.
-struct TokenRemoveRequest: Codable, Sendable {
-    var tokenId: String
-}
+import KeywayPowerAuthWire
 
 extension DeviceActivation {
     /// A token for MAC token-based authentication under `name`: the stored one when the device
@@ -83,7 +73,7 @@ extension DeviceActivation {
         do {
             _ = try await signedPost(
                 "/pa/v3/token/remove", uriID: "/pa/token/remove",
-                body: try PowerAuthHTTP.encode(RequestObject(requestObject: TokenRemoveRequest(tokenId: token.tokenID))), with: .possession)
+                body: try PowerAuthHTTP.encode(PowerAuthRequestEnvelope(requestObject: TokenRemoveObject(tokenId: token.tokenID))), with: .possession)
         } catch .server(_, "ERR_TOKEN", _) {
             // Unknown to the server: nothing to remove there.
         }

@@ -1,4 +1,5 @@
 import Foundation
+import KeywayPowerAuthWire
 
 /// The HTTP side of the `/pa/v3/…` endpoints: JSON in and out, and the protocol's error body
 /// `{"status":"ERROR","responseObject":{"code":"…","message":"…"}}` turned into
@@ -62,25 +63,12 @@ struct PowerAuthHTTP: Sendable {
 
     /// The error of a non-200 answer.
     static func error(from response: TransportResponse) -> ActivationError {
-        let body = try? JSONDecoder().decode(ErrorBody.self, from: response.body)
-        let code = body?.responseObject?.code ?? "ERROR"
-        let message = body?.responseObject?.message ?? ""
+        let body = try? JSONDecoder().decode(PowerAuthErrorBody.self, from: response.body)
+        let code = body?.responseObject.code ?? "ERROR"
+        let message = body?.responseObject.message ?? ""
         if response.status == 401 { return .authenticationFailed(code: code, message: message) }
         return .server(status: response.status, code: code, message: message)
     }
-
-    private struct ErrorBody: Decodable {
-        struct Object: Decodable {
-            let code: String?
-            let message: String?
-        }
-        let responseObject: Object?
-    }
-}
-
-/// `{"requestObject": …}`, the envelope of the plain (unencrypted) endpoints.
-struct RequestObject<Value: Encodable & Sendable>: Encodable, Sendable {
-    let requestObject: Value
 }
 
 /// `{"status": "OK", "responseObject": …}`.

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import KeywayPowerAuthWire
 
 /// A temporary encryption key the server made for one scope (protocol 3.3).
 struct TemporaryKey: Sendable {
@@ -53,7 +54,7 @@ struct TemporaryKeys: Sendable {
         let request = TemporaryKeyJWT.request(
             TemporaryKeyClaims(applicationKey: configuration.applicationKey, activationID: activationID, challenge: challenge),
             key: signingKey)
-        let body = try await http.post("/pa/v3/keystore/create", json: RequestObject(requestObject: JWTBody(jwt: request)))
+        let body = try await http.post("/pa/v3/keystore/create", json: PowerAuthRequestEnvelope(requestObject: JWTBody(jwt: request)))
         let jwt = try Self.answerJWT(body)
         let claims: TemporaryKeyClaims
         do {

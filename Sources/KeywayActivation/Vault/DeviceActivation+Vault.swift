@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import KeywayPowerAuthWire
 
 /// Why the vault is unlocked, as `/pa/v3/vault/unlock` names it.
 enum VaultUnlockReason: String, Sendable {

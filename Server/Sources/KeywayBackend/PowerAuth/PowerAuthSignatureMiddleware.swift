@@ -1,4 +1,5 @@
 import Foundation
+import KeywayPowerAuthWire
 import HTTPTypes
 import Hummingbird
 import KeywayPowerAuth
@@ -101,16 +102,4 @@ public struct PowerAuthSignatureMiddleware<Context: PowerAuthSignatureRequestCon
             status: status, headers: [.contentType: "application/json", .cacheControl: "no-store"],
             body: .init(byteBuffer: ByteBuffer(bytes: data)))
     }
-}
-
-/// The published PowerAuth error body (with, beyond the published fields, the stable reason of
-/// a refusal where the code alone does not tell it).
-struct PowerAuthErrorBody: Encodable {
-    struct Object: Encodable {
-        var code: String
-        var message: String
-        var reason: String?
-    }
-    var status = "ERROR"
-    var responseObject: Object
 }

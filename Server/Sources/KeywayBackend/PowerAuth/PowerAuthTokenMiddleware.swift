@@ -1,4 +1,5 @@
 import Foundation
+import KeywayPowerAuthWire
 import HTTPTypes
 import Hummingbird
 import KeywayPowerAuth

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import KeywayPowerAuthWire
 import KeywayPowerAuth
 import Logging
 
@@ -20,13 +21,13 @@ struct PowerAuthActivationService: Sendable {
     // MARK: - Key exchange
 
     /// Opens both layers, creates or completes the activation, and answers both layers sealed.
-    func create(encryptionHeader: String?, body: Data, dpopProofs: [String]) async throws -> EciesResponseBody {
+    func create(encryptionHeader: String?, body: Data, dpopProofs: [String]) async throws -> EciesEnvelope {
         let header = try PowerAuthRequestHeader.encryption(encryptionHeader)
         let version = try PowerAuthProtocol.version(header.version)
         guard header.activationID == nil else {
             throw PowerAuthFailure.invalidRequest("The activation is created in application scope: send no activation_id.")
         }
-        let level1 = try EciesRequest(PowerAuthJSON.decode(EciesRequestBody.self, from: body), version: version)
+        let level1 = try EciesRequest(PowerAuthJSON.decode(EciesEnvelope.self, from: body), version: version)
         try level1.checkTimestamp(now: clock.now())
         let secrets = self.secrets
         let (credentials, level1Key) = try await database.read { repositories in

@@ -1,4 +1,5 @@
 import Foundation
+import KeywayPowerAuthWire
 import KeywayPowerAuth
 import Logging
 
@@ -39,7 +40,7 @@ struct PowerAuthDeviceService: Sendable {
     /// `POST /pa/v3/vault/unlock`: a two-factor signature over the encrypted body (uriId
     /// `/pa/vault/unlock`), then the body opened in activation scope (sharedInfo1
     /// `/pa/vault/unlock`), answered with `KEY_ENCRYPTION_VAULT` under `KEY_TRANSPORT`, sealed.
-    func unlockVault(authorization: String?, body: Data) async throws -> EciesResponseBody {
+    func unlockVault(authorization: String?, body: Data) async throws -> EciesEnvelope {
         let opened = try await signedEncryption.open(.vaultUnlock, authorization: authorization, body: body)
         let (verified, activation, context) = (opened.verified, opened.activation, opened.context)
         let unlock = try PowerAuthJSON.decode(VaultUnlockRequest.self, from: opened.plaintext)

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import KeywayPowerAuthWire
 import KeywayPowerAuth
 
 /// Temporary encryption keys (protocol 3.3, `POST /pa/v3/keystore/create`): made on request,

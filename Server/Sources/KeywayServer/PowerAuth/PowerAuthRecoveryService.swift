@@ -1,4 +1,5 @@
 import Foundation
+import KeywayPowerAuthWire
 import KeywayPowerAuth
 import Logging
 
@@ -23,7 +24,7 @@ struct PowerAuthRecoveryService: Sendable {
     /// (uriId `/pa/recovery/confirm`), the body opened in activation scope (sharedInfo1
     /// `/pa/recovery/confirm`). A code of the activation's user and application goes CREATED →
     /// ACTIVE; an ACTIVE one is already confirmed; anything else is refused alike.
-    func confirm(authorization: String?, body: Data) async throws -> EciesResponseBody {
+    func confirm(authorization: String?, body: Data) async throws -> EciesEnvelope {
         let opened = try await signedEncryption.open(.recoveryConfirm, authorization: authorization, body: body)
         let (activation, context) = (opened.activation, opened.context)
         let confirm = try PowerAuthJSON.decode(RecoveryConfirmRequest.self, from: opened.plaintext)

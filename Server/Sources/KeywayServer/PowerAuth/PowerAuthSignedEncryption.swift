@@ -1,4 +1,5 @@
 import Foundation
+import KeywayPowerAuthWire
 import KeywayPowerAuth
 
 /// What a `/pa/v3` endpoint whose body is signed by an activation and encrypted to it declares:
@@ -59,7 +60,7 @@ struct PowerAuthSignedEncryption: Sendable {
     ///   signature refused or with other factors, or an envelope that does not open.
     func open(_ endpoint: PowerAuthSignedEndpoint, authorization: String?, body: Data) async throws -> OpenedPowerAuthRequest {
         let version = try PowerAuthProtocol.version(PowerAuthRequestHeader.authorization(authorization).version)
-        let request = try EciesRequest(PowerAuthJSON.decode(EciesRequestBody.self, from: body), version: version)
+        let request = try EciesRequest(PowerAuthJSON.decode(EciesEnvelope.self, from: body), version: version)
         try request.checkTimestamp(now: clock.now())
         let verified = try await verifier.verify(
             header: authorization, method: "POST", uriId: endpoint.uriId, body: body, required: endpoint.accepts)

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import KeywayPowerAuthWire
 import KeywayPowerAuth
 import Logging
 
@@ -28,7 +29,7 @@ struct PowerAuthTokenService: Sendable {
     /// `POST /pa/v3/token/create`: a signature with any factors over the encrypted body (uriId
     /// `/pa/token/create`), the body opened in activation scope (sharedInfo1
     /// `/pa/token/create`), answered with the new token's ID and secret, sealed.
-    func create(authorization: String?, body: Data) async throws -> EciesResponseBody {
+    func create(authorization: String?, body: Data) async throws -> EciesEnvelope {
         let opened = try await signedEncryption.open(.tokenCreate, authorization: authorization, body: body)
         let (verified, activation, context) = (opened.verified, opened.activation, opened.context)
         let plaintext = opened.plaintext

@@ -1,4 +1,5 @@
 import Foundation
+import KeywayPowerAuthWire
 import KeywayPowerAuth
 
 /// `POST /pa/v3/user/info`, as the RESTful integration's `UserInfoController` serves it: a request
@@ -18,13 +19,13 @@ struct PowerAuthUserInfoService: Sendable {
         var sub: String
     }
 
-    func claims(encryptionHeader: String?, body: Data) async throws -> EciesResponseBody {
+    func claims(encryptionHeader: String?, body: Data) async throws -> EciesEnvelope {
         let header = try PowerAuthRequestHeader.encryption(encryptionHeader)
         let version = try PowerAuthProtocol.version(header.version)
         guard let activationId = header.activationID else {
             throw PowerAuthFailure.invalidRequest("The user's information is sealed in activation scope: send the activation_id.")
         }
-        let request = try EciesRequest(PowerAuthJSON.decode(EciesRequestBody.self, from: body), version: version)
+        let request = try EciesRequest(PowerAuthJSON.decode(EciesEnvelope.self, from: body), version: version)
         try request.checkTimestamp(now: clock.now())
         let secrets = self.secrets
         let (credentials, activation, privateKey) = try await database.read { repositories in

@@ -1,4 +1,5 @@
 import Foundation
+import KeywayPowerAuthWire
 import KeywayPowerAuth
 import Testing
 
@@ -78,7 +79,7 @@ struct PowerAuthHeaderTests {
     }
 
     @Test func checksEnvelopesFieldByField() throws {
-        let valid = EciesRequestBody(
+        let valid = EciesEnvelope(
             temporaryKeyId: "k", ephemeralPublicKey: Data([2] + [UInt8](repeating: 7, count: 32)).base64EncodedString(),
             encryptedData: Data(count: 32).base64EncodedString(), mac: Data(count: 32).base64EncodedString(),
             nonce: Data(count: 16).base64EncodedString(), timestamp: 1)
@@ -91,13 +92,13 @@ struct PowerAuthHeaderTests {
         // 3.2 has no temporary keys: none is needed, and one sent is not read.
         #expect(try EciesRequest(fallback, version: .v32).temporaryKeyId == nil)
         #expect(try EciesRequest(valid, version: .v32).temporaryKeyId == nil)
-        var broken: [EciesRequestBody] = []
+        var broken: [EciesEnvelope] = []
         for change in [
-            { (b: inout EciesRequestBody) in b.encryptedData = Data(count: 17).base64EncodedString() },
+            { (b: inout EciesEnvelope) in b.encryptedData = Data(count: 17).base64EncodedString() },
             { $0.encryptedData = "" }, { $0.mac = Data(count: 16).base64EncodedString() }, { $0.nonce = "***" },
             { $0.timestamp = 0 }, { $0.ephemeralPublicKey = Data(count: 64).base64EncodedString() },
             { $0.encryptedData = String(repeating: "A", count: 70_000) },
-        ] as [(inout EciesRequestBody) -> Void] {
+        ] as [(inout EciesEnvelope) -> Void] {
             var body = valid
             change(&body)
             broken.append(body)

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import KeywayPowerAuthWire
 import KeywayPowerAuth
 
 /// An encrypted request checked field by field, and the context that opens it and seals the
@@ -19,7 +20,7 @@ struct EciesRequest: Sendable {
     /// How far a request's timestamp may be from the server's clock (milliseconds).
     static let timeWindow: Int64 = 5 * 60 * 1000
 
-    init(_ body: EciesRequestBody, version: PowerAuthVersion, fallbackTemporaryKeyId: String? = nil)
+    init(_ body: EciesEnvelope, version: PowerAuthVersion, fallbackTemporaryKeyId: String? = nil)
         throws(PowerAuthFailure)
     {
         self.version = version
@@ -38,7 +39,7 @@ struct EciesRequest: Sendable {
         let nonce = try PowerAuthField.base64(body.nonce, field: "nonce", count: [16], maxLength: 64)
         guard let timestamp = body.timestamp, timestamp > 0 else { throw .invalidRequest("timestamp is required.") }
         payload = EciesPayload(
-            encryptedData: encrypted, mac: mac, ephemeralPublicKey: ephemeral, nonce: nonce, timestamp: UInt64(timestamp))
+            encryptedData: encrypted, mac: mac, ephemeralPublicKey: ephemeral, nonce: nonce, timestamp: timestamp)
     }
 }
 
@@ -91,14 +92,14 @@ struct EciesServerContext: Sendable {
     }
 
     /// Seals an answer with a fresh nonce and the current time.
-    func seal(_ plaintext: Data, now: Date) throws(PowerAuthFailure) -> EciesResponseBody {
+    func seal(_ plaintext: Data, now: Date) throws(PowerAuthFailure) -> EciesEnvelope {
         let nonce = Data(SecureRandom.bytes(16))
         let timestamp = UInt64(max(0, now.epochMilliseconds))
         do {
             let payload = try context.encrypt(plaintext, direction: .response, nonce: nonce, timestamp: timestamp)
-            return EciesResponseBody(
+            return EciesEnvelope(
                 encryptedData: payload.encryptedData.base64EncodedString(), mac: payload.mac.base64EncodedString(),
-                nonce: nonce.base64EncodedString(), timestamp: Int64(timestamp))
+                nonce: nonce.base64EncodedString(), timestamp: timestamp)
         } catch {
             throw .internalError
         }

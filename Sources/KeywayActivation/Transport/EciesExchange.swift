@@ -1,35 +1,6 @@
 import Crypto
 import Foundation
-
-/// An ECIES envelope as JSON: a request carries `temporaryKeyId`, `ephemeralPublicKey`,
-/// `encryptedData`, `mac`, `nonce` and `timestamp`; a response the last four.
-struct EciesEnvelope: Codable, Sendable, Equatable {
-    var temporaryKeyId: String?
-    var ephemeralPublicKey: String?
-    var encryptedData: String
-    var mac: String
-    var nonce: String?
-    var timestamp: UInt64?
-
-    init(_ payload: EciesPayload, temporaryKeyID: String?) {
-        temporaryKeyId = temporaryKeyID
-        ephemeralPublicKey = payload.ephemeralPublicKey?.base64EncodedString()
-        encryptedData = payload.encryptedData.base64EncodedString()
-        mac = payload.mac.base64EncodedString()
-        nonce = payload.nonce?.base64EncodedString()
-        timestamp = payload.timestamp
-    }
-
-    /// The payload, or `nil` when a value is not Base64.
-    var payload: EciesPayload? {
-        guard let encrypted = Data(base64Encoded: encryptedData), let mac = Data(base64Encoded: mac) else { return nil }
-        let ephemeral = ephemeralPublicKey.flatMap { Data(base64Encoded: $0) }
-        if ephemeralPublicKey != nil, ephemeral == nil { return nil }
-        let nonce = self.nonce.flatMap { Data(base64Encoded: $0) }
-        if self.nonce != nil, nonce == nil { return nil }
-        return EciesPayload(encryptedData: encrypted, mac: mac, ephemeralPublicKey: ephemeral, nonce: nonce, timestamp: timestamp)
-    }
-}
+import KeywayPowerAuthWire
 
 /// The scopes of ECIES (and of temporary keys).
 enum EciesScope: Sendable, Equatable {
@@ -96,7 +67,7 @@ struct EciesExchange: Sendable {
 
     /// Opens the response's envelope.
     func open(_ envelope: EciesEnvelope) throws(ActivationError) -> Data {
-        guard let payload = envelope.payload else { throw .invalidResponse("The encrypted answer is not Base64.") }
+        guard let payload = envelope.payload else { throw .invalidResponse("The encrypted answer lacks its ciphertext or MAC, or a value is not Base64.") }
         do {
             return try context.decrypt(payload, direction: .response)
         } catch {
