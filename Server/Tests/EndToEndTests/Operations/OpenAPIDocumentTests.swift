@@ -6,7 +6,7 @@ import Testing
 struct OpenAPIDocumentTests {
     /// The document as kept in the repository.
     static let repositoryCopy = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Sources/KeywayServer/Resources/openapi.json")
 
     @Test func getOpenAPIJSONAnswersTheRepositorysDocument() async throws {
