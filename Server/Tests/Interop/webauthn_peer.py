@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""An independent peer for Keyway's WebAuthn verification core (Server/Sources/KeywayServer/WebAuthn).
+"""An independent peer for Keyway's WebAuthn verification core (Server/Sources/KeywayServer/Methods/Passkey/WebAuthn).
 
 Two modes, both speaking JSON on standard output:
 
