@@ -22,6 +22,7 @@ let package = Package(
         .library(name: "KeywayActivation", targets: ["KeywayActivation"]),
         .library(name: "KeywayCBOR", targets: ["KeywayCBOR"]),
         .library(name: "KeywayPowerAuthWire", targets: ["KeywayPowerAuthWire"]),
+        .library(name: "KeywayPasswords", targets: ["KeywayPasswords"]),
     ],
     dependencies: [
         // 4.x: its key types are Sendable, which the SDK's strict concurrency needs (3.12.3 does
@@ -83,22 +84,27 @@ let package = Package(
             dependencies: ["KeywayPowerAuth"],
             swiftSettings: strict
         ),
+        // The common-password list, one file for the server's refusal and the device SDK's warning.
+        .target(
+            name: "KeywayPasswords",
+            resources: [.copy("Resources/common-passwords.txt")],
+            swiftSettings: strict
+        ),
         .target(
             name: "KeywayActivation",
             dependencies: [
                 "Keyway",
                 "KeywayPowerAuth",
                 "KeywayPowerAuthWire",
+                "KeywayPasswords",
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
-            // The common-password list of PasswordStrength (the server's list, kept identical).
-            resources: [.copy("Passwords/Resources/common-passwords.txt")],
             swiftSettings: strict
         ),
         .testTarget(
             name: "KeywayActivationTests",
             dependencies: [
-                "KeywayActivation", "Keyway", "KeywayPowerAuth", .product(name: "Crypto", package: "swift-crypto"),
+                "KeywayActivation", "KeywayPasswords", "Keyway", "KeywayPowerAuth", .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
             ],
             swiftSettings: strict

@@ -61,6 +61,7 @@ let package = Package(
                 .product(name: "KeywayPowerAuth", package: sdk),
                 .product(name: "KeywayCBOR", package: sdk),
                 .product(name: "KeywayPowerAuthWire", package: sdk),
+                .product(name: "KeywayPasswords", package: sdk),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -86,7 +87,7 @@ let package = Package(
                 "KeywayQR",
             ],
             resources: [
-                .copy("Resources/common-passwords.txt"), .copy("Resources/openapi.json"),
+                .copy("Resources/openapi.json"),
                 .copy("Resources/HostedPages"),
             ],
             swiftSettings: strict
@@ -184,6 +185,7 @@ let package = Package(
             dependencies: [
                 "KeywayServer", .product(name: "KeywayProtocol", package: sdk), .product(name: "KeywayJOSE", package: sdk), .product(name: "KeywayPowerAuth", package: sdk), "KeywayTestSupport",
                 .product(name: "KeywayPowerAuthWire", package: sdk), .product(name: "KeywayCBOR", package: sdk),
+                .product(name: "KeywayPasswords", package: sdk),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),

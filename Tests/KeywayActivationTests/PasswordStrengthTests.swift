@@ -1,4 +1,5 @@
 import Foundation
+import KeywayPasswords
 @testable import KeywayActivation
 import Testing
 
@@ -50,12 +51,9 @@ struct PasswordStrengthTests {
         #expect(PasswordStrength.Level.weak < .strong)
     }
 
-    @Test func theCommonPasswordListIsTheServers() throws {
-        #expect(CommonPasswords.all.count > 9_000)
-        let here = URL(fileURLWithPath: #filePath)
-        let root = here.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let sdk = try Data(contentsOf: root.appendingPathComponent("Sources/KeywayActivation/Passwords/Resources/common-passwords.txt"))
-        let server = try Data(contentsOf: root.appendingPathComponent("Server/Sources/KeywayServer/Resources/common-passwords.txt"))
-        #expect(sdk == server)
+    @Test func theCommonPasswordListIsTheServers() {
+        // One file, KeywayPasswords's, which the server refuses at sign-up.
+        #expect(CommonPasswords.all.count == 10_000)
+        #expect(CommonPasswords.contains("Password"))
     }
 }

@@ -14,13 +14,14 @@ struct PublicNamesTests {
     /// The modules an app or an app's backend imports.
     static let sdkModules = [
         "Sources/Keyway", "Sources/KeywayProtocol", "Sources/KeywayJOSE", "Sources/KeywayUI", "Sources/KeywayPowerAuth",
-        "Sources/KeywayActivation", "Sources/KeywayCBOR", "Sources/KeywayPowerAuthWire", "Server/Sources/KeywayBackend",
+        "Sources/KeywayActivation", "Sources/KeywayCBOR", "Sources/KeywayPowerAuthWire", "Sources/KeywayPasswords",
+        "Server/Sources/KeywayBackend",
     ]
 
     /// The SDK modules the server imports.
     static let serverImports = [
         "Sources/KeywayProtocol", "Sources/KeywayJOSE", "Sources/KeywayPowerAuth", "Sources/KeywayCBOR",
-        "Sources/KeywayPowerAuthWire",
+        "Sources/KeywayPowerAuthWire", "Sources/KeywayPasswords",
     ]
 
     @Test func noPublicTypeNameIsDeclaredInTwoOfTheSDKsModules() throws {

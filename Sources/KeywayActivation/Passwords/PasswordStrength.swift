@@ -1,4 +1,5 @@
 import Foundation
+import KeywayPasswords
 
 /// How hard a PIN or a passphrase is to guess, judged on the device before the activation is
 /// committed with it (``DeviceActivation/commit(password:biometry:)``): a level and the reasons

@@ -1,4 +1,5 @@
 import Foundation
+import KeywayPasswords
 import KeywayProtocol
 
 /// The rules a new password must meet: at least `minimumLength` characters (10 by default), at
@@ -65,30 +66,4 @@ struct PasswordRejection: Error, Sendable, Equatable, CustomStringConvertible {
     /// Only whitespace.
     static let blank = PasswordRejection(
         code: .passwordBlank, message: "A password cannot be only spaces. Choose one with other characters.")
-}
-
-/// The 10,000 most common passwords, lowercased, read once from the bundled
-/// `common-passwords.txt` (from zxcvbn 4.4.28, MIT licence; the file's header says more).
-enum CommonPasswords {
-    /// The list, loaded on first use.
-    static let all: Set<String> = load()
-
-    /// Whether `password`, lowercased, is in the list.
-    static func contains(_ password: String) -> Bool {
-        all.contains(password.lowercased())
-    }
-
-    private static func load() -> Set<String> {
-        guard let url = Bundle.module.url(forResource: "common-passwords", withExtension: "txt"),
-            let text = try? String(contentsOf: url, encoding: .utf8)
-        else {
-            // The file ships inside the package: without it the build itself is broken.
-            fatalError("common-passwords.txt is missing from the KeywayServer resources.")
-        }
-        var passwords = Set<String>(minimumCapacity: 10_000)
-        for line in text.split(whereSeparator: \.isNewline) where !line.hasPrefix("#") {
-            passwords.insert(line.lowercased())
-        }
-        return passwords
-    }
 }

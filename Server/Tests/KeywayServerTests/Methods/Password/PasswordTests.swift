@@ -1,4 +1,5 @@
 import Foundation
+import KeywayPasswords
 import KeywayJOSE
 import KeywayProtocol
 import Testing
