@@ -12,7 +12,8 @@ import ast
 import threading
 
 _parse = ast.parse
-_lock = threading.Lock()
+# Reentrant: a finaliser run inside a parse may parse again on the same thread.
+_lock = threading.RLock()
 
 
 def _serial_parse(*arguments, **options):
