@@ -104,7 +104,7 @@ let package = Package(
         .testTarget(
             name: "KeywayActivationTests",
             dependencies: [
-                "KeywayActivation", "KeywayPasswords", "Keyway", "KeywayPowerAuth", .product(name: "Crypto", package: "swift-crypto"),
+                "KeywayActivation", "KeywayPasswords", "KeywayPowerAuthWire", "Keyway", "KeywayPowerAuth", .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
             ],
             swiftSettings: strict
@@ -113,6 +113,11 @@ let package = Package(
             name: "KeywayPowerAuthTests",
             dependencies: ["KeywayPowerAuth", .product(name: "Crypto", package: "swift-crypto")],
             resources: [.copy("Vectors")],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "KeywayPowerAuthWireTests",
+            dependencies: ["KeywayPowerAuthWire", "KeywayPowerAuth"],
             swiftSettings: strict
         ),
         .testTarget(

@@ -31,6 +31,13 @@ public struct PowerAuthErrorBody: Codable, Sendable, Equatable {
     public init(responseObject: Detail) {
         self.responseObject = responseObject
     }
+
+    /// Reads a body with or without its `status` (a reader needs only the error).
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        status = try container.decodeIfPresent(String.self, forKey: .status) ?? "ERROR"
+        responseObject = try container.decode(Detail.self, forKey: .responseObject)
+    }
 }
 
 /// `{"status": "OK"}`, with a response object when the endpoint has one.
@@ -42,6 +49,13 @@ public struct PowerAuthOKBody<Object: Codable & Sendable>: Codable, Sendable {
 
     public init(responseObject: Object?) {
         self.responseObject = responseObject
+    }
+
+    /// Reads a body with or without its `status` (a reader needs only the answer).
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        status = try container.decodeIfPresent(String.self, forKey: .status) ?? "OK"
+        responseObject = try container.decodeIfPresent(Object.self, forKey: .responseObject)
     }
 }
 
@@ -58,4 +72,52 @@ public struct PowerAuthRequestEnvelope<Object: Codable & Sendable>: Codable, Sen
 /// The empty object of endpoints without a response object.
 public struct PowerAuthEmptyObject: Codable, Sendable, Equatable {
     public init() {}
+}
+
+/// `POST /pa/v3/keystore/create`'s request object: the request JWT.
+public struct KeystoreCreateRequest: Codable, Sendable {
+    /// The HS256 request JWT.
+    public var jwt: String?
+
+    public init(jwt: String? = nil) {
+        self.jwt = jwt
+    }
+}
+
+/// `POST /pa/v3/keystore/create`'s answer: the answer JWT in `responseObject`, and in
+/// `requestObject` as the published example writes it (a reader takes either).
+public struct KeystoreCreateResponse: Codable, Sendable {
+    /// `{"jwt": …}`.
+    public struct Object: Codable, Sendable {
+        /// The ES256 answer JWT.
+        public var jwt: String
+
+        public init(jwt: String) {
+            self.jwt = jwt
+        }
+    }
+
+    /// Always `OK`.
+    public var status = "OK"
+    /// The answer.
+    public var responseObject: Object?
+    /// The answer again, where the published example puts it.
+    public var requestObject: Object?
+
+    /// The answer carrying `jwt` in both places.
+    public init(jwt: String) {
+        responseObject = Object(jwt: jwt)
+        requestObject = Object(jwt: jwt)
+    }
+
+    /// Reads an answer with or without its `status`, the JWT in either object.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        status = try container.decodeIfPresent(String.self, forKey: .status) ?? "OK"
+        responseObject = try container.decodeIfPresent(Object.self, forKey: .responseObject)
+        requestObject = try container.decodeIfPresent(Object.self, forKey: .requestObject)
+    }
+
+    /// The JWT, from `responseObject` or else `requestObject`.
+    public var jwt: String? { (responseObject ?? requestObject)?.jwt }
 }

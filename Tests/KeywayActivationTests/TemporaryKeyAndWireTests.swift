@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import KeywayPowerAuthWire
 import Testing
 
 @testable import KeywayActivation
@@ -43,6 +44,19 @@ struct TemporaryKeyAndWireTests {
         #expect(throws: ActivationError.self) { try TemporaryKeys.answerJWT(Data("{}".utf8)) }
     }
 
+    @Test func anEncryptedAnswerWithoutItsCiphertextOrInBrokenBase64IsRefused() throws {
+        let exchange = try EciesExchange(
+            key: TemporaryKey(id: "t", publicKey: P256.KeyAgreement.PrivateKey().publicKey), sharedInfo1: .applicationScopeGeneric,
+            scope: .application, configuration: try ProtocolPeer().configuration())
+        let refusal = ActivationError.invalidResponse("The encrypted answer lacks its ciphertext or MAC, or a value is not Base64.")
+        let mac = Data(count: 32).base64EncodedString()
+        #expect(throws: refusal) { try exchange.open(EciesEnvelope(mac: mac, nonce: mac, timestamp: 1)) }
+        #expect(throws: refusal) { try exchange.open(EciesEnvelope(encryptedData: "***", mac: mac)) }
+        // A well-formed envelope that is not this exchange's answer does not decrypt.
+        let foreign = EciesEnvelope(encryptedData: Data(count: 16).base64EncodedString(), mac: mac, nonce: Data(count: 16).base64EncodedString())
+        #expect(throws: ActivationError.self) { try exchange.open(foreign) }
+    }
+
     @Test func errorBodiesBecomeActivationErrors() {
         let body = Data(#"{"status":"ERROR","responseObject":{"code":"ERR_ACTIVATION","message":"Activation expired"}}"#.utf8)
         #expect(PowerAuthHTTP.error(from: TransportResponse(status: 400, body: body))
@@ -50,6 +64,10 @@ struct TemporaryKeyAndWireTests {
         #expect(PowerAuthHTTP.error(from: TransportResponse(status: 401, body: body))
             == .authenticationFailed(code: "ERR_ACTIVATION", message: "Activation expired"))
         #expect(PowerAuthHTTP.error(from: TransportResponse(status: 503, body: Data("busy".utf8))) == .server(status: 503, code: "ERROR", message: ""))
+        // A body without its status is read all the same.
+        let statusless = Data(#"{"responseObject":{"code":"ERR_ACTIVATION","message":"Activation expired"}}"#.utf8)
+        #expect(PowerAuthHTTP.error(from: TransportResponse(status: 400, body: statusless))
+            == .server(status: 400, code: "ERR_ACTIVATION", message: "Activation expired"))
         #expect(ActivationError.server(status: 503, code: "ERROR", message: "").recovery == .retry)
     }
 

@@ -16,7 +16,9 @@ extension DeviceActivation {
         let body = try await http.post(
             "/pa/v3/activation/status",
             json: PowerAuthRequestEnvelope(requestObject: ActivationStatusRequest(activationId: record.activationID, challenge: challenge.base64EncodedString())))
-        let answer = try PowerAuthHTTP.decode(ResponseObject<ActivationStatusResponse>.self, from: body, what: "status answer").responseObject
+        guard let answer = try PowerAuthHTTP.decode(PowerAuthOKBody<ActivationStatusResponse>.self, from: body, what: "status answer")
+            .responseObject
+        else { throw .invalidResponse("The status answer is not the JSON the protocol describes.") }
         guard let encrypted = Data(base64Encoded: answer.encryptedStatusBlob), let nonce = Data(base64Encoded: answer.nonce) else {
             throw .invalidResponse("The status blob or its nonce is not Base64.")
         }

@@ -71,11 +71,6 @@ struct PowerAuthHTTP: Sendable {
     }
 }
 
-/// `{"status": "OK", "responseObject": …}`.
-struct ResponseObject<Value: Decodable>: Decodable {
-    let responseObject: Value
-}
-
 /// The app's request interceptors in front of the activation's transport. As for the flows,
 /// an interceptor cannot set the headers that carry credentials or the protocol, nor any
 /// `X-PowerAuth-…` header, nor change a header the SDK set itself.

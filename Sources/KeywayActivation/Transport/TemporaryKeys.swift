@@ -19,10 +19,6 @@ struct TemporaryKeys: Sendable {
     let http: PowerAuthHTTP
     let clock: any KeywayClock
 
-    private struct JWTBody: Codable, Sendable {
-        let jwt: String
-    }
-
     /// Asks for a key of `scope`.
     ///
     /// - Parameters:
@@ -54,7 +50,7 @@ struct TemporaryKeys: Sendable {
         let request = TemporaryKeyJWT.request(
             TemporaryKeyClaims(applicationKey: configuration.applicationKey, activationID: activationID, challenge: challenge),
             key: signingKey)
-        let body = try await http.post("/pa/v3/keystore/create", json: PowerAuthRequestEnvelope(requestObject: JWTBody(jwt: request)))
+        let body = try await http.post("/pa/v3/keystore/create", json: PowerAuthRequestEnvelope(requestObject: KeystoreCreateRequest(jwt: request)))
         let jwt = try Self.answerJWT(body)
         let claims: TemporaryKeyClaims
         do {
@@ -70,12 +66,8 @@ struct TemporaryKeys: Sendable {
     /// The JWT of the answer, in `responseObject` (or `requestObject`, as the published example
     /// writes it).
     static func answerJWT(_ body: Data) throws(ActivationError) -> String {
-        struct Answer: Decodable {
-            let responseObject: JWTBody?
-            let requestObject: JWTBody?
-        }
-        let answer = try PowerAuthHTTP.decode(Answer.self, from: body, what: "temporary key answer")
-        guard let jwt = (answer.responseObject ?? answer.requestObject)?.jwt else {
+        let answer = try PowerAuthHTTP.decode(KeystoreCreateResponse.self, from: body, what: "temporary key answer")
+        guard let jwt = answer.jwt else {
             throw .invalidResponse("The temporary key answer carries no JWT.")
         }
         return jwt

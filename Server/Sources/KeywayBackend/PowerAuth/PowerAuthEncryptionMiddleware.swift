@@ -1,8 +1,8 @@
 import Foundation
-import KeywayPowerAuthWire
 import HTTPTypes
 import Hummingbird
 import KeywayPowerAuth
+import KeywayPowerAuthWire
 import NIOCore
 
 /// A request context that carries the request ``PowerAuthEncryptionMiddleware`` opened. It also

@@ -1,7 +1,7 @@
 import Crypto
 import Foundation
-import KeywayPowerAuthWire
 import KeywayPowerAuth
+import KeywayPowerAuthWire
 
 /// An encrypted request checked field by field, and the context that opens it and seals the
 /// answer.

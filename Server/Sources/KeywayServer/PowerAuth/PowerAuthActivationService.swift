@@ -1,7 +1,7 @@
 import Crypto
 import Foundation
-import KeywayPowerAuthWire
 import KeywayPowerAuth
+import KeywayPowerAuthWire
 import Logging
 
 /// `POST /pa/v3/activation/create` and `/pa/v3/activation/status`: the key exchange of an

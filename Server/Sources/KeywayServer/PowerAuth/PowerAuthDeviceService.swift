@@ -1,6 +1,6 @@
 import Foundation
-import KeywayPowerAuthWire
 import KeywayPowerAuth
+import KeywayPowerAuthWire
 import Logging
 
 /// What a device does with a signed request: remove its activation, unlock its vault.

@@ -1,7 +1,7 @@
 import Crypto
 import Foundation
-import KeywayPowerAuthWire
 import KeywayPowerAuth
+import KeywayPowerAuthWire
 
 /// Temporary encryption keys (protocol 3.3, `POST /pa/v3/keystore/create`): made on request,
 /// kept a few minutes (sealed), and the key of every ECIES request. One client network makes at
@@ -84,7 +84,7 @@ struct PowerAuthKeystore: Sendable {
             expiresAtMilliseconds: UInt64(record.expiresAt))
         let signer = try activationKeys?.signingKey ?? credentials.masterPrivateKey
         let signed = try TemporaryKeyJWT.response(response, privateKey: signer)
-        return KeystoreCreateResponse(responseObject: .init(jwt: signed), requestObject: .init(jwt: signed))
+        return KeystoreCreateResponse(jwt: signed)
     }
 
     /// The private key `request` was sealed to: its temporary key (3.3), or — a 3.2 request has

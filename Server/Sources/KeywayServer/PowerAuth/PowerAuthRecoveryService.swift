@@ -1,6 +1,6 @@
 import Foundation
-import KeywayPowerAuthWire
 import KeywayPowerAuth
+import KeywayPowerAuthWire
 import Logging
 
 /// Recovery postcards made by an administrator, listed and revoked, and a device's confirmation of

@@ -1,9 +1,9 @@
 import Foundation
-import KeywayPowerAuthWire
 import HTTPTypes
 import Hummingbird
-import Logging
 import KeywayPowerAuth
+import KeywayPowerAuthWire
+import Logging
 import NIOCore
 
 /// The PowerAuth 3.3 Standard RESTful API the server implements: temporary keys, activation

@@ -1,6 +1,6 @@
 import Foundation
-import KeywayPowerAuthWire
 import KeywayPowerAuth
+import KeywayPowerAuthWire
 
 /// What a `/pa/v3` endpoint whose body is signed by an activation and encrypted to it declares:
 /// the URI identifier its signature covers, the factor combinations it accepts, and the ECIES
@@ -65,7 +65,6 @@ struct PowerAuthSignedEncryption: Sendable {
         let verified = try await verifier.verify(
             header: authorization, method: "POST", uriId: endpoint.uriId, body: body, required: endpoint.accepts)
         let activation = verified.activation
-        let keystore = self.keystore
         let privateKey = try await database.read { repositories in
             try await keystore.privateKey(
                 for: request, applicationId: activation.applicationId, activationId: activation.id,

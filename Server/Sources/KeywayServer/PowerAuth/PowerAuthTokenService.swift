@@ -1,7 +1,7 @@
 import Crypto
 import Foundation
-import KeywayPowerAuthWire
 import KeywayPowerAuth
+import KeywayPowerAuthWire
 import Logging
 
 /// MAC tokens of activations (MAC-Token-Based-Authentication.md): `/pa/v3/token/create` and

@@ -1,6 +1,6 @@
 import Foundation
-import KeywayPowerAuthWire
 import KeywayPowerAuth
+import KeywayPowerAuthWire
 
 /// `POST /pa/v3/user/info`, as the RESTful integration's `UserInfoController` serves it: a request
 /// sealed in activation scope (`X-PowerAuth-Encryption` with the `activation_id`,

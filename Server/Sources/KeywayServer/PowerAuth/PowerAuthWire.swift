@@ -1,7 +1,7 @@
 import Foundation
 
 // The wire types every role shares (the error body, the envelopes, each endpoint's request and
-// answer) are KeywayPowerAuthWire's; these are the server's own.
+// answer) are KeywayPowerAuthWire's; this one only the server writes and no device reads.
 
 /// `POST /pa/v3/status`'s response object, as the RESTful integration's `ServerStatusResponse`
 /// has it: the server's time in milliseconds since 1970, which the mobile SDKs synchronise their
@@ -14,21 +14,4 @@ struct PowerAuthServerStatus: Codable, Sendable {
 
     var serverTime: Int64
     var application: Application
-}
-
-/// `POST /pa/v3/keystore/create`'s request object.
-struct KeystoreCreateRequest: Codable, Sendable {
-    var jwt: String?
-}
-
-/// `POST /pa/v3/keystore/create`'s answer (the JWT in `responseObject`, and in `requestObject`
-/// as the published example writes it).
-struct KeystoreCreateResponse: Codable, Sendable {
-    struct Object: Codable, Sendable {
-        var jwt: String
-    }
-
-    var status = "OK"
-    var responseObject: Object
-    var requestObject: Object
 }

@@ -1,6 +1,6 @@
 import Foundation
-import KeywayCBOR
 import Keyway
+import KeywayCBOR
 import KeywayJOSE
 import KeywayProtocol
 import KeywayServer

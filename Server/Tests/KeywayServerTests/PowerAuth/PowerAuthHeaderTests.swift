@@ -1,6 +1,6 @@
 import Foundation
-import KeywayPowerAuthWire
 import KeywayPowerAuth
+import KeywayPowerAuthWire
 import Testing
 
 @testable import KeywayServer

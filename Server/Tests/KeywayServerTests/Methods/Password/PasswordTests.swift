@@ -1,6 +1,6 @@
 import Foundation
-import KeywayPasswords
 import KeywayJOSE
+import KeywayPasswords
 import KeywayProtocol
 import Testing
 
