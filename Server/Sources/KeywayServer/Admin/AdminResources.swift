@@ -192,14 +192,14 @@ package struct AdminUser: Codable, Sendable, Equatable {
     /// its sign-up completed.
     package var isAnonymous: Bool
 
-    init(_ record: UserRecord) {
+    init(_ record: UserRecord, methods registry: MethodRegistry) {
         id = record.id
         projectId = record.projectId
         email = record.email
         emailVerified = record.emailVerified
         phone = record.phone
         phoneVerified = record.phoneVerified
-        methods = FlowMethods.all.filter { $0.isSetUp(on: record) }.map(\.id.rawValue)
+        methods = registry.all((any AccountListedMethod).self).filter { $0.isSetUp(on: record) }.map(\.id.rawValue)
         createdAt = Date(epochMilliseconds: record.createdAt)
         blocked = record.isBlocked
         blockedAt = record.blockedAt.map { Date(epochMilliseconds: $0) }

@@ -25,11 +25,14 @@ package struct AdminService: Sendable {
     let tokenLifetimes: TokenLifetimes
     /// The key new signing keys are sealed with; `nil` when it was not given (rotation then refuses).
     let masterKey: MasterKey?
+    /// The server's method modules: policies may list theirs, and a user's are listed.
+    let methods: MethodRegistry
 
     init(
         database: any Database, clock: any ServerClock, devMode: Bool, tokenLifetimes: TokenLifetimes = TokenLifetimes(),
-        masterKey: MasterKey? = nil
+        masterKey: MasterKey? = nil, methods: MethodRegistry = .standard
     ) {
+        self.methods = methods
         self.database = database
         self.clock = clock
         self.devMode = devMode
@@ -171,7 +174,7 @@ package struct AdminService: Sendable {
                 policy.delivery.events?.signingSecret = stored.signingSecret
             }
             do throws(PolicyError) {
-                try policy.validate(devMode: devMode)
+                try policy.validate(devMode: devMode, methods: methods)
             } catch {
                 throw AdminError.invalidPolicy(error)
             }
@@ -272,7 +275,8 @@ package struct AdminService: Sendable {
         guard let email = EmailAddress.normalize(rawEmail) else {
             throw AdminError.invalidInput(field: "email", message: "The email address is not valid.")
         }
-        return try await database.read { try await $0.users.find(email: email) }.map(AdminUser.init)
+        let methods = self.methods
+        return try await database.read { try await $0.users.find(email: email) }.map { AdminUser($0, methods: methods) }
     }
 
     /// The user with this ID (guests included, which have no email address to look them up by).
@@ -280,7 +284,7 @@ package struct AdminService: Sendable {
         guard let user = try await database.read({ try await $0.users.find(id: userId) }) else {
             throw AdminError.userNotFound(userId: userId)
         }
-        return AdminUser(user)
+        return AdminUser(user, methods: methods)
     }
 
     /// Blocks or unblocks a user and returns it. A blocked user cannot sign in, and blocking ends
@@ -298,7 +302,7 @@ package struct AdminService: Sendable {
             guard let user = try await repositories.users.find(id: userId) else {
                 throw AdminError.userNotFound(userId: userId)
             }
-            return AdminUser(user)
+            return AdminUser(user, methods: methods)
         }
     }
 
@@ -363,7 +367,7 @@ extension KeywayServerApp {
     package var admin: AdminService {
         AdminService(
             database: database, clock: configuration.clock, devMode: configuration.devMode,
-            tokenLifetimes: configuration.tokenLifetimes, masterKey: masterKey)
+            tokenLifetimes: configuration.tokenLifetimes, masterKey: masterKey, methods: configuration.methods)
     }
 }
 

@@ -182,7 +182,7 @@ public final class KeywayServerApp: Sendable {
                 issuer: { issuerBox.current ?? fallbackIssuer }, appAttest: appAttest, metrics: metrics,
                 powerAuthSecrets: powerAuthSecrets,
                 upstream: UpstreamProviders(clock: configuration.clock, logger: logger),
-                accessTokenLifetime: configuration.tokenLifetimes.accessToken)
+                accessTokenLifetime: configuration.tokenLifetimes.accessToken, methods: configuration.methods)
             return KeywayServerApp(
                 configuration: configuration, devConfigId: devConfigId, createdAdminToken: createdAdminToken,
                 logger: logger, database: database,

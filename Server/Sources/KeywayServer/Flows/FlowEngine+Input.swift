@@ -63,7 +63,9 @@ extension FlowEngine {
         try await run(target) { context, repositories in
             switch context.progress.stage {
             case .method(let active):
-                guard let module = FlowMethods.module(active.method) else { throw FlowProblem.invalidStep }
+                guard let module = self.methods.module(active.method, as: (any SkippableMethod).self) else {
+                    throw FlowProblem.invalidStep
+                }
                 return try await module.skip(active, &context, engine: self, in: repositories)
             case .choosing(let choice):
                 guard choice.skippable else { throw FlowProblem.invalidStep }

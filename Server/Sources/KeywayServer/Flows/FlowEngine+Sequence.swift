@@ -3,13 +3,15 @@ import KeywayProtocol
 
 /// The sequence every flow follows — identify, primary method, second factor, device trust,
 /// completion — with its sign-up and account-management variants. Which methods are open at
-/// each point is asked of the method modules (``FlowMethods``).
+/// each point is asked of the method modules (``MethodRegistry``).
 extension FlowEngine {
     // MARK: Choosing methods
 
     /// The primary methods open to the identifier, in the policy's order.
     func primaryOptions(_ context: Context) -> [AuthenticationMethod] {
-        let own = context.policy.primaryMethods.filter { FlowMethods.module($0)?.isPrimaryOption(context) ?? false }
+        let own = context.policy.primaryMethods.filter {
+            methods.module($0, as: (any PrimaryMethod).self)?.isPrimaryOption(context) ?? false
+        }
         // Upstream providers are chosen in sign-ins (an unknown identity may then sign up); while
         // an account signs in to link a provider, that provider is not offered again.
         guard context.progress.isSignIn else { return own }
@@ -21,21 +23,21 @@ extension FlowEngine {
     func enrolledSecondFactors(_ context: Context) -> [AuthenticationMethod] {
         guard context.user != nil else { return [] }
         return context.policy.mfaMethods.filter { method in
-            method != context.progress.primaryMethod && (FlowMethods.module(method)?.isEnrolled(context) ?? false)
+            method != context.progress.primaryMethod && (methods.module(method, as: (any SecondFactorMethod).self)?.isEnrolled(context) ?? false)
         }
     }
 
     /// The second factors that can be set up within the flow.
     func enrollableSecondFactors(_ context: Context) -> [AuthenticationMethod] {
         context.policy.mfaMethods.filter { method in
-            method != context.progress.primaryMethod && (FlowMethods.module(method)?.canEnrol(context) ?? false)
+            method != context.progress.primaryMethod && (methods.module(method, as: (any SecondFactorMethod).self)?.canEnrol(context) ?? false)
         }
     }
 
     /// The methods that prove again who a signed-in user is.
     func reverificationOptions(_ context: Context) -> [AuthenticationMethod] {
         guard context.user != nil else { return [] }
-        return FlowMethods.all.filter { $0.canReverify(context) }.map(\.id)
+        return methods.all((any ReverifyingMethod).self).filter { $0.canReverify(context) }.map(\.id)
     }
 
     /// The MFA mode that applies now: elevated risk makes an optional second factor required.
@@ -76,7 +78,7 @@ extension FlowEngine {
     func begin(
         _ method: AuthenticationMethod, purpose: MethodPurpose, _ context: inout Context, in repositories: Repositories
     ) async throws {
-        guard let module = FlowMethods.module(method) else { throw FlowProblem.methodUnavailable }
+        guard let module = methods.module(method) else { throw FlowProblem.methodUnavailable }
         context.progress.chosenFrom = nil
         try await module.begin(purpose, &context, engine: self, in: repositories)
     }
@@ -161,7 +163,7 @@ extension FlowEngine {
         if context.user == nil {
             // Only a dev application creates accounts on a first sign-in; elsewhere the method
             // cannot have succeeded without an account.
-            guard context.policy.autoCreateUsers, FlowMethods.module(method)?.worksWithoutEnrolment == true else {
+            guard context.policy.autoCreateUsers, methods.worksWithoutEnrolment(method) else {
                 throw FlowProblem.internalError
             }
             let user = UserRecord(
@@ -192,7 +194,9 @@ extension FlowEngine {
         case .form:
             context.progress.stage = .form
         case .setUp(let id):
-            guard let method = FlowMethods.module(id) else { throw FlowProblem.internalError }
+            guard let method = methods.module(id, as: (any RequiredAtSignUpMethod).self) else {
+                throw FlowProblem.internalError
+            }
             try method.beginSignUp(&context)
         case .proveDevice:
             try beginDeviceChallenge(&context)
@@ -205,7 +209,7 @@ extension FlowEngine {
             context.flow.state = .failed
             return .secondFactorUnavailable
         case .offer(let id):
-            guard let method = FlowMethods.module(id) else { throw FlowProblem.internalError }
+            guard let method = methods.module(id, as: (any OfferingMethod).self) else { throw FlowProblem.internalError }
             context.progress.offeredAfterSignIn = true
             try method.beginOffer(&context)
         case .enrolDevice:
@@ -229,7 +233,7 @@ extension FlowEngine {
             let needsForm = context.policy.hasSignupForm && draft.profile == nil
             // A sign-up through a provider has its way in: no method is required to be set up.
             let setUp = needsForm || context.progress.federation != nil
-                ? nil : FlowMethods.all.first(where: { $0.isRequiredAtSignUp(context) })?.id
+                ? nil : methods.all((any RequiredAtSignUpMethod).self).first(where: { $0.isRequiredAtSignUp(context) })?.id
             mode = .signUp(needsForm: needsForm, methodToSetUp: setUp)
         case .signIn:
             mode = .signIn
@@ -250,7 +254,7 @@ extension FlowEngine {
             facts.enrollableSecondFactors = enrollableSecondFactors(context)
         }
         if !context.progress.offeredAfterSignIn {
-            facts.offerBeforeCompletion = FlowMethods.all.first(where: { $0.offersAfterSignIn(context) })?.id
+            facts.offerBeforeCompletion = methods.all((any OfferingMethod).self).first(where: { $0.offersAfterSignIn(context) })?.id
         }
         facts.deviceCanEnrol = deviceCanEnrol(context)
         return facts
@@ -327,7 +331,8 @@ extension FlowEngine {
             created.createdAt = found.createdAt
             created.guestApplicationId = found.guestApplicationId
         }
-        for method in FlowMethods.all {
+        let credentialMethods = methods.all((any SignUpCredentialMethod).self)
+        for method in credentialMethods {
             if let credential = draft.credentials[method.id.rawValue] {
                 try method.applyCredential(credential, to: &created)
             }
@@ -337,7 +342,7 @@ extension FlowEngine {
         } else {
             try await repositories.users.insert(created)
         }
-        for method in FlowMethods.all {
+        for method in credentialMethods {
             if let credential = draft.credentials[method.id.rawValue] {
                 try await method.accountCreated(credential, user: created, in: repositories)
             }

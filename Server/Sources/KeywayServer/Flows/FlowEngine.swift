@@ -35,6 +35,8 @@ struct FlowEngine: Sendable {
     var upstream = UpstreamProviders()
     /// How long access tokens live: a session without a refresh token is listed that long.
     var accessTokenLifetime: TimeInterval = 15 * 60
+    /// The method modules flows use.
+    var methods = MethodRegistry.standard
 
     var steps: StepBuilder { StepBuilder(engine: self) }
 
@@ -349,7 +351,7 @@ struct FlowEngine: Sendable {
             flow.otpHash = nil
             flow.updatedAt = now
             try await repositories.flows.update(flow)
-            if case .method(let active)? = flow.progress?.stage, let module = FlowMethods.module(active.method) {
+            if case .method(let active)? = flow.progress?.stage, let module = methods.module(active.method, as: (any StageResourceMethod).self) {
                 try await module.cancelled(active, flowId: flow.id, now: now, in: repositories)
             }
         }
@@ -524,6 +526,14 @@ struct FlowEngine: Sendable {
         }
         guard let flowToken, let flow = found, ConstantTime.equals(sha256Hex(flowToken), flow.tokenHash)
         else { throw FlowProblem.flowNotFound }
+        if let progress = flow.progress {
+            do {
+                try methods.check(progress)
+            } catch {
+                logger.warning("flow unreadable", metadata: ["flow": "\(flowId)", "reason": "\(error.reason)"])
+                throw FlowProblem.flowNotFound
+            }
+        }
         guard let application = try await repositories.applications.find(id: flow.applicationId),
             application.configId == configId
         else { throw FlowProblem.flowNotFound }

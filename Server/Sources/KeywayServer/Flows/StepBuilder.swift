@@ -19,7 +19,7 @@ struct StepBuilder: Sendable {
             return completed(step, context: context, completion: completion)
         }
         var draft = StepDraft(base: base, payload: .none(.selectMethod))
-        if let notice = progress.notice, let text = Self.noticeText(notice) {
+        if let notice = progress.notice, let text = engine.methods.noticeTexts[notice] {
             draft.messages.append(Message(level: "info", code: notice, text: text))
         }
         if let risk = progress.risk, let message = risk.message {
@@ -29,7 +29,7 @@ struct StepBuilder: Sendable {
         case .choosing(let choice):
             draft.info = Self.info(for: choice.purpose)
             let options = choice.options.map { method in
-                FlowMethods.module(method)?.option(for: choice.purpose, context)
+                engine.methods.module(method)?.option(for: choice.purpose, context)
                     ?? MethodOption(id: method.rawValue, type: method, label: method.rawValue)
             }
             draft.payload = .selectMethod(
@@ -43,7 +43,7 @@ struct StepBuilder: Sendable {
                 ])
             if choice.skippable { draft.post("skip", "skip", label: "Not now") }
         case .method(let active):
-            FlowMethods.module(active.method)?.step(
+            engine.methods.module(active.method)?.step(
                 for: active, context, into: &draft, using: StepResources(limits: engine.limits, secrets: engine.secrets))
             if engine.alternatives(context) != nil {
                 draft.post("anotherMethod", "anotherMethod", label: "Use another method")
@@ -75,7 +75,7 @@ struct StepBuilder: Sendable {
             draft.info = StepInfo(id: "manageAccount", label: "Your sign-in methods")
             draft.payload = .manageAccount(
                 ManageAccountPayload(
-                    methods: FlowMethods.all.compactMap { $0.enrolledMethod(context) },
+                    methods: engine.methods.all((any AccountListedMethod).self).compactMap { $0.enrolledMethod(context) },
                     devices: context.policy.devices.enabled ? context.trustedDevices.map(TrustedDevice.init) : nil,
                     activationCode: engine.issuedActivationCode(context),
                     linkedIdentities: context.linkedIdentities.isEmpty
@@ -96,7 +96,7 @@ struct StepBuilder: Sendable {
                                 synced: passkey.backupEligible)
                         } : nil,
                     sessions: FlowEngine.accountSessions(context)))
-            for (operation, _) in FlowEngine.operations(context) {
+            for (operation, _) in FlowEngine.operations(context, methods: engine.methods) {
                 draft.post(operation.name, "manage/\(operation.name)", label: operation.label, fields: operation.fields)
             }
         }
@@ -106,14 +106,6 @@ struct StepBuilder: Sendable {
         built.messages = draft.messages
         built.actions = draft.actions + [Action(name: "cancel", href: base, method: "DELETE", label: "Cancel")]
         return built
-    }
-
-    /// The text of a notice, from the method that leaves it.
-    static func noticeText(_ notice: String) -> String? { noticeTexts[notice] }
-
-    /// Every method's notices and account management's, gathered once.
-    private static let noticeTexts: [String: String] = FlowMethods.all.reduce(into: FlowEngine.sessionNotices) {
-        texts, method in texts.merge(method.notices) { first, _ in first }
     }
 
     private func completed(_ base: Step, context: FlowEngine.Context, completion: FlowEngine.Completion) -> Step {

@@ -7,6 +7,11 @@ extension ApplicationPolicy {
     /// In dev mode messages go to the dev outbox, so SMS needs no webhook; outside dev mode a
     /// policy using ``AuthenticationMethod/smsOtp`` needs ``DeliverySettings/sms``.
     public func validate(devMode: Bool) throws(PolicyError) {
+        try validate(devMode: devMode, methods: .standard)
+    }
+
+    /// Checks every rule against the method modules of `methods` (a server's registry).
+    func validate(devMode: Bool, methods: MethodRegistry) throws(PolicyError) {
         var problems: [PolicyProblem] = []
         func refuse(_ code: String, _ field: String, _ message: String) {
             problems.append(PolicyProblem(code: code, field: field, message: message))
@@ -41,12 +46,12 @@ extension ApplicationPolicy {
                 "invalid_primary_method", "primaryMethods[\(index)]",
                 "deviceApproval is a second factor: a trusted device approves a sign-in whose user is already known. Put it in mfaMethods.")
         }
-        for (index, method) in primaryMethods.enumerated() where !method.isSupported && method != .deviceApproval {
+        for (index, method) in primaryMethods.enumerated() where !methods.canBePrimary(method) && method != .deviceApproval {
             refuse(
                 "unknown_method", "primaryMethods[\(index)]",
-                "\(method.rawValue.debugDescription) is not a method; use \(Self.list(AuthenticationMethod.supported)).")
+                "\(method.rawValue.debugDescription) is not a method; use \(Self.list(methods.primaryMethods)).")
         }
-        let bootstraps = primaryMethods.contains { $0.worksWithoutEnrolment }
+        let bootstraps = primaryMethods.contains { methods.worksWithoutEnrolment($0) }
             || (primaryMethods.contains(where: { $0 == .password || $0 == .passkey }) && signupOpen)
         if !primaryMethods.isEmpty, !bootstraps {
             let message: String
@@ -61,20 +66,20 @@ extension ApplicationPolicy {
         }
 
         // Second factor.
-        for (index, method) in mfaMethods.enumerated() where !method.canBeSecondFactor {
+        for (index, method) in mfaMethods.enumerated() where !methods.canBeSecondFactor(method) {
             refuse(
                 "invalid_mfa_method", "mfaMethods[\(index)]",
-                "\(method.rawValue) cannot be a second factor; use \(Self.list(AuthenticationMethod.secondFactors)).")
+                "\(method.rawValue) cannot be a second factor; use \(Self.list(methods.secondFactors)).")
         }
         if Set(mfaMethods).count != mfaMethods.count {
             refuse("duplicate_method", "mfaMethods", "Each MFA method may be listed once.")
         }
         if mfaMode != .off {
-            let secondFactors = mfaMethods.filter(\.canBeSecondFactor)
+            let secondFactors = mfaMethods.filter(methods.canBeSecondFactor)
             if secondFactors.isEmpty {
                 refuse(
                     "no_mfa_method", "mfaMethods",
-                    "MFA mode \(mfaMode.rawValue) needs at least one MFA method (\(Self.list(AuthenticationMethod.secondFactors))).")
+                    "MFA mode \(mfaMode.rawValue) needs at least one MFA method (\(Self.list(methods.secondFactors))).")
             } else {
                 for method in primaryMethods where !secondFactors.contains(where: { $0 != method }) {
                     refuse(
@@ -120,7 +125,7 @@ extension ApplicationPolicy {
                     "devices_not_enabled", "mfaMethods",
                     "deviceApproval needs trusted devices: set devices.enabled to true.")
             }
-            if mfaMode == .required, !mfaMethods.contains(where: { $0 != .deviceApproval && $0.canBeSecondFactor }) {
+            if mfaMode == .required, !mfaMethods.contains(where: { $0 != .deviceApproval && methods.canBeSecondFactor($0) }) {
                 refuse(
                     "policy_locks_out_users", "mfaMethods",
                     "deviceApproval cannot be the only required second factor: a user without a trusted device could never sign in. Add emailOtp, smsOtp or totp.")
@@ -256,7 +261,7 @@ extension ApplicationPolicy {
             }
         }
         // What each method checks of its own settings.
-        for method in FlowMethods.all {
+        for method in methods.all((any ConfigurableMethod).self) {
             problems += method.validate(self, devMode: devMode)
         }
 

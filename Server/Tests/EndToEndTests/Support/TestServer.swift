@@ -71,7 +71,8 @@ final class TestServer: ScopedTestServer, Sendable {
         smtp: SMTPRelayConfiguration? = nil, issuer: String? = nil, issuerHost: String? = nil,
         databasePoolSize: Int = 3, databaseLeaseTimeout: Duration = .seconds(60),
         databaseQueryTimeout: Duration = .seconds(60), trustedProxies: TrustedProxies = .none,
-        metrics: MetricsExposure = MetricsExposure(onPublicListener: true)
+        metrics: MetricsExposure = MetricsExposure(onPublicListener: true),
+        configure: (inout ServerConfiguration) -> Void = { _ in }
     ) async throws -> TestServer {
         let database =
             if let database { database } else { try await TestDatabase.fresh() }
@@ -98,6 +99,7 @@ final class TestServer: ScopedTestServer, Sendable {
         configuration.metrics = metrics
         configuration.masterKey = masterKey
         configuration.firstRS256Key = firstRS256Key
+        configure(&configuration)
         let app = try await KeywayServerApp.bootstrap(configuration: configuration, logger: logs.logger())
         let (stream, continuation) = AsyncStream.makeStream(of: Int.self)
         let task = Task {

@@ -7,29 +7,29 @@ import Testing
 @Suite("The method modules: one registration each, and the policy and steps follow from them")
 struct FlowMethodsTests {
     @Test func eachModuleIsRegisteredOnceUnderItsID() {
-        let ids = FlowMethods.all.map(\.id)
+        let ids = MethodRegistry.standard.all.map(\.id)
         #expect(Set(ids).count == ids.count)
         #expect(
             ids == [
                 .emailOtp, .smsOtp, .signInLink, .totp, .passwordReset, .passkey, .password, .deviceApproval, .trustedDevice,
             ])
-        for id in ids { #expect(FlowMethods.module(id)?.id == id) }
-        #expect(FlowMethods.module(AuthenticationMethod(rawValue: "smartcard")) == nil)
+        for id in ids { #expect(MethodRegistry.standard.module(id)?.id == id) }
+        #expect(MethodRegistry.standard.module(AuthenticationMethod(rawValue: "smartcard")) == nil)
     }
 
     @Test func thePolicyValidationAsksTheModules() {
-        #expect(AuthenticationMethod.supported == [.emailOtp, .smsOtp, .signInLink, .totp, .passkey, .password])
+        #expect(MethodRegistry.standard.primaryMethods == [.emailOtp, .smsOtp, .signInLink, .totp, .passkey, .password])
         #expect(
-            FlowMethods.all.filter(\.canBeSecondFactor).map(\.id) == [.emailOtp, .smsOtp, .totp, .passkey, .deviceApproval])
-        #expect(FlowMethods.all.filter(\.worksWithoutEnrolment).map(\.id) == [.emailOtp, .smsOtp, .signInLink])
+            MethodRegistry.standard.all.filter(\.canBeSecondFactor).map(\.id) == [.emailOtp, .smsOtp, .totp, .passkey, .deviceApproval])
+        #expect(MethodRegistry.standard.all.map(\.id).filter(MethodRegistry.standard.worksWithoutEnrolment) == [.emailOtp, .smsOtp, .signInLink])
     }
 
     @Test func everyNoticeHasOneText() {
         var seen: [String: Int] = [:]
-        for method in FlowMethods.all { for key in method.notices.keys { seen[key, default: 0] += 1 } }
+        for method in MethodRegistry.standard.all((any AccountOperationsMethod).self) { for key in method.notices.keys { seen[key, default: 0] += 1 } }
         #expect(seen.values.allSatisfy { $0 == 1 })
         for notice in ["passwordChanged", "totpAdded", "totpRemoved", "smsAdded", "smsRemoved", "deviceRevoked", "devicesRevoked"] {
-            #expect(StepBuilder.noticeText(notice) != nil, "\(notice) has a text")
+            #expect(MethodRegistry.standard.noticeTexts[notice] != nil, "\(notice) has a text")
         }
     }
 
@@ -37,7 +37,7 @@ struct FlowMethodsTests {
         let context = FlowContexts.context(
             user: FlowContexts.user(phone: "+14155550123", password: true, totp: true), mode: .manage(FlowProgress.Management()),
             stage: .manageAccount)
-        #expect(FlowMethods.all.compactMap { $0.enrolledMethod(context) }.map(\.type) == [.emailOtp, .smsOtp, .totp, .password])
+        #expect(MethodRegistry.standard.all((any AccountListedMethod).self).compactMap { $0.enrolledMethod(context) }.map(\.type) == [.emailOtp, .smsOtp, .totp, .password])
     }
 
     @Test func theManageStepOffersEachModulesOperationsThenFinish() {
@@ -46,19 +46,19 @@ struct FlowMethodsTests {
         let everything = FlowContexts.context(
             user: FlowContexts.user(phone: "+14155550123", password: true, totp: true), policy: policy,
             mode: .manage(FlowProgress.Management()), stage: .manageAccount)
-        let offered = FlowEngine.operations(everything).map(\.operation)
+        let offered = FlowEngine.operations(everything, methods: .standard).map(\.operation)
         #expect(offered.map(\.name) == ["setupSms", "removeSms", "setupTotp", "removeTotp", "changePassword", "finish"])
         // Everything that weakens the account, and finishing, needs a fresh verification.
         #expect(offered.filter(\.needsReverification).map(\.name) == offered.map(\.name))
 
         let fresh = FlowContexts.context(
             user: FlowContexts.user(), policy: policy, mode: .manage(FlowProgress.Management()), stage: .manageAccount)
-        let first = FlowEngine.operations(fresh).map(\.operation)
+        let first = FlowEngine.operations(fresh, methods: .standard).map(\.operation)
         #expect(first.map(\.name) == ["setupSms", "setupTotp", "changePassword", "finish"])
         #expect(first.filter { !$0.needsReverification }.map(\.name) == ["setupSms", "setupTotp"])
 
-        let names = FlowMethods.all.flatMap(\.manageOperationNames)
+        let names = MethodRegistry.standard.all((any AccountOperationsMethod).self).flatMap(\.manageOperationNames)
         #expect(Set(names).count == names.count, "an operation belongs to one method")
-        #expect(FlowEngine.operations(FlowContexts.context(user: nil)).map(\.operation.name) == ["finish"])
+        #expect(FlowEngine.operations(FlowContexts.context(user: nil), methods: .standard).map(\.operation.name) == ["finish"])
     }
 }

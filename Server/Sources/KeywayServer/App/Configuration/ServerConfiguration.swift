@@ -41,6 +41,9 @@ public struct ServerConfiguration: Sendable {
     public var idleTimeout: TimeInterval = 60
     /// Replaces ``passwordHashing`` (tests observe or hold the hashing with it).
     package var customPasswordHashing: (any PasswordHashing)?
+    /// The method modules flows use: the server's own, or those plus a test's or an embedding
+    /// app's (``MethodRegistry/adding(_:)``).
+    var methods = MethodRegistry.standard
 
     /// The App Attest roots credential certificates must chain to, PEM. Empty (the default):
     /// Apple's App Attestation Root CA, which the server carries.

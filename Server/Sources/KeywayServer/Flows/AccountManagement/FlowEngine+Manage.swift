@@ -62,10 +62,12 @@ extension FlowEngine {
 
     /// The operations open to the user now, each with the method that runs it (`nil`: the
     /// engine's own: a code for another device, finishing).
-    static func operations(_ context: Context) -> [(operation: ManageOperation, method: (any FlowMethod)?)] {
-        var operations: [(ManageOperation, (any FlowMethod)?)] = []
+    static func operations(_ context: Context, methods: MethodRegistry)
+        -> [(operation: ManageOperation, method: (any AccountOperationsMethod)?)]
+    {
+        var operations: [(ManageOperation, (any AccountOperationsMethod)?)] = []
         if context.user != nil {
-            for method in FlowMethods.all {
+            for method in methods.all((any AccountOperationsMethod).self) {
                 operations += method.manageOperations(context).map { ($0, method) }
             }
             if context.usesDeviceActivation { operations.append((activationCodeOperation, nil)) }
@@ -79,9 +81,10 @@ extension FlowEngine {
 
     /// Runs an operation of the `manageAccount` step, after a fresh verification when it
     /// weakens the account.
-    func manage(_ target: Target, operation name: String, input: ManageInput = ManageInput()) async throws -> Step {
+    func manage(_ target: Target, operation name: String, body: JSONValue = .object([:])) async throws -> Step {
+        let input = try ManageInput(body)
         let known =
-            FlowMethods.all.contains { $0.manageOperationNames.contains(name) }
+            methods.all((any AccountOperationsMethod).self).contains { $0.manageOperationNames.contains(name) }
             || [
                 Self.finishOperation.name, Self.activationCodeOperation.name, Self.unlinkIdentityOperation.name,
                 Self.keepIdentityOperation.name, Self.endSessionOperation.name, Self.endOtherSessionsOperation.name,
@@ -94,10 +97,10 @@ extension FlowEngine {
             guard context.progress.isManage, context.progress.stage == .manageAccount else {
                 throw FlowProblem.invalidStep
             }
-            guard let (operation, method) = Self.operations(context).first(where: { $0.operation.name == name }) else {
+            guard let (operation, method) = Self.operations(context, methods: self.methods).first(where: { $0.operation.name == name }) else {
                 throw FlowProblem.invalidStep
             }
-            try method?.precheck(name, input: input, context, engine: self)
+            try method?.precheck(name, body: body, context, engine: self)
             context.progress.notice = nil
             context.progress.management?.issuedActivationCode = nil
             if operation.needsReverification, !self.recentlyVerified(context) {
@@ -110,11 +113,11 @@ extension FlowEngine {
                 guard !options.isEmpty else { throw FlowProblem.methodUnavailable }
                 context.progress.management?.pendingOperation = name
                 context.progress.management?.pendingIdentityId = input.identityId
-                context.progress.management?.pendingInput = input
+                context.progress.management?.pendingInput = body
                 try await self.offer(options, purpose: .reverification, skippable: false, &context, in: repositories)
                 return nil
             }
-            return try await self.perform(name, input: input, &context, in: repositories)
+            return try await self.perform(name, body: body, &context, in: repositories)
         }
     }
 
@@ -129,19 +132,26 @@ extension FlowEngine {
             context.progress.stage = .manageAccount
             return nil
         }
-        var input = context.progress.management?.pendingInput ?? ManageInput()
-        input.identityId = input.identityId ?? context.progress.management?.pendingIdentityId
+        var body = context.progress.management?.pendingInput ?? .object([:])
+        if case .object(var members) = body, members["identityId"] == nil,
+            let identityId = context.progress.management?.pendingIdentityId
+        {
+            // A flow written before the operation's whole body was kept.
+            members["identityId"] = .string(identityId)
+            body = .object(members)
+        }
         context.progress.management?.pendingOperation = nil
         context.progress.management?.pendingIdentityId = nil
         context.progress.management?.pendingInput = nil
-        return try await perform(name, input: input, &context, in: repositories)
+        return try await perform(name, body: body, &context, in: repositories)
     }
 
     /// Runs `name` with the method that offers it; the flow is back at the account's methods
     /// unless the operation moved it on (a method to set up, a password to choose, completion).
-    private func perform(_ name: String, input: ManageInput, _ context: inout Context, in repositories: Repositories)
+    private func perform(_ name: String, body: JSONValue, _ context: inout Context, in repositories: Repositories)
         async throws -> FlowProblem?
     {
+        let input = try ManageInput(body)
         if name == Self.finishOperation.name { return try await complete(&context, in: repositories) }
         if name == Self.activationCodeOperation.name {
             try await issueActivationCode(&context, in: repositories)
@@ -153,16 +163,39 @@ extension FlowEngine {
         if [Self.endSessionOperation.name, Self.endOtherSessionsOperation.name].contains(name) {
             return try await endSessions(name, input.sessionId, &context, in: repositories)
         }
-        guard let method = FlowMethods.all.first(where: { $0.manageOperationNames.contains(name) }) else {
+        guard let method = methods.all((any AccountOperationsMethod).self).first(where: { $0.manageOperationNames.contains(name) })
+        else {
             throw FlowProblem.invalidStep
         }
         context.progress.stage = .manageAccount
-        return try await method.manage(name, input: input, &context, engine: self, in: repositories)
+        return try await method.manage(name, body: body, &context, engine: self, in: repositories)
     }
 
     /// Whether `removing` may go: under a required second factor, the account keeps at least one.
     func keepsASecondFactor(without removing: AuthenticationMethod, _ context: Context) -> Bool {
         guard context.policy.mfaMode == .required else { return true }
         return !enrolledSecondFactors(context).filter { $0 != removing }.isEmpty
+    }
+}
+
+/// What account management's own operations read from an operation's body: the identity
+/// `unlinkIdentity` and `keepIdentity` act on, the session `endSession` signs out. A method's
+/// operations read their own (``AccountOperationsMethod/Input``).
+struct ManageInput: Sendable, Equatable, Codable {
+    var identityId: String?
+    var sessionId: String?
+
+    init(identityId: String? = nil, sessionId: String? = nil) {
+        self.identityId = identityId
+        self.sessionId = sessionId
+    }
+
+    /// Reads an operation's body.
+    init(_ body: JSONValue) throws {
+        do {
+            self = try body.decoding(ManageInput.self)
+        } catch let error as DecodingError {
+            throw FlowProblem.invalidRequest([RequestDecoding.invalidField(for: error)])
+        }
     }
 }

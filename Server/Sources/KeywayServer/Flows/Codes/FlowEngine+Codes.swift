@@ -26,7 +26,7 @@ extension FlowEngine {
         let deliver =
             deliverable
             && (!context.progress.isSignIn || context.user != nil
-                || (context.policy.autoCreateUsers && purpose == .primary && method.worksWithoutEnrolment))
+                || (context.policy.autoCreateUsers && purpose == .primary && (method as? any PrimaryMethod)?.worksWithoutEnrolment == true))
         context.flow.otpHash = deliver ? hasher.hash(code: code, flowId: context.flow.id) : nil
         context.flow.otpExpiresAt = context.now + milliseconds(limits.codeLifetime)
         context.flow.resendAt = context.now + milliseconds(limits.resendCooldown)
@@ -58,7 +58,7 @@ extension FlowEngine {
     /// The code method whose code stage the flow is at, with the stage and its destination.
     func codeStage(_ context: Context) throws -> (method: any CodeMethod, active: ActiveMethod, stage: CodeStage) {
         guard case .method(let active) = context.progress.stage,
-            let method = FlowMethods.module(active.method) as? any CodeMethod,
+            let method = self.methods.module(active.method, as: (any CodeMethod).self),
             let stage = try? active.state(as: CodeStage.self), stage.destination != nil
         else { throw FlowProblem.invalidStep }
         return (method, active, stage)

@@ -102,10 +102,6 @@ extension FlowProgress.Stage: Codable {
             self = .choosing(try container.decode(MethodChoice.self, forKey: .choice))
         case "method":
             let method = try container.decode(FlowMethodID.self, forKey: .method)
-            guard FlowMethods.module(method) != nil else {
-                throw DecodingError.dataCorruptedError(
-                    forKey: .method, in: container, debugDescription: "A method this release does not have: \(method.rawValue).")
-            }
             self = .method(
                 ActiveMethod(
                     method: method,

@@ -122,7 +122,7 @@ struct FlowProgress: Sendable, Equatable {
         /// The change waiting for a fresh verification.
         var pendingOperation: String?
         /// The input of the waiting operation (the passkey `removePasskey` removes).
-        var pendingInput: ManageInput?
+        var pendingInput: JSONValue?
         /// The linked identity the waiting `unlinkIdentity` removes.
         var pendingIdentityId: String?
         /// The activation code `createActivationCode` just made (sealed to the flow), shown on

@@ -1,5 +1,6 @@
 import HTTPTypes
 import Hummingbird
+import KeywayJOSE
 import KeywayProtocol
 
 /// The flow API under `/v1/flows`: start, read, cancel, the engine's own actions (choose a
@@ -97,20 +98,19 @@ struct FlowRoutes {
         flows.post(":flowId/manage/:operation") { request, context in
             // Operations take no body, except revokeDevice ({"deviceId": …}), unlinkIdentity
             // ({"identityId": …}), renamePasskey ({"passkeyId": …, "name": …}), removePasskey and
-            // endSession ({"sessionId": …}).
-            let body = try await RequestDecoding.optionalJSON(ManageOperationRequest.self, from: request, context: context)
+            // endSession ({"sessionId": …}): a JSON object, which each operation reads as its
+            // own input (a method's ``AccountOperationsMethod/Input``).
+            let body = try await RequestDecoding.optionalJSON([String: JSONValue].self, from: request, context: context)
             return try HTTPResponses.json(
                 try await engine.manage(
                     Self.target(request, context), operation: try context.parameters.require("operation"),
-                    input: ManageInput(
-                        deviceId: body?.deviceId, identityId: body?.identityId, passkeyId: body?.passkeyId,
-                        name: body?.name, sessionId: body?.sessionId)))
+                    body: .object(body ?? [:])))
         }
         // Each method's own input, and the code step the code methods share.
         let routes = FlowInputRoutes(group: flows, engine: engine)
         FlowEngine.codeRoutes(routes)
         FederationMethod.callbackRoute(routes)
-        for method in FlowMethods.all {
+        for method in engine.methods.all {
             method.routes(routes)
         }
     }
@@ -132,18 +132,6 @@ struct FlowRoutes {
             configId: request.headers[Self.configIdHeader], clientAddress: context.remoteAddress,
             traceId: context.traceId)
     }
-}
-/// The body of a `manage` operation that names a device, an identity, a passkey or a session.
-struct ManageOperationRequest: Decodable, Sendable {
-    var deviceId: String?
-    /// The linked identity `unlinkIdentity` removes.
-    var identityId: String?
-    /// The passkey `renamePasskey` or `removePasskey` acts on.
-    var passkeyId: String?
-    /// The new name of `renamePasskey`.
-    var name: String?
-    /// The session `endSession` signs out.
-    var sessionId: String?
 }
 
 /// A form answer: a string, or a boolean or number a client sent as JSON.

@@ -4,13 +4,15 @@ import KeywayProtocol
 /// Approval by another trusted device: a second factor for users with a trusted device other than
 /// the one signing in. The flow waits at `awaitApproval` (the SDK polls) until the request is
 /// approved, denied or expires.
-struct ApprovalMethod: FlowMethod {
+struct ApprovalMethod: SecondFactorMethod, StageResourceMethod {
     let id: FlowMethodID = .deviceApproval
 
-    var canBeSecondFactor: Bool { true }
 
     /// Counted before a second factor is offered (``FlowEngine/approverCount(_:in:)``).
     func isEnrolled(_ context: FlowEngine.Context) -> Bool { context.approverCount > 0 }
+
+    /// Approving needs a trusted device, which is enrolled elsewhere.
+    func canEnrol(_ context: FlowEngine.Context) -> Bool { false }
 
     func option(for purpose: MethodPurpose, _ context: FlowEngine.Context) -> MethodOption {
         MethodOption(id: id.rawValue, type: id, label: "Approve on another trusted device")
@@ -52,9 +54,36 @@ struct ApprovalMethod: FlowMethod {
     }
 
     func routes(_ routes: FlowInputRoutes) {
-        let engine = routes.engine
-        routes.post("approval") { _, _, target in
-            try await engine.pollApproval(target)
+        routes.input("approval", of: id) { method in try await poll(&method) }
+    }
+
+    /// Polls the approval the flow waits for: the same step while it is pending, the next step
+    /// once approved, and an error action when it was denied or expired. Polling faster than the
+    /// step's `pollInterval` is refused with `slow_down`.
+    func poll(_ method: inout MethodContext) async throws -> FlowProblem? {
+        var stage = try method.state(as: ApprovalStage.self)
+        let interval = Int64(method.policy.devices.approvalPollIntervalSeconds) * 1000
+        // A little slack for clocks and transport jitter.
+        if let last = stage.lastPolledAt, method.now - last < interval - 250 {
+            throw FlowProblem.slowDown(seconds: method.policy.devices.approvalPollIntervalSeconds)
+        }
+        stage.lastPolledAt = method.now
+        try method.keep(stage)
+        guard let approvalId = stage.approvalId,
+            let approval = try await method.repositories.approvals.find(id: approvalId), approval.flowId == method.flowId
+        else { throw FlowProblem.internalError }
+        switch approval.state {
+        case .pending:
+            guard method.now >= approval.expiresAt else { return nil }
+            return method.fail(.approvalExpired)
+        case .denied, .withdrawn:
+            return method.fail(.approvalDenied)
+        case .approved:
+            var approver: TrustedDeviceRecord?
+            if let deviceId = approval.decidedByDeviceId {
+                approver = try await method.repositories.trustedDevices.find(id: deviceId)
+            }
+            return try await method.prove(amr: approver?.amr ?? "swk")
         }
     }
 }

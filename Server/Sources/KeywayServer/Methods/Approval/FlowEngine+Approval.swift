@@ -59,42 +59,6 @@ extension FlowEngine {
                     idempotencyKey: SecureRandom.identifier(prefix: "idk")))
         }
     }
-
-    /// Polls the approval the flow waits for: the same step while it is pending, the next step
-    /// once approved, and an error action when it was denied or expired. Polling faster than the
-    /// step's `pollInterval` is refused with `slow_down`.
-    func pollApproval(_ target: Target) async throws -> Step {
-        try await run(target) { context, repositories in
-            guard let active = context.progress.active(.deviceApproval),
-                var stage = try? active.state(as: ApprovalStage.self)
-            else { throw FlowProblem.invalidStep }
-            let interval = Int64(context.policy.devices.approvalPollIntervalSeconds) * 1000
-            // A little slack for clocks and transport jitter.
-            if let last = stage.lastPolledAt, context.now - last < interval - 250 {
-                throw FlowProblem.slowDown(seconds: context.policy.devices.approvalPollIntervalSeconds)
-            }
-            stage.lastPolledAt = context.now
-            context.progress.stage = .method(try ActiveMethod(.deviceApproval, purpose: active.purpose, state: stage))
-            guard let approvalId = stage.approvalId,
-                let approval = try await repositories.approvals.find(id: approvalId), approval.flowId == context.flow.id
-            else { throw FlowProblem.internalError }
-            switch approval.state {
-            case .pending:
-                guard context.now >= approval.expiresAt else { return nil }
-                context.flow.state = .failed
-                return .approvalExpired
-            case .denied, .withdrawn:
-                context.flow.state = .failed
-                return .approvalDenied
-            case .approved:
-                var approver: TrustedDeviceRecord?
-                if let deviceId = approval.decidedByDeviceId {
-                    approver = try await repositories.trustedDevices.find(id: deviceId)
-                }
-                return try await self.proved(.deviceApproval, amr: approver?.amr ?? "swk", &context, in: repositories)
-            }
-        }
-    }
 }
 
 /// The body of the `approval.requested` event sent to the project's events webhook.

@@ -15,8 +15,11 @@ extension AuthenticatorMethod {
         return operations
     }
 
+    /// Its operations need no check before the fresh verification.
+    func precheck(_ operation: String, input: NoOperationInput, _ context: FlowEngine.Context, engine: FlowEngine) throws {}
+
     func manage(
-        _ operation: String, input: ManageInput, _ context: inout FlowEngine.Context, engine: FlowEngine,
+        _ operation: String, input: NoOperationInput, _ context: inout FlowEngine.Context, engine: FlowEngine,
         in repositories: Repositories
     ) async throws -> FlowProblem? {
         guard var user = context.user else { throw FlowProblem.internalError }

@@ -6,11 +6,14 @@ import KeywayProtocol
 /// Authenticator apps (RFC 6238 TOTP): set up within a flow (`setupTotp`: a new secret, proven
 /// by its first code), then a second factor — or a primary method where the policy lists it —
 /// and a way to prove again who a user is. A code is accepted once (±1 period).
-struct AuthenticatorMethod: FlowMethod {
+struct AuthenticatorMethod: PrimaryMethod, SecondFactorMethod, ReverifyingMethod, AccountListedMethod,
+    SignUpCredentialMethod, AccountOperationsMethod
+{
     let id: FlowMethodID = .totp
 
-    var canBePrimary: Bool { true }
-    var canBeSecondFactor: Bool { true }
+
+    /// Its secret must be set up first.
+    var worksWithoutEnrolment: Bool { false }
 
     func isPrimaryOption(_ context: FlowEngine.Context) -> Bool { true }
 
@@ -73,6 +76,9 @@ struct AuthenticatorMethod: FlowMethod {
         user.totpLastCounter = authenticator.counter
     }
 
+    /// Nothing outside the account's row.
+    func accountCreated(_ credential: JSONValue, user: UserRecord, in repositories: Repositories) async throws {}
+
     func isSetUp(on user: UserRecord) -> Bool { user.hasTotp }
 
     func enrolledMethod(_ context: FlowEngine.Context) -> EnrolledMethod? {
@@ -85,83 +91,62 @@ struct AuthenticatorMethod: FlowMethod {
     }
 
     func routes(_ routes: FlowInputRoutes) {
-        let engine = routes.engine
-        routes.post("totp") { request, context, target in
-            let body = try await RequestDecoding.json(SubmitCodeRequest.self, from: request, context: context)
-            return try await submitCode(target, code: body.code.revealed, engine: engine)
+        routes.input("totp", of: id, as: SubmitCodeRequest.self, check: { _ = try Self.digits($0.code.revealed) }) {
+            body, method in
+            try await check(try Self.digits(body.code.revealed), &method)
         }
     }
 
-    /// Checks an authenticator code: the first one of a new authenticator, or a sign-in code
-    /// (±1 period; a code already used is refused).
-    func submitCode(_ target: FlowEngine.Target, code rawCode: String, engine: FlowEngine) async throws -> Step {
+    /// The six digits of a code as typed (spaces removed); anything else is refused.
+    static func digits(_ rawCode: String) throws -> String {
         let code = rawCode.filter { !$0.isWhitespace }
         guard code.count == 6, code.allSatisfy({ $0.isASCII && $0.isNumber }) else {
             throw FlowProblem.invalidRequest([InvalidField(name: "code", reason: "Enter the 6-digit code.")])
         }
-        return try await engine.run(target) { context, repositories in
-            guard let active = context.progress.active(id), let state = try? active.state(as: AuthenticatorStage.self)
-            else { throw FlowProblem.invalidStep }
-            let time = Date(epochMilliseconds: context.now)
-            if let sealed = state.sealedSecret {
-                let generator = OneTimePassword(secret: try engine.secrets.open(sealed, purpose: "totp"))
-                guard let step = generator.verify(code, at: time) else {
-                    return try await failure(&context, engine: engine, in: repositories)
-                }
-                try await enrol(sealed, counter: Int64(step), &context, in: repositories)
-                return try await engine.proved(id, amr: "otp", &context, in: repositories)
+        return code
+    }
+
+    /// Checks an authenticator code: the first one of a new authenticator, or a sign-in code
+    /// (±1 period; a code already used is refused).
+    func check(_ code: String, _ method: inout MethodContext) async throws -> FlowProblem? {
+        let state = try method.state(as: AuthenticatorStage.self)
+        let time = Date(epochMilliseconds: method.now)
+        if let sealed = state.sealedSecret {
+            let generator = OneTimePassword(secret: try method.open(sealed, purpose: "totp"))
+            guard let step = generator.verify(code, at: time) else {
+                return try await method.refuse(FlowProblem.invalidCode(attemptsRemaining:))
             }
-            try await engine.consumeForIdentifier(
-                "check-id", FlowEngine.accountKey(context), clientHash: context.addressHash, userId: context.user?.id,
-                limit: engine.limits.rateLimits.codeChecksPerIdentifier, now: context.now, in: repositories)
-            try await engine.consumeCheck(context, in: repositories)
-            // Without an authenticator the check runs against a throwaway secret: same work, no match.
-            let secret = try context.user?.totpSecret.map { try engine.secrets.open($0, purpose: "totp") }
-            let generator = OneTimePassword(secret: secret ?? OneTimePassword.newSecret())
-            let lastUsed = context.user?.totpLastCounter.map { UInt64(max(0, $0)) }
-            guard secret != nil, let user = context.user, let step = generator.verify(code, at: time, usedUpTo: lastUsed)
-            else {
-                if secret != nil, generator.verify(code, at: time) != nil { return .codeReplayed }
-                return try await failure(&context, engine: engine, in: repositories)
-            }
-            guard try await repositories.users.advanceTotpCounter(id: user.id, to: Int64(step)) else {
-                return .codeReplayed
-            }
-            context.user?.totpLastCounter = Int64(step)
-            return try await engine.proved(id, amr: "otp", &context, in: repositories)
+            try await enrol(sealed, counter: Int64(step), &method)
+            return try await method.prove(amr: "otp")
         }
+        try await method.countForAccount("check-id", limit: method.limits.rateLimits.codeChecksPerIdentifier)
+        try await method.countCheck()
+        // Without an authenticator the check runs against a throwaway secret: same work, no match.
+        let secret = try method.user?.totpSecret.map { try method.open($0, purpose: "totp") }
+        let generator = OneTimePassword(secret: secret ?? OneTimePassword.newSecret())
+        let lastUsed = method.user?.totpLastCounter.map { UInt64(max(0, $0)) }
+        guard secret != nil, let user = method.user, let step = generator.verify(code, at: time, usedUpTo: lastUsed)
+        else {
+            if secret != nil, generator.verify(code, at: time) != nil { return .codeReplayed }
+            return try await method.refuse(FlowProblem.invalidCode(attemptsRemaining:))
+        }
+        guard try await method.repositories.users.advanceTotpCounter(id: user.id, to: Int64(step)) else {
+            return .codeReplayed
+        }
+        method.user?.totpLastCounter = Int64(step)
+        return try await method.prove(amr: "otp")
     }
 
     /// Writes a new authenticator: to the account when it exists, or keeps it for the account a
     /// sign-up creates.
-    private func enrol(_ sealed: String, counter: Int64, _ context: inout FlowEngine.Context, in repositories: Repositories)
-        async throws
-    {
-        if var draft = context.progress.signUpDraft {
-            try draft.keep(AuthenticatorCredential(sealedSecret: sealed, counter: counter), for: id)
-            context.progress.signUpDraft = draft
-            return
-        }
-        guard var user = context.user else { return }
+    private func enrol(_ sealed: String, counter: Int64, _ method: inout MethodContext) async throws {
+        if try method.keepForSignUp(AuthenticatorCredential(sealedSecret: sealed, counter: counter)) { return }
+        guard var user = method.user else { return }
         user.totpSecret = sealed
         user.totpLastCounter = counter
-        try await repositories.users.updateMethods(user)
-        context.user = user
-        if context.progress.isManage { context.progress.notice = "totpAdded" }
-    }
-
-    private func failure(_ context: inout FlowEngine.Context, engine: FlowEngine, in repositories: Repositories)
-        async throws -> FlowProblem
-    {
-        let failures = context.progress.failures(of: id) + 1
-        context.progress.failures[id.rawValue] = failures
-        try await engine.recordFailure(context, in: repositories)
-        let remaining = engine.limits.maxCodeAttempts - failures
-        if remaining <= 0 {
-            context.flow.state = .failed
-            return .tooManyAttempts
-        }
-        return .invalidCode(attemptsRemaining: remaining)
+        try await method.repositories.users.updateMethods(user)
+        method.user = user
+        if method.isAccountManagement { method.leaveNotice("totpAdded") }
     }
 }
 

@@ -4,12 +4,10 @@ import KeywayProtocol
 /// Email codes: a one-time code sent to the account's email address. A primary method for an
 /// email identifier (from the first visit: the code also verifies the address), a second factor
 /// once the address is verified, and a way to prove again who a signed-in user is.
-struct EmailCodeMethod: CodeMethod {
+struct EmailCodeMethod: CodeMethod, PrimaryMethod, SecondFactorMethod, ReverifyingMethod, AccountListedMethod {
     let id: FlowMethodID = .emailOtp
     let channel: CodeChannel = .email
 
-    var canBePrimary: Bool { true }
-    var canBeSecondFactor: Bool { true }
     var worksWithoutEnrolment: Bool { true }
 
     func isPrimaryOption(_ context: FlowEngine.Context) -> Bool { context.identifier.email != nil }
@@ -17,6 +15,9 @@ struct EmailCodeMethod: CodeMethod {
     func isEnrolled(_ context: FlowEngine.Context) -> Bool {
         context.user.map { $0.email != nil && $0.emailVerified } ?? false
     }
+
+    /// An address is not set up in the flow: it is the account's own.
+    func canEnrol(_ context: FlowEngine.Context) -> Bool { false }
 
     func canReverify(_ context: FlowEngine.Context) -> Bool { isEnrolled(context) }
 
@@ -44,6 +45,9 @@ struct EmailCodeMethod: CodeMethod {
             channel: channel, destination: destination, purpose: active.purpose, context, into: &draft,
             limits: resources.limits)
     }
+
+    /// Codes to the account's address need nothing set up.
+    func isSetUp(on user: UserRecord) -> Bool { false }
 
     func enrolledMethod(_ context: FlowEngine.Context) -> EnrolledMethod? {
         // The account step is its owner's: the address is shown whole.

@@ -25,7 +25,6 @@ struct FederationMethod: FlowMethod {
     static let stateLifetime: Int64 = 600_000
 
     // Enabled through the policy's `federation.providers`, never listed in `primaryMethods`.
-    var canBePrimary: Bool { false }
 
     func provider(_ context: FlowEngine.Context) -> IdentityProviderRecord? {
         context.identityProviders.first { $0.id == providerId }

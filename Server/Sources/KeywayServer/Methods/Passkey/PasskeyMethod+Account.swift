@@ -29,7 +29,7 @@ extension PasskeyMethod {
 
     /// Checks an operation's input before any fresh verification is asked for it, so nobody
     /// verifies for a change that is refused.
-    func precheck(_ operation: String, input: ManageInput, _ context: FlowEngine.Context, engine: FlowEngine) throws {
+    func precheck(_ operation: String, input: PasskeyOperationInput, _ context: FlowEngine.Context, engine: FlowEngine) throws {
         switch operation {
         case "renamePasskey":
             _ = try passkey(input.passkeyId, context)
@@ -45,7 +45,7 @@ extension PasskeyMethod {
     }
 
     func manage(
-        _ operation: String, input: ManageInput, _ context: inout FlowEngine.Context, engine: FlowEngine,
+        _ operation: String, input: PasskeyOperationInput, _ context: inout FlowEngine.Context, engine: FlowEngine,
         in repositories: Repositories
     ) async throws -> FlowProblem? {
         guard let user = context.user else { throw FlowProblem.internalError }
@@ -96,4 +96,10 @@ extension PasskeyMethod {
             throw FlowProblem.lastSecondFactor
         }
     }
+}
+
+/// What `renamePasskey` and `removePasskey` read: the passkey, and its new name.
+struct PasskeyOperationInput: Codable, Sendable, Equatable {
+    var passkeyId: String?
+    var name: String?
 }

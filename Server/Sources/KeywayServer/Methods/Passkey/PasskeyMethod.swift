@@ -7,11 +7,11 @@ import KeywayProtocol
 /// sign-up (where the policy signs in with passkeys only), after a sign-in when the policy offers
 /// it (`passkeys.offerAfterSignIn`), and in account management. Each ceremony's challenge is
 /// bound to the flow's stage and used once: any answer, accepted or refused, replaces it.
-struct PasskeyMethod: FlowMethod {
+struct PasskeyMethod: PrimaryMethod, SecondFactorMethod, ReverifyingMethod, AccountListedMethod,
+    RequiredAtSignUpMethod, OfferingMethod, AccountOperationsMethod, SkippableMethod, ConfigurableMethod
+{
     let id: FlowMethodID = .passkey
 
-    var canBePrimary: Bool { true }
-    var canBeSecondFactor: Bool { true }
 
     func validate(_ policy: ApplicationPolicy, devMode: Bool) -> [PolicyProblem] {
         guard policy.uses(id) || policy.passkeys != nil else { return [] }
@@ -22,6 +22,9 @@ struct PasskeyMethod: FlowMethod {
     static func relyingParty(_ context: FlowEngine.Context) -> WebAuthnRelyingParty? {
         context.policy.passkeys.relyingParty(issuer: context.audience)
     }
+
+    /// A passkey must be made first.
+    var worksWithoutEnrolment: Bool { false }
 
     func isPrimaryOption(_ context: FlowEngine.Context) -> Bool { Self.relyingParty(context) != nil }
 
@@ -143,6 +146,12 @@ struct PasskeyMethod: FlowMethod {
     func beginSignUp(_ context: inout FlowEngine.Context) throws {
         try Self.begin(.enrolment, skippable: false, &context)
     }
+
+    /// Nothing in the account's row: the passkey is stored beside it (``accountCreated(_:user:in:)``).
+    func applyCredential(_ credential: JSONValue, to user: inout UserRecord) throws {}
+
+    /// The passkeys are listed, never counted as set up on the account's row.
+    func isSetUp(on user: UserRecord) -> Bool { false }
 
     func accountCreated(_ credential: JSONValue, user: UserRecord, in repositories: Repositories) async throws {
         var passkey = try credential.decoding(PasskeyCredentialDraft.self).passkey

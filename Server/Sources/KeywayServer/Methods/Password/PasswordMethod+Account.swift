@@ -10,8 +10,11 @@ extension PasswordMethod {
         return [ManageOperation(name: "changePassword", label: "Change the password", needsReverification: true)]
     }
 
+    /// Its operations need no check before the fresh verification.
+    func precheck(_ operation: String, input: NoOperationInput, _ context: FlowEngine.Context, engine: FlowEngine) throws {}
+
     func manage(
-        _ operation: String, input: ManageInput, _ context: inout FlowEngine.Context, engine: FlowEngine,
+        _ operation: String, input: NoOperationInput, _ context: inout FlowEngine.Context, engine: FlowEngine,
         in repositories: Repositories
     ) async throws -> FlowProblem? {
         guard operation == "changePassword" else { throw FlowProblem.invalidStep }

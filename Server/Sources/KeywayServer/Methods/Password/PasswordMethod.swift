@@ -5,10 +5,11 @@ import KeywayProtocol
 /// Passwords: a primary method for accounts that have one, chosen at sign-up when the policy
 /// lists it, changed in account management, and a way to prove again who a user is. Checked with
 /// scrypt outside the flow's transaction, behind ``PasswordGate`` (``FlowEngine/submitPassword(_:password:)``).
-struct PasswordMethod: FlowMethod {
+struct PasswordMethod: PrimaryMethod, ReverifyingMethod, AccountListedMethod, RequiredAtSignUpMethod,
+    AccountOperationsMethod, ConfigurableMethod
+{
     let id: FlowMethodID = .password
 
-    var canBePrimary: Bool { true }
 
     func validate(_ policy: ApplicationPolicy, devMode: Bool) -> [PolicyProblem] {
         guard !(8...128).contains(policy.password.minimumLength) else { return [] }
@@ -18,6 +19,9 @@ struct PasswordMethod: FlowMethod {
                 message: "The minimum password length must be between 8 and 128 characters.")
         ]
     }
+
+    /// A password must be chosen first.
+    var worksWithoutEnrolment: Bool { false }
 
     func isPrimaryOption(_ context: FlowEngine.Context) -> Bool { true }
 
@@ -80,6 +84,9 @@ struct PasswordMethod: FlowMethod {
     func applyCredential(_ credential: JSONValue, to user: inout UserRecord) throws {
         user.passwordHash = try credential.decoding(PasswordCredential.self).hash
     }
+
+    /// Nothing outside the account's row.
+    func accountCreated(_ credential: JSONValue, user: UserRecord, in repositories: Repositories) async throws {}
 
     func isSetUp(on user: UserRecord) -> Bool { user.passwordHash != nil }
 

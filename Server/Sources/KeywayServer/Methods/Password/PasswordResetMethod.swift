@@ -16,7 +16,7 @@ extension AuthenticationMethod {
 /// change the password of an account with a second factor, and a reset abandoned on the way
 /// changes nothing. The code step — its limits, resending, and the notice without a code to an
 /// identifier that has no account — is the code methods' own.
-struct PasswordResetMethod: CodeMethod {
+struct PasswordResetMethod: CodeMethod, OfferingMethod {
     let id: FlowMethodID = .passwordReset
     let channel: CodeChannel = .email
 

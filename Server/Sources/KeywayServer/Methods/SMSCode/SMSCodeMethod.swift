@@ -5,12 +5,12 @@ import KeywayProtocol
 /// SMS codes: a one-time code sent to a phone number. A primary method for a phone identifier,
 /// a second factor once the account has a verified number, one that can be set up within a flow
 /// (`setupSms`: the number, then a code to it), and a way to prove again who a user is.
-struct SMSCodeMethod: CodeMethod {
+struct SMSCodeMethod: CodeMethod, PrimaryMethod, SecondFactorMethod, ReverifyingMethod, AccountListedMethod,
+    SignUpCredentialMethod, AccountOperationsMethod, ConfigurableMethod
+{
     let id: FlowMethodID = .smsOtp
     let channel: CodeChannel = .sms
 
-    var canBePrimary: Bool { true }
-    var canBeSecondFactor: Bool { true }
     var worksWithoutEnrolment: Bool { true }
 
     /// In dev mode codes go to the dev outbox; elsewhere SMS needs a delivery webhook.
@@ -83,6 +83,12 @@ struct SMSCodeMethod: CodeMethod {
         user.phoneVerified = true
     }
 
+    /// Nothing outside the account's row.
+    func accountCreated(_ credential: JSONValue, user: UserRecord, in repositories: Repositories) async throws {}
+
+    /// Codes to a verified number are listed, never counted as set up.
+    func isSetUp(on user: UserRecord) -> Bool { false }
+
     func enrolledMethod(_ context: FlowEngine.Context) -> EnrolledMethod? {
         // The account step is its owner's: the number is shown whole.
         guard let phone = context.user?.verifiedPhone else { return nil }
@@ -96,33 +102,32 @@ struct SMSCodeMethod: CodeMethod {
     }
 
     func routes(_ routes: FlowInputRoutes) {
-        let engine = routes.engine
-        routes.post("phone") { request, context, target in
-            let body = try await RequestDecoding.json(SubmitPhoneRequest.self, from: request, context: context)
-            return try await submitPhone(target, phone: body.phone, engine: engine)
+        routes.input("phone", of: id, as: SubmitPhoneRequest.self, check: { _ = try Self.phone($0.phone) }) { body, method in
+            try await submitPhone(try Self.phone(body.phone), &method)
         }
     }
 
-    /// Takes the phone number of a `setupSms` step and sends it a code.
-    func submitPhone(_ target: FlowEngine.Target, phone raw: String, engine: FlowEngine) async throws -> Step {
+    /// A phone number as typed, normalized; refused unless it is in international form.
+    static func phone(_ raw: String) throws -> String {
         guard let phone = PhoneNumber.normalize(raw) else {
             throw FlowProblem.invalidRequest([
                 InvalidField(
                     name: "phone", reason: "Enter the number in international form: + then the country code and number.")
             ])
         }
-        return try await engine.run(target) { context, repositories in
-            guard let active = context.progress.active(id), (try? active.state(as: CodeStage.self))?.destination == nil
-            else { throw FlowProblem.invalidStep }
-            // A number another account uses gets the same answer as a free one — a code step —
-            // but only a notice goes to it and no code can match; the code sends it costs are
-            // limited per identifier and address like any code, so numbers cannot be probed.
-            let owner = try await repositories.users.find(projectId: context.application.projectId, phone: phone)
-            let free = owner == nil || owner?.id == context.user?.id
-            try await engine.sendCode(
-                self, purpose: active.purpose, to: phone, deliverable: free, &context, in: repositories)
-            return nil
-        }
+        return phone
+    }
+
+    /// Takes the phone number of a `setupSms` step and sends it a code.
+    func submitPhone(_ phone: String, _ method: inout MethodContext) async throws -> FlowProblem? {
+        guard (try? method.state(as: CodeStage.self))?.destination == nil else { throw FlowProblem.invalidStep }
+        // A number another account uses gets the same answer as a free one — a code step —
+        // but only a notice goes to it and no code can match; the code sends it costs are
+        // limited per identifier and address like any code, so numbers cannot be probed.
+        let owner = try await method.repositories.users.find(projectId: method.application.projectId, phone: phone)
+        let free = owner == nil || owner?.id == method.user?.id
+        try await method.sendCode(self, to: phone, deliverable: free)
+        return nil
     }
 
     func codeAccepted(

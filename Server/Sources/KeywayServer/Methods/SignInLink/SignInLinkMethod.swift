@@ -9,7 +9,7 @@ import KeywayProtocol
 /// (``FlowEngine/pollLink(_:)``). Only a `POST` spends a link, so scanners that fetch it spend
 /// nothing; the token is stored as a keyed hash, single use, bound to its flow, and expires with
 /// the code.
-struct SignInLinkMethod: CodeMethod {
+struct SignInLinkMethod: CodeMethod, PrimaryMethod, ConfigurableMethod, StageResourceMethod {
     let id: FlowMethodID = .signInLink
     let channel: CodeChannel = .email
 
@@ -18,7 +18,6 @@ struct SignInLinkMethod: CodeMethod {
         Identifier(stored: destination).phone != nil ? .sms : .email
     }
 
-    var canBePrimary: Bool { true }
     var worksWithoutEnrolment: Bool { true }
 
     func validate(_ policy: ApplicationPolicy, devMode: Bool) -> [PolicyProblem] {

@@ -20,8 +20,11 @@ extension TrustedDeviceMethod {
         ]
     }
 
+    /// Its operations need no check before the fresh verification.
+    func precheck(_ operation: String, input: DeviceOperationInput, _ context: FlowEngine.Context, engine: FlowEngine) throws {}
+
     func manage(
-        _ operation: String, input: ManageInput, _ context: inout FlowEngine.Context, engine: FlowEngine,
+        _ operation: String, input: DeviceOperationInput, _ context: inout FlowEngine.Context, engine: FlowEngine,
         in repositories: Repositories
     ) async throws -> FlowProblem? {
         guard let user = context.user else { throw FlowProblem.internalError }
@@ -48,4 +51,9 @@ extension TrustedDeviceMethod {
             userId: user.id, applicationId: context.application.id, now: context.now)
         return nil
     }
+}
+
+/// What `revokeDevice` reads: the device to stop trusting.
+struct DeviceOperationInput: Codable, Sendable, Equatable {
+    var deviceId: String?
 }

@@ -7,7 +7,7 @@ import KeywayProtocol
 /// enrolled after a second factor (`deviceEnroll`). Never chosen by the user: the engine offers
 /// it (``FlowEngine/namedDeviceCanProve(_:in:)``, ``FlowEngine/deviceCanEnrol(_:)``, as ``FlowSequence`` decides), and
 /// the SDK answers both steps itself.
-struct TrustedDeviceMethod: FlowMethod {
+struct TrustedDeviceMethod: AccountOperationsMethod, SkippableMethod, ConfigurableMethod {
     let id: FlowMethodID = .trustedDevice
 
     /// The device trust settings (``ApplicationPolicy/devices``), each within its range.

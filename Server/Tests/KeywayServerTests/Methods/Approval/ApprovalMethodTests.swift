@@ -14,7 +14,7 @@ struct ApprovalMethodTests {
         context.approverCount = 1
         #expect(method.isEnrolled(context))
         #expect(method.canBeSecondFactor && !method.canBePrimary)
-        #expect(!method.canReverify(context) && !method.canEnrol(context))
+        #expect(!(method as any FlowMethod is any ReverifyingMethod) && !method.canEnrol(context))
     }
 
     @Test func theWaitingStepCarriesTheNumberTheQRDataAndTheExpiry() throws {

@@ -12,7 +12,8 @@ struct PasswordMethodTests {
     @Test func aPrimaryMethodNeverASecondFactor() {
         #expect(method.canBePrimary && !method.canBeSecondFactor && !method.worksWithoutEnrolment)
         #expect(method.isPrimaryOption(FlowContexts.context()))
-        #expect(!method.isEnrolled(FlowContexts.context(user: FlowContexts.user(password: true))))
+        // Never counted as a second factor: it has no such capability.
+        #expect(!(method as any FlowMethod is any SecondFactorMethod))
         #expect(method.canReverify(FlowContexts.context(user: FlowContexts.user(password: true))))
         #expect(!method.canReverify(FlowContexts.context()))
     }

@@ -10,8 +10,10 @@ struct TrustedDeviceMethodTests {
 
     @Test func neverAPolicyMethodNorAChoice() {
         #expect(!method.canBePrimary && !method.canBeSecondFactor)
-        #expect(!AuthenticationMethod.trustedDevice.isSupported && !AuthenticationMethod.trustedDevice.canBeSecondFactor)
-        #expect(!method.isPrimaryOption(FlowContexts.context()) && !method.isEnrolled(FlowContexts.context()))
+        #expect(
+            !MethodRegistry.standard.canBePrimary(.trustedDevice) && !MethodRegistry.standard.canBeSecondFactor(.trustedDevice))
+        // Never offered as a way in nor counted as a second factor: it has neither capability.
+        #expect(!(method as any FlowMethod is any PrimaryMethod) && !(method as any FlowMethod is any SecondFactorMethod))
     }
 
     @Test func enrollingAndProvingDrawTheirOwnSteps() throws {

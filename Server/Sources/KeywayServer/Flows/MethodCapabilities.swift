@@ -1,0 +1,143 @@
+import Foundation
+import KeywayJOSE
+import KeywayProtocol
+
+// What a method can be besides the five requirements of ``FlowMethod``. A method conforms to
+// each capability it has; every requirement of a capability is required (none has a default),
+// so the compiler ties together what only works together, and the engine asks a capability only
+// of the methods that declare it.
+
+/// A way in: an application may list it in ``ApplicationPolicy/primaryMethods``.
+protocol PrimaryMethod: FlowMethod {
+    /// Whether a user can use it without having set it up: a code sent to the identifier works
+    /// from the first visit; a secret or a password must be set up first.
+    var worksWithoutEnrolment: Bool { get }
+    /// Whether it can be the first factor for the flow's identifier (never depending on the
+    /// account, so it reveals nothing about it).
+    func isPrimaryOption(_ context: FlowEngine.Context) -> Bool
+}
+
+/// A second factor: an application may list it in ``ApplicationPolicy/mfaMethods``.
+protocol SecondFactorMethod: FlowMethod {
+    /// Whether the flow's user has it set up as a second factor.
+    func isEnrolled(_ context: FlowEngine.Context) -> Bool
+    /// Whether the user can set it up within the flow.
+    func canEnrol(_ context: FlowEngine.Context) -> Bool
+}
+
+/// A method that proves again who a signed-in user is (account management's re-verification).
+protocol ReverifyingMethod: FlowMethod {
+    /// Whether it can prove again who the flow's user is.
+    func canReverify(_ context: FlowEngine.Context) -> Bool
+}
+
+/// A method an account has or has not set up, listed on the `manageAccount` step.
+protocol AccountListedMethod: FlowMethod {
+    /// How a `manageAccount` step lists it, when the user has it.
+    func enrolledMethod(_ context: FlowEngine.Context) -> EnrolledMethod?
+    /// Whether the account has it set up (the admin API lists these): only methods that need
+    /// setting up answer `true`, never a code sent to the account's identifiers.
+    func isSetUp(on user: UserRecord) -> Bool
+}
+
+/// A method whose set-up during a sign-up is kept in the ``FlowProgress/SignUpDraft`` until the
+/// account exists.
+protocol SignUpCredentialMethod: FlowMethod {
+    /// Writes what a sign-up set up with it into the account the sign-up creates.
+    func applyCredential(_ credential: JSONValue, to user: inout UserRecord) throws
+    /// Stores what a sign-up set up with it outside the account's row (a passkey), once the
+    /// account exists, in the same transaction.
+    func accountCreated(_ credential: JSONValue, user: UserRecord, in repositories: Repositories) async throws
+}
+
+/// A credential a sign-up must set up before the account exists (a password, where the policy
+/// signs in with one).
+protocol RequiredAtSignUpMethod: SignUpCredentialMethod {
+    /// Whether this sign-up must still set it up.
+    func isRequiredAtSignUp(_ context: FlowEngine.Context) -> Bool
+    /// Moves a sign-up to the step that sets it up.
+    func beginSignUp(_ context: inout FlowEngine.Context) throws
+}
+
+/// A method that offers itself, as a skippable step, before a sign-in (or sign-up) completes.
+protocol OfferingMethod: FlowMethod {
+    /// Whether the flow about to complete offers to set it up first.
+    func offersAfterSignIn(_ context: FlowEngine.Context) -> Bool
+    /// Moves the flow to that offer.
+    func beginOffer(_ context: inout FlowEngine.Context) throws
+}
+
+/// A method with operations on a `manageAccount` step (set up, replace, remove, rename).
+protocol AccountOperationsMethod: FlowMethod {
+    /// What its operations read from an operation's body (``NoOperationInput`` when none does).
+    associatedtype Input: Codable & Sendable
+    /// The names of every operation it can offer.
+    var manageOperationNames: [String] { get }
+    /// The operations it offers the user now.
+    func manageOperations(_ context: FlowEngine.Context) -> [ManageOperation]
+    /// Checks an operation's input before a fresh verification is asked for it (so nobody
+    /// verifies for a change that is refused); throws the problem.
+    func precheck(_ operation: String, input: Input, _ context: FlowEngine.Context, engine: FlowEngine) throws
+    /// Runs one of its operations, after a fresh verification when the operation needs one.
+    func manage(
+        _ operation: String, input: Input, _ context: inout FlowEngine.Context, engine: FlowEngine,
+        in repositories: Repositories
+    ) async throws -> FlowProblem?
+    /// Texts of the notices its operations leave on the next step.
+    var notices: [String: String] { get }
+}
+
+/// The input of operations that read nothing from their body.
+struct NoOperationInput: Codable, Sendable, Equatable {}
+
+extension AccountOperationsMethod {
+    /// An operation's body (a JSON object; kept in the flow while a verification is asked for)
+    /// read as the method's ``Input``.
+    func input(from body: JSONValue) throws -> Input {
+        do {
+            return try body.decoding(Input.self)
+        } catch let error as DecodingError {
+            throw FlowProblem.invalidRequest([RequestDecoding.invalidField(for: error)])
+        }
+    }
+
+    /// ``precheck(_:input:_:engine:)`` with the operation's body.
+    func precheck(_ operation: String, body: JSONValue, _ context: FlowEngine.Context, engine: FlowEngine) throws {
+        try precheck(operation, input: try input(from: body), context, engine: engine)
+    }
+
+    /// ``manage(_:input:_:engine:in:)`` with the operation's body.
+    func manage(
+        _ operation: String, body: JSONValue, _ context: inout FlowEngine.Context, engine: FlowEngine,
+        in repositories: Repositories
+    ) async throws -> FlowProblem? {
+        try await manage(operation, input: try input(from: body), &context, engine: engine, in: repositories)
+    }
+}
+
+/// A method whose step can be skipped (a device step).
+protocol SkippableMethod: FlowMethod {
+    /// Answers `skip` on its stage.
+    func skip(_ active: ActiveMethod, _ context: inout FlowEngine.Context, engine: FlowEngine, in repositories: Repositories)
+        async throws -> FlowProblem?
+}
+
+/// A method whose stage holds something outside the flow (a link, an approval request).
+protocol StageResourceMethod: FlowMethod {
+    /// Undoes what its stage holds outside the flow when the flow is cancelled.
+    func cancelled(_ active: ActiveMethod, flowId: String, now: Int64, in repositories: Repositories) async throws
+}
+
+/// A method with settings of its own in the application's policy.
+protocol ConfigurableMethod: FlowMethod {
+    /// The problems of its own settings in `policy` (``ApplicationPolicy/validate(devMode:)`` adds
+    /// them to the policy's).
+    func validate(_ policy: ApplicationPolicy, devMode: Bool) -> [PolicyProblem]
+}
+
+extension FlowMethod {
+    /// Whether it is a way in (``PrimaryMethod``).
+    var canBePrimary: Bool { self is any PrimaryMethod }
+    /// Whether it is a second factor (``SecondFactorMethod``).
+    var canBeSecondFactor: Bool { self is any SecondFactorMethod }
+}

@@ -1,0 +1,79 @@
+import KeywayProtocol
+
+/// The method modules a server runs, in the order steps list them: ``standard`` for the
+/// server's own, and any registry a server is configured with (a method added by a test or an
+/// embedding app is one line: `MethodRegistry.standard.adding(MyMethod())`). The engine, the
+/// routes, policy validation and the admin API all ask the same registry.
+struct MethodRegistry: Sendable {
+    /// Every module, in order.
+    let all: [any FlowMethod]
+    /// The texts of every module's notices and account management's.
+    let noticeTexts: [String: String]
+    private let byId: [FlowMethodID: any FlowMethod]
+
+    init(_ methods: [any FlowMethod]) {
+        all = methods
+        byId = Dictionary(methods.map { ($0.id, $0) }) { first, _ in first }
+        noticeTexts = methods.compactMap { $0 as? any AccountOperationsMethod }.reduce(into: FlowEngine.sessionNotices) {
+            texts, method in texts.merge(method.notices) { first, _ in first }
+        }
+    }
+
+    /// The server's own methods.
+    static let standard = MethodRegistry([
+        EmailCodeMethod(),
+        SMSCodeMethod(),
+        SignInLinkMethod(),
+        AuthenticatorMethod(),
+        // Before the passkey: a reset's new password comes before an offer to make a passkey
+        // (a sign-in asks for one such step at most).
+        PasswordResetMethod(),
+        PasskeyMethod(),
+        PasswordMethod(),
+        ApprovalMethod(),
+        TrustedDeviceMethod(),
+    ])
+
+    /// This registry with `method` after its own.
+    func adding(_ method: any FlowMethod) -> MethodRegistry { MethodRegistry(all + [method]) }
+
+    /// The module with `id`, if this server has it; `federation:<id>` is the upstream provider `<id>`.
+    func module(_ id: FlowMethodID) -> (any FlowMethod)? {
+        byId[id] ?? FederationMethodID.providerId(id.rawValue).map { FederationMethod(providerId: $0) }
+    }
+
+    /// The modules with the capability `Capability`, in order.
+    func all<Capability>(_ capability: Capability.Type) -> [Capability] {
+        all.compactMap { $0 as? Capability }
+    }
+
+    /// The module with `id` if it has the capability `Capability`.
+    func module<Capability>(_ id: FlowMethodID, as capability: Capability.Type) -> Capability? {
+        module(id) as? Capability
+    }
+
+    /// The methods an application may sign in with (``ApplicationPolicy/primaryMethods``).
+    var primaryMethods: [AuthenticationMethod] { all((any PrimaryMethod).self).map(\.id) }
+
+    /// The methods an application may ask for as a second factor.
+    var secondFactors: [AuthenticationMethod] { all((any SecondFactorMethod).self).map(\.id) }
+
+    /// Whether `id` can be a primary method.
+    func canBePrimary(_ id: AuthenticationMethod) -> Bool { module(id, as: (any PrimaryMethod).self) != nil }
+
+    /// Whether `id` can be a second factor.
+    func canBeSecondFactor(_ id: AuthenticationMethod) -> Bool { module(id, as: (any SecondFactorMethod).self) != nil }
+
+    /// Whether `id` works for a user who never set it up (a code sent to the identifier).
+    func worksWithoutEnrolment(_ id: AuthenticationMethod) -> Bool {
+        module(id, as: (any PrimaryMethod).self)?.worksWithoutEnrolment ?? false
+    }
+
+    /// Refuses flow progress whose current stage belongs to a method this server does not have
+    /// (written by another release or another configuration).
+    func check(_ progress: FlowProgress) throws(UnreadableFlowProgress) {
+        if case .method(let active) = progress.stage, module(active.method) == nil {
+            throw UnreadableFlowProgress(reason: "A method this release does not have: \(active.method.rawValue).")
+        }
+    }
+}
