@@ -39,6 +39,13 @@ public struct EciesEnvelope: Codable, Sendable, Hashable {
             nonce: payload.nonce?.base64EncodedString(), timestamp: payload.timestamp)
     }
 
+    /// The envelope as a JSON body (its members in a stable order, absent ones left out).
+    public func json() -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        return (try? encoder.encode(self)) ?? Data()
+    }
+
     /// The payload, or `nil` when the ciphertext or MAC is missing or a value is not Base64.
     public var payload: EciesPayload? {
         guard let encryptedData, let mac, let encrypted = Data(base64Encoded: encryptedData),

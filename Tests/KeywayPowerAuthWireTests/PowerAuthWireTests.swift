@@ -26,6 +26,26 @@ struct PowerAuthWireTests {
         #expect(try Self.json(answer).contains("temporaryKeyId") == false)
     }
 
+    @Test func anEnvelopesJSONBodyIsItsMembersInOrderWithoutTheAbsentOnes() throws {
+        let answer = EciesEnvelope(encryptedData: "ZW5j", mac: "bWFj", nonce: "bm9u", timestamp: 7)
+        #expect(String(decoding: answer.json(), as: UTF8.self) == #"{"encryptedData":"ZW5j","mac":"bWFj","nonce":"bm9u","timestamp":7}"#)
+        #expect(try JSONDecoder().decode(EciesEnvelope.self, from: answer.json()) == answer)
+    }
+
+    @Test func theBackendsEnvelopeKeyMessagesReadAsTheServerWritesThem() throws {
+        let request = EnvelopeKeyRequest(
+            applicationKey: "app", activationId: nil, scope: "application", temporaryKeyId: "tk", ephemeralPublicKey: "ZXBo",
+            nonce: "bm9u", timestamp: 1_700_000_000_000)
+        #expect(try JSONDecoder().decode(EnvelopeKeyRequest.self, from: Data(try Self.json(request).utf8)) == request)
+        // The timestamp is Unix milliseconds: a negative one is not one.
+        let negative = #"{"applicationKey":"app","scope":"application","temporaryKeyId":"tk","ephemeralPublicKey":"ZXBo","nonce":"bm9u","timestamp":-1}"#
+        #expect(throws: DecodingError.self) { try JSONDecoder().decode(EnvelopeKeyRequest.self, from: Data(negative.utf8)) }
+        let answer = try JSONDecoder().decode(
+            EnvelopeKeyAnswer.self,
+            from: Data(#"{"envelopeKey":"a2V5","sharedInfo2Base":"c2k=","associatedData":"YWQ=","version":"3.3","applicationId":"cfg"}"#.utf8))
+        #expect(answer.version == "3.3" && answer.applicationId == "cfg" && answer.activationId == nil)
+    }
+
     @Test func anEnvelopeWithoutCiphertextOrMacOrWithBrokenBase64HasNoPayload() {
         let mac = Data(count: 32).base64EncodedString()
         let data = Data(count: 16).base64EncodedString()

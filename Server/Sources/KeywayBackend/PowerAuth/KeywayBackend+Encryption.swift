@@ -2,6 +2,8 @@ import Crypto
 import Foundation
 import Keyway
 import KeywayPowerAuth
+import KeywayPowerAuthWire
+@_exported import struct KeywayPowerAuthWire.EciesEnvelope
 import KeywayProtocol
 
 /// End-to-end encryption (PowerAuth 3.3 generic encryptor): an app seals a request body for its
@@ -71,14 +73,13 @@ extension KeywayBackend {
                 activationId.utf8.allSatisfy({ (0x21...0x7E).contains($0) })
             else { throw PowerAuthEncryptionError(.invalidRequest, "The activation ID is empty or malformed.") }
         }
-        let envelope = try PowerAuthEncryptedRequest(json: body)
-        let payload = try envelope.payload()
+        let (temporaryKeyId, envelope, payload) = try EciesEnvelope.sealedRequest(json: body)
         let scope: PowerAuthEncryptionScope = activationId == nil ? .application : .activation
         let keys = try await envelopeKeys(
             EnvelopeKeyRequest(
                 applicationKey: applicationKey, activationId: activationId, scope: scope.rawValue,
-                temporaryKeyId: envelope.temporaryKeyId, ephemeralPublicKey: envelope.ephemeralPublicKey,
-                nonce: envelope.nonce, timestamp: envelope.timestamp))
+                temporaryKeyId: temporaryKeyId, ephemeralPublicKey: envelope.ephemeralPublicKey ?? "",
+                nonce: envelope.nonce ?? "", timestamp: payload.timestamp ?? 0))
         guard keys.version == PowerAuthVersion.v33.rawValue, let keyBytes = Data(base64Encoded: keys.envelopeKey),
             let sharedInfo2Base = Data(base64Encoded: keys.sharedInfo2Base),
             let associatedData = Data(base64Encoded: keys.associatedData),
@@ -95,7 +96,7 @@ extension KeywayBackend {
         }
         return PowerAuthDecryptedRequest(
             plaintext: plaintext, scope: scope, applicationId: keys.applicationId, activationId: keys.activationId ?? activationId,
-            userId: keys.userId, temporaryKeyId: envelope.temporaryKeyId, context: context, clock: clock)
+            userId: keys.userId, temporaryKeyId: temporaryKeyId, context: context, clock: clock)
     }
 
     private func envelopeKeys(_ request: EnvelopeKeyRequest) async throws -> EnvelopeKeyAnswer {
@@ -111,28 +112,6 @@ extension KeywayBackend {
         }
         return answer
     }
-}
-
-/// The body of `POST /v1/powerauth/ecies/keys`.
-struct EnvelopeKeyRequest: Encodable {
-    var applicationKey: String
-    var activationId: String?
-    var scope: String
-    var temporaryKeyId: String
-    var ephemeralPublicKey: String
-    var nonce: String
-    var timestamp: UInt64
-}
-
-/// Its answer.
-struct EnvelopeKeyAnswer: Decodable {
-    var envelopeKey: String
-    var sharedInfo2Base: String
-    var associatedData: String
-    var version: String
-    var activationId: String?
-    var userId: String?
-    var applicationId: String?
 }
 
 /// A request the backend opened, and what seals its answer: the same envelope key, a fresh
@@ -170,13 +149,14 @@ public struct PowerAuthDecryptedRequest: Sendable {
     /// Seals a response body for the app that sent the request.
     ///
     /// - Parameter plaintext: The response body.
-    /// - Returns: `{encryptedData, mac, nonce, timestamp}`.
+    /// - Returns: The shared ``EciesEnvelope`` `{encryptedData, mac, nonce, timestamp}`; send
+    ///   ``EciesEnvelope/json()`` as the response body.
     /// - Throws: `PowerAuthError` when the cipher fails.
-    public func encryptResponse(_ plaintext: Data) throws -> PowerAuthEncryptedResponse {
+    public func encryptResponse(_ plaintext: Data) throws -> EciesEnvelope {
         let nonce = Data(SymmetricKey(size: .bits128).withUnsafeBytes { Array($0) })
         let timestamp = UInt64(max(0, clock.now().timeIntervalSince1970 * 1000))
         let payload = try context.encrypt(plaintext, direction: .response, nonce: nonce, timestamp: timestamp)
-        return PowerAuthEncryptedResponse(
+        return EciesEnvelope(
             encryptedData: payload.encryptedData.base64EncodedString(), mac: payload.mac.base64EncodedString(),
             nonce: nonce.base64EncodedString(), timestamp: timestamp)
     }

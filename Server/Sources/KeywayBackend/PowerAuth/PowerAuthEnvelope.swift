@@ -1,5 +1,6 @@
 import Foundation
 import KeywayPowerAuth
+import KeywayPowerAuthWire
 
 /// The scope of an end-to-end encrypted request (PowerAuth 3.3 generic encryptor).
 public enum PowerAuthEncryptionScope: String, Sendable, Hashable, Codable {
@@ -17,62 +18,23 @@ public enum PowerAuthEncryptionScope: String, Sendable, Hashable, Codable {
     }
 }
 
-/// A request body as an app sealed it: the PowerAuth 3.3 JSON envelope
-/// `{temporaryKeyId, ephemeralPublicKey, encryptedData, mac, nonce, timestamp}`.
-public struct PowerAuthEncryptedRequest: Sendable, Hashable, Codable {
-    /// The ID of the temporary key the app sealed with (`/pa/v3/keystore/create`).
-    public var temporaryKeyId: String
-    /// The ephemeral public key (Base64, 33 or 65 bytes).
-    public var ephemeralPublicKey: String
-    /// The ciphertext (Base64).
-    public var encryptedData: String
-    /// The MAC (Base64, 32 bytes).
-    public var mac: String
-    /// The nonce (Base64, 16 bytes).
-    public var nonce: String
-    /// Unix time in milliseconds when the app sealed it.
-    public var timestamp: UInt64
-
-    public init(
-        temporaryKeyId: String, ephemeralPublicKey: String, encryptedData: String, mac: String, nonce: String,
-        timestamp: UInt64
-    ) {
-        self.temporaryKeyId = temporaryKeyId
-        self.ephemeralPublicKey = ephemeralPublicKey
-        self.encryptedData = encryptedData
-        self.mac = mac
-        self.nonce = nonce
-        self.timestamp = timestamp
-    }
-
-    /// Reads and checks a request body: a JSON object with the six fields, Base64 fields of the
-    /// sizes the protocol gives.
+extension EciesEnvelope {
+    /// Reads and checks a request body an app sealed: the PowerAuth 3.3 JSON envelope
+    /// `{temporaryKeyId, ephemeralPublicKey, encryptedData, mac, nonce, timestamp}` (the shared
+    /// ``EciesEnvelope``), every field present, the Base64 fields of the sizes the protocol gives.
     ///
+    /// - Returns: The temporary key it was sealed to and the envelope's binary fields.
     /// - Throws: ``PowerAuthEncryptionError`` with code `invalid_request`.
-    public init(json: Data) throws(PowerAuthEncryptionError) {
+    static func sealedRequest(json: Data) throws(PowerAuthEncryptionError) -> (temporaryKeyId: String, envelope: EciesEnvelope, payload: EciesPayload) {
         guard !json.isEmpty else { throw .init(.invalidRequest, "The request has no body; an encrypted body is required.") }
-        let decoded: PowerAuthEncryptedRequest
-        do {
-            decoded = try JSONDecoder().decode(PowerAuthEncryptedRequest.self, from: json)
-        } catch {
-            throw .init(
-                .invalidRequest,
-                "The body is not a PowerAuth 3.3 envelope {temporaryKeyId, ephemeralPublicKey, encryptedData, mac, nonce, timestamp}.")
-        }
-        try decoded.validate()
-        self = decoded
-    }
-
-    /// The envelope's binary fields, checked.
-    func payload() throws(PowerAuthEncryptionError) -> EciesPayload {
-        try validate()
-        return EciesPayload(
-            encryptedData: Data(base64Encoded: encryptedData)!, mac: Data(base64Encoded: mac)!,
-            ephemeralPublicKey: Data(base64Encoded: ephemeralPublicKey)!, nonce: Data(base64Encoded: nonce)!,
-            timestamp: timestamp)
-    }
-
-    private func validate() throws(PowerAuthEncryptionError) {
+        let notAnEnvelope = PowerAuthEncryptionError(
+            .invalidRequest,
+            "The body is not a PowerAuth 3.3 envelope {temporaryKeyId, ephemeralPublicKey, encryptedData, mac, nonce, timestamp}.")
+        guard let envelope = try? JSONDecoder().decode(EciesEnvelope.self, from: json),
+            let temporaryKeyId = envelope.temporaryKeyId, let ephemeralPublicKey = envelope.ephemeralPublicKey,
+            let encryptedData = envelope.encryptedData, let mac = envelope.mac, let nonce = envelope.nonce,
+            let timestamp = envelope.timestamp
+        else { throw notAnEnvelope }
         guard !temporaryKeyId.isEmpty, temporaryKeyId.utf8.count <= 128,
             temporaryKeyId.utf8.allSatisfy({ (0x21...0x7E).contains($0) })
         else { throw .init(.invalidRequest, "temporaryKeyId is empty or malformed.") }
@@ -82,33 +44,16 @@ public struct PowerAuthEncryptedRequest: Sendable, Hashable, Codable {
         guard let encrypted = Data(base64Encoded: encryptedData), !encrypted.isEmpty, encrypted.count % 16 == 0 else {
             throw .init(.invalidRequest, "encryptedData must be Base64 AES-CBC ciphertext (whole 16-byte blocks).")
         }
-        guard Data(base64Encoded: mac)?.count == 32 else { throw .init(.invalidRequest, "mac must be 32 bytes in Base64.") }
-        guard Data(base64Encoded: nonce)?.count == 16 else { throw .init(.invalidRequest, "nonce must be 16 bytes in Base64.") }
+        guard let macBytes = Data(base64Encoded: mac), macBytes.count == 32 else {
+            throw .init(.invalidRequest, "mac must be 32 bytes in Base64.")
+        }
+        guard let nonceBytes = Data(base64Encoded: nonce), nonceBytes.count == 16 else {
+            throw .init(.invalidRequest, "nonce must be 16 bytes in Base64.")
+        }
         guard timestamp > 0, timestamp < 1 << 53 else { throw .init(.invalidRequest, "timestamp must be Unix milliseconds.") }
-    }
-}
-
-/// A response body sealed for the app: `{encryptedData, mac, nonce, timestamp}`.
-public struct PowerAuthEncryptedResponse: Sendable, Hashable, Codable {
-    /// The ciphertext (Base64).
-    public var encryptedData: String
-    /// The MAC (Base64).
-    public var mac: String
-    /// A fresh nonce (Base64, 16 bytes).
-    public var nonce: String
-    /// Unix time in milliseconds when it was sealed.
-    public var timestamp: UInt64
-
-    public init(encryptedData: String, mac: String, nonce: String, timestamp: UInt64) {
-        self.encryptedData = encryptedData
-        self.mac = mac
-        self.nonce = nonce
-        self.timestamp = timestamp
-    }
-
-    /// The response as JSON.
-    public func json() -> Data {
-        (try? JSONEncoder().encode(self)) ?? Data()
+        let payload = EciesPayload(
+            encryptedData: encrypted, mac: macBytes, ephemeralPublicKey: ephemeral, nonce: nonceBytes, timestamp: timestamp)
+        return (temporaryKeyId, envelope, payload)
     }
 }
 

@@ -85,16 +85,26 @@ struct PowerAuthAdministration: Sendable {
         let now = clock.now().epochMilliseconds
         let secrets = self.secrets
         return try await database.write { repositories in
-            guard let user = try await repositories.users.find(id: userId) else {
-                throw PowerAuthAdminError.userNotFound(userId: userId)
-            }
-            guard let application = try await repositories.applications.find(configId: configId),
-                application.projectId == user.projectId
-            else { throw PowerAuthAdminError.applicationNotFound(configId: configId) }
+            let (user, application) = try await PowerAuthAdministration.userAndApplication(
+                userId: userId, configId: configId, in: repositories)
             return try await Self.insertCode(
                 userId: user.id, applicationId: application.id, lifetime: lifetime, otp: request.otp, commit: commit,
                 name: request.name, secrets: secrets, now: now, in: repositories)
         }
+    }
+
+    /// The user `userId` and the application `configId` of the user's project, or the refusal
+    /// naming the one that is missing.
+    static func userAndApplication(userId: String, configId: String, in repositories: Repositories) async throws
+        -> (UserRecord, ApplicationRecord)
+    {
+        guard let user = try await repositories.users.find(id: userId) else {
+            throw PowerAuthAdminError.userNotFound(userId: userId)
+        }
+        guard let application = try await repositories.applications.find(configId: configId),
+            application.projectId == user.projectId
+        else { throw PowerAuthAdminError.applicationNotFound(configId: configId) }
+        return (user, application)
     }
 
     /// Inserts a new activation code in the caller's transaction (the application's credentials

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import KeywayPowerAuthWire
 import Logging
 import NIOCore
 
@@ -31,7 +32,7 @@ struct PowerAuthBackendRoutes {
             (request: PowerAuthBackendVerification.OfflineRequest, caller) in
             try HTTPResponses.json(try await verification.verifyOffline(request, caller: caller))
         }
-        route("v1/powerauth/ecies/keys", on: router) { (request: PowerAuthBackendServices.EnvelopeKeyRequest, caller) in
+        route("v1/powerauth/ecies/keys", on: router) { (request: EnvelopeKeyRequest, caller) in
             try HTTPResponses.json(try await services.envelopeKey(request, caller: caller))
         }
         route("v1/powerauth/tokens/verify", on: router) { (request: PowerAuthBackendServices.TokenRequest, caller) in

@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import KeywayJOSE
 import KeywayPowerAuth
+import KeywayPowerAuthWire
 import Logging
 
 /// What an app's own backend does with PowerAuth besides verifying signatures, authenticated as
@@ -25,36 +26,12 @@ struct PowerAuthBackendServices: Sendable {
 
     // MARK: - ECIES keys
 
-    /// `POST /v1/powerauth/ecies/keys`.
-    struct EnvelopeKeyRequest: Decodable, Sendable {
-        var applicationKey: String
-        var activationId: String?
-        var scope: String
-        var temporaryKeyId: String
-        var ephemeralPublicKey: String
-        var nonce: String
-        var timestamp: Int64
-    }
-
-    /// The key of one envelope and what the backend needs around it.
-    struct EnvelopeKey: Encodable, Sendable {
-        /// `KEY_ENC ‖ KEY_MAC ‖ KEY_IV`, 48 bytes.
-        var envelopeKey: String
-        var sharedInfo2Base: String
-        var associatedData: String
-        var version: String
-        var activationId: String?
-        var userId: String?
-        /// The Keyway application's configId.
-        var applicationId: String
-    }
-
     /// A refusal of the ECIES key endpoint: `400 {"error", "error_description"}`.
     static func envelopeRefusal(_ code: String, _ description: String) -> OAuthFailure {
         OAuthFailure(status: 400, body: .init(error: code, errorDescription: description))
     }
 
-    func envelopeKey(_ request: EnvelopeKeyRequest, caller: ApplicationRecord) async throws -> EnvelopeKey {
+    func envelopeKey(_ request: EnvelopeKeyRequest, caller: ApplicationRecord) async throws -> EnvelopeKeyAnswer {
         let sharedInfo1: EciesSharedInfo1
         switch request.scope {
         case "application": sharedInfo1 = .applicationScopeGeneric
@@ -81,8 +58,9 @@ struct PowerAuthBackendServices: Sendable {
             (try? PowerAuthKeys.publicKey(ephemeral)) != nil
         else { throw OAuthFailure.invalidRequest("ephemeralPublicKey is not the Base64 of a P-256 point.") }
         let now = clock.now().epochMilliseconds
-        guard request.timestamp > 0 else { throw OAuthFailure.invalidRequest("timestamp is Unix time in milliseconds.") }
-        guard abs(now - request.timestamp) <= Self.timeWindow else {
+        let timestamp = Int64(clamping: request.timestamp)
+        guard timestamp > 0 else { throw OAuthFailure.invalidRequest("timestamp is Unix time in milliseconds.") }
+        guard abs(now - timestamp) <= Self.timeWindow else {
             throw Self.envelopeRefusal(
                 "stale_envelope", "The envelope's timestamp is more than 5 minutes from the server's clock.")
         }
@@ -147,7 +125,7 @@ struct PowerAuthBackendServices: Sendable {
         logger.info(
             "powerauth: envelope key handed out",
             metadata: ["client": "\(caller.configId)", "scope": "\(request.scope)", "activation": "\(activationId ?? "")"])
-        return EnvelopeKey(
+        return EnvelopeKeyAnswer(
             envelopeKey: bytes.base64EncodedString(), sharedInfo2Base: sharedInfo2Base.base64EncodedString(),
             associatedData: EciesContext.associatedData(
                 version: PowerAuthProtocol.version, applicationKey: request.applicationKey, activationID: activationId,

@@ -72,12 +72,8 @@ struct PowerAuthRecoveryService: Sendable {
         let now = clock.now().epochMilliseconds
         let secrets = self.secrets
         return try await database.write { repositories in
-            guard let user = try await repositories.users.find(id: userId) else {
-                throw PowerAuthAdminError.userNotFound(userId: userId)
-            }
-            guard let application = try await repositories.applications.find(configId: configId),
-                application.projectId == user.projectId
-            else { throw PowerAuthAdminError.applicationNotFound(configId: configId) }
+            let (user, application) = try await PowerAuthAdministration.userAndApplication(
+                userId: userId, configId: configId, in: repositories)
             _ = try await PowerAuthCredentials.ensure(applicationId: application.id, secrets: secrets, now: now, in: repositories)
             let (code, puks) = try await PowerAuthRecoveryCodes.derivePostcard(pukCount: pukCount) { code in
                 try await repositories.powerAuthRecoveryCodes.find(

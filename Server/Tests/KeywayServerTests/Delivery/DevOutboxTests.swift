@@ -9,9 +9,11 @@ import Testing
 struct DevOutboxTests {
     func message(to address: String, code: String) -> DeliveryMessage {
         DeliveryMessage(
-            id: "dlv_\(code)", projectId: "prj", flowId: nil, channel: .email, recipient: address, subject: "s",
-            body: Sensitive("b \(code)"), code: Sensitive(code), idempotencyKey: "idk_\(code)", attempt: 1,
-            createdAt: Date())
+            id: "dlv_\(code)",
+            request: DeliveryRequest(
+                projectId: "prj", flowId: nil, channel: .email, recipient: address, subject: "s", body: Sensitive("b \(code)"),
+                code: Sensitive(code), idempotencyKey: "idk_\(code)"),
+            attempt: 1, createdAt: Date())
     }
 
     @Test func keepsTheLatestMessagesAndFiltersByRecipient() async throws {

@@ -53,10 +53,7 @@ struct DeliveryOutboxRepository: Sendable {
                 \(bind: now), \(bind: now))
             """
         ).run()
-        return DeliveryMessage(
-            id: id, projectId: request.projectId, flowId: request.flowId, channel: request.channel,
-            recipient: request.recipient, subject: request.subject, body: request.body, code: request.code,
-            idempotencyKey: request.idempotencyKey, attempt: 1, createdAt: Date(epochMilliseconds: now))
+        return DeliveryMessage(id: id, request: request, attempt: 1, createdAt: Date(epochMilliseconds: now))
     }
 
     /// Whether any message is due at `now`: a cheap read before claiming in a write transaction.
@@ -95,14 +92,15 @@ struct DeliveryOutboxRepository: Sendable {
         return try rows.map { row in
             DeliveryMessage(
                 id: try row.decode(column: "id", as: String.self),
-                projectId: try row.decode(column: "project_id", as: String.self),
-                flowId: try row.decode(column: "flow_id", as: String?.self),
-                channel: CodeChannel(rawValue: try row.decode(column: "channel", as: String.self)),
-                recipient: try row.decode(column: "recipient", as: String.self),
-                subject: try row.decode(column: "subject", as: String.self),
-                body: Sensitive(try row.decode(column: "body", as: String.self)),
-                code: try row.decode(column: "code", as: String?.self).map { Sensitive($0) },
-                idempotencyKey: try row.decode(column: "idempotency_key", as: String.self),
+                request: DeliveryRequest(
+                    projectId: try row.decode(column: "project_id", as: String.self),
+                    flowId: try row.decode(column: "flow_id", as: String?.self),
+                    channel: CodeChannel(rawValue: try row.decode(column: "channel", as: String.self)),
+                    recipient: try row.decode(column: "recipient", as: String.self),
+                    subject: try row.decode(column: "subject", as: String.self),
+                    body: Sensitive(try row.decode(column: "body", as: String.self)),
+                    code: try row.decode(column: "code", as: String?.self).map { Sensitive($0) },
+                    idempotencyKey: try row.decode(column: "idempotency_key", as: String.self)),
                 attempt: Int(try row.decode(column: "attempts", as: Int64.self)),
                 createdAt: Date(epochMilliseconds: try row.decode(column: "created_at", as: Int64.self)))
         }
