@@ -80,7 +80,7 @@ extension FlowEngine {
     ) async throws {
         guard let module = methods.module(method) else { throw FlowProblem.methodUnavailable }
         context.progress.chosenFrom = nil
-        try await module.begin(purpose, &context, engine: self, in: repositories)
+        try await beginStage(of: module, for: purpose, &context, in: repositories)
     }
 
     /// The choice the current method stage can go back to (`anotherMethod`), if any: the one it

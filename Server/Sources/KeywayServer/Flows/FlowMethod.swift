@@ -28,10 +28,9 @@ protocol FlowMethod: Sendable {
     var id: FlowMethodID { get }
     /// The choice offering it for `purpose`.
     func option(for purpose: MethodPurpose, _ context: FlowEngine.Context) -> MethodOption
-    /// Moves the flow to its stage for `purpose` (sending a code where it needs one).
-    func begin(
-        _ purpose: MethodPurpose, _ context: inout FlowEngine.Context, engine: FlowEngine, in repositories: Repositories
-    ) async throws
+    /// Moves the flow to its stage for `purpose` (``MethodContext/keep(_:)`` its state, or send a
+    /// code where it needs one).
+    func begin(_ purpose: MethodPurpose, _ method: inout MethodContext) async throws
     /// Fills in the step of its stage.
     func step(
         for active: ActiveMethod, _ context: FlowEngine.Context, into draft: inout StepDraft, using resources: StepResources)

@@ -13,19 +13,29 @@ import KeywayProtocol
 struct MethodContext: Sendable {
     /// The method the input is for.
     let method: FlowMethodID
+    /// What the method's stage is for (a first factor, a second, a re-verification, …).
+    let purpose: MethodPurpose
     /// The repositories of the request's transaction.
     let repositories: Repositories
     fileprivate var flow: FlowEngine.Context
-    fileprivate let active: ActiveMethod
+    /// The stage the flow is at; `nil` while the method begins it.
+    fileprivate let active: ActiveMethod?
     private let engine: FlowEngine
 
-    fileprivate init(method: FlowMethodID, active: ActiveMethod, flow: FlowEngine.Context, engine: FlowEngine, repositories: Repositories) {
+    fileprivate init(
+        method: FlowMethodID, purpose: MethodPurpose, active: ActiveMethod?, flow: FlowEngine.Context, engine: FlowEngine,
+        repositories: Repositories
+    ) {
         self.method = method
+        self.purpose = purpose
         self.active = active
         self.flow = flow
         self.engine = engine
         self.repositories = repositories
     }
+
+    /// Everything the flow holds, to read; what a method changes goes through the calls below.
+    var context: FlowEngine.Context { flow }
 
     /// The flow's ID.
     var flowId: String { flow.flow.id }
@@ -44,8 +54,6 @@ struct MethodContext: Sendable {
     var isAccountManagement: Bool { flow.progress.isManage }
     /// The identifier the flow started with.
     var identifier: Identifier { flow.identifier }
-    /// What the method's stage is for (a first factor, a second, a re-verification, …).
-    var purpose: MethodPurpose { active.purpose }
     /// The request's time, in milliseconds since 1970.
     var now: Int64 { flow.now }
     /// How many wrong answers the method's stage has had in this flow.
@@ -53,13 +61,14 @@ struct MethodContext: Sendable {
 
     /// The stage's state, as the method's `begin` wrote it.
     func state<State: Decodable>(as type: State.Type) throws -> State {
-        guard let state = try? active.state(as: type) else { throw FlowProblem.invalidStep }
+        guard let state = try? active?.state(as: type) else { throw FlowProblem.invalidStep }
         return state
     }
 
-    /// Keeps `state` as the stage's state (written with the flow).
+    /// Keeps `state` as the stage's state (written with the flow); in `begin`, this moves the
+    /// flow to the method's stage for ``purpose``. Keep before ``prove(amr:)``, which moves on.
     mutating func keep<State: Encodable>(_ state: State) throws {
-        flow.progress.stage = .method(try ActiveMethod(method, purpose: active.purpose, state: state))
+        flow.progress.stage = .method(try ActiveMethod(method, purpose: purpose, state: state))
     }
 
     /// Counts this check against the client address's limit over all identifiers (refused with
@@ -117,8 +126,18 @@ struct MethodContext: Sendable {
     /// (``FlowEngine/sendCode(_:purpose:to:deliverable:_:in:)``), which then holds the stage;
     /// an undeliverable destination (a number another account has) gets a notice and no code.
     mutating func sendCode(_ codeMethod: some CodeMethod, to destination: String, deliverable: Bool = true) async throws {
-        try await engine.sendCode(codeMethod, purpose: active.purpose, to: destination, deliverable: deliverable, &flow, in: repositories)
+        try await engine.sendCode(codeMethod, purpose: purpose, to: destination, deliverable: deliverable, &flow, in: repositories)
     }
+
+    /// Queues an event for the project's backend (its events webhook), written to the outbox
+    /// with the request.
+    mutating func queueEvent(_ event: DeliveryRequest) {
+        flow.events.append(event)
+    }
+
+    /// The upstream providers' discovery documents and key sets, cached (the federation
+    /// method's).
+    var upstream: UpstreamProviders { engine.upstream }
 
     /// Seals a secret to `purpose` with the server's key, for the method's state or records.
     func seal(_ secret: [UInt8], purpose: String) throws -> String {
@@ -186,10 +205,24 @@ extension MethodContext {
         try await engine.run(target) { flow, repositories in
             guard let active = flow.progress.active(method) else { throw FlowProblem.invalidStep }
             var methodContext = MethodContext(
-                method: method, active: active, flow: flow, engine: engine, repositories: repositories)
+                method: method, purpose: active.purpose, active: active, flow: flow, engine: engine,
+                repositories: repositories)
             let problem = try await handler(&methodContext)
             flow = methodContext.flow
             return problem
         }
+    }
+}
+
+extension FlowEngine {
+    /// Moves the flow to `module`'s stage for `purpose`: the module's `begin` with a
+    /// ``MethodContext`` of the flow.
+    func beginStage(
+        of module: any FlowMethod, for purpose: MethodPurpose, _ context: inout Context, in repositories: Repositories
+    ) async throws {
+        var methodContext = MethodContext(
+            method: module.id, purpose: purpose, active: nil, flow: context, engine: self, repositories: repositories)
+        try await module.begin(purpose, &methodContext)
+        context = methodContext.flow
     }
 }

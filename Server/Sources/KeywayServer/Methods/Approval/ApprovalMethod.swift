@@ -18,11 +18,46 @@ struct ApprovalMethod: SecondFactorMethod, StageResourceMethod {
         MethodOption(id: id.rawValue, type: id, label: "Approve on another trusted device")
     }
 
-    func begin(
-        _ purpose: MethodPurpose, _ context: inout FlowEngine.Context, engine: FlowEngine, in repositories: Repositories
-    ) async throws {
+    func begin(_ purpose: MethodPurpose, _ method: inout MethodContext) async throws {
         guard purpose == .secondFactor else { throw FlowProblem.methodUnavailable }
-        try await engine.requestApproval(&context, in: repositories)
+        try await requestApproval(&method)
+    }
+
+    /// Opens an approval request for the flow and moves to `awaitApproval`; tells the project's
+    /// backend (`approval.requested`) when it receives events.
+    private func requestApproval(_ method: inout MethodContext) async throws {
+        guard let user = method.user else { throw FlowProblem.methodUnavailable }
+        let context = method.context
+        let settings = context.policy.devices
+        let secret = SecureRandom.token(prefix: "kqr")
+        let approval = ApprovalRecord(
+            id: SecureRandom.identifier(prefix: "apr"), flowId: context.flow.id, applicationId: context.application.id,
+            userId: user.id, matchingNumber: String(Int.random(in: 10...99)), qrSecretHash: sha256Hex(secret),
+            state: .pending, location: context.location, userAgent: context.progress.device.userAgent, createdAt: context.now,
+            expiresAt: context.now + Int64(settings.approvalLifetimeSeconds) * 1000)
+        try await method.repositories.approvals.insert(approval)
+        try method.keep(
+            ApprovalStage(
+                approvalId: approval.id,
+                sealedSecret: try method.seal(Array(secret.utf8), purpose: "approval:\(context.flow.id)"),
+                matchingNumber: approval.matchingNumber, expiresAt: approval.expiresAt))
+        if context.policy.sendsEvents {
+            let event = ApprovalRequestedEvent(
+                type: "approval.requested", approvalId: approval.id, userId: user.id,
+                applicationName: context.application.name, configId: context.application.configId,
+                matchingNumber: approval.matchingNumber, location: approval.location, userAgent: approval.userAgent,
+                createdAt: Date(epochMilliseconds: approval.createdAt),
+                expiresAt: Date(epochMilliseconds: approval.expiresAt))
+            let encoder = JSONEncoder()
+            encoder.dateEncodingStrategy = .iso8601
+            encoder.outputFormatting = .sortedKeys
+            method.queueEvent(
+                DeliveryRequest(
+                    projectId: context.application.projectId, flowId: context.flow.id, channel: .event,
+                    recipient: user.id, subject: event.type,
+                    body: Sensitive(String(decoding: try encoder.encode(event), as: UTF8.self)), code: nil,
+                    idempotencyKey: SecureRandom.identifier(prefix: "idk")))
+        }
     }
 
     func step(for active: ActiveMethod, _ context: FlowEngine.Context, into draft: inout StepDraft, using resources: StepResources) {

@@ -22,43 +22,6 @@ extension FlowEngine {
         return count
     }
 
-    /// Opens an approval request for the flow and moves to `awaitApproval`; tells the project's
-    /// backend (`approval.requested`) when it receives events.
-    func requestApproval(_ context: inout Context, in repositories: Repositories) async throws {
-        guard let user = context.user else { throw FlowProblem.methodUnavailable }
-        let settings = context.policy.devices
-        let secret = SecureRandom.token(prefix: "kqr")
-        let approval = ApprovalRecord(
-            id: SecureRandom.identifier(prefix: "apr"), flowId: context.flow.id, applicationId: context.application.id,
-            userId: user.id, matchingNumber: String(Int.random(in: 10...99)), qrSecretHash: sha256Hex(secret),
-            state: .pending, location: context.location, userAgent: context.progress.device.userAgent, createdAt: context.now,
-            expiresAt: context.now + Int64(settings.approvalLifetimeSeconds) * 1000)
-        try await repositories.approvals.insert(approval)
-        context.progress.stage = .method(
-            try ActiveMethod(
-                .deviceApproval, purpose: .secondFactor,
-                state: ApprovalStage(
-                    approvalId: approval.id,
-                    sealedSecret: try secrets.seal(Array(secret.utf8), purpose: "approval:\(context.flow.id)"),
-                    matchingNumber: approval.matchingNumber, expiresAt: approval.expiresAt)))
-        if context.policy.sendsEvents {
-            let event = ApprovalRequestedEvent(
-                type: "approval.requested", approvalId: approval.id, userId: user.id,
-                applicationName: context.application.name, configId: context.application.configId,
-                matchingNumber: approval.matchingNumber, location: approval.location, userAgent: approval.userAgent,
-                createdAt: Date(epochMilliseconds: approval.createdAt),
-                expiresAt: Date(epochMilliseconds: approval.expiresAt))
-            let encoder = JSONEncoder()
-            encoder.dateEncodingStrategy = .iso8601
-            encoder.outputFormatting = .sortedKeys
-            context.events.append(
-                DeliveryRequest(
-                    projectId: context.application.projectId, flowId: context.flow.id, channel: .event,
-                    recipient: user.id, subject: event.type,
-                    body: Sensitive(String(decoding: try encoder.encode(event), as: UTF8.self)), code: nil,
-                    idempotencyKey: SecureRandom.identifier(prefix: "idk")))
-        }
-    }
 }
 
 /// The body of the `approval.requested` event sent to the project's events webhook.

@@ -25,7 +25,7 @@ extension AuthenticatorMethod {
         guard var user = context.user else { throw FlowProblem.internalError }
         switch operation {
         case "setupTotp":
-            try await begin(.enrolment, &context, engine: engine, in: repositories)
+            try await engine.beginStage(of: self, for: .enrolment, &context, in: repositories)
         case "removeTotp":
             guard engine.keepsASecondFactor(without: id, context) else { return .lastSecondFactor }
             user.totpSecret = nil

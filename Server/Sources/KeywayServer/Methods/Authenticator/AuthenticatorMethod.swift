@@ -32,14 +32,12 @@ struct AuthenticatorMethod: PrimaryMethod, SecondFactorMethod, ReverifyingMethod
             label: purpose == .enrolment ? "Set up an authenticator app" : "Use your authenticator app")
     }
 
-    func begin(
-        _ purpose: MethodPurpose, _ context: inout FlowEngine.Context, engine: FlowEngine, in repositories: Repositories
-    ) async throws {
+    func begin(_ purpose: MethodPurpose, _ method: inout MethodContext) async throws {
         var state = AuthenticatorStage()
         if purpose == .enrolment {
-            state.sealedSecret = try engine.secrets.seal(OneTimePassword.newSecret(), purpose: "totp")
+            state.sealedSecret = try method.seal(OneTimePassword.newSecret(), purpose: "totp")
         }
-        context.progress.stage = .method(try ActiveMethod(id, purpose: purpose, state: state))
+        try method.keep(state)
     }
 
     func step(for active: ActiveMethod, _ context: FlowEngine.Context, into draft: inout StepDraft, using resources: StepResources) {

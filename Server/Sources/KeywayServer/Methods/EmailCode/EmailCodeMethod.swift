@@ -32,11 +32,9 @@ struct EmailCodeMethod: CodeMethod, PrimaryMethod, SecondFactorMethod, Reverifyi
             id: id.rawValue, type: id, label: masked.map { "Email a code to \($0)" } ?? "Email a code", destination: masked)
     }
 
-    func begin(
-        _ purpose: MethodPurpose, _ context: inout FlowEngine.Context, engine: FlowEngine, in repositories: Repositories
-    ) async throws {
-        guard let destination = destination(for: purpose, context) else { throw FlowProblem.methodUnavailable }
-        try await engine.sendCode(self, purpose: purpose, to: destination, &context, in: repositories)
+    func begin(_ purpose: MethodPurpose, _ method: inout MethodContext) async throws {
+        guard let destination = destination(for: purpose, method.context) else { throw FlowProblem.methodUnavailable }
+        try await method.sendCode(self, to: destination)
     }
 
     func step(for active: ActiveMethod, _ context: FlowEngine.Context, into draft: inout StepDraft, using resources: StepResources) {

@@ -40,13 +40,12 @@ struct FederationMethod: FlowMethod {
             provider: FederationProvider(id: providerId, label: label, iconURL: provider?.iconURL))
     }
 
-    func begin(
-        _ purpose: MethodPurpose, _ context: inout FlowEngine.Context, engine: FlowEngine, in repositories: Repositories
-    ) async throws {
+    func begin(_ purpose: MethodPurpose, _ method: inout MethodContext) async throws {
+        let context = method.context
         guard purpose == .primary, let provider = provider(context) else { throw FlowProblem.methodUnavailable }
         let metadata: ProviderMetadata
         do {
-            metadata = try await engine.upstream.discovery.metadata(issuer: provider.issuer)
+            metadata = try await method.upstream.discovery.metadata(issuer: provider.issuer)
         } catch {
             throw FlowProblem.methodUnavailable
         }
@@ -54,18 +53,18 @@ struct FederationMethod: FlowMethod {
         let nonce = SecureRandom.token(prefix: "fno")
         let verifier = SecureRandom.token(prefix: "fpk")
         let purposeKey = "federation:\(context.flow.id)"
-        try await repositories.federatedIdentities.insertState(
+        try await method.repositories.federatedIdentities.insertState(
             FederationStateRecord(
                 stateHash: sha256Hex(state), flowId: context.flow.id, providerId: provider.id,
-                sealedNonce: try engine.secrets.seal(Array(nonce.utf8), purpose: purposeKey),
-                sealedVerifier: try engine.secrets.seal(Array(verifier.utf8), purpose: purposeKey),
+                sealedNonce: try method.seal(Array(nonce.utf8), purpose: purposeKey),
+                sealedVerifier: try method.seal(Array(verifier.utf8), purpose: purposeKey),
                 createdAt: context.now, expiresAt: context.now + Self.stateLifetime))
         var components = URLComponents(string: metadata.authorizationEndpoint)
         var items = components?.queryItems ?? []
         items += [
             URLQueryItem(name: "response_type", value: "code"),
             URLQueryItem(name: "client_id", value: provider.clientId),
-            URLQueryItem(name: "redirect_uri", value: Self.callbackURL(engine)),
+            URLQueryItem(name: "redirect_uri", value: Self.callbackURL(issuer: context.audience)),
             URLQueryItem(name: "scope", value: provider.scopes.joined(separator: " ")),
             URLQueryItem(name: "state", value: state),
             URLQueryItem(name: "nonce", value: nonce),
@@ -77,13 +76,16 @@ struct FederationMethod: FlowMethod {
         guard let url = components?.url?.absoluteString else { throw FlowProblem.methodUnavailable }
         let returnScheme =
             context.progress.authorization?.redirectURI.flatMap { URL(string: $0)?.scheme?.lowercased() } ?? "https"
-        context.progress.stage = .method(
-            try ActiveMethod(id, purpose: .primary, state: FederationStage(url: url, returnScheme: returnScheme)))
+        try method.keep(FederationStage(url: url, returnScheme: returnScheme))
     }
 
     /// Where providers send the browser back: `<issuer>/v1/federation/callback`.
     static func callbackURL(_ engine: FlowEngine) -> String {
-        let issuer = engine.issuer()
+        callbackURL(issuer: engine.issuer())
+    }
+
+    /// Where providers send the browser back, under `issuer`.
+    static func callbackURL(issuer: String) -> String {
         return (issuer.hasSuffix("/") ? String(issuer.dropLast()) : issuer) + "/v1/federation/callback"
     }
 

@@ -48,11 +48,9 @@ struct PasskeyMethod: PrimaryMethod, SecondFactorMethod, ReverifyingMethod, Acco
         MethodOption(id: id.rawValue, type: id, label: purpose == .enrolment ? "Create a passkey" : "Use a passkey")
     }
 
-    func begin(
-        _ purpose: MethodPurpose, _ context: inout FlowEngine.Context, engine: FlowEngine, in repositories: Repositories
-    ) async throws {
+    func begin(_ purpose: MethodPurpose, _ method: inout MethodContext) async throws {
         // Chosen among the second factors to set up: the new passkey proves the second factor.
-        try Self.begin(purpose, skippable: false, provesSecondFactor: purpose == .enrolment, &context)
+        try method.keep(Self.stage(purpose, skippable: false, provesSecondFactor: purpose == .enrolment, method.context))
     }
 
     /// Moves the flow to a new ceremony for `purpose` with a fresh challenge: making a passkey
@@ -61,13 +59,22 @@ struct PasskeyMethod: PrimaryMethod, SecondFactorMethod, ReverifyingMethod, Acco
         _ purpose: MethodPurpose, skippable: Bool, provesSecondFactor: Bool = false, challenge: String? = nil,
         _ context: inout FlowEngine.Context
     ) throws {
+        let state = try stage(purpose, skippable: skippable, provesSecondFactor: provesSecondFactor, challenge: challenge, context)
+        context.progress.stage = .method(try ActiveMethod(.passkey, purpose: purpose, state: state))
+    }
+
+    /// The state of a new ceremony for `purpose`.
+    static func stage(
+        _ purpose: MethodPurpose, skippable: Bool, provesSecondFactor: Bool = false, challenge: String? = nil,
+        _ context: FlowEngine.Context
+    ) throws -> PasskeyStage {
         var state = PasskeyStage(challenge: challenge ?? Base64URL.encode(Data(SecureRandom.bytes(32))))
         if purpose == .enrolment {
             state.userHandle = try userHandle(context)
             if skippable { state.skippable = true }
             if provesSecondFactor { state.provesSecondFactor = true }
         }
-        context.progress.stage = .method(try ActiveMethod(.passkey, purpose: purpose, state: state))
+        return state
     }
 
     /// A new challenge for the current ceremony: after any answer, accepted or refused, so a

@@ -31,10 +31,8 @@ struct PasswordMethod: PrimaryMethod, ReverifyingMethod, AccountListedMethod, Re
         MethodOption(id: id.rawValue, type: id, label: "Enter your password")
     }
 
-    func begin(
-        _ purpose: MethodPurpose, _ context: inout FlowEngine.Context, engine: FlowEngine, in repositories: Repositories
-    ) async throws {
-        context.progress.stage = .method(try ActiveMethod(id, purpose: purpose, state: PasswordStage(purpose: .signIn)))
+    func begin(_ purpose: MethodPurpose, _ method: inout MethodContext) async throws {
+        try method.keep(PasswordStage(purpose: .signIn))
     }
 
     /// Asks for a new password: the one of the account a sign-up creates (`create`), a new one for

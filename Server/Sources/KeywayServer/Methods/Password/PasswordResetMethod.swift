@@ -47,11 +47,9 @@ struct PasswordResetMethod: CodeMethod, OfferingMethod {
         MethodOption(id: id.rawValue, type: id, label: "Reset your password")
     }
 
-    func begin(
-        _ purpose: MethodPurpose, _ context: inout FlowEngine.Context, engine: FlowEngine, in repositories: Repositories
-    ) async throws {
-        guard let destination = Self.destination(context) else { throw FlowProblem.methodUnavailable }
-        try await engine.sendCode(self, purpose: purpose, to: destination, &context, in: repositories)
+    func begin(_ purpose: MethodPurpose, _ method: inout MethodContext) async throws {
+        guard let destination = Self.destination(method.context) else { throw FlowProblem.methodUnavailable }
+        try await method.sendCode(self, to: destination)
     }
 
     func step(for active: ActiveMethod, _ context: FlowEngine.Context, into draft: inout StepDraft, using resources: StepResources) {

@@ -29,7 +29,7 @@ extension SMSCodeMethod {
         guard var user = context.user else { throw FlowProblem.internalError }
         switch operation {
         case "setupSms":
-            try await begin(.enrolment, &context, engine: engine, in: repositories)
+            try await engine.beginStage(of: self, for: .enrolment, &context, in: repositories)
         case "removeSms":
             if user.email == nil { return .lastIdentifier }
             guard engine.keepsASecondFactor(without: id, context) else { return .lastSecondFactor }

@@ -46,16 +46,14 @@ struct SMSCodeMethod: CodeMethod, PrimaryMethod, SecondFactorMethod, Reverifying
             id: id.rawValue, type: id, label: masked.map { "Text a code to \($0)" } ?? "Text a code", destination: masked)
     }
 
-    func begin(
-        _ purpose: MethodPurpose, _ context: inout FlowEngine.Context, engine: FlowEngine, in repositories: Repositories
-    ) async throws {
+    func begin(_ purpose: MethodPurpose, _ method: inout MethodContext) async throws {
         if purpose == .enrolment {
             // The number first (`setupSms`), then a code to it.
-            context.progress.stage = .method(try ActiveMethod(id, purpose: purpose, state: CodeStage()))
+            try method.keep(CodeStage())
             return
         }
-        guard let destination = destination(for: purpose, context) else { throw FlowProblem.methodUnavailable }
-        try await engine.sendCode(self, purpose: purpose, to: destination, &context, in: repositories)
+        guard let destination = destination(for: purpose, method.context) else { throw FlowProblem.methodUnavailable }
+        try await method.sendCode(self, to: destination)
     }
 
     func step(for active: ActiveMethod, _ context: FlowEngine.Context, into draft: inout StepDraft, using resources: StepResources) {

@@ -46,11 +46,9 @@ struct SignInLinkMethod: CodeMethod, PrimaryMethod, ConfigurableMethod, StageRes
         return MethodOption(id: id.rawValue, type: id, label: label, destination: masked)
     }
 
-    func begin(
-        _ purpose: MethodPurpose, _ context: inout FlowEngine.Context, engine: FlowEngine, in repositories: Repositories
-    ) async throws {
-        guard purpose == .primary, let destination = destination(context) else { throw FlowProblem.methodUnavailable }
-        try await engine.sendCode(self, purpose: purpose, to: destination, &context, in: repositories)
+    func begin(_ purpose: MethodPurpose, _ method: inout MethodContext) async throws {
+        guard purpose == .primary, let destination = destination(method.context) else { throw FlowProblem.methodUnavailable }
+        try await method.sendCode(self, to: destination)
     }
 
     func step(for active: ActiveMethod, _ context: FlowEngine.Context, into draft: inout StepDraft, using resources: StepResources) {

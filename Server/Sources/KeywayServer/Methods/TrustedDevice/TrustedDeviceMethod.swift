@@ -41,9 +41,7 @@ struct TrustedDeviceMethod: AccountOperationsMethod, SkippableMethod, Configurab
         MethodOption(id: id.rawValue, type: id, label: "Use this trusted device")
     }
 
-    func begin(
-        _ purpose: MethodPurpose, _ context: inout FlowEngine.Context, engine: FlowEngine, in repositories: Repositories
-    ) async throws {
+    func begin(_ purpose: MethodPurpose, _ method: inout MethodContext) async throws {
         // Offered by the engine, never chosen.
         throw FlowProblem.methodUnavailable
     }

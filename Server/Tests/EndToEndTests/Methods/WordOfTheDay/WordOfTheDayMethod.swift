@@ -5,8 +5,8 @@ import KeywayProtocol
 
 /// A method the server does not have, written as a method's folder is: the word of the day, a
 /// way in for accounts whose users were told a word. It shows what adding a method takes — this
-/// folder and one registry line (``WordOfTheDayTests``) — and nothing in `Flows/`: its input runs
-/// through ``MethodContext`` (it never extends the engine), its step is an open kind the SDK
+/// folder and one registry line (``WordOfTheDayTests``) — and nothing in `Flows/`: its stage and
+/// input go through ``MethodContext`` (it never sees the engine), its step is an open kind the SDK
 /// renders as `unrecognized`, and its dependency (the word) is its own.
 struct WordOfTheDayMethod: PrimaryMethod {
     static let id = FlowMethodID(rawValue: "wordOfTheDay")
@@ -27,10 +27,8 @@ struct WordOfTheDayMethod: PrimaryMethod {
         MethodOption(id: id.rawValue, type: id, label: "Enter the word of the day")
     }
 
-    func begin(
-        _ purpose: MethodPurpose, _ context: inout FlowEngine.Context, engine: FlowEngine, in repositories: Repositories
-    ) async throws {
-        context.progress.stage = .method(try ActiveMethod(id, purpose: purpose, state: WordStage(shownAt: context.now)))
+    func begin(_ purpose: MethodPurpose, _ method: inout MethodContext) async throws {
+        try method.keep(WordStage(shownAt: method.now))
     }
 
     func step(
