@@ -19,7 +19,7 @@ let package = Package(
         .library(name: "KeywayJOSE", targets: ["KeywayJOSE"]),
         .library(name: "KeywayUI", targets: ["KeywayUI"]),
         .library(name: "KeywayPowerAuth", targets: ["KeywayPowerAuth"]),
-        .library(name: "KeywayActivation", targets: ["KeywayActivation"]),
+        .library(name: "KeywayPowerAuthClient", targets: ["KeywayPowerAuthClient"]),
         .library(name: "KeywayCBOR", targets: ["KeywayCBOR"]),
         .library(name: "KeywayPowerAuthWire", targets: ["KeywayPowerAuthWire"]),
         .library(name: "KeywayPasswords", targets: ["KeywayPasswords"]),
@@ -91,7 +91,7 @@ let package = Package(
             swiftSettings: strict
         ),
         .target(
-            name: "KeywayActivation",
+            name: "KeywayPowerAuthClient",
             dependencies: [
                 "Keyway",
                 "KeywayPowerAuth",
@@ -102,9 +102,9 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(
-            name: "KeywayActivationTests",
+            name: "KeywayPowerAuthClientTests",
             dependencies: [
-                "KeywayActivation", "KeywayPasswords", "KeywayPowerAuthWire", "Keyway", "KeywayPowerAuth", .product(name: "Crypto", package: "swift-crypto"),
+                "KeywayPowerAuthClient", "KeywayPasswords", "KeywayPowerAuthWire", "Keyway", "KeywayPowerAuth", .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
             ],
             swiftSettings: strict
@@ -139,7 +139,7 @@ let package = Package(
         ),
         .testTarget(
             name: "DocSnippetTests",
-            dependencies: ["Keyway", "KeywayUI", "KeywayActivation", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["Keyway", "KeywayUI", "KeywayPowerAuthClient", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: strict
         ),
     ],

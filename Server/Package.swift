@@ -128,7 +128,7 @@ let package = Package(
             name: "keyway",
             dependencies: [
                 .product(name: "Keyway", package: sdk), .product(name: "KeywayUI", package: sdk),
-                .product(name: "KeywayActivation", package: sdk),
+                .product(name: "KeywayPowerAuthClient", package: sdk),
                 "KeywayQR", "KeywayLoopback",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -165,7 +165,7 @@ let package = Package(
         .testTarget(
             name: "KeywayCLITests",
             dependencies: [
-                "keyway", .product(name: "KeywayActivation", package: sdk),
+                "keyway", .product(name: "KeywayPowerAuthClient", package: sdk),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict
@@ -209,7 +209,7 @@ let package = Package(
         .testTarget(
             name: "EndToEndTests",
             dependencies: [
-                .product(name: "Keyway", package: sdk), .product(name: "KeywayUI", package: sdk), "KeywayServer", .product(name: "KeywayProtocol", package: sdk), .product(name: "KeywayJOSE", package: sdk), .product(name: "KeywayPowerAuth", package: sdk), .product(name: "KeywayActivation", package: sdk), "KeywayBackend", "KeywayTestSupport",
+                .product(name: "Keyway", package: sdk), .product(name: "KeywayUI", package: sdk), "KeywayServer", .product(name: "KeywayProtocol", package: sdk), .product(name: "KeywayJOSE", package: sdk), .product(name: "KeywayPowerAuth", package: sdk), .product(name: "KeywayPowerAuthClient", package: sdk), "KeywayBackend", "KeywayTestSupport",
                 .product(name: "KeywayCBOR", package: sdk),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),

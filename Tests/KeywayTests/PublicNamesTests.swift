@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// An app imports several of the SDK's modules at once (`Keyway` with `KeywayUI`, `KeywayActivation`
+/// An app imports several of the SDK's modules at once (`Keyway` with `KeywayUI`, `KeywayPowerAuthClient`
 /// or `KeywayPowerAuth`; a backend `KeywayBackend` beside them): a type name declared public in two
 /// of them cannot be written in that app without its module's name. The server reads the wire
 /// types of `KeywayProtocol`, `KeywayJOSE` and `KeywayPowerAuth`; a type of its own with one of
@@ -14,7 +14,7 @@ struct PublicNamesTests {
     /// The modules an app or an app's backend imports.
     static let sdkModules = [
         "Sources/Keyway", "Sources/KeywayProtocol", "Sources/KeywayJOSE", "Sources/KeywayUI", "Sources/KeywayPowerAuth",
-        "Sources/KeywayActivation", "Sources/KeywayCBOR", "Sources/KeywayPowerAuthWire", "Sources/KeywayPasswords",
+        "Sources/KeywayPowerAuthClient", "Sources/KeywayCBOR", "Sources/KeywayPowerAuthWire", "Sources/KeywayPasswords",
         "Server/Sources/KeywayBackend",
     ]
 

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import Keyway
-import KeywayActivation
+import KeywayPowerAuthClient
 
 /// `keyway activation`: this machine's PowerAuth activation of an application.
 struct ActivationCommand: AsyncParsableCommand {

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import Keyway
-import KeywayActivation
+import KeywayPowerAuthClient
 import KeywayProtocol
 
 /// What `keyway devices` and `keyway approve` share: who is signed in, and errors as sentences.

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import Keyway
-import KeywayActivation
+import KeywayPowerAuthClient
 
 /// `keyway encrypt --scope application|activation --url URL [--body FILE]`.
 struct EncryptCommand: AsyncParsableCommand {

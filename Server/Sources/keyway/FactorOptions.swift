@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import KeywayActivation
+import KeywayPowerAuthClient
 
 /// The factors of a command that signs with the activation: `--factors` and `--password`.
 struct FactorOptions: ParsableArguments {

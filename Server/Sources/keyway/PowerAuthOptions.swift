@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import Keyway
-import KeywayActivation
+import KeywayPowerAuthClient
 
 /// The options of the commands that use this machine's PowerAuth activation: the application's
 /// PowerAuth configuration (the JSON object of `GET /admin/applications/{configId}/powerauth`).

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import KeywayActivation
+import KeywayPowerAuthClient
 
 /// `keyway token create NAME`: a PowerAuth token of this machine's activation.
 struct TokenCreateCommand: AsyncParsableCommand {

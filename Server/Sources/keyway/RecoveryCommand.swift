@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import KeywayActivation
+import KeywayPowerAuthClient
 
 /// `keyway recovery show | confirm CODE`.
 struct RecoveryCommand: AsyncParsableCommand {

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import Keyway
-import KeywayActivation
+import KeywayPowerAuthClient
 
 /// `keyway sign METHOD URI-ID [--body FILE]` and `keyway sign --offline QR-DATA`.
 struct SignCommand: AsyncParsableCommand {

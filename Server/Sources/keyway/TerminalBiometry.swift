@@ -1,6 +1,6 @@
 import Foundation
 import Keyway
-import KeywayActivation
+import KeywayPowerAuthClient
 
 /// The CLI's stand-in for biometry, which a terminal does not have: the biometry factor's key is
 /// kept in the activation's encrypted storage, and the "biometric check" is the user confirming

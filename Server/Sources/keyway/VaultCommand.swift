@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import KeywayActivation
+import KeywayPowerAuthClient
 
 /// `keyway vault key N`.
 struct VaultCommand: AsyncParsableCommand {

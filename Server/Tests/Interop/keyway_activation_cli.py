@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The `keyway` CLI's activation and signing commands (the SDK's KeywayActivation) against the
+"""The `keyway` CLI's activation and signing commands (the SDK's KeywayPowerAuthClient) against the
 independent PowerAuth 3.3 server side of ./powerauth/reference_server.py, over real HTTP.
 
 The reference side is written from the published documents and shares no code with Keyway, so

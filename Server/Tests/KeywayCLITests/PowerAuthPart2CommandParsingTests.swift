@@ -1,5 +1,5 @@
 import ArgumentParser
-import KeywayActivation
+import KeywayPowerAuthClient
 import Testing
 
 @testable import keyway

@@ -2,7 +2,7 @@
 import Foundation
 import Keyway
 import Crypto
-import KeywayActivation
+import KeywayPowerAuthClient
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif

@@ -2,7 +2,7 @@ import Foundation
 import KeywayTestSupport
 import Testing
 
-/// The `keyway` CLI's activation and signing commands — the SDK's `KeywayActivation` — over real
+/// The `keyway` CLI's activation and signing commands — the SDK's `KeywayPowerAuthClient` — over real
 /// HTTP against the real keyway-server, and against the independent PowerAuth 3.3 server side
 /// written in Python from the published documents (`Tests/Interop/keyway_activation_cli.py` on
 /// `powerauth/reference_server.py`), which checks the client by the protocol rather than by

@@ -1,8 +1,8 @@
 import Crypto
 import Foundation
-import KeywayActivation
 import KeywayBackend
 import KeywayPowerAuth
+import KeywayPowerAuthClient
 import KeywayTestSupport
 import Testing
 

@@ -1,7 +1,7 @@
 import Crypto
 import Foundation
 import Keyway
-import KeywayActivation
+import KeywayPowerAuthClient
 import KeywayTestSupport
 import Testing
 

@@ -1,7 +1,7 @@
 import Foundation
 import Keyway
-import KeywayActivation
 import KeywayPowerAuth
+import KeywayPowerAuthClient
 import KeywayTestSupport
 import Testing
 

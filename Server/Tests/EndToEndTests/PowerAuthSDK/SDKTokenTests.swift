@@ -1,8 +1,8 @@
 import Crypto
 import Foundation
 import Keyway
-import KeywayActivation
 import KeywayPowerAuth
+import KeywayPowerAuthClient
 import KeywayTestSupport
 import Testing
 

@@ -1,7 +1,7 @@
 import Crypto
 import CryptoExtras
 import Foundation
-import KeywayActivation
+import KeywayPowerAuthClient
 import Testing
 
 @Suite("Status, counter resynchronization, password and biometry")

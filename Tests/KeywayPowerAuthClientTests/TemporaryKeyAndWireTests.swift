@@ -3,7 +3,7 @@ import Foundation
 import KeywayPowerAuthWire
 import Testing
 
-@testable import KeywayActivation
+@testable import KeywayPowerAuthClient
 
 @Suite("Temporary keys, user activation codes and the wire")
 struct TemporaryKeyAndWireTests {

@@ -1,5 +1,5 @@
 import Foundation
-import KeywayActivation
+import KeywayPowerAuthClient
 
 /// A device activated against a ``ProtocolPeer``.
 struct Fixture {

@@ -1,6 +1,6 @@
 import Crypto
 import Foundation
-import KeywayActivation
+import KeywayPowerAuthClient
 import Testing
 
 @Suite("Tokens")

@@ -1,6 +1,6 @@
 import Foundation
 import KeywayPasswords
-@testable import KeywayActivation
+@testable import KeywayPowerAuthClient
 import Testing
 
 @Suite("Password strength")

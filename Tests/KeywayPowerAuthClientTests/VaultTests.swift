@@ -1,6 +1,6 @@
 import Crypto
 import Foundation
-import KeywayActivation
+import KeywayPowerAuthClient
 import Testing
 
 @Suite("Vault keys, device-key signatures and server-signed data")

@@ -1,7 +1,7 @@
 import Crypto
 import CryptoExtras
 import Foundation
-import KeywayActivation
+import KeywayPowerAuthClient
 
 /// The server's side of the published PowerAuth 3.3 endpoints, in process, computed with
 /// `KeywayPowerAuth` (the same crypto the Keyway server uses): temporary keys of both scopes,

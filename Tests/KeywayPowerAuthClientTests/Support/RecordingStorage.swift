@@ -1,5 +1,5 @@
 import Foundation
-import KeywayActivation
+import KeywayPowerAuthClient
 
 /// A ``SecureStorage`` in memory that keeps every value written, in order.
 actor RecordingStorage: SecureStorage {
