@@ -62,8 +62,6 @@ struct FlowEngine: Sendable {
         var events: [DeliveryRequest] = []
         /// Trusted devices other than the client's own that could approve this sign-in.
         var approverCount = 0
-        /// The user's trusted devices, for a `manageAccount` step.
-        var trustedDevices: [TrustedDeviceRecord] = []
         /// Whether the application uses PowerAuth device activation (its credentials exist), so
         /// account management offers a code for another device.
         var usesDeviceActivation = false
@@ -73,8 +71,8 @@ struct FlowEngine: Sendable {
         var linkedIdentities: [FederatedIdentityRecord] = []
         /// The client's name (`User-Agent` or the SDK's client header), when the request gave one.
         var clientName: String?
-        /// The user's passkeys, where the policy lists passkeys.
-        var passkeys: [PasskeyCredentialRecord] = []
+        /// What the methods read for this request (``MethodDataLoader``), by method.
+        var methodData: [FlowMethodID: any Sendable] = [:]
         /// The user's live sessions, for a `manageAccount` step.
         var sessions: [LiveSession] = []
 
@@ -483,10 +481,6 @@ struct FlowEngine: Sendable {
         var context = Context(
             flow: flow, progress: progress, application: application, policy: policy, user: user, now: now,
             audience: issuer())
-        if progress.isManage, policy.devices.enabled, let user {
-            context.trustedDevices = try await repositories.trustedDevices.trusted(
-                userId: user.id, applicationId: application.id, now: now)
-        }
         context.identityProviders = try await offeredProviders(policy, application: application, in: repositories)
         if progress.isManage, let user {
             context.linkedIdentities = try await repositories.federatedIdentities.all(userId: user.id)
@@ -494,9 +488,7 @@ struct FlowEngine: Sendable {
                 context.identityProviders = try await repositories.identityProviders.all(projectId: application.projectId)
             }
         }
-        if let user, policy.lists(.passkey) {
-            context.passkeys = try await repositories.passkeys.all(userId: user.id)
-        }
+        try await loadMethodData(&context, in: repositories)
         if progress.isManage {
             context.usesDeviceActivation = try await repositories.powerAuthApplications.find(applicationId: application.id) != nil
             try await loadSessions(&context, in: repositories)
@@ -628,6 +620,13 @@ struct FlowEngine: Sendable {
 }
 
 extension FlowEngine {
+    /// What each method reads of the flow's user (``MethodDataLoader``).
+    func loadMethodData(_ context: inout Context, in repositories: Repositories) async throws {
+        for loader in methods.all((any MethodDataLoader).self) {
+            try await loader.load(into: &context, in: repositories)
+        }
+    }
+
     /// The upstream providers the application's policy offers, in its order.
     func offeredProviders(_ policy: FlowPolicy, application: ApplicationRecord, in repositories: Repositories)
         async throws -> [IdentityProviderRecord]

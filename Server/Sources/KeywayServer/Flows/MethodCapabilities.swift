@@ -128,6 +128,13 @@ protocol StageResourceMethod: FlowMethod {
     func cancelled(_ active: ActiveMethod, flowId: String, now: Int64, in repositories: Repositories) async throws
 }
 
+/// A method that reads what it needs of the flow's user when a flow is read (the passkey's
+/// list of passkeys), into ``FlowEngine/Context/methodData``, where its own accessors find it.
+protocol MethodDataLoader: FlowMethod {
+    /// Reads it into `context`, in the request's transaction.
+    func load(into context: inout FlowEngine.Context, in repositories: Repositories) async throws
+}
+
 /// A method with settings of its own in the application's policy.
 protocol ConfigurableMethod: FlowMethod {
     /// The problems of its own settings in `policy` (``ApplicationPolicy/validate(devMode:)`` adds

@@ -24,6 +24,14 @@ struct FlowMethodsTests {
         #expect(MethodRegistry.standard.all.map(\.id).filter(MethodRegistry.standard.worksWithoutEnrolment) == [.emailOtp, .smsOtp, .signInLink])
     }
 
+    @Test func whatAMethodReadsOfTheUserIsItsOwnAndKeptUnderItsID() {
+        #expect(MethodRegistry.standard.all((any MethodDataLoader).self).map(\.id) == [.passkey, .trustedDevice])
+        var context = FlowContexts.context()
+        #expect(context.passkeys.isEmpty && context.methodData.isEmpty)
+        context.trustedDevices = []
+        #expect(context.methodData.keys.map(\.rawValue) == ["trustedDevice"])
+    }
+
     @Test func everyNoticeHasOneText() {
         var seen: [String: Int] = [:]
         for method in MethodRegistry.standard.all((any AccountOperationsMethod).self) { for key in method.notices.keys { seen[key, default: 0] += 1 } }

@@ -44,14 +44,10 @@ extension FlowEngine {
             var context = Context(
                 flow: flow, progress: progress, application: application, policy: policy, user: user, now: now,
                 addressHash: clientAddress.map(ClientAddress.hash), audience: self.issuer())
-            if policy.devices.enabled {
-                context.trustedDevices = try await repositories.trustedDevices.trusted(
-                    userId: user.id, applicationId: application.id, now: now)
-            }
             context.usesDeviceActivation =
                 try await repositories.powerAuthApplications.find(applicationId: application.id) != nil
             context.linkedIdentities = try await repositories.federatedIdentities.all(userId: user.id)
-            if policy.lists(.passkey) { context.passkeys = try await repositories.passkeys.all(userId: user.id) }
+            try await self.loadMethodData(&context, in: repositories)
             if !context.linkedIdentities.isEmpty {
                 context.identityProviders = try await repositories.identityProviders.all(projectId: application.projectId)
             }

@@ -8,7 +8,7 @@ import KeywayProtocol
 /// it (`passkeys.offerAfterSignIn`), and in account management. Each ceremony's challenge is
 /// bound to the flow's stage and used once: any answer, accepted or refused, replaces it.
 struct PasskeyMethod: PrimaryMethod, SecondFactorMethod, ReverifyingMethod, AccountListedMethod,
-    RequiredAtSignUpMethod, OfferingMethod, AccountOperationsMethod, SkippableMethod, ConfigurableMethod
+    RequiredAtSignUpMethod, OfferingMethod, AccountOperationsMethod, SkippableMethod, ConfigurableMethod, MethodDataLoader
 {
     let id: FlowMethodID = .passkey
 
@@ -222,4 +222,20 @@ struct PasskeyStage: Codable, Sendable, Equatable {
 /// A passkey a sign-up made, kept for the account it creates.
 struct PasskeyCredentialDraft: Codable, Sendable, Equatable {
     var passkey: PasskeyCredentialRecord
+}
+
+extension PasskeyMethod {
+    /// Reads the user's passkeys, where the policy lists passkeys.
+    func load(into context: inout FlowEngine.Context, in repositories: Repositories) async throws {
+        guard let user = context.user, context.policy.lists(id) else { return }
+        context.passkeys = try await repositories.passkeys.all(userId: user.id)
+    }
+}
+
+extension FlowEngine.Context {
+    /// The user's passkeys, where the policy lists passkeys (read by ``PasskeyMethod``).
+    var passkeys: [PasskeyCredentialRecord] {
+        get { methodData[.passkey] as? [PasskeyCredentialRecord] ?? [] }
+        set { methodData[.passkey] = newValue }
+    }
 }

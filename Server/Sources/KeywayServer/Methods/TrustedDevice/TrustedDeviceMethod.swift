@@ -7,7 +7,7 @@ import KeywayProtocol
 /// enrolled after a second factor (`deviceEnroll`). Never chosen by the user: the engine offers
 /// it (``FlowEngine/namedDeviceCanProve(_:in:)``, ``FlowEngine/deviceCanEnrol(_:)``, as ``FlowSequence`` decides), and
 /// the SDK answers both steps itself.
-struct TrustedDeviceMethod: AccountOperationsMethod, SkippableMethod, ConfigurableMethod {
+struct TrustedDeviceMethod: AccountOperationsMethod, SkippableMethod, ConfigurableMethod, MethodDataLoader {
     let id: FlowMethodID = .trustedDevice
 
     /// The device trust settings (``ApplicationPolicy/devices``), each within its range.
@@ -97,4 +97,21 @@ struct TrustedDeviceStage: Codable, Sendable, Equatable {
     var challenge: String?
     /// `true` while enrolling the device (`deviceEnroll`); else the device proves itself.
     var enrolling: Bool?
+}
+
+extension TrustedDeviceMethod {
+    /// Reads the user's trusted devices for account management, where the policy uses devices.
+    func load(into context: inout FlowEngine.Context, in repositories: Repositories) async throws {
+        guard context.progress.isManage, context.policy.devices.enabled, let user = context.user else { return }
+        context.trustedDevices = try await repositories.trustedDevices.trusted(
+            userId: user.id, applicationId: context.application.id, now: context.now)
+    }
+}
+
+extension FlowEngine.Context {
+    /// The user's trusted devices, for a `manageAccount` step (read by ``TrustedDeviceMethod``).
+    var trustedDevices: [TrustedDeviceRecord] {
+        get { methodData[.trustedDevice] as? [TrustedDeviceRecord] ?? [] }
+        set { methodData[.trustedDevice] = newValue }
+    }
 }
