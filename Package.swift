@@ -131,6 +131,16 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(
+            name: "KeywayProtocolTests",
+            dependencies: ["KeywayProtocol"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "KeywayJOSETests",
+            dependencies: ["KeywayJOSE", "KeywayProtocol", .product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: strict
+        ),
+        .testTarget(
             name: "KeywayTests",
             dependencies: [
                 "Keyway", "KeywayProtocol", "KeywayJOSE", "KeywayCBOR", .product(name: "CryptoExtras", package: "swift-crypto"),

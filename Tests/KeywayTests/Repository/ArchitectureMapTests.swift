@@ -6,7 +6,7 @@ import Testing
 @Suite("The architecture map")
 struct ArchitectureMapTests {
     static let root = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     static func map() throws -> String {
         try String(contentsOf: root.appendingPathComponent("docs/architecture.md"), encoding: .utf8)

@@ -7,7 +7,7 @@ import Testing
 struct ReadmeStatusTests {
     /// The repository root, from this file's path.
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
 
     /// The words a status line would name each documented feature by, with the page that
     /// documents it.

@@ -9,7 +9,7 @@ import Testing
 @Suite("Public type names: each declared in one module")
 struct PublicNamesTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
 
     /// The modules an app or an app's backend imports.
     static let sdkModules = [
