@@ -151,7 +151,7 @@ let package = Package(
         .target(
             name: "KeywayTestSupport",
             dependencies: [
-                .product(name: "KeywayCBOR", package: sdk),
+                "KeywayServer", .product(name: "Keyway", package: sdk), .product(name: "KeywayCBOR", package: sdk),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import KeywayPowerAuth
+import KeywayTestSupport
 import Testing
 
 /// An answer of the server: status and JSON.

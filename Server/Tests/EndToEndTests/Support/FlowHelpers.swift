@@ -1,6 +1,7 @@
 import Foundation
 import Keyway
 import KeywayProtocol
+import KeywayTestSupport
 
 extension FlowUpdate {
     /// The enterCode prompt's fields, if this is one.

@@ -46,7 +46,7 @@ struct DeliveryLeaseReleaseTests {
         try await Migrations.apply(to: sqlite, now: Date())
         let allowed = Locked<Int?>(nil)
         let database = FlakyWritesDatabase(inner: sqlite, allowedWrites: allowed)
-        let clock = TestClock()
+        let clock = ManualClock(Date(timeIntervalSince1970: 1_800_000_000))
         let worker = DeliveryWorker(
             database: database, clock: clock, routing: .always(AlwaysDelivered()), lease: 600, logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() })
         let id = try await sqlite.write { repositories in

@@ -18,10 +18,10 @@ struct DeliveryTests {
     /// Everything one test needs: a migrated database, a clock, a receiver, a worker.
     struct Fixture: ScopedTestServer {
         let database: SQLiteDatabase
-        let clock: TestClock
+        let clock: ManualClock
         let receiver: WebhookReceiver
         let worker: DeliveryWorker
-        let log: CapturedLog
+        let log: LogCapture
         let retryPolicy: DeliveryRetryPolicy
 
         func enqueue(key: String = "flow-1:code-1", projectId: String = "prj_1") async throws -> String {
@@ -70,7 +70,7 @@ struct DeliveryTests {
         let path = TestFiles.directory
             .appendingPathComponent("keyway-delivery-\(UUID().uuidString)/db.sqlite").path
         let database = try await SQLiteDatabase.open(path: path, logger: Logger(label: "test"))
-        let clock = TestClock()
+        let clock = ManualClock(Date(timeIntervalSince1970: 1_800_000_000))
         let receiver: WebhookReceiver
         do {
             try await Migrations.apply(to: database, now: Date())
@@ -79,7 +79,7 @@ struct DeliveryTests {
             await database.shutdown()
             throw error
         }
-        let log = CapturedLog()
+        let log = LogCapture()
         let provider = WebhookDeliveryProvider(
             url: receiver.url, secret: Sensitive(SymmetricKey(data: Data(secret.utf8))), timeout: timeout,
             clock: clock, logger: log.logger())
@@ -91,7 +91,7 @@ struct DeliveryTests {
     }
 
     /// No log line carries the code, the message text or the webhook secret.
-    func expectNoSecrets(in log: CapturedLog) {
+    func expectNoSecrets(in log: LogCapture) {
         for line in log.all {
             #expect(!line.contains(Self.code), "\(line)")
             #expect(!line.contains("sign-in code is"), "\(line)")

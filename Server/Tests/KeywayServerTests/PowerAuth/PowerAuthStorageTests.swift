@@ -25,7 +25,7 @@ struct PowerAuthStorageTests {
 
     @Test func theSweepDeletesExpiredTemporaryKeysAndCodesNeverUsed() async throws {
         let database = try await openDatabase()
-        let clock = TestClock()
+        let clock = ManualClock(Date(timeIntervalSince1970: 1_800_000_000))
         let now = clock.now().epochMilliseconds
         let day: Int64 = 86_400_000
         try await database.write { repositories in
@@ -138,7 +138,7 @@ struct PowerAuthStorageTests {
 
     @Test func theSweepDeletesExpiredReplayRecordsAndARemovedActivationLosesItsTokens() async throws {
         let database = try await openDatabase()
-        let clock = TestClock()
+        let clock = ManualClock(Date(timeIntervalSince1970: 1_800_000_000))
         let now = clock.now().epochMilliseconds
         try await database.write { repositories in
             #expect(try await repositories.powerAuthReplays.insert(hash: "live", expiresAt: now + 60_000))

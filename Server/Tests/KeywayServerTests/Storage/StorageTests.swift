@@ -69,7 +69,7 @@ struct StorageTests {
     @Test func theSweepDeletesEndedDevicesAndOldApprovalRequests() async throws {
         let database = try await openDatabase()
         try await Migrations.apply(to: database, now: Date())
-        let clock = TestClock()
+        let clock = ManualClock(Date(timeIntervalSince1970: 1_800_000_000))
         let now = clock.now().epochMilliseconds
         let day: Int64 = 86_400_000
         @Sendable func device(_ id: String, trustedUntil: Int64, revokedAt: Int64? = nil) -> TrustedDeviceRecord {

@@ -105,7 +105,8 @@ struct WebAuthnInteropTests {
     /// Runs the peer in `mode` with `input` and decodes its output.
     static func peer<Output: Decodable>(_ mode: String, input: Data? = nil, as type: Output.Type) async throws -> Output {
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Interop/webauthn_peer.py")
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Interop/webauthn_peer.py")
         let result = try await ChildProcess.run("python3", [script.path, mode], input: input, timeout: .seconds(120))
         let errors = String(decoding: result.errors, as: UTF8.self)
         try #require(result.status == 0, "webauthn_peer.py \(mode) failed (install Tests/Interop/requirements.txt): \(errors)")

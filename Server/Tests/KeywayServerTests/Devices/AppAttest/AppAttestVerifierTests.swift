@@ -55,7 +55,7 @@ struct AppAttestVerifierTests {
 
         static func load() throws -> DeviceCapture {
             let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-                .appendingPathComponent("Fixtures/app-attest/ios-14.4-development.json")
+                .deletingLastPathComponent().appendingPathComponent("Fixtures/app-attest/ios-14.4-development.json")
             return try JSONDecoder().decode(DeviceCapture.self, from: Data(contentsOf: url))
         }
 

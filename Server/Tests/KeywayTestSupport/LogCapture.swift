@@ -2,30 +2,36 @@ import Foundation
 import Logging
 
 /// Collects every log line (message and metadata, as a log backend would print them).
-final class LogCapture: @unchecked Sendable {
+public final class LogCapture: @unchecked Sendable {
     // @unchecked: `lines` is only touched under `lock`.
     private let lock = NSLock()
     private var lines: [String] = []
 
-    func append(_ line: String) {
+    public init() {}
+
+    /// Keeps a line.
+    public func append(_ line: String) {
         lock.lock()
         lines.append(line)
         lock.unlock()
     }
 
-    var all: [String] {
+    /// Every line kept, in order.
+    public var all: [String] {
         lock.lock()
         defer { lock.unlock() }
         return lines
     }
 
-    func logger(label: String = "keyway-test") -> Logger {
+    /// A logger at `trace` level writing here.
+    public func logger(label: String = "keyway-test") -> Logger {
         var logger = Logger(label: label) { label in CapturingHandler(label: label, capture: self) }
         logger.logLevel = .trace
         return logger
     }
 }
 
+/// The log handler of ``LogCapture``.
 struct CapturingHandler: LogHandler {
     let label: String
     let capture: LogCapture
