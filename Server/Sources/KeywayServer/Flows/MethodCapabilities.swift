@@ -101,6 +101,12 @@ extension AccountOperationsMethod {
         }
     }
 
+    /// The part of an operation's body its ``Input`` reads, as JSON (what waits in the flow
+    /// while a verification is asked for).
+    func readInput(_ body: JSONValue) throws -> JSONValue {
+        try JSONValue.encoding(try input(from: body))
+    }
+
     /// ``precheck(_:input:_:engine:)`` with the operation's body.
     func precheck(_ operation: String, body: JSONValue, _ context: FlowEngine.Context, engine: FlowEngine) throws {
         try precheck(operation, input: try input(from: body), context, engine: engine)

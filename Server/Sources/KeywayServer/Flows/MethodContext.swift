@@ -1,14 +1,15 @@
 import Foundation
 import KeywayProtocol
 
-/// What a method's input may do inside its flow's request — and nothing more: read the flow, its
-/// application, policy and user; read and keep its own stage's state; count the request against
-/// the client's check limit; refuse a wrong answer (counted, closing the flow at the last
-/// attempt); queue a message; and prove what the user did, after which the engine moves the
-/// flow on as ``FlowSequence`` decides. It never hands out the engine: a method added this way
-/// extends nothing of ``FlowEngine``.
+/// What a method may do when it begins its stage or takes its input, inside its flow's request —
+/// and nothing more: read the flow; read and keep its own stage's state; count the request
+/// against the client's and the account's limits; refuse a wrong answer (counted, closing the
+/// flow at the last attempt) or fail the flow; keep a sign-up credential; leave a notice; send a
+/// code; queue a backend event; seal and open secrets; and prove what the user did, after which
+/// the engine moves the flow on as ``FlowSequence`` decides. It never hands out the engine: a
+/// method added this way extends nothing of ``FlowEngine``.
 ///
-/// A method registers its input with ``FlowInputRoutes/input(_:of:as:_:)``, which runs the
+/// A method registers its input with ``FlowInputRoutes/input(_:of:as:check:_:)``, which runs the
 /// handler in the flow's write transaction only while the flow is at that method's stage.
 struct MethodContext: Sendable {
     /// The method the input is for.
@@ -52,12 +53,8 @@ struct MethodContext: Sendable {
     }
     /// Whether the flow is account management (a method set up there leaves a notice).
     var isAccountManagement: Bool { flow.progress.isManage }
-    /// The identifier the flow started with.
-    var identifier: Identifier { flow.identifier }
     /// The request's time, in milliseconds since 1970.
     var now: Int64 { flow.now }
-    /// How many wrong answers the method's stage has had in this flow.
-    var failures: Int { flow.progress.failures(of: method) }
 
     /// The stage's state, as the method's `begin` wrote it.
     func state<State: Decodable>(as type: State.Type) throws -> State {
@@ -147,12 +144,6 @@ struct MethodContext: Sendable {
     /// Opens what ``seal(_:purpose:)`` sealed to `purpose`.
     func open(_ sealed: String, purpose: String) throws -> [UInt8] {
         try engine.secrets.open(sealed, purpose: purpose)
-    }
-
-    /// Queues a message, sent once the request's transaction committed (the request fails, and
-    /// the flow goes back, when it cannot be delivered).
-    mutating func send(_ message: OutgoingMessage) {
-        flow.outgoing.append(message)
     }
 
     /// Records that the user proved the stage's purpose with this method (`amr`, as RFC 8176

@@ -1,4 +1,5 @@
 import Foundation
+import KeywayJOSE
 import KeywayProtocol
 import Testing
 
@@ -30,6 +31,14 @@ struct FlowMethodsTests {
         #expect(context.passkeys.isEmpty && context.methodData.isEmpty)
         context.trustedDevices = []
         #expect(context.methodData.keys.map(\.rawValue) == ["trustedDevice"])
+    }
+
+    @Test func anOperationKeepsOnlyWhatItReadsAndRefusesAFieldOfTheWrongType() throws {
+        let body = JSONValue.object(["passkeyId": .string("pk_1"), "name": .string("Laptop"), "junk": .string("x")])
+        #expect(try PasskeyMethod().readInput(body) == .object(["passkeyId": .string("pk_1"), "name": .string("Laptop")]))
+        #expect(try TrustedDeviceMethod().readInput(body) == .object([:]))
+        #expect(throws: FlowProblem.self) { try PasskeyMethod().readInput(.object(["passkeyId": .number(5)])) }
+        #expect(throws: FlowProblem.self) { try ManageInput(.object(["sessionId": .bool(true)])) }
     }
 
     @Test func everyNoticeHasOneText() {

@@ -109,7 +109,9 @@ extension FlowEngine {
                 guard !options.isEmpty else { throw FlowProblem.methodUnavailable }
                 context.progress.management?.pendingOperation = name
                 context.progress.management?.pendingIdentityId = input.identityId
-                context.progress.management?.pendingInput = body
+                // Only what the operation reads waits in the flow, never the rest of the body.
+                context.progress.management?.pendingInput =
+                    try method.map { try $0.readInput(body) } ?? JSONValue.encoding(input)
                 try await self.offer(options, purpose: .reverification, skippable: false, &context, in: repositories)
                 return nil
             }

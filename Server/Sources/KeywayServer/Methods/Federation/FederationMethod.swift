@@ -30,8 +30,6 @@ struct FederationMethod: FlowMethod {
         context.identityProviders.first { $0.id == providerId }
     }
 
-    func isPrimaryOption(_ context: FlowEngine.Context) -> Bool { provider(context) != nil }
-
     func option(for purpose: MethodPurpose, _ context: FlowEngine.Context) -> MethodOption {
         let provider = self.provider(context)
         let label = provider?.label ?? providerId
