@@ -63,7 +63,11 @@ extension FlowEngine {
             try await begin(method, purpose: .primary, &context, in: repositories)
             return
         }
-        if try await offerDeviceAlone(&context, in: repositories) { return }
+        if let trust = deviceTrust,
+            try await withMethod(trust.id, purpose: .primary, active: nil, &context, in: repositories, { try await trust.signsInAlone(&$0) })
+        {
+            return
+        }
         let options = primaryOptions(context)
         guard !options.isEmpty else {
             let reason =
@@ -199,7 +203,8 @@ extension FlowEngine {
             }
             try method.beginSignUp(&context)
         case .proveDevice:
-            try beginDeviceChallenge(&context)
+            guard let trust = deviceTrust else { throw FlowProblem.internalError }
+            try await beginStage(of: trust, for: .secondFactor, &context, in: repositories)
         case .secondFactor(let methods, let skippable):
             try await offer(methods, purpose: .secondFactor, skippable: skippable, &context, in: repositories)
         case .enrolment(let methods, let skippable):
@@ -213,7 +218,8 @@ extension FlowEngine {
             context.progress.offeredAfterSignIn = true
             try method.beginOffer(&context)
         case .enrolDevice:
-            try beginDeviceEnrolment(&context)
+            guard let trust = deviceTrust else { throw FlowProblem.internalError }
+            try await beginStage(of: trust, for: .enrolment, &context, in: repositories)
         case .complete:
             return try await complete(&context, in: repositories)
         }
@@ -245,9 +251,15 @@ extension FlowEngine {
         if case .signUp(let needsForm, let setUp) = mode, needsForm || setUp != nil { return facts }
         if facts.secondFactorDue {
             if context.progress.isSignIn {
-                facts.deviceCanProve = try await namedDeviceCanProve(&context, in: repositories)
+                if let trust = deviceTrust {
+                    facts.deviceCanProve = try await withMethod(
+                        trust.id, purpose: .secondFactor, active: nil, &context, in: repositories
+                    ) { try await trust.canProve(&$0) }
+                }
                 if !facts.deviceCanProve {
-                    context.approverCount = try await approverCount(context, in: repositories)
+                    for method in methods.all((any DueSecondFactorLoader).self) {
+                        try await method.loadWhenDue(into: &context, in: repositories)
+                    }
                     facts.enrolledSecondFactors = enrolledSecondFactors(context)
                 }
             }
@@ -256,7 +268,7 @@ extension FlowEngine {
         if !context.progress.offeredAfterSignIn {
             facts.offerBeforeCompletion = methods.all((any OfferingMethod).self).first(where: { $0.offersAfterSignIn(context) })?.id
         }
-        facts.deviceCanEnrol = deviceCanEnrol(context)
+        facts.deviceCanEnrol = deviceTrust?.canEnrol(context) ?? false
         return facts
     }
 
@@ -274,7 +286,12 @@ extension FlowEngine {
             user = existing
         }
         try await linkPendingIdentity(to: user, &context, in: repositories)
-        let trustedDeviceId = try await storeEnrolledDevice(&context, user: user, in: repositories)
+        var trustedDeviceId: String?
+        if let trust = deviceTrust {
+            trustedDeviceId = try await withMethod(trust.id, purpose: .enrolment, active: nil, &context, in: repositories) {
+                try await trust.storeEnrolled(for: user, &$0)
+            }
+        }
         var amr = context.progress.amr
         if amr.isEmpty { amr = ["otp"] }
         let sessionId: String
@@ -373,4 +390,9 @@ extension FlowEngine {
         context.progress.signUpDraft = cleared
         return created
     }
+}
+
+extension FlowEngine {
+    /// The method that trusts devices, when the server runs one.
+    var deviceTrust: (any DeviceTrustMethod)? { methods.all((any DeviceTrustMethod).self).first }
 }

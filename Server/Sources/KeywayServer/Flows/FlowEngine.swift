@@ -60,8 +60,6 @@ struct FlowEngine: Sendable {
         var audience = ""
         /// Events for the project's backend, written to the outbox with the request.
         var events: [DeliveryRequest] = []
-        /// Trusted devices other than the client's own that could approve this sign-in.
-        var approverCount = 0
         /// Whether the application uses PowerAuth device activation (its credentials exist), so
         /// account management offers a code for another device.
         var usesDeviceActivation = false
@@ -194,8 +192,8 @@ struct FlowEngine: Sendable {
         }
         if let guest, guest.clientId != application.configId { throw FlowProblem.guestOfAnotherApplication }
         if withPasskey {
-            return try await startWithPasskey(
-                application: application, policy: policy, request: request, authorization: authorization,
+            return try await startWithoutIdentifier(
+                by: .passkey, application: application, policy: policy, request: request, authorization: authorization,
                 clientAddress: clientAddress, userAgent: userAgent, guest: guest, challenge: passkeyChallenge,
                 traceId: traceId, now: now)
         }

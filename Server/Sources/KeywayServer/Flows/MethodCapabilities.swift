@@ -77,12 +77,12 @@ protocol AccountOperationsMethod: FlowMethod {
     func manageOperations(_ context: FlowEngine.Context) -> [ManageOperation]
     /// Checks an operation's input before a fresh verification is asked for it (so nobody
     /// verifies for a change that is refused); throws the problem.
-    func precheck(_ operation: String, input: Input, _ context: FlowEngine.Context, engine: FlowEngine) throws
-    /// Runs one of its operations, after a fresh verification when the operation needs one.
-    func manage(
-        _ operation: String, input: Input, _ context: inout FlowEngine.Context, engine: FlowEngine,
-        in repositories: Repositories
-    ) async throws -> FlowProblem?
+    func precheck(_ operation: String, input: Input, _ method: MethodContext) throws
+    /// Runs one of its operations, after a fresh verification when the operation needs one. The
+    /// context's purpose is ``MethodPurpose/enrolment``: its ``MethodContext/keep(_:)`` (or the
+    /// method's own `begin`) moves the flow to its setup stage; otherwise the flow stays at the
+    /// account's methods.
+    func manage(_ operation: String, input: Input, _ method: inout MethodContext) async throws -> FlowProblem?
     /// Texts of the notices its operations leave on the next step.
     var notices: [String: String] { get }
 }
@@ -107,25 +107,21 @@ extension AccountOperationsMethod {
         try JSONValue.encoding(try input(from: body))
     }
 
-    /// ``precheck(_:input:_:engine:)`` with the operation's body.
-    func precheck(_ operation: String, body: JSONValue, _ context: FlowEngine.Context, engine: FlowEngine) throws {
-        try precheck(operation, input: try input(from: body), context, engine: engine)
+    /// ``precheck(_:input:_:)`` with the operation's body.
+    func precheck(_ operation: String, body: JSONValue, _ method: MethodContext) throws {
+        try precheck(operation, input: try input(from: body), method)
     }
 
-    /// ``manage(_:input:_:engine:in:)`` with the operation's body.
-    func manage(
-        _ operation: String, body: JSONValue, _ context: inout FlowEngine.Context, engine: FlowEngine,
-        in repositories: Repositories
-    ) async throws -> FlowProblem? {
-        try await manage(operation, input: try input(from: body), &context, engine: engine, in: repositories)
+    /// ``manage(_:input:_:)`` with the operation's body.
+    func manage(_ operation: String, body: JSONValue, _ method: inout MethodContext) async throws -> FlowProblem? {
+        try await manage(operation, input: try input(from: body), &method)
     }
 }
 
 /// A method whose step can be skipped (a device step).
 protocol SkippableMethod: FlowMethod {
     /// Answers `skip` on its stage.
-    func skip(_ active: ActiveMethod, _ context: inout FlowEngine.Context, engine: FlowEngine, in repositories: Repositories)
-        async throws -> FlowProblem?
+    func skip(_ method: inout MethodContext) async throws -> FlowProblem?
 }
 
 /// A method whose stage holds something outside the flow (a link, an approval request).
@@ -139,6 +135,39 @@ protocol StageResourceMethod: FlowMethod {
 protocol MethodDataLoader: FlowMethod {
     /// Reads it into `context`, in the request's transaction.
     func load(into context: inout FlowEngine.Context, in repositories: Repositories) async throws
+}
+
+/// A second factor that reads what it needs only when a sign-in's second factor is due, before
+/// one is offered (the approval's count of devices that could approve).
+protocol DueSecondFactorLoader: SecondFactorMethod {
+    /// Reads it into `context`, in the request's transaction.
+    func loadWhenDue(into context: inout FlowEngine.Context, in repositories: Repositories) async throws
+}
+
+/// A primary method that can start a sign-in without an identifier: its answer names the
+/// account (a discoverable passkey).
+protocol IdentifyingMethod: PrimaryMethod {
+    /// Moves a new flow without an identifier to its stage (`challenge`: one the client already
+    /// holds, or `nil` for a new one); throws the problem when the application cannot start so.
+    func beginWithoutIdentifier(challenge: String?, _ method: inout MethodContext) throws
+}
+
+/// The method that trusts devices: the engine asks it, as ``FlowSequence`` decides, whether the
+/// device the client named signs in alone or stands in for the second factor, and whether the
+/// client may enrol its device; its `begin` asks for the proof (``MethodPurpose/secondFactor``)
+/// or the enrolment (``MethodPurpose/enrolment``).
+protocol DeviceTrustMethod: FlowMethod {
+    /// At the start of a sign-in: moves to the device's proof when the device the client named
+    /// signs in alone (a low-risk sign-in, where the policy allows); `false` when it does not.
+    func signsInAlone(_ method: inout MethodContext) async throws -> Bool
+    /// When a second factor is due: whether the device the client named can stand in for it.
+    /// Asked once per flow.
+    func canProve(_ method: inout MethodContext) async throws -> Bool
+    /// Whether the client may enrol its device now.
+    func canEnrol(_ context: FlowEngine.Context) -> Bool
+    /// When the flow completes: writes the device enrolled in it for `user`, answering its ID
+    /// (`nil` when none was, or the policy refuses one more).
+    func storeEnrolled(for user: UserRecord, _ method: inout MethodContext) async throws -> String?
 }
 
 /// A method with settings of its own in the application's policy.

@@ -1,5 +1,6 @@
 import Foundation
 import KeywayProtocol
+import Logging
 
 /// What a method may do when it begins its stage or takes its input, inside its flow's request —
 /// and nothing more: read the flow; read and keep its own stage's state; count the request
@@ -18,12 +19,13 @@ struct MethodContext: Sendable {
     let purpose: MethodPurpose
     /// The repositories of the request's transaction.
     let repositories: Repositories
-    fileprivate var flow: FlowEngine.Context
+    fileprivate(set) var flow: FlowEngine.Context
     /// The stage the flow is at; `nil` while the method begins it.
     fileprivate let active: ActiveMethod?
     private let engine: FlowEngine
 
-    fileprivate init(
+    /// Made only by the engine's runners of method input (this file, `StagedMethodInput`).
+    init(
         method: FlowMethodID, purpose: MethodPurpose, active: ActiveMethod?, flow: FlowEngine.Context, engine: FlowEngine,
         repositories: Repositories
     ) {
@@ -64,8 +66,10 @@ struct MethodContext: Sendable {
 
     /// Keeps `state` as the stage's state (written with the flow); in `begin`, this moves the
     /// flow to the method's stage for ``purpose``. Keep before ``prove(amr:)``, which moves on.
-    mutating func keep<State: Encodable>(_ state: State) throws {
-        flow.progress.stage = .method(try ActiveMethod(method, purpose: purpose, state: state))
+    /// `purpose` names another purpose for the stage than the context's (a new password
+    /// chosen after a re-verification).
+    mutating func keep<State: Encodable>(_ state: State, for purpose: MethodPurpose? = nil) throws {
+        flow.progress.stage = .method(try ActiveMethod(method, purpose: purpose ?? self.purpose, state: state))
     }
 
     /// Counts this check against the client address's limit over all identifiers (refused with
@@ -75,12 +79,28 @@ struct MethodContext: Sendable {
     }
 
     /// Counts one attempt of `kind` against the flow's account (its user once known, else its
+    /// identifier; `owner` when the answer names another, a passkey of a flow without an
     /// identifier), `limit` per window and client network, without letting an attacker lock the
     /// owner out (``FlowEngine/consumeForIdentifier(_:_:clientHash:userId:limit:now:in:)``).
-    func countForAccount(_ kind: String, limit: Int) async throws {
+    func countForAccount(_ kind: String, limit: Int, of owner: UserRecord? = nil) async throws {
+        let key =
+            owner.map { FlowEngine.identifierKey(projectId: flow.application.projectId, identifier: $0.id) }
+            ?? FlowEngine.accountKey(flow)
         try await engine.consumeForIdentifier(
-            kind, FlowEngine.accountKey(flow), clientHash: flow.addressHash, userId: flow.user?.id, limit: limit,
-            now: flow.now, in: repositories)
+            kind, key, clientHash: flow.addressHash, userId: owner?.id ?? flow.user?.id, limit: limit, now: flow.now,
+            in: repositories)
+    }
+
+    /// The wrong answers the method counted in this flow (``refuse(_:)`` counts one).
+    var failures: Int {
+        get { flow.progress.failures(of: method) }
+        set { flow.progress.failures[method.rawValue] = newValue }
+    }
+
+    /// Counts a wrong answer against the identifier's risk (what ``refuse(_:)`` does with the
+    /// flow's own count), for a method that keeps its count itself.
+    func recordFailure() async throws {
+        try await engine.recordFailure(flow, in: repositories)
     }
 
     /// Refuses a wrong answer: counts it (for the flow and for the identifier's risk), and answers
@@ -112,6 +132,12 @@ struct MethodContext: Sendable {
         try draft.keep(credential, for: method)
         flow.progress.signUpDraft = draft
         return true
+    }
+
+    /// The notice the next step carries, if any.
+    var notice: String? {
+        get { flow.progress.notice }
+        set { flow.progress.notice = newValue }
     }
 
     /// Leaves a notice (one of the method's ``AccountOperationsMethod/notices``) on the next step.
@@ -146,11 +172,128 @@ struct MethodContext: Sendable {
         try engine.secrets.open(sealed, purpose: purpose)
     }
 
+    /// What the method's ``MethodDataLoader`` read for the flow's user (its own entry of
+    /// ``FlowEngine/Context/methodData``), changed when an operation changes it.
+    var data: (any Sendable)? {
+        get { flow.methodData[method] }
+        set { flow.methodData[method] = newValue }
+    }
+
+    /// The server's log.
+    var logger: Logger { engine.logger }
+
+    /// The keyed hash of codes and link tokens.
+    var hasher: OneTimeCodeHasher { engine.hasher }
+
+    /// Whether the account keeps a second factor without `removing`, as a policy that requires
+    /// one needs.
+    func keepsASecondFactor(without removing: AuthenticationMethod) -> Bool {
+        engine.keepsASecondFactor(without: removing, flow)
+    }
+
+    /// The stage's code can no longer be entered (its link or its answer was used).
+    mutating func spendCode() {
+        flow.flow.otpHash = nil
+    }
+
+    /// A code or link sent to `destination` was answered: in a sign-in, the account's address
+    /// or number, when it is `destination` and unverified, is verified now (a newly verified
+    /// address holds the federated identities linked before, and tells its owner).
+    mutating func verify(destination: String, by channel: CodeChannel) async throws {
+        guard flow.progress.isSignIn, var user = flow.user else { return }
+        if channel == .sms {
+            guard !user.phoneVerified, user.phone == destination else { return }
+            user.phoneVerified = true
+            try await repositories.users.updateMethods(user)
+            flow.user = user
+        } else {
+            guard !user.emailVerified, user.email == destination else { return }
+            user.emailVerified = true
+            try await repositories.users.updateMethods(user)
+            flow.user = user
+            try await engine.addressProved(user, &flow, in: repositories)
+        }
+    }
+
+    /// Whether the sign-in asks for a new password before it completes (a password reset).
+    var resetsPassword: Bool {
+        get { flow.progress.signIn?.resetsPassword == true }
+        set { flow.progress.signIn?.resetsPassword = newValue }
+    }
+
+    /// Hands the flow over to `other`'s stage for `purpose` (a password reset started from a
+    /// password step).
+    mutating func handOver(to other: FlowMethodID, for purpose: MethodPurpose) async throws {
+        try await engine.begin(other, purpose: purpose, &flow, in: repositories)
+    }
+
+    /// The flow learns its account from the answer (a passkey of a sign-in started without an
+    /// identifier).
+    mutating func identify(_ user: UserRecord) {
+        flow.user = user
+        flow.flow.userId = user.id
+        flow.flow.identifier = user.email ?? user.phone ?? ""
+    }
+
+    /// Records a proof of `role` without moving on (a passkey that verified its user proves a
+    /// second factor with the first); ``prove(amr:as:)`` then records the stage's own.
+    mutating func record(_ role: Proof.Role, amr: String) {
+        flow.progress.prove(method, role: role, amr: amr, at: flow.now)
+    }
+
+    /// Records the credential a sign-up set up with the method (kept by
+    /// ``keepForSignUp(_:)``) and moves on.
+    mutating func proveCredential(amr: String) async throws -> FlowProblem? {
+        record(.credential, amr: amr)
+        return try await engine.advance(&flow, in: repositories)
+    }
+
+    /// Brings an account-management flow back to the account's methods, with the operation's
+    /// notice.
+    mutating func backToAccount(notice: String) {
+        flow.progress.stage = .manageAccount
+        flow.progress.notice = notice
+    }
+
+    /// The flow's device trust: the device the client named, whether it was checked or asked to
+    /// enrol, and the device enrolled (the trusted-device method's).
+    var device: FlowProgress.DeviceProgress {
+        get { flow.progress.device }
+        set { flow.progress.device = newValue }
+    }
+
+    /// Checks the App Attest assertions of device enrolments.
+    var appAttest: AppAttestService { engine.appAttest }
+
+    /// How risky the sign-in of `user` looks (a new address, recent failures); `nil` when nothing
+    /// stands out.
+    func assessRisk(of user: UserRecord) async throws -> Risk? {
+        try await engine.assessRisk(flow, user: user, in: repositories)
+    }
+
+    /// Goes back to the sign-in's primary methods (a device that signed in alone could not
+    /// prove itself).
+    mutating func restartPrimary() async throws {
+        try await engine.beginPrimary(&flow, in: repositories)
+    }
+
+    /// Completes the flow now, with what was proved (a device that signs in alone).
+    mutating func complete() async throws -> FlowProblem? {
+        try await engine.complete(&flow, in: repositories)
+    }
+
+    /// Moves the flow on without proving anything (an offer or an optional step skipped).
+    mutating func moveOn() async throws -> FlowProblem? {
+        try await engine.advance(&flow, in: repositories)
+    }
+
     /// Records that the user proved the stage's purpose with this method (`amr`, as RFC 8176
     /// names it, joins the session's), then moves the flow on. Answers the problem to refuse
     /// with, if the sequence refuses (a blocked account).
-    mutating func prove(amr: String) async throws -> FlowProblem? {
-        try await engine.proved(method, amr: amr, &flow, in: repositories)
+    /// `as` names the method it counts as, when not this one (a reset code counts as the code of
+    /// its channel).
+    mutating func prove(amr: String, as proved: FlowMethodID? = nil) async throws -> FlowProblem? {
+        try await engine.proved(proved ?? method, amr: amr, &flow, in: repositories)
     }
 }
 
@@ -206,6 +349,20 @@ extension MethodContext {
 }
 
 extension FlowEngine {
+    /// Runs `body` with the ``MethodContext`` of `method` for `purpose` in `context` (at the
+    /// method's stage `active`, or `nil` where the method is not at its stage: an account
+    /// operation, a stage about to begin), keeping what it changes.
+    func withMethod<Result>(
+        _ method: FlowMethodID, purpose: MethodPurpose, active: ActiveMethod?, _ context: inout Context,
+        in repositories: Repositories, _ body: (inout MethodContext) async throws -> Result
+    ) async throws -> Result {
+        var methodContext = MethodContext(
+            method: method, purpose: purpose, active: active, flow: context, engine: self, repositories: repositories)
+        let result = try await body(&methodContext)
+        context = methodContext.flow
+        return result
+    }
+
     /// Moves the flow to `module`'s stage for `purpose`: the module's `begin` with a
     /// ``MethodContext`` of the flow.
     func beginStage(

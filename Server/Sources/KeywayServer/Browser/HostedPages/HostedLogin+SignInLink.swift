@@ -19,7 +19,7 @@ extension HostedLogin {
         let strings = HostedStrings.english
         let token = try context.parameters.require("token")
         guard Self.isLinkToken(token) else { return linkMessage(strings("link.unknown"), status: 404) }
-        switch try await engine.lookUpLink(token: token) {
+        switch try await signInLinks.lookUp(token: token) {
         case .unknown: return linkMessage(strings("link.unknown"), status: 404)
         case .used, .decided: return linkMessage(strings("link.used"), status: 410)
         case .open(let link, let application):
@@ -52,7 +52,7 @@ extension HostedLogin {
         guard Self.isLinkToken(token) else { return linkMessage(strings("link.unknown"), status: 404) }
         switch form["decision"] {
         case nil:
-            switch try await engine.lookUpLink(token: token) {
+            switch try await signInLinks.lookUp(token: token) {
             case .unknown: return linkMessage(strings("link.unknown"), status: 404)
             case .used, .decided: return linkMessage(strings("link.used"), status: 410)
             case .open(let link, let application):
@@ -81,7 +81,7 @@ extension HostedLogin {
                 return respond(page, strings: strings)
             }
         case "approve"?, "deny"?:
-            switch try await engine.decideLink(token: token, approve: form["decision"] == "approve") {
+            switch try await signInLinks.decide(token: token, approve: form["decision"] == "approve") {
             case .unknown: return linkMessage(strings("link.unknown"), status: 404)
             case .used, .open: return linkMessage(strings("link.used"), status: 410)
             case .decided(let approved, let application):

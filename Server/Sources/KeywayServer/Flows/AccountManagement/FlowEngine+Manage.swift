@@ -96,7 +96,11 @@ extension FlowEngine {
             guard let (operation, method) = Self.operations(context, methods: self.methods).first(where: { $0.operation.name == name }) else {
                 throw FlowProblem.invalidStep
             }
-            try method?.precheck(name, body: body, context, engine: self)
+            if let method {
+                try await self.withMethod(method.id, purpose: .enrolment, active: nil, &context, in: repositories) {
+                    try method.precheck(name, body: body, $0)
+                }
+            }
             context.progress.notice = nil
             context.progress.management?.issuedActivationCode = nil
             if operation.needsReverification, !self.recentlyVerified(context) {
@@ -166,7 +170,9 @@ extension FlowEngine {
             throw FlowProblem.invalidStep
         }
         context.progress.stage = .manageAccount
-        return try await method.manage(name, body: body, &context, engine: self, in: repositories)
+        return try await withMethod(method.id, purpose: .enrolment, active: nil, &context, in: repositories) {
+            try await method.manage(name, body: body, &$0)
+        }
     }
 
     /// Whether `removing` may go: under a required second factor, the account keeps at least one.

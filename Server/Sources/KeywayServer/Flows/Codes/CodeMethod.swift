@@ -10,26 +10,20 @@ protocol CodeMethod: FlowMethod {
     /// The channel a code to `destination` goes by: ``channel`` unless the method serves more
     /// than one (a sign-in link goes by email or SMS).
     func channel(for destination: String) -> CodeChannel
-    /// A right code was entered on its stage: record what it proves and move on.
-    func codeAccepted(
-        _ active: ActiveMethod, destination: String, _ context: inout FlowEngine.Context, engine: FlowEngine,
-        in repositories: Repositories
-    ) async throws -> FlowProblem?
+    /// A right code to `destination` was entered on its stage: record what it proves and move on.
+    func codeAccepted(destination: String, _ method: inout MethodContext) async throws -> FlowProblem?
     /// The message carrying `code` when the method sends more than the code (a sign-in link),
     /// with whatever it keeps for it written; `nil` for the code message alone.
-    func codeMessage(
-        code: String, to destination: String, _ context: inout FlowEngine.Context, engine: FlowEngine,
-        in repositories: Repositories
-    ) async throws -> (subject: String, body: String)?
+    func codeMessage(code: String, to destination: String, _ method: inout MethodContext) async throws
+        -> (subject: String, body: String)?
 }
 
 extension CodeMethod {
     func channel(for destination: String) -> CodeChannel { channel }
 
-    func codeMessage(
-        code: String, to destination: String, _ context: inout FlowEngine.Context, engine: FlowEngine,
-        in repositories: Repositories
-    ) async throws -> (subject: String, body: String)? { nil }
+    func codeMessage(code: String, to destination: String, _ method: inout MethodContext) async throws
+        -> (subject: String, body: String)?
+    { nil }
 }
 
 /// The state of a code method's stage. Every member is optional, so a stage written by another

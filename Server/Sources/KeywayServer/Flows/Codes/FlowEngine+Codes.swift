@@ -36,7 +36,9 @@ extension FlowEngine {
         if deliver {
             let minutes = Int(limits.codeLifetime / 60)
             let text =
-                try await method.codeMessage(code: code, to: destination, &context, engine: self, in: repositories)
+                try await withMethod(method.id, purpose: purpose, active: context.progress.active(method.id), &context, in: repositories) {
+                    try await method.codeMessage(code: code, to: destination, &$0)
+                }
                 ?? MessageTemplates.signInCode(
                     code, minutes: minutes, template: templates?.code, application: context.application.name,
                     purpose: context.progress.isSignUp ? .signUp : context.progress.isSignIn ? .signIn : .verification)
@@ -95,8 +97,9 @@ extension FlowEngine {
                 return .invalidCode(attemptsRemaining: remaining)
             }
             context.flow.otpHash = nil
-            return try await method.codeAccepted(
-                active, destination: stage.destination ?? "", &context, engine: self, in: repositories)
+            return try await self.withMethod(method.id, purpose: active.purpose, active: active, &context, in: repositories) {
+                try await method.codeAccepted(destination: stage.destination ?? "", &$0)
+            }
         }
     }
 

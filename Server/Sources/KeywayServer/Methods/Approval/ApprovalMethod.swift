@@ -7,8 +7,7 @@ import KeywayProtocol
 struct ApprovalMethod: SecondFactorMethod, StageResourceMethod {
     let id: FlowMethodID = .deviceApproval
 
-
-    /// Counted before a second factor is offered (``FlowEngine/approverCount(_:in:)``).
+    /// Counted before a second factor is offered (``loadWhenDue(into:in:)``).
     func isEnrolled(_ context: FlowEngine.Context) -> Bool { context.approverCount > 0 }
 
     /// Approving needs a trusted device, which is enrolled elsewhere.

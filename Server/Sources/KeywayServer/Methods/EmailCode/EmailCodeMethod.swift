@@ -58,17 +58,9 @@ struct EmailCodeMethod: CodeMethod, PrimaryMethod, SecondFactorMethod, Reverifyi
     /// The code step's routes are shared by the code methods (``FlowEngine/codeRoutes(_:)``).
     func routes(_ routes: FlowInputRoutes) {}
 
-    func codeAccepted(
-        _ active: ActiveMethod, destination: String, _ context: inout FlowEngine.Context, engine: FlowEngine,
-        in repositories: Repositories
-    ) async throws -> FlowProblem? {
+    func codeAccepted(destination: String, _ method: inout MethodContext) async throws -> FlowProblem? {
         // A code sent to the account's address proves the address.
-        if context.progress.isSignIn, var user = context.user, !user.emailVerified, user.email == destination {
-            user.emailVerified = true
-            try await repositories.users.updateMethods(user)
-            context.user = user
-            try await engine.addressProved(user, &context, in: repositories)
-        }
-        return try await engine.proved(id, amr: "otp", &context, in: repositories)
+        try await method.verify(destination: destination, by: .email)
+        return try await method.prove(amr: "otp")
     }
 }

@@ -29,41 +29,40 @@ extension PasskeyMethod {
 
     /// Checks an operation's input before any fresh verification is asked for it, so nobody
     /// verifies for a change that is refused.
-    func precheck(_ operation: String, input: PasskeyOperationInput, _ context: FlowEngine.Context, engine: FlowEngine) throws {
+    func precheck(_ operation: String, input: PasskeyOperationInput, _ method: MethodContext) throws {
         switch operation {
         case "renamePasskey":
-            _ = try passkey(input.passkeyId, context)
+            _ = try passkey(input.passkeyId, method.context)
             guard try Self.checkedName(input.name) != nil else {
                 throw FlowProblem.invalidRequest([InvalidField(name: "name", reason: "Give the passkey a name.")])
             }
         case "removePasskey":
-            let passkey = try passkey(input.passkeyId, context)
-            try checkRemoval(passkey, context, engine: engine)
+            let passkey = try passkey(input.passkeyId, method.context)
+            try checkRemoval(passkey, method)
         default:
             break
         }
     }
 
-    func manage(
-        _ operation: String, input: PasskeyOperationInput, _ context: inout FlowEngine.Context, engine: FlowEngine,
-        in repositories: Repositories
-    ) async throws -> FlowProblem? {
-        guard let user = context.user else { throw FlowProblem.internalError }
-        try precheck(operation, input: input, context, engine: engine)
+    func manage(_ operation: String, input: PasskeyOperationInput, _ method: inout MethodContext) async throws
+        -> FlowProblem?
+    {
+        guard let user = method.user else { throw FlowProblem.internalError }
+        try precheck(operation, input: input, method)
         switch operation {
         case "addPasskey":
-            try Self.begin(.enrolment, skippable: false, &context)
+            try method.keep(Self.stage(.enrolment, skippable: false, method.context))
         case "renamePasskey":
-            let passkey = try passkey(input.passkeyId, context)
+            let passkey = try passkey(input.passkeyId, method.context)
             let name = try Self.checkedName(input.name) ?? passkey.name
-            _ = try await repositories.passkeys.rename(id: passkey.id, userId: user.id, to: name)
-            if let index = context.passkeys.firstIndex(where: { $0.id == passkey.id }) { context.passkeys[index].name = name }
-            context.progress.notice = "passkeyRenamed"
+            _ = try await method.repositories.passkeys.rename(id: passkey.id, userId: user.id, to: name)
+            if let index = method.passkeys.firstIndex(where: { $0.id == passkey.id }) { method.passkeys[index].name = name }
+            method.leaveNotice("passkeyRenamed")
         case "removePasskey":
-            let passkey = try passkey(input.passkeyId, context)
-            _ = try await repositories.passkeys.delete(id: passkey.id, userId: user.id)
-            context.passkeys.removeAll { $0.id == passkey.id }
-            context.progress.notice = "passkeyRemoved"
+            let passkey = try passkey(input.passkeyId, method.context)
+            _ = try await method.repositories.passkeys.delete(id: passkey.id, userId: user.id)
+            method.passkeys.removeAll { $0.id == passkey.id }
+            method.leaveNotice("passkeyRemoved")
         default:
             throw FlowProblem.invalidStep
         }
@@ -81,7 +80,8 @@ extension PasskeyMethod {
     }
 
     /// Refuses removing the account's last way in, or the last second factor a required policy needs.
-    private func checkRemoval(_ passkey: PasskeyCredentialRecord, _ context: FlowEngine.Context, engine: FlowEngine) throws {
+    private func checkRemoval(_ passkey: PasskeyCredentialRecord, _ method: MethodContext) throws {
+        let context = method.context
         guard let user = context.user else { throw FlowProblem.internalError }
         guard FlowEngine.hasAnotherWayIn(user, withoutPasskey: passkey.id, context) else {
             throw FlowProblem.invalidRequest([
@@ -91,7 +91,7 @@ extension PasskeyMethod {
             ])
         }
         if context.passkeys.count == 1, context.policy.mfaMode == .required,
-            !engine.keepsASecondFactor(without: id, context)
+            !method.keepsASecondFactor(without: id)
         {
             throw FlowProblem.lastSecondFactor
         }

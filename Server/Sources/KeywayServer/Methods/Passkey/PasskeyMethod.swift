@@ -7,7 +7,7 @@ import KeywayProtocol
 /// sign-up (where the policy signs in with passkeys only), after a sign-in when the policy offers
 /// it (`passkeys.offerAfterSignIn`), and in account management. Each ceremony's challenge is
 /// bound to the flow's stage and used once: any answer, accepted or refused, replaces it.
-struct PasskeyMethod: PrimaryMethod, SecondFactorMethod, ReverifyingMethod, AccountListedMethod,
+struct PasskeyMethod: IdentifyingMethod, SecondFactorMethod, ReverifyingMethod, AccountListedMethod,
     RequiredAtSignUpMethod, OfferingMethod, AccountOperationsMethod, SkippableMethod, ConfigurableMethod, MethodDataLoader
 {
     let id: FlowMethodID = .passkey
@@ -53,6 +53,17 @@ struct PasskeyMethod: PrimaryMethod, SecondFactorMethod, ReverifyingMethod, Acco
         try method.keep(Self.stage(purpose, skippable: false, provesSecondFactor: purpose == .enrolment, method.context))
     }
 
+    /// A sign-in without an identifier: a passkey of any account of the project, where the
+    /// application signs in with passkeys.
+    func beginWithoutIdentifier(challenge: String?, _ method: inout MethodContext) throws {
+        guard method.policy.primaryMethods.contains(id), Self.relyingParty(method.context) != nil else {
+            throw FlowProblem.invalidRequest([
+                InvalidField(name: "passkey", reason: "This application does not sign in with passkeys.")
+            ])
+        }
+        try method.keep(Self.stage(.primary, skippable: false, challenge: challenge, method.context))
+    }
+
     /// Moves the flow to a new ceremony for `purpose` with a fresh challenge: making a passkey
     /// (`enrolment`) or signing with one.
     static func begin(
@@ -79,12 +90,10 @@ struct PasskeyMethod: PrimaryMethod, SecondFactorMethod, ReverifyingMethod, Acco
 
     /// A new challenge for the current ceremony: after any answer, accepted or refused, so a
     /// challenge is used once.
-    static func renewChallenge(_ context: inout FlowEngine.Context) throws {
-        guard let active = context.progress.active(.passkey), var state = try? active.state(as: PasskeyStage.self) else {
-            return
-        }
+    static func renewChallenge(_ method: inout MethodContext) throws {
+        var state = try method.state(as: PasskeyStage.self)
         state.challenge = Base64URL.encode(Data(SecureRandom.bytes(32)))
-        context.progress.stage = .method(try ActiveMethod(.passkey, purpose: active.purpose, state: state))
+        try method.keep(state)
     }
 
     /// The user handle a new passkey is made with: the one the account's passkeys share, or a
@@ -179,11 +188,9 @@ struct PasskeyMethod: PrimaryMethod, SecondFactorMethod, ReverifyingMethod, Acco
         try Self.begin(.enrolment, skippable: true, &context)
     }
 
-    func skip(_ active: ActiveMethod, _ context: inout FlowEngine.Context, engine: FlowEngine, in repositories: Repositories)
-        async throws -> FlowProblem?
-    {
-        guard (try? active.state(as: PasskeyStage.self))?.skippable == true else { throw FlowProblem.invalidStep }
-        return try await engine.advance(&context, in: repositories)
+    func skip(_ method: inout MethodContext) async throws -> FlowProblem? {
+        guard try method.state(as: PasskeyStage.self).skippable == true else { throw FlowProblem.invalidStep }
+        return try await method.moveOn()
     }
 
     var notices: [String: String] {
@@ -194,14 +201,11 @@ struct PasskeyMethod: PrimaryMethod, SecondFactorMethod, ReverifyingMethod, Acco
     }
 
     func routes(_ routes: FlowInputRoutes) {
-        let engine = routes.engine
-        routes.post("passkey/register") { request, context, target in
-            let body = try await RequestDecoding.json(RegisterPasskeyRequest.self, from: request, context: context)
-            return try await register(target, body, engine: engine)
+        routes.input("passkey/register", of: id, as: RegisterPasskeyRequest.self, check: { _ = try Self.checkedName($0.name) }) {
+            body, method in try await register(body, &method)
         }
-        routes.post("passkey/authenticate") { request, context, target in
-            let body = try await RequestDecoding.json(AuthenticatePasskeyRequest.self, from: request, context: context)
-            return try await authenticate(target, body, engine: engine)
+        routes.input("passkey/authenticate", of: id, as: AuthenticatePasskeyRequest.self) { body, method in
+            try await authenticate(body, &method)
         }
     }
 }
@@ -237,5 +241,13 @@ extension FlowEngine.Context {
     var passkeys: [PasskeyCredentialRecord] {
         get { methodData[.passkey] as? [PasskeyCredentialRecord] ?? [] }
         set { methodData[.passkey] = newValue }
+    }
+}
+
+extension MethodContext {
+    /// The user's passkeys, as the passkey method's operations change them.
+    var passkeys: [PasskeyCredentialRecord] {
+        get { data as? [PasskeyCredentialRecord] ?? [] }
+        set { data = newValue }
     }
 }

@@ -11,14 +11,12 @@ extension PasswordMethod {
     }
 
     /// Its operations need no check before the fresh verification.
-    func precheck(_ operation: String, input: NoOperationInput, _ context: FlowEngine.Context, engine: FlowEngine) throws {}
+    func precheck(_ operation: String, input: NoOperationInput, _ method: MethodContext) throws {}
 
-    func manage(
-        _ operation: String, input: NoOperationInput, _ context: inout FlowEngine.Context, engine: FlowEngine,
-        in repositories: Repositories
-    ) async throws -> FlowProblem? {
+    func manage(_ operation: String, input: NoOperationInput, _ method: inout MethodContext) async throws -> FlowProblem? {
         guard operation == "changePassword" else { throw FlowProblem.invalidStep }
-        try Self.beginChoosing(.change, &context)
+        // A new password, chosen after the fresh verification the operation asks for.
+        try method.keep(PasswordStage(purpose: .change), for: .reverification)
         return nil
     }
 }

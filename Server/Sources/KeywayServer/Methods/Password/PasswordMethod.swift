@@ -4,7 +4,7 @@ import KeywayProtocol
 
 /// Passwords: a primary method for accounts that have one, chosen at sign-up when the policy
 /// lists it, changed in account management, and a way to prove again who a user is. Checked with
-/// scrypt outside the flow's transaction, behind ``PasswordGate`` (``FlowEngine/submitPassword(_:password:)``).
+/// scrypt outside the flow's transaction, behind ``PasswordGate`` (``submit(_:_:)``).
 struct PasswordMethod: PrimaryMethod, ReverifyingMethod, AccountListedMethod, RequiredAtSignUpMethod,
     AccountOperationsMethod, ConfigurableMethod
 {
@@ -101,10 +101,8 @@ struct PasswordMethod: PrimaryMethod, ReverifyingMethod, AccountListedMethod, Re
     }
 
     func routes(_ routes: FlowInputRoutes) {
-        let engine = routes.engine
-        routes.post("password") { request, context, target in
-            let body = try await RequestDecoding.json(SubmitPasswordRequest.self, from: request, context: context)
-            return try await engine.submitPassword(target, password: body.password.revealed)
+        routes.staged("password", of: id, as: SubmitPasswordRequest.self) { body, input in
+            try await submit(body.password.revealed, input)
         }
     }
 }

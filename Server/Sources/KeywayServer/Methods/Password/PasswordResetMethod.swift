@@ -8,11 +8,11 @@ extension AuthenticationMethod {
 }
 
 /// "Forgot password?": from a password sign-in step, a one-time code to the flow's identifier
-/// (``FlowEngine/forgotPassword(_:)``). The right code is the sign-in's first factor (as an email
+/// (``forgotPassword(_:)``). The right code is the sign-in's first factor (as an email
 /// or SMS code: the same channel is not then a second factor); the second factor the policy asks
 /// for comes next, and only then, before the sign-in completes, a step that chooses the new
 /// password (``PasswordPurpose/reset``), whose setting ends the account's other sessions
-/// (``FlowEngine/finishPasswordReset(hash:_:in:)``). So whoever holds the mailbox alone cannot
+/// (``finish(hash:_:)``). So whoever holds the mailbox alone cannot
 /// change the password of an account with a second factor, and a reset abandoned on the way
 /// changes nothing. The code step — its limits, resending, and the notice without a code to an
 /// identifier that has no account — is the code methods' own.
@@ -60,42 +60,58 @@ struct PasswordResetMethod: CodeMethod, OfferingMethod {
         draft.info = StepInfo(id: "resetPasswordCode", label: "Reset your password")
     }
 
-    func codeMessage(
-        code: String, to destination: String, _ context: inout FlowEngine.Context, engine: FlowEngine,
-        in repositories: Repositories
-    ) async throws -> (subject: String, body: String)? {
-        let templates = channel(for: destination) == .email ? context.policy.emailTemplates : nil
+    func codeMessage(code: String, to destination: String, _ method: inout MethodContext) async throws
+        -> (subject: String, body: String)?
+    {
+        let templates = channel(for: destination) == .email ? method.policy.emailTemplates : nil
         return MessageTemplates.signInCode(
-            code, minutes: Int(engine.limits.codeLifetime / 60), template: templates?.code,
-            application: context.application.name, purpose: .passwordReset)
+            code, minutes: Int(method.limits.codeLifetime / 60), template: templates?.code,
+            application: method.application.name, purpose: .passwordReset)
     }
 
     /// The code step's routes are shared by the code methods (``FlowEngine/codeRoutes(_:)``);
     /// a reset starts with `forgotPassword` on a password sign-in step.
     func routes(_ routes: FlowInputRoutes) {
-        let engine = routes.engine
-        routes.post("forgotPassword") { _, _, target in
-            try await engine.forgotPassword(target)
+        routes.input("forgotPassword", of: .password) { method in
+            try await forgotPassword(&method)
         }
+    }
+
+    /// Answers `forgotPassword` on a password sign-in step: a code to the identifier, on a code
+    /// step of its own. Wrong passwords stay counted.
+    private func forgotPassword(_ method: inout MethodContext) async throws -> FlowProblem? {
+        guard Self.isOffered(method.context) else { throw FlowProblem.invalidStep }
+        try await method.handOver(to: id, for: .primary)
+        return nil
+    }
+
+    /// Sets the new password `hash` of a reset — the code and the second factor given — in the
+    /// request's transaction: every other session of the account ends (its refresh tokens,
+    /// sessions and hosted-page browser sessions: whoever knew the old password is signed out),
+    /// and the sign-in goes on to its completion.
+    static func finish(hash: String, _ method: inout MethodContext) async throws -> FlowProblem? {
+        guard var user = method.user, method.resetsPassword else { throw FlowProblem.invalidStep }
+        if user.isBlocked { return method.fail(.userBlocked) }
+        user.passwordHash = hash
+        try await method.repositories.users.updateMethods(user)
+        method.user = user
+        try await method.repositories.endSessions(userId: user.id, at: method.now)
+        method.resetsPassword = false
+        method.leaveNotice("passwordReset")
+        method.logger.notice("password reset", metadata: ["user": "\(user.id)", "flow": "\(method.flowId)"])
+        return try await method.moveOn()
     }
 
     /// A right code: an address it went to is proved, and it counts as the first factor of an
     /// email or SMS code; the new password is asked for before the sign-in completes.
-    func codeAccepted(
-        _ active: ActiveMethod, destination: String, _ context: inout FlowEngine.Context, engine: FlowEngine,
-        in repositories: Repositories
-    ) async throws -> FlowProblem? {
+    func codeAccepted(destination: String, _ method: inout MethodContext) async throws -> FlowProblem? {
         // No code goes out without an account, so a right code always has one.
-        guard var user = context.user, context.progress.signIn != nil else { throw FlowProblem.internalError }
-        if !user.emailVerified, user.email == destination {
-            user.emailVerified = true
-            try await repositories.users.updateMethods(user)
-            context.user = user
-            try await engine.addressProved(user, &context, in: repositories)
-        }
-        context.progress.signIn?.resetsPassword = true
+        guard method.user != nil, method.context.progress.isSignIn else { throw FlowProblem.internalError }
+        // A reset code proves an address, not a number: a number is verified when set up.
+        if channel(for: destination) == .email { try await method.verify(destination: destination, by: .email) }
+        method.resetsPassword = true
         let sms = channel(for: destination) == .sms
-        return try await engine.proved(sms ? .smsOtp : .emailOtp, amr: sms ? "sms" : "otp", &context, in: repositories)
+        return try await method.prove(amr: sms ? "sms" : "otp", as: sms ? .smsOtp : .emailOtp)
     }
 
     /// The new password of a reset, once the code and the second factor are given.

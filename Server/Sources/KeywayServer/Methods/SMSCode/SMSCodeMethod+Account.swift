@@ -20,24 +20,21 @@ extension SMSCodeMethod {
     }
 
     /// Its operations need no check before the fresh verification.
-    func precheck(_ operation: String, input: NoOperationInput, _ context: FlowEngine.Context, engine: FlowEngine) throws {}
+    func precheck(_ operation: String, input: NoOperationInput, _ method: MethodContext) throws {}
 
-    func manage(
-        _ operation: String, input: NoOperationInput, _ context: inout FlowEngine.Context, engine: FlowEngine,
-        in repositories: Repositories
-    ) async throws -> FlowProblem? {
-        guard var user = context.user else { throw FlowProblem.internalError }
+    func manage(_ operation: String, input: NoOperationInput, _ method: inout MethodContext) async throws -> FlowProblem? {
+        guard var user = method.user else { throw FlowProblem.internalError }
         switch operation {
         case "setupSms":
-            try await engine.beginStage(of: self, for: .enrolment, &context, in: repositories)
+            try await begin(.enrolment, &method)
         case "removeSms":
             if user.email == nil { return .lastIdentifier }
-            guard engine.keepsASecondFactor(without: id, context) else { return .lastSecondFactor }
+            guard method.keepsASecondFactor(without: id) else { return .lastSecondFactor }
             user.phone = nil
             user.phoneVerified = false
-            try await repositories.users.updateMethods(user)
-            context.user = user
-            context.progress.notice = "smsRemoved"
+            try await method.repositories.users.updateMethods(user)
+            method.user = user
+            method.leaveNotice("smsRemoved")
         default:
             throw FlowProblem.invalidStep
         }

@@ -128,24 +128,18 @@ struct SMSCodeMethod: CodeMethod, PrimaryMethod, SecondFactorMethod, Reverifying
         return nil
     }
 
-    func codeAccepted(
-        _ active: ActiveMethod, destination: String, _ context: inout FlowEngine.Context, engine: FlowEngine,
-        in repositories: Repositories
-    ) async throws -> FlowProblem? {
-        if active.purpose == .enrolment {
-            if var draft = context.progress.signUpDraft {
-                // Kept for the account the sign-up creates.
-                try draft.keep(PhoneCredential(phone: destination), for: id)
-                context.progress.signUpDraft = draft
-            } else if var user = context.user {
-                user.phone = destination
-                user.phoneVerified = true
-                try await repositories.users.updateMethods(user)
-                context.user = user
-                if context.progress.isManage { context.progress.notice = "smsAdded" }
-            }
+    func codeAccepted(destination: String, _ method: inout MethodContext) async throws -> FlowProblem? {
+        // Set up: kept for the account a sign-up creates, or the account's number now.
+        if method.purpose == .enrolment, try !method.keepForSignUp(PhoneCredential(phone: destination)),
+            var user = method.user
+        {
+            user.phone = destination
+            user.phoneVerified = true
+            try await method.repositories.users.updateMethods(user)
+            method.user = user
+            if method.isAccountManagement { method.leaveNotice("smsAdded") }
         }
-        return try await engine.proved(id, amr: "sms", &context, in: repositories)
+        return try await method.prove(amr: "sms")
     }
 }
 

@@ -4,9 +4,9 @@ import KeywayProtocol
 /// Sign-in links: one message carries a link and a one-time code, and either completes the step.
 /// A primary method for an email identifier (by email) or a phone number (by SMS), as the
 /// policy's `signInLink.channels` allow. The link opens the app on the same device (which
-/// posts its token, ``FlowEngine/submitLink(_:token:)``), or the server's page on another device,
+/// posts its token, ``submit(token:_:)``), or the server's page on another device,
 /// where the user approves the sign-in and the original device's flow moves on at its next poll
-/// (``FlowEngine/pollLink(_:)``). Only a `POST` spends a link, so scanners that fetch it spend
+/// (``poll(_:)``). Only a `POST` spends a link, so scanners that fetch it spend
 /// nothing; the token is stored as a keyed hash, single use, bound to its flow, and expires with
 /// the code.
 struct SignInLinkMethod: CodeMethod, PrimaryMethod, ConfigurableMethod, StageResourceMethod {
@@ -63,13 +63,11 @@ struct SignInLinkMethod: CodeMethod, PrimaryMethod, ConfigurableMethod, StageRes
 
     /// The link's routes: the token from the app, and the polls of the waiting device.
     func routes(_ routes: FlowInputRoutes) {
-        let engine = routes.engine
-        routes.post("link") { request, context, target in
-            let body = try await RequestDecoding.json(SubmitLinkRequest.self, from: request, context: context)
-            return try await engine.submitLink(target, token: body.token.revealed)
+        routes.input("link", of: id, as: SubmitLinkRequest.self, check: Self.checkToken) { body, method in
+            try await submit(token: body.token.revealed, &method)
         }
-        routes.post("link/poll") { _, _, target in
-            try await engine.pollLink(target)
+        routes.input("link/poll", of: id) { method in
+            try await poll(&method)
         }
     }
 
@@ -79,22 +77,22 @@ struct SignInLinkMethod: CodeMethod, PrimaryMethod, ConfigurableMethod, StageRes
 
     /// The message: the link and the code. A link is made only where a code goes out (an
     /// identifier without an account gets the notice without either).
-    func codeMessage(
-        code: String, to destination: String, _ context: inout FlowEngine.Context, engine: FlowEngine,
-        in repositories: Repositories
-    ) async throws -> (subject: String, body: String)? {
+    func codeMessage(code: String, to destination: String, _ method: inout MethodContext) async throws
+        -> (subject: String, body: String)?
+    {
+        let context = method.context
         let token = SecureRandom.token(prefix: "ksl")
-        let previous = try await repositories.signInLinks.find(flowId: context.flow.id)
-        try await repositories.signInLinks.replace(
+        let previous = try await method.repositories.signInLinks.find(flowId: context.flow.id)
+        let lifetime = Int64((method.limits.codeLifetime * 1000).rounded())
+        try await method.repositories.signInLinks.replace(
             with: SignInLinkRecord(
-                tokenHash: engine.hasher.hash(linkToken: token), flowId: context.flow.id,
+                tokenHash: method.hasher.hash(linkToken: token), flowId: context.flow.id,
                 applicationId: context.application.id, location: context.location,
                 userAgent: context.clientName ?? previous?.userAgent ?? context.progress.device.userAgent,
-                state: .pending, createdAt: context.now,
-                expiresAt: context.flow.otpExpiresAt ?? context.now + engine.milliseconds(engine.limits.codeLifetime)))
+                state: .pending, createdAt: context.now, expiresAt: context.flow.otpExpiresAt ?? context.now + lifetime))
         let base = context.policy.signInLink.linkBase ?? "\(context.audience)/link"
         let link = "\(base.hasSuffix("/") ? String(base.dropLast()) : base)/\(token)"
-        let minutes = Int(engine.limits.codeLifetime / 60)
+        let minutes = Int(method.limits.codeLifetime / 60)
         if channel(for: destination) == .sms {
             return MessageTemplates.signInLinkSMS(link: link, code: code, application: context.application.name)
         }
@@ -103,10 +101,7 @@ struct SignInLinkMethod: CodeMethod, PrimaryMethod, ConfigurableMethod, StageRes
             application: context.application.name)
     }
 
-    func codeAccepted(
-        _ active: ActiveMethod, destination: String, _ context: inout FlowEngine.Context, engine: FlowEngine,
-        in repositories: Repositories
-    ) async throws -> FlowProblem? {
-        try await engine.linkProved(destination: destination, &context, in: repositories)
+    func codeAccepted(destination: String, _ method: inout MethodContext) async throws -> FlowProblem? {
+        try await proved(destination: destination, &method)
     }
 }

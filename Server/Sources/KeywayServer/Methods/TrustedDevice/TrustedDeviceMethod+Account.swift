@@ -21,34 +21,32 @@ extension TrustedDeviceMethod {
     }
 
     /// Its operations need no check before the fresh verification.
-    func precheck(_ operation: String, input: DeviceOperationInput, _ context: FlowEngine.Context, engine: FlowEngine) throws {}
+    func precheck(_ operation: String, input: DeviceOperationInput, _ method: MethodContext) throws {}
 
-    func manage(
-        _ operation: String, input: DeviceOperationInput, _ context: inout FlowEngine.Context, engine: FlowEngine,
-        in repositories: Repositories
-    ) async throws -> FlowProblem? {
-        guard let user = context.user else { throw FlowProblem.internalError }
+    func manage(_ operation: String, input: DeviceOperationInput, _ method: inout MethodContext) async throws
+        -> FlowProblem?
+    {
+        guard let user = method.user else { throw FlowProblem.internalError }
+        let devices = method.repositories.trustedDevices
         switch operation {
         case "revokeDevice":
-            guard let deviceId = input.deviceId, context.trustedDevices.contains(where: { $0.id == deviceId }),
-                try await repositories.trustedDevices.revoke(id: deviceId, userId: user.id, now: context.now)
+            guard let deviceId = input.deviceId, method.trustedDevices.contains(where: { $0.id == deviceId }),
+                try await devices.revoke(id: deviceId, userId: user.id, now: method.now)
             else {
                 throw FlowProblem.invalidRequest([
                     InvalidField(name: "deviceId", reason: "Choose one of the trusted devices listed.")
                 ])
             }
-            context.progress.notice = "deviceRevoked"
+            method.leaveNotice("deviceRevoked")
         case "revokeAllDevices":
-            _ = try await repositories.trustedDevices.revokeAll(
-                userId: user.id, applicationId: context.application.id, now: context.now)
-            context.progress.notice = "devicesRevoked"
+            _ = try await devices.revokeAll(userId: user.id, applicationId: method.application.id, now: method.now)
+            method.leaveNotice("devicesRevoked")
         default:
             throw FlowProblem.invalidStep
         }
-        engine.logger.notice(
+        method.logger.notice(
             "trusted device revoked", metadata: ["user": "\(user.id)", "device": "\(input.deviceId ?? "all")"])
-        context.trustedDevices = try await repositories.trustedDevices.trusted(
-            userId: user.id, applicationId: context.application.id, now: context.now)
+        method.trustedDevices = try await devices.trusted(userId: user.id, applicationId: method.application.id, now: method.now)
         return nil
     }
 }

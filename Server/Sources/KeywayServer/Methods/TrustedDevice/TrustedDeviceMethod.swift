@@ -5,8 +5,8 @@ import KeywayProtocol
 /// signature over a challenge (`deviceChallenge`), standing in for the second factor — or for
 /// everything, for a low-risk sign-in when the policy allows — and a device that can keep a key is
 /// enrolled after a second factor (`deviceEnroll`). Never chosen by the user: the engine offers
-/// it (``FlowEngine/namedDeviceCanProve(_:in:)``, ``FlowEngine/deviceCanEnrol(_:)``, as ``FlowSequence`` decides), and
-/// the SDK answers both steps itself.
+/// it (``canProve(_:)``, ``canEnrol(_:)``, as ``FlowSequence`` decides), and the SDK answers both
+/// steps itself.
 struct TrustedDeviceMethod: AccountOperationsMethod, SkippableMethod, ConfigurableMethod, MethodDataLoader {
     let id: FlowMethodID = .trustedDevice
 
@@ -41,11 +41,6 @@ struct TrustedDeviceMethod: AccountOperationsMethod, SkippableMethod, Configurab
         MethodOption(id: id.rawValue, type: id, label: "Use this trusted device")
     }
 
-    func begin(_ purpose: MethodPurpose, _ method: inout MethodContext) async throws {
-        // Offered by the engine, never chosen.
-        throw FlowProblem.methodUnavailable
-    }
-
     func step(for active: ActiveMethod, _ context: FlowEngine.Context, into draft: inout StepDraft, using resources: StepResources) {
         let stage = (try? active.state(as: TrustedDeviceStage.self)) ?? TrustedDeviceStage()
         if stage.enrolling == true {
@@ -64,29 +59,20 @@ struct TrustedDeviceMethod: AccountOperationsMethod, SkippableMethod, Configurab
         }
     }
 
-    func skip(_ active: ActiveMethod, _ context: inout FlowEngine.Context, engine: FlowEngine, in repositories: Repositories)
-        async throws -> FlowProblem?
-    {
-        try await engine.skipDeviceStep(&context, in: repositories)
-    }
-
     var notices: [String: String] {
         [
-            FlowEngine.deviceNotRecognized: "This device is not trusted any more; confirm it is you another way.",
+            Self.deviceNotRecognized: "This device is not trusted any more; confirm it is you another way.",
             "deviceRevoked": "The device is no longer trusted.",
             "devicesRevoked": "No device is trusted any more.",
         ]
     }
 
     func routes(_ routes: FlowInputRoutes) {
-        let engine = routes.engine
-        routes.post("device/enroll") { request, context, target in
-            let body = try await RequestDecoding.json(EnrollDeviceRequest.self, from: request, context: context)
-            return try await engine.enrolDevice(target, request: body)
+        routes.input("device/enroll", of: id, as: EnrollDeviceRequest.self) { body, method in
+            try await enrol(body, &method)
         }
-        routes.post("device/prove") { request, context, target in
-            let body = try await RequestDecoding.json(DeviceSignatureRequest.self, from: request, context: context)
-            return try await engine.proveDevice(target, signature: body.signature)
+        routes.input("device/prove", of: id, as: DeviceSignatureRequest.self) { body, method in
+            try await prove(signature: body.signature, &method)
         }
     }
 }
@@ -113,5 +99,13 @@ extension FlowEngine.Context {
     var trustedDevices: [TrustedDeviceRecord] {
         get { methodData[.trustedDevice] as? [TrustedDeviceRecord] ?? [] }
         set { methodData[.trustedDevice] = newValue }
+    }
+}
+
+extension MethodContext {
+    /// The user's trusted devices, as the trusted-device method's operations change them.
+    var trustedDevices: [TrustedDeviceRecord] {
+        get { data as? [TrustedDeviceRecord] ?? [] }
+        set { data = newValue }
     }
 }

@@ -1,13 +1,13 @@
 import Foundation
 import KeywayProtocol
 
-/// A sign-in started with a discoverable passkey: no identifier; the first step asks for a
-/// passkey of any account of the project, and the passkey the user picks names the account. The
-/// hosted pages start one with the challenge their identifier page already offered
-/// (`challenge`), so the browser's autofill can answer it.
+/// A sign-in started without an identifier, by a method whose answer names the account
+/// (``IdentifyingMethod``: a discoverable passkey of any account of the project). The hosted
+/// pages start one with the challenge their identifier page already offered (`challenge`), so
+/// the browser's autofill can answer it.
 extension FlowEngine {
-    func startWithPasskey(
-        application: ApplicationRecord, policy: FlowPolicy, request: StartFlowRequest,
+    func startWithoutIdentifier(
+        by method: FlowMethodID, application: ApplicationRecord, policy: FlowPolicy, request: StartFlowRequest,
         authorization: FlowProgress.AuthorizationParameters?, clientAddress: String?, userAgent: String?, guest: Guest?,
         challenge: String? = nil, traceId: String, now: Int64
     ) async throws -> Step {
@@ -33,17 +33,17 @@ extension FlowEngine {
                 flow: flow, progress: progress, application: application, policy: policy, user: nil, now: now,
                 addressHash: clientHash, location: CoarseLocation.of(clientAddress), audience: self.issuer())
             context.clientName = userAgent.map { String($0.prefix(200)) }
-            guard policy.primaryMethods.contains(.passkey), PasskeyMethod.relyingParty(context) != nil else {
-                throw FlowProblem.invalidRequest([
-                    InvalidField(name: "passkey", reason: "This application does not sign in with passkeys.")
-                ])
+            guard let module = self.methods.module(method, as: (any IdentifyingMethod).self) else {
+                throw FlowProblem.methodUnavailable
             }
-            try PasskeyMethod.begin(.primary, skippable: false, challenge: challenge, &context)
+            try await self.withMethod(method, purpose: .primary, active: nil, &context, in: repositories) {
+                try module.beginWithoutIdentifier(challenge: challenge, &$0)
+            }
             context.flow.progress = context.progress
             try await repositories.flows.insert(context.flow)
             return self.steps.step(for: context, flowToken: Sensitive(flowToken), traceId: traceId)
         }
-        logger.info("flow started", metadata: ["flow": "\(flowId)", "type": "signin", "method": "passkey"])
+        logger.info("flow started", metadata: ["flow": "\(flowId)", "type": "signin", "method": "\(method)"])
         metrics.flowStarted(flowType: FlowType.signin.rawValue)
         return step
     }

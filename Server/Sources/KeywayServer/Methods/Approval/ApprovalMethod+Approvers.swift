@@ -1,12 +1,15 @@
 import Foundation
 import KeywayProtocol
 
-/// Approval requests: the flow waits while another of the user's trusted devices approves the
-/// sign-in (pushed to it, or by scanning the step's QR code), matching the number both show.
-extension FlowEngine {
-    /// How many devices could approve a sign-in of the context's user: trusted devices other than
-    /// the one the client named, and active PowerAuth activations in the project.
-    func approverCount(_ context: Context, in repositories: Repositories) async throws -> Int {
+/// Who could approve: counted when a sign-in's second factor is due, before one is offered.
+extension ApprovalMethod: DueSecondFactorLoader {
+    /// Counts the devices that could approve a sign-in of the context's user: trusted devices
+    /// other than the one the client named, and active PowerAuth activations in the project.
+    func loadWhenDue(into context: inout FlowEngine.Context, in repositories: Repositories) async throws {
+        context.approverCount = try await Self.approverCount(context, in: repositories)
+    }
+
+    private static func approverCount(_ context: FlowEngine.Context, in repositories: Repositories) async throws -> Int {
         guard context.policy.devices.enabled, context.policy.mfaMethods.contains(.deviceApproval),
             let user = context.user
         else { return 0 }
@@ -21,7 +24,15 @@ extension FlowEngine {
         }
         return count
     }
+}
 
+extension FlowEngine.Context {
+    /// How many devices could approve this sign-in (counted by ``ApprovalMethod`` when a second
+    /// factor is due).
+    var approverCount: Int {
+        get { methodData[.deviceApproval] as? Int ?? 0 }
+        set { methodData[.deviceApproval] = newValue }
+    }
 }
 
 /// The body of the `approval.requested` event sent to the project's events webhook.
