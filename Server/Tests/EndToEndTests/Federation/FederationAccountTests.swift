@@ -277,8 +277,12 @@ struct FederationAccountTests {
             // An identity that is not held cannot be "kept".
             let notHeld = try await manage.post("manage/keepIdentity", ["identityId": "fid_nope"])
             #expect(notHeld.status == 400, "\(notHeld.json)")
-            // The owner's sign-in by code a moment ago is the fresh verification keeping asks for.
-            let kept = try await manage.post("manage/keepIdentity", ["identityId": identityId])
+            // Keeping asks for a fresh verification first (a code to the address), and keeps
+            // nothing until it is given.
+            let verify = try await manage.post("manage/keepIdentity", ["identityId": identityId])
+            #expect(verify.json["kind"] as? String == "enterCode", "\(verify.json)")
+            #expect(try await server.rowCount("federated_identities WHERE held_since IS NULL") == 0)
+            let kept = try await manage.post("code", ["code": try await server.latestCode(to: victim)])
             #expect(kept.json["kind"] as? String == "manageAccount", "\(kept.json)")
             let after = try #require((kept.json["manageAccount"] as? [String: Any])?["linkedIdentities"] as? [[String: Any]])
             #expect(after.first?["heldSince"] == nil, "\(after)")

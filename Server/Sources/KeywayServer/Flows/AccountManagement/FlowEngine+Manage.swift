@@ -104,10 +104,7 @@ extension FlowEngine {
             context.progress.notice = nil
             context.progress.management?.issuedActivationCode = nil
             if operation.needsReverification, !self.recentlyVerified(context) {
-                if name == Self.keepIdentityOperation.name {
-            return try await keepIdentity(input.identityId, &context, in: repositories)
-        }
-        if name == Self.unlinkIdentityOperation.name { _ = try Self.checkUnlink(input.identityId, context) }
+                if name == Self.unlinkIdentityOperation.name { _ = try Self.checkUnlink(input.identityId, context) }
                 if name == Self.keepIdentityOperation.name { _ = try Self.checkKeep(input.identityId, context) }
                 let options = self.reverificationOptions(context)
                 guard !options.isEmpty else { throw FlowProblem.methodUnavailable }
@@ -161,6 +158,9 @@ extension FlowEngine {
         }
         if name == Self.unlinkIdentityOperation.name {
             return try await unlinkIdentity(input.identityId, &context, in: repositories)
+        }
+        if name == Self.keepIdentityOperation.name {
+            return try await keepIdentity(input.identityId, &context, in: repositories)
         }
         if [Self.endSessionOperation.name, Self.endOtherSessionsOperation.name].contains(name) {
             return try await endSessions(name, input.sessionId, &context, in: repositories)
