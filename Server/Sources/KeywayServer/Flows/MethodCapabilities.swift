@@ -1,6 +1,7 @@
 import Foundation
 import KeywayJOSE
 import KeywayProtocol
+import Logging
 
 // What a method can be besides the five requirements of ``FlowMethod``. A method conforms to
 // each capability it has; every requirement of a capability is required (none has a default),
@@ -168,6 +169,15 @@ protocol DeviceTrustMethod: FlowMethod {
     /// When the flow completes: writes the device enrolled in it for `user`, answering its ID
     /// (`nil` when none was, or the policy refuses one more).
     func storeEnrolled(for user: UserRecord, _ method: inout MethodContext) async throws -> String?
+}
+
+/// A method that acts when an account's address is verified for the first time in a sign-in
+/// (federation holds the identities linked before).
+protocol AddressVerificationObserver: FlowMethod {
+    /// Acts on `user`, whose address was just verified, in the request's transaction.
+    func addressVerified(
+        _ user: UserRecord, _ context: inout FlowEngine.Context, logger: Logger, in repositories: Repositories
+    ) async throws
 }
 
 /// A method with settings of its own in the application's policy.

@@ -211,7 +211,9 @@ struct MethodContext: Sendable {
             user.emailVerified = true
             try await repositories.users.updateMethods(user)
             flow.user = user
-            try await engine.addressProved(user, &flow, in: repositories)
+            for observer in engine.methods.addressVerificationObservers {
+                try await observer.addressVerified(user, &flow, logger: engine.logger, in: repositories)
+            }
         }
     }
 

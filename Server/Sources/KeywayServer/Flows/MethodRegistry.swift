@@ -42,6 +42,13 @@ struct MethodRegistry: Sendable {
         byId[id] ?? FederationMethodID.providerId(id.rawValue).map { FederationMethod(providerId: $0) }
     }
 
+    /// The methods that act when an account's address is verified: the registered ones that
+    /// observe it, and the upstream providers' family (identities linked before are held
+    /// whichever provider they came from).
+    var addressVerificationObservers: [any AddressVerificationObserver] {
+        all((any AddressVerificationObserver).self) + [FederationMethod(providerId: "")]
+    }
+
     /// The modules with the capability `Capability`, in order.
     func all<Capability>(_ capability: Capability.Type) -> [Capability] {
         all.compactMap { $0 as? Capability }

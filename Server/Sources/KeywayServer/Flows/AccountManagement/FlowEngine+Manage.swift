@@ -67,8 +67,8 @@ extension FlowEngine {
                 operations += method.manageOperations(context).map { ($0, method) }
             }
             if context.usesDeviceActivation { operations.append((activationCodeOperation, nil)) }
-            if let keep = keepOperation(context) { operations.append((keep, nil)) }
-            if let unlink = unlinkOperation(context) { operations.append((unlink, nil)) }
+            if let keep = FederationMethod.keepOperation(context) { operations.append((keep, nil)) }
+            if let unlink = FederationMethod.unlinkOperation(context) { operations.append((unlink, nil)) }
             operations += sessionOperations(context).map { ($0, nil) }
         }
         operations.append((finishOperation, nil))
@@ -82,8 +82,8 @@ extension FlowEngine {
         let known =
             methods.all((any AccountOperationsMethod).self).contains { $0.manageOperationNames.contains(name) }
             || [
-                Self.finishOperation.name, Self.activationCodeOperation.name, Self.unlinkIdentityOperation.name,
-                Self.keepIdentityOperation.name, Self.endSessionOperation.name, Self.endOtherSessionsOperation.name,
+                Self.finishOperation.name, Self.activationCodeOperation.name, FederationMethod.unlinkIdentityOperation.name,
+                FederationMethod.keepIdentityOperation.name, Self.endSessionOperation.name, Self.endOtherSessionsOperation.name,
             ]
                 .contains(name)
         guard known else {
@@ -104,8 +104,8 @@ extension FlowEngine {
             context.progress.notice = nil
             context.progress.management?.issuedActivationCode = nil
             if operation.needsReverification, !self.recentlyVerified(context) {
-                if name == Self.unlinkIdentityOperation.name { _ = try Self.checkUnlink(input.identityId, context) }
-                if name == Self.keepIdentityOperation.name { _ = try Self.checkKeep(input.identityId, context) }
+                if name == FederationMethod.unlinkIdentityOperation.name { _ = try FederationMethod.checkUnlink(input.identityId, context) }
+                if name == FederationMethod.keepIdentityOperation.name { _ = try FederationMethod.checkKeep(input.identityId, context) }
                 let options = self.reverificationOptions(context)
                 guard !options.isEmpty else { throw FlowProblem.methodUnavailable }
                 context.progress.management?.pendingOperation = name
@@ -156,11 +156,11 @@ extension FlowEngine {
             try await issueActivationCode(&context, in: repositories)
             return nil
         }
-        if name == Self.unlinkIdentityOperation.name {
-            return try await unlinkIdentity(input.identityId, &context, in: repositories)
+        if name == FederationMethod.unlinkIdentityOperation.name {
+            return try await FederationMethod.unlinkIdentity(input.identityId, &context, in: repositories)
         }
-        if name == Self.keepIdentityOperation.name {
-            return try await keepIdentity(input.identityId, &context, in: repositories)
+        if name == FederationMethod.keepIdentityOperation.name {
+            return try await FederationMethod.keepIdentity(input.identityId, &context, in: repositories)
         }
         if [Self.endSessionOperation.name, Self.endOtherSessionsOperation.name].contains(name) {
             return try await endSessions(name, input.sessionId, &context, in: repositories)

@@ -58,7 +58,7 @@ extension FlowEngine {
             // A known identity: its user — unless it waits for the owner to keep it.
             if linked.heldSince != nil {
                 context.progress.stage = .choosing(MethodChoice(options: primaryOptions(context), purpose: .primary))
-                return Self.identityHeld(provider.label)
+                return FederationMethod.identityHeld(provider.label)
             }
             try await repositories.federatedIdentities.used(
                 id: linked.id, email: identity.email, emailVerified: identity.emailVerified, name: identity.name,

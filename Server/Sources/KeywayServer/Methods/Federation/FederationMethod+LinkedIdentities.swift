@@ -3,13 +3,13 @@ import KeywayProtocol
 
 /// Account management's linked identities: the `unlinkIdentity` operation, after a fresh
 /// verification (it takes a way in away), refused when the identity is the account's last way in.
-extension FlowEngine {
+extension FederationMethod {
     /// Unlinks one of the account's upstream identities (field `identityId`).
     static let unlinkIdentityOperation = ManageOperation(
         name: "unlinkIdentity", label: "Unlink a sign-in provider", needsReverification: true)
 
     /// The operation with the account's identities as its choices, when it has any.
-    static func unlinkOperation(_ context: Context) -> ManageOperation? {
+    static func unlinkOperation(_ context: FlowEngine.Context) -> ManageOperation? {
         guard !context.linkedIdentities.isEmpty else { return nil }
         var operation = unlinkIdentityOperation
         operation.fields = [identityField(context.linkedIdentities, context)]
@@ -17,7 +17,7 @@ extension FlowEngine {
     }
 
     /// The `identityId` choice among `identities`: each by its provider's label and address.
-    static func identityField(_ identities: [FederatedIdentityRecord], _ context: Context) -> Field {
+    static func identityField(_ identities: [FederatedIdentityRecord], _ context: FlowEngine.Context) -> Field {
         Field(
             name: "identityId", type: .select, required: true, label: "Provider",
             options: identities.map { identity in
@@ -31,7 +31,9 @@ extension FlowEngine {
     }
 
     /// Unlinks `identityId`, unless the account could then no longer sign in.
-    func unlinkIdentity(_ identityId: String?, _ context: inout Context, in repositories: Repositories) async throws
+    static func unlinkIdentity(
+        _ identityId: String?, _ context: inout FlowEngine.Context, in repositories: Repositories
+    ) async throws
         -> FlowProblem?
     {
         let (user, identityId) = try Self.checkUnlink(identityId, context)
@@ -44,14 +46,14 @@ extension FlowEngine {
     /// The account and the identity `identityId` names, when unlinking it may go: one of the
     /// account's identities, and not its last way in. Checked before the fresh verification
     /// too, so nobody verifies for a change that is refused.
-    static func checkUnlink(_ identityId: String?, _ context: Context) throws -> (UserRecord, String) {
+    static func checkUnlink(_ identityId: String?, _ context: FlowEngine.Context) throws -> (UserRecord, String) {
         guard let user = context.user, let identityId, context.linkedIdentities.contains(where: { $0.id == identityId })
         else {
             throw FlowProblem.invalidRequest([
                 InvalidField(name: "identityId", reason: "Choose one of the account's linked identities.")
             ])
         }
-        guard Self.hasAnotherWayIn(user, withoutIdentity: identityId, context) else {
+        guard FlowEngine.hasAnotherWayIn(user, withoutIdentity: identityId, context) else {
             throw FlowProblem.invalidRequest([
                 InvalidField(
                     name: "identityId",
@@ -59,23 +61,5 @@ extension FlowEngine {
             ])
         }
         return (user, identityId)
-    }
-
-    /// Whether the user can still sign in under the policy without the identity `identityId`
-    /// or the passkey `passkeyId`.
-    static func hasAnotherWayIn(
-        _ user: UserRecord, withoutIdentity identityId: String? = nil, withoutPasskey passkeyId: String? = nil,
-        _ context: Context
-    ) -> Bool {
-        let primary = context.policy.primaryMethods
-        if primary.contains(.emailOtp) || primary.contains(.signInLink), user.email != nil, user.emailVerified { return true }
-        if primary.contains(.smsOtp), user.verifiedPhone != nil { return true }
-        if primary.contains(.password), user.passwordHash != nil { return true }
-        if primary.contains(.totp), user.hasTotp { return true }
-        if primary.contains(.passkey), context.passkeys.contains(where: { $0.id != passkeyId }) { return true }
-        let enabled = Set(context.policy.federationProviders)
-        return context.linkedIdentities.contains {
-            $0.id != identityId && $0.heldSince == nil && enabled.contains($0.providerId)
-        }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import KeywayProtocol
+import Logging
 
 /// Identities linked before the account's address was proved. A provider that does not verify
 /// addresses lets anyone sign up with someone else's address and keep a way into that account
@@ -7,7 +8,7 @@ import KeywayProtocol
 /// sign-in link sent to it), every identity linked until then is held: it no longer signs in, the
 /// address's owner is told by email, and account management offers `keepIdentity` (after a fresh
 /// verification) beside `unlinkIdentity`.
-extension FlowEngine {
+extension FederationMethod: AddressVerificationObserver {
     /// The operation that keeps a held identity.
     static let keepIdentityOperation = ManageOperation(
         name: "keepIdentity", label: "Keep a sign-in provider linked before you proved your address",
@@ -24,7 +25,9 @@ extension FlowEngine {
 
     /// The account's address was just proved for the first time: holds every identity linked
     /// before, and tells the address's owner.
-    func addressProved(_ user: UserRecord, _ context: inout Context, in repositories: Repositories) async throws {
+    func addressVerified(
+        _ user: UserRecord, _ context: inout FlowEngine.Context, logger: Logger, in repositories: Repositories
+    ) async throws {
         let held = try await repositories.federatedIdentities.hold(userId: user.id, at: context.now)
         guard !held.isEmpty else { return }
         context.linkedIdentities = try await repositories.federatedIdentities.all(userId: user.id)
@@ -39,7 +42,7 @@ extension FlowEngine {
     }
 
     /// The operation with the account's held identities as its choices, when it has any.
-    static func keepOperation(_ context: Context) -> ManageOperation? {
+    static func keepOperation(_ context: FlowEngine.Context) -> ManageOperation? {
         let held = context.linkedIdentities.filter { $0.heldSince != nil }
         guard !held.isEmpty else { return nil }
         var operation = keepIdentityOperation
@@ -48,7 +51,9 @@ extension FlowEngine {
     }
 
     /// Keeps the held identity `identityId`: it signs in again.
-    func keepIdentity(_ identityId: String?, _ context: inout Context, in repositories: Repositories) async throws
+    static func keepIdentity(
+        _ identityId: String?, _ context: inout FlowEngine.Context, in repositories: Repositories
+    ) async throws
         -> FlowProblem?
     {
         let (user, identityId) = try Self.checkKeep(identityId, context)
@@ -60,7 +65,7 @@ extension FlowEngine {
 
     /// The account and the held identity `identityId` names. Checked before the fresh
     /// verification too.
-    static func checkKeep(_ identityId: String?, _ context: Context) throws -> (UserRecord, String) {
+    static func checkKeep(_ identityId: String?, _ context: FlowEngine.Context) throws -> (UserRecord, String) {
         guard let user = context.user, let identityId,
             context.linkedIdentities.contains(where: { $0.id == identityId && $0.heldSince != nil })
         else {
