@@ -35,6 +35,34 @@ struct ArchitectureMapTests {
         }.sorted()
     }
 
+    /// The places in `source` where a method would reach into the engine: an extension of
+    /// `FlowEngine` itself (its `Context` may gain a method's accessors) or an engine parameter.
+    static func engineReaches(in source: String) -> [String] {
+        source.split(separator: "\n").map(String.init).filter { line in
+            let code = line.trimmingCharacters(in: .whitespaces)
+            if code.hasPrefix("//") { return false }
+            return code.hasPrefix("extension FlowEngine {") || code.hasPrefix("extension FlowEngine:")
+                || code.contains("engine: FlowEngine")
+        }
+    }
+
+    /// "A method never extends the engine": no file under the server's `Methods/` extends
+    /// `FlowEngine` or takes it as a parameter; methods act through `MethodContext`.
+    @Test func noMethodExtendsTheEngine() throws {
+        let methods = Self.root.appendingPathComponent("Server/Sources/KeywayServer/Methods")
+        let files = try #require(FileManager.default.enumerator(atPath: methods.path)).compactMap { $0 as? String }
+            .filter { $0.hasSuffix(".swift") }
+        #expect(files.count >= 30, "The scan finds \(files.count) method files.")
+        for file in files {
+            let source = try String(contentsOf: methods.appendingPathComponent(file), encoding: .utf8)
+            #expect(Self.engineReaches(in: source) == [], "Methods/\(file) reaches into the engine.")
+        }
+        // The check can fail.
+        #expect(Self.engineReaches(in: "extension FlowEngine {\n    /// extension FlowEngine {").count == 1)
+        #expect(Self.engineReaches(in: "func skip(_ context: inout FlowEngine.Context, engine: FlowEngine)").count == 1)
+        #expect(Self.engineReaches(in: "extension FlowEngine.Context {").isEmpty)
+    }
+
     @Test func fitsOnOnePage() throws {
         let lines = try Self.map().split(separator: "\n", omittingEmptySubsequences: false).count
         #expect(lines < 150, "docs/architecture.md has \(lines) lines; the map stays under 150.")

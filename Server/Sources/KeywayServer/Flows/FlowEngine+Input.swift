@@ -29,7 +29,7 @@ extension FlowEngine {
     /// Chooses one of the methods a `selectMethod` step offers.
     func selectMethod(_ target: Target, methodId: String) async throws -> Step {
         if let providerId = FederationMethodID.providerId(methodId) {
-            await prefetchDiscovery(flowId: target.flowId, providerId: providerId)
+            await federationCallbacks.prefetchDiscovery(flowId: target.flowId, providerId: providerId)
         }
         return try await run(target) { context, repositories in
             guard case .choosing(let choice) = context.progress.stage else { throw FlowProblem.invalidStep }

@@ -285,7 +285,7 @@ extension FlowEngine {
             guard let existing = context.user else { throw FlowProblem.internalError }
             user = existing
         }
-        try await linkPendingIdentity(to: user, &context, in: repositories)
+        try await FederationMethod.linkPendingIdentity(to: user, &context, secrets: secrets, in: repositories)
         var trustedDeviceId: String?
         if let trust = deviceTrust {
             trustedDeviceId = try await withMethod(trust.id, purpose: .enrolment, active: nil, &context, in: repositories) {
@@ -336,7 +336,8 @@ extension FlowEngine {
             email: identifier.email, emailVerified: identifier.email != nil, createdAt: context.now,
             phone: identifier.phone, phoneVerified: identifier.phone != nil)
         // A sign-up through a provider: the provider's address and name, not the flow's identifier.
-        let federated = try await applyFederatedSignUp(to: &created, context, in: repositories)
+        let federated = try await FederationMethod.applyFederatedSignUp(
+            to: &created, context, secrets: secrets, in: repositories)
         var guest: UserRecord?
         if let guestId = context.progress.guest?.userId {
             // Upgrading a guest: the account is the guest's row, with its ID and all attached.

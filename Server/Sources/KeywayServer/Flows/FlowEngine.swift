@@ -634,3 +634,10 @@ extension FlowEngine {
         return policy.federationProviders.compactMap { id in providers.first { $0.id == id } }
     }
 }
+
+extension FlowEngine {
+    /// The upstream providers' callbacks, on this engine's database, secrets and provider caches.
+    var federationCallbacks: FederationCallbacks {
+        FederationCallbacks(database: database, clock: clock, secrets: secrets, upstream: upstream, issuer: issuer)
+    }
+}

@@ -276,7 +276,35 @@ struct MethodContext: Sendable {
     /// Goes back to the sign-in's primary methods (a device that signed in alone could not
     /// prove itself).
     mutating func restartPrimary() async throws {
+        flow.progress.stage = .choosing(MethodChoice(options: [], purpose: .primary))
         try await engine.beginPrimary(&flow, in: repositories)
+    }
+
+    /// Shows the sign-in's primary methods to choose from again (a provider's answer refused).
+    mutating func backToPrimaryChoice() {
+        flow.progress.stage = .choosing(MethodChoice(options: engine.primaryOptions(flow), purpose: .primary))
+    }
+
+    /// The flow's user becomes `user` (the account a provider's identity names), or none.
+    mutating func setUser(_ user: UserRecord?) {
+        flow.user = user
+        flow.flow.userId = user?.id
+    }
+
+    /// The flow's identifier becomes `identifier` (the address a provider's identity gives).
+    mutating func setIdentifier(_ identifier: String) {
+        flow.flow.identifier = identifier
+    }
+
+    /// The sign-in becomes a sign-up (through a provider, of an identity no account has).
+    mutating func becomeSignUp() {
+        flow.progress.mode = .signUp(FlowProgress.SignUpDraft())
+    }
+
+    /// The upstream identity waiting in the flow for its completion (the federation method's).
+    var pendingFederation: PendingFederation? {
+        get { flow.progress.federation }
+        set { flow.progress.federation = newValue }
     }
 
     /// Completes the flow now, with what was proved (a device that signs in alone).
@@ -332,14 +360,41 @@ extension FlowInputRoutes {
     }
 }
 
+extension FlowInputRoutes {
+    /// Registers `POST /v1/flows/{flowId}/{path}` for a bodyless input of any method of a family
+    /// (every upstream provider's `federation:<id>`): run as ``input(_:of:_:)`` runs its handler,
+    /// while the flow is at the stage of a method `family` accepts.
+    func input(
+        _ path: String, ofFamily family: @Sendable @escaping (FlowMethodID) -> Bool,
+        _ handler: @Sendable @escaping (inout MethodContext) async throws -> FlowProblem?
+    ) {
+        let engine = self.engine
+        post(path) { _, _, target in
+            try await MethodContext.run(family, target: target, engine: engine, handler)
+        }
+    }
+}
+
 extension MethodContext {
     /// Runs `handler` in the flow's request cycle while the flow is at `method`'s stage.
     fileprivate static func run(
         _ method: FlowMethodID, target: FlowEngine.Target, engine: FlowEngine,
         _ handler: @Sendable @escaping (inout MethodContext) async throws -> FlowProblem?
     ) async throws -> Step {
+        try await run({ $0 == method }, target: target, engine: engine, handler)
+    }
+
+    /// Runs `handler` in the flow's request cycle while the flow is at the stage of a method
+    /// `accepts`.
+    fileprivate static func run(
+        _ accepts: @Sendable @escaping (FlowMethodID) -> Bool, target: FlowEngine.Target, engine: FlowEngine,
+        _ handler: @Sendable @escaping (inout MethodContext) async throws -> FlowProblem?
+    ) async throws -> Step {
         try await engine.run(target) { flow, repositories in
-            guard let active = flow.progress.active(method) else { throw FlowProblem.invalidStep }
+            guard case .method(let active) = flow.progress.stage, accepts(active.method) else {
+                throw FlowProblem.invalidStep
+            }
+            let method = active.method
             var methodContext = MethodContext(
                 method: method, purpose: active.purpose, active: active, flow: flow, engine: engine,
                 repositories: repositories)

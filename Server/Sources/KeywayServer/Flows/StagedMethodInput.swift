@@ -62,6 +62,20 @@ struct StagedMethodInput: Sendable {
         }
     }
 
+    /// Finishes as ``finish(_:)`` does, wherever the flow is: `body` checks the stage itself (a
+    /// provider's callback, whose second delivery finds the flow moved on and answers its step).
+    /// The context is at the method's stage when the flow is there, else at none.
+    func finishWherever(_ body: @Sendable @escaping (inout MethodContext) async throws -> FlowProblem?) async throws
+        -> Step
+    {
+        let engine = self.engine, method = self.method
+        return try await engine.run(target) { flow, repositories in
+            let active = flow.progress.active(method)
+            return try await engine.withMethod(
+                method, purpose: active?.purpose ?? .primary, active: active, &flow, in: repositories, body)
+        }
+    }
+
     /// The flow's context at the method's stage, refused when the flow is closed or elsewhere.
     private static func context(
         _ method: FlowMethodID, target: FlowEngine.Target, engine: FlowEngine, now: Int64, in repositories: Repositories
@@ -76,7 +90,26 @@ struct StagedMethodInput: Sendable {
     }
 }
 
+/// Makes the ``StagedMethodInput`` of a method a route learns from its request (a provider's
+/// callback names its provider in its state).
+struct StagedInputs: Sendable {
+    fileprivate let engine: FlowEngine
+
+    /// The staged input of `method` for the request to `target`.
+    func input(for method: FlowMethodID, target: FlowEngine.Target) -> StagedMethodInput {
+        StagedMethodInput(method: method, target: target, engine: engine)
+    }
+
+    /// The flow's current step, changing nothing (a second delivery of an answer already taken).
+    func currentStep(_ target: FlowEngine.Target) async throws -> Step {
+        try await engine.run(target) { _, _ in nil }
+    }
+}
+
 extension FlowInputRoutes {
+    /// What makes the staged inputs of methods learned from a request.
+    var stagedInputs: StagedInputs { StagedInputs(engine: engine) }
+
     /// Registers `POST /v1/flows/{flowId}/{path}` for a staged input of `method`: the JSON body
     /// read as `Body` (refused with `invalid_request` when it is not), then `handler` with the
     /// ``StagedMethodInput`` that runs its stages.

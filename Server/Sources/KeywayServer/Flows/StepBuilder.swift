@@ -52,7 +52,7 @@ struct StepBuilder: Sendable {
             draft.info = StepInfo(id: "profile", label: "Tell us about you")
             draft.payload = .form(FormPayload(formId: "profile", title: "About you"))
             var fields = SignupForm.fields(for: context.policy)
-            if let name = engine.prefilledName(context) {
+            if let name = FederationMethod.prefilledName(context, secrets: engine.secrets) {
                 // A sign-up through a provider: its name fills the form's name field in.
                 for index in fields.indices
                 where fields[index].type == .text && fields[index].value == nil

@@ -33,7 +33,7 @@ extension HostedLogin {
             if let error = query["error"] {
                 var answer = URLComponents()
                 answer.queryItems = [URLQueryItem(name: "state", value: state), URLQueryItem(name: "error", value: error)]
-                body = ["url": .string(FlowEngine.hostedReturnURL(issuer()) + "?" + (answer.percentEncodedQuery ?? ""))]
+                body = ["url": .string(FederationCallbacks.hostedReturnURL(issuer()) + "?" + (answer.percentEncodedQuery ?? ""))]
             }
             let next = try await flowAPI.perform(
                 callback, body: body, flowToken: flowToken, configId: visit.application.configId,

@@ -122,7 +122,8 @@ struct FlowRoutes {
         guard let state, !state.isEmpty, state.count <= 256, (code?.count ?? 0) <= 4096 else {
             throw FlowProblem.invalidState
         }
-        let location = try await engine.browserCallback(code: code, state: state, error: error, appleUser: appleUser)
+        let location = try await engine.federationCallbacks.browserCallback(
+            code: code, state: state, error: error, appleUser: appleUser)
         return Response(status: .seeOther, headers: [.location: location, .cacheControl: "no-store"])
     }
 

@@ -77,11 +77,6 @@ struct FederationMethod: FlowMethod {
         try method.keep(FederationStage(url: url, returnScheme: returnScheme))
     }
 
-    /// Where providers send the browser back: `<issuer>/v1/federation/callback`.
-    static func callbackURL(_ engine: FlowEngine) -> String {
-        callbackURL(issuer: engine.issuer())
-    }
-
     /// Where providers send the browser back, under `issuer`.
     static func callbackURL(issuer: String) -> String {
         return (issuer.hasSuffix("/") ? String(issuer.dropLast()) : issuer) + "/v1/federation/callback"
@@ -126,9 +121,10 @@ struct FederationMethod: FlowMethod {
     /// `POST /v1/flows/{flowId}/federation/callback`: the URL the app received, or its code and
     /// state; and `POST /v1/flows/{flowId}/federation/link`: `continue` on a `linkAccount` step.
     static func callbackRoute(_ routes: FlowInputRoutes) {
-        let engine = routes.engine
-        routes.post("federation/link") { _, _, target in
-            try await engine.continueLinking(target)
+        let callbacks = routes.engine.federationCallbacks
+        let inputs = routes.stagedInputs
+        routes.input("federation/link", ofFamily: { FederationMethodID.providerId($0.rawValue) != nil }) { method in
+            try await continueLinking(&method)
         }
         routes.post("federation/callback") { request, context, target in
             let body = try await RequestDecoding.json(FederationCallbackRequest.self, from: request, context: context)
@@ -147,7 +143,7 @@ struct FederationMethod: FlowMethod {
                     InvalidField(name: "url", reason: "Send the callback URL the app received, or its code and state.")
                 ])
             }
-            return try await engine.federationCallback(target, code: code, state: state)
+            return try await callback(code: code, state: state, target: target, callbacks: callbacks, inputs: inputs)
         }
     }
 }

@@ -16,9 +16,18 @@ extension FlowProblem {
     }
 }
 
-/// The provider's answer: the state checked, the code redeemed, the ID token verified — all before
-/// the flow's transaction, as they talk to the provider — then the identity applied to the flow.
-extension FlowEngine {
+/// The provider's answer outside any flow transaction: the state a callback carries looked up,
+/// the code redeemed and the ID token verified — they talk to the provider — and the browser's
+/// callback, which keeps the verified answer with its state for the flow's own callback
+/// (``FederationMethod/callback(code:state:_:)``).
+struct FederationCallbacks: Sendable {
+    let database: any Database
+    let clock: any ServerClock
+    let secrets: SecretBox
+    let upstream: UpstreamProviders
+    /// The server's issuer URL, under which providers send the browser back.
+    let issuer: @Sendable () -> String
+
     /// A state this server issued, with its flow's redirect URI and its provider.
     struct IssuedState: Sendable {
         let record: FederationStateRecord
@@ -61,7 +70,7 @@ extension FlowEngine {
         do {
             let secret = try UpstreamTokenClient.clientSecret(for: provider, secrets: secrets, now: now)
             let idToken = try await UpstreamTokenClient.redeem(
-                code: code, verifier: verifier, redirectURI: FederationMethod.callbackURL(self), provider: provider,
+                code: code, verifier: verifier, redirectURI: FederationMethod.callbackURL(issuer: issuer()), provider: provider,
                 clientSecret: secret, metadata: metadata)
             guard let jwksURL = URL(string: metadata.jwksUri) else { throw FlowProblem.methodUnavailable }
             let keys = try await upstream.keys.keys(at: jwksURL, kid: UpstreamIDTokenVerifier.keyID(of: idToken))
@@ -129,60 +138,6 @@ extension FlowEngine {
         return parts.isEmpty ? nil : String(parts.joined(separator: " ").prefix(200))
     }
 
-    /// The flow's `callback`: the provider's code and state (or only the state, once the browser
-    /// callback verified the answer); the identity then signs its user in, links by a verified
-    /// address, asks to sign in to link, or signs up (``applyUpstreamIdentity(_:provider:_:in:)``).
-    func federationCallback(_ target: Target, code: String?, state: String) async throws -> Step {
-        let now = clock.now().epochMilliseconds
-        let stateHash = sha256Hex(state)
-        guard let issued = try await issuedState(state), issued.record.flowId == target.flowId else {
-            throw FlowProblem.invalidState
-        }
-        if issued.record.consumedAt != nil {
-            // A second delivery of the same callback: the flow is where the first one left it.
-            return try await run(target) { _, _ in nil }
-        }
-        guard let provider = issued.provider, issued.record.expiresAt > now else { throw FlowProblem.invalidState }
-        let methodId = AuthenticationMethod(rawValue: provider.methodId)
-        let identity: UpstreamIdentity
-        do {
-            if let outcome = issued.record.outcome {
-                // Verified (or refused) when the browser came back (``browserCallback``).
-                identity = try UpstreamOutcome.identity(outcome)
-            } else if let code {
-                identity = try await verifyUpstream(issued, code: code, now: now)
-            } else {
-                throw FlowProblem.invalidRequest([
-                    InvalidField(name: "url", reason: "The callback carries no code, and the provider's answer has not arrived.")
-                ])
-            }
-        } catch let refusal as FlowProblem where refusal.problem.code == .federationFailed {
-            // The provider's answer did not verify: its state is spent (the code was too) and
-            // the flow goes back to the choice of method, as the problem's action says.
-            return try await run(target) { context, repositories in
-                guard try await repositories.federatedIdentities.consumeState(hash: stateHash, at: now) else {
-                    return nil
-                }
-                guard case .method(let active) = context.progress.stage, active.method == methodId,
-                    context.progress.isSignIn
-                else { throw FlowProblem.invalidStep }
-                context.progress.stage = .choosing(
-                    MethodChoice(options: self.primaryOptions(context), purpose: .primary))
-                return refusal
-            }
-        }
-        return try await run(target) { context, repositories in
-            // Consumed once; a concurrent second delivery finds it consumed and changes nothing.
-            guard try await repositories.federatedIdentities.consumeState(hash: stateHash, at: now) else { return nil }
-            guard case .method(let active) = context.progress.stage, active.method == methodId, context.progress.isSignIn,
-                (try? active.state(as: FederationStage.self))?.linking != true
-            else { throw FlowProblem.invalidStep }
-            return try await self.applyUpstreamIdentity(identity, provider: provider, &context, in: repositories)
-        }
-    }
-}
-
-extension FlowEngine {
     /// Fetches a provider's discovery document before the flow's transaction, so choosing the
     /// provider never holds the transaction while the provider answers (or does not): the
     /// method's `begin` then reads the cache, or the failure remembered for 30 seconds.
