@@ -66,7 +66,7 @@ extension FlowEngine {
                 guard let module = self.methods.module(active.method, as: (any SkippableMethod).self) else {
                     throw FlowProblem.invalidStep
                 }
-                return try await self.withMethod(module.id, purpose: active.purpose, active: active, &context, in: repositories) {
+                return try await self.withMethod(module.id, purpose: active.purpose, &context, in: repositories) {
                     try await module.skip(&$0)
                 }
             case .choosing(let choice):

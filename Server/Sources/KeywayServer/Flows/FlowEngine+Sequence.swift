@@ -64,7 +64,7 @@ extension FlowEngine {
             return
         }
         if let trust = deviceTrust,
-            try await withMethod(trust.id, purpose: .primary, active: nil, &context, in: repositories, { try await trust.signsInAlone(&$0) })
+            try await withMethod(trust.id, purpose: .primary, &context, in: repositories, { try await trust.signsInAlone(&$0) })
         {
             return
         }
@@ -253,7 +253,7 @@ extension FlowEngine {
             if context.progress.isSignIn {
                 if let trust = deviceTrust {
                     facts.deviceCanProve = try await withMethod(
-                        trust.id, purpose: .secondFactor, active: nil, &context, in: repositories
+                        trust.id, purpose: .secondFactor, &context, in: repositories
                     ) { try await trust.canProve(&$0) }
                 }
                 if !facts.deviceCanProve {
@@ -288,7 +288,7 @@ extension FlowEngine {
         try await FederationMethod.linkPendingIdentity(to: user, &context, secrets: secrets, in: repositories)
         var trustedDeviceId: String?
         if let trust = deviceTrust {
-            trustedDeviceId = try await withMethod(trust.id, purpose: .enrolment, active: nil, &context, in: repositories) {
+            trustedDeviceId = try await withMethod(trust.id, purpose: .enrolment, &context, in: repositories) {
                 try await trust.storeEnrolled(for: user, &$0)
             }
         }

@@ -36,7 +36,7 @@ extension FlowEngine {
             guard let module = self.methods.module(method, as: (any IdentifyingMethod).self) else {
                 throw FlowProblem.methodUnavailable
             }
-            try await self.withMethod(method, purpose: .primary, active: nil, &context, in: repositories) {
+            try await self.withMethod(method, purpose: .primary, &context, in: repositories) {
                 try module.beginWithoutIdentifier(challenge: challenge, &$0)
             }
             context.flow.progress = context.progress

@@ -19,19 +19,16 @@ struct MethodContext: Sendable {
     let purpose: MethodPurpose
     /// The repositories of the request's transaction.
     let repositories: Repositories
-    fileprivate(set) var flow: FlowEngine.Context
-    /// The stage the flow is at; `nil` while the method begins it.
-    fileprivate let active: ActiveMethod?
+    fileprivate var flow: FlowEngine.Context
     private let engine: FlowEngine
 
     /// Made only by the engine's runners of method input (this file, `StagedMethodInput`).
     init(
-        method: FlowMethodID, purpose: MethodPurpose, active: ActiveMethod?, flow: FlowEngine.Context, engine: FlowEngine,
+        method: FlowMethodID, purpose: MethodPurpose, flow: FlowEngine.Context, engine: FlowEngine,
         repositories: Repositories
     ) {
         self.method = method
         self.purpose = purpose
-        self.active = active
         self.flow = flow
         self.engine = engine
         self.repositories = repositories
@@ -58,9 +55,10 @@ struct MethodContext: Sendable {
     /// The request's time, in milliseconds since 1970.
     var now: Int64 { flow.now }
 
-    /// The stage's state, as the method's `begin` wrote it.
+    /// The stage's state, as the method last kept it; `invalid_step` while the flow is not at the
+    /// method's stage.
     func state<State: Decodable>(as type: State.Type) throws -> State {
-        guard let state = try? active?.state(as: type) else { throw FlowProblem.invalidStep }
+        guard let state = try? flow.progress.active(method)?.state(as: type) else { throw FlowProblem.invalidStep }
         return state
     }
 
@@ -108,15 +106,10 @@ struct MethodContext: Sendable {
     mutating func refuse(
         _ problem: (_ attemptsRemaining: Int) -> FlowProblem = FlowProblem.invalidCredentials(attemptsRemaining:)
     ) async throws -> FlowProblem {
-        let failures = flow.progress.failures(of: method) + 1
-        flow.progress.failures[method.rawValue] = failures
-        try await engine.recordFailure(flow, in: repositories)
-        let remaining = engine.limits.maxCodeAttempts - failures
-        if remaining <= 0 {
-            flow.flow.state = .failed
-            return .tooManyAttempts
-        }
-        return problem(remaining)
+        failures += 1
+        try await recordFailure()
+        let remaining = limits.maxCodeAttempts - failures
+        return remaining <= 0 ? fail(.tooManyAttempts) : problem(remaining)
     }
 
     /// Ends the flow as failed, answering `problem` (an approval denied or expired).
@@ -201,19 +194,15 @@ struct MethodContext: Sendable {
     /// address holds the federated identities linked before, and tells its owner).
     mutating func verify(destination: String, by channel: CodeChannel) async throws {
         guard flow.progress.isSignIn, var user = flow.user else { return }
-        if channel == .sms {
-            guard !user.phoneVerified, user.phone == destination else { return }
-            user.phoneVerified = true
-            try await repositories.users.updateMethods(user)
-            flow.user = user
-        } else {
-            guard !user.emailVerified, user.email == destination else { return }
-            user.emailVerified = true
-            try await repositories.users.updateMethods(user)
-            flow.user = user
-            for observer in engine.methods.addressVerificationObservers {
-                try await observer.addressVerified(user, &flow, logger: engine.logger, in: repositories)
-            }
+        let bySMS = channel == .sms
+        guard bySMS ? !user.phoneVerified && user.phone == destination : !user.emailVerified && user.email == destination
+        else { return }
+        if bySMS { user.phoneVerified = true } else { user.emailVerified = true }
+        try await repositories.users.updateMethods(user)
+        flow.user = user
+        guard !bySMS else { return }
+        for observer in engine.methods.addressVerificationObservers {
+            try await observer.addressVerified(user, &flow, logger: engine.logger, in: repositories)
         }
     }
 
@@ -229,14 +218,6 @@ struct MethodContext: Sendable {
         try await engine.begin(other, purpose: purpose, &flow, in: repositories)
     }
 
-    /// The flow learns its account from the answer (a passkey of a sign-in started without an
-    /// identifier).
-    mutating func identify(_ user: UserRecord) {
-        flow.user = user
-        flow.flow.userId = user.id
-        flow.flow.identifier = user.email ?? user.phone ?? ""
-    }
-
     /// Records a proof of `role` without moving on (a passkey that verified its user proves a
     /// second factor with the first); ``prove(amr:as:)`` then records the stage's own.
     mutating func record(_ role: Proof.Role, amr: String) {
@@ -247,7 +228,7 @@ struct MethodContext: Sendable {
     /// ``keepForSignUp(_:)``) and moves on.
     mutating func proveCredential(amr: String) async throws -> FlowProblem? {
         record(.credential, amr: amr)
-        return try await engine.advance(&flow, in: repositories)
+        return try await moveOn()
     }
 
     /// Brings an account-management flow back to the account's methods, with the operation's
@@ -285,13 +266,15 @@ struct MethodContext: Sendable {
         flow.progress.stage = .choosing(MethodChoice(options: engine.primaryOptions(flow), purpose: .primary))
     }
 
-    /// The flow's user becomes `user` (the account a provider's identity names), or none.
+    /// The flow's user becomes `user` (the account a provider's identity or a passkey names), or
+    /// none.
     mutating func setUser(_ user: UserRecord?) {
         flow.user = user
         flow.flow.userId = user?.id
     }
 
-    /// The flow's identifier becomes `identifier` (the address a provider's identity gives).
+    /// The flow's identifier becomes `identifier` (the address a provider's identity gives, the
+    /// account's of a passkey in a sign-in started without one).
     mutating func setIdentifier(_ identifier: String) {
         flow.flow.identifier = identifier
     }
@@ -396,8 +379,7 @@ extension MethodContext {
             }
             let method = active.method
             var methodContext = MethodContext(
-                method: method, purpose: active.purpose, active: active, flow: flow, engine: engine,
-                repositories: repositories)
+                method: method, purpose: active.purpose, flow: flow, engine: engine, repositories: repositories)
             let problem = try await handler(&methodContext)
             flow = methodContext.flow
             return problem
@@ -407,14 +389,14 @@ extension MethodContext {
 
 extension FlowEngine {
     /// Runs `body` with the ``MethodContext`` of `method` for `purpose` in `context` (at the
-    /// method's stage `active`, or `nil` where the method is not at its stage: an account
-    /// operation, a stage about to begin), keeping what it changes.
+    /// method's stage, or where the method is not at its stage: an account operation, a stage
+    /// about to begin), keeping what it changes.
     func withMethod<Result>(
-        _ method: FlowMethodID, purpose: MethodPurpose, active: ActiveMethod?, _ context: inout Context,
+        _ method: FlowMethodID, purpose: MethodPurpose, _ context: inout Context,
         in repositories: Repositories, _ body: (inout MethodContext) async throws -> Result
     ) async throws -> Result {
         var methodContext = MethodContext(
-            method: method, purpose: purpose, active: active, flow: context, engine: self, repositories: repositories)
+            method: method, purpose: purpose, flow: context, engine: self, repositories: repositories)
         let result = try await body(&methodContext)
         context = methodContext.flow
         return result
@@ -425,9 +407,8 @@ extension FlowEngine {
     func beginStage(
         of module: any FlowMethod, for purpose: MethodPurpose, _ context: inout Context, in repositories: Repositories
     ) async throws {
-        var methodContext = MethodContext(
-            method: module.id, purpose: purpose, active: nil, flow: context, engine: self, repositories: repositories)
-        try await module.begin(purpose, &methodContext)
-        context = methodContext.flow
+        try await withMethod(module.id, purpose: purpose, &context, in: repositories) {
+            try await module.begin(purpose, &$0)
+        }
     }
 }

@@ -30,7 +30,9 @@ extension FlowEngine {
     }
 
     /// Counts a failed verification of the flow's identifier, for the risk assessment.
+    /// A flow without an identifier (a passkey sign-in not yet answered) has none to count for.
     func recordFailure(_ context: Context, in repositories: Repositories) async throws {
+        guard !context.flow.identifier.isEmpty else { return }
         _ = try await repositories.rateLimits.hit(
             bucket: "fail-id:\(Self.identifierKey(projectId: context.application.projectId, identifier: context.flow.identifier))",
             now: context.now, window: milliseconds(limits.rateLimits.window))

@@ -43,8 +43,8 @@ struct StagedMethodInput: Sendable {
         let outcome: Result<Value, FlowProblem> = try await engine.database.write { repositories in
             var methodContext = try await Self.context(method, target: target, engine: engine, now: now, in: repositories)
             let outcome = try await body(&methodContext)
-            var flow = methodContext.flow.flow
-            flow.progress = methodContext.flow.progress
+            var flow = methodContext.context.flow
+            flow.progress = methodContext.context.progress
             flow.updatedAt = now
             try await repositories.flows.update(flow)
             return outcome
@@ -58,7 +58,7 @@ struct StagedMethodInput: Sendable {
         let engine = self.engine, method = self.method
         return try await engine.run(target) { flow, repositories in
             guard let active = flow.progress.active(method) else { throw FlowProblem.invalidStep }
-            return try await engine.withMethod(method, purpose: active.purpose, active: active, &flow, in: repositories, body)
+            return try await engine.withMethod(method, purpose: active.purpose, &flow, in: repositories, body)
         }
     }
 
@@ -70,9 +70,8 @@ struct StagedMethodInput: Sendable {
     {
         let engine = self.engine, method = self.method
         return try await engine.run(target) { flow, repositories in
-            let active = flow.progress.active(method)
-            return try await engine.withMethod(
-                method, purpose: active?.purpose ?? .primary, active: active, &flow, in: repositories, body)
+            let purpose = flow.progress.active(method)?.purpose ?? .primary
+            return try await engine.withMethod(method, purpose: purpose, &flow, in: repositories, body)
         }
     }
 
@@ -85,8 +84,7 @@ struct StagedMethodInput: Sendable {
         if let problem = engine.openProblem(context.flow, now: now) { throw problem }
         guard let active = context.progress.active(method) else { throw FlowProblem.invalidStep }
         context.addressHash = target.clientAddress.map(ClientAddress.hash)
-        return MethodContext(
-            method: method, purpose: active.purpose, active: active, flow: context, engine: engine, repositories: repositories)
+        return MethodContext(method: method, purpose: active.purpose, flow: context, engine: engine, repositories: repositories)
     }
 }
 

@@ -97,7 +97,7 @@ extension FlowEngine {
                 throw FlowProblem.invalidStep
             }
             if let method {
-                try await self.withMethod(method.id, purpose: .enrolment, active: nil, &context, in: repositories) {
+                try await self.withMethod(method.id, purpose: .enrolment, &context, in: repositories) {
                     try method.precheck(name, body: body, $0)
                 }
             }
@@ -170,7 +170,7 @@ extension FlowEngine {
             throw FlowProblem.invalidStep
         }
         context.progress.stage = .manageAccount
-        return try await withMethod(method.id, purpose: .enrolment, active: nil, &context, in: repositories) {
+        return try await withMethod(method.id, purpose: .enrolment, &context, in: repositories) {
             try await method.manage(name, body: body, &$0)
         }
     }

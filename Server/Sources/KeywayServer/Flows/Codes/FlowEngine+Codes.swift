@@ -36,7 +36,7 @@ extension FlowEngine {
         if deliver {
             let minutes = Int(limits.codeLifetime / 60)
             let text =
-                try await withMethod(method.id, purpose: purpose, active: context.progress.active(method.id), &context, in: repositories) {
+                try await withMethod(method.id, purpose: purpose, &context, in: repositories) {
                     try await method.codeMessage(code: code, to: destination, &$0)
                 }
                 ?? MessageTemplates.signInCode(
@@ -97,7 +97,7 @@ extension FlowEngine {
                 return .invalidCode(attemptsRemaining: remaining)
             }
             context.flow.otpHash = nil
-            return try await self.withMethod(method.id, purpose: active.purpose, active: active, &context, in: repositories) {
+            return try await self.withMethod(method.id, purpose: active.purpose, &context, in: repositories) {
                 try await method.codeAccepted(destination: stage.destination ?? "", &$0)
             }
         }

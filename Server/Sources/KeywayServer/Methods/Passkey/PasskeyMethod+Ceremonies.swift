@@ -96,7 +96,8 @@ extension PasskeyMethod {
         }
         if method.user == nil {
             // A sign-in started without an identifier: the passkey names its account.
-            method.identify(owner)
+            method.setUser(owner)
+            method.setIdentifier(owner.email ?? owner.phone ?? "")
             method.passkeys = try await passkeys.all(userId: owner.id)
         }
         if method.purpose == .primary {
@@ -145,14 +146,11 @@ extension PasskeyMethod {
     /// A refused answer costs an attempt; past the limit the flow fails. The stage already has a
     /// new challenge.
     private func failure(_ refusal: Refusal, _ method: inout MethodContext) async throws -> FlowProblem {
-        method.failures += 1
-        // A sign-in started without an identifier has none whose risk the failure adds to.
-        if !method.context.flow.identifier.isEmpty { try await method.recordFailure() }
-        let remaining = method.limits.maxCodeAttempts - method.failures
-        if remaining <= 0 { return method.fail(.tooManyAttempts) }
-        switch refusal {
-        case .refused(let failure): return .passkeyRefused(failure, attemptsRemaining: remaining)
-        case .unknownCredential: return .passkeyUnknownCredential(attemptsRemaining: remaining)
+        try await method.refuse { remaining in
+            switch refusal {
+            case .refused(let failure): .passkeyRefused(failure, attemptsRemaining: remaining)
+            case .unknownCredential: .passkeyUnknownCredential(attemptsRemaining: remaining)
+            }
         }
     }
 }

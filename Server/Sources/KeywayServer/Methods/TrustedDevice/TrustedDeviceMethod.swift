@@ -32,11 +32,6 @@ struct TrustedDeviceMethod: AccountOperationsMethod, SkippableMethod, Configurab
         return problems
     }
 
-    /// The trusted-device stage the flow is at.
-    static func stage(_ context: FlowEngine.Context) -> TrustedDeviceStage? {
-        try? context.progress.active(.trustedDevice)?.state(as: TrustedDeviceStage.self)
-    }
-
     func option(for purpose: MethodPurpose, _ context: FlowEngine.Context) -> MethodOption {
         MethodOption(id: id.rawValue, type: id, label: "Use this trusted device")
     }
