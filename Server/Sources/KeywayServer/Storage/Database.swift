@@ -45,47 +45,18 @@ extension DatabaseLocation {
     }
 }
 
-/// The repositories bound to one connection (or one transaction).
+/// The repositories bound to one connection (or one transaction): the shared ones here, each
+/// feature's in its own folder (`extension Repositories` beside its repository).
 struct Repositories: Sendable {
     let sql: any SQLDatabase
 
     var applications: ApplicationRepository { ApplicationRepository(sql: sql) }
     var users: UserRepository { UserRepository(sql: sql) }
-    var flows: FlowRepository { FlowRepository(sql: sql) }
     var sessions: SessionRepository { SessionRepository(sql: sql) }
-    var authorizationCodes: AuthorizationCodeRepository { AuthorizationCodeRepository(sql: sql) }
-    var refreshTokens: RefreshTokenRepository { RefreshTokenRepository(sql: sql) }
-    var keys: KeyRepository { KeyRepository(sql: sql) }
-    var revokedAccessTokens: RevokedAccessTokenRepository { RevokedAccessTokenRepository(sql: sql) }
     var dpopProofs: SeenOnceRepository { .dpopProofs(sql) }
-    var profiles: ProfileRepository { ProfileRepository(sql: sql) }
-    var federation: FederationRepository { FederationRepository(sql: sql) }
-    var identityProviders: IdentityProviderRepository { IdentityProviderRepository(sql: sql) }
-    var federatedIdentities: FederatedIdentityRepository { FederatedIdentityRepository(sql: sql) }
-    var registrationTokens: RegistrationTokenRepository { RegistrationTokenRepository(sql: sql) }
     var clientAssertions: SeenOnceRepository { .clientAssertions(sql) }
     var rateLimits: RateLimitRepository { RateLimitRepository(sql: sql) }
-    var deliveryOutbox: DeliveryOutboxRepository { DeliveryOutboxRepository(sql: sql) }
-    var policies: PolicyRepository { PolicyRepository(sql: sql) }
-    var inviteCodes: InviteCodeRepository { InviteCodeRepository(sql: sql) }
-    var startTokens: StartTokenRepository { StartTokenRepository(sql: sql) }
-    var trustedDevices: TrustedDeviceRepository { TrustedDeviceRepository(sql: sql) }
-    var approvals: ApprovalRepository { ApprovalRepository(sql: sql) }
-    var signInLinks: SignInLinkRepository { SignInLinkRepository(sql: sql) }
-    var passkeys: PasskeyRepository { PasskeyRepository(sql: sql) }
     var deviceRequestSignatures: SeenOnceRepository { .deviceRequestSignatures(sql) }
-    var appAttest: AppAttestRepository { AppAttestRepository(sql: sql) }
-    var corsOrigins: CORSOriginRepository { CORSOriginRepository(sql: sql) }
-    var redirectURIs: RedirectURIRepository { RedirectURIRepository(sql: sql) }
-    var browserSessions: BrowserSessionRepository { BrowserSessionRepository(sql: sql) }
-    var browserFlows: BrowserFlowRepository { BrowserFlowRepository(sql: sql) }
-    var consents: ConsentRepository { ConsentRepository(sql: sql) }
-    var pushedRequests: PushedRequestRepository { PushedRequestRepository(sql: sql) }
-    var powerAuthApplications: PowerAuthApplicationRepository { PowerAuthApplicationRepository(sql: sql) }
-    var powerAuthActivations: PowerAuthActivationRepository { PowerAuthActivationRepository(sql: sql) }
-    var powerAuthRecoveryCodes: PowerAuthRecoveryCodeRepository { PowerAuthRecoveryCodeRepository(sql: sql) }
-    var powerAuthTemporaryKeys: PowerAuthTemporaryKeyRepository { PowerAuthTemporaryKeyRepository(sql: sql) }
-    var powerAuthTokens: PowerAuthTokenRepository { PowerAuthTokenRepository(sql: sql) }
     var powerAuthReplays: SeenOnceRepository { .powerAuthReplays(sql) }
 }
 

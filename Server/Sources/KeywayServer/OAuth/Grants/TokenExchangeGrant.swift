@@ -58,12 +58,12 @@ extension TokenEndpoint {
         let now = clock.now()
         let nowMillis = now.epochMilliseconds
         let identity: ExternalTokenVerifier.Identity
-        let trusted: FederationRepository.Issuer
+        let trusted: TrustedIssuerRepository.Issuer
         do {
             let parsed = try ExternalTokenVerifier.parse(subjectToken)
             guard let claimed = parsed.claimedIssuer,
                 let found = try await database.read({
-                    try await $0.federation.issuer(projectId: application.projectId, issuer: claimed)
+                    try await $0.trustedIssuers.issuer(projectId: application.projectId, issuer: claimed)
                 })
             else { throw ExternalTokenVerifier.Refusal("The subject token's issuer is not trusted.") }
             trusted = found
@@ -92,7 +92,7 @@ extension TokenEndpoint {
         let outcome: Result<(TokenIssuer.Subject, String?), OAuthFailure> = try await database.write { repositories in
             let projectId = application.projectId
             var user: UserRecord?
-            if let linked = try await repositories.federation.linkedUser(
+            if let linked = try await repositories.trustedIssuers.linkedUser(
                 projectId: projectId, issuer: identity.issuer, subject: identity.subject)
             {
                 user = try await repositories.users.find(id: linked)
@@ -108,7 +108,7 @@ extension TokenEndpoint {
                     user = created
                 }
                 if let user {
-                    try await repositories.federation.link(
+                    try await repositories.trustedIssuers.link(
                         projectId: projectId, issuer: identity.issuer, subject: identity.subject, userId: user.id,
                         at: nowMillis)
                     logger.info(

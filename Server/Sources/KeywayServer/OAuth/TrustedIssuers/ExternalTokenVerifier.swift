@@ -50,7 +50,7 @@ struct ExternalTokenVerifier: Sendable {
 
     /// Verifies the token against the trusted issuer's configuration and its current `keys`.
     static func verify(
-        _ parsed: Parsed, against trusted: FederationRepository.Issuer, keys: [JSONWebKey], now: Int64
+        _ parsed: Parsed, against trusted: TrustedIssuerRepository.Issuer, keys: [JSONWebKey], now: Int64
     ) throws -> Identity {
         let jws = parsed.jws
         guard let algorithm = jws.algorithm, JWKSignatures.supportedAlgorithms.contains(algorithm) else {

@@ -105,8 +105,8 @@ extension KeywayServerApp {
         let now = configuration.clock.now().epochMilliseconds
         try await database.write { repositories in
             let projectId = try await repositories.applications.ensureDevProject(createdAt: now)
-            try await repositories.federation.upsertIssuer(
-                FederationRepository.Issuer(
+            try await repositories.trustedIssuers.upsertIssuer(
+                TrustedIssuerRepository.Issuer(
                     issuer: trusted.issuer, audience: trusted.audience, keys: trusted.staticKeys,
                     jwksURL: trusted.jwksURL,
                     linkByVerifiedEmail: trusted.linkByVerifiedEmail, createUsers: trusted.createUsers),
@@ -119,7 +119,7 @@ extension KeywayServerApp {
         let now = configuration.clock.now().epochMilliseconds
         try await database.write { repositories in
             let projectId = try await repositories.applications.ensureDevProject(createdAt: now)
-            try await repositories.federation.removeIssuer(projectId: projectId, issuer: issuer)
+            try await repositories.trustedIssuers.removeIssuer(projectId: projectId, issuer: issuer)
         }
     }
 }

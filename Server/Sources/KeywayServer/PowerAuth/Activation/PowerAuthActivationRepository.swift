@@ -133,3 +133,8 @@ struct PowerAuthActivationRepository: Sendable {
             removedAt: try row.decode(column: "removed_at", as: Int64?.self))
     }
 }
+
+extension Repositories {
+    /// ``PowerAuthActivationRepository`` on this connection or transaction.
+    var powerAuthActivations: PowerAuthActivationRepository { PowerAuthActivationRepository(sql: sql) }
+}

@@ -49,3 +49,8 @@ struct PowerAuthApplicationRepository: Sendable {
             createdAt: try row.decode(column: "created_at", as: Int64.self))
     }
 }
+
+extension Repositories {
+    /// ``PowerAuthApplicationRepository`` on this connection or transaction.
+    var powerAuthApplications: PowerAuthApplicationRepository { PowerAuthApplicationRepository(sql: sql) }
+}

@@ -36,3 +36,8 @@ struct PowerAuthTemporaryKeyRepository: Sendable {
             expiresAt: try row.decode(column: "expires_at", as: Int64.self))
     }
 }
+
+extension Repositories {
+    /// ``PowerAuthTemporaryKeyRepository`` on this connection or transaction.
+    var powerAuthTemporaryKeys: PowerAuthTemporaryKeyRepository { PowerAuthTemporaryKeyRepository(sql: sql) }
+}

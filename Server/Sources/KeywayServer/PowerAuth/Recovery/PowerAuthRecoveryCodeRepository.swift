@@ -109,3 +109,8 @@ struct PowerAuthRecoveryCodeRepository: Sendable {
             updatedAt: try row.decode(column: "updated_at", as: Int64.self))
     }
 }
+
+extension Repositories {
+    /// ``PowerAuthRecoveryCodeRepository`` on this connection or transaction.
+    var powerAuthRecoveryCodes: PowerAuthRecoveryCodeRepository { PowerAuthRecoveryCodeRepository(sql: sql) }
+}

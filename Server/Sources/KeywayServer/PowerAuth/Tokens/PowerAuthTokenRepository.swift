@@ -54,3 +54,8 @@ struct PowerAuthTokenRepository: Sendable {
             lastUsedAt: try row.decode(column: "last_used_at", as: Int64?.self))
     }
 }
+
+extension Repositories {
+    /// ``PowerAuthTokenRepository`` on this connection or transaction.
+    var powerAuthTokens: PowerAuthTokenRepository { PowerAuthTokenRepository(sql: sql) }
+}
