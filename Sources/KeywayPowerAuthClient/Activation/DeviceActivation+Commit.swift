@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import KeywayPowerAuthWire
 
 extension DeviceActivation {
     /// Commits the pending activation locally: the knowledge key goes under a PBKDF2 key of
@@ -42,7 +43,7 @@ extension DeviceActivation {
     /// - Throws: ``ActivationError/authenticationFailed(code:message:)`` for a wrong password, or
     ///   the errors of signing and of the transport.
     public func validatePassword(_ password: String) async throws(ActivationError) {
-        _ = try await signedPost("/pa/v3/signature/validate", uriID: "/pa/signature/validate", body: Data("{}".utf8), with: .password(password))
+        _ = try await signedPost(.signatureValidate, body: Data("{}".utf8), with: .password(password))
     }
 
     /// Changes the password: checks the old one with the server
@@ -109,7 +110,7 @@ extension DeviceActivation {
         guard authentication.factors.count >= 2, authentication.factors.contains(.possession) else {
             throw .invalidFactors("Removing an activation takes possession and a password or biometry.")
         }
-        _ = try await signedPost("/pa/v3/activation/remove", uriID: "/pa/activation/remove", body: Data("{}".utf8), with: authentication)
+        _ = try await signedPost(.activationRemove, body: Data("{}".utf8), with: authentication)
         try await removeLocally()
     }
 

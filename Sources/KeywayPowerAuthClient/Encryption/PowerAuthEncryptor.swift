@@ -166,13 +166,13 @@ extension DeviceActivation {
     }
 
     /// Encrypt-then-sign of the SDK's own endpoints: seals `plaintext` in activation scope with
-    /// `sharedInfo1`, signs the sealed body, POSTs it, and opens the answer.
+    /// the endpoint's `sharedInfo1`, signs the sealed body, POSTs it, and opens the answer.
     func encryptedSignedPost(
-        _ path: String, uriID: String, sharedInfo1: EciesSharedInfo1, plaintext: Data, record: ActivationRecord,
-        with authentication: FactorAuthentication
+        _ endpoint: PowerAuthEndpoint, plaintext: Data, record: ActivationRecord, with authentication: FactorAuthentication
     ) async throws(ActivationError) -> Data {
+        guard let sharedInfo1 = endpoint.sharedInfo1 else { preconditionFailure("\(endpoint.path) is not encrypted.") }
         let request = try await activationEncryptor(record, sharedInfo1: sharedInfo1).seal(plaintext)
-        let answer = try await signedPost(path, uriID: uriID, body: request.body, with: authentication)
+        let answer = try await signedPost(endpoint, body: request.body, with: authentication)
         return try request.openResponse(answer)
     }
 }

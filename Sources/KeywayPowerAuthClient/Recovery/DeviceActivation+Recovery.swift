@@ -46,8 +46,7 @@ extension DeviceActivation {
         }
         let record = try await committedRecord()
         let answer = try await encryptedSignedPost(
-            "/pa/v3/recovery/confirm", uriID: "/pa/recovery/confirm", sharedInfo1: .confirmRecoveryCode,
-            plaintext: try PowerAuthHTTP.encode(RecoveryConfirmRequest(recoveryCode: code.value)), record: record, with: authentication)
+            .recoveryConfirm, plaintext: try PowerAuthHTTP.encode(RecoveryConfirmRequest(recoveryCode: code.value)), record: record, with: authentication)
         return try PowerAuthHTTP.decode(RecoveryConfirmResponse.self, from: answer, what: "recovery confirmation answer").alreadyConfirmed
     }
 }

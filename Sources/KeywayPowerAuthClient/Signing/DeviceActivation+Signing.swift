@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import KeywayPowerAuthWire
 
 extension DeviceActivation {
     /// Signs a request for the server (a PowerAuth 3.3 online signature, Base64) and returns its
@@ -90,12 +91,13 @@ extension DeviceActivation {
             activationID: record.activationID, applicationKey: applicationKey, nonce: nonce, factors: factors, signature: signature)
     }
 
-    /// Signs a request of the SDK's own (`/pa/v3/…`) and POSTs it under the counter lock.
-    func signedPost(_ path: String, uriID: String, body: Data, with authentication: FactorAuthentication) async throws(ActivationError) -> Data {
+    /// Signs a request to one of the SDK's own endpoints (`/pa/v3/…`) and POSTs it under the
+    /// counter lock.
+    func signedPost(_ endpoint: PowerAuthEndpoint, body: Data, with authentication: FactorAuthentication) async throws(ActivationError) -> Data {
         let http = self.http
         do {
-            return try await sign(method: "POST", uriID: uriID, body: body, with: authentication) { header in
-                try await http.post(path, body: body, headers: [PowerAuthAuthorizationHeader.name: header.value])
+            return try await sign(method: "POST", uriID: endpoint.uriId, body: body, with: authentication) { header in
+                try await http.post(endpoint.path, body: body, headers: [PowerAuthAuthorizationHeader.name: header.value])
             }
         } catch let error as ActivationError {
             throw error

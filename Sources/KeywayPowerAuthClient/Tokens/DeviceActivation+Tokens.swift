@@ -22,7 +22,7 @@ extension DeviceActivation {
             return token.publicToken(name: name)
         }
         let answer = try await encryptedSignedPost(
-            "/pa/v3/token/create", uriID: "/pa/token/create", sharedInfo1: .createToken, plaintext: Data("{}".utf8), record: record,
+            .tokenCreate, plaintext: Data("{}".utf8), record: record,
             with: authentication)
         let response = try PowerAuthHTTP.decode(TokenCreateResponse.self, from: answer, what: "token answer")
         guard !response.tokenId.isEmpty, let secret = Data(base64Encoded: response.tokenSecret), secret.count == 16 else {
@@ -72,7 +72,7 @@ extension DeviceActivation {
         }
         do {
             _ = try await signedPost(
-                "/pa/v3/token/remove", uriID: "/pa/token/remove",
+                .tokenRemove,
                 body: try PowerAuthHTTP.encode(PowerAuthRequestEnvelope(requestObject: TokenRemoveObject(tokenId: token.tokenID))), with: .possession)
         } catch .server(_, "ERR_TOKEN", _) {
             // Unknown to the server: nothing to remove there.

@@ -68,8 +68,7 @@ extension DeviceActivation {
             throw .invalidFactors("Unlocking the vault takes possession and a password or biometry.")
         }
         let answer = try await encryptedSignedPost(
-            "/pa/v3/vault/unlock", uriID: "/pa/vault/unlock", sharedInfo1: .vaultUnlock,
-            plaintext: try PowerAuthHTTP.encode(VaultUnlockRequest(reason: reason.rawValue)), record: record, with: authentication)
+            .vaultUnlock, plaintext: try PowerAuthHTTP.encode(VaultUnlockRequest(reason: reason.rawValue)), record: record, with: authentication)
         let response = try PowerAuthHTTP.decode(VaultUnlockResponse.self, from: answer, what: "vault answer")
         guard let encrypted = Data(base64Encoded: response.encryptedVaultEncryptionKey) else {
             throw .invalidResponse("The encrypted vault key is not Base64.")

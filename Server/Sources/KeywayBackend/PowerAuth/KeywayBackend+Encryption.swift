@@ -4,6 +4,8 @@ import Keyway
 import KeywayPowerAuth
 import KeywayPowerAuthWire
 @_exported import struct KeywayPowerAuthWire.EciesEnvelope
+@_exported import struct KeywayPowerAuthWire.PowerAuthEndpoint
+@_exported import struct KeywayPowerAuthWire.PowerAuthFactorRule
 import KeywayProtocol
 
 /// End-to-end encryption (PowerAuth 3.3 generic encryptor): an app seals a request body for its

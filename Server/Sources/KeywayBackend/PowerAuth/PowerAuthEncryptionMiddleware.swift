@@ -25,10 +25,12 @@ public protocol PowerAuthEncryptionRequestContext: PowerAuthSignatureRequestCont
 /// such header — the verified signature names the activation:
 ///
 /// ```swift
+/// let pay = PowerAuthEndpoint(
+///     path: "/payments/pay", uriId: "/payments/pay", factors: .atLeast([.possession, .knowledge]),
+///     sharedInfo1: .activationScopeGeneric)
 /// router.group("payments")
-///     .add(middleware: PowerAuthSignatureMiddleware(
-///         backend: keyway, uriId: "/payments/pay", requiredFactors: [.possession, .knowledge]))
-///     .add(middleware: PowerAuthEncryptionMiddleware(backend: keyway, scope: .activation))
+///     .add(middleware: PowerAuthSignatureMiddleware(backend: keyway, endpoint: pay))
+///     .add(middleware: PowerAuthEncryptionMiddleware(backend: keyway, endpoint: pay))
 ///     .post("pay") { request, context in … }   // the request body is the plaintext
 /// ```
 ///
@@ -44,6 +46,17 @@ public struct PowerAuthEncryptionMiddleware<Context: PowerAuthEncryptionRequestC
     public init(backend: KeywayBackend, scope: PowerAuthEncryptionScope) {
         self.backend = backend
         self.scope = scope
+    }
+
+    /// - Parameter endpoint: The endpoint behind this middleware, declared once with its
+    ///   signature (``PowerAuthSignatureMiddleware/init(backend:endpoint:)``): its `sharedInfo1`,
+    ///   `activationScopeGeneric` or `applicationScopeGeneric`, gives the scope.
+    public init(backend: KeywayBackend, endpoint: PowerAuthEndpoint) {
+        self.backend = backend
+        self.scope = endpoint.sharedInfo1 == .applicationScopeGeneric ? .application : .activation
+        precondition(
+            endpoint.sharedInfo1 == scope.sharedInfo1,
+            "An app's encrypted endpoint is sealed with the generic sharedInfo1 of its scope.")
     }
 
     public func handle(

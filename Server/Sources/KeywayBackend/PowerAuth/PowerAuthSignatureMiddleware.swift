@@ -12,14 +12,15 @@ public protocol PowerAuthSignatureRequestContext: RequestContext {
 }
 
 /// Hummingbird middleware that lets a request through only when its `X-PowerAuth-Authorization`
-/// header signs exactly this request (method, URI identifier, body) with at least the required
-/// factors, as the Keyway server judges it. For example, an app's payment route can demand
+/// header signs exactly this request (method, URI identifier, body) with factors its endpoint
+/// accepts, as the Keyway server judges it. An endpoint is declared once, as the device SDK and
+/// the server declare theirs (``PowerAuthEndpoint``); for example, a payment route that demands
 /// "possession and knowledge":
 ///
 /// ```swift
+/// let pay = PowerAuthEndpoint(path: "/payments/pay", uriId: "/payments/pay", factors: .atLeast([.possession, .knowledge]))
 /// router.group("payments")
-///     .add(middleware: PowerAuthSignatureMiddleware(
-///         backend: keyway, uriId: "/payments/pay", requiredFactors: [.possession, .knowledge]))
+///     .add(middleware: PowerAuthSignatureMiddleware(backend: keyway, endpoint: pay))
 ///     .post("pay") { request, context in … context.keywaySignature!.userId … }
 /// ```
 ///
@@ -32,7 +33,15 @@ public protocol PowerAuthSignatureRequestContext: RequestContext {
 public struct PowerAuthSignatureMiddleware<Context: PowerAuthSignatureRequestContext>: RouterMiddleware {
     private let backend: KeywayBackend
     private let uriId: @Sendable (Request) -> String
-    private let requiredFactors: PowerAuthSignatureFactors
+    private let factors: PowerAuthFactorRule
+
+    /// - Parameter endpoint: The endpoint behind this middleware: its URI identifier and the
+    ///   factors it accepts.
+    public init(backend: KeywayBackend, endpoint: PowerAuthEndpoint) {
+        self.backend = backend
+        self.uriId = { _ in endpoint.uriId }
+        self.factors = endpoint.factors
+    }
 
     /// - Parameters:
     ///   - uriId: The URI identifier the device signs for the routes behind this middleware.
@@ -51,7 +60,7 @@ public struct PowerAuthSignatureMiddleware<Context: PowerAuthSignatureRequestCon
     ) {
         self.backend = backend
         self.uriId = uriId
-        self.requiredFactors = requiredFactors
+        self.factors = .atLeast(requiredFactors)
     }
 
     public func handle(
@@ -78,7 +87,7 @@ public struct PowerAuthSignatureMiddleware<Context: PowerAuthSignatureRequestCon
         do {
             verification = try await backend.verifySignature(
                 method: request.method.rawValue, uriId: uriId(request), body: signed, authorization: header,
-                requiredFactors: requiredFactors)
+                requiredFactors: factors.required)
         } catch KeywayBackendError.invalidConfiguration(let why) {
             return Self.refusal(.unauthorized, "POWERAUTH_AUTH_FAIL", why)
         } catch {
@@ -88,6 +97,9 @@ public struct PowerAuthSignatureMiddleware<Context: PowerAuthSignatureRequestCon
             return Self.refusal(
                 .unauthorized, "POWERAUTH_AUTH_FAIL",
                 verification.refusal?.message ?? "The signature does not verify.")
+        }
+        guard factors.accepts(verification.factors) else {
+            return Self.refusal(.unauthorized, "POWERAUTH_AUTH_FAIL", "This endpoint needs a signature with other factors.")
         }
         var context = context
         context.keywaySignature = verification

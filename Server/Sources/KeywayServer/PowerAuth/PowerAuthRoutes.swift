@@ -86,8 +86,9 @@ struct PowerAuthRoutes {
                     body = try PowerAuthSignatureBody.canonicalQuery(request.uri.query)
                 }
                 _ = try await verifier.verify(
-                    header: request.headers[Self.authorizationHeader], method: method, uriId: "/pa/signature/validate",
-                    body: body)
+                    header: request.headers[Self.authorizationHeader], method: method,
+                    uriId: PowerAuthEndpoint.signatureValidate.uriId, body: body,
+                    required: PowerAuthEndpoint.signatureValidate.factors.accepts)
                 return try Self.json(PowerAuthOKBody<PowerAuthEmptyObject>(responseObject: nil))
             }
         }

@@ -11,10 +11,12 @@ func snippet_backend_3(
     clientSecret: String, codeFromApp: String, verifierFromApp: String, backend: KeywayBackend
 ) async throws {
 
+    // The endpoint, declared once as the device SDK and the server declare theirs.
+    let pay = PowerAuthEndpoint(path: "/payments/pay", uriId: "/payments/pay", factors: .atLeast([.possession, .knowledge]))
     let payments = Router(context: KeywayBackendRequestContext.self)
     payments.group("payments")
-        .add(middleware: PowerAuthSignatureMiddleware(
-            backend: backend, uriId: "/payments/pay", requiredFactors: [.possession, .knowledge]))
+        .add(middleware: PowerAuthSignatureMiddleware(backend: backend, endpoint: pay))
         .post("pay") { _, context in "paid for \(context.keywaySignature?.userId ?? "")" }
+    _ = pay
     _ = payments
 }

@@ -14,10 +14,12 @@ func snippet_backend_4(
     let router = Router(context: KeywayBackendRequestContext.self)
     // A payment: signed with possession and knowledge over the sealed body (encrypt-then-sign),
     // sealed in the device's activation scope, answered sealed.
+    let pay = PowerAuthEndpoint(
+        path: "/payments/pay", uriId: "/payments/pay", factors: .atLeast([.possession, .knowledge]),
+        sharedInfo1: .activationScopeGeneric)
     router.group("payments")
-        .add(middleware: PowerAuthSignatureMiddleware(
-            backend: backend, uriId: "/payments/pay", requiredFactors: [.possession, .knowledge]))
-        .add(middleware: PowerAuthEncryptionMiddleware(backend: backend, scope: .activation))
+        .add(middleware: PowerAuthSignatureMiddleware(backend: backend, endpoint: pay))
+        .add(middleware: PowerAuthEncryptionMiddleware(backend: backend, endpoint: pay))
         .post("pay") { request, context -> String in
             var request = request
             let payment = try await request.collectBody(upTo: 64 * 1024)   // the plaintext
@@ -28,4 +30,5 @@ func snippet_backend_4(
         .add(middleware: PowerAuthEncryptionMiddleware(backend: backend, scope: .application))
         .post("quote") { _, _ in #"{"rate":"1.0834"}"# }
     _ = router
+    _ = pay
 }

@@ -44,10 +44,13 @@ struct PowerAuthBackendEncryptionTests {
                             body: .init(byteBuffer: ByteBuffer(bytes: try JSONEncoder().encode(answer))))
                     }
             }
+            // The endpoint declared once, for both middlewares.
+            let pay = PowerAuthEndpoint(
+                path: "/payments/pay", uriId: "/payments/pay", factors: .atLeast([.possession, .knowledge]),
+                sharedInfo1: .activationScopeGeneric)
             router.group("payments")
-                .add(middleware: PowerAuthSignatureMiddleware(
-                    backend: keyway, uriId: "/payments/pay", requiredFactors: [.possession, .knowledge]))
-                .add(middleware: PowerAuthEncryptionMiddleware(backend: keyway, scope: .activation))
+                .add(middleware: PowerAuthSignatureMiddleware(backend: keyway, endpoint: pay))
+                .add(middleware: PowerAuthEncryptionMiddleware(backend: keyway, endpoint: pay))
                 .post("pay") { request, context -> String in
                     var request = request
                     let body = try await request.collectBody(upTo: 1 << 20)

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import KeywayPowerAuth
+import KeywayPowerAuthWire
 import KeywayProtocol
 
 /// Trusted devices outside flows:
@@ -55,7 +56,7 @@ struct DeviceRoutes {
                     throw FlowProblem.invalidRequest([RequestDecoding.invalidField(for: error)])
                 }
                 return try await signedByActivation(
-                    request, uriId: "/v1/approvals/\(approvalId)", body: data, factors: PowerAuthSignatureVerifier.twoFactors
+                    request, uriId: "/v1/approvals/\(approvalId)", body: data, factors: PowerAuthFactorRule.twoFactors.accepts
                 ) { activation in
                     let decision = try await approvals.decide(
                         approvalId: approvalId, decision: body.decision, qrSecret: body.qrSecret?.revealed,
@@ -81,7 +82,7 @@ struct DeviceRoutes {
                 return try await signedByActivation(
                     request, uriId: "/v1/me/devices/\(deviceId)",
                     body: PowerAuthSignatureBody.canonicalQuery(request.uri.query),
-                    factors: PowerAuthSignatureVerifier.twoFactors
+                    factors: PowerAuthFactorRule.twoFactors.accepts
                 ) { activation in
                     guard try await approvals.revoke(deviceId: deviceId, activation: activation) else {
                         throw Self.deviceNotFound

@@ -20,8 +20,8 @@ struct PowerAuthDeviceService: Sendable {
     /// `/pa/activation/remove`.
     func remove(authorization: String?, body: Data) async throws {
         let verified = try await verifier.verify(
-            header: authorization, method: "POST", uriId: "/pa/activation/remove", body: body,
-            required: PowerAuthSignatureVerifier.twoFactors
+            header: authorization, method: "POST", uriId: PowerAuthEndpoint.activationRemove.uriId, body: body,
+            required: PowerAuthEndpoint.activationRemove.factors.accepts
         ) { activationId, repositories, now in
             guard var activation = try await repositories.powerAuthActivations.find(id: activationId) else { return }
             activation.status = .removed

@@ -2,28 +2,6 @@ import Foundation
 import KeywayPowerAuth
 import KeywayPowerAuthWire
 
-/// What a `/pa/v3` endpoint whose body is signed by an activation and encrypted to it declares:
-/// the URI identifier its signature covers, the factor combinations it accepts, and the ECIES
-/// `sharedInfo1` its body is sealed with in activation scope.
-struct PowerAuthSignedEndpoint: Sendable {
-    /// The URI identifier of the signature (`/pa/vault/unlock`, …).
-    let uriId: String
-    /// The `sharedInfo1` of the envelope, both ways.
-    let sharedInfo1: EciesSharedInfo1
-    /// Which factor combinations the endpoint accepts.
-    let accepts: @Sendable (PowerAuthSignatureFactors) -> Bool
-
-    /// `POST /pa/v3/vault/unlock`: two factors or three.
-    static let vaultUnlock = PowerAuthSignedEndpoint(
-        uriId: "/pa/vault/unlock", sharedInfo1: .vaultUnlock, accepts: PowerAuthSignatureVerifier.twoFactors)
-    /// `POST /pa/v3/recovery/confirm`: possession and knowledge.
-    static let recoveryConfirm = PowerAuthSignedEndpoint(
-        uriId: "/pa/recovery/confirm", sharedInfo1: .confirmRecoveryCode,
-        accepts: { $0.contains(.possession) && $0.contains(.knowledge) })
-    /// `POST /pa/v3/token/create`: any factors.
-    static let tokenCreate = PowerAuthSignedEndpoint(uriId: "/pa/token/create", sharedInfo1: .createToken, accepts: { _ in true })
-}
-
 /// A signed and encrypted request, verified and opened: the signature's activation, credentials,
 /// keys and factors, the envelope's plaintext, and the context that seals the answer.
 struct OpenedPowerAuthRequest: Sendable {
@@ -52,18 +30,22 @@ struct PowerAuthSignedEncryption: Sendable {
     /// Verifies and opens a request to `endpoint`.
     ///
     /// - Parameters:
-    ///   - endpoint: What the endpoint accepts.
+    ///   - endpoint: What the endpoint accepts: its URI identifier, factors and `sharedInfo1`
+    ///     (``PowerAuthEndpoint``, declared once for the device, the server and backends).
     ///   - authorization: The `X-PowerAuth-Authorization` header.
     ///   - body: The request's body, the ECIES envelope's JSON.
     /// - Returns: The verified signature, the plaintext and the context to seal the answer with.
     /// - Throws: ``PowerAuthFailure`` for a malformed header or envelope, a stale timestamp, a
     ///   signature refused or with other factors, or an envelope that does not open.
-    func open(_ endpoint: PowerAuthSignedEndpoint, authorization: String?, body: Data) async throws -> OpenedPowerAuthRequest {
+    func open(_ endpoint: PowerAuthEndpoint, authorization: String?, body: Data) async throws -> OpenedPowerAuthRequest {
+        guard let sharedInfo1 = endpoint.sharedInfo1 else {
+            preconditionFailure("\(endpoint.path) is not an encrypted endpoint.")
+        }
         let version = try PowerAuthProtocol.version(PowerAuthRequestHeader.authorization(authorization).version)
         let request = try EciesRequest(PowerAuthJSON.decode(EciesEnvelope.self, from: body), version: version)
         try request.checkTimestamp(now: clock.now())
         let verified = try await verifier.verify(
-            header: authorization, method: "POST", uriId: endpoint.uriId, body: body, required: endpoint.accepts)
+            header: authorization, method: "POST", uriId: endpoint.uriId, body: body, required: endpoint.factors.accepts)
         let activation = verified.activation
         let privateKey = try await database.read { repositories in
             try await keystore.privateKey(
@@ -71,7 +53,7 @@ struct PowerAuthSignedEncryption: Sendable {
                 sealedTo: { verified.keys.serverPrivateKey }, in: repositories)
         }
         let context = try EciesServerContext(
-            privateKey: privateKey, request: request, sharedInfo1: endpoint.sharedInfo1,
+            privateKey: privateKey, request: request, sharedInfo1: sharedInfo1,
             sharedInfo2Base: EciesContext.activationScopeSharedInfo2Base(
                 applicationSecret: verified.credentials.applicationSecret, transportKey: verified.keys.derived.transport),
             applicationKey: verified.credentials.record.applicationKey, activationId: activation.id)

@@ -177,9 +177,4 @@ struct PowerAuthSignatureVerifier: Sendable {
         /// Another verification moved the counter first: read it again.
         case raced
     }
-
-    /// Possession and at least one other factor.
-    static func twoFactors(_ factors: PowerAuthSignatureFactors) -> Bool {
-        factors.contains(.possession) && factors.count >= 2
-    }
 }

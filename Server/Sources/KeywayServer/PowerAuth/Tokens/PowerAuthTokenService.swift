@@ -62,7 +62,9 @@ struct PowerAuthTokenService: Sendable {
     func remove(authorization: String?, body: Data) async throws -> TokenRemoveObject {
         let request = try PowerAuthJSON.decode(PowerAuthRequestEnvelope<TokenRemoveObject>.self, from: body).requestObject
         let tokenId = try PowerAuthField.identifier(request.tokenId, field: "tokenId")
-        let verified = try await verifier.verify(header: authorization, method: "POST", uriId: "/pa/token/remove", body: body)
+        let verified = try await verifier.verify(
+            header: authorization, method: "POST", uriId: PowerAuthEndpoint.tokenRemove.uriId, body: body,
+            required: PowerAuthEndpoint.tokenRemove.factors.accepts)
         let activationId = verified.activation.id
         let removed = try await database.write { repositories in
             try await repositories.powerAuthTokens.delete(id: tokenId, activationId: activationId)
