@@ -180,8 +180,11 @@ protocol AddressVerificationObserver: FlowMethod {
     ) async throws
 }
 
-/// A method with settings of its own in the application's policy.
+/// A method the application's policy configures: settings of its own, kept under their key
+/// (``MethodSettings``), or shared ones it needs (SMS delivery for SMS codes).
 protocol ConfigurableMethod: FlowMethod {
+    /// The settings it keeps in the policy (none when it only checks shared ones).
+    var settings: [any MethodSettings.Type] { get }
     /// The problems of its own settings in `policy` (``ApplicationPolicy/validate(devMode:)`` adds
     /// them to the policy's).
     func validate(_ policy: ApplicationPolicy, devMode: Bool) -> [PolicyProblem]

@@ -49,6 +49,18 @@ struct MethodRegistry: Sendable {
         all((any AddressVerificationObserver).self) + [FederationMethod(providerId: "")]
     }
 
+    /// The methods the policy configures: the registered ones, and the upstream providers'
+    /// family (which providers an application offers).
+    var configurableMethods: [any ConfigurableMethod] {
+        all((any ConfigurableMethod).self) + [FederationMethod(providerId: "")]
+    }
+
+    /// The types of the settings the configurable methods keep in a policy, each once.
+    var settingsTypes: [any MethodSettings.Type] {
+        var keys: Set<String> = []
+        return configurableMethods.flatMap(\.settings).filter { keys.insert($0.policyKey).inserted }
+    }
+
     /// The modules with the capability `Capability`, in order.
     func all<Capability>(_ capability: Capability.Type) -> [Capability] {
         all.compactMap { $0 as? Capability }

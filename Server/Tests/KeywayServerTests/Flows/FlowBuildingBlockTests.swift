@@ -90,8 +90,8 @@ struct FlowBuildingBlockTests {
             signup: SignupSettings(
                 requireInviteCode: true,
                 profileFields: [PolicyFormField(name: "plan", kind: .select, required: true, options: ["a", "b"])],
-                termsOfServiceURL: "https://example.com/terms"),
-            password: PasswordSettings(minimumLength: 12))
+                termsOfServiceURL: "https://example.com/terms")
+        ).with(PasswordSettings(minimumLength: 12))
         let view = FlowPolicy(stored, application: application)
         #expect(view.primaryMethods == [.emailOtp, .password])
         #expect(view.mfaMethods == [.totp])

@@ -37,8 +37,8 @@ struct PolicyValidationTests {
             signup: SignupSettings(
                 requireInviteCode: true,
                 profileFields: [PolicyFormField(name: "plan", kind: .select, label: "Plan", required: true, options: ["a", "b"])],
-                termsOfServiceURL: "https://example.com/terms"),
-            password: PasswordSettings(minimumLength: 12))
+                termsOfServiceURL: "https://example.com/terms")
+        ).with(PasswordSettings(minimumLength: 12))
         full.delivery.sms = webhook
         let decoded = try JSONDecoder().decode(ApplicationPolicy.self, from: JSONEncoder().encode(full))
         #expect(decoded == full)
@@ -49,7 +49,7 @@ struct PolicyValidationTests {
     @Test func appAttestNeedsAppIDsAndSomethingToProve() throws {
         let devices = DeviceTrustSettings(enabled: true)
         func policy(_ settings: AppAttestSettings, devices: DeviceTrustSettings = devices) -> ApplicationPolicy {
-            ApplicationPolicy(primaryMethods: [.emailOtp], devices: devices, appAttest: settings)
+            ApplicationPolicy(primaryMethods: [.emailOtp], appAttest: settings).with(devices)
         }
         #expect(codes(policy(AppAttestSettings(enabled: true, appIDs: ["ABCDE12345.com.example.app"]))) == [])
         #expect(codes(policy(AppAttestSettings(enabled: true))) == ["app_attest_app_ids"])
@@ -190,9 +190,9 @@ struct PolicyValidationTests {
     }
 
     @Test func passwordMinimumLength() {
-        #expect(codes(ApplicationPolicy(primaryMethods: [.emailOtp], password: PasswordSettings(minimumLength: 7))) == ["invalid_password_length"])
-        #expect(codes(ApplicationPolicy(primaryMethods: [.emailOtp], password: PasswordSettings(minimumLength: 8))).isEmpty)
-        #expect(codes(ApplicationPolicy(primaryMethods: [.emailOtp], password: PasswordSettings(minimumLength: 129))) == ["invalid_password_length"])
+        #expect(codes(ApplicationPolicy(primaryMethods: [.emailOtp]).with(PasswordSettings(minimumLength: 7))) == ["invalid_password_length"])
+        #expect(codes(ApplicationPolicy(primaryMethods: [.emailOtp]).with(PasswordSettings(minimumLength: 8))).isEmpty)
+        #expect(codes(ApplicationPolicy(primaryMethods: [.emailOtp]).with(PasswordSettings(minimumLength: 129))) == ["invalid_password_length"])
     }
 
     @Test func signupSettingsNeedSignup() {
@@ -238,8 +238,8 @@ struct PolicyValidationTests {
 
     @Test func everyProblemIsReportedAtOnce() {
         let policy = ApplicationPolicy(
-            primaryMethods: [.totp], mfaMode: .required, flowTypes: [.accountManage],
-            password: PasswordSettings(minimumLength: 4))
+            primaryMethods: [.totp], mfaMode: .required, flowTypes: [.accountManage]
+        ).with(PasswordSettings(minimumLength: 4))
         #expect(
             codes(policy, devMode: false) == [
                 "signin_not_enabled", "policy_locks_out_users", "no_mfa_method", "invalid_password_length",

@@ -21,44 +21,29 @@ public struct ApplicationPolicy: Codable, Sendable, Equatable {
     public var flowTypes: [FlowType]
     /// What sign-up asks for.
     public var signup: SignupSettings
-    /// Password rules, for applications offering ``AuthenticationMethod/password``.
-    public var password: PasswordSettings
     /// Where messages are delivered, per channel.
     public var delivery: DeliverySettings
-    /// Trusted devices and approvals.
-    public var devices: DeviceTrustSettings
     /// Apple App Attest: which proofs of a genuine app instance the application asks for.
     public var appAttest: AppAttestSettings
-    /// The project's upstream identity providers the application offers (`federation:<id>`).
-    public var federation: FederationSettings
-    /// Sign-in links, for applications offering ``AuthenticationMethod/signInLink``; `nil` takes
-    /// the defaults (email, the server's own page).
-    public var signInLink: SignInLinkSettings?
     /// Guests: whether the application makes them, how long one never upgraded is kept, and how
     /// many one client network may make per hour.
     public var guests: GuestSettings = GuestSettings()
-    /// Passkeys, for applications offering ``AuthenticationMethod/passkey``; `nil` takes the
-    /// defaults (the issuer's host as relying party, user verification required).
-    public var passkeys: PasskeySettings?
+    /// Each method's own settings, by the method's key (``MethodSettings``); each method's folder
+    /// gives them a typed accessor (`password`, `devices`, `federation`, `signInLink`, `passkeys`).
+    var methodSettings = MethodSettingsTable()
 
     public init(
         primaryMethods: [AuthenticationMethod], mfaMethods: [AuthenticationMethod] = [], mfaMode: MFAMode = .off,
         flowTypes: [FlowType] = [.signin], signup: SignupSettings = SignupSettings(),
-        password: PasswordSettings = PasswordSettings(), delivery: DeliverySettings = DeliverySettings(),
-        devices: DeviceTrustSettings = DeviceTrustSettings(), appAttest: AppAttestSettings = AppAttestSettings(),
-        federation: FederationSettings = FederationSettings()
+        delivery: DeliverySettings = DeliverySettings(), appAttest: AppAttestSettings = AppAttestSettings()
     ) {
-        self.federation = federation
-        self.devices = devices
         self.appAttest = appAttest
         self.primaryMethods = primaryMethods
         self.mfaMethods = mfaMethods
         self.mfaMode = mfaMode
         self.flowTypes = flowTypes
         self.signup = signup
-        self.password = password
         self.delivery = delivery
-        self.signInLink = nil
     }
 
     /// The policy of an application that has none stored: sign-in by email code, no second
@@ -86,12 +71,12 @@ public struct ApplicationPolicy: Codable, Sendable, Equatable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case primaryMethods, mfaMethods, mfaMode, flowTypes, signup, password, delivery, devices, appAttest, federation
-        case signInLink, guests, passkeys
+        case primaryMethods, mfaMethods, mfaMode, flowTypes, signup, delivery, appAttest, guests
     }
 
     /// Decodes a policy. Only `primaryMethods` is required; the other fields default to the
-    /// values of ``init(primaryMethods:mfaMethods:mfaMode:flowTypes:signup:password:delivery:devices:appAttest:federation:)``.
+    /// values of ``init(primaryMethods:mfaMethods:mfaMode:flowTypes:signup:delivery:appAttest:)``,
+    /// each method's settings to the method's.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         primaryMethods = try container.decode([AuthenticationMethod].self, forKey: .primaryMethods)
@@ -99,14 +84,24 @@ public struct ApplicationPolicy: Codable, Sendable, Equatable {
         mfaMode = try container.decodeIfPresent(MFAMode.self, forKey: .mfaMode) ?? .off
         flowTypes = try container.decodeIfPresent([FlowType].self, forKey: .flowTypes) ?? [.signin]
         signup = try container.decodeIfPresent(SignupSettings.self, forKey: .signup) ?? SignupSettings()
-        password = try container.decodeIfPresent(PasswordSettings.self, forKey: .password) ?? PasswordSettings()
         delivery = try container.decodeIfPresent(DeliverySettings.self, forKey: .delivery) ?? DeliverySettings()
-        devices = try container.decodeIfPresent(DeviceTrustSettings.self, forKey: .devices) ?? DeviceTrustSettings()
         appAttest = try container.decodeIfPresent(AppAttestSettings.self, forKey: .appAttest) ?? AppAttestSettings()
-        federation = try container.decodeIfPresent(FederationSettings.self, forKey: .federation) ?? FederationSettings()
-        signInLink = try container.decodeIfPresent(SignInLinkSettings.self, forKey: .signInLink)
         guests = try container.decodeIfPresent(GuestSettings.self, forKey: .guests) ?? GuestSettings()
-        passkeys = try container.decodeIfPresent(PasskeySettings.self, forKey: .passkeys)
+        methodSettings = try MethodSettingsTable(from: decoder)
+    }
+
+    /// Encodes the policy: its own fields, then each method's settings under the method's key.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(primaryMethods, forKey: .primaryMethods)
+        try container.encode(mfaMethods, forKey: .mfaMethods)
+        try container.encode(mfaMode, forKey: .mfaMode)
+        try container.encode(flowTypes, forKey: .flowTypes)
+        try container.encode(signup, forKey: .signup)
+        try container.encode(delivery, forKey: .delivery)
+        try container.encode(appAttest, forKey: .appAttest)
+        try container.encode(guests, forKey: .guests)
+        try methodSettings.encode(to: encoder)
     }
 }
 

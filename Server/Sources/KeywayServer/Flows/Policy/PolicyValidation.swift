@@ -261,11 +261,9 @@ extension ApplicationPolicy {
             }
         }
         // What each method checks of its own settings.
-        for method in methods.all((any ConfigurableMethod).self) {
+        for method in methods.configurableMethods {
             problems += method.validate(self, devMode: devMode)
         }
-
-        problems += federation.problems()
         if !problems.isEmpty { throw PolicyError(problems: problems) }
     }
 

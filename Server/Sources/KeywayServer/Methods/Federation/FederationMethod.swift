@@ -17,9 +17,15 @@ struct UpstreamProviders: Sendable {
 /// Signing in with one of the project's upstream OpenID Connect providers: the method
 /// `federation:<id>`. Choosing it answers a `redirect` step with the provider's authorization URL
 /// (state, PKCE S256, nonce); the callback proves the primary factor (`amr` `fed`).
-struct FederationMethod: FlowMethod {
+struct FederationMethod: FlowMethod, ConfigurableMethod {
     let providerId: String
     var id: FlowMethodID { AuthenticationMethod(rawValue: FederationMethodID.methodId(providerId: providerId)) }
+
+    let settings: [any MethodSettings.Type] = [FederationSettings.self]
+
+    /// The provider list's own problems (the providers' existence in the project is checked when
+    /// the policy is saved).
+    func validate(_ policy: ApplicationPolicy, devMode: Bool) -> [PolicyProblem] { policy.federation.problems() }
 
     /// How long the provider's state lives: ten minutes.
     static let stateLifetime: Int64 = 600_000

@@ -49,3 +49,16 @@ public struct FederationSettings: Codable, Sendable, Equatable {
         }
     }
 }
+
+extension FederationSettings: MethodSettings {
+    static let policyKey = "federation"
+    static var whenAbsent: FederationSettings? { FederationSettings() }
+}
+
+extension ApplicationPolicy {
+    /// The project's upstream identity providers the application offers (`federation`; each is the method `federation:<id>`).
+    public var federation: FederationSettings {
+        get { methodSettings[FederationSettings.self] ?? FederationSettings() }
+        set { methodSettings[FederationSettings.self] = newValue }
+    }
+}

@@ -13,6 +13,8 @@ struct PasskeyMethod: IdentifyingMethod, SecondFactorMethod, ReverifyingMethod, 
     let id: FlowMethodID = .passkey
 
 
+    let settings: [any MethodSettings.Type] = [PasskeySettings.self]
+
     func validate(_ policy: ApplicationPolicy, devMode: Bool) -> [PolicyProblem] {
         guard policy.uses(id) || policy.passkeys != nil else { return [] }
         return (policy.passkeys ?? PasskeySettings()).problems()

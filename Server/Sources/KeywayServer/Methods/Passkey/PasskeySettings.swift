@@ -160,3 +160,17 @@ public struct PasskeySettings: Codable, Sendable, Equatable {
         return nil
     }
 }
+
+extension PasskeySettings: MethodSettings {
+    static let policyKey = "passkeys"
+    static var whenAbsent: PasskeySettings? { nil }
+}
+
+extension ApplicationPolicy {
+    /// Passkeys, for applications offering ``AuthenticationMethod/passkey`` (`passkeys`); `nil` takes
+    /// the defaults (the issuer's host as relying party, user verification required).
+    public var passkeys: PasskeySettings? {
+        get { methodSettings[PasskeySettings.self] }
+        set { methodSettings[PasskeySettings.self] = newValue }
+    }
+}

@@ -11,6 +11,8 @@ struct PasswordMethod: PrimaryMethod, ReverifyingMethod, AccountListedMethod, Re
     let id: FlowMethodID = .password
 
 
+    let settings: [any MethodSettings.Type] = [PasswordSettings.self]
+
     func validate(_ policy: ApplicationPolicy, devMode: Bool) -> [PolicyProblem] {
         guard !(8...128).contains(policy.password.minimumLength) else { return [] }
         return [

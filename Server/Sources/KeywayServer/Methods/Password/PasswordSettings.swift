@@ -17,3 +17,16 @@ public struct PasswordSettings: Codable, Sendable, Equatable {
         minimumLength = try container.decodeIfPresent(Int.self, forKey: .minimumLength) ?? 10
     }
 }
+
+extension PasswordSettings: MethodSettings {
+    static let policyKey = "password"
+    static var whenAbsent: PasswordSettings? { PasswordSettings() }
+}
+
+extension ApplicationPolicy {
+    /// Password rules, for applications offering ``AuthenticationMethod/password`` (`password`).
+    public var password: PasswordSettings {
+        get { methodSettings[PasswordSettings.self] ?? PasswordSettings() }
+        set { methodSettings[PasswordSettings.self] = newValue }
+    }
+}

@@ -13,6 +13,8 @@ struct SMSCodeMethod: CodeMethod, PrimaryMethod, SecondFactorMethod, Reverifying
 
     var worksWithoutEnrolment: Bool { true }
 
+    let settings: [any MethodSettings.Type] = []
+
     /// In dev mode codes go to the dev outbox; elsewhere SMS needs a delivery webhook.
     func validate(_ policy: ApplicationPolicy, devMode: Bool) -> [PolicyProblem] {
         guard !devMode, policy.uses(id), policy.delivery.sms == nil else { return [] }

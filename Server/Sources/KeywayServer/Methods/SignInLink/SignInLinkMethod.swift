@@ -20,6 +20,8 @@ struct SignInLinkMethod: CodeMethod, PrimaryMethod, ConfigurableMethod, StageRes
 
     var worksWithoutEnrolment: Bool { true }
 
+    let settings: [any MethodSettings.Type] = [SignInLinkSettings.self]
+
     func validate(_ policy: ApplicationPolicy, devMode: Bool) -> [PolicyProblem] {
         guard policy.uses(id) || policy.signInLink != nil else { return [] }
         return (policy.signInLink ?? SignInLinkSettings()).problems(smsDelivery: devMode || policy.delivery.sms != nil)

@@ -77,3 +77,17 @@ public struct SignInLinkSettings: Codable, Sendable, Equatable {
         return problems
     }
 }
+
+extension SignInLinkSettings: MethodSettings {
+    static let policyKey = "signInLink"
+    static var whenAbsent: SignInLinkSettings? { nil }
+}
+
+extension ApplicationPolicy {
+    /// Sign-in links, for applications offering ``AuthenticationMethod/signInLink`` (`signInLink`);
+    /// `nil` takes the defaults (email, the server's own page).
+    public var signInLink: SignInLinkSettings? {
+        get { methodSettings[SignInLinkSettings.self] }
+        set { methodSettings[SignInLinkSettings.self] = newValue }
+    }
+}

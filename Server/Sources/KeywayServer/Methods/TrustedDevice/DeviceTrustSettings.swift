@@ -86,3 +86,16 @@ public struct DeviceTrustSettings: Codable, Sendable, Equatable {
     /// Milliseconds of trust.
     var trustLifetimeMilliseconds: Int64 { Int64(trustLifetimeDays) * 86_400_000 }
 }
+
+extension DeviceTrustSettings: MethodSettings {
+    static let policyKey = "devices"
+    static var whenAbsent: DeviceTrustSettings? { DeviceTrustSettings() }
+}
+
+extension ApplicationPolicy {
+    /// Trusted devices and approvals (`devices`).
+    public var devices: DeviceTrustSettings {
+        get { methodSettings[DeviceTrustSettings.self] ?? DeviceTrustSettings() }
+        set { methodSettings[DeviceTrustSettings.self] = newValue }
+    }
+}

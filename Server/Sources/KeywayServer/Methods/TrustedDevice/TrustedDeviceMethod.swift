@@ -10,6 +10,8 @@ import KeywayProtocol
 struct TrustedDeviceMethod: AccountOperationsMethod, SkippableMethod, ConfigurableMethod, MethodDataLoader {
     let id: FlowMethodID = .trustedDevice
 
+    let settings: [any MethodSettings.Type] = [DeviceTrustSettings.self]
+
     /// The device trust settings (``ApplicationPolicy/devices``), each within its range.
     func validate(_ policy: ApplicationPolicy, devMode: Bool) -> [PolicyProblem] {
         let devices = policy.devices
