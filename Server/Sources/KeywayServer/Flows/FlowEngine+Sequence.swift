@@ -12,11 +12,10 @@ extension FlowEngine {
         let own = context.policy.primaryMethods.filter {
             methods.module($0, as: (any PrimaryMethod).self)?.isPrimaryOption(context) ?? false
         }
-        // Upstream providers are chosen in sign-ins (an unknown identity may then sign up); while
-        // an account signs in to link a provider, that provider is not offered again.
+        // A family's members (the upstream providers) are chosen in sign-ins: an unknown identity
+        // may then sign up.
         guard context.progress.isSignIn else { return own }
-        let linking = context.progress.federation?.providerId
-        return own + context.identityProviders.filter { $0.id != linking }.map { AuthenticationMethod(rawValue: $0.methodId) }
+        return own + methods.families.flatMap { $0.offeredMembers(context) }
     }
 
     /// The second factors the user has set up that the policy counts, other than the primary method.
@@ -285,7 +284,9 @@ extension FlowEngine {
             guard let existing = context.user else { throw FlowProblem.internalError }
             user = existing
         }
-        try await FederationMethod.linkPendingIdentity(to: user, &context, secrets: secrets, in: repositories)
+        for source in methods.externalIdentities {
+            try await source.linkPendingIdentity(to: user, &context, secrets: secrets, in: repositories)
+        }
         var trustedDeviceId: String?
         if let trust = deviceTrust {
             trustedDeviceId = try await withMethod(trust.id, purpose: .enrolment, &context, in: repositories) {
@@ -336,8 +337,12 @@ extension FlowEngine {
             email: identifier.email, emailVerified: identifier.email != nil, createdAt: context.now,
             phone: identifier.phone, phoneVerified: identifier.phone != nil)
         // A sign-up through a provider: the provider's address and name, not the flow's identifier.
-        let federated = try await FederationMethod.applyFederatedSignUp(
-            to: &created, context, secrets: secrets, in: repositories)
+        var broughtName: String?
+        for source in methods.externalIdentities {
+            if let name = try await source.applySignUp(to: &created, context, secrets: secrets, in: repositories) {
+                broughtName = name
+            }
+        }
         var guest: UserRecord?
         if let guestId = context.progress.guest?.userId {
             // Upgrading a guest: the account is the guest's row, with its ID and all attached.
@@ -375,7 +380,7 @@ extension FlowEngine {
             }
         }
         var profile = draft.profile ?? [:]
-        if let name = federated?.name, !name.isEmpty, profile["name"] == nil { profile["name"] = name }
+        if let name = broughtName, !name.isEmpty, profile["name"] == nil { profile["name"] = name }
         if !profile.isEmpty {
             // A guest's profile keeps what it had; the form's answers are added over it.
             var merged: [String: ProfileValue] = [:]

@@ -63,10 +63,6 @@ struct FlowEngine: Sendable {
         /// Whether the application uses PowerAuth device activation (its credentials exist), so
         /// account management offers a code for another device.
         var usesDeviceActivation = false
-        /// The upstream providers the application offers, in the policy's order.
-        var identityProviders: [IdentityProviderRecord] = []
-        /// The user's linked upstream identities, for a `manageAccount` step.
-        var linkedIdentities: [FederatedIdentityRecord] = []
         /// The client's name (`User-Agent` or the SDK's client header), when the request gave one.
         var clientName: String?
         /// What the methods read for this request (``MethodDataLoader``), by method.
@@ -261,7 +257,7 @@ struct FlowEngine: Sendable {
                 flow: flow, progress: progress, application: application, policy: policy, user: user, now: now,
                 addressHash: clientAddress.map(ClientAddress.hash), location: CoarseLocation.of(clientAddress),
                 audience: self.issuer())
-            context.identityProviders = try await self.offeredProviders(policy, application: application, in: repositories)
+            try await self.loadFamilies(&context, in: repositories)
             context.clientName = userAgent.map { String($0.prefix(200)) }
             try await self.beginPrimary(&context, in: repositories)
             context.flow.progress = context.progress
@@ -479,13 +475,7 @@ struct FlowEngine: Sendable {
         var context = Context(
             flow: flow, progress: progress, application: application, policy: policy, user: user, now: now,
             audience: issuer())
-        context.identityProviders = try await offeredProviders(policy, application: application, in: repositories)
-        if progress.isManage, let user {
-            context.linkedIdentities = try await repositories.federatedIdentities.all(userId: user.id)
-            if !context.linkedIdentities.isEmpty, context.identityProviders.isEmpty {
-                context.identityProviders = try await repositories.identityProviders.all(projectId: application.projectId)
-            }
-        }
+        try await loadFamilies(&context, in: repositories)
         try await loadMethodData(&context, in: repositories)
         if progress.isManage {
             context.usesDeviceActivation = try await repositories.powerAuthApplications.find(applicationId: application.id) != nil
@@ -625,13 +615,11 @@ extension FlowEngine {
         }
     }
 
-    /// The upstream providers the application's policy offers, in its order.
-    func offeredProviders(_ policy: FlowPolicy, application: ApplicationRecord, in repositories: Repositories)
-        async throws -> [IdentityProviderRecord]
-    {
-        guard !policy.federationProviders.isEmpty else { return [] }
-        let providers = try await repositories.identityProviders.all(projectId: application.projectId)
-        return policy.federationProviders.compactMap { id in providers.first { $0.id == id } }
+    /// Reads what the method families need for this request (``MethodFamily``).
+    func loadFamilies(_ context: inout Context, in repositories: Repositories) async throws {
+        for family in methods.families {
+            try await family.loadFamily(into: &context, in: repositories)
+        }
     }
 }
 

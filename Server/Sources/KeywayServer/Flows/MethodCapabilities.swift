@@ -138,6 +138,43 @@ protocol MethodDataLoader: FlowMethod {
     func load(into context: inout FlowEngine.Context, in repositories: Repositories) async throws
 }
 
+/// A family of primary methods whose members each application chooses (the upstream providers,
+/// `federation:<id>`): the family reads its members for each request, and a sign-in offers them
+/// after the policy's own primary methods.
+protocol MethodFamily: FlowMethod {
+    /// Reads the family's data for this request into `context`: the members the application
+    /// offers, and in account management what the user holds of them.
+    func loadFamily(into context: inout FlowEngine.Context, in repositories: Repositories) async throws
+    /// The members a sign-in offers now, in the policy's order.
+    func offeredMembers(_ context: FlowEngine.Context) -> [AuthenticationMethod]
+    /// The member with `id` (`federation:<id>`), if `id` names one.
+    func member(_ id: FlowMethodID) -> (any FlowMethod)?
+}
+
+/// A method that brings an identity from elsewhere into a flow (an upstream provider's): a
+/// sign-up through it starts from what the identity says, and the identity is linked to the
+/// account as the flow completes.
+protocol ExternalIdentityMethod: FlowMethod {
+    /// The name a sign-up's form is filled in with, when the sign-up goes through this method.
+    func signUpName(_ context: FlowEngine.Context, secrets: SecretBox) -> String?
+    /// Gives the account a sign-up through this method creates the identity's address; answers
+    /// the identity's name (`nil` when the sign-up does not go through it).
+    func applySignUp(
+        to user: inout UserRecord, _ context: FlowEngine.Context, secrets: SecretBox, in repositories: Repositories
+    ) async throws -> String?
+    /// Links the identity waiting in the flow, if any, to `user` as the flow completes.
+    func linkPendingIdentity(
+        to user: UserRecord, _ context: inout FlowEngine.Context, secrets: SecretBox, in repositories: Repositories
+    ) async throws
+}
+
+/// A method with a part of the account page (the `manageAccount` step's payload) of its own: the
+/// passkeys listed, the trusted devices, the linked identities.
+protocol AccountPageMethod: FlowMethod {
+    /// Fills its part of `payload`.
+    func fill(_ payload: inout ManageAccountPayload, _ context: FlowEngine.Context)
+}
+
 /// A second factor that reads what it needs only when a sign-in's second factor is due, before
 /// one is offered (the approval's count of devices that could approve).
 protocol DueSecondFactorLoader: SecondFactorMethod {

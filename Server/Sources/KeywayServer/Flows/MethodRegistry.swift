@@ -39,20 +39,39 @@ struct MethodRegistry: Sendable {
 
     /// The module with `id`, if this server has it; `federation:<id>` is the upstream provider `<id>`.
     func module(_ id: FlowMethodID) -> (any FlowMethod)? {
-        byId[id] ?? FederationMethodID.providerId(id.rawValue).map { FederationMethod(providerId: $0) }
+        byId[id] ?? families.lazy.compactMap { $0.member(id) }.first
     }
 
     /// The methods that act when an account's address is verified: the registered ones that
     /// observe it, and the upstream providers' family (identities linked before are held
     /// whichever provider they came from).
     var addressVerificationObservers: [any AddressVerificationObserver] {
-        all((any AddressVerificationObserver).self) + [FederationMethod(providerId: "")]
+        all((any AddressVerificationObserver).self) + families.compactMap { $0 as? any AddressVerificationObserver }
+    }
+
+    /// The families of methods whose members each application chooses: the upstream providers.
+    var families: [any MethodFamily] { [FederationMethod.family] }
+
+    /// The methods that bring identities from elsewhere, the families' included.
+    var externalIdentities: [any ExternalIdentityMethod] {
+        all((any ExternalIdentityMethod).self) + families.compactMap { $0 as? any ExternalIdentityMethod }
+    }
+
+    /// The families whose members the account page manages (the user's linked identities), run
+    /// after the registered methods' operations.
+    var accountOperationFamilies: [any AccountOperationsMethod] {
+        families.compactMap { $0 as? any AccountOperationsMethod }
+    }
+
+    /// The methods with a part of the account page, the families' included.
+    var accountPageMethods: [any AccountPageMethod] {
+        all((any AccountPageMethod).self) + families.compactMap { $0 as? any AccountPageMethod }
     }
 
     /// The methods the policy configures: the registered ones, and the upstream providers'
     /// family (which providers an application offers).
     var configurableMethods: [any ConfigurableMethod] {
-        all((any ConfigurableMethod).self) + [FederationMethod(providerId: "")]
+        all((any ConfigurableMethod).self) + families.compactMap { $0 as? any ConfigurableMethod }
     }
 
     /// The types of the settings the configurable methods keep in a policy, each once.

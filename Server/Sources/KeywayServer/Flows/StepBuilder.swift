@@ -52,7 +52,7 @@ struct StepBuilder: Sendable {
             draft.info = StepInfo(id: "profile", label: "Tell us about you")
             draft.payload = .form(FormPayload(formId: "profile", title: "About you"))
             var fields = SignupForm.fields(for: context.policy)
-            if let name = FederationMethod.prefilledName(context, secrets: engine.secrets) {
+            if let name = engine.methods.externalIdentities.lazy.compactMap({ $0.signUpName(context, secrets: engine.secrets) }).first {
                 // A sign-up through a provider: its name fills the form's name field in.
                 for index in fields.indices
                 where fields[index].type == .text && fields[index].value == nil
@@ -73,29 +73,12 @@ struct StepBuilder: Sendable {
             draft.post("stayGuest", "stayGuest", label: "Stay a guest")
         case .manageAccount:
             draft.info = StepInfo(id: "manageAccount", label: "Your sign-in methods")
-            draft.payload = .manageAccount(
-                ManageAccountPayload(
-                    methods: engine.methods.all((any AccountListedMethod).self).compactMap { $0.enrolledMethod(context) },
-                    devices: context.policy.devices.enabled ? context.trustedDevices.map(TrustedDevice.init) : nil,
-                    activationCode: engine.issuedActivationCode(context),
-                    linkedIdentities: context.linkedIdentities.isEmpty
-                        ? nil
-                        : context.linkedIdentities.map { identity in
-                            LinkedIdentity(
-                                id: identity.id, providerId: identity.providerId,
-                                label: context.identityProviders.first { $0.id == identity.providerId }?.label
-                                    ?? identity.providerId,
-                                email: identity.email, linkedAt: Date(epochMilliseconds: identity.createdAt),
-                                heldSince: identity.heldSince.map(Date.init(epochMilliseconds:)))
-                        },
-                    passkeys: context.policy.lists(.passkey)
-                        ? context.passkeys.map { passkey in
-                            PasskeySummary(
-                                id: passkey.id, name: passkey.name, createdAt: Date(epochMilliseconds: passkey.createdAt),
-                                lastUsedAt: passkey.lastUsedAt.map(Date.init(epochMilliseconds:)),
-                                synced: passkey.backupEligible)
-                        } : nil,
-                    sessions: FlowEngine.accountSessions(context)))
+            var payload = ManageAccountPayload(
+                methods: engine.methods.all((any AccountListedMethod).self).compactMap { $0.enrolledMethod(context) },
+                activationCode: engine.issuedActivationCode(context), sessions: FlowEngine.accountSessions(context))
+            // Each method's own part: the trusted devices, the linked identities, the passkeys.
+            for method in engine.methods.accountPageMethods { method.fill(&payload, context) }
+            draft.payload = .manageAccount(payload)
             for (operation, _) in FlowEngine.operations(context, methods: engine.methods) {
                 draft.post(operation.name, "manage/\(operation.name)", label: operation.label, fields: operation.fields)
             }

@@ -46,11 +46,8 @@ extension FlowEngine {
                 addressHash: clientAddress.map(ClientAddress.hash), audience: self.issuer())
             context.usesDeviceActivation =
                 try await repositories.powerAuthApplications.find(applicationId: application.id) != nil
-            context.linkedIdentities = try await repositories.federatedIdentities.all(userId: user.id)
+            try await self.loadFamilies(&context, in: repositories)
             try await self.loadMethodData(&context, in: repositories)
-            if !context.linkedIdentities.isEmpty {
-                context.identityProviders = try await repositories.identityProviders.all(projectId: application.projectId)
-            }
             try await self.loadSessions(&context, in: repositories)
             return self.steps.step(for: context, flowToken: Sensitive(flowToken), traceId: traceId)
         }
@@ -67,8 +64,9 @@ extension FlowEngine {
                 operations += method.manageOperations(context).map { ($0, method) }
             }
             if context.usesDeviceActivation { operations.append((activationCodeOperation, nil)) }
-            if let keep = FederationMethod.keepOperation(context) { operations.append((keep, nil)) }
-            if let unlink = FederationMethod.unlinkOperation(context) { operations.append((unlink, nil)) }
+            for family in methods.accountOperationFamilies {
+                operations += family.manageOperations(context).map { ($0, family) }
+            }
             operations += sessionOperations(context).map { ($0, nil) }
         }
         operations.append((finishOperation, nil))
@@ -80,10 +78,10 @@ extension FlowEngine {
     func manage(_ target: Target, operation name: String, body: JSONValue = .object([:])) async throws -> Step {
         let input = try ManageInput(body)
         let known =
-            methods.all((any AccountOperationsMethod).self).contains { $0.manageOperationNames.contains(name) }
+            accountOperationMethods.contains { $0.manageOperationNames.contains(name) }
             || [
-                Self.finishOperation.name, Self.activationCodeOperation.name, FederationMethod.unlinkIdentityOperation.name,
-                FederationMethod.keepIdentityOperation.name, Self.endSessionOperation.name, Self.endOtherSessionsOperation.name,
+                Self.finishOperation.name, Self.activationCodeOperation.name, Self.endSessionOperation.name,
+                Self.endOtherSessionsOperation.name,
             ]
                 .contains(name)
         guard known else {
@@ -104,8 +102,6 @@ extension FlowEngine {
             context.progress.notice = nil
             context.progress.management?.issuedActivationCode = nil
             if operation.needsReverification, !self.recentlyVerified(context) {
-                if name == FederationMethod.unlinkIdentityOperation.name { _ = try FederationMethod.checkUnlink(input.identityId, context) }
-                if name == FederationMethod.keepIdentityOperation.name { _ = try FederationMethod.checkKeep(input.identityId, context) }
                 let options = self.reverificationOptions(context)
                 guard !options.isEmpty else { throw FlowProblem.methodUnavailable }
                 context.progress.management?.pendingOperation = name
@@ -118,6 +114,11 @@ extension FlowEngine {
             }
             return try await self.perform(name, body: body, &context, in: repositories)
         }
+    }
+
+    /// The methods that run account operations: the registered ones, then the families.
+    private var accountOperationMethods: [any AccountOperationsMethod] {
+        methods.all((any AccountOperationsMethod).self) + methods.accountOperationFamilies
     }
 
     private func recentlyVerified(_ context: Context) -> Bool {
@@ -156,16 +157,10 @@ extension FlowEngine {
             try await issueActivationCode(&context, in: repositories)
             return nil
         }
-        if name == FederationMethod.unlinkIdentityOperation.name {
-            return try await FederationMethod.unlinkIdentity(input.identityId, &context, in: repositories)
-        }
-        if name == FederationMethod.keepIdentityOperation.name {
-            return try await FederationMethod.keepIdentity(input.identityId, &context, in: repositories)
-        }
         if [Self.endSessionOperation.name, Self.endOtherSessionsOperation.name].contains(name) {
             return try await endSessions(name, input.sessionId, &context, in: repositories)
         }
-        guard let method = methods.all((any AccountOperationsMethod).self).first(where: { $0.manageOperationNames.contains(name) })
+        guard let method = accountOperationMethods.first(where: { $0.manageOperationNames.contains(name) })
         else {
             throw FlowProblem.invalidStep
         }

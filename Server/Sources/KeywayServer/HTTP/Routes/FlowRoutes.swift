@@ -109,8 +109,7 @@ struct FlowRoutes {
         // Each method's own input, and the code step the code methods share.
         let routes = FlowInputRoutes(group: flows, engine: engine)
         FlowEngine.codeRoutes(routes)
-        FederationMethod.callbackRoute(routes)
-        for method in engine.methods.all {
+        for method in engine.methods.families as [any FlowMethod] + engine.methods.all {
             method.routes(routes)
         }
     }

@@ -50,19 +50,6 @@ extension FederationMethod: AddressVerificationObserver {
         return operation
     }
 
-    /// Keeps the held identity `identityId`: it signs in again.
-    static func keepIdentity(
-        _ identityId: String?, _ context: inout FlowEngine.Context, in repositories: Repositories
-    ) async throws
-        -> FlowProblem?
-    {
-        let (user, identityId) = try Self.checkKeep(identityId, context)
-        _ = try await repositories.federatedIdentities.keep(id: identityId, userId: user.id)
-        context.linkedIdentities = try await repositories.federatedIdentities.all(userId: user.id)
-        context.progress.stage = .manageAccount
-        return nil
-    }
-
     /// The account and the held identity `identityId` names. Checked before the fresh
     /// verification too.
     static func checkKeep(_ identityId: String?, _ context: FlowEngine.Context) throws -> (UserRecord, String) {

@@ -195,3 +195,23 @@ extension FederationMethod {
             lastUsedAt: now)
     }
 }
+
+extension FederationMethod: ExternalIdentityMethod {
+    func signUpName(_ context: FlowEngine.Context, secrets: SecretBox) -> String? {
+        Self.prefilledName(context, secrets: secrets)
+    }
+
+    func applySignUp(
+        to user: inout UserRecord, _ context: FlowEngine.Context, secrets: SecretBox, in repositories: Repositories
+    ) async throws -> String? {
+        guard let identity = try await Self.applyFederatedSignUp(to: &user, context, secrets: secrets, in: repositories)
+        else { return nil }
+        return identity.name ?? ""
+    }
+
+    func linkPendingIdentity(
+        to user: UserRecord, _ context: inout FlowEngine.Context, secrets: SecretBox, in repositories: Repositories
+    ) async throws {
+        try await Self.linkPendingIdentity(to: user, &context, secrets: secrets, in: repositories)
+    }
+}

@@ -2,7 +2,9 @@ import Foundation
 import KeywayProtocol
 
 /// Account management's linked identities: the `unlinkIdentity` operation, after a fresh
-/// verification (it takes a way in away), refused when the identity is the account's last way in.
+/// verification (it takes a way in away), refused when the identity is the account's last way in;
+/// and `keepIdentity` for a held one (``FederationMethod+HeldIdentities``). The family runs them
+/// as its account operations.
 extension FederationMethod {
     /// Unlinks one of the account's upstream identities (field `identityId`).
     static let unlinkIdentityOperation = ManageOperation(
@@ -30,19 +32,6 @@ extension FederationMethod {
             })
     }
 
-    /// Unlinks `identityId`, unless the account could then no longer sign in.
-    static func unlinkIdentity(
-        _ identityId: String?, _ context: inout FlowEngine.Context, in repositories: Repositories
-    ) async throws
-        -> FlowProblem?
-    {
-        let (user, identityId) = try Self.checkUnlink(identityId, context)
-        _ = try await repositories.federatedIdentities.unlink(id: identityId, userId: user.id)
-        context.linkedIdentities.removeAll { $0.id == identityId }
-        context.progress.stage = .manageAccount
-        return nil
-    }
-
     /// The account and the identity `identityId` names, when unlinking it may go: one of the
     /// account's identities, and not its last way in. Checked before the fresh verification
     /// too, so nobody verifies for a change that is refused.
@@ -62,4 +51,43 @@ extension FederationMethod {
         }
         return (user, identityId)
     }
+}
+
+extension FederationMethod: AccountOperationsMethod {
+    /// What both operations read: the identity they act on.
+    struct IdentityInput: Codable, Sendable, Equatable {
+        var identityId: String?
+    }
+
+    var manageOperationNames: [String] { [Self.keepIdentityOperation.name, Self.unlinkIdentityOperation.name] }
+
+    /// `keepIdentity` while the account has held identities, then `unlinkIdentity` while it has any.
+    func manageOperations(_ context: FlowEngine.Context) -> [ManageOperation] {
+        [Self.keepOperation(context), Self.unlinkOperation(context)].compactMap { $0 }
+    }
+
+    func precheck(_ operation: String, input: IdentityInput, _ method: MethodContext) throws {
+        if operation == Self.unlinkIdentityOperation.name { _ = try Self.checkUnlink(input.identityId, method.context) }
+        if operation == Self.keepIdentityOperation.name { _ = try Self.checkKeep(input.identityId, method.context) }
+    }
+
+    /// Unlinks the identity, unless the account could then no longer sign in; or keeps a held
+    /// one, which signs in again.
+    func manage(_ operation: String, input: IdentityInput, _ method: inout MethodContext) async throws -> FlowProblem? {
+        let identities = method.repositories.federatedIdentities
+        if operation == Self.unlinkIdentityOperation.name {
+            let (user, identityId) = try Self.checkUnlink(input.identityId, method.context)
+            _ = try await identities.unlink(id: identityId, userId: user.id)
+            method.linkedIdentities.removeAll { $0.id == identityId }
+        } else if operation == Self.keepIdentityOperation.name {
+            let (user, identityId) = try Self.checkKeep(input.identityId, method.context)
+            _ = try await identities.keep(id: identityId, userId: user.id)
+            method.linkedIdentities = try await identities.all(userId: user.id)
+        } else {
+            throw FlowProblem.invalidStep
+        }
+        return nil
+    }
+
+    var notices: [String: String] { [:] }
 }

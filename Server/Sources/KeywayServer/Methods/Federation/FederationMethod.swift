@@ -121,8 +121,8 @@ struct FederationMethod: FlowMethod, ConfigurableMethod {
             ])
     }
 
-    /// The callback route is registered once for every provider by ``callbackRoute(_:)``.
-    func routes(_ routes: FlowInputRoutes) {}
+    /// The family's route: the flow's `callback` (its members have none of their own).
+    func routes(_ routes: FlowInputRoutes) { Self.callbackRoute(routes) }
 
     /// `POST /v1/flows/{flowId}/federation/callback`: the URL the app received, or its code and
     /// state; and `POST /v1/flows/{flowId}/federation/link`: `continue` on a `linkAccount` step.

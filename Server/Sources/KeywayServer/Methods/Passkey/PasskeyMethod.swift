@@ -253,3 +253,15 @@ extension MethodContext {
         set { data = newValue }
     }
 }
+
+extension PasskeyMethod: AccountPageMethod {
+    /// The user's passkeys, where the policy lists passkeys.
+    func fill(_ payload: inout ManageAccountPayload, _ context: FlowEngine.Context) {
+        guard context.policy.lists(id) else { return }
+        payload.passkeys = context.passkeys.map { passkey in
+            PasskeySummary(
+                id: passkey.id, name: passkey.name, createdAt: Date(epochMilliseconds: passkey.createdAt),
+                lastUsedAt: passkey.lastUsedAt.map(Date.init(epochMilliseconds:)), synced: passkey.backupEligible)
+        }
+    }
+}

@@ -106,3 +106,11 @@ extension MethodContext {
         set { data = newValue }
     }
 }
+
+extension TrustedDeviceMethod: AccountPageMethod {
+    /// The user's trusted devices, where the policy enables them.
+    func fill(_ payload: inout ManageAccountPayload, _ context: FlowEngine.Context) {
+        guard context.policy.devices.enabled else { return }
+        payload.devices = context.trustedDevices.map(TrustedDevice.init)
+    }
+}
