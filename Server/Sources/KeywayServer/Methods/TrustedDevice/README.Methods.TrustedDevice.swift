@@ -1,0 +1,9 @@
+// Methods/TrustedDevice/ — trusted devices in flows: a device key that stands in for the second factor.
+//
+// - `DeviceTrustSettings.swift`: `devices` in the policy: trust lifetime, device limit, when full.
+// - `TrustedDeviceMethod+Account.swift`: the account step's `revokeDevice` and `revokeAllDevices`.
+// - `TrustedDeviceMethod+Input.swift`: the device steps' answers: `device/enroll`, `device/prove`, `skip`.
+// - `TrustedDeviceMethod+Trust.swift`: proof of the named device and enrolment, as the engine asks.
+// - `TrustedDeviceMethod.swift`: a device's signature over a challenge; offered by the engine, never chosen.
+//
+// The device's signatures are checked by `DeviceSignatures`, and the devices' rows kept, in `Devices/`.

@@ -1,0 +1,4 @@
+// Storage/PostgreSQL/ — PostgreSQL: a pool of connections, `SERIALIZABLE` writes retried on conflict, deadlines.
+//
+// - `ClosedConnectionWatch.swift`: stops waiting for work whose connection closed under it.
+// - `PostgreSQLDatabase.swift`: the `Database` on PostgreSQL, with deadlines and advisory locks.
