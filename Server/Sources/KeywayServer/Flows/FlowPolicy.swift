@@ -15,22 +15,17 @@ struct FlowPolicy: Sendable, Equatable {
     var profileFields: [Field] = []
     /// When set, sign-up asks the user to accept the terms at this address.
     var termsOfServiceURL: String? = nil
-    /// The shortest password accepted.
-    var passwordMinimumLength = 10
     /// Accounts are created on a first verified email or SMS code of a sign-in: for applications
     /// that create users (the dev application, those of the admin API) while `signup` is closed.
     /// With `signup` open, accounts come from sign-ups only.
     var autoCreateUsers = false
-    /// Trusted devices and approvals.
-    var devices = DeviceTrustSettings()
     /// App Attest.
     var appAttest = AppAttestSettings()
-    /// Sign-in links.
-    var signInLink = SignInLinkSettings()
     /// Guests.
     var guests = GuestSettings()
-    /// Passkeys.
-    var passkeys = PasskeySettings()
+    /// Each method's settings, as the policy holds them (``MethodSettings``); each method's
+    /// folder gives the engine's view of them (`passkeys`, `devices`, …).
+    var methodSettings = MethodSettingsTable()
 
     /// Whether `method` signs users in or counts as a second factor here.
     func lists(_ method: AuthenticationMethod) -> Bool {
@@ -40,8 +35,6 @@ struct FlowPolicy: Sendable, Equatable {
     var sendsEvents = false
     /// The application's own email texts (`delivery.emailTemplates`), if it has any.
     var emailTemplates: EmailTemplates?
-    /// The project's upstream identity providers offered (`federation:<id>`), in order.
-    var federationProviders: [String] = []
 
     init(
         primaryMethods: [AuthenticationMethod] = [.emailOtp], flowTypes: Set<FlowType> = [.signin],
@@ -62,15 +55,11 @@ struct FlowPolicy: Sendable, Equatable {
         requireInviteCode = policy.signup.requireInviteCode
         profileFields = policy.signup.profileFields.map(\.field)
         termsOfServiceURL = policy.signup.termsOfServiceURL
-        passwordMinimumLength = policy.password.minimumLength
         autoCreateUsers = application.autoCreateUsers && !flowTypes.contains(.signup)
-        devices = policy.devices
-        federationProviders = policy.federation.providers
-        signInLink = policy.signInLink ?? SignInLinkSettings()
         sendsEvents = policy.delivery.events != nil
         emailTemplates = policy.delivery.emailTemplates
         guests = policy.guests
-        passkeys = policy.passkeys ?? PasskeySettings()
+        methodSettings = policy.methodSettings
     }
 
     /// The policy of an application without a stored one: email codes only, as the application row says.

@@ -62,3 +62,15 @@ extension ApplicationPolicy {
         set { methodSettings[FederationSettings.self] = newValue }
     }
 }
+
+extension FlowPolicy {
+    /// The project's upstream identity providers offered (`federation:<id>`), in order.
+    var federationProviders: [String] {
+        get { (methodSettings[FederationSettings.self] ?? FederationSettings()).providers }
+        set {
+            var settings = methodSettings[FederationSettings.self] ?? FederationSettings()
+            settings.providers = newValue
+            methodSettings[FederationSettings.self] = settings
+        }
+    }
+}

@@ -174,3 +174,11 @@ extension ApplicationPolicy {
         set { methodSettings[PasskeySettings.self] = newValue }
     }
 }
+
+extension FlowPolicy {
+    /// Passkeys: the policy's, or the defaults (the issuer's host, user verification required).
+    var passkeys: PasskeySettings {
+        get { methodSettings[PasskeySettings.self] ?? PasskeySettings() }
+        set { methodSettings[PasskeySettings.self] = newValue }
+    }
+}

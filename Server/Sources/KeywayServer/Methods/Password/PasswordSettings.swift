@@ -30,3 +30,15 @@ extension ApplicationPolicy {
         set { methodSettings[PasswordSettings.self] = newValue }
     }
 }
+
+extension FlowPolicy {
+    /// The shortest password accepted.
+    var passwordMinimumLength: Int {
+        get { (methodSettings[PasswordSettings.self] ?? PasswordSettings()).minimumLength }
+        set {
+            var settings = methodSettings[PasswordSettings.self] ?? PasswordSettings()
+            settings.minimumLength = newValue
+            methodSettings[PasswordSettings.self] = settings
+        }
+    }
+}

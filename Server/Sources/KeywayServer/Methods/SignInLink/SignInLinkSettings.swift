@@ -91,3 +91,11 @@ extension ApplicationPolicy {
         set { methodSettings[SignInLinkSettings.self] = newValue }
     }
 }
+
+extension FlowPolicy {
+    /// Sign-in links: the policy's, or the defaults (email, the server's own page).
+    var signInLink: SignInLinkSettings {
+        get { methodSettings[SignInLinkSettings.self] ?? SignInLinkSettings() }
+        set { methodSettings[SignInLinkSettings.self] = newValue }
+    }
+}

@@ -99,3 +99,11 @@ extension ApplicationPolicy {
         set { methodSettings[DeviceTrustSettings.self] = newValue }
     }
 }
+
+extension FlowPolicy {
+    /// Trusted devices and approvals.
+    var devices: DeviceTrustSettings {
+        get { methodSettings[DeviceTrustSettings.self] ?? DeviceTrustSettings() }
+        set { methodSettings[DeviceTrustSettings.self] = newValue }
+    }
+}
