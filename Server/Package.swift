@@ -199,6 +199,14 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(
+            name: "KeywayBackendTests",
+            dependencies: [
+                "KeywayBackend", .product(name: "KeywayPowerAuth", package: sdk),
+                .product(name: "KeywayPowerAuthWire", package: sdk),
+            ],
+            swiftSettings: strict
+        ),
+        .testTarget(
             name: "BackendDocSnippetTests",
             dependencies: [
                 .product(name: "Keyway", package: sdk), "KeywayBackend",
