@@ -12,6 +12,16 @@ protocol MethodSettings: Codable, Sendable, Equatable {
     static var whenAbsent: Self? { get }
 }
 
+/// Settings every policy holds: their defaults when none were set, and shown so.
+protocol DefaultedMethodSettings: MethodSettings {
+    /// What a policy without them holds.
+    static var defaults: Self { get }
+}
+
+extension DefaultedMethodSettings {
+    static var whenAbsent: Self? { defaults }
+}
+
 /// The methods' settings of one policy, by key.
 struct MethodSettingsTable: Sendable, Equatable {
     private var values: [String: any MethodSettings] = [:]
@@ -21,6 +31,12 @@ struct MethodSettingsTable: Sendable, Equatable {
     static let known: [any MethodSettings.Type] = MethodRegistry.standard.settingsTypes
 
     init() {}
+
+    /// The settings of type `Settings`, or their defaults: settings every policy holds.
+    subscript<Settings: DefaultedMethodSettings>(defaulted type: Settings.Type) -> Settings {
+        get { values[Settings.policyKey] as? Settings ?? Settings.defaults }
+        set { values[Settings.policyKey] = newValue }
+    }
 
     /// The settings of type `Settings`, or what a policy without them holds.
     subscript<Settings: MethodSettings>(_ type: Settings.Type) -> Settings? {

@@ -50,27 +50,23 @@ public struct FederationSettings: Codable, Sendable, Equatable {
     }
 }
 
-extension FederationSettings: MethodSettings {
+extension FederationSettings: DefaultedMethodSettings {
+    static var defaults: FederationSettings { FederationSettings() }
     static let policyKey = "federation"
-    static var whenAbsent: FederationSettings? { FederationSettings() }
 }
 
 extension ApplicationPolicy {
     /// The project's upstream identity providers the application offers (`federation`; each is the method `federation:<id>`).
     public var federation: FederationSettings {
-        get { methodSettings[FederationSettings.self] ?? FederationSettings() }
-        set { methodSettings[FederationSettings.self] = newValue }
+        get { methodSettings[defaulted: FederationSettings.self] }
+        set { methodSettings[defaulted: FederationSettings.self] = newValue }
     }
 }
 
 extension FlowPolicy {
     /// The project's upstream identity providers offered (`federation:<id>`), in order.
     var federationProviders: [String] {
-        get { (methodSettings[FederationSettings.self] ?? FederationSettings()).providers }
-        set {
-            var settings = methodSettings[FederationSettings.self] ?? FederationSettings()
-            settings.providers = newValue
-            methodSettings[FederationSettings.self] = settings
-        }
+        get { methodSettings[defaulted: FederationSettings.self].providers }
+        set { methodSettings[defaulted: FederationSettings.self].providers = newValue }
     }
 }

@@ -18,27 +18,23 @@ public struct PasswordSettings: Codable, Sendable, Equatable {
     }
 }
 
-extension PasswordSettings: MethodSettings {
+extension PasswordSettings: DefaultedMethodSettings {
+    static var defaults: PasswordSettings { PasswordSettings() }
     static let policyKey = "password"
-    static var whenAbsent: PasswordSettings? { PasswordSettings() }
 }
 
 extension ApplicationPolicy {
     /// Password rules, for applications offering ``AuthenticationMethod/password`` (`password`).
     public var password: PasswordSettings {
-        get { methodSettings[PasswordSettings.self] ?? PasswordSettings() }
-        set { methodSettings[PasswordSettings.self] = newValue }
+        get { methodSettings[defaulted: PasswordSettings.self] }
+        set { methodSettings[defaulted: PasswordSettings.self] = newValue }
     }
 }
 
 extension FlowPolicy {
     /// The shortest password accepted.
     var passwordMinimumLength: Int {
-        get { (methodSettings[PasswordSettings.self] ?? PasswordSettings()).minimumLength }
-        set {
-            var settings = methodSettings[PasswordSettings.self] ?? PasswordSettings()
-            settings.minimumLength = newValue
-            methodSettings[PasswordSettings.self] = settings
-        }
+        get { methodSettings[defaulted: PasswordSettings.self].minimumLength }
+        set { methodSettings[defaulted: PasswordSettings.self].minimumLength = newValue }
     }
 }

@@ -87,23 +87,23 @@ public struct DeviceTrustSettings: Codable, Sendable, Equatable {
     var trustLifetimeMilliseconds: Int64 { Int64(trustLifetimeDays) * 86_400_000 }
 }
 
-extension DeviceTrustSettings: MethodSettings {
+extension DeviceTrustSettings: DefaultedMethodSettings {
+    static var defaults: DeviceTrustSettings { DeviceTrustSettings() }
     static let policyKey = "devices"
-    static var whenAbsent: DeviceTrustSettings? { DeviceTrustSettings() }
 }
 
 extension ApplicationPolicy {
     /// Trusted devices and approvals (`devices`).
     public var devices: DeviceTrustSettings {
-        get { methodSettings[DeviceTrustSettings.self] ?? DeviceTrustSettings() }
-        set { methodSettings[DeviceTrustSettings.self] = newValue }
+        get { methodSettings[defaulted: DeviceTrustSettings.self] }
+        set { methodSettings[defaulted: DeviceTrustSettings.self] = newValue }
     }
 }
 
 extension FlowPolicy {
     /// Trusted devices and approvals.
     var devices: DeviceTrustSettings {
-        get { methodSettings[DeviceTrustSettings.self] ?? DeviceTrustSettings() }
-        set { methodSettings[DeviceTrustSettings.self] = newValue }
+        get { methodSettings[defaulted: DeviceTrustSettings.self] }
+        set { methodSettings[defaulted: DeviceTrustSettings.self] = newValue }
     }
 }
