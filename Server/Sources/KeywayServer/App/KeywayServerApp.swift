@@ -309,8 +309,8 @@ public final class KeywayServerApp: Sendable {
         let clock = configuration.clock
         let keystore = PowerAuthKeystore(
             database: database, clock: clock, secrets: powerAuthSecrets, rateLimits: configuration.limits.rateLimits)
-        let tokens = PowerAuthTokenService(
-            database: database, clock: clock, verifier: verifier, keystore: keystore, logger: logger)
+        let signed = PowerAuthSignedEncryption(database: database, clock: clock, verifier: verifier, keystore: keystore)
+        let tokens = PowerAuthTokenService(signed: signed, logger: logger)
         let recovery = PowerAuthRecoveryService(
             database: database, clock: clock, secrets: powerAuthSecrets, verifier: verifier, keystore: keystore,
             logger: logger)
@@ -322,8 +322,7 @@ public final class KeywayServerApp: Sendable {
                     database: database, clock: clock, issuer: issuer, accessTokens: accessTokens, dpop: dpop,
                     logger: logger),
                 logger: logger),
-            devices: PowerAuthDeviceService(
-                database: database, clock: clock, verifier: verifier, keystore: keystore, logger: logger),
+            devices: PowerAuthDeviceService(signed: signed, logger: logger),
             tokens: tokens, recovery: recovery, verifier: verifier,
             userInfo: PowerAuthUserInfoService(database: database, clock: clock, secrets: powerAuthSecrets, keystore: keystore),
             clock: clock, logger: logger

@@ -5,21 +5,15 @@ import Logging
 
 /// What a device does with a signed request: remove its activation, unlock its vault.
 struct PowerAuthDeviceService: Sendable {
-    let database: any Database
-    let clock: any ServerClock
-    let verifier: PowerAuthSignatureVerifier
-    let keystore: PowerAuthKeystore
+    /// How the service's signed (and encrypted) requests are read: its database, clock,
+    /// signature verifier and keystore.
+    let signed: PowerAuthSignedEncryption
     let logger: Logger
-
-    /// How the service's signed and encrypted requests are read.
-    var signedEncryption: PowerAuthSignedEncryption {
-        PowerAuthSignedEncryption(database: database, clock: clock, verifier: verifier, keystore: keystore)
-    }
 
     /// `POST /pa/v3/activation/remove`: a two-factor signature over the body, uriId
     /// `/pa/activation/remove`.
     func remove(authorization: String?, body: Data) async throws {
-        let verified = try await verifier.verify(
+        let verified = try await signed.verifier.verify(
             header: authorization, method: "POST", uriId: PowerAuthEndpoint.activationRemove.uriId, body: body,
             required: PowerAuthEndpoint.activationRemove.factors.accepts
         ) { activationId, repositories, now in
@@ -41,7 +35,7 @@ struct PowerAuthDeviceService: Sendable {
     /// `/pa/vault/unlock`), then the body opened in activation scope (sharedInfo1
     /// `/pa/vault/unlock`), answered with `KEY_ENCRYPTION_VAULT` under `KEY_TRANSPORT`, sealed.
     func unlockVault(authorization: String?, body: Data) async throws -> EciesEnvelope {
-        let opened = try await signedEncryption.open(.vaultUnlock, authorization: authorization, body: body)
+        let opened = try await signed.open(.vaultUnlock, authorization: authorization, body: body)
         let (verified, activation, context) = (opened.verified, opened.activation, opened.context)
         let unlock = try PowerAuthJSON.decode(VaultUnlockRequest.self, from: opened.plaintext)
         if let reason = unlock.reason, !Self.vaultUnlockReasons.contains(reason) {
@@ -56,6 +50,6 @@ struct PowerAuthDeviceService: Sendable {
         return try context.seal(
             try PowerAuthJSON.encode(
                 VaultUnlockResponse(activationId: activation.id, encryptedVaultEncryptionKey: encryptedKey.base64EncodedString())),
-            now: clock.now())
+            now: signed.clock.now())
     }
 }

@@ -9,16 +9,10 @@ import Logging
 /// token's secret is sealed at rest; a token verifies only while its activation is ACTIVE, and
 /// goes with the activation when it is removed.
 struct PowerAuthTokenService: Sendable {
-    let database: any Database
-    let clock: any ServerClock
-    let verifier: PowerAuthSignatureVerifier
-    let keystore: PowerAuthKeystore
+    /// How the service's signed (and encrypted) requests are read: its database, clock,
+    /// signature verifier and keystore.
+    let signed: PowerAuthSignedEncryption
     let logger: Logger
-
-    /// How the service's signed and encrypted requests are read.
-    var signedEncryption: PowerAuthSignedEncryption {
-        PowerAuthSignedEncryption(database: database, clock: clock, verifier: verifier, keystore: keystore)
-    }
 
     /// Live tokens an activation keeps; creating one more removes the oldest.
     static let maxTokensPerActivation = 50
@@ -30,7 +24,7 @@ struct PowerAuthTokenService: Sendable {
     /// `/pa/token/create`), the body opened in activation scope (sharedInfo1
     /// `/pa/token/create`), answered with the new token's ID and secret, sealed.
     func create(authorization: String?, body: Data) async throws -> EciesEnvelope {
-        let opened = try await signedEncryption.open(.tokenCreate, authorization: authorization, body: body)
+        let opened = try await signed.open(.tokenCreate, authorization: authorization, body: body)
         let (verified, activation, context) = (opened.verified, opened.activation, opened.context)
         let plaintext = opened.plaintext
         guard (try? JSONSerialization.jsonObject(with: plaintext)) is [String: Any] else {
@@ -38,12 +32,12 @@ struct PowerAuthTokenService: Sendable {
         }
         let tokenId = UUID().uuidString.lowercased()
         let secret = Data(SecureRandom.bytes(16)).base64EncodedString()
-        let now = clock.now().epochMilliseconds
+        let now = signed.clock.now().epochMilliseconds
         let record = PowerAuthTokenRecord(
             id: tokenId, activationId: activation.id,
-            sealedSecret: try verifier.secrets.seal(text: secret, purpose: Self.secretPurpose(tokenId)),
+            sealedSecret: try signed.verifier.secrets.seal(text: secret, purpose: Self.secretPurpose(tokenId)),
             factors: verified.factors.typeName, createdAt: now, lastUsedAt: nil)
-        try await database.write { repositories in
+        try await signed.database.write { repositories in
             try await repositories.powerAuthTokens.insert(record)
             let tokens = try await repositories.powerAuthTokens.all(activationId: activation.id)
             for old in tokens.prefix(max(0, tokens.count - Self.maxTokensPerActivation)) {
@@ -54,7 +48,7 @@ struct PowerAuthTokenService: Sendable {
             "powerauth: token created",
             metadata: ["activation": "\(activation.id)", "token": "\(tokenId)", "factors": "\(record.factors)"])
         return try context.seal(
-            try PowerAuthJSON.encode(TokenCreateResponse(tokenId: tokenId, tokenSecret: secret)), now: clock.now())
+            try PowerAuthJSON.encode(TokenCreateResponse(tokenId: tokenId, tokenSecret: secret)), now: signed.clock.now())
     }
 
     /// `POST /pa/v3/token/remove`: a signature with any factors (uriId `/pa/token/remove`); a token
@@ -62,11 +56,11 @@ struct PowerAuthTokenService: Sendable {
     func remove(authorization: String?, body: Data) async throws -> TokenRemoveObject {
         let request = try PowerAuthJSON.decode(PowerAuthRequestEnvelope<TokenRemoveObject>.self, from: body).requestObject
         let tokenId = try PowerAuthField.identifier(request.tokenId, field: "tokenId")
-        let verified = try await verifier.verify(
+        let verified = try await signed.verifier.verify(
             header: authorization, method: "POST", uriId: PowerAuthEndpoint.tokenRemove.uriId, body: body,
             required: PowerAuthEndpoint.tokenRemove.factors.accepts)
         let activationId = verified.activation.id
-        let removed = try await database.write { repositories in
+        let removed = try await signed.database.write { repositories in
             try await repositories.powerAuthTokens.delete(id: tokenId, activationId: activationId)
         }
         guard removed else { throw PowerAuthFailure.token("The activation has no token of this ID (unknown token).") }
@@ -78,7 +72,7 @@ struct PowerAuthTokenService: Sendable {
 
     /// The activation's tokens, oldest first.
     func list(activationId: String) async throws -> PowerAuthTokenList {
-        try await database.read { repositories in
+        try await signed.database.read { repositories in
             guard try await repositories.powerAuthActivations.find(id: activationId) != nil else {
                 throw PowerAuthAdminError.activationNotFound(activationId: activationId)
             }
@@ -93,7 +87,7 @@ struct PowerAuthTokenService: Sendable {
 
     /// Revokes one token of the activation.
     func revoke(activationId: String, tokenId: String) async throws {
-        let removed = try await database.write { repositories in
+        let removed = try await signed.database.write { repositories in
             try await repositories.powerAuthTokens.delete(id: tokenId, activationId: activationId)
         }
         guard removed else { throw PowerAuthAdminError.tokenNotFound(tokenId: tokenId) }
