@@ -28,8 +28,9 @@ extension FlowEngine {
 
     /// Chooses one of the methods a `selectMethod` step offers.
     func selectMethod(_ target: Target, methodId: String) async throws -> Step {
-        if let providerId = FederationMethodID.providerId(methodId) {
-            await federationCallbacks.prefetchDiscovery(flowId: target.flowId, providerId: providerId)
+        let preparation = MethodPreparation(flowId: target.flowId, database: database, upstream: upstream)
+        for preparing in methods.preparingMethods {
+            await preparing.prepare(toBegin: AuthenticationMethod(rawValue: methodId), preparation)
         }
         return try await run(target) { context, repositories in
             guard case .choosing(let choice) = context.progress.stage else { throw FlowProblem.invalidStep }

@@ -237,7 +237,7 @@ extension FlowEngine {
         case .signUp(let draft):
             let needsForm = context.policy.hasSignupForm && draft.profile == nil
             // A sign-up through a provider has its way in: no method is required to be set up.
-            let setUp = needsForm || context.progress.federation != nil
+            let setUp = needsForm || methods.externalIdentities.contains(where: { $0.isSigningUp(context) })
                 ? nil : methods.all((any RequiredAtSignUpMethod).self).first(where: { $0.isRequiredAtSignUp(context) })?.id
             mode = .signUp(needsForm: needsForm, methodToSetUp: setUp)
         case .signIn:

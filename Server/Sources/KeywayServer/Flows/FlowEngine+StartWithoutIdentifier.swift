@@ -23,7 +23,7 @@ extension FlowEngine {
                 mode: .signIn(FlowProgress.SignIn()), stage: .choosing(MethodChoice(options: [], purpose: .primary)))
             progress.authorization = authorization
             if let guest { progress.guest = FlowProgress.GuestProgress(userId: guest.userId, signsIn: true) }
-            progress.device = Self.startingDevice(request, policy: policy, userAgent: userAgent)
+            progress.client = Self.client(request, policy: policy, userAgent: userAgent)
             let flow = FlowRecord(
                 id: flowId, applicationId: application.id, flowType: .signin, identifier: "", userId: nil,
                 state: .awaitingCode, tokenHash: sha256Hex(flowToken), codeChallenge: request.codeChallenge, otpHash: nil,

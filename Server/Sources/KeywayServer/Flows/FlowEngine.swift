@@ -228,7 +228,7 @@ struct FlowEngine: Sendable {
                 progress.guest = FlowProgress.GuestProgress(
                     userId: guest.userId, signsIn: request.flowType == .signin ? true : nil)
             }
-            progress.device = Self.startingDevice(request, policy: policy, userAgent: userAgent)
+            progress.client = Self.client(request, policy: policy, userAgent: userAgent)
             // Checked for every sign-up, of a new identifier or a known one, so the answer does not
             // tell them apart; only a new account redeems the code.
             if request.flowType == .signup, policy.requireInviteCode {
@@ -281,19 +281,19 @@ struct FlowEngine: Sendable {
         return outcome.0
     }
 
-    /// What a new flow knows of the client's device: the trusted device it names (where the policy
-    /// has trusted devices), and the client as its requests name it — what an approval or a
-    /// sign-in link opened elsewhere shows ("Is this you signing in on …?").
-    static func startingDevice(_ request: StartFlowRequest, policy: FlowPolicy, userAgent: String?)
-        -> FlowProgress.DeviceProgress
+    /// What a new flow knows of its client: the trusted device it names (where the policy has
+    /// trusted devices), and the client as its requests name it — what an approval or a sign-in
+    /// link opened elsewhere shows ("Is this you signing in on …?").
+    static func client(_ request: StartFlowRequest, policy: FlowPolicy, userAgent: String?)
+        -> FlowProgress.ClientDescription
     {
-        var device = FlowProgress.DeviceProgress()
+        var client = FlowProgress.ClientDescription()
         if policy.devices.enabled, let hint = request.device {
-            device.hint = DeviceHint(
+            client.deviceHint = DeviceHint(
                 deviceId: hint.deviceId.flatMap { $0.isEmpty || $0.count > 100 ? nil : $0 }, canEnrol: hint.canEnrol)
         }
-        device.userAgent = userAgent.map { String($0.prefix(200)) }
-        return device
+        client.userAgent = userAgent.map { String($0.prefix(200)) }
+        return client
     }
 
     /// What the client asked of the tokens, checked against the application: the scopes it may

@@ -73,10 +73,13 @@ struct StepDraft: Sendable {
 }
 
 /// The routes a method registers for its input: `POST /v1/flows/{flowId}/{path}`, each handed the
-/// request's ``FlowEngine/Target``.
+/// request's ``FlowEngine/Target``; and, through ``router``, the few of its own outside the flow
+/// API (where a provider sends the browser back), each declaring who may call it.
 struct FlowInputRoutes {
     let group: RouterGroup<KeywayRequestContext>
     let engine: FlowEngine
+    /// The server's route table, for a method's routes outside `/v1/flows`.
+    let router: RouteTable
 
     func post(
         _ path: String,

@@ -8,8 +8,17 @@ import Logging
 // so the compiler ties together what only works together, and the engine asks a capability only
 // of the methods that declare it.
 
+/// A way into an account once the user has it (a verified address, a password, a passkey, a
+/// linked provider): asked before an account operation takes one of its credentials away, so
+/// the account keeps a way in.
+protocol WayInMethod: FlowMethod {
+    /// Whether `user` can sign in with it under the flow's policy, without its credential
+    /// `removed` (the one an operation is about to remove, when it is this method's).
+    func opensAccount(of user: UserRecord, without removed: String?, _ context: FlowEngine.Context) -> Bool
+}
+
 /// A way in: an application may list it in ``ApplicationPolicy/primaryMethods``.
-protocol PrimaryMethod: FlowMethod {
+protocol PrimaryMethod: WayInMethod {
     /// Whether a user can use it without having set it up: a code sent to the identifier works
     /// from the first visit; a secret or a password must be set up first.
     var worksWithoutEnrolment: Bool { get }
@@ -155,6 +164,9 @@ protocol MethodFamily: FlowMethod {
 /// sign-up through it starts from what the identity says, and the identity is linked to the
 /// account as the flow completes.
 protocol ExternalIdentityMethod: FlowMethod {
+    /// Whether the sign-up goes through this method: the account's way in is the method's, so
+    /// no other method is required to be set up.
+    func isSigningUp(_ context: FlowEngine.Context) -> Bool
     /// The name a sign-up's form is filled in with, when the sign-up goes through this method.
     func signUpName(_ context: FlowEngine.Context, secrets: SecretBox) -> String?
     /// Gives the account a sign-up through this method creates the identity's address; answers
@@ -232,4 +244,22 @@ extension FlowMethod {
     var canBePrimary: Bool { self is any PrimaryMethod }
     /// Whether it is a second factor (``SecondFactorMethod``).
     var canBeSecondFactor: Bool { self is any SecondFactorMethod }
+}
+
+/// A method (or family) that prepares, before the transaction that begins it, what it would
+/// otherwise fetch from another server inside it (a provider's discovery document): the
+/// transaction then reads a cache, and never waits on the other server.
+protocol PreparingMethod: FlowMethod {
+    /// Prepares for `method` to begin in the flow `flowId`, when `method` is its own (or a member
+    /// of its family); does nothing otherwise. Failures are remembered or ignored: the begin
+    /// itself reports them.
+    func prepare(toBegin method: FlowMethodID, _ preparation: MethodPreparation) async
+}
+
+/// What a method may use to prepare outside the flow's transaction: the flow's ID, the database
+/// to read from, and the upstream providers' caches.
+struct MethodPreparation: Sendable {
+    let flowId: String
+    let database: any Database
+    let upstream: UpstreamProviders
 }

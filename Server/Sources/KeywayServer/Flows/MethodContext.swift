@@ -184,6 +184,13 @@ struct MethodContext: Sendable {
         engine.keepsASecondFactor(without: removing, flow)
     }
 
+    /// Whether the account keeps a way in without the credential `credentialId` of `owner` (the
+    /// method, or its family): the policy's primary methods and the families are asked.
+    func hasAnotherWayIn(without credentialId: String, of owner: FlowMethodID) -> Bool {
+        guard let user = flow.user else { return false }
+        return engine.hasAnotherWayIn(user, without: credentialId, of: owner, flow)
+    }
+
     /// The stage's code can no longer be entered (its link or its answer was used).
     mutating func spendCode() {
         flow.flow.otpHash = nil
@@ -206,10 +213,15 @@ struct MethodContext: Sendable {
         }
     }
 
-    /// Whether the sign-in asks for a new password before it completes (a password reset).
-    var resetsPassword: Bool {
-        get { flow.progress.signIn?.resetsPassword == true }
-        set { flow.progress.signIn?.resetsPassword = newValue }
+    /// What `owner` (the method, or its family) keeps across the flow's stages
+    /// (``FlowProgress/methodState``), in its form.
+    func kept<Value: Decodable>(by owner: FlowMethodID, as type: Value.Type) -> Value? {
+        flow.progress.kept(by: owner, as: type)
+    }
+
+    /// Keeps `value` for `owner` across the flow's stages; `nil` forgets.
+    mutating func keep<Value: Encodable>(_ value: Value?, for owner: FlowMethodID) {
+        flow.progress.keep(value, for: owner)
     }
 
     /// Hands the flow over to `other`'s stage for `purpose` (a password reset started from a
@@ -236,13 +248,6 @@ struct MethodContext: Sendable {
     mutating func backToAccount(notice: String) {
         flow.progress.stage = .manageAccount
         flow.progress.notice = notice
-    }
-
-    /// The flow's device trust: the device the client named, whether it was checked or asked to
-    /// enrol, and the device enrolled (the trusted-device method's).
-    var device: FlowProgress.DeviceProgress {
-        get { flow.progress.device }
-        set { flow.progress.device = newValue }
     }
 
     /// Checks the App Attest assertions of device enrolments.
@@ -282,12 +287,6 @@ struct MethodContext: Sendable {
     /// The sign-in becomes a sign-up (through a provider, of an identity no account has).
     mutating func becomeSignUp() {
         flow.progress.mode = .signUp(FlowProgress.SignUpDraft())
-    }
-
-    /// The upstream identity waiting in the flow for its completion (the federation method's).
-    var pendingFederation: PendingFederation? {
-        get { flow.progress.federation }
-        set { flow.progress.federation = newValue }
     }
 
     /// Completes the flow now, with what was proved (a device that signs in alone).

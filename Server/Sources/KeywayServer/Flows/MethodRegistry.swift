@@ -107,6 +107,18 @@ struct MethodRegistry: Sendable {
         module(id, as: (any PrimaryMethod).self)?.worksWithoutEnrolment ?? false
     }
 
+    /// The methods and families that prepare outside the flow's transaction before one of theirs
+    /// begins (``PreparingMethod``).
+    var preparingMethods: [any PreparingMethod] {
+        all((any PreparingMethod).self) + families.compactMap { $0 as? any PreparingMethod }
+    }
+
+    /// Whether `id` is a way in a sign-up sets up before the account exists (a password, a
+    /// passkey): a user who never signed in can use it only where sign-up is open.
+    func isSetUpAtSignUp(_ id: AuthenticationMethod) -> Bool {
+        module(id, as: (any PrimaryMethod).self) != nil && module(id, as: (any RequiredAtSignUpMethod).self) != nil
+    }
+
     /// Refuses flow progress whose current stage belongs to a method this server does not have
     /// (written by another release or another configuration).
     func check(_ progress: FlowProgress) throws(UnreadableFlowProgress) {

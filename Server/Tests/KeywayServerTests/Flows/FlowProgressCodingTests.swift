@@ -25,8 +25,8 @@ struct FlowProgressCodingTests {
         signUp.prove(.password, role: .credential, amr: "pwd", at: 2)
         signUp.enrolmentOffered = true
         signUp.failures = ["password": 2]
-        signUp.device = FlowProgress.DeviceProgress(
-            hint: DeviceHint(deviceId: "dev_1", canEnrol: true), userAgent: "UA", checked: true, enrolOffered: true)
+        signUp.client = FlowProgress.ClientDescription(deviceHint: DeviceHint(deviceId: "dev_1", canEnrol: true), userAgent: "UA")
+        signUp.trustedDevice = TrustedDeviceProgress(checked: true, enrolOffered: true)
         signUp.notice = "totpAdded"
         signUp.risk = Risk(level: "medium", message: "New device", reasons: ["newDevice"])
         #expect(try roundTrip(signUp) == signUp)
@@ -54,15 +54,15 @@ struct FlowProgressCodingTests {
                 try ActiveMethod(
                     AuthenticationMethod(rawValue: "federation:acme"), purpose: .primary,
                     state: FederationStage(linking: true))))
-        linking.federation = PendingFederation(providerId: "acme", sealedIdentity: "v1.sealed", userId: "usr_1")
+        linking.pendingFederation = PendingFederation(providerId: "acme", sealedIdentity: "v1.sealed", userId: "usr_1")
         let read = try roundTrip(linking)
         #expect(read == linking)
-        #expect(read.federation?.userId == "usr_1")
+        #expect(read.pendingFederation?.userId == "usr_1")
         var signUp = FlowProgress(mode: .signUp(FlowProgress.SignUpDraft()), stage: .form)
-        signUp.federation = PendingFederation(providerId: "acme", sealedIdentity: "v1.sealed", userId: nil)
+        signUp.pendingFederation = PendingFederation(providerId: "acme", sealedIdentity: "v1.sealed", userId: nil)
         #expect(try roundTrip(signUp) == signUp)
         let older = try decode(#"{"version":1,"mode":"signIn","stage":{"kind":"form"}}"#)
-        #expect(older.federation == nil)
+        #expect(older.pendingFederation == nil)
     }
 
     @Test func missingMembersTakeTheirDefaults() throws {
@@ -71,7 +71,8 @@ struct FlowProgressCodingTests {
         #expect(progress.stage == .method(ActiveMethod(method: .totp, purpose: .primary, rawState: .object([:]))))
         #expect(progress.proofs.isEmpty)
         #expect(progress.failures.isEmpty)
-        #expect(progress.device == FlowProgress.DeviceProgress())
+        #expect(progress.client == FlowProgress.ClientDescription() && progress.trustedDevice == TrustedDeviceProgress())
+        #expect(progress.methodState.isEmpty)
         #expect(!progress.secondFactorSkipped && !progress.enrolmentOffered)
         #expect(progress.notice == nil && progress.risk == nil)
         // The module's state decodes from an empty object too.
@@ -100,9 +101,9 @@ struct FlowProgressCodingTests {
     @Test func unknownMembersAreIgnoredAndANewerVersionReadsWhatItKnows() throws {
         let progress = try decode(
             #"""
-            {"version":2,"mode":"manage","manage":{"grantedScope":"openid","later":1},"laterFlag":true,
+            {"version":3,"mode":"manage","manage":{"grantedScope":"openid","later":1},"laterFlag":true,
              "stage":{"kind":"manageAccount","extra":{}},"proofs":[{"method":"passkey","role":"stepUp","amr":"hwk","at":5,"x":1}],
-             "device":{"checked":true,"pending":{"id":"dev_1"}},"risk":{"level":"high"}}
+             "methods":{"trustedDevice":{"checked":true,"pending":{"id":"dev_1"}},"smartcard":{"x":1}},"risk":{"level":"high"}}
             """#)
         #expect(progress.management == FlowProgress.Management(grantedScope: "openid"))
         #expect(progress.stage == .manageAccount)
@@ -110,8 +111,49 @@ struct FlowProgressCodingTests {
         #expect(progress.proofs == [Proof(method: AuthenticationMethod(rawValue: "passkey"), role: .credential, amr: "hwk", at: 5)])
         #expect(!progress.primaryDone && !progress.secondFactorDone)
         // A device waiting to be written that cannot be read is dropped, not fatal.
-        #expect(progress.device.checked && progress.device.pending == nil)
+        #expect(progress.trustedDevice.checked && progress.trustedDevice.pending == nil)
+        // A method this release does not know keeps its entry untouched.
+        #expect(progress.methodState["smartcard"] == .object(["x": .number(1)]))
         #expect(progress.risk == Risk(level: "high"))
+    }
+
+    // MARK: Format 1
+
+    @Test func aFormatOneDocumentHasItsMethodMembersMoved() throws {
+        let signIn = try decode(
+            #"""
+            {"version":1,"mode":"signIn","signIn":{"resetsPassword":true},"stage":{"kind":"form"},
+             "device":{"hint":{"deviceId":"dev_1","canEnrol":true},"userAgent":"UA","checked":true,"enrolOffered":true,
+                       "pending":{"id":"dev_2"}},
+             "federation":{"providerId":"acme","sealedIdentity":"v1.sealed","userId":"usr_1"}}
+            """#)
+        #expect(
+            signIn.client == FlowProgress.ClientDescription(deviceHint: DeviceHint(deviceId: "dev_1", canEnrol: true), userAgent: "UA"))
+        // The unreadable pending device is dropped, as format 1 did.
+        #expect(signIn.trustedDevice == TrustedDeviceProgress(checked: true, enrolOffered: true))
+        #expect(signIn.pendingFederation == PendingFederation(providerId: "acme", sealedIdentity: "v1.sealed", userId: "usr_1"))
+        #expect(signIn.resetsPassword)
+        // Written again, it is format 2 with the same meaning.
+        let written = try JSONSerialization.jsonObject(with: JSONEncoder().encode(signIn)) as! [String: Any]
+        #expect(written["version"] as? Int == 2 && written["device"] == nil && written["federation"] == nil)
+        #expect(try roundTrip(signIn) == signIn)
+
+        let manage = try decode(
+            #"""
+            {"version":1,"mode":"manage","manage":{"pendingOperation":"unlinkIdentity","pendingIdentityId":"fid_1"},
+             "stage":{"kind":"choosing","choice":{"purpose":"reverification"}}}
+            """#)
+        #expect(manage.management?.pendingInput == .object(["identityId": .string("fid_1")]))
+        let both = try decode(
+            #"""
+            {"version":1,"mode":"manage","manage":{"pendingOperation":"unlinkIdentity","pendingIdentityId":"fid_1",
+             "pendingInput":{"identityId":"fid_2"}},"stage":{"kind":"manageAccount"}}
+            """#)
+        #expect(both.management?.pendingInput == .object(["identityId": .string("fid_2")]))
+        // A reset's new password is due only in a sign-in.
+        var signUp = FlowProgress(mode: .signUp(FlowProgress.SignUpDraft()), stage: .form)
+        signUp.resetsPassword = true
+        #expect(!signUp.resetsPassword && signUp.methodState.isEmpty)
     }
 
     @Test func aStageThisReleaseDoesNotKnowIsAnError() {
@@ -200,7 +242,7 @@ struct FlowProgressCodingTests {
                         state: ApprovalStage(
                             approvalId: "apr_1", sealedSecret: "v1.s", matchingNumber: "42", expiresAt: 1_795_000_600_000,
                             lastPolledAt: 1_795_000_001_000))))
-        #expect(approval.device.userAgent == "UA" && approval.device.hint?.canEnrol == false)
+        #expect(approval.client.userAgent == "UA" && approval.client.deviceHint?.canEnrol == false)
 
         let challenge = try decode(
             #"""

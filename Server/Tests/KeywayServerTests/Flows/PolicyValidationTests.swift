@@ -100,6 +100,26 @@ struct PolicyValidationTests {
         }
     }
 
+    /// The lock-out sentences name the methods as the methods describe themselves: which work
+    /// from the first visit, which a sign-up sets up, which only a signed-in user can.
+    @Test func lockOutMessagesNameTheMethodsByWhatTheyNeed() throws {
+        func message(_ policy: ApplicationPolicy) -> String? {
+            do {
+                try policy.validate(devMode: true)
+                return nil
+            } catch {
+                return error.problems.first { $0.code == "policy_locks_out_users" }?.message
+            }
+        }
+        let closed = try #require(message(ApplicationPolicy(primaryMethods: [.password, .passkey, .totp])))
+        #expect(closed.contains("with sign-up closed no one can ever set up password or passkey"))
+        #expect(closed.contains("and totp can only be set up after signing in"))
+        #expect(closed.contains("Add emailOtp, smsOtp or signInLink, or open signup."))
+        let totp = try #require(message(ApplicationPolicy(primaryMethods: [.totp], flowTypes: [.signin, .signup])))
+        #expect(totp.contains("totp can only be set up after signing in, so cannot be the only way to sign in"))
+        #expect(totp.contains("(or passkey or password with signup open)"))
+    }
+
     @Test func signinMustStayOpenAndFlowTypesBeKnown() {
         #expect(codes(ApplicationPolicy(primaryMethods: [.emailOtp], flowTypes: [.signup])) == ["signin_not_enabled"])
         #expect(codes(ApplicationPolicy(primaryMethods: [.emailOtp], flowTypes: [])) == ["signin_not_enabled"])

@@ -38,7 +38,7 @@ struct StoredJSONTests {
     @Test func flowProgressWrittenNowReadsBackAndItsVersionIsWritten() throws {
         let progress = FlowProgress(mode: .manage(FlowProgress.Management(grantedScope: "openid")), stage: .manageAccount)
         let text = String(decoding: try JSONEncoder().encode(progress), as: UTF8.self)
-        #expect(text.contains(#""version":1"#))
+        #expect(text.contains(#""version":\#(FlowProgress.formatVersion)"#))
         #expect(try decode(FlowProgress.self, text) == progress)
     }
 }

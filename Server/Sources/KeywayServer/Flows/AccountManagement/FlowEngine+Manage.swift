@@ -105,7 +105,6 @@ extension FlowEngine {
                 let options = self.reverificationOptions(context)
                 guard !options.isEmpty else { throw FlowProblem.methodUnavailable }
                 context.progress.management?.pendingOperation = name
-                context.progress.management?.pendingIdentityId = input.identityId
                 // Only what the operation reads waits in the flow, never the rest of the body.
                 context.progress.management?.pendingInput =
                     try method.map { try $0.readInput(body) } ?? JSONValue.encoding(input)
@@ -132,16 +131,8 @@ extension FlowEngine {
             context.progress.stage = .manageAccount
             return nil
         }
-        var body = context.progress.management?.pendingInput ?? .object([:])
-        if case .object(var members) = body, members["identityId"] == nil,
-            let identityId = context.progress.management?.pendingIdentityId
-        {
-            // A flow written before the operation's whole body was kept.
-            members["identityId"] = .string(identityId)
-            body = .object(members)
-        }
+        let body = context.progress.management?.pendingInput ?? .object([:])
         context.progress.management?.pendingOperation = nil
-        context.progress.management?.pendingIdentityId = nil
         context.progress.management?.pendingInput = nil
         return try await perform(name, body: body, &context, in: repositories)
     }
@@ -177,15 +168,12 @@ extension FlowEngine {
     }
 }
 
-/// What account management's own operations read from an operation's body: the identity
-/// `unlinkIdentity` and `keepIdentity` act on, the session `endSession` signs out. A method's
-/// operations read their own (``AccountOperationsMethod/Input``).
+/// What account management's own operations read from an operation's body: the session
+/// `endSession` signs out. A method's operations read their own (``AccountOperationsMethod/Input``).
 struct ManageInput: Sendable, Equatable, Codable {
-    var identityId: String?
     var sessionId: String?
 
-    init(identityId: String? = nil, sessionId: String? = nil) {
-        self.identityId = identityId
+    init(sessionId: String? = nil) {
         self.sessionId = sessionId
     }
 

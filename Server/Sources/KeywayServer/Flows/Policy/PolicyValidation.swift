@@ -10,6 +10,24 @@ extension ApplicationPolicy {
         try validate(devMode: devMode, methods: .standard)
     }
 
+    /// Why no user who never signed in could sign in with the primary methods, if so: each method
+    /// either works from the first visit (a code sent to the identifier), is set up at sign-up (a
+    /// password, a passkey: only while sign-up is open), or is set up once signed in (an
+    /// authenticator), as the methods themselves say.
+    private func lockOutProblem(signupOpen: Bool, methods: MethodRegistry) -> String? {
+        guard !primaryMethods.isEmpty, !primaryMethods.contains(where: methods.worksWithoutEnrolment) else { return nil }
+        let atSignUp = primaryMethods.filter(methods.isSetUpAtSignUp)
+        if signupOpen, !atSignUp.isEmpty { return nil }
+        let fromFirstVisit = Self.list(methods.primaryMethods.filter(methods.worksWithoutEnrolment))
+        let later = primaryMethods.filter { methods.canBePrimary($0) && !methods.isSetUpAtSignUp($0) }
+        let laterClause = later.isEmpty ? "" : ", and \(Self.list(later)) can only be set up after signing in"
+        if !atSignUp.isEmpty {
+            return "This policy would lock every user out: with sign-up closed no one can ever set up \(Self.list(atSignUp))\(laterClause). Add \(fromFirstVisit), or open signup."
+        }
+        let signUpMethods = Self.list(methods.primaryMethods.filter(methods.isSetUpAtSignUp))
+        return "This policy would lock every user out: \(Self.list(later)) can only be set up after signing in, so cannot be the only way to sign in. Add \(fromFirstVisit) (or \(signUpMethods) with signup open)."
+    }
+
     /// Checks every rule against the method modules of `methods` (a server's registry).
     func validate(devMode: Bool, methods: MethodRegistry) throws(PolicyError) {
         var problems: [PolicyProblem] = []
@@ -41,27 +59,18 @@ extension ApplicationPolicy {
         if Set(primaryMethods).count != primaryMethods.count {
             refuse("duplicate_method", "primaryMethods", "Each primary method may be listed once.")
         }
-        for (index, method) in primaryMethods.enumerated() where method == .deviceApproval {
-            refuse(
-                "invalid_primary_method", "primaryMethods[\(index)]",
-                "deviceApproval is a second factor: a trusted device approves a sign-in whose user is already known. Put it in mfaMethods.")
-        }
-        for (index, method) in primaryMethods.enumerated() where !methods.canBePrimary(method) && method != .deviceApproval {
-            refuse(
-                "unknown_method", "primaryMethods[\(index)]",
-                "\(method.rawValue.debugDescription) is not a method; use \(Self.list(methods.primaryMethods)).")
-        }
-        let bootstraps = primaryMethods.contains { methods.worksWithoutEnrolment($0) }
-            || (primaryMethods.contains(where: { $0 == .password || $0 == .passkey }) && signupOpen)
-        if !primaryMethods.isEmpty, !bootstraps {
-            let message: String
-            if primaryMethods.contains(.password) || primaryMethods.contains(.passkey) {
-                message =
-                    "This policy would lock every user out: with sign-up closed no one can ever set a password or make a passkey, and a TOTP can only be enrolled after signing in. Add emailOtp or smsOtp, or open signup."
+        for (index, method) in primaryMethods.enumerated() where !methods.canBePrimary(method) {
+            if methods.canBeSecondFactor(method) {
+                refuse(
+                    "invalid_primary_method", "primaryMethods[\(index)]",
+                    "\(method.rawValue) is a second factor: it confirms a sign-in whose user is already known. Put it in mfaMethods.")
             } else {
-                message =
-                    "This policy would lock every user out: a TOTP can only be enrolled after signing in, so it cannot be the only way to sign in. Add emailOtp or smsOtp (or password with signup open)."
+                refuse(
+                    "unknown_method", "primaryMethods[\(index)]",
+                    "\(method.rawValue.debugDescription) is not a method; use \(Self.list(methods.primaryMethods)).")
             }
+        }
+        if let message = lockOutProblem(signupOpen: signupOpen, methods: methods) {
             refuse("policy_locks_out_users", "primaryMethods", message)
         }
 
@@ -115,20 +124,6 @@ extension ApplicationPolicy {
                 refuse(
                     "devices_not_enabled", "appAttest.deviceEnrolment",
                     "App Attest for device enrolment needs trusted devices: set devices.enabled to true.")
-            }
-        }
-
-        // Devices.
-        if mfaMethods.contains(.deviceApproval) {
-            if !devices.enabled {
-                refuse(
-                    "devices_not_enabled", "mfaMethods",
-                    "deviceApproval needs trusted devices: set devices.enabled to true.")
-            }
-            if mfaMode == .required, !mfaMethods.contains(where: { $0 != .deviceApproval && methods.canBeSecondFactor($0) }) {
-                refuse(
-                    "policy_locks_out_users", "mfaMethods",
-                    "deviceApproval cannot be the only required second factor: a user without a trusted device could never sign in. Add emailOtp, smsOtp or totp.")
             }
         }
 

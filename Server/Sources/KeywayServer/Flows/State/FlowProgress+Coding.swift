@@ -7,14 +7,14 @@ import KeywayProtocol
 /// - a missing member takes its default (the one each type documents: `false`, empty, `nil`);
 /// - an unknown member is ignored;
 /// - a document without `version` is of the format before versions and is converted
-///   (``FlowProgressV0``);
+///   (``FlowProgressV0``), and one of format 1 has its method members moved (``FlowProgressV1``);
 /// - a present member that cannot be read is an error, except where noted (a pending device or a
 ///   risk note that cannot be read is dropped or read conservatively, never failing the flow).
 /// A method's stage state is decoded by its module, with the same rule (its members optional).
 extension FlowProgress: Codable {
     private enum CodingKeys: String, CodingKey {
         case version, mode, signIn, signUp, manage, stage, proofs, secondFactorSkipped, enrolmentOffered, failures
-        case device, notice, risk, authorization, guest, federation, offeredAfterSignIn, chosenFrom
+        case client, methods, notice, risk, authorization, guest, offeredAfterSignIn, chosenFrom
     }
 
     init(from decoder: any Decoder) throws {
@@ -37,14 +37,17 @@ extension FlowProgress: Codable {
         enrolmentOffered = try container.value(.enrolmentOffered, or: false)
         offeredAfterSignIn = try container.value(.offeredAfterSignIn, or: false)
         failures = try container.value(.failures, or: [:])
-        device = try container.value(.device, or: DeviceProgress())
+        client = try container.value(.client, or: ClientDescription())
+        methodState = try container.value(.methods, or: [:])
         notice = try container.decodeIfPresent(String.self, forKey: .notice)
         risk = try container.decodeIfPresent(StoredRisk.self, forKey: .risk)?.risk
         authorization = try container.decodeIfPresent(AuthorizationParameters.self, forKey: .authorization)
         guest = try container.decodeIfPresent(GuestProgress.self, forKey: .guest)
-        federation = try container.decodeIfPresent(PendingFederation.self, forKey: .federation)
         // A choice that cannot be read only takes "Use another method" away.
         chosenFrom = try? container.decodeIfPresent(MethodChoice.self, forKey: .chosenFrom)
+        if try container.decode(Int.self, forKey: .version) < 2 {
+            try FlowProgressV1(from: decoder).upgrade(&self)
+        }
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -67,12 +70,12 @@ extension FlowProgress: Codable {
         try container.encode(enrolmentOffered, forKey: .enrolmentOffered)
         if offeredAfterSignIn { try container.encode(offeredAfterSignIn, forKey: .offeredAfterSignIn) }
         try container.encode(failures, forKey: .failures)
-        try container.encode(device, forKey: .device)
+        if client != ClientDescription() { try container.encode(client, forKey: .client) }
+        if !methodState.isEmpty { try container.encode(methodState, forKey: .methods) }
         try container.encodeIfPresent(notice, forKey: .notice)
         try container.encodeIfPresent(risk, forKey: .risk)
         try container.encodeIfPresent(authorization, forKey: .authorization)
         try container.encodeIfPresent(guest, forKey: .guest)
-        try container.encodeIfPresent(federation, forKey: .federation)
         try container.encodeIfPresent(chosenFrom, forKey: .chosenFrom)
     }
 }

@@ -12,8 +12,10 @@ import KeywayProtocol
 /// newer release of the same format still loads; documents of the format before versions
 /// (``FlowProgressV0``) are converted on reading.
 struct FlowProgress: Sendable, Equatable {
-    /// The version written with every document.
-    static let formatVersion = 1
+    /// The version written with every document. Format 2 moved what methods keep across stages
+    /// (a trusted device's checks, a provider's identity waiting, a password reset's due new
+    /// password) into ``methodState`` (``FlowProgressV1`` converts format 1).
+    static let formatVersion = 2
 
     var mode: Mode
     var stage: Stage
@@ -31,8 +33,8 @@ struct FlowProgress: Sendable, Equatable {
     var offeredAfterSignIn = false
     /// Wrong answers per method (`password`, `totp`) in this flow.
     var failures: [String: Int] = [:]
-    /// Trusted-device state: what the client said and what happened to its device.
-    var device = DeviceProgress()
+    /// What the client said of itself when the flow started.
+    var client = ClientDescription()
     /// A message to show with the next step (`passwordChanged`, `totpAdded`…).
     var notice: String?
     /// Set when the attempt was flagged.
@@ -42,10 +44,12 @@ struct FlowProgress: Sendable, Equatable {
     /// The guest the flow was started for (with a guest's access token): a sign-up upgrades it,
     /// a sign-in hands it over to the account signed in to.
     var guest: GuestProgress?
-    /// An upstream provider's identity waiting to be linked: to the existing account once the
-    /// sign-in to it completes ("sign in to link"), or to the account a sign-up through the
-    /// provider creates.
-    var federation: PendingFederation?
+    /// What methods keep across the flow's stages, beyond a stage's own state (``ActiveMethod``):
+    /// each method's (or method family's) entry in its own form, by its ID — a trusted device's
+    /// checks, a provider's identity waiting to be linked, a password reset's new password due.
+    /// Read and written through ``kept(by:as:)`` and ``keep(_:for:)``, with typed accessors in the
+    /// methods' folders.
+    var methodState: [String: JSONValue] = [:]
 
     /// A flow started by a guest.
     struct GuestProgress: Sendable, Equatable, Codable {
@@ -88,9 +92,6 @@ struct FlowProgress: Sendable, Equatable {
         var startedAsSignUp = false
         /// A dev application created the account on this sign-in.
         var createdUser = false
-        /// A password reset's code proved the identifier: the new password is chosen once the
-        /// second factor (where one is asked) is given, before the sign-in completes.
-        var resetsPassword = false
     }
 
     /// What a sign-up gathers for the account it creates when it completes.
@@ -123,8 +124,6 @@ struct FlowProgress: Sendable, Equatable {
         var pendingOperation: String?
         /// The input of the waiting operation (the passkey `removePasskey` removes).
         var pendingInput: JSONValue?
-        /// The linked identity the waiting `unlinkIdentity` removes.
-        var pendingIdentityId: String?
         /// The activation code `createActivationCode` just made (sealed to the flow), shown on
         /// the account step until the next operation.
         var issuedActivationCode: SealedActivationCode?
@@ -151,18 +150,14 @@ struct FlowProgress: Sendable, Equatable {
         case accountExists
     }
 
-    /// Trusted-device state of the flow.
-    struct DeviceProgress: Sendable, Equatable {
-        /// What the client said about device trust when the flow started.
-        var hint: DeviceHint?
-        /// The client's `User-Agent` at the start, shortened.
+    /// What the client said of itself when the flow started.
+    struct ClientDescription: Sendable, Equatable, Codable {
+        /// The trusted device the client named and whether it can enrol one (kept only where the
+        /// policy has trusted devices).
+        var deviceHint: DeviceHint?
+        /// The client's `User-Agent`, shortened: what an approval or a sign-in link opened
+        /// elsewhere shows.
         var userAgent: String?
-        /// The hinted device was looked at (proven or refused); it is not offered again.
-        var checked = false
-        /// The client was asked to enrol its device (it did or skipped).
-        var enrolOffered = false
-        /// A device enrolled in this flow, written when the flow completes.
-        var pending: TrustedDeviceRecord?
     }
 
     init(mode: Mode, stage: Stage) {
@@ -288,6 +283,27 @@ extension FlowProgress {
     }
 
     func failures(of method: FlowMethodID) -> Int { failures[method.rawValue] ?? 0 }
+
+    /// What `owner` (a method or a method family) keeps in the flow, in its form; `nil` when it
+    /// keeps nothing, or kept something this release cannot read (the method starts that part
+    /// over).
+    func kept<Value: Decodable>(by owner: FlowMethodID, as type: Value.Type) -> Value? {
+        try? methodState[owner.rawValue]?.decoding(type)
+    }
+
+    /// Keeps `value` for `owner`; `nil` forgets what it kept. What methods keep is plain data
+    /// (strings, numbers, flags, records of them), which always encodes.
+    mutating func keep<Value: Encodable>(_ value: Value?, for owner: FlowMethodID) {
+        guard let value else {
+            methodState[owner.rawValue] = nil
+            return
+        }
+        do {
+            methodState[owner.rawValue] = try JSONValue.encoding(value)
+        } catch {
+            preconditionFailure("A method's flow state is plain data and always encodes: \(error)")
+        }
+    }
 }
 
 // Tolerant decoding (see FlowProgress+Coding.swift): missing members take their defaults.
@@ -304,28 +320,12 @@ extension MethodChoice: Codable {
 }
 
 extension FlowProgress.SignIn: Codable {
-    private enum CodingKeys: String, CodingKey { case startedAsSignUp, createdUser, resetsPassword }
+    private enum CodingKeys: String, CodingKey { case startedAsSignUp, createdUser }
 
     init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         startedAsSignUp = try container.value(.startedAsSignUp, or: false)
         createdUser = try container.value(.createdUser, or: false)
-        resetsPassword = try container.value(.resetsPassword, or: false)
-    }
-}
-
-extension FlowProgress.DeviceProgress: Codable {
-    private enum CodingKeys: String, CodingKey { case hint, userAgent, checked, enrolOffered, pending }
-
-    init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        hint = try container.decodeIfPresent(DeviceHint.self, forKey: .hint)
-        userAgent = try container.decodeIfPresent(String.self, forKey: .userAgent)
-        checked = try container.value(.checked, or: false)
-        enrolOffered = try container.value(.enrolOffered, or: false)
-        // A device waiting to be written that cannot be read is dropped: the flow completes
-        // without enrolling it (the client is told no device was trusted).
-        pending = (try? container.decodeIfPresent(TrustedDeviceRecord.self, forKey: .pending)) ?? nil
     }
 }
 

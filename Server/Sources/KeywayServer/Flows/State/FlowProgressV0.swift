@@ -140,9 +140,10 @@ extension FlowProgressV0 {
         progress.enrolmentOffered = enrolmentOffered ?? false
         if let passwordFailures, passwordFailures > 0 { progress.failures[FlowMethodID.password.rawValue] = passwordFailures }
         if let totpFailures, totpFailures > 0 { progress.failures[FlowMethodID.totp.rawValue] = totpFailures }
-        progress.device = FlowProgress.DeviceProgress(
-            hint: deviceHint, userAgent: userAgent, checked: deviceChecked ?? false,
-            enrolOffered: deviceEnrolOffered ?? false, pending: pendingDevice)
+        progress.client = FlowProgress.ClientDescription(deviceHint: deviceHint, userAgent: userAgent)
+        let device = TrustedDeviceProgress(
+            checked: deviceChecked ?? false, enrolOffered: deviceEnrolOffered ?? false, pending: pendingDevice)
+        if device != TrustedDeviceProgress() { progress.trustedDevice = device }
         progress.notice = notice
         progress.risk = risk
         return progress

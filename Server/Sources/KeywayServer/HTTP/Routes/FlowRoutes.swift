@@ -16,20 +16,6 @@ struct FlowRoutes {
     private static let clientHeader = HTTPField.Name(ProtocolHeader.client)!
 
     func register(on router: RouteTable) {
-        // Where upstream providers send the browser back: in the query, or as a form (Apple's
-        // form_post).
-        // The provider's `state` names the flow.
-        let callback = router.declaring(.flow)
-        callback.get("v1/federation/callback") { request, _ in
-            let query = request.uri.queryParameters
-            return try await Self.federationRedirect(
-                engine, code: query.get("code"), state: query.get("state"), error: query.get("error"))
-        }
-        callback.post("v1/federation/callback") { request, context in
-            let form = (try? FormURLEncoded.parse(try await RequestDecoding.body(request, context: context))) ?? [:]
-            return try await Self.federationRedirect(
-                engine, code: form["code"], state: form["state"], error: form["error"], appleUser: form["user"])
-        }
         // Starting a flow is open to anyone (what a start makes the server keep is limited per
         // client address); everything after needs the flow.
         router.declaring(.anyone).group("v1/flows").post { request, context in
@@ -107,23 +93,11 @@ struct FlowRoutes {
                     body: .object(body ?? [:])))
         }
         // Each method's own input, and the code step the code methods share.
-        let routes = FlowInputRoutes(group: flows, engine: engine)
+        let routes = FlowInputRoutes(group: flows, engine: engine, router: router)
         FlowEngine.codeRoutes(routes)
         for method in engine.methods.families as [any FlowMethod] + engine.methods.all {
             method.routes(routes)
         }
-    }
-
-    /// Sends the browser on to the app after a provider's answer.
-    static func federationRedirect(
-        _ engine: FlowEngine, code: String?, state: String?, error: String?, appleUser: String? = nil
-    ) async throws -> Response {
-        guard let state, !state.isEmpty, state.count <= 256, (code?.count ?? 0) <= 4096 else {
-            throw FlowProblem.invalidState
-        }
-        let location = try await engine.federationCallbacks.browserCallback(
-            code: code, state: state, error: error, appleUser: appleUser)
-        return Response(status: .seeOther, headers: [.location: location, .cacheControl: "no-store"])
     }
 
     static func target(_ request: Request, _ context: KeywayRequestContext) throws -> FlowEngine.Target {

@@ -3,7 +3,7 @@
 // - `AppAttestRoutes.swift`: `POST /v1/app-attest/challenges` and `POST /v1/app-attest/keys`.
 // - `DevRoutes.swift`: `GET /dev/outbox`, dev mode only.
 // - `DeviceRoutes.swift`: device approvals signed by a device key or PowerAuth, and `/v1/me/devices`.
-// - `FlowRoutes.swift`: the flow API under `/v1/flows`, each method's input, `/v1/federation/callback`.
+// - `FlowRoutes.swift`: the flow API under `/v1/flows`, each method's input (a method registers its own routes, outside `/v1/flows` too).
 // - `GuestRoutes.swift`: `POST /v1/guests`: a new guest and its tokens.
 // - `HealthRoutes.swift`: `GET /health/live`, `/health/ready` and `/health` for load balancers.
 // - `MetricsRoutes.swift`: `GET /metrics` in the Prometheus text format.

@@ -4,8 +4,33 @@ import KeywayProtocol
 /// Approval by another trusted device: a second factor for users with a trusted device other than
 /// the one signing in. The flow waits at `awaitApproval` (the SDK polls) until the request is
 /// approved, denied or expires.
-struct ApprovalMethod: SecondFactorMethod, StageResourceMethod {
+struct ApprovalMethod: SecondFactorMethod, StageResourceMethod, ConfigurableMethod {
     let id: FlowMethodID = .deviceApproval
+
+    /// Approvals read the trusted devices' settings (``DeviceTrustSettings``).
+    let settings: [any MethodSettings.Type] = [DeviceTrustSettings.self]
+
+    /// As a second factor, approval needs trusted devices, and cannot be the only one required: a
+    /// user without a trusted device could never sign in.
+    func validate(_ policy: ApplicationPolicy, devMode: Bool) -> [PolicyProblem] {
+        guard policy.mfaMethods.contains(id) else { return [] }
+        var problems: [PolicyProblem] = []
+        if !policy.devices.enabled {
+            problems.append(
+                PolicyProblem(
+                    code: "devices_not_enabled", field: "mfaMethods",
+                    message: "deviceApproval needs trusted devices: set devices.enabled to true."))
+        }
+        // A listed method that is no second factor is refused by the policy's own rules.
+        if policy.mfaMode == .required, !policy.mfaMethods.contains(where: { $0 != id }) {
+            problems.append(
+                PolicyProblem(
+                    code: "policy_locks_out_users", field: "mfaMethods",
+                    message:
+                        "deviceApproval cannot be the only required second factor: a user without a trusted device could never sign in. Add another second factor to mfaMethods (emailOtp, smsOtp or totp, for instance)."))
+        }
+        return problems
+    }
 
     /// Counted before a second factor is offered (``loadWhenDue(into:in:)``).
     func isEnrolled(_ context: FlowEngine.Context) -> Bool { context.approverCount > 0 }
@@ -32,7 +57,7 @@ struct ApprovalMethod: SecondFactorMethod, StageResourceMethod {
         let approval = ApprovalRecord(
             id: SecureRandom.identifier(prefix: "apr"), flowId: context.flow.id, applicationId: context.application.id,
             userId: user.id, matchingNumber: String(Int.random(in: 10...99)), qrSecretHash: sha256Hex(secret),
-            state: .pending, location: context.location, userAgent: context.progress.device.userAgent, createdAt: context.now,
+            state: .pending, location: context.location, userAgent: context.progress.client.userAgent, createdAt: context.now,
             expiresAt: context.now + Int64(settings.approvalLifetimeSeconds) * 1000)
         try await method.repositories.approvals.insert(approval)
         try method.keep(

@@ -15,6 +15,11 @@ struct AuthenticatorMethod: PrimaryMethod, SecondFactorMethod, ReverifyingMethod
     /// Its secret must be set up first.
     var worksWithoutEnrolment: Bool { false }
 
+    /// Opens the account once an authenticator is set up.
+    func opensAccount(of user: UserRecord, without removed: String?, _ context: FlowEngine.Context) -> Bool {
+        user.hasTotp
+    }
+
     func isPrimaryOption(_ context: FlowEngine.Context) -> Bool { true }
 
     func isEnrolled(_ context: FlowEngine.Context) -> Bool { context.user?.hasTotp ?? false }

@@ -10,6 +10,11 @@ struct EmailCodeMethod: CodeMethod, PrimaryMethod, SecondFactorMethod, Reverifyi
 
     var worksWithoutEnrolment: Bool { true }
 
+    /// Opens the account once its email address is verified.
+    func opensAccount(of user: UserRecord, without removed: String?, _ context: FlowEngine.Context) -> Bool {
+        user.email != nil && user.emailVerified
+    }
+
     func isPrimaryOption(_ context: FlowEngine.Context) -> Bool { context.identifier.email != nil }
 
     func isEnrolled(_ context: FlowEngine.Context) -> Bool {

@@ -141,13 +141,13 @@ struct FederationCallbacks: Sendable {
     /// Fetches a provider's discovery document before the flow's transaction, so choosing the
     /// provider never holds the transaction while the provider answers (or does not): the
     /// method's `begin` then reads the cache, or the failure remembered for 30 seconds.
-    func prefetchDiscovery(flowId: String, providerId: String) async {
-        let issuer = try? await database.read { repositories -> String? in
-            guard let flow = try await repositories.flows.find(id: flowId),
+    static func prefetchDiscovery(providerId: String, _ preparation: MethodPreparation) async {
+        let issuer = try? await preparation.database.read { repositories -> String? in
+            guard let flow = try await repositories.flows.find(id: preparation.flowId),
                 let application = try await repositories.applications.find(id: flow.applicationId)
             else { return nil }
             return try await repositories.identityProviders.find(projectId: application.projectId, id: providerId)?.issuer
         }
-        if let issuer = issuer ?? nil { _ = try? await upstream.discovery.metadata(issuer: issuer) }
+        if let issuer = issuer ?? nil { _ = try? await preparation.upstream.discovery.metadata(issuer: issuer) }
     }
 }

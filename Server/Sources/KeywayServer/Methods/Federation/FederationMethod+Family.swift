@@ -5,7 +5,13 @@ import KeywayProtocol
 /// application offers (a sign-in lists them after the policy's own methods), and in account
 /// management the identities the user linked, listed on the account page with their providers'
 /// names.
-extension FederationMethod: MethodFamily, AccountPageMethod {
+extension FederationMethod: MethodFamily, AccountPageMethod, WayInMethod, PreparingMethod {
+    /// Fetches the chosen provider's discovery document before the transaction that begins it.
+    func prepare(toBegin method: FlowMethodID, _ preparation: MethodPreparation) async {
+        guard let providerId = FederationMethodID.providerId(method.rawValue) else { return }
+        await FederationCallbacks.prefetchDiscovery(providerId: providerId, preparation)
+    }
+
     /// The family as one method (`federation:`): what the registry lists, whose entry of the
     /// flow's method data holds what the family read.
     static let family = FederationMethod(providerId: "")
@@ -38,12 +44,19 @@ extension FederationMethod: MethodFamily, AccountPageMethod {
     /// The offered providers; while an account signs in to link a provider, that provider is not
     /// offered again.
     func offeredMembers(_ context: FlowEngine.Context) -> [AuthenticationMethod] {
-        let linking = context.progress.federation?.providerId
+        let linking = context.progress.pendingFederation?.providerId
         return context.identityProviders.filter { $0.id != linking }.map { AuthenticationMethod(rawValue: $0.methodId) }
     }
 
     func member(_ id: FlowMethodID) -> (any FlowMethod)? {
         FederationMethodID.providerId(id.rawValue).map { FederationMethod(providerId: $0) }
+    }
+
+    /// Opens the account while it has an identity other than `removed` linked (not held) to a
+    /// provider the application offers.
+    func opensAccount(of user: UserRecord, without removed: String?, _ context: FlowEngine.Context) -> Bool {
+        let offered = Set(context.policy.federationProviders)
+        return context.linkedIdentities.contains { $0.id != removed && $0.heldSince == nil && offered.contains($0.providerId) }
     }
 
     /// The linked identities, with their providers' names, when there are any.

@@ -17,6 +17,23 @@ struct PendingFederation: Sendable, Equatable, Codable {
     static func purpose(flowId: String) -> String { "federation-pending:\(flowId)" }
 }
 
+extension FlowProgress {
+    /// The upstream identity waiting in the flow for its completion: the federation family's
+    /// state in the flow.
+    var pendingFederation: PendingFederation? {
+        get { kept(by: FederationMethod.family.id, as: PendingFederation.self) }
+        set { keep(newValue, for: FederationMethod.family.id) }
+    }
+}
+
+extension MethodContext {
+    /// The upstream identity waiting in the flow for its completion.
+    var pendingFederation: PendingFederation? {
+        get { kept(by: FederationMethod.family.id, as: PendingFederation.self) }
+        set { keep(newValue, for: FederationMethod.family.id) }
+    }
+}
+
 extension FlowProblem {
     /// No account uses the provider's identity or its address, and the application does not
     /// create accounts.
@@ -117,13 +134,13 @@ extension FederationMethod {
     /// The provider's name for the sign-up form's name field (`name` or `displayName`, or one
     /// that autocompletes `name`), when the flow signs up through a provider.
     static func prefilledName(_ context: FlowEngine.Context, secrets: SecretBox) -> String? {
-        guard context.progress.isSignUp, context.progress.federation != nil else { return nil }
+        guard context.progress.isSignUp, context.progress.pendingFederation != nil else { return nil }
         return (try? pendingIdentity(context, secrets: secrets))?.name
     }
 
     /// The identity waiting in the flow, opened.
     static func pendingIdentity(_ context: FlowEngine.Context, secrets: SecretBox) throws -> UpstreamIdentity? {
-        guard let pending = context.progress.federation else { return nil }
+        guard let pending = context.progress.pendingFederation else { return nil }
         let json = try secrets.open(pending.sealedIdentity, purpose: PendingFederation.purpose(flowId: context.flow.id))
         return try JSONDecoder().decode(UpstreamIdentity.self, from: Data(json))
     }
@@ -145,7 +162,7 @@ extension FederationMethod {
     static func linkPendingIdentity(
         to user: UserRecord, _ context: inout FlowEngine.Context, secrets: SecretBox, in repositories: Repositories
     ) async throws {
-        guard let pending = context.progress.federation else { return }
+        guard let pending = context.progress.pendingFederation else { return }
         if let userId = pending.userId, userId != user.id { throw FlowProblem.internalError }
         var provider = context.identityProviders.first { $0.id == pending.providerId }
         if provider == nil {
@@ -154,13 +171,13 @@ extension FederationMethod {
         }
         guard let identity = try pendingIdentity(context, secrets: secrets), let provider else {
             // The provider was removed meanwhile: the sign-in stands, nothing is linked.
-            context.progress.federation = nil
+            context.progress.pendingFederation = nil
             return
         }
         _ = try await repositories.federatedIdentities.link(
             identityRecord(
                 identity, provider: provider, userId: user.id, projectId: context.application.projectId, now: context.now))
-        context.progress.federation = nil
+        context.progress.pendingFederation = nil
     }
 
     /// The account values a sign-up through a provider starts with: the provider's address
@@ -168,7 +185,7 @@ extension FederationMethod {
     static func applyFederatedSignUp(
         to user: inout UserRecord, _ context: FlowEngine.Context, secrets: SecretBox, in repositories: Repositories
     ) async throws -> UpstreamIdentity? {
-        guard let pending = context.progress.federation, pending.userId == nil,
+        guard let pending = context.progress.pendingFederation, pending.userId == nil,
             let identity = try pendingIdentity(context, secrets: secrets)
         else { return nil }
         if let email = identity.email,
@@ -197,6 +214,10 @@ extension FederationMethod {
 }
 
 extension FederationMethod: ExternalIdentityMethod {
+    func isSigningUp(_ context: FlowEngine.Context) -> Bool {
+        context.progress.isSignUp && context.progress.pendingFederation != nil
+    }
+
     func signUpName(_ context: FlowEngine.Context, secrets: SecretBox) -> String? {
         Self.prefilledName(context, secrets: secrets)
     }

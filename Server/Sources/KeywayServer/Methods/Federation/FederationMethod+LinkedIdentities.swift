@@ -35,14 +35,15 @@ extension FederationMethod {
     /// The account and the identity `identityId` names, when unlinking it may go: one of the
     /// account's identities, and not its last way in. Checked before the fresh verification
     /// too, so nobody verifies for a change that is refused.
-    static func checkUnlink(_ identityId: String?, _ context: FlowEngine.Context) throws -> (UserRecord, String) {
+    static func checkUnlink(_ identityId: String?, _ method: MethodContext) throws -> (UserRecord, String) {
+        let context = method.context
         guard let user = context.user, let identityId, context.linkedIdentities.contains(where: { $0.id == identityId })
         else {
             throw FlowProblem.invalidRequest([
                 InvalidField(name: "identityId", reason: "Choose one of the account's linked identities.")
             ])
         }
-        guard FlowEngine.hasAnotherWayIn(user, withoutIdentity: identityId, context) else {
+        guard method.hasAnotherWayIn(without: identityId, of: Self.family.id) else {
             throw FlowProblem.invalidRequest([
                 InvalidField(
                     name: "identityId",
@@ -67,7 +68,7 @@ extension FederationMethod: AccountOperationsMethod {
     }
 
     func precheck(_ operation: String, input: IdentityInput, _ method: MethodContext) throws {
-        if operation == Self.unlinkIdentityOperation.name { _ = try Self.checkUnlink(input.identityId, method.context) }
+        if operation == Self.unlinkIdentityOperation.name { _ = try Self.checkUnlink(input.identityId, method) }
         if operation == Self.keepIdentityOperation.name { _ = try Self.checkKeep(input.identityId, method.context) }
     }
 
@@ -76,7 +77,7 @@ extension FederationMethod: AccountOperationsMethod {
     func manage(_ operation: String, input: IdentityInput, _ method: inout MethodContext) async throws -> FlowProblem? {
         let identities = method.repositories.federatedIdentities
         if operation == Self.unlinkIdentityOperation.name {
-            let (user, identityId) = try Self.checkUnlink(input.identityId, method.context)
+            let (user, identityId) = try Self.checkUnlink(input.identityId, method)
             _ = try await identities.unlink(id: identityId, userId: user.id)
             method.linkedIdentities.removeAll { $0.id == identityId }
         } else if operation == Self.keepIdentityOperation.name {

@@ -121,8 +121,12 @@ struct FederationMethod: FlowMethod, ConfigurableMethod {
             ])
     }
 
-    /// The family's route: the flow's `callback` (its members have none of their own).
-    func routes(_ routes: FlowInputRoutes) { Self.callbackRoute(routes) }
+    /// The family's routes: the flow's `callback` and where providers send the browser back (its
+    /// members have none of their own).
+    func routes(_ routes: FlowInputRoutes) {
+        Self.callbackRoute(routes)
+        Self.browserCallbackRoutes(routes)
+    }
 
     /// `POST /v1/flows/{flowId}/federation/callback`: the URL the app received, or its code and
     /// state; and `POST /v1/flows/{flowId}/federation/link`: `continue` on a `linkAccount` step.

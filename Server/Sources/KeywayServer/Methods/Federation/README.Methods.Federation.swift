@@ -1,6 +1,7 @@
 // Methods/Federation/ — signing in with a project's upstream OpenID Connect providers: the method `federation:<id>`.
 //
 // - `FederationCallbacks.swift`: the provider's answer outside flow transactions; the browser's callback.
+// - `FederationMethod+BrowserCallback.swift`: `/v1/federation/callback`, where providers send the browser back.
 // - `FederationMethod+Callback.swift`: the flow's `callback`: state checked, answer verified, then applied.
 // - `FederationMethod+Family.swift`: the providers as one `MethodFamily`: members offered, identities listed.
 // - `FederationMethod+HeldIdentities.swift`: identities linked before the address was proved, held.

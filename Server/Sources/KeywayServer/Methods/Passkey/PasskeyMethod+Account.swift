@@ -82,8 +82,8 @@ extension PasskeyMethod {
     /// Refuses removing the account's last way in, or the last second factor a required policy needs.
     private func checkRemoval(_ passkey: PasskeyCredentialRecord, _ method: MethodContext) throws {
         let context = method.context
-        guard let user = context.user else { throw FlowProblem.internalError }
-        guard FlowEngine.hasAnotherWayIn(user, withoutPasskey: passkey.id, context) else {
+        guard context.user != nil else { throw FlowProblem.internalError }
+        guard method.hasAnotherWayIn(without: passkey.id, of: id) else {
             throw FlowProblem.invalidRequest([
                 InvalidField(
                     name: "passkeyId",

@@ -28,6 +28,11 @@ struct PasskeyMethod: IdentifyingMethod, SecondFactorMethod, ReverifyingMethod, 
     /// A passkey must be made first.
     var worksWithoutEnrolment: Bool { false }
 
+    /// Opens the account while it has a passkey other than `removed`.
+    func opensAccount(of user: UserRecord, without removed: String?, _ context: FlowEngine.Context) -> Bool {
+        context.passkeys.contains { $0.id != removed }
+    }
+
     func isPrimaryOption(_ context: FlowEngine.Context) -> Bool { Self.relyingParty(context) != nil }
 
     func isEnrolled(_ context: FlowEngine.Context) -> Bool { !context.passkeys.isEmpty && Self.relyingParty(context) != nil }

@@ -25,6 +25,11 @@ struct PasswordMethod: PrimaryMethod, ReverifyingMethod, AccountListedMethod, Re
     /// A password must be chosen first.
     var worksWithoutEnrolment: Bool { false }
 
+    /// Opens the account once it has a password.
+    func opensAccount(of user: UserRecord, without removed: String?, _ context: FlowEngine.Context) -> Bool {
+        user.passwordHash != nil
+    }
+
     func isPrimaryOption(_ context: FlowEngine.Context) -> Bool { true }
 
     func canReverify(_ context: FlowEngine.Context) -> Bool { context.user?.passwordHash != nil }

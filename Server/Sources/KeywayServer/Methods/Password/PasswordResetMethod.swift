@@ -116,10 +116,28 @@ struct PasswordResetMethod: CodeMethod, OfferingMethod {
 
     /// The new password of a reset, once the code and the second factor are given.
     func offersAfterSignIn(_ context: FlowEngine.Context) -> Bool {
-        context.progress.signIn?.resetsPassword == true
+        context.progress.resetsPassword
     }
 
     func beginOffer(_ context: inout FlowEngine.Context) throws {
         try PasswordMethod.beginChoosing(.reset, &context)
+    }
+}
+
+extension FlowProgress {
+    /// A password reset's code proved the identifier: the new password is chosen once the second
+    /// factor (where one is asked) is given, before the sign-in completes. The reset's state in
+    /// the flow.
+    var resetsPassword: Bool {
+        get { isSignIn && kept(by: .passwordReset, as: Bool.self) == true }
+        set { keep(newValue && isSignIn ? true : nil, for: .passwordReset) }
+    }
+}
+
+extension MethodContext {
+    /// Whether the sign-in asks for a new password before it completes.
+    var resetsPassword: Bool {
+        get { context.progress.resetsPassword }
+        set { keep(newValue && context.progress.isSignIn ? true : nil, for: .passwordReset) }
     }
 }

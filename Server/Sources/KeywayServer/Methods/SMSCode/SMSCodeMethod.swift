@@ -13,6 +13,11 @@ struct SMSCodeMethod: CodeMethod, PrimaryMethod, SecondFactorMethod, Reverifying
 
     var worksWithoutEnrolment: Bool { true }
 
+    /// Opens the account once its phone number is verified.
+    func opensAccount(of user: UserRecord, without removed: String?, _ context: FlowEngine.Context) -> Bool {
+        user.verifiedPhone != nil
+    }
+
     let settings: [any MethodSettings.Type] = []
 
     /// In dev mode codes go to the dev outbox; elsewhere SMS needs a delivery webhook.

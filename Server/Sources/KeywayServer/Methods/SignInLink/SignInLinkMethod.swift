@@ -20,6 +20,11 @@ struct SignInLinkMethod: CodeMethod, PrimaryMethod, ConfigurableMethod, StageRes
 
     var worksWithoutEnrolment: Bool { true }
 
+    /// Opens the account once its email address is verified.
+    func opensAccount(of user: UserRecord, without removed: String?, _ context: FlowEngine.Context) -> Bool {
+        user.email != nil && user.emailVerified
+    }
+
     let settings: [any MethodSettings.Type] = [SignInLinkSettings.self]
 
     func validate(_ policy: ApplicationPolicy, devMode: Bool) -> [PolicyProblem] {
@@ -90,7 +95,7 @@ struct SignInLinkMethod: CodeMethod, PrimaryMethod, ConfigurableMethod, StageRes
             with: SignInLinkRecord(
                 tokenHash: method.hasher.hash(linkToken: token), flowId: context.flow.id,
                 applicationId: context.application.id, location: context.location,
-                userAgent: context.clientName ?? previous?.userAgent ?? context.progress.device.userAgent,
+                userAgent: context.clientName ?? previous?.userAgent ?? context.progress.client.userAgent,
                 state: .pending, createdAt: context.now, expiresAt: context.flow.otpExpiresAt ?? context.now + lifetime))
         let base = context.policy.signInLink.linkBase ?? "\(context.audience)/link"
         let link = "\(base.hasSuffix("/") ? String(base.dropLast()) : base)/\(token)"

@@ -40,12 +40,12 @@ extension TrustedDeviceMethod {
             applicationId: context.application.id, in: method.repositories)
         let hardwareBacked = attestation == .unattested ? false : request.hardwareBacked
         let encoded = String(decoding: try JSONEncoder().encode(jwk), as: UTF8.self)
-        method.device.pending = TrustedDeviceRecord(
+        method.trustedDevice.pending = TrustedDeviceRecord(
             id: SecureRandom.identifier(prefix: "dev"), userId: context.user?.id ?? "",
             applicationId: context.application.id, publicKey: encoded, keyThumbprint: thumbprint, name: name,
-            userAgent: context.progress.device.userAgent, hardwareBacked: hardwareBacked, createdAt: context.now,
+            userAgent: context.progress.client.userAgent, hardwareBacked: hardwareBacked, createdAt: context.now,
             lastUsedAt: nil, trustedUntil: context.now + context.policy.devices.trustLifetimeMilliseconds)
-        method.device.enrolOffered = true
+        method.trustedDevice.enrolOffered = true
         return try await method.moveOn()
     }
 
@@ -57,7 +57,7 @@ extension TrustedDeviceMethod {
         guard stage.enrolling != true else { throw FlowProblem.invalidStep }
         let context = method.context
         let purpose = context.progress.purpose
-        method.device.checked = true
+        method.trustedDevice.checked = true
         if let challenge = stage.challenge, let device = try await Self.hintedDevice(method),
             DeviceSignatures.verify(
                 signature,
@@ -91,10 +91,10 @@ extension TrustedDeviceMethod {
     func skip(_ method: inout MethodContext) async throws -> FlowProblem? {
         let stage = try method.state(as: TrustedDeviceStage.self)
         if stage.enrolling == true {
-            method.device.enrolOffered = true
+            method.trustedDevice.enrolOffered = true
             return try await method.moveOn()
         }
-        method.device.checked = true
+        method.trustedDevice.checked = true
         if method.context.progress.purpose == .primary {
             try await method.restartPrimary()
             return nil

@@ -26,7 +26,7 @@ extension TrustedDeviceMethod: DeviceTrustMethod {
 
     /// The device the client named, when it is trusted now for the flow's user in this application.
     static func hintedDevice(_ method: MethodContext) async throws -> TrustedDeviceRecord? {
-        guard let deviceId = method.device.hint?.deviceId, let user = method.user,
+        guard let deviceId = method.context.progress.client.deviceHint?.deviceId, let user = method.user,
             let device = try await method.repositories.trustedDevices.find(id: deviceId), device.userId == user.id,
             device.applicationId == method.application.id, device.isTrusted(at: method.now)
         else { return nil }
@@ -50,17 +50,17 @@ extension TrustedDeviceMethod: DeviceTrustMethod {
     /// elevated risk overrides trust, or when it was tried already.
     func canProve(_ method: inout MethodContext) async throws -> Bool {
         let settings = method.policy.devices
-        guard settings.enabled, !method.device.checked, method.device.hint?.deviceId != nil, method.user != nil else {
+        guard settings.enabled, !method.trustedDevice.checked, method.context.progress.client.deviceHint?.deviceId != nil, method.user != nil else {
             return false
         }
-        method.device.checked = true
+        method.trustedDevice.checked = true
         guard try await Self.hintedDevice(method) != nil else {
             method.leaveNotice(Self.deviceNotRecognized)
             return false
         }
         if settings.riskOverridesTrust, let risk = method.context.progress.risk, risk.level != "low" {
             // The device stays trusted; this sign-in asks for the second factor anyway.
-            method.device.enrolOffered = true
+            method.trustedDevice.enrolOffered = true
             return false
         }
         return true
@@ -69,14 +69,14 @@ extension TrustedDeviceMethod: DeviceTrustMethod {
     /// Devices on, not account management, after a second factor, no device proved itself, not
     /// offered yet, and a client that can keep a key.
     func canEnrol(_ context: FlowEngine.Context) -> Bool {
-        context.policy.devices.enabled && !context.progress.isManage && context.progress.device.hint?.canEnrol == true
-            && context.progress.secondFactorDone && !context.progress.deviceProven && !context.progress.device.enrolOffered
+        context.policy.devices.enabled && !context.progress.isManage && context.progress.client.deviceHint?.canEnrol == true
+            && context.progress.secondFactorDone && !context.progress.deviceProven && !context.progress.trustedDevice.enrolOffered
     }
 
     /// Makes room as the policy says (the least recently used first), or refuses one more device.
     func storeEnrolled(for user: UserRecord, _ method: inout MethodContext) async throws -> String? {
-        guard var device = method.device.pending else { return nil }
-        method.device.pending = nil
+        guard var device = method.trustedDevice.pending else { return nil }
+        method.trustedDevice.pending = nil
         device.userId = user.id
         let settings = method.policy.devices
         let devices = method.repositories.trustedDevices

@@ -23,6 +23,9 @@ struct WordOfTheDayMethod: PrimaryMethod {
 
     func isPrimaryOption(_ context: FlowEngine.Context) -> Bool { true }
 
+    /// Who was told the word is not recorded: it never counts as an account's remaining way in.
+    func opensAccount(of user: UserRecord, without removed: String?, _ context: FlowEngine.Context) -> Bool { false }
+
     func option(for purpose: MethodPurpose, _ context: FlowEngine.Context) -> MethodOption {
         MethodOption(id: id.rawValue, type: id, label: "Enter the word of the day")
     }

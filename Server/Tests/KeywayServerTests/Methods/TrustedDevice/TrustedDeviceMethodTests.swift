@@ -18,7 +18,7 @@ struct TrustedDeviceMethodTests {
 
     @Test func enrollingAndProvingDrawTheirOwnSteps() throws {
         var context = FlowContexts.context()
-        context.progress.device.hint = DeviceHint(deviceId: "dev_1", canEnrol: true)
+        context.progress.client.deviceHint = DeviceHint(deviceId: "dev_1", canEnrol: true)
         let enrolling = try ActiveMethod(
             .trustedDevice, purpose: .enrolment, state: TrustedDeviceStage(challenge: "c1", enrolling: true))
         let enrol = FlowContexts.step(method, enrolling, context)
