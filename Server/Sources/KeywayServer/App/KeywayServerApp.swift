@@ -56,14 +56,19 @@ public final class KeywayServerApp: Sendable {
     private let requestsInProgress: RequestsInProgress
     /// How PowerAuth keeps its secrets at rest.
     private let powerAuthSecrets: PowerAuthSecrets
+    /// Checks App Attest attestations and assertions: for device enrolments (the trusted-device
+    /// method's) and DPoP binding (the token endpoint's).
+    private let appAttest: AppAttestService
 
     private init(
         configuration: ServerConfiguration, devConfigId: String?, createdAdminToken: Sensitive<String>?,
         logger: Logger, database: any Database, outbox: DevOutbox?, keys: SigningKeyRing, refreshKey: SymmetricKey,
         dpopNonceKey: SymmetricKey, clientSecretKey: SymmetricKey, engine: FlowEngine, deliveryWorker: DeliveryWorker,
-        issuer: Locked<String?>, masterKey: MasterKey, metrics: ServerMetrics, powerAuthSecrets: PowerAuthSecrets
+        issuer: Locked<String?>, masterKey: MasterKey, metrics: ServerMetrics, powerAuthSecrets: PowerAuthSecrets,
+        appAttest: AppAttestService
     ) {
         self.powerAuthSecrets = powerAuthSecrets
+        self.appAttest = appAttest
         self.masterKey = masterKey
         self.metrics = metrics
         self.requestsInProgress = RequestsInProgress(metrics: metrics)
@@ -171,17 +176,20 @@ public final class KeywayServerApp: Sendable {
                 verifier: AppAttestVerifier(roots: try configuration.appAttestRootCertificates()),
                 limits: configuration.limits, logger: logger)
             let fallbackIssuer = "http://\(configuration.host):\(configuration.port)"
+            var methodDependencies = MethodDependencies()
+            methodDependencies.passwords = configuration.customPasswordHashing ?? configuration.passwordHashing
+            methodDependencies.passwordGate = PasswordGate(
+                capacity: configuration.limits.maxConcurrentPasswordChecks,
+                perNetwork: configuration.limits.maxConcurrentPasswordChecksPerNetwork)
+            methodDependencies.appAttest = appAttest
+            methodDependencies[UpstreamProviders.self] = UpstreamProviders(clock: configuration.clock, logger: logger)
             let engine = FlowEngine(
                 database: database, clock: configuration.clock, limits: configuration.limits,
                 hasher: OneTimeCodeHasher(key: codeKey), delivery: deliveryWorker, directory: DatabaseFlowDirectory(),
-                passwords: configuration.customPasswordHashing ?? configuration.passwordHashing,
-                passwordGate: PasswordGate(
-                    capacity: configuration.limits.maxConcurrentPasswordChecks,
-                    perNetwork: configuration.limits.maxConcurrentPasswordChecksPerNetwork),
                 secrets: SecretBox(key: sealingKey), logger: logger,
-                issuer: { issuerBox.current ?? fallbackIssuer }, appAttest: appAttest, metrics: metrics,
+                issuer: { issuerBox.current ?? fallbackIssuer }, metrics: metrics,
                 powerAuthSecrets: powerAuthSecrets,
-                upstream: UpstreamProviders(clock: configuration.clock, logger: logger),
+                dependencies: methodDependencies,
                 accessTokenLifetime: configuration.tokenLifetimes.accessToken, methods: configuration.methods)
             return KeywayServerApp(
                 configuration: configuration, devConfigId: devConfigId, createdAdminToken: createdAdminToken,
@@ -189,7 +197,7 @@ public final class KeywayServerApp: Sendable {
                 outbox: outbox, keys: keys, refreshKey: refreshKey, dpopNonceKey: dpopNonceKey,
                 clientSecretKey: clientSecretKey, engine: engine, deliveryWorker: deliveryWorker,
                 issuer: issuerBox, masterKey: masterKey, metrics: metrics,
-                powerAuthSecrets: powerAuthSecrets)
+                powerAuthSecrets: powerAuthSecrets, appAttest: appAttest)
         } catch {
             await Task { await database.shutdown() }.value
             throw error
@@ -371,12 +379,12 @@ public final class KeywayServerApp: Sendable {
             database: database, clock: configuration.clock, secrets: powerAuthSecrets, logger: logger,
             rateLimits: configuration.limits.rateLimits)
         DeviceRoutes(approvals: approvals, powerAuth: powerAuthVerifier).register(on: router)
-        AppAttestRoutes(service: engine.appAttest).register(on: router)
+        AppAttestRoutes(service: appAttest).register(on: router)
         let tokenEndpoint = TokenEndpoint(
             database: database, clock: configuration.clock, issuer: currentIssuer,
             tokens: TokenIssuer(keys: keys, lifetimes: configuration.tokenLifetimes),
             refreshTokens: RefreshTokenDerivation(key: refreshKey), dpop: dpop,
-            issuerKeys: JWKSFetcher(clock: configuration.clock, logger: logger), appAttest: engine.appAttest,
+            issuerKeys: JWKSFetcher(clock: configuration.clock, logger: logger), appAttest: appAttest,
             metrics: metrics, logger: logger)
         GuestRoutes(guests: GuestService(engine: engine, tokenEndpoint: tokenEndpoint), issuer: currentIssuer)
             .register(on: router)

@@ -28,7 +28,7 @@ extension FlowEngine {
 
     /// Chooses one of the methods a `selectMethod` step offers.
     func selectMethod(_ target: Target, methodId: String) async throws -> Step {
-        let preparation = MethodPreparation(flowId: target.flowId, database: database, upstream: upstream)
+        let preparation = MethodPreparation(flowId: target.flowId, database: database, dependencies: dependencies)
         for preparing in methods.preparingMethods {
             await preparing.prepare(toBegin: AuthenticationMethod(rawValue: methodId), preparation)
         }

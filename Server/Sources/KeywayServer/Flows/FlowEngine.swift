@@ -18,21 +18,17 @@ struct FlowEngine: Sendable {
     /// Delivers the messages flows enqueue in the outbox.
     let delivery: DeliveryWorker
     let directory: any FlowDirectory
-    let passwords: any PasswordHashing
-    /// Bounds the password hashing waiting at once.
-    let passwordGate: PasswordGate
     let secrets: SecretBox
     let logger: Logger
     /// The server's issuer URL, the audience device signatures bind.
     let issuer: @Sendable () -> String
-    /// Checks the App Attest assertions of device enrolments.
-    let appAttest: AppAttestService
     /// Counts flows started and completed, and rate-limit refusals.
     let metrics: ServerMetrics
     /// PowerAuth's secrets at rest: account management makes activation codes.
     let powerAuthSecrets: PowerAuthSecrets
-    /// Upstream providers' discovery documents and key sets, cached.
-    var upstream = UpstreamProviders()
+    /// What the methods need from the server, by key (password hashing, App Attest, the upstream
+    /// providers' caches).
+    var dependencies = MethodDependencies()
     /// How long access tokens live: a session without a refresh token is listed that long.
     var accessTokenLifetime: TimeInterval = 15 * 60
     /// The method modules flows use.
@@ -620,12 +616,5 @@ extension FlowEngine {
         for family in methods.families {
             try await family.loadFamily(into: &context, in: repositories)
         }
-    }
-}
-
-extension FlowEngine {
-    /// The upstream providers' callbacks, on this engine's database, secrets and provider caches.
-    var federationCallbacks: FederationCallbacks {
-        FederationCallbacks(database: database, clock: clock, secrets: secrets, upstream: upstream, issuer: issuer)
     }
 }

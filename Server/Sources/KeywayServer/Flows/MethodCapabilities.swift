@@ -257,9 +257,9 @@ protocol PreparingMethod: FlowMethod {
 }
 
 /// What a method may use to prepare outside the flow's transaction: the flow's ID, the database
-/// to read from, and the upstream providers' caches.
+/// to read from, and the methods' dependencies.
 struct MethodPreparation: Sendable {
     let flowId: String
     let database: any Database
-    let upstream: UpstreamProviders
+    let dependencies: MethodDependencies
 }

@@ -151,9 +151,8 @@ struct MethodContext: Sendable {
         flow.events.append(event)
     }
 
-    /// The upstream providers' discovery documents and key sets, cached (the federation
-    /// method's).
-    var upstream: UpstreamProviders { engine.upstream }
+    /// What the methods need from the server, by key (each method reads its own).
+    var dependencies: MethodDependencies { engine.dependencies }
 
     /// Seals a secret to `purpose` with the server's key, for the method's state or records.
     func seal(_ secret: [UInt8], purpose: String) throws -> String {
@@ -249,9 +248,6 @@ struct MethodContext: Sendable {
         flow.progress.stage = .manageAccount
         flow.progress.notice = notice
     }
-
-    /// Checks the App Attest assertions of device enrolments.
-    var appAttest: AppAttestService { engine.appAttest }
 
     /// How risky the sign-in of `user` looks (a new address, recent failures); `nil` when nothing
     /// stands out.

@@ -14,6 +14,7 @@
 // - `GuestProblems.swift`: the refusals of guests: making one, upgrading one, what a guest may not do.
 // - `MethodCapabilities.swift`: the capability protocols a method declares (`PrimaryMethod`, `MethodFamily`, …).
 // - `MethodContext.swift`: all a method may do inside its flow's request; `FlowInputRoutes.input`.
+// - `MethodDependencies.swift`: what methods need from the server (password hashing, App Attest), by key.
 // - `MethodRegistry.swift`: the method modules a server runs, `MethodRegistry.standard`, and the families.
 // - `RiskAssessment.swift`: a sign-in flagged from a new address or after repeated failures.
 // - `SignupForm.swift`: the sign-up form's fields and the checks of its answers.

@@ -16,11 +16,8 @@ struct StagedMethodInput: Sendable {
     /// The client's network, hashed (what limits and risk key on), when known.
     var clientNetwork: String? { target.clientAddress.map(ClientAddress.hash) }
 
-    /// Hashes and checks passwords (the password method's).
-    var passwords: any PasswordHashing { engine.passwords }
-
-    /// Bounds the password hashing waiting at once (the password method's).
-    var passwordGate: PasswordGate { engine.passwordGate }
+    /// What the methods need from the server, by key (each method reads its own).
+    var dependencies: MethodDependencies { engine.dependencies }
 
     /// Reads the flow at the method's stage; changes nothing.
     func read<Value: Sendable>(_ body: @Sendable @escaping (MethodContext) throws -> Value) async throws -> Value {

@@ -148,6 +148,17 @@ struct FederationCallbacks: Sendable {
             else { return nil }
             return try await repositories.identityProviders.find(projectId: application.projectId, id: providerId)?.issuer
         }
-        if let issuer = issuer ?? nil { _ = try? await preparation.upstream.discovery.metadata(issuer: issuer) }
+        if let issuer = issuer ?? nil { _ = try? await preparation.dependencies[UpstreamProviders.self].discovery.metadata(issuer: issuer) }
+    }
+}
+
+extension FederationCallbacks {
+    /// The callbacks on the flow engine's database, secrets and issuer, and the providers' caches
+    /// the server gave the methods.
+    init(_ routes: FlowInputRoutes) {
+        let engine = routes.engine
+        self.init(
+            database: engine.database, clock: engine.clock, secrets: engine.secrets,
+            upstream: engine.dependencies[UpstreamProviders.self], issuer: engine.issuer)
     }
 }

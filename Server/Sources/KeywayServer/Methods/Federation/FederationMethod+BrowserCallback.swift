@@ -6,7 +6,7 @@ extension FederationMethod {
     /// `GET` and `POST /v1/federation/callback`: where upstream providers send the browser back,
     /// in the query or as a form (Apple's `form_post`). The provider's `state` names the flow.
     static func browserCallbackRoutes(_ routes: FlowInputRoutes) {
-        let callbacks = routes.engine.federationCallbacks
+        let callbacks = FederationCallbacks(routes)
         let callback = routes.router.declaring(.flow)
         callback.get("v1/federation/callback") { request, _ in
             let query = request.uri.queryParameters

@@ -3,8 +3,11 @@ import KeywayJOSE
 import KeywayProtocol
 import Logging
 
-/// The caches of upstream providers a flow engine uses: discovery documents and key sets.
-struct UpstreamProviders: Sendable {
+/// The caches of upstream providers a flow engine uses: discovery documents and key sets. The
+/// server gives one to the methods (``MethodDependencies``); without it, a process-wide one.
+struct UpstreamProviders: Sendable, MethodDependencyKey {
+    static let defaultValue = UpstreamProviders()
+
     let discovery: ProviderDiscovery
     let keys: JWKSFetcher
 
@@ -49,7 +52,7 @@ struct FederationMethod: FlowMethod, ConfigurableMethod {
         guard purpose == .primary, let provider = provider(context) else { throw FlowProblem.methodUnavailable }
         let metadata: ProviderMetadata
         do {
-            metadata = try await method.upstream.discovery.metadata(issuer: provider.issuer)
+            metadata = try await method.dependencies[UpstreamProviders.self].discovery.metadata(issuer: provider.issuer)
         } catch {
             throw FlowProblem.methodUnavailable
         }
@@ -131,7 +134,7 @@ struct FederationMethod: FlowMethod, ConfigurableMethod {
     /// `POST /v1/flows/{flowId}/federation/callback`: the URL the app received, or its code and
     /// state; and `POST /v1/flows/{flowId}/federation/link`: `continue` on a `linkAccount` step.
     static func callbackRoute(_ routes: FlowInputRoutes) {
-        let callbacks = routes.engine.federationCallbacks
+        let callbacks = FederationCallbacks(routes)
         let inputs = routes.stagedInputs
         routes.input("federation/link", ofFamily: { FederationMethodID.providerId($0.rawValue) != nil }) { method in
             try await continueLinking(&method)

@@ -23,10 +23,10 @@ extension PasswordMethod {
             throw FlowProblem.invalidRequest([InvalidField(name: "password", reason: "Enter your password.")])
         }
         if purpose == .signIn { return try await check(password, input) }
-        let problems = input.passwords.problems(with: password, minimumLength: minimumLength)
+        let problems = input.dependencies.passwords.problems(with: password, minimumLength: minimumLength)
         if !problems.isEmpty { throw FlowProblem.weakPassword(problems) }
-        let passwords = input.passwords
-        let hash = try await input.passwordGate.withPlace(network: input.clientNetwork) {
+        let passwords = input.dependencies.passwords
+        let hash = try await input.dependencies.passwordGate.withPlace(network: input.clientNetwork) {
             try await passwords.hash(password)
         }
         return try await input.finish { method in
@@ -49,8 +49,8 @@ extension PasswordMethod {
     /// A sign-in's check: a place first (a check refused for want of one costs nothing, not even
     /// an attempt), then the attempt is counted, then hashed.
     private func check(_ password: String, _ input: StagedMethodInput) async throws -> Step {
-        let passwords = input.passwords
-        let (stored, verified) = try await input.passwordGate.withPlace(network: input.clientNetwork) {
+        let passwords = input.dependencies.passwords
+        let (stored, verified) = try await input.dependencies.passwordGate.withPlace(network: input.clientNetwork) {
             () async throws -> (String?, Bool) in
             let stored = try await admit(input)
             if let stored { return (stored, await passwords.verify(password, against: stored)) }

@@ -1,5 +1,6 @@
 // Methods/Password/ — passwords: sign-in, sign-up, change and reset, hashed with scrypt outside the flow's transaction.
 //
+// - `PasswordDependencies.swift`: the hashing and its bound the server gives the methods, by key.
 // - `PasswordGate.swift`: bounds the password hashing in progress or waiting, overall and per network.
 // - `PasswordHasher.swift`: scrypt (RFC 7914) hashes as PHC strings, on a thread pool of their own.
 // - `PasswordHashing.swift`: the `PasswordHashing` protocol: hashing, verifying, a new password's rules.

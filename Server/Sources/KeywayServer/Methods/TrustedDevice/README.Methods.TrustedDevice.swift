@@ -1,5 +1,6 @@
 // Methods/TrustedDevice/ — trusted devices in flows: a device key that stands in for the second factor.
 //
+// - `AppAttestDependency.swift`: the App Attest checks the server gives the method, by key.
 // - `DeviceTrustSettings.swift`: `devices` in the policy: trust lifetime, device limit, when full.
 // - `TrustedDeviceMethod+Account.swift`: the account step's `revokeDevice` and `revokeAllDevices`.
 // - `TrustedDeviceMethod+Input.swift`: the device steps' answers: `device/enroll`, `device/prove`, `skip`.

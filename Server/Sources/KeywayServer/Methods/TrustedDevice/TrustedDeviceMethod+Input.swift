@@ -35,7 +35,11 @@ extension TrustedDeviceMethod {
         // With App Attest, a hardware-backed key rests on an assertion of a genuine app
         // instance over the same input, not on what the client declares.
         let settings = context.policy.appAttest
-        let attestation = try await method.appAttest.check(
+        guard let appAttest = method.dependencies.appAttest else {
+            method.logger.error("device enrolment: the server gave the method no App Attest checks")
+            throw FlowProblem.internalError
+        }
+        let attestation = try await appAttest.check(
             request.appAttest, clientData: data, settings: settings, asked: settings.deviceEnrolment,
             applicationId: context.application.id, in: method.repositories)
         let hardwareBacked = attestation == .unattested ? false : request.hardwareBacked
