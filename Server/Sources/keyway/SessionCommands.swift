@@ -22,7 +22,7 @@ struct TokenCommand: AsyncParsableCommand {
         let session = try options.makeSession(keyway)
         let terminal = Terminal()
         do {
-            guard let token = try await session.accessToken() else { throw ExitCode.failure }
+            guard let token = try await session.accessToken() else { throw SessionError.noAccessTokenPresent }
             terminal.output(token.revealed)
         } catch let error as ExitCode {
             throw error
@@ -45,7 +45,7 @@ struct WhoAmICommand: AsyncParsableCommand {
         let session = try options.makeSession(keyway)
         let terminal = Terminal()
         do {
-            guard let token = try await session.accessToken() else { throw ExitCode.failure }
+            guard let token = try await session.accessToken() else { throw SessionError.noAccessTokenPresent }
             let info = try await keyway.userInfo(accessToken: token)
             if info.isAnonymous == true {
                 terminal.output("guest (\(info.subject))")
@@ -77,7 +77,7 @@ struct LogoutCommand: AsyncParsableCommand {
         let terminal = Terminal()
         do {
             if everywhere {
-                guard let token = try await session.accessToken() else { throw ExitCode.failure }
+                guard let token = try await session.accessToken() else { throw SessionError.noAccessTokenPresent }
                 try await keyway.signOutEverywhere(accessToken: token)
             }
             try await session.signOut()

@@ -7,7 +7,7 @@ import KeywayProtocol
 /// ```swift
 /// let session = KeywaySession(keyway: keyway, storage: storage)
 /// try await session.save(try await keyway.exchange(authCode: code, codeVerifier: verifier))
-/// let token = try await session.accessToken()   // refreshed when expired or about to expire
+/// let token = try await session.accessToken()   // refreshed when about to expire; nil when signed out
 /// ```
 ///
 /// - Several accounts live side by side, each stored as one entry (tokens and user metadata
@@ -333,17 +333,25 @@ public actor KeywaySession {
     }
 
     /// A valid access token of `account` (default: the current one), refreshed first when it
-    /// has expired or expires within the skew. Concurrent callers share one refresh.
+    /// has expired or expires within the skew; `nil` when nobody (or not that account) is signed
+    /// in. Concurrent callers share one refresh.
+    ///
+    /// ```swift
+    /// if let accessToken = try await session.accessToken() {   // nil when signed out
+    ///     print(accessToken)                                  // masked; .revealed to send it
+    /// }
+    /// ```
     ///
     /// - Parameters:
     ///   - account: A user ID of ``accounts()``; `nil` for the current account.
-    ///   - throwIfMissing: Whether nobody signed in throws (the default) or returns `nil`.
-    /// - Returns: The access token; `nil` when that account is not signed in and `throwIfMissing`
-    ///   is `false`.
-    /// - Throws: ``SessionError``: `noAccessTokenPresent`, `invalidRefreshToken` (the session was
-    ///   cleared: sign in again), `networkConnectionFailure` or `serverError` (the session is
-    ///   kept), `storageUnavailable`.
-    public func accessToken(account: String? = nil, throwIfMissing: Bool = true) async throws(SessionError)
+    ///   - throwIfMissing: Whether nobody signed in throws ``SessionError/noAccessTokenPresent``
+    ///     instead of returning `nil` (default `false`).
+    /// - Returns: The access token; `nil` when that account is not signed in (and
+    ///   `throwIfMissing` is `false`).
+    /// - Throws: ``SessionError``: `invalidRefreshToken` (the session was cleared: sign in
+    ///   again), `networkConnectionFailure` or `serverError` (the session is kept),
+    ///   `storageUnavailable`; `noAccessTokenPresent` only with `throwIfMissing`.
+    public func accessToken(account: String? = nil, throwIfMissing: Bool = false) async throws(SessionError)
         -> Sensitive<String>?
     {
         guard let current = try await tokens(account: account) else {

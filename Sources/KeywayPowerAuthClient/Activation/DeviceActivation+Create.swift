@@ -88,7 +88,7 @@ extension DeviceActivation {
     {
         let token: Sensitive<String>
         do {
-            guard let current = try await session.accessToken(throwIfMissing: false) else {
+            guard let current = try await session.accessToken() else {
                 throw ActivationError.signInRequired("Nobody is signed in to Keyway on this device; sign in first.")
             }
             token = current

@@ -141,8 +141,11 @@ struct SessionTests {
                 return true
             }
             #expect(try await setup.session.tokens() == nil)
-            await #expect(throws: SessionError.noAccessTokenPresent) { _ = try await setup.session.accessToken() }
-            #expect(try await setup.session.accessToken(throwIfMissing: false) == nil)
+            // Signed out: nil, as documented, or the error when the caller asks for it.
+            #expect(try await setup.session.accessToken() == nil)
+            await #expect(throws: SessionError.noAccessTokenPresent) {
+                _ = try await setup.session.accessToken(throwIfMissing: true)
+            }
         }
     }
 
