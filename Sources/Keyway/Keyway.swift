@@ -21,9 +21,6 @@ public final class KeywayClient: Sendable {
     /// The application's config ID (its OAuth `client_id`).
     public let configID: String
 
-    /// The config ID, under its name before 1.0.
-    @available(*, deprecated, renamed: "configID")
-    public var configId: String { configID }
     /// The normalized server URL.
     public let server: ServerURL
     /// The options the SDK was created with.
@@ -87,51 +84,6 @@ public final class KeywayClient: Sendable {
             driver: FlowDriver(client: client, options: instrumented, events: events, logger: logger, appAttest: appAttest))
         self.tokenClient = TokenClient(server: server, configId: configId, options: instrumented, appAttest: appAttest)
         events.owner = self
-    }
-
-    /// Creates the SDK, with the config ID under its name before 1.0.
-    ///
-    /// - Parameters:
-    ///   - configId: The application's config ID.
-    ///   - baseURL: The server root or its `/v1` URL.
-    ///   - options: The SDK's options.
-    /// - Throws: What ``init(configID:baseURL:options:)`` throws.
-    @available(*, deprecated, renamed: "init(configID:baseURL:options:)")
-    public convenience init(configId: String, baseURL: URL, options: KeywayOptions = KeywayOptions()) throws {
-        try self.init(configID: configId, baseURL: baseURL, options: options)
-    }
-
-    /// Starts a flow: the same as ``KeywayFlow/start(flowType:identifier:startToken:inviteCode:codeChallenge:options:)``.
-    ///
-    /// - Parameters:
-    ///   - flowType: What the flow is for.
-    ///   - identifier: The user's email address or phone number.
-    ///   - startToken: A start token from the app's backend.
-    ///   - inviteCode: An invitation code, where sign-up needs one.
-    ///   - codeChallenge: An S256 PKCE challenge made elsewhere.
-    @available(*, deprecated, message: "Use flow.start(flowType:identifier:…): every flow call lives on flow.")
-    public func start(
-        flowType: FlowType = .signin, identifier: String, startToken: String? = nil, inviteCode: String? = nil,
-        codeChallenge: String? = nil
-    ) async {
-        await flow.start(
-            flowType: flowType, identifier: identifier, startToken: startToken, inviteCode: inviteCode,
-            codeChallenge: codeChallenge)
-    }
-
-    /// Resumes an unfinished flow: the same as ``KeywayFlow/resume()``.
-    ///
-    /// - Returns: What ``KeywayFlow/resume()`` returns.
-    /// - Throws: What ``KeywayFlow/resume()`` throws.
-    @available(*, deprecated, renamed: "flow.resume()")
-    public func resumeFlow() async throws -> Bool {
-        try await flow.resume()
-    }
-
-    /// Forgets the flow in progress: the same as ``KeywayFlow/reset()``.
-    @available(*, deprecated, renamed: "flow.reset()")
-    public func reset() async {
-        await flow.reset()
     }
 
     /// Redeems an authorization code at the token endpoint and verifies the ID token (signature
@@ -324,7 +276,3 @@ public final class KeywayClient: Sendable {
         try await tokenClient.signOutEverywhere(accessToken: accessToken)
     }
 }
-
-/// The entry type's name before 1.0.
-@available(*, deprecated, renamed: "KeywayClient")
-public typealias Keyway = KeywayClient

@@ -69,29 +69,6 @@ extension DeviceKeyStore {
     public static func dpopKeyName(appIdentifier: String, configID: String) -> String {
         "keyway.deviceKey.\(appIdentifier).\(configID).dpop"
     }
-
-    /// The trust key's name, with the config ID under its name before 1.0.
-    ///
-    /// - Parameters:
-    ///   - appIdentifier: The app's identifier.
-    ///   - configId: The application's config ID.
-    ///   - userKey: The digest of the user's identifier.
-    /// - Returns: The key's name.
-    @available(*, deprecated, renamed: "trustKeyName(appIdentifier:configID:userKey:)")
-    public static func trustKeyName(appIdentifier: String, configId: String, userKey: String) -> String {
-        trustKeyName(appIdentifier: appIdentifier, configID: configId, userKey: userKey)
-    }
-
-    /// The DPoP key's name, with the config ID under its name before 1.0.
-    ///
-    /// - Parameters:
-    ///   - appIdentifier: The app's identifier.
-    ///   - configId: The application's config ID.
-    /// - Returns: The key's name.
-    @available(*, deprecated, renamed: "dpopKeyName(appIdentifier:configID:)")
-    public static func dpopKeyName(appIdentifier: String, configId: String) -> String {
-        dpopKeyName(appIdentifier: appIdentifier, configID: configId)
-    }
 }
 
 /// A ``DeviceKeyStore`` of software P-256 keys (swift-crypto) kept in a ``SecureStorage``: the

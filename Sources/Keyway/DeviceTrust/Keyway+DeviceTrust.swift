@@ -13,15 +13,6 @@ extension KeywayClient {
         await deviceAgent?.trustedDevice(for: identifier)?.record.deviceId
     }
 
-    /// The trusted device's ID, under its name before 1.0.
-    ///
-    /// - Parameter identifier: The identifier the user signs in with.
-    /// - Returns: The device's ID, or `nil`.
-    @available(*, deprecated, renamed: "trustedDeviceID(for:)")
-    public func trustedDeviceId(for identifier: String) async -> String? {
-        await trustedDeviceID(for: identifier)
-    }
-
     /// Forgets this device's key and record for `identifier`. The server still lists the device
     /// until it is revoked (``revokeTrustedDevice(id:accessToken:)``).
     ///

@@ -14,9 +14,6 @@ public struct IDTokenVerifier: Sendable {
     public let issuer: String
     /// The expected audience: the application's config ID.
     public let clientID: String
-    /// The expected audience, under its name before 1.0.
-    @available(*, deprecated, renamed: "clientID")
-    public var clientId: String { clientID }
     /// Clock skew tolerated on `exp` and `iat`.
     public let leeway: TimeInterval
     private let clock: any KeywayClock
@@ -35,20 +32,6 @@ public struct IDTokenVerifier: Sendable {
         self.clientID = clientID
         self.leeway = leeway
         self.clock = clock
-    }
-
-    /// Creates a verifier, with the client ID under its name before 1.0.
-    ///
-    /// - Parameters:
-    ///   - issuer: The expected `iss`.
-    ///   - clientId: The expected audience: the application's config ID.
-    ///   - leeway: Clock skew tolerated on `exp` and `iat`, in seconds.
-    ///   - clock: The clock `exp` and `iat` are checked against.
-    @available(*, deprecated, renamed: "init(issuer:clientID:leeway:clock:)")
-    public init(
-        issuer: String, clientId: String, leeway: TimeInterval = 60, clock: any KeywayClock = SystemKeywayClock()
-    ) {
-        self.init(issuer: issuer, clientID: clientId, leeway: leeway, clock: clock)
     }
 
     /// Verifies `idToken` with the key of `keys` its header names.

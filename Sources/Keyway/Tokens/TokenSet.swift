@@ -55,8 +55,4 @@ public struct IDTokenClaims: Sendable, Equatable {
     /// Whether the user is a guest (`is_anonymous`): an account without an identifier, made by
     /// ``KeywayClient/signInAsGuest()``, until a sign-up upgrades it.
     public var isAnonymous: Bool = false
-
-    /// The session ID, under its name before 1.0.
-    @available(*, deprecated, renamed: "sessionID")
-    public var sessionId: String? { sessionID }
 }
