@@ -1,0 +1,90 @@
+import Foundation
+import Testing
+
+/// How much an app sees after `import Keyway`: the public declarations of `Keyway` and of the
+/// module it re-exports (`KeywayProtocol`), counted from the compiler's symbol graphs of the
+/// modules this test run built (`swift-symbolgraph-extract`, members the compiler synthesizes
+/// left out). The count is printed; it may shrink but not grow past ``ceiling``, which comes down
+/// as the surface is narrowed toward ``target``.
+@Suite("The public surface of import Keyway")
+struct PublicSurfaceTests {
+    /// The most declarations `import Keyway` may expose today.
+    static let ceiling = 1_504
+    /// Where the surface is headed: what an app needs, and the wire types its prompts mention.
+    static let target = 800
+
+    @Test func importKeywayExposesNoMoreThanItsCeiling() throws {
+        let modules = try #require(Self.modulesFolder(), "The built modules' folder was not found beside the test bundle.")
+        let tool = try #require(Self.symbolGraphTool(), "swift-symbolgraph-extract was not found beside the toolchain.")
+        let counts = try ["Keyway", "KeywayProtocol"].map { try Self.count(module: $0, modules: modules, tool: tool) }
+        let total = counts.reduce(0, +)
+        print("import Keyway exposes \(total) public declarations (Keyway \(counts[0]), KeywayProtocol \(counts[1])); ceiling \(Self.ceiling), target \(Self.target)")
+        // The count reads the modules: an empty graph means the extraction failed.
+        #expect(counts.allSatisfy { $0 > 50 }, "The symbol graphs are nearly empty: \(counts)")
+        #expect(total <= Self.ceiling, "import Keyway grew to \(total) public declarations (ceiling \(Self.ceiling)).")
+    }
+
+    /// The public symbols of `module` and of the extensions it makes to other modules' types.
+    static func count(module: String, modules: URL, tool: [String]) throws -> Int {
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("keyway-symbols-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: output) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: tool[0])
+        process.arguments = Array(tool.dropFirst()) + [
+            "-module-name", module, "-I", modules.path, "-target", try targetTriple(of: modules),
+            "-minimum-access-level", "public", "-skip-synthesized-members", "-output-dir", output.path,
+        ]
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "swift-symbolgraph-extract failed for \(module).")
+        var total = 0
+        for file in try FileManager.default.contentsOfDirectory(atPath: output.path)
+        where file == "\(module).symbols.json" || file.hasPrefix("\(module)@")
+        {
+            let data = try Data(contentsOf: output.appendingPathComponent(file))
+            let graph = try JSONSerialization.jsonObject(with: data) as? [String: Any]
+            total += (graph?["symbols"] as? [Any])?.count ?? 0
+        }
+        return total
+    }
+
+    /// `.build/<triple>/debug/Modules`: beside the test bundle that runs, or in the package's
+    /// own `.build/debug`.
+    static func modulesFolder() -> URL? {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()
+        var candidates: [URL] = []
+        var url = Bundle.main.bundleURL
+        for _ in 0..<3 {
+            candidates.append(url.appendingPathComponent("Modules"))
+            url.deleteLastPathComponent()
+        }
+        candidates.append(root.appendingPathComponent(".build/debug").resolvingSymlinksInPath().appendingPathComponent("Modules"))
+        return candidates.first {
+            FileManager.default.fileExists(atPath: $0.appendingPathComponent("Keyway.swiftmodule").path)
+        }
+    }
+
+    /// The triple the modules were built for: the name of the build folder's parent
+    /// (`.build/x86_64-unknown-linux-gnu/debug`), with the package's macOS deployment target on
+    /// a Mac.
+    static func targetTriple(of modules: URL) throws -> String {
+        let triple = modules.deletingLastPathComponent().deletingLastPathComponent().lastPathComponent
+        #expect(triple.contains("-"), "Not a target triple: \(triple)")
+        return triple.hasSuffix("-apple-macosx") ? triple + "14.0" : triple
+    }
+
+    /// The extraction tool: on the `PATH`, else through `xcrun` (Xcode's toolchain).
+    static func symbolGraphTool() -> [String]? {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? ""
+        for folder in path.split(separator: ":") {
+            let candidate = "\(folder)/swift-symbolgraph-extract"
+            if FileManager.default.isExecutableFile(atPath: candidate) { return [candidate] }
+        }
+        if FileManager.default.isExecutableFile(atPath: "/usr/bin/xcrun") {
+            return ["/usr/bin/xcrun", "swift-symbolgraph-extract"]
+        }
+        return nil
+    }
+}
