@@ -37,8 +37,7 @@ struct ListDevicesCommand: AsyncParsableCommand {
         let devices: [TrustedDevice]
         let thisDevice: String?
         do {
-            guard let token = try await session.accessToken() else { throw SessionError.noAccessTokenPresent }
-            devices = try await keyway.trustedDevices(accessToken: token)
+            devices = try await session.trustedDevices()
             let identifier = try await DeviceCommandSupport.identifier(explicit: identifier, session: session)
             thisDevice = if let identifier { await keyway.trustedDeviceID(for: identifier) } else { nil }
         } catch {
@@ -95,14 +94,14 @@ struct RevokeDevicesCommand: AsyncParsableCommand {
         let session = try options.makeSession(keyway)
         let terminal = Terminal()
         do {
-            guard let token = try await session.accessToken() else { throw SessionError.noAccessTokenPresent }
+            guard try await session.tokens() != nil else { throw SessionError.noAccessTokenPresent }
             let identifier = try await DeviceCommandSupport.identifier(explicit: identifier, session: session)
             let thisDevice: String? = if let identifier { await keyway.trustedDeviceID(for: identifier) } else { nil }
             if let id {
-                try await keyway.revokeTrustedDevice(id: id, accessToken: token)
+                try await session.revokeTrustedDevice(id: id)
                 terminal.status("Device \(id) is no longer trusted.")
             } else {
-                try await keyway.revokeAllTrustedDevices(accessToken: token)
+                try await session.revokeAllTrustedDevices()
                 terminal.status("No device of this account is trusted any more.")
             }
             // The key of a revoked device is of no further use here.

@@ -14,7 +14,7 @@ extension KeywayClient {
     }
 
     /// Forgets this device's key and record for `identifier`. The server still lists the device
-    /// until it is revoked (``revokeTrustedDevice(id:accessToken:)``).
+    /// until it is revoked (``KeywaySession/revokeTrustedDevice(id:account:)``).
     ///
     /// - Parameter identifier: The identifier the user signs in with.
     public func forgetTrustedDevice(for identifier: String) async {
@@ -116,13 +116,14 @@ extension KeywayClient {
 
     // MARK: The account's devices
 
-    /// The signed-in user's trusted devices in this application (`GET /v1/me/devices`).
+    /// The signed-in user's trusted devices in this application (`GET /v1/me/devices`); an app
+    /// calls ``KeywaySession/trustedDevices(account:)``, which brings the token.
     ///
     /// - Parameter accessToken: A valid access token of the user.
     /// - Returns: The user's trusted devices.
     /// - Throws: ``KeywayError``: `invalidConfiguration` for a token that cannot be sent, `problem`
     ///   or `oauth` when the server refuses, `networkFailure`, `invalidResponse`.
-    public func trustedDevices(accessToken: Sensitive<String>) async throws -> [TrustedDevice] {
+    func trustedDevices(accessToken: Sensitive<String>) async throws -> [TrustedDevice] {
         let response = try await tokenClient.bearerRequest(
             "GET", url: server.appending(path: "/v1/me/devices"), accessToken: accessToken)
         guard response.status == 200 else { throw Self.failure(response) }
@@ -138,7 +139,7 @@ extension KeywayClient {
     /// - Throws: ``KeywayError/problem(_:)`` (`not_found`) for an unknown device;
     ///   ``KeywayError/invalidConfiguration(_:)`` for a malformed ID or a token that cannot be sent;
     ///   another ``KeywayError`` when the request fails.
-    public func revokeTrustedDevice(id: String, accessToken: Sensitive<String>) async throws {
+    func revokeTrustedDevice(id: String, accessToken: Sensitive<String>) async throws {
         guard ServerURL.isPathSegment(id) else {
             throw KeywayError.invalidConfiguration("The device ID is malformed.")
         }
@@ -152,7 +153,7 @@ extension KeywayClient {
     /// - Parameter accessToken: A valid access token of the user.
     /// - Throws: ``KeywayError``: `invalidConfiguration` for a token that cannot be sent, `problem`
     ///   or `oauth` when the server refuses, `networkFailure`.
-    public func revokeAllTrustedDevices(accessToken: Sensitive<String>) async throws {
+    func revokeAllTrustedDevices(accessToken: Sensitive<String>) async throws {
         let response = try await tokenClient.bearerRequest(
             "DELETE", url: server.appending(path: "/v1/me/devices"), accessToken: accessToken)
         guard response.status == 204 else { throw Self.failure(response) }

@@ -92,7 +92,7 @@ public actor KeywaySession {
         var accounts: [String] = []
     }
 
-    private let keyway: KeywayClient
+    let keyway: KeywayClient
     let storage: any SecureStorage
     private let refreshSkew: TimeInterval
     private let retryPolicy: RetryPolicy
@@ -136,7 +136,7 @@ public actor KeywaySession {
     ///
     /// - Parameter account: The user ID.
     /// - Returns: `keyway.profileKey.CONFIG_ID.ACCOUNT`.
-    public nonisolated func profileKeyStorageKey(account: String) -> String {
+    nonisolated func profileKeyStorageKey(account: String) -> String {
         "keyway.profileKey.\(keyway.configID).\(account)"
     }
 
@@ -147,16 +147,16 @@ public actor KeywaySession {
     }
 
     /// The storage key of the "someone signed in on this device before" marker.
-    public nonisolated var previousSignInKey: String { "keyway.signedInBefore.\(keyway.configID)" }
+    nonisolated var previousSignInKey: String { "keyway.signedInBefore.\(keyway.configID)" }
 
     /// The storage key of the account list.
-    public nonisolated var indexKey: String { "keyway.accounts.\(keyway.configID)" }
+    nonisolated var indexKey: String { "keyway.accounts.\(keyway.configID)" }
 
     /// The storage key of one account's tokens and metadata.
     ///
     /// - Parameter account: The user ID.
     /// - Returns: `keyway.session.CONFIG_ID.ACCOUNT`.
-    public nonisolated func storageKey(account: String) -> String { "keyway.session.\(keyway.configID).\(account)" }
+    nonisolated func storageKey(account: String) -> String { "keyway.session.\(keyway.configID).\(account)" }
 
     /// A session of `keyway`'s application, kept in `storage`.
     ///

@@ -53,7 +53,7 @@ struct AppAttestTests {
             _ = try await harness.signInSettingUpTotp(keyway, email: "attested@example.com")
             let first = try await harness.tokens(keyway)
             #expect(try #require(await keyway.trustedDeviceID(for: "attested@example.com")).hasPrefix("dev_"))
-            let listed = try await keyway.trustedDevices(accessToken: first.response.accessToken)
+            let listed = try await keyway.session(holding: first).trustedDevices()
             #expect(listed.first?.hardwareBacked == true)
             #expect(await provider.attestations == 1)
             #expect(await provider.assertions == 1)
@@ -80,7 +80,7 @@ struct AppAttestTests {
                 _ = try await harness.signInSettingUpTotp(keyway, email: email)
                 let tokens = try await harness.tokens(keyway)
                 #expect(await keyway.trustedDeviceID(for: email) != nil)
-                let listed = try await keyway.trustedDevices(accessToken: tokens.response.accessToken)
+                let listed = try await keyway.session(holding: tokens).trustedDevices()
                 #expect(listed.first?.hardwareBacked == false, "the client said true; only an assertion makes it so")
             }
             #expect(await unsupported.attestations == 0)
@@ -105,7 +105,7 @@ struct AppAttestTests {
                 _ = try await harness.signInSettingUpTotp(keyway, email: email)
                 let tokens = try await harness.tokens(keyway)
                 #expect(await keyway.trustedDeviceID(for: email) == nil, "\(email)")
-                #expect(try await keyway.trustedDevices(accessToken: tokens.response.accessToken).isEmpty)
+                #expect(try await keyway.session(holding: tokens).trustedDevices().isEmpty)
                 #expect(tokens.idToken.authenticationMethods == ["otp", "mfa"])
             }
             let logs = harness.server.logs.all.joined(separator: "\n")

@@ -39,7 +39,7 @@ struct DeviceKeyFallbackTests {
             let fallback = try #require(events.all.first { $0.name == .deviceKeyFallback })
             #expect(fallback.data["reason"]?.contains("-34018") == true)
             // The server records what the key really is.
-            let listed = try await keyway.trustedDevices(accessToken: first.response.accessToken)
+            let listed = try await keyway.session(holding: first).trustedDevices()
             #expect(listed.map(\.id) == [deviceId])
             #expect(listed.first?.hardwareBacked == false)
 

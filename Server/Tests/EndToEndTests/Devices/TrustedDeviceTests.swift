@@ -20,7 +20,7 @@ struct TrustedDeviceTests {
             #expect(deviceId.hasPrefix("dev_"))
             #expect(await keyway.trustedDeviceID(for: "DEE@example.com ") == deviceId)
 
-            let listed = try await keyway.trustedDevices(accessToken: first.response.accessToken)
+            let listed = try await keyway.session(holding: first).trustedDevices()
             #expect(listed.map(\.id) == [deviceId])
             #expect(listed.first?.name == "Test device com.example.shop")
             #expect(listed.first?.hardwareBacked == false)
@@ -35,7 +35,7 @@ struct TrustedDeviceTests {
             let second = try await harness.tokens(keyway)
             #expect(second.idToken.authenticationMethods == ["otp", "swk", "mfa"])
             #expect(!seen.all.contains(.enterTotp) && !seen.all.contains(.deviceChallenge) && !seen.all.contains(.deviceEnroll))
-            let used = try await keyway.trustedDevices(accessToken: second.response.accessToken)
+            let used = try await keyway.session(holding: second).trustedDevices()
             #expect(used.first?.lastUsedAt != nil)
             // Sliding trust: 30 days from the last use.
             let until = try #require(used.first?.trustedUntil)
@@ -309,17 +309,17 @@ struct TrustedDeviceTests {
             let foreign = try await harness.tokens(other)
             #expect(foreign.idToken.subject == own.idToken.subject)
 
-            #expect(try await other.trustedDevices(accessToken: foreign.response.accessToken).isEmpty)
+            #expect(try await other.session(holding: foreign).trustedDevices().isEmpty)
             do {
-                try await other.revokeTrustedDevice(id: deviceId, accessToken: foreign.response.accessToken)
+                try await other.session(holding: foreign).revokeTrustedDevice(id: deviceId)
                 Issue.record("A token of another application revoked the device.")
             } catch KeywayError.problem(let problem) {
                 #expect(problem.code == .notFound)
             }
-            try await other.revokeAllTrustedDevices(accessToken: foreign.response.accessToken)
-            #expect(try await keyway.trustedDevices(accessToken: own.response.accessToken).map(\.id) == [deviceId])
-            try await keyway.revokeTrustedDevice(id: deviceId, accessToken: own.response.accessToken)
-            #expect(try await keyway.trustedDevices(accessToken: own.response.accessToken).isEmpty)
+            try await other.session(holding: foreign).revokeAllTrustedDevices()
+            #expect(try await keyway.session(holding: own).trustedDevices().map(\.id) == [deviceId])
+            try await keyway.session(holding: own).revokeTrustedDevice(id: deviceId)
+            #expect(try await keyway.session(holding: own).trustedDevices().isEmpty)
         }
     }
 
@@ -337,7 +337,7 @@ struct TrustedDeviceTests {
             let tokens = try await harness.tokens(keyway)
             #expect(errors.all.isEmpty)
             #expect(await keyway.trustedDeviceID(for: "broken@example.com") == nil)
-            #expect(try await keyway.trustedDevices(accessToken: tokens.response.accessToken).isEmpty)
+            #expect(try await keyway.session(holding: tokens).trustedDevices().isEmpty)
         }
     }
 }
