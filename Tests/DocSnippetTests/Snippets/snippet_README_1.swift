@@ -11,12 +11,20 @@ func snippet_README_1(
 ) async throws {
 
     let keyway = try KeywayClient(configID: "cfg_dev", baseURL: URL(string: "http://127.0.0.1:8080")!)
-
-    let tokens = try await keyway.signIn(withCodeSentTo: "you@example.com") { sent in
-        print("Enter the \(sent.codeLength)-digit code sent to \(sent.destination):")
-        return readLine() ?? ""
+    let folder = URL(fileURLWithPath: ".myapp", isDirectory: true)   // in an iOS app: KeychainSecureStorage()
+    let storage = try FileSecureStorage(directory: folder, namespace: "session", keySource: .keyFile(folder.appending(path: "key")))
+    let session = KeywaySession(keyway: keyway, storage: storage)   // kept across launches, encrypted
+    if (try? await session.accessToken()) == nil {   // nobody signed in yet, or the session ended
+        try await session.save(try await keyway.signIn(withCodeSentTo: "you@example.com") { sent in
+            print("Enter the \(sent.codeLength)-digit code sent to \(sent.destination):")
+            return readLine() ?? ""
+        })
     }
-    print("Signed in as", tokens.idToken.subject)
+    let me = try await session.userInfo()   // UserInfo: subject, email…
+    print("Signed in as \(me.email ?? me.subject).")
     _ = keyway
-    _ = tokens
+    _ = folder
+    _ = storage
+    _ = session
+    _ = me
 }

@@ -12,22 +12,20 @@ func snippet_sdk_1(
     // Sources/MyApp/main.swift
 
     let keyway = try KeywayClient(configID: "cfg_dev", baseURL: URL(string: "http://127.0.0.1:8080")!)
-    let session = KeywaySession(keyway: keyway, storage: InMemorySecureStorage())
-
-    do {
-        let tokens = try await keyway.signIn(withCodeSentTo: "you@example.com") { sent in
+    let folder = URL(fileURLWithPath: ".myapp", isDirectory: true)   // in an iOS app: KeychainSecureStorage()
+    let storage = try FileSecureStorage(directory: folder, namespace: "session", keySource: .keyFile(folder.appending(path: "key")))
+    let session = KeywaySession(keyway: keyway, storage: storage)   // kept across launches, encrypted
+    if (try? await session.accessToken()) == nil {   // nobody signed in yet, or the session ended
+        try await session.save(try await keyway.signIn(withCodeSentTo: "you@example.com") { sent in
             print("Enter the \(sent.codeLength)-digit code sent to \(sent.destination):")
             return readLine() ?? ""
-        }
-        try await session.save(tokens)
-        print("Signed in as \(tokens.idToken.email ?? tokens.idToken.subject).")
-        if let accessToken = try await session.accessToken() {
-            print("Access token: \(accessToken)")   // masked when printed; .revealed to send it
-        }
-    } catch let error as FlowError {
-        // `action` says what to do next: retryInput, wait, restartFlow…
-        print("Not signed in: \(error.message) (\(error.action))")
+        })
     }
+    let me = try await session.userInfo()   // UserInfo: subject, email…
+    print("Signed in as \(me.email ?? me.subject).")
     _ = keyway
+    _ = folder
+    _ = storage
     _ = session
+    _ = me
 }
