@@ -213,14 +213,10 @@ struct MethodContext: Sendable {
     }
 
     /// What `owner` (the method, or its family) keeps across the flow's stages
-    /// (``FlowProgress/methodState``), in its form.
-    func kept<Value: Decodable>(by owner: FlowMethodID, as type: Value.Type) -> Value? {
-        flow.progress.kept(by: owner, as: type)
-    }
-
-    /// Keeps `value` for `owner` across the flow's stages; `nil` forgets.
-    mutating func keep<Value: Encodable>(_ value: Value?, for owner: FlowMethodID) {
-        flow.progress.keep(value, for: owner)
+    /// (``FlowProgress/subscript(kept:initially:)``), in its form.
+    subscript<Value: Codable & Equatable>(kept owner: FlowMethodID, initially initial: Value) -> Value {
+        get { flow.progress[kept: owner, initially: initial] }
+        set { flow.progress[kept: owner, initially: initial] = newValue }
     }
 
     /// Hands the flow over to `other`'s stage for `purpose` (a password reset started from a

@@ -46,7 +46,7 @@ struct MethodRegistry: Sendable {
     /// observe it, and the upstream providers' family (identities linked before are held
     /// whichever provider they came from).
     var addressVerificationObservers: [any AddressVerificationObserver] {
-        all((any AddressVerificationObserver).self) + families.compactMap { $0 as? any AddressVerificationObserver }
+        allIncludingFamilies((any AddressVerificationObserver).self)
     }
 
     /// The families of methods whose members each application chooses: the upstream providers.
@@ -54,7 +54,7 @@ struct MethodRegistry: Sendable {
 
     /// The methods that bring identities from elsewhere, the families' included.
     var externalIdentities: [any ExternalIdentityMethod] {
-        all((any ExternalIdentityMethod).self) + families.compactMap { $0 as? any ExternalIdentityMethod }
+        allIncludingFamilies((any ExternalIdentityMethod).self)
     }
 
     /// The families whose members the account page manages (the user's linked identities), run
@@ -65,19 +65,24 @@ struct MethodRegistry: Sendable {
 
     /// The methods with a part of the account page, the families' included.
     var accountPageMethods: [any AccountPageMethod] {
-        all((any AccountPageMethod).self) + families.compactMap { $0 as? any AccountPageMethod }
+        allIncludingFamilies((any AccountPageMethod).self)
     }
 
     /// The methods the policy configures: the registered ones, and the upstream providers'
     /// family (which providers an application offers).
     var configurableMethods: [any ConfigurableMethod] {
-        all((any ConfigurableMethod).self) + families.compactMap { $0 as? any ConfigurableMethod }
+        allIncludingFamilies((any ConfigurableMethod).self)
     }
 
     /// The types of the settings the configurable methods keep in a policy, each once.
     var settingsTypes: [any MethodSettings.Type] {
         var keys: Set<String> = []
         return configurableMethods.flatMap(\.settings).filter { keys.insert($0.policyKey).inserted }
+    }
+
+    /// The modules with the capability `Capability`, in order, then the families that have it.
+    func allIncludingFamilies<Capability>(_ capability: Capability.Type) -> [Capability] {
+        all(capability) + families.compactMap { $0 as? Capability }
     }
 
     /// The modules with the capability `Capability`, in order.
@@ -110,7 +115,7 @@ struct MethodRegistry: Sendable {
     /// The methods and families that prepare outside the flow's transaction before one of theirs
     /// begins (``PreparingMethod``).
     var preparingMethods: [any PreparingMethod] {
-        all((any PreparingMethod).self) + families.compactMap { $0 as? any PreparingMethod }
+        allIncludingFamilies((any PreparingMethod).self)
     }
 
     /// Whether `id` is a way in a sign-up sets up before the account exists (a password, a

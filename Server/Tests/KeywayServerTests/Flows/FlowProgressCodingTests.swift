@@ -156,6 +156,19 @@ struct FlowProgressCodingTests {
         #expect(!signUp.resetsPassword && signUp.methodState.isEmpty)
     }
 
+    @Test func aMethodsStateAtItsInitialValueIsStoredAsNothing() throws {
+        var progress = FlowProgress(mode: .signIn(FlowProgress.SignIn()), stage: .form)
+        progress.trustedDevice.checked = true
+        progress.pendingFederation = PendingFederation(providerId: "acme", sealedIdentity: "v1.s", userId: nil)
+        #expect(progress.methodState.keys.sorted() == [FederationMethod.family.id.rawValue, "trustedDevice"])
+        progress.trustedDevice = TrustedDeviceProgress()
+        progress.pendingFederation = nil
+        #expect(progress.methodState.isEmpty)
+        // What this release cannot read reads as the initial value.
+        progress.methodState["trustedDevice"] = .string("later")
+        #expect(progress.trustedDevice == TrustedDeviceProgress())
+    }
+
     @Test func aStageThisReleaseDoesNotKnowIsAnError() {
         #expect(throws: DecodingError.self) {
             try decode(#"{"version":1,"mode":"signIn","stage":{"kind":"passkeyCeremony"}}"#)

@@ -10,7 +10,7 @@ import KeywayProtocol
 /// Stored with a format version (``formatVersion``) and decoded tolerantly: a missing member
 /// takes its documented default and an unknown one is ignored, so a flow written by an older or
 /// newer release of the same format still loads; documents of the format before versions
-/// (``FlowProgressV0``) are converted on reading.
+/// (``FlowProgressV0``) and of format 1 (``FlowProgressV1``) are converted on reading.
 struct FlowProgress: Sendable, Equatable {
     /// The version written with every document. Format 2 moved what methods keep across stages
     /// (a trusted device's checks, a provider's identity waiting, a password reset's due new
@@ -47,7 +47,7 @@ struct FlowProgress: Sendable, Equatable {
     /// What methods keep across the flow's stages, beyond a stage's own state (``ActiveMethod``):
     /// each method's (or method family's) entry in its own form, by its ID — a trusted device's
     /// checks, a provider's identity waiting to be linked, a password reset's new password due.
-    /// Read and written through ``kept(by:as:)`` and ``keep(_:for:)``, with typed accessors in the
+    /// Read and written through ``subscript(kept:initially:)``, with typed accessors in the
     /// methods' folders.
     var methodState: [String: JSONValue] = [:]
 
@@ -284,24 +284,22 @@ extension FlowProgress {
 
     func failures(of method: FlowMethodID) -> Int { failures[method.rawValue] ?? 0 }
 
-    /// What `owner` (a method or a method family) keeps in the flow, in its form; `nil` when it
-    /// keeps nothing, or kept something this release cannot read (the method starts that part
-    /// over).
-    func kept<Value: Decodable>(by owner: FlowMethodID, as type: Value.Type) -> Value? {
-        try? methodState[owner.rawValue]?.decoding(type)
-    }
-
-    /// Keeps `value` for `owner`; `nil` forgets what it kept. What methods keep is plain data
-    /// (strings, numbers, flags, records of them), which always encodes.
-    mutating func keep<Value: Encodable>(_ value: Value?, for owner: FlowMethodID) {
-        guard let value else {
-            methodState[owner.rawValue] = nil
-            return
-        }
-        do {
-            methodState[owner.rawValue] = try JSONValue.encoding(value)
-        } catch {
-            preconditionFailure("A method's flow state is plain data and always encodes: \(error)")
+    /// What `owner` (a method or a method family) keeps in the flow, in its form: `initial` when
+    /// it keeps nothing, or kept something this release cannot read (the method starts that part
+    /// over). Setting `initial` stores nothing. What methods keep is plain data (strings, numbers,
+    /// flags, records of them), which always encodes.
+    subscript<Value: Codable & Equatable>(kept owner: FlowMethodID, initially initial: Value) -> Value {
+        get { (try? methodState[owner.rawValue]?.decoding(Value.self)) ?? initial }
+        set {
+            guard newValue != initial else {
+                methodState[owner.rawValue] = nil
+                return
+            }
+            do {
+                methodState[owner.rawValue] = try JSONValue.encoding(newValue)
+            } catch {
+                preconditionFailure("A method's flow state is plain data and always encodes: \(error)")
+            }
         }
     }
 }

@@ -21,16 +21,16 @@ extension FlowProgress {
     /// The upstream identity waiting in the flow for its completion: the federation family's
     /// state in the flow.
     var pendingFederation: PendingFederation? {
-        get { kept(by: FederationMethod.family.id, as: PendingFederation.self) }
-        set { keep(newValue, for: FederationMethod.family.id) }
+        get { self[kept: FederationMethod.family.id, initially: nil] }
+        set { self[kept: FederationMethod.family.id, initially: nil] = newValue }
     }
 }
 
 extension MethodContext {
     /// The upstream identity waiting in the flow for its completion.
     var pendingFederation: PendingFederation? {
-        get { kept(by: FederationMethod.family.id, as: PendingFederation.self) }
-        set { keep(newValue, for: FederationMethod.family.id) }
+        get { self[kept: FederationMethod.family.id, initially: nil] }
+        set { self[kept: FederationMethod.family.id, initially: nil] = newValue }
     }
 }
 

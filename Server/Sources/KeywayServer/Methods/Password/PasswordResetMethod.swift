@@ -129,8 +129,8 @@ extension FlowProgress {
     /// factor (where one is asked) is given, before the sign-in completes. The reset's state in
     /// the flow.
     var resetsPassword: Bool {
-        get { isSignIn && kept(by: .passwordReset, as: Bool.self) == true }
-        set { keep(newValue && isSignIn ? true : nil, for: .passwordReset) }
+        get { isSignIn && self[kept: .passwordReset, initially: false] }
+        set { self[kept: .passwordReset, initially: false] = newValue && isSignIn }
     }
 }
 
@@ -138,6 +138,6 @@ extension MethodContext {
     /// Whether the sign-in asks for a new password before it completes.
     var resetsPassword: Bool {
         get { context.progress.resetsPassword }
-        set { keep(newValue && context.progress.isSignIn ? true : nil, for: .passwordReset) }
+        set { self[kept: .passwordReset, initially: false] = newValue && context.progress.isSignIn }
     }
 }

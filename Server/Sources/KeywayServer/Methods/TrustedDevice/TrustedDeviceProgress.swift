@@ -32,15 +32,15 @@ struct TrustedDeviceProgress: Sendable, Equatable, Codable {
 extension FlowProgress {
     /// The trusted-device method's state in the flow.
     var trustedDevice: TrustedDeviceProgress {
-        get { kept(by: .trustedDevice, as: TrustedDeviceProgress.self) ?? TrustedDeviceProgress() }
-        set { keep(newValue == TrustedDeviceProgress() ? nil : newValue, for: .trustedDevice) }
+        get { self[kept: .trustedDevice, initially: TrustedDeviceProgress()] }
+        set { self[kept: .trustedDevice, initially: TrustedDeviceProgress()] = newValue }
     }
 }
 
 extension MethodContext {
     /// The trusted-device method's state in the flow.
     var trustedDevice: TrustedDeviceProgress {
-        get { kept(by: .trustedDevice, as: TrustedDeviceProgress.self) ?? TrustedDeviceProgress() }
-        set { keep(newValue == TrustedDeviceProgress() ? nil : newValue, for: .trustedDevice) }
+        get { self[kept: .trustedDevice, initially: TrustedDeviceProgress()] }
+        set { self[kept: .trustedDevice, initially: TrustedDeviceProgress()] = newValue }
     }
 }
