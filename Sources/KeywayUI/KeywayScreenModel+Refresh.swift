@@ -40,9 +40,16 @@
         private func redeem(authCode: Sensitive<String>, codeVerifier: Sensitive<String>, on completed: Screen) async
             -> Screen
         {
+            if let completion = await keyway.flow.completion, completion.authCode == authCode,
+                let saved = completion.tokens
+            {
+                // The SDK saved the sign-in (``CompletedSignIns/saveToSession``).
+                tokens = saved
+                return completed
+            }
             let redeemed: TokenSet
             do {
-                redeemed = try await keyway.exchange(authCode: authCode, codeVerifier: codeVerifier)
+                redeemed = try await keyway.tokens.exchange(authCode: authCode, codeVerifier: codeVerifier)
             } catch {
                 let recoverable = error as? any KeywayRecoverableError
                 let reason = recoverable?.errorDescription ?? String(describing: error)
@@ -59,9 +66,8 @@
             }
             var screen = completed
             tokens = redeemed
-            guard let session else { return screen }
             do throws(SessionError) {
-                try await session.save(redeemed)
+                try await keyway.session.save(redeemed)
             } catch {
                 screen.messages.append(
                     ScreenMessage(

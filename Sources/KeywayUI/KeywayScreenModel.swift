@@ -5,8 +5,9 @@
 
     /// Runs a whole flow as screens: start it, render ``screen``, keep the user's input in
     /// ``values``, and hand each button of the screen to ``perform(_:)``. When the flow completes,
-    /// the model redeems the authorization code (a public application) and saves the tokens in the
-    /// session it was given; ``tokens`` then holds them.
+    /// the user is signed in to the client's ``KeywayClient/session`` (the SDK saved the sign-in,
+    /// or, where ``KeywayOptions/completedSignIns`` hands completions over, the model redeems the
+    /// code and saves it); ``tokens`` then holds the tokens.
     ///
     /// The model is platform-neutral: SwiftUI observes it, and a terminal or a test drives it the
     /// same way.
@@ -17,13 +18,12 @@
         public internal(set) var screen = Screen(kind: .idle, title: "", language: .english)
         /// The input values by input name, as the user types them.
         public var values: [String: String] = [:]
-        /// The tokens of the completed flow, once redeemed (and saved in the session, if any).
+        /// The tokens of the completed flow, once saved in the session.
         public internal(set) var tokens: TokenSet?
         /// The language of the words the screens write themselves (``Screen/language``).
         public let language: ScreenLanguage
 
         @ObservationIgnored let keyway: KeywayClient
-        @ObservationIgnored let session: KeywaySession?
         /// What runs the passkey screens' buttons.
         @ObservationIgnored let passkeyAuthenticator: (any PasskeyAuthenticator)?
         @ObservationIgnored private var started: Start?
@@ -44,8 +44,6 @@
         ///
         /// - Parameters:
         ///   - keyway: The SDK whose ``KeywayClient/flow`` the model runs.
-        ///   - session: Where to save the tokens when the flow completes (`nil`: only ``tokens``),
-        ///     and whose user ``startAccountManagement(account:)`` manages.
         ///   - passkeyAuthenticator: What the passkey screens' buttons ("Create a passkey", "Use a
         ///     passkey") run: ``PlatformPasskeyAuthenticator`` in an app, a
         ///     ``SoftwarePasskeyAuthenticator`` in tests; `nil` where passkeys cannot be used (those
@@ -53,14 +51,13 @@
         ///   - language: The language of the words the screens write themselves (default: the
         ///     app's, ``ScreenLanguage/current``).
         public init(
-            keyway: KeywayClient, session: KeywaySession? = nil,
+            keyway: KeywayClient,
             passkeyAuthenticator: (any PasskeyAuthenticator)? = nil,
             language: ScreenLanguage = .current
         ) {
             self.language = language
             self.screen = Screen(kind: .idle, title: "", language: language)
             self.keyway = keyway
-            self.session = session
             self.passkeyAuthenticator = passkeyAuthenticator
         }
 
@@ -100,20 +97,19 @@
             await refresh()
         }
 
-        /// Starts an account-management flow for the signed-in user of the model's session (see
-        /// ``KeywayClient/startAccountManagement(session:account:)``) and shows its first step.
+        /// Starts an account-management flow for a signed-in account of the client's session (see
+        /// ``KeywaySession/manageAccount(account:codeChallenge:)``) and shows its first step.
         /// When it completes with a new sign-in, the new tokens replace the session's.
         ///
         /// - Parameter account: The account of the session to manage (default: the current one).
         /// - Throws: The ``SessionError`` of reading the session's access token
-        ///   (`noAccessTokenPresent` when nobody is signed in, or the model has no session); the
+        ///   (`noAccessTokenPresent` when nobody is signed in); the
         ///   screen is then back to idle. Every later failure is shown on ``screen``.
         public func startAccountManagement(account: String? = nil) async throws(SessionError) {
-            guard let session else { throw .noAccessTokenPresent }
             started = .accountManagement(account: account)
             showLoading()
             do throws(SessionError) {
-                try await keyway.startAccountManagement(session: session, account: account)
+                try await keyway.session.manageAccount(account: account)
             } catch {
                 screen = Screen(kind: .idle, title: "", language: language)
                 throw error
@@ -121,8 +117,8 @@
             await refresh()
         }
 
-        /// Starts the sign-up that upgrades the guest of the model's session (see
-        /// ``KeywayClient/startGuestUpgrade(session:account:identifier:inviteCode:)``) and shows its
+        /// Starts the sign-up that upgrades a guest of the client's session (see
+        /// ``KeywaySession/upgradeGuest(identifier:inviteCode:options:account:)``) and shows its
         /// first step. The flow runs as any sign-up; when it completes, the account keeps the
         /// guest's user ID and its tokens replace the guest's in the session. When the identifier
         /// belongs to an existing account, the screen is the `accountExists` step: its primary
@@ -136,18 +132,17 @@
         ///   - inviteCode: An invitation code, where sign-up needs one.
         ///   - account: The guest's account in the session (default: the current one).
         /// - Throws: The ``SessionError`` of reading the session's access token
-        ///   (`noAccessTokenPresent` when nobody is signed in, or the model has no session); the
+        ///   (`noAccessTokenPresent` when nobody is signed in); the
         ///   screen is then back to idle. Every later failure (`not_a_guest` for an account that
         ///   signed up already) is shown on ``screen``.
         public func startGuestUpgrade(identifier: String, inviteCode: String? = nil, account: String? = nil)
             async throws(SessionError)
         {
-            guard let session else { throw .noAccessTokenPresent }
             started = .guestUpgrade(identifier: identifier, inviteCode: inviteCode, account: account)
             showLoading()
             do throws(SessionError) {
-                try await keyway.startGuestUpgrade(
-                    session: session, account: account, identifier: identifier, inviteCode: inviteCode)
+                try await keyway.session.upgradeGuest(
+                    identifier: identifier, inviteCode: inviteCode, account: account)
             } catch {
                 screen = Screen(kind: .idle, title: "", language: language)
                 throw error

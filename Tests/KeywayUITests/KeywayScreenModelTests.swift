@@ -156,7 +156,7 @@ struct KeywayScreenModelTests {
         await #expect(throws: SessionError.noAccessTokenPresent) {
             try await KeywayScreenModel(keyway: keyway).startAccountManagement()
         }
-        let model = KeywayScreenModel(keyway: keyway, session: KeywaySession(keyway: keyway, storage: InMemorySecureStorage()))
+        let model = KeywayScreenModel(keyway: keyway)
         await #expect(throws: SessionError.noAccessTokenPresent) { try await model.startAccountManagement() }
         #expect(model.screen.kind == .idle)
     }

@@ -21,7 +21,7 @@ struct AccountCommand: AsyncParsableCommand {
 
     func run() async throws {
         let keyway = try options.makeKeyway()
-        let stored = try options.makeSession(keyway)
+        let stored = keyway.session
         let terminal = Terminal()
         let outcome = await FlowSession.run(
             keyway: keyway, stored: stored, terminal: terminal, server: options.server,

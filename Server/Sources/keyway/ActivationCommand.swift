@@ -87,7 +87,7 @@ struct ActivationCreateCommand: AsyncParsableCommand {
                 pending = try await activation.create(with: credentials, name: deviceName)
             } else {
                 let keyway = try options.makeKeyway(fallbackConfigID: activation.configuration.configID)
-                pending = try await activation.create(signedInWith: try options.makeSession(keyway), keyway: keyway, name: deviceName)
+                pending = try await activation.create(signedInWith: keyway.session, keyway: keyway, name: deviceName)
             }
             terminal.status("Activation \(pending.activationID) created.")
             terminal.status("Fingerprint: \(pending.fingerprint) (check that the server shows the same digits)")
@@ -334,10 +334,8 @@ struct ActivationCodeCommand: AsyncParsableCommand {
     func run() async throws {
         let terminal = Terminal()
         let keyway = try options.makeKeyway()
-        let session = try options.makeSession(keyway)
         try await DeviceCommandSupport.running(terminal: terminal, server: options.server) {
-            guard let token = try await session.accessToken() else { throw SessionError.noAccessTokenPresent }
-            let issued = try await UserActivationCodes(keyway: keyway).create(request, accessToken: token)
+            let issued = try await UserActivationCodes(keyway: keyway).create(request)
             if json {
                 let object: [String: String] = [
                     "activationId": issued.activationID, "activationCode": issued.activationCode,

@@ -50,7 +50,7 @@ struct ApproveCommand: AsyncParsableCommand {
 
     func run() async throws {
         let keyway = try options.makeKeyway()
-        let session = try options.makeSession(keyway)
+        let session = keyway.session
         let terminal = Terminal()
         do {
             guard let identifier = try await DeviceCommandSupport.identifier(explicit: identifier, session: session) else {

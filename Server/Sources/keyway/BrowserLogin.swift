@@ -10,7 +10,7 @@ enum BrowserLogin {
 
     /// Runs the sign-in; `nil` (after saying why on standard error) when it did not complete.
     static func run(
-        keyway: KeywayClient, session: KeywaySession, terminal: Terminal, options: Options
+        keyway: KeywayClient, terminal: Terminal, options: Options
     ) async -> TokenSet? {
         let listener: LoopbackListener
         do {
@@ -26,7 +26,7 @@ enum BrowserLogin {
         var signIn = BrowserSignInOptions(redirectURI: listener.redirectURI, loginHint: options.loginHint)
         if let scope = options.scope { signIn.scope = scope }
         do {
-            return try await keyway.browser.signIn(using: browser, options: signIn, session: session)
+            return try await keyway.browser.signIn(using: browser, options: signIn)
         } catch let error as BrowserSignInError {
             terminal.status(message(for: error))
         } catch let error as KeywayError {

@@ -106,23 +106,15 @@ struct ClientOptions: ParsableArguments {
                 keySource: .keyFile(directory.appendingPathComponent("devices.key")))
             // No name given: the SDK uses the host name.
             let deviceTrust = DeviceTrustOptions(appIdentifier: Self.appIdentifier, storage: storage)
+            // The session, stored encrypted under the state folder: the key in `cli.key` (mode
+            // 0600), the tokens in `cli.kwstore`, one entry per config ID.
+            let sessionStorage = try FileSecureStorage(
+                directory: directory, namespace: "cli", keySource: .keyFile(directory.appendingPathComponent("cli.key")))
             return try KeywayClient(
                 configID: configId, baseURL: url,
                 options: KeywayOptions(
-                    primaryMethodSelectionPolicy: primaryMethodSelectionPolicy, transport: transport, deviceTrust: deviceTrust))
-        } catch {
-            throw ValidationError(String(describing: error))
-        }
-    }
-
-    /// The session of `keyway`, stored encrypted under the state folder: the key in `cli.key`
-    /// (mode 0600), the tokens in `cli.kwstore`, one entry per config ID.
-    func makeSession(_ keyway: KeywayClient) throws -> KeywaySession {
-        let directory = URL(fileURLWithPath: stateDirectory, isDirectory: true)
-        do {
-            let storage = try FileSecureStorage(
-                directory: directory, namespace: "cli", keySource: .keyFile(directory.appendingPathComponent("cli.key")))
-            return KeywaySession(keyway: keyway, storage: storage)
+                    storage: sessionStorage, primaryMethodSelectionPolicy: primaryMethodSelectionPolicy, transport: transport,
+                    deviceTrust: deviceTrust))
         } catch {
             throw ValidationError(String(describing: error))
         }

@@ -32,7 +32,7 @@ struct ListDevicesCommand: AsyncParsableCommand {
 
     func run() async throws {
         let keyway = try options.makeKeyway()
-        let session = try options.makeSession(keyway)
+        let session = keyway.session
         let terminal = Terminal()
         let devices: [TrustedDevice]
         let thisDevice: String?
@@ -91,7 +91,7 @@ struct RevokeDevicesCommand: AsyncParsableCommand {
 
     func run() async throws {
         let keyway = try options.makeKeyway()
-        let session = try options.makeSession(keyway)
+        let session = keyway.session
         let terminal = Terminal()
         do {
             guard try await session.tokens() != nil else { throw SessionError.noAccessTokenPresent }

@@ -38,7 +38,7 @@ final class FlowSession {
         passkeys: SoftwarePasskeyAuthenticator?, passkeyStore: String?
     ) {
         // The terminal's own words are English: so are the screens' (whatever the system's language).
-        model = KeywayScreenModel(keyway: keyway, session: stored, passkeyAuthenticator: passkeys, language: .english)
+        model = KeywayScreenModel(keyway: keyway, passkeyAuthenticator: passkeys, language: .english)
         self.passkeyStore = passkeyStore
         self.terminal = terminal
         self.redirect = redirect

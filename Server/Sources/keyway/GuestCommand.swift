@@ -22,11 +22,9 @@ struct GuestCommand: AsyncParsableCommand {
 
     func run() async throws {
         let keyway = try options.makeKeyway()
-        let stored = try options.makeSession(keyway)
         let terminal = Terminal()
         try await DeviceCommandSupport.running(terminal: terminal, server: options.server) {
-            let tokens = try await keyway.signInAsGuest()
-            try await stored.save(tokens)
+            let tokens = try await keyway.session.signInAsGuest()
             try SignInResult.show(tokens, terminal: terminal, json: json)
             options.rememberServer()
             if !json { terminal.status("Sign up with keyway signup IDENTIFIER to keep this account.") }

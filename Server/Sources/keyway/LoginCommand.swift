@@ -61,11 +61,11 @@ struct LoginCommand: AsyncParsableCommand {
 
     func run() async throws {
         let keyway = try options.makeKeyway(primaryMethodSelectionPolicy: flowOptions.selectMethod.policy)
-        let stored = try options.makeSession(keyway)
+        let stored = keyway.session
         let terminal = Terminal()
         if browser {
             let login = BrowserLogin.Options(openBrowser: !noOpen, timeoutSeconds: timeout, scope: scope, loginHint: identifier)
-            guard let tokens = await BrowserLogin.run(keyway: keyway, session: stored, terminal: terminal, options: login)
+            guard let tokens = await BrowserLogin.run(keyway: keyway, terminal: terminal, options: login)
             else { throw ExitCode.failure }
             try SignInResult.show(tokens, terminal: terminal, json: flowOptions.json)
             options.rememberServer()

@@ -19,7 +19,7 @@ struct TokenCommand: AsyncParsableCommand {
 
     func run() async throws {
         let keyway = try options.makeKeyway()
-        let session = try options.makeSession(keyway)
+        let session = keyway.session
         let terminal = Terminal()
         do {
             guard let token = try await session.accessToken() else { throw SessionError.noAccessTokenPresent }
@@ -42,11 +42,10 @@ struct WhoAmICommand: AsyncParsableCommand {
 
     func run() async throws {
         let keyway = try options.makeKeyway()
-        let session = try options.makeSession(keyway)
+        let session = keyway.session
         let terminal = Terminal()
         do {
-            guard let token = try await session.accessToken() else { throw SessionError.noAccessTokenPresent }
-            let info = try await keyway.userInfo(accessToken: token)
+            let info = try await session.userInfo()
             if info.isAnonymous == true {
                 terminal.output("guest (\(info.subject))")
             } else {
@@ -73,18 +72,10 @@ struct LogoutCommand: AsyncParsableCommand {
 
     func run() async throws {
         let keyway = try options.makeKeyway()
-        let session = try options.makeSession(keyway)
         let terminal = Terminal()
         do {
-            if everywhere {
-                guard let token = try await session.accessToken() else { throw SessionError.noAccessTokenPresent }
-                try await keyway.signOutEverywhere(accessToken: token)
-            }
-            try await session.signOut()
+            try await keyway.session.signOut(scope: everywhere ? .allDevices : .local)
             terminal.status(everywhere ? "Signed out everywhere." : "Signed out.")
-        } catch let error as SessionError {
-            terminal.status("Error: \(error)")
-            throw ExitCode.failure
         } catch {
             terminal.status("Error: \(error)")
             throw ExitCode.failure

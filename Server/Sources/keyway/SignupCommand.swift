@@ -28,7 +28,7 @@ struct SignupCommand: AsyncParsableCommand {
 
     func run() async throws {
         let keyway = try options.makeKeyway(primaryMethodSelectionPolicy: flowOptions.selectMethod.policy)
-        let stored = try options.makeSession(keyway)
+        let stored = keyway.session
         let terminal = Terminal()
         let identifier = identifier
         let inviteCode = inviteCode

@@ -12,13 +12,13 @@ public struct KeywayBrowser: Sendable {
 
     /// Signs the user in through `browser`: makes an ``AuthorizationRequest``, has the browser
     /// open it, checks the callback, redeems the code with the verifier and the redirect URI, and
-    /// saves the tokens in `session` when given.
+    /// saves the tokens in ``KeywayClient/session`` (unless ``KeywayOptions/completedSignIns``
+    /// hands completions over).
     ///
     /// ```swift
     /// let tokens = try await keyway.browser.signIn(
     ///     using: WebAuthenticationBrowserSession { window },
-    ///     options: BrowserSignInOptions(redirectURI: URL(string: "com.example.app:/callback")!),
-    ///     session: session)
+    ///     options: BrowserSignInOptions(redirectURI: URL(string: "com.example.app:/callback")!))
     /// ```
     ///
     /// Emits `signInStarted`, then `signInCompleted` or `signInFailed` (with `via: browser`).
@@ -26,14 +26,13 @@ public struct KeywayBrowser: Sendable {
     /// - Parameters:
     ///   - browser: The browser to run the request in.
     ///   - options: The redirect URI, scopes and hints.
-    ///   - session: Where to save the tokens, or `nil` to only return them.
     /// - Returns: The verified tokens.
     /// - Throws: ``BrowserSignInError`` (cancelled, the server's OAuth error, a callback that fails
     ///   its checks); ``KeywayError`` (the options, discovery, redeeming the code, the ID token);
     ///   ``SessionError`` when the tokens cannot be saved.
     @discardableResult
     public func signIn(
-        using browser: any BrowserSession, options: BrowserSignInOptions, session: KeywaySession? = nil
+        using browser: any BrowserSession, options: BrowserSignInOptions
     ) async throws -> TokenSet {
         let request = try await authorizationRequest(options)
         client.eventBroadcaster.emit(.signInStarted, ["flowType": FlowType.signin.rawValue, "via": "browser"])
@@ -51,13 +50,13 @@ public struct KeywayBrowser: Sendable {
             failed(failure)
             throw failure
         }
-        return try await complete(request, callbackURL: callback, session: session, announced: true)
+        return try await complete(request, callbackURL: callback, announced: true)
     }
 
     /// Makes an authorization request for the server: its issuer and authorization endpoint
     /// from discovery (or ``BrowserSignInOptions/authorizationEndpoint``), and whether its
     /// callbacks must carry `iss`. Open its ``AuthorizationRequest/url`` in a browser, keep it,
-    /// and hand the callback to ``complete(_:callbackURL:session:)``.
+    /// and hand the callback to ``complete(_:callbackURL:)``.
     ///
     /// - Parameter options: The redirect URI, scopes and hints.
     /// - Returns: A request with fresh PKCE, `state` and `nonce`.
@@ -74,26 +73,25 @@ public struct KeywayBrowser: Sendable {
 
     /// Finishes a browser sign-in with its callback: checks it
     /// (``AuthorizationRequest/response(from:)``), redeems the code with the request's verifier and
-    /// redirect URI, verifies the ID token and its `nonce`, and saves the tokens in `session`
-    /// when given.
+    /// redirect URI, verifies the ID token and its `nonce`, and saves the tokens in
+    /// ``KeywayClient/session`` (unless ``KeywayOptions/completedSignIns`` hands completions over).
     ///
     /// - Parameters:
     ///   - request: The request the browser ran.
     ///   - callbackURL: The URL the browser came back to.
-    ///   - session: Where to save the tokens, or `nil` to only return them.
     /// - Returns: The verified tokens.
     /// - Throws: ``BrowserSignInError`` for a callback that fails its checks or carries the
     ///   server's error; ``KeywayError`` from redeeming the code (`oauth` with `invalid_grant`
     ///   for a used or expired code, `invalidIDToken`); ``SessionError`` when saving fails.
     @discardableResult
     public func complete(
-        _ request: AuthorizationRequest, callbackURL: URL, session: KeywaySession? = nil
+        _ request: AuthorizationRequest, callbackURL: URL
     ) async throws -> TokenSet {
-        try await complete(request, callbackURL: callbackURL, session: session, announced: false)
+        try await complete(request, callbackURL: callbackURL, announced: false)
     }
 
     private func complete(
-        _ request: AuthorizationRequest, callbackURL: URL, session: KeywaySession?, announced: Bool
+        _ request: AuthorizationRequest, callbackURL: URL, announced: Bool
     ) async throws -> TokenSet {
         let tokens: TokenSet
         do {
@@ -112,7 +110,7 @@ public struct KeywayBrowser: Sendable {
         var data = ["flowType": FlowType.signin.rawValue, "via": "browser"]
         if let sid = tokens.idToken.sessionID { data["session"] = sid }
         client.eventBroadcaster.emit(.signInCompleted, data)
-        if let session { try await session.save(tokens) }
+        if client.options.completedSignIns == .saveToSession { try await client.session.save(tokens) }
         return tokens
     }
 

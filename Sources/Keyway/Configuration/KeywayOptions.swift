@@ -48,10 +48,29 @@ public struct KeywayOptions: Sendable {
     /// instance; an application whose policy requires it then refuses device enrolment or
     /// DPoP-bound tokens.
     public var appAttest: AppAttestOptions?
+    /// Where ``KeywayClient/session`` keeps the signed-in accounts: the Keychain
+    /// (``KeychainSecureStorage``) by default on Apple platforms, memory elsewhere (use a
+    /// ``FileSecureStorage`` to keep a session across launches on Linux).
+    public var storage: any SecureStorage
+    /// What happens to a completed sign-in: saved in ``KeywayClient/session`` (the default) or
+    /// handed over to the app.
+    public var completedSignIns: CompletedSignIns
+
+    /// The default ``storage``: the Keychain on Apple platforms, memory elsewhere.
+    public static var defaultStorage: any SecureStorage {
+        #if canImport(Security)
+            KeychainSecureStorage()
+        #else
+            InMemorySecureStorage()
+        #endif
+    }
 
     /// Options; every one not given takes its default.
     ///
     /// - Parameters:
+    ///   - storage: Where the session keeps the signed-in accounts; ``defaultStorage`` when `nil`.
+    ///   - completedSignIns: Whether a completed sign-in is saved in the session (the default) or
+    ///     handed over.
     ///   - relyingParty: Sent as `X-Keyway-Relying-Party`; `nil` sends nothing.
     ///   - primaryMethodSelectionPolicy: How the primary method is chosen;
     ///     ``PrimaryMethodSelectionPolicy/manual`` by default.
@@ -67,6 +86,7 @@ public struct KeywayOptions: Sendable {
     ///   - autoPollApprovals: Whether the SDK polls an approval prompt itself.
     ///   - appAttest: App Attest; `nil` never attests.
     public init(
+        storage: (any SecureStorage)? = nil, completedSignIns: CompletedSignIns = .saveToSession,
         relyingParty: String? = nil, primaryMethodSelectionPolicy: PrimaryMethodSelectionPolicy = .manual,
         transport: any HTTPTransport = URLSessionTransport(), clock: any KeywayClock = SystemKeywayClock(),
         random: any KeywayRandom = SystemKeywayRandom(), dpopKey: (any DeviceKey)? = nil,
@@ -74,6 +94,8 @@ public struct KeywayOptions: Sendable {
         requestInterceptors: [RequestInterceptor] = [], deviceTrust: DeviceTrustOptions? = nil,
         autoPollApprovals: Bool = true, appAttest: AppAttestOptions? = nil
     ) {
+        self.storage = storage ?? Self.defaultStorage
+        self.completedSignIns = completedSignIns
         self.appAttest = appAttest
         self.deviceTrust = deviceTrust
         self.autoPollApprovals = autoPollApprovals

@@ -9,6 +9,9 @@ extension ProblemCode {
     public static let noActiveFlow = ProblemCode(rawValue: "no_active_flow")
     /// The current step offers no such action (SDK-side code).
     public static let actionUnavailable = ProblemCode(rawValue: "action_unavailable")
+    /// The flow completed, but its code could not be redeemed or its tokens could not be saved
+    /// in ``KeywayClient/session`` (SDK-side code; the message says why). Nothing was saved.
+    public static let signInNotSaved = ProblemCode(rawValue: "sign_in_not_saved")
 }
 
 extension ProblemCode {

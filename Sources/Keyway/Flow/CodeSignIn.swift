@@ -52,8 +52,8 @@ extension KeywayClient {
 
     /// Checks the code ``sendSignInCode(to:options:)`` sent, completes the sign-in and redeems its
     /// authorization code in the app (a public application; a confidential one redeems it on its
-    /// backend, see ``KeywayFlow``). Save the tokens in a ``KeywaySession`` to keep the user
-    /// signed in.
+    /// backend, see ``KeywayFlow``). The tokens are saved in ``session`` unless
+    /// ``KeywayOptions/completedSignIns`` hands completions over.
     ///
     /// - Parameter code: The code the user typed (spaces around it are ignored).
     /// - Returns: The verified tokens.
@@ -62,6 +62,7 @@ extension KeywayClient {
     ///   code (`code_expired`), too many attempts (`too_many_attempts`, `restartFlow`), or
     ///   `unhandled_step` when the server asks for more than the code; or the ``KeywayError`` of
     ///   redeeming the code.
+    @discardableResult
     public func verifySignInCode(_ code: String) async throws -> TokenSet {
         guard case .enterCode? = flow.currentPrompt?.prompt else {
             throw FlowError(
@@ -72,14 +73,17 @@ extension KeywayClient {
         guard case .completed(_, let authCode, _, let codeVerifier?, _) = flow.currentUpdate else {
             throw Self.flowError(flow.currentUpdate)
         }
-        return try await exchange(authCode: authCode, codeVerifier: codeVerifier)
+        if let saved = await flow.driver.savedTokens(for: authCode) { return saved }
+        return try await tokens.exchange(authCode: authCode, codeVerifier: codeVerifier)
     }
 
     /// Signs a user in with a one-time code in one call: sends the code, asks `code` for what the
-    /// user typed, and asks again after a wrong code while attempts are left.
+    /// user typed, and asks again after a wrong code while attempts are left. The user is then the
+    /// current account of ``session`` (unless ``KeywayOptions/completedSignIns`` hands completions
+    /// over).
     ///
     /// ```swift
-    /// let tokens = try await keyway.signIn(withCodeSentTo: "ada@example.com") { sent in
+    /// try await keyway.signIn(withCodeSentTo: "ada@example.com") { sent in
     ///     await askUser("Enter the \(sent.codeLength)-digit code sent to \(sent.destination)")
     /// }
     /// ```
@@ -92,6 +96,7 @@ extension KeywayClient {
     /// - Returns: The verified tokens.
     /// - Throws: What ``sendSignInCode(to:options:)`` and ``verifySignInCode(_:)`` throw (a wrong code
     ///   only once no attempt is left), or what `code` throws.
+    @discardableResult
     public func signIn(
         withCodeSentTo identifier: String, options: FlowStartOptions = FlowStartOptions(),
         code: @Sendable (SignInCode) async throws -> String

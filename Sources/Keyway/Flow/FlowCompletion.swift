@@ -28,6 +28,9 @@ public struct FlowCompletion: Sendable, Equatable {
     public var newUser: Bool?
     /// The completion's metadata (trace ID).
     public var meta: Meta
+    /// The tokens saved in ``KeywayClient/session`` for this completion
+    /// (``CompletedSignIns/saveToSession``); `nil` when the completion was handed over.
+    public internal(set) var tokens: TokenSet?
 
     /// A completion with the given values.
     ///

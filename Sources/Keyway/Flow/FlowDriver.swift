@@ -35,6 +35,10 @@ actor FlowDriver {
     /// The latest completion, kept until the next one: redeeming its code finds its nonce and
     /// redirect URI here.
     private(set) var completion: FlowCompletion?
+    /// Redeems a completion's code and saves its tokens in the client's session
+    /// (``CompletedSignIns/saveToSession``); `nil` hands completions over.
+    typealias CompletionSaver = @Sendable (FlowCompletion) async throws -> TokenSet
+    nonisolated let completionSaver = LockedState<CompletionSaver?>(nil)
     /// A refused answer spent the step's challenge and the step could not be read again: the
     /// next answer that needs the step's options reads it first.
     private var stepIsStale = false
@@ -62,6 +66,28 @@ actor FlowDriver {
     }
 
     var currentStep: Step? { step }
+
+    /// The tokens saved in the session for the completion of `authCode`, when they were.
+    func savedTokens(for authCode: Sensitive<String>) -> TokenSet? {
+        completion(for: authCode)?.tokens
+    }
+
+    /// A completion whose code could not be redeemed or whose tokens could not be saved: the
+    /// flow ends in an error, and nothing was saved.
+    private func failSaving(_ completed: FlowCompletion, because error: any Error, flowId: String, meta: Meta) async {
+        let reason = (error as? KeywayError)?.description ?? (error as? SessionError)?.description ?? "\(error)"
+        logger.log(.warning, .flow, "the completed sign-in was not saved: \(reason)", ["flow": .plain(flowId)])
+        var data = ["code": ProblemCode.signInNotSaved.rawValue, "action": ProblemAction.restartFlow.rawValue]
+        if let flowType { data["flowType"] = flowType.rawValue }
+        await clear()
+        events.emit(.signInFailed, data)
+        broadcaster.emit(
+            .error(
+                code: .signInNotSaved, action: .restartFlow,
+                message: "The sign-in completed but could not be saved: \(reason)", retryable: false, details: nil,
+                meta: meta),
+            endingFlow: true)
+    }
 
     /// The latest completion when its code is `authCode`.
     func completion(for authCode: Sensitive<String>) -> FlowCompletion? {
@@ -341,10 +367,23 @@ actor FlowDriver {
                         endingFlow: true)
                     return
                 }
-                completion = FlowCompletion(
+                let completed = FlowCompletion(
                     session: payload.session, authCode: payload.authCode, expiresAt: payload.expiresAt,
                     codeVerifier: verifier, nonce: sent.nonce, redirectURI: sent.redirectURI, scope: sent.scope,
                     state: payload.state, newUser: payload.newUser, meta: newStep.meta)
+                completion = completed
+                if verifier != nil, let saver = completionSaver.withLock({ $0 }) {
+                    let generation = self.generation
+                    do {
+                        let saved = try await saver(completed)
+                        guard generation == self.generation else { return }
+                        completion?.tokens = saved
+                    } catch {
+                        guard generation == self.generation else { return }
+                        await failSaving(completed, because: error, flowId: newStep.flowId, meta: newStep.meta)
+                        return
+                    }
+                }
                 var data = ["flowId": newStep.flowId, "session": payload.session]
                 if let flowType { data["flowType"] = flowType.rawValue }
                 if let newUser = payload.newUser {

@@ -38,7 +38,7 @@ public enum UserProfileError: Error, Equatable, Sendable, CustomStringConvertibl
 /// ```
 public struct KeywayUserProfile: Sendable {
     let session: KeywaySession
-    let keyway: KeywayClient
+    let keyway: SessionClient
 
     /// The profile, encrypted fields opened.
     ///
@@ -141,7 +141,7 @@ public struct KeywayUserProfile: Sendable {
 
     private func read() async throws -> (UserProfileDocument, String) {
         guard let token = try await session.accessToken() else { throw SessionError.noAccessTokenPresent }
-        let document = try await keyway.profile(accessToken: token)
+        let document = try await keyway.tokenClient.profile(accessToken: token)
         return (document, document.subject)
     }
 

@@ -1,4 +1,8 @@
 import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 import KeywayProtocol
 
 /// The signed-in account's own calls, made with the session's access token — refreshed first when
@@ -14,14 +18,14 @@ import KeywayProtocol
 /// Each call takes an optional `account` (a user ID of ``accounts()``; `nil` for the current
 /// one) and throws ``SessionError/noAccessTokenPresent`` when nobody is signed in.
 extension KeywaySession {
-    /// The user's claims from the OpenID Connect UserInfo endpoint (``KeywayClient/userInfo(accessToken:)``).
+    /// The user's claims from the OpenID Connect UserInfo endpoint.
     ///
     /// - Parameter account: The account; `nil` for the current one.
     /// - Returns: The subject and the claims of the token's scopes.
     /// - Throws: ``SessionError`` or ``KeywayError``.
     public func userInfo(account: String? = nil) async throws -> UserInfo {
-        let keyway = self.keyway
-        return try await withAccessToken(account) { try await keyway.userInfo(accessToken: $0) }
+        let client = self.keyway.tokenClient
+        return try await withAccessToken(account) { try await client.userInfo(accessToken: $0) }
     }
 
     /// The user's profile (`GET /v1/me`) with the project's field schema.
@@ -30,12 +34,12 @@ extension KeywaySession {
     /// - Returns: The profile and its schema.
     /// - Throws: ``SessionError`` or ``KeywayError``.
     public func profile(account: String? = nil) async throws -> UserProfileDocument {
-        let keyway = self.keyway
-        return try await withAccessToken(account) { try await keyway.profile(accessToken: $0) }
+        let client = self.keyway.tokenClient
+        return try await withAccessToken(account) { try await client.profile(accessToken: $0) }
     }
 
     /// Changes profile fields (a merge patch: `nil` removes a field) and returns the saved
-    /// profile; invalid fields save nothing (``KeywayClient/updateProfile(accessToken:changes:)``).
+    /// profile; invalid fields save nothing.
     ///
     /// - Parameters:
     ///   - changes: The fields to set, and `nil` for those to remove.
@@ -45,8 +49,8 @@ extension KeywaySession {
     public func updateProfile(_ changes: [String: ProfileValue?], account: String? = nil) async throws
         -> UserProfileDocument
     {
-        let keyway = self.keyway
-        return try await withAccessToken(account) { try await keyway.updateProfile(accessToken: $0, changes: changes) }
+        let client = self.keyway
+        return try await withAccessToken(account) { try await client.updateProfile(accessToken: $0, changes: changes) }
     }
 
     /// The user's trusted devices in this application (`GET /v1/me/devices`).
@@ -55,8 +59,8 @@ extension KeywaySession {
     /// - Returns: The trusted devices.
     /// - Throws: ``SessionError`` or ``KeywayError``.
     public func trustedDevices(account: String? = nil) async throws -> [TrustedDevice] {
-        let keyway = self.keyway
-        return try await withAccessToken(account) { try await keyway.trustedDevices(accessToken: $0) }
+        let client = self.keyway.tokenClient
+        return try await withAccessToken(account) { try await client.trustedDevices(accessToken: $0) }
     }
 
     /// Stops trusting one of the user's devices: its next sign-in asks for the second factor.
@@ -66,8 +70,8 @@ extension KeywaySession {
     ///   - account: The account; `nil` for the current one.
     /// - Throws: ``SessionError``, or ``KeywayError/problem(_:)`` (`not_found`) for an unknown device.
     public func revokeTrustedDevice(id: String, account: String? = nil) async throws {
-        let keyway = self.keyway
-        try await withAccessToken(account) { try await keyway.revokeTrustedDevice(id: id, accessToken: $0) }
+        let client = self.keyway.tokenClient
+        try await withAccessToken(account) { try await client.revokeTrustedDevice(id: id, accessToken: $0) }
     }
 
     /// Stops trusting every device of the user in this application.
@@ -75,8 +79,30 @@ extension KeywaySession {
     /// - Parameter account: The account; `nil` for the current one.
     /// - Throws: ``SessionError`` or ``KeywayError``.
     public func revokeAllTrustedDevices(account: String? = nil) async throws {
-        let keyway = self.keyway
-        try await withAccessToken(account) { try await keyway.revokeAllTrustedDevices(accessToken: $0) }
+        let client = self.keyway.tokenClient
+        try await withAccessToken(account) { try await client.revokeAllTrustedDevices(accessToken: $0) }
+    }
+
+    /// Adds an account's access token to a request for the app's own API: `Authorization:
+    /// Bearer …`, or for a DPoP-bound token `Authorization: DPoP …` with a fresh `DPoP` proof for
+    /// the request's method and URL, bound to the token (`ath`). The token is refreshed first when
+    /// it is about to expire. When the API answers `401` with a `DPoP-Nonce` header, build the
+    /// request again with that `dpopNonce`.
+    ///
+    /// - Parameters:
+    ///   - request: The request to the app's API, with its absolute URL and method.
+    ///   - dpopNonce: The nonce the API asked for in `DPoP-Nonce`, on a retry.
+    ///   - account: The account; `nil` for the current one.
+    /// - Returns: The request with its `Authorization` (and `DPoP`) headers.
+    /// - Throws: ``SessionError`` (``SessionError/noAccessTokenPresent`` when nobody is signed
+    ///   in), or ``KeywayError/invalidConfiguration(_:)`` for a request without a URL, a malformed
+    ///   nonce, or a bound token without ``KeywayOptions/dpopKey``.
+    public func authorizedRequest(_ request: URLRequest, dpopNonce: String? = nil, account: String? = nil)
+        async throws -> URLRequest
+    {
+        guard let token = try await accessToken(account: account) else { throw SessionError.noAccessTokenPresent }
+        return try await KeywayClient.authorizedRequest(
+            request, accessToken: token, dpopNonce: dpopNonce, tokenClient: keyway.tokenClient)
     }
 
     /// Runs `call` with a valid access token of `account`; when the server answers `401` (the

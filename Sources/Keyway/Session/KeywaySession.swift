@@ -92,7 +92,8 @@ public actor KeywaySession {
         var accounts: [String] = []
     }
 
-    let keyway: KeywayClient
+    /// What the session uses of its SDK instance.
+    let keyway: SessionClient
     let storage: any SecureStorage
     private let refreshSkew: TimeInterval
     private let retryPolicy: RetryPolicy
@@ -171,6 +172,16 @@ public actor KeywaySession {
     ///     token endpoint (public applications).
     public init(
         keyway: KeywayClient, storage: any SecureStorage, refreshSkew: TimeInterval = 60,
+        retryPolicy: RetryPolicy = RetryPolicy(), statePollInterval: Duration? = nil, refresher: Refresher? = nil
+    ) {
+        self.init(
+            client: SessionClient(keyway), storage: storage, refreshSkew: refreshSkew, retryPolicy: retryPolicy,
+            statePollInterval: statePollInterval, refresher: refresher)
+    }
+
+    /// A session of the client `client` describes (the client's own ``KeywayClient/session``).
+    init(
+        client keyway: SessionClient, storage: any SecureStorage, refreshSkew: TimeInterval = 60,
         retryPolicy: RetryPolicy = RetryPolicy(), statePollInterval: Duration? = nil, refresher: Refresher? = nil
     ) {
         self.refresher = refresher
@@ -267,20 +278,24 @@ public actor KeywaySession {
     /// - Parameter response: The token response the backend handed over.
     /// - Throws: The ``KeywayError`` of verifying it, or a ``SessionError`` of saving it.
     public func save(_ response: TokenResponse) async throws {
-        try await save(try await keyway.verify(response))
+        try await save(try await keyway.tokenClient.verify(response))
     }
 
-    /// Signs in as a guest (``KeywayClient/signInAsGuest()``) and saves the guest's tokens like
-    /// ``save(_:)``: the guest becomes the current account.
+    /// Signs in as a guest and saves the guest's tokens like ``save(_:)``: the guest becomes the
+    /// current account. `POST /v1/guests` makes a new user without an identifier (where the
+    /// application's policy allows guests) and answers its tokens, verified as a code
+    /// redemption's are; the ID token and the access token carry `"is_anonymous": true`. A guest
+    /// can have a profile and devices like any user; ``upgradeGuest(identifier:inviteCode:options:account:)``
+    /// makes it a full account with the same user ID.
     ///
-    /// - Returns: The saved entry (``Tokens/isAnonymous`` is `true`).
+    /// - Returns: The saved tokens (``IDTokenClaims/isAnonymous`` is `true`).
     /// - Throws: The ``KeywayError`` of the request (`guests_disabled`, `rate_limited` with a
     ///   wait), or a ``SessionError`` of saving.
     @discardableResult
-    public func signInAsGuest() async throws -> Tokens {
-        let tokens = try await keyway.signInAsGuest()
+    public func signInAsGuest() async throws -> TokenSet {
+        let tokens = try await keyway.tokenClient.signInAsGuest()
         try await save(tokens)
-        return Tokens(tokens)
+        return tokens
     }
 
     /// The signed-in accounts (user IDs), in the order they were added.
@@ -391,7 +406,7 @@ public actor KeywaySession {
         if scope == .allDevices {
             guard let token = try await accessToken(account: account) else { throw .noAccessTokenPresent }
             do {
-                try await keyway.signOutEverywhere(accessToken: token)
+                try await keyway.tokenClient.signOutEverywhere(accessToken: token)
             } catch let error as KeywayError {
                 if case .networkFailure(let why) = error { throw .networkConnectionFailure(why) }
                 throw .serverError(error.description)
@@ -400,7 +415,7 @@ public actor KeywaySession {
             }
         }
         if let refreshToken = try await tokens(account: account)?.refreshToken {
-            try? await keyway.revoke(token: refreshToken)
+            try? await keyway.tokenClient.revoke(token: refreshToken)
         }
         try await remove(account)
         keyway.eventBroadcaster.emit(.signedOut, ["account": account, "reason": "user"])
@@ -516,9 +531,9 @@ public actor KeywaySession {
             do {
                 let next: Tokens
                 if let refresher {
-                    next = Tokens(try await keyway.verify(try await refresher(refreshToken)))
+                    next = Tokens(try await keyway.tokenClient.verify(try await refresher(refreshToken)))
                 } else {
-                    next = Tokens(try await keyway.refresh(refreshToken: refreshToken))
+                    next = Tokens(try await keyway.tokenClient.refresh(refreshToken: refreshToken))
                 }
                 guard next.subject == current.subject else {
                     throw SessionError.serverError("The refreshed tokens belong to another user.")

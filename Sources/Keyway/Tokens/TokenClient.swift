@@ -5,7 +5,7 @@ import KeywayProtocol
 
 /// The SDK-managed code exchange for public applications, and OpenID metadata caching.
 actor TokenClient {
-    private let server: ServerURL
+    let server: ServerURL
     private let configId: String
     private let options: KeywayOptions
     private var discovery: DiscoveryDocument?

@@ -77,15 +77,25 @@ public struct UserActivationCodes: Sendable {
         self.keyway = keyway
     }
 
-    /// Makes an activation code for another device of the token's user.
+    /// Makes an activation code for another device of a signed-in account of the client's
+    /// ``KeywayClient/session``, with the account's access token.
     ///
     /// - Parameters:
     ///   - request: The code's settings.
-    ///   - accessToken: A valid access token of the user.
+    ///   - account: The account; `nil` for the current one.
     /// - Returns: The code, its signature and its QR text.
-    /// - Throws: ``KeywayError``: `problem` (the server's refusal), `oauth` (a rejected token),
+    /// - Throws: ``SessionError`` (``SessionError/noAccessTokenPresent`` when nobody is signed
+    ///   in), or ``KeywayError``: `problem` (the server's refusal), `oauth` (a rejected token),
     ///   `networkFailure`, `invalidResponse`.
-    public func create(_ request: ActivationCodeRequest, accessToken: Sensitive<String>) async throws -> UserActivationCode {
+    public func create(_ request: ActivationCodeRequest, account: String? = nil) async throws -> UserActivationCode {
+        guard let accessToken = try await keyway.session.accessToken(account: account, throwIfMissing: true) else {
+            throw SessionError.noAccessTokenPresent
+        }
+        return try await create(request, accessToken: accessToken)
+    }
+
+    /// Makes an activation code with a given access token of the user.
+    package func create(_ request: ActivationCodeRequest, accessToken: Sensitive<String>) async throws -> UserActivationCode {
         let url = keyway.server.appending(path: "/v1/user/activations")
         var urlRequest = URLRequest(url: url)
         urlRequest.httpMethod = "POST"

@@ -10,13 +10,11 @@ func snippet_GettingStarted_1(
     keyway: KeywayClient, session: KeywaySession, storage: any SecureStorage, serverURL: URL, email: String, authCode: Sensitive<String>, codeVerifier: Sensitive<String>, token: Sensitive<String>, request: URLRequest, action: Action, link: Link, scannedText: String, legacyIDToken: String, configId: String, url: URL, folder: URL, activation: DeviceActivation
 ) async throws {
     let keyway = try KeywayClient(configID: "cfg_…", baseURL: URL(string: "https://auth.example.com")!)
-    let session = KeywaySession(keyway: keyway, storage: InMemorySecureStorage())
 
-    let tokens = try await keyway.signIn(withCodeSentTo: "ada@example.com") { sent in
+    let tokens: TokenSet = try await keyway.signIn(withCodeSentTo: "ada@example.com") { sent in
         await askUser("Enter the \(sent.codeLength)-digit code sent to \(sent.destination)")
     }
-    try await session.save(tokens)
+    print(tokens.idToken.subject, try await keyway.session.currentAccount() ?? "")   // saved in keyway.session
     _ = keyway
-    _ = session
     _ = tokens
 }

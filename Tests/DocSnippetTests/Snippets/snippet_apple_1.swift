@@ -13,14 +13,14 @@ import SwiftUI
 
 @MainActor
 struct SignInButton: View {
-    let model: KeywayScreenModel          // KeywayScreenModel(keyway: keyway, session: session), made once
+    let model: KeywayScreenModel          // KeywayScreenModel(keyway: keyway), made once
     @State private var signingIn = false
 
     var body: some View {
         Button("Sign in") { signingIn = true }
             .sheet(isPresented: $signingIn) {
                 KeywaySignInView(model: model, theme: KeywayTheme(accentColor: .indigo)) { _ in
-                    signingIn = false                  // the tokens are saved in the model's session
+                    signingIn = false                  // the tokens are saved in keyway.session
                 }
             }
     }

@@ -12,9 +12,9 @@ func snippet_apple_2(
 ) async throws {
 
     @MainActor
-    func makeModels(keyway: KeywayClient, session: KeywaySession) -> [KeywayScreenModel] {
-        let inTheAppsLanguage = KeywayScreenModel(keyway: keyway, session: session)
-        let inGerman = KeywayScreenModel(keyway: keyway, session: session, language: ScreenLanguage("de-AT"))
+    func makeModels(keyway: KeywayClient) -> [KeywayScreenModel] {
+        let inTheAppsLanguage = KeywayScreenModel(keyway: keyway)
+        let inGerman = KeywayScreenModel(keyway: keyway, language: ScreenLanguage("de-AT"))
         return [inTheAppsLanguage, inGerman]
     }
 }

@@ -11,21 +11,21 @@ func snippet_sdk_1(
 ) async throws {
     // Sources/MyApp/main.swift
 
-    let keyway = try KeywayClient(configID: "cfg_dev", baseURL: URL(string: "http://127.0.0.1:8080")!)
-    let folder = URL(fileURLWithPath: ".myapp", isDirectory: true)   // in an iOS app: KeychainSecureStorage()
+    let folder = URL(fileURLWithPath: ".myapp", isDirectory: true)   // an iOS app leaves storage out: the Keychain
     let storage = try FileSecureStorage(directory: folder, namespace: "session", keySource: .keyFile(folder.appending(path: "key")))
-    let session = KeywaySession(keyway: keyway, storage: storage)   // kept across launches, encrypted
-    if (try? await session.accessToken()) == nil {   // nobody signed in yet, or the session ended
-        try await session.save(try await keyway.signIn(withCodeSentTo: "you@example.com") { sent in
+    let options = KeywayOptions(storage: storage)   // the session is kept there, encrypted, across launches
+    let keyway = try KeywayClient(configID: "cfg_dev", baseURL: URL(string: "http://127.0.0.1:8080")!, options: options)
+    if (try? await keyway.session.accessToken()) == nil {   // nobody signed in yet, or the session ended
+        try await keyway.signIn(withCodeSentTo: "you@example.com") { sent in   // saved in keyway.session
             print("Enter the \(sent.codeLength)-digit code sent to \(sent.destination):")
             return readLine() ?? ""
-        })
+        }
     }
-    let me = try await session.userInfo()   // UserInfo: subject, email…
+    let me = try await keyway.session.userInfo()   // UserInfo: subject, email…
     print("Signed in as \(me.email ?? me.subject).")
-    _ = keyway
     _ = folder
     _ = storage
-    _ = session
+    _ = options
+    _ = keyway
     _ = me
 }

@@ -9,6 +9,5 @@ import FoundationNetworking
 func snippet_sdk_10(
     keyway: KeywayClient, session: KeywaySession, storage: any SecureStorage, serverURL: URL, email: String, authCode: Sensitive<String>, codeVerifier: Sensitive<String>, token: Sensitive<String>, request: URLRequest, action: Action, link: Link, scannedText: String, legacyIDToken: String, configId: String, url: URL, folder: URL, activation: DeviceActivation
 ) async throws {
-    try await keyway.startGuestUpgrade(session: session, identifier: "ada@example.com")
-    // or: await keyway.startGuestUpgrade(accessToken: token, identifier: "ada@example.com")
+    try await keyway.session.upgradeGuest(identifier: "ada@example.com")   // the current account, a guest
 }

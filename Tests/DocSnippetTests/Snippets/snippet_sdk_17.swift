@@ -12,8 +12,8 @@ func snippet_sdk_17(
 ) async throws {
 
     @MainActor
-    func signInWithScreens(keyway: KeywayClient, session: KeywaySession) async {
-        let model = KeywayScreenModel(keyway: keyway, session: session)
+    func signInWithScreens(keyway: KeywayClient) async {
+        let model = KeywayScreenModel(keyway: keyway)   // the sign-in is saved in keyway.session
         await model.start(identifier: "ada@example.com")
         while model.screen.kind != .completed, let submit = model.screen.primaryAction {
             for input in model.screen.inputs {

@@ -9,7 +9,7 @@ import FoundationNetworking
 func snippet_sdk_19(
     keyway: KeywayClient, session: KeywaySession, storage: any SecureStorage, serverURL: URL, email: String, authCode: Sensitive<String>, codeVerifier: Sensitive<String>, token: Sensitive<String>, request: URLRequest, action: Action, link: Link, scannedText: String, legacyIDToken: String, configId: String, url: URL, folder: URL, activation: DeviceActivation
 ) async throws {
-    let tokens = try await keyway.exchange(authCode: authCode, codeVerifier: codeVerifier)
+    let tokens: TokenSet = try await keyway.tokens.exchange(authCode: authCode, codeVerifier: codeVerifier)
     print(tokens.idToken.subject)          // the user ID
     print(tokens.idToken.email ?? "")      // an optional: users signed up by phone have none
     print(tokens.accessTokenExpiresAt)

@@ -9,7 +9,7 @@ import FoundationNetworking
 func snippet_sdk_20(
     keyway: KeywayClient, session: KeywaySession, storage: any SecureStorage, serverURL: URL, email: String, authCode: Sensitive<String>, codeVerifier: Sensitive<String>, token: Sensitive<String>, request: URLRequest, action: Action, link: Link, scannedText: String, legacyIDToken: String, configId: String, url: URL, folder: URL, activation: DeviceActivation
 ) async throws {
-    let tokens = try await keyway.exchange(externalToken: Sensitive(legacyIDToken), type: .idToken)
-    try await session.save(tokens)
+    let tokens: TokenSet = try await keyway.tokens.exchange(externalToken: Sensitive(legacyIDToken), type: .idToken)
+    try await keyway.session.save(tokens)   // keep the user signed in
     _ = tokens
 }

@@ -11,11 +11,11 @@ import AuthenticationServices
 
 
 @MainActor
-func signInWithTheBrowser(keyway: KeywayClient, session: KeywaySession, window: ASPresentationAnchor) async {
+func signInWithTheBrowser(keyway: KeywayClient, window: ASPresentationAnchor) async {
     let browser = WebAuthenticationBrowserSession { window }      // the window to present over
     let options = BrowserSignInOptions(redirectURI: URL(string: "com.example.app:/callback")!)
     do {
-        let tokens = try await keyway.browser.signIn(using: browser, options: options, session: session)
+        let tokens = try await keyway.browser.signIn(using: browser, options: options)   // saved in keyway.session
         print(tokens.idToken.subject)
     } catch BrowserSignInError.cancelled {
         // the user closed the sheet

@@ -14,7 +14,7 @@ func snippet_sdk_22(
                              prompt: [.login], loginHint: "ada@example.com", maxAge: 3600, uiLocales: ["fr", "en"]))
     print(request.url)   // open it in a browser; keep `request` (it holds the PKCE verifier)
     // later, with the URL the browser came back to (`url` here):
-    let tokens = try await keyway.browser.complete(request, callbackURL: url, session: session)
+    let tokens = try await keyway.browser.complete(request, callbackURL: url)   // saved in keyway.session
     print(tokens.idToken.nonce ?? "")
     _ = request
     _ = tokens

@@ -9,11 +9,11 @@ import FoundationNetworking
 func snippet_sdk_23(
     keyway: KeywayClient, session: KeywaySession, storage: any SecureStorage, serverURL: URL, email: String, authCode: Sensitive<String>, codeVerifier: Sensitive<String>, token: Sensitive<String>, request: URLRequest, action: Action, link: Link, scannedText: String, legacyIDToken: String, configId: String, url: URL, folder: URL, activation: DeviceActivation
 ) async throws {
-    let session = KeywaySession(keyway: keyway, storage: storage)
-    try await session.save(try await keyway.exchange(authCode: authCode, codeVerifier: codeVerifier))
+    let tokens: TokenSet = try await keyway.tokens.exchange(authCode: authCode, codeVerifier: codeVerifier)
+    try await keyway.session.save(tokens)   // only with completedSignIns: .handOver
 
-    if let accessToken = try await session.accessToken() {   // Sensitive<String>?, nil when signed out
-        print(accessToken)                                  // masked; accessToken.revealed to send it
+    if let accessToken = try await keyway.session.accessToken() {   // Sensitive<String>?, nil when signed out
+        print(accessToken)                                         // masked; accessToken.revealed to send it
     }
-    _ = session
+    _ = tokens
 }

@@ -40,7 +40,7 @@ func snippet_sdk_4(
             // Redeem it in the app: `exchange` takes the whole completion (code, verifier, redirect
             // URI, nonce) and verifies the ID token…
             if let completion = await keyway.flow.completion {
-                let tokens = try await keyway.exchange(completion)
+                let tokens = try await keyway.tokens.exchange(completion)
                 print(tokens.idToken.subject)
             }
             // …or send authCode (and codeVerifier, when the SDK generated it) to your backend.

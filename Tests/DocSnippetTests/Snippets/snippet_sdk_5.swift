@@ -10,8 +10,8 @@ func snippet_sdk_5(
     keyway: KeywayClient, session: KeywaySession, storage: any SecureStorage, serverURL: URL, email: String, authCode: Sensitive<String>, codeVerifier: Sensitive<String>, token: Sensitive<String>, request: URLRequest, action: Action, link: Link, scannedText: String, legacyIDToken: String, configId: String, url: URL, folder: URL, activation: DeviceActivation
 ) async throws {
     do {
-        let tokens = try await keyway.verifySignInCode("520690")   // FlowError, or KeywayError
-        try await session.save(tokens)                              // SessionError
+        let tokens: TokenSet = try await keyway.verifySignInCode("520690")   // saved in keyway.session
+        print("Signed in as", tokens.idToken.subject)   // FlowError, KeywayError or SessionError above
     } catch let error as any KeywayRecoverableError {
         switch error.recovery {
         case .retry: print("Try again:", error.localizedDescription)

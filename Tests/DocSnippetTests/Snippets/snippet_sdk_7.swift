@@ -17,7 +17,7 @@ func snippet_sdk_7(
     // … answer the prompts; once the update is .completed:
     if let completion = await keyway.flow.completion {
         print(completion.state ?? "")                            // "cart-42", checked by the SDK
-        let tokens = try await keyway.exchange(completion)       // redirect_uri repeated, nonce checked
+        let tokens = try await keyway.tokens.exchange(completion)       // redirect_uri repeated, nonce checked
         print(tokens.idToken.nonce ?? "")
     }
     _ = options

@@ -9,7 +9,5 @@ import FoundationNetworking
 func snippet_sdk_8(
     keyway: KeywayClient, session: KeywaySession, storage: any SecureStorage, serverURL: URL, email: String, authCode: Sensitive<String>, codeVerifier: Sensitive<String>, token: Sensitive<String>, request: URLRequest, action: Action, link: Link, scannedText: String, legacyIDToken: String, configId: String, url: URL, folder: URL, activation: DeviceActivation
 ) async throws {
-    try await keyway.startAccountManagement(session: session)   // the current account of a KeywaySession
-    // or, with a token you hold:
-    await keyway.startAccountManagement(accessToken: token, identifier: "ada@example.com")
+    try await keyway.session.manageAccount()   // the current account; manageAccount(account:) for another
 }

@@ -21,10 +21,10 @@ struct BrowserSignInTests {
     @Test func signsInAndSavesTheSession() async throws {
         let provider = ScriptedProvider()
         provider.serveMetadata()
-        let keyway = try provider.keyway()
+        let keyway = try provider.keyway(completedSignIns: .saveToSession)
         let events = RecordingEventDelegate()
         keyway.eventDelegate = events
-        let session = KeywaySession(keyway: keyway, storage: InMemorySecureStorage())
+        let session = keyway.session
         let opened = LockedBox<URL?>(nil)
         let browser = FakeBrowser { url, callbackURL in
             opened.set(url)
@@ -33,7 +33,7 @@ struct BrowserSignInTests {
             return URL(string: "\(callbackURL.absoluteString)?code=ac_1&state=\(query.state)&iss=https%3A%2F%2Fauth.example.com")!
         }
         let tokens = try await keyway.browser.signIn(
-            using: browser, options: BrowserSignInOptions(redirectURI: redirect), session: session)
+            using: browser, options: BrowserSignInOptions(redirectURI: redirect))
         #expect(tokens.idToken.subject == "usr_1")
         let url = try #require(opened.value)
         #expect(url.absoluteString.hasPrefix("https://auth.example.com/oauth2/authorize?"))

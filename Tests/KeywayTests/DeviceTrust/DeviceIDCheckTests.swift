@@ -26,7 +26,7 @@ struct DeviceIDCheckTests {
             options: KeywayOptions(transport: transport))
         for id in ["../me", "a/b", ""] {
             await #expect(throws: KeywayError.invalidConfiguration("The device ID is malformed.")) {
-                try await keyway.revokeTrustedDevice(id: id, accessToken: Sensitive("kat_x"))
+                try await keyway.tokenClient.revokeTrustedDevice(id: id, accessToken: Sensitive("kat_x"))
             }
         }
         #expect(!transport.anything)

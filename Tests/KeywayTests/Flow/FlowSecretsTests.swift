@@ -1,5 +1,5 @@
 import Foundation
-import Keyway
+@testable import Keyway
 import KeywayProtocol
 import Testing
 
@@ -76,9 +76,8 @@ struct AccountManagementTests {
 
     @Test func withoutASignedInSessionItThrows() async throws {
         let keyway = try makeKeyway(ScriptedTransport())
-        let session = KeywaySession(keyway: keyway, storage: InMemorySecureStorage())
         await #expect(throws: SessionError.noAccessTokenPresent) {
-            try await keyway.startAccountManagement(session: session)
+            try await keyway.session.manageAccount()
         }
     }
 }

@@ -1,5 +1,5 @@
 import Foundation
-import Keyway
+@testable import Keyway
 import KeywayProtocol
 import Testing
 
@@ -97,7 +97,7 @@ struct FlowStartOptionsTests {
         #expect(try startBody(provider.transport)["nonce"] as? String == nonce)
 
         try provider.serveTokens(nonce: nonce)
-        let tokens = try await keyway.exchange(authCode: authCode, codeVerifier: verifier)
+        let tokens = try await keyway.tokens.exchange(authCode: authCode, codeVerifier: verifier)
         #expect(tokens.idToken.nonce == nonce)
         #expect(provider.tokenForm()["redirect_uri"] == "com.example.app:/callback")
 
@@ -105,9 +105,9 @@ struct FlowStartOptionsTests {
         other.serveMetadata()
         try other.serveTokens(nonce: "another")
         let otherKeyway = try other.keyway()
-        await #expect(throws: KeywayError.self) { try await otherKeyway.exchange(completion) }
+        await #expect(throws: KeywayError.self) { try await otherKeyway.tokens.exchange(completion) }
         try other.serveTokens(nonce: nil)
-        await #expect(throws: KeywayError.self) { try await otherKeyway.exchange(completion) }
+        await #expect(throws: KeywayError.self) { try await otherKeyway.tokens.exchange(completion) }
     }
 
     @Test func aCompletionWithAnotherStateIsAnError() async throws {

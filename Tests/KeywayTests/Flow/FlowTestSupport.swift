@@ -207,13 +207,16 @@ enum Steps {
     }
 }
 
-/// A `Keyway` over a scripted transport.
+/// A `Keyway` over a scripted transport. Completions are handed over unless the test asks the SDK
+/// to save them (its script then answers the code redemption).
 func makeKeyway(
-    _ transport: ScriptedTransport, policy: PrimaryMethodSelectionPolicy = .manual, logging: KeywayLogging = KeywayLogging()
+    _ transport: ScriptedTransport, policy: PrimaryMethodSelectionPolicy = .manual, logging: KeywayLogging = KeywayLogging(),
+    completedSignIns: CompletedSignIns = .handOver
 ) throws -> KeywayClient {
     try KeywayClient(
         configID: "cfg_test", baseURL: URL(string: "https://auth.example.com")!,
-        options: KeywayOptions(primaryMethodSelectionPolicy: policy, transport: transport, logging: logging))
+        options: KeywayOptions(
+            completedSignIns: completedSignIns, primaryMethodSelectionPolicy: policy, transport: transport, logging: logging))
 }
 
 /// Collects every update of a flow from now on.

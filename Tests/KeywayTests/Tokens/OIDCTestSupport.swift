@@ -79,9 +79,12 @@ struct ScriptedProvider {
         return form
     }
 
-    func keyway(random: any KeywayRandom = SystemKeywayRandom()) throws -> KeywayClient {
+    func keyway(
+        random: any KeywayRandom = SystemKeywayRandom(), completedSignIns: CompletedSignIns = .handOver
+    ) throws -> KeywayClient {
         try KeywayClient(
-            configID: "cfg_test", baseURL: URL(string: Self.issuer)!, options: KeywayOptions(transport: transport, random: random))
+            configID: "cfg_test", baseURL: URL(string: Self.issuer)!,
+            options: KeywayOptions(completedSignIns: completedSignIns, transport: transport, random: random))
     }
 }
 

@@ -1,5 +1,5 @@
 import Foundation
-import Keyway
+@testable import Keyway
 import KeywayServer
 import KeywayTestSupport
 import Testing
@@ -58,11 +58,11 @@ struct BackendRoleTests {
     static func firstPartyAccessToken(_ server: TestServer, clock: ManualClock, email: String) async throws -> String {
         let keyway = try KeywayClient(
             configID: TestServer.configId, baseURL: server.baseURL,
-            options: KeywayOptions(transport: URLSessionTransport.patient, clock: clock))
+            options: KeywayOptions(completedSignIns: .handOver, transport: URLSessionTransport.patient, clock: clock))
         await keyway.flow.start(identifier: email)
         await keyway.flow.submitCode(try await server.latestCode(to: email))
         let completion = try #require(keyway.flow.currentUpdate.completion)
-        let tokens = try await keyway.exchange(
+        let tokens = try await keyway.tokens.exchange(
             authCode: completion.authCode, codeVerifier: try #require(completion.codeVerifier))
         return tokens.response.accessToken.revealed
     }

@@ -1,5 +1,5 @@
 import Foundation
-import Keyway
+@testable import Keyway
 import KeywayProtocol
 import KeywayTestSupport
 import Testing
@@ -55,7 +55,7 @@ struct ErrorPathTests {
             #expect(missing.code == .missingConfigId)
             #expect(missing.action == .abort)
 
-            let keyway = try KeywayClient(configID: "cfg_wrong", baseURL: server.baseURL, options: KeywayOptions(transport: URLSessionTransport.patient, clock: clock))
+            let keyway = try KeywayClient(configID: "cfg_wrong", baseURL: server.baseURL, options: KeywayOptions(completedSignIns: .handOver, transport: URLSessionTransport.patient, clock: clock))
             await keyway.flow.start(identifier: "a@example.com")
             let error = try #require(keyway.flow.currentUpdate.errorInfo)
             #expect(error.code == .unknownConfigId)

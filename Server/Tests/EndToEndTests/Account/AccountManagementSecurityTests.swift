@@ -1,5 +1,5 @@
 import Foundation
-import Keyway
+@testable import Keyway
 import KeywayJOSE
 import KeywayProtocol
 import KeywayServer
@@ -29,7 +29,7 @@ struct AccountManagementSecurityTests {
                 body: try JSONSerialization.data(withJSONObject: Self.policy))
             #expect(policySet.status == 200)
             let elsewhere = try KeywayClient(
-                configID: other.configId, baseURL: server.baseURL, options: KeywayOptions(transport: URLSessionTransport.patient, clock: harness.clock))
+                configID: other.configId, baseURL: server.baseURL, options: KeywayOptions(completedSignIns: .handOver, transport: URLSessionTransport.patient, clock: harness.clock))
             await elsewhere.startAccountManagement(accessToken: tokens.response.accessToken, identifier: "owner@example.com")
             let refused = try #require(elsewhere.flow.currentUpdate.errorInfo)
             #expect(refused.code == .invalidAccessToken)
@@ -66,7 +66,7 @@ struct AccountManagementSecurityTests {
             if keyway.flow.currentUpdate.methodChoice != nil { await keyway.flow.selectMethod(id: "emailOtp") }
             await keyway.flow.submitCode(try await server.latestCode(to: "narrow@example.com"))
             let completion = try #require(keyway.flow.currentUpdate.completion)
-            let redeemed = try await keyway.exchange(
+            let redeemed = try await keyway.tokens.exchange(
                 authCode: completion.authCode, codeVerifier: try #require(completion.codeVerifier))
             // No more than the token that opened the flow had: no offline access, no refresh token.
             #expect(redeemed.response.scope == "openid")

@@ -1,5 +1,5 @@
 import Foundation
-import Keyway
+@testable import Keyway
 import KeywayProtocol
 import KeywayServer
 import KeywayTestSupport
@@ -58,7 +58,7 @@ struct AccountSessionsTests {
             #expect(sessions.count == 2)
             #expect(here.flow.currentUpdate.promptContext?.step.messages.map(\.code).contains("sessionEnded") == true)
             await #expect(throws: (any Error).self) {
-                _ = try await laptopClient.refresh(refreshToken: try #require(laptop.response.refreshToken))
+                _ = try await laptopClient.tokens.refresh(refreshToken: try #require(laptop.response.refreshToken))
             }
             #expect(try await harness.server.request("GET", "/v1/me", headers: laptopAuthorization).status == 401)
             #expect(try await harness.server.rowCount("sessions WHERE id = '\(laptopSession)' AND revoked_at IS NOT NULL") == 1)
@@ -75,9 +75,9 @@ struct AccountSessionsTests {
             }
             #expect(!left.map(\.name).contains("endSession"))
             await #expect(throws: (any Error).self) {
-                _ = try await tabletClient.refresh(refreshToken: try #require(tablet.response.refreshToken))
+                _ = try await tabletClient.tokens.refresh(refreshToken: try #require(tablet.response.refreshToken))
             }
-            let refreshed = try await here.refresh(refreshToken: try #require(mine.response.refreshToken))
+            let refreshed = try await here.tokens.refresh(refreshToken: try #require(mine.response.refreshToken))
             #expect(try await harness.server.request(
                 "GET", "/v1/me", headers: ["Authorization": "Bearer \(refreshed.response.accessToken.revealed)"]).status == 200)
         }
@@ -93,7 +93,7 @@ struct AccountSessionsTests {
             #expect(here.flow.currentUpdate.promptContext?.step.manageAccount?.sessions?.count == 2)
             await here.flow.cancel()
 
-            try await other.revoke(token: try #require(theirs.response.refreshToken))
+            try await other.tokens.revoke(token: try #require(theirs.response.refreshToken))
             await here.startAccountManagement(accessToken: mine.response.accessToken, identifier: email)
             let sessions = try #require(here.flow.currentUpdate.promptContext?.step.manageAccount?.sessions)
             #expect(sessions.count == 1)

@@ -1,6 +1,6 @@
 import Crypto
 import Foundation
-import Keyway
+@testable import Keyway
 import KeywayJOSE
 import KeywayProtocol
 import KeywayServer
@@ -26,7 +26,7 @@ struct ProfileTests {
             await keyway.flow.start(identifier: email)
             await keyway.flow.submitCode(try await server.latestCode(to: email))
             let completion = try #require(keyway.flow.currentUpdate.completion)
-            let tokens = try await keyway.exchange(authCode: completion.authCode, codeVerifier: completion.codeVerifier!)
+            let tokens = try await keyway.tokens.exchange(authCode: completion.authCode, codeVerifier: completion.codeVerifier!)
             try await body(server, keyway, tokens)
         }
     }
@@ -34,18 +34,18 @@ struct ProfileTests {
     @Test func profileRoundTripWithAnEncryptedField() async throws {
         try await withSignedIn("profile@example.com") { server, keyway, tokens in
             let token = tokens.response.accessToken
-            let empty = try await keyway.profile(accessToken: token)
+            let empty = try await keyway.tokenClient.profile(accessToken: token)
             #expect(empty.profile.isEmpty)
             #expect(empty.schema == schema)
             #expect(empty.email == "profile@example.com")
 
             let cipher = try ProfileCipher(key: SymmetricKey(size: .bits256))
             let sealed = try cipher.seal("DE-123-456-789")
-            let saved = try await keyway.updateProfile(
+            let saved = try await keyway.tokenClient.updateProfile(
                 accessToken: token,
                 changes: ["displayName": .string("Ada"), "age": .number(36), "newsletter": .bool(true), "taxId": .string(sealed)])
             #expect(saved.profile["displayName"] == .string("Ada"))
-            let read = try await keyway.profile(accessToken: token)
+            let read = try await keyway.tokenClient.profile(accessToken: token)
             #expect(read.profile == saved.profile)
             guard case .string(let stored)? = read.profile["taxId"] else { Issue.record("no taxId"); return }
             #expect(try cipher.open(stored) == "DE-123-456-789")
@@ -66,10 +66,10 @@ struct ProfileTests {
     @Test func invalidUpdatesAreRefusedWholeAndNamed() async throws {
         try await withSignedIn("invalid@example.com") { server, keyway, tokens in
             let token = tokens.response.accessToken
-            _ = try await keyway.updateProfile(accessToken: token, changes: ["displayName": .string("Grace"), "age": .number(40)])
+            _ = try await keyway.tokenClient.updateProfile(accessToken: token, changes: ["displayName": .string("Grace"), "age": .number(40)])
 
             await #expect {
-                _ = try await keyway.updateProfile(
+                _ = try await keyway.tokenClient.updateProfile(
                     accessToken: token,
                     changes: [
                         "displayName": .string(String(repeating: "x", count: 41)), "age": .string("forty"),
@@ -82,14 +82,14 @@ struct ProfileTests {
                     && names == ["profile.displayName", "profile.age", "profile.taxId", "profile.shoeSize"]
             }
             // Nothing of the refused update was saved, not even its valid field.
-            let unchanged = try await keyway.profile(accessToken: token)
+            let unchanged = try await keyway.tokenClient.profile(accessToken: token)
             #expect(unchanged.profile == ["displayName": .string("Grace"), "age": .number(40)])
 
             // null removes an optional field, and may not remove a required one.
-            let removed = try await keyway.updateProfile(accessToken: token, changes: ["age": nil])
+            let removed = try await keyway.tokenClient.updateProfile(accessToken: token, changes: ["age": nil])
             #expect(removed.profile == ["displayName": .string("Grace")])
             await #expect(throws: KeywayError.self) {
-                _ = try await keyway.updateProfile(accessToken: token, changes: ["displayName": nil])
+                _ = try await keyway.tokenClient.updateProfile(accessToken: token, changes: ["displayName": nil])
             }
 
             // Malformed JSON and missing credentials.
@@ -145,7 +145,7 @@ struct ProfileTests {
             }()
             let tabletKeyway = try makeKeyway(server, clock: ManualClock())
             let tablet = KeywaySession(keyway: tabletKeyway, storage: InMemorySecureStorage())
-            try await tablet.save(try await tabletKeyway.exchange(authCode: completion.0, codeVerifier: completion.1))
+            try await tablet.save(try await tabletKeyway.tokens.exchange(authCode: completion.0, codeVerifier: completion.1))
             await #expect(throws: UserProfileError.encryptionKeyMissing(field: "taxId")) { _ = try await tablet.user.get() }
             await #expect(throws: UserProfileError.encryptionKeyMissing(field: "taxId")) {
                 try await tablet.user.set(field: "taxId", value: .string("XX"))
@@ -191,17 +191,17 @@ struct ProfileTests {
                 await keyway.flow.start(identifier: "claims@example.com", options: FlowStartOptions(scope: scope))
                 await keyway.flow.submitCode(try await server.latestCode(to: "claims@example.com"))
                 let completion = try #require(keyway.flow.currentUpdate.completion)
-                return try await keyway.exchange(authCode: completion.authCode, codeVerifier: completion.codeVerifier!)
+                return try await keyway.tokens.exchange(authCode: completion.authCode, codeVerifier: completion.codeVerifier!)
             }
             let withProfile = try await signIn(scope: "openid email profile")
             let cipher = try ProfileCipher(key: SymmetricKey(size: .bits256))
-            _ = try await keyway.updateProfile(
+            _ = try await keyway.tokenClient.updateProfile(
                 accessToken: withProfile.response.accessToken,
                 changes: [
                     "given_name": .string("Ada"), "locale": .string("en-GB"), "nickname": .string(try cipher.seal("Countess")),
                     "displayName": .string("Ada L."),
                 ])
-            let info = try await keyway.userInfo(accessToken: withProfile.response.accessToken)
+            let info = try await keyway.tokenClient.userInfo(accessToken: withProfile.response.accessToken)
             #expect(info.profile == ["given_name": "Ada", "locale": "en-GB"])
             #expect(info.email == "claims@example.com")
             // The ID token of the code flow carries none of them (OpenID Connect Core §5.4).
@@ -210,7 +210,7 @@ struct ProfileTests {
             #expect(idClaims["email"] as? String == "claims@example.com" && idClaims["given_name"] == nil)
 
             let withoutProfile = try await signIn(scope: "openid email")
-            let bare = try await keyway.userInfo(accessToken: withoutProfile.response.accessToken)
+            let bare = try await keyway.tokenClient.userInfo(accessToken: withoutProfile.response.accessToken)
             #expect(bare.profile.isEmpty && bare.email == "claims@example.com")
         }
     }

@@ -1,5 +1,5 @@
 import Foundation
-import Keyway
+@testable import Keyway
 import KeywayProtocol
 import KeywayServer
 import KeywayTestSupport
@@ -55,11 +55,11 @@ struct SessionTests {
             let transport = CountingTransport()
             let keyway = try KeywayClient(
                 configID: TestServer.configId, baseURL: server.baseURL,
-                options: KeywayOptions(transport: transport, clock: clock))
+                options: KeywayOptions(completedSignIns: .handOver, transport: transport, clock: clock))
             await keyway.flow.start(identifier: email)
             await keyway.flow.submitCode(try await server.latestCode(to: email))
             let completion = try #require(keyway.flow.currentUpdate.completion)
-            let tokens = try await keyway.exchange(
+            let tokens = try await keyway.tokens.exchange(
                 authCode: completion.authCode, codeVerifier: try #require(completion.codeVerifier))
             let storage = InMemorySecureStorage()
             let session = KeywaySession(keyway: keyway, storage: storage, retryPolicy: retry)
@@ -86,7 +86,7 @@ struct SessionTests {
             #expect(stored.accessToken == fresh)
             #expect(stored.refreshToken != setup.first.response.refreshToken)
             #expect(stored.subject == setup.first.idToken.subject)
-            #expect(try await setup.keyway.userInfo(accessToken: fresh).subject == stored.subject)
+            #expect(try await setup.keyway.tokenClient.userInfo(accessToken: fresh).subject == stored.subject)
         }
     }
 
@@ -100,7 +100,7 @@ struct SessionTests {
                 let completion = try #require(keyway.flow.currentUpdate.completion)
                 let session = KeywaySession(keyway: keyway, storage: InMemorySecureStorage())
                 try await session.save(
-                    try await keyway.exchange(authCode: completion.authCode, codeVerifier: try #require(completion.codeVerifier)))
+                    try await keyway.tokens.exchange(authCode: completion.authCode, codeVerifier: try #require(completion.codeVerifier)))
                 return session
             }
             let phone = try await device()
@@ -132,7 +132,7 @@ struct SessionTests {
 
     @Test func aRefusedRefreshTokenSignsOut() async throws {
         try await withTestServer(signedIn(email: "refused@example.com")) { setup in
-            try await setup.keyway.revoke(token: try #require(setup.first.response.refreshToken))
+            try await setup.keyway.tokens.revoke(token: try #require(setup.first.response.refreshToken))
             setup.clock.advance(by: 16 * 60)
             await #expect {
                 _ = try await setup.session.accessToken()
@@ -207,7 +207,7 @@ struct SharedStorageSessionTests {
             func member() throws -> (KeywayClient, KeywaySession) {
                 let keyway = try KeywayClient(
                     configID: TestServer.configId, baseURL: server.baseURL,
-                    options: KeywayOptions(transport: transport, clock: clock))
+                    options: KeywayOptions(completedSignIns: .handOver, transport: transport, clock: clock))
                 let storage = try FileSecureStorage(directory: directory, namespace: "group", keySource: .keyFile(keyFile))
                 return (keyway, KeywaySession(keyway: keyway, storage: storage))
             }
@@ -217,7 +217,7 @@ struct SharedStorageSessionTests {
             await app.flow.start(identifier: "shared@example.com")
             await app.flow.submitCode(try await server.latestCode(to: "shared@example.com"))
             let completion = try #require(app.flow.currentUpdate.completion)
-            try await appSession.save(try await app.exchange(authCode: completion.authCode, codeVerifier: completion.codeVerifier!))
+            try await appSession.save(try await app.tokens.exchange(authCode: completion.authCode, codeVerifier: completion.codeVerifier!))
             #expect(try await extensionSession.tokens()?.subject != nil)
 
             clock.advance(by: 16 * 60)
@@ -242,7 +242,7 @@ struct MultiAccountSessionTests {
                 await keyway.flow.start(identifier: email)
                 await keyway.flow.submitCode(try await server.latestCode(to: email))
                 let completion = try #require(keyway.flow.currentUpdate.completion)
-                let tokens = try await keyway.exchange(authCode: completion.authCode, codeVerifier: completion.codeVerifier!)
+                let tokens = try await keyway.tokens.exchange(authCode: completion.authCode, codeVerifier: completion.codeVerifier!)
                 try await session.save(tokens)
                 return tokens
             }
@@ -262,7 +262,7 @@ struct MultiAccountSessionTests {
             // Each account refreshes on its own.
             clock.advance(by: 16 * 60)
             let freshHome = try #require(try await session.accessToken(account: homeId))
-            #expect(try await keyway.userInfo(accessToken: freshHome).subject == homeId)
+            #expect(try await keyway.tokenClient.userInfo(accessToken: freshHome).subject == homeId)
             #expect(try await session.tokens(account: workId)?.accessToken == work.response.accessToken)
 
             // Signing one account out leaves the other, and revokes only its own tokens.
@@ -271,7 +271,7 @@ struct MultiAccountSessionTests {
             #expect(try await session.currentAccount() == workId)
             #expect(try await session.tokens(account: homeId) == nil)
             let freshWork = try #require(try await session.accessToken())
-            #expect(try await keyway.userInfo(accessToken: freshWork).subject == workId)
+            #expect(try await keyway.tokenClient.userInfo(accessToken: freshWork).subject == workId)
 
             try await session.signOutAll()
             #expect(try await session.accounts().isEmpty)
@@ -308,7 +308,7 @@ struct InterruptedRefreshTests {
             await keyway.flow.start(identifier: "killed@example.com")
             await keyway.flow.submitCode(try await server.latestCode(to: "killed@example.com"))
             let completion = try #require(keyway.flow.currentUpdate.completion)
-            let tokens = try await keyway.exchange(authCode: completion.authCode, codeVerifier: completion.codeVerifier!)
+            let tokens = try await keyway.tokens.exchange(authCode: completion.authCode, codeVerifier: completion.codeVerifier!)
             let storage = FlakyStorage()
             let session = KeywaySession(keyway: keyway, storage: storage)
             try await session.save(tokens)
@@ -325,9 +325,9 @@ struct InterruptedRefreshTests {
             clock.advance(by: 3)
             let relaunched = KeywaySession(keyway: keyway, storage: storage)
             let fresh = try #require(try await relaunched.accessToken())
-            #expect(try await keyway.userInfo(accessToken: fresh).subject == tokens.idToken.subject)
+            #expect(try await keyway.tokenClient.userInfo(accessToken: fresh).subject == tokens.idToken.subject)
             let next = try #require(try await relaunched.tokens()?.refreshToken)
-            _ = try await keyway.refresh(refreshToken: next)
+            _ = try await keyway.tokens.refresh(refreshToken: next)
         }
     }
 }

@@ -1,5 +1,5 @@
 import Foundation
-import Keyway
+@testable import Keyway
 import KeywayProtocol
 import KeywayServer
 import KeywayTestSupport
@@ -45,11 +45,11 @@ struct AdminProfileSchemaTests {
             await keyway.flow.start(identifier: "schema@example.com")
             await keyway.flow.submitCode(try await server.latestCode(to: "schema@example.com"))
             let completion = try #require(keyway.flow.currentUpdate.completion)
-            let tokens = try await keyway.exchange(authCode: completion.authCode, codeVerifier: completion.codeVerifier!)
-            let profile = try await keyway.profile(accessToken: tokens.response.accessToken)
+            let tokens = try await keyway.tokens.exchange(authCode: completion.authCode, codeVerifier: completion.codeVerifier!)
+            let profile = try await keyway.tokenClient.profile(accessToken: tokens.response.accessToken)
             #expect(profile.schema.map(\.name) == ["given_name", "age"])
             await #expect(throws: KeywayError.self) {
-                _ = try await keyway.updateProfile(accessToken: tokens.response.accessToken, changes: ["age": .number(36)])
+                _ = try await keyway.tokenClient.updateProfile(accessToken: tokens.response.accessToken, changes: ["age": .number(36)])
             }
 
             let unknown = try await server.admin("GET", "/admin/projects/prj_nope/profile-schema")

@@ -1,6 +1,6 @@
 import Crypto
 import Foundation
-import Keyway
+@testable import Keyway
 import KeywayBackend
 import KeywayJOSE
 import KeywayProtocol
@@ -45,7 +45,7 @@ struct BackendTests {
         async throws -> (KeywayClient, String, String)
     {
         let keyway = try KeywayClient(
-            configID: clientId, baseURL: server.baseURL, options: KeywayOptions(transport: URLSessionTransport.patient, clock: clock, dpopKey: dpopKey))
+            configID: clientId, baseURL: server.baseURL, options: KeywayOptions(completedSignIns: .handOver, transport: URLSessionTransport.patient, clock: clock, dpopKey: dpopKey))
         await keyway.flow.start(identifier: email)
         await keyway.flow.submitCode(try await server.latestCode(to: email))
         let completion = try #require(keyway.flow.currentUpdate.completion)
@@ -89,7 +89,7 @@ struct BackendTests {
                 let key = P256.Signing.PrivateKey()
                 let (app, appCode, appVerifier) = try await code(
                     server, clientId: TestServer.configId, email: "shop@example.com", clock: clock, dpopKey: key)
-                let tokens = try await app.exchange(authCode: Sensitive(appCode), codeVerifier: Sensitive(appVerifier))
+                let tokens = try await app.tokens.exchange(authCode: Sensitive(appCode), codeVerifier: Sensitive(appVerifier))
                 // The example backend checks DPoP proofs against the system clock: on a busy machine
                 // the test has run long enough for the manual clock to lag behind it.
                 clock.advance(by: max(0, Date().timeIntervalSince(clock.now())))
@@ -258,7 +258,7 @@ struct BackendTests {
                 #expect(await events.wait(for: 1).map(\.name) == [.tokenRefreshed])
 
                 // The user signs out everywhere: the next refresh through the backend signs the app out.
-                try await keyway.signOutEverywhere(accessToken: refreshed.accessToken)
+                try await keyway.tokenClient.signOutEverywhere(accessToken: refreshed.accessToken)
                 await #expect(throws: SessionError.self) { try await session.refresh() }
                 #expect(!session.state.snapshot.auth.isAuthenticated)
                 #expect(await events.wait(for: 2).map(\.name) == [.tokenRefreshed, .sessionExpired])

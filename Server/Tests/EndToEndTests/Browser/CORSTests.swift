@@ -1,5 +1,5 @@
 import Foundation
-import Keyway
+@testable import Keyway
 import KeywayProtocol
 import KeywayServer
 import KeywayTestSupport
@@ -80,7 +80,7 @@ struct CORSTests {
             await keyway.flow.start(identifier: "spa@example.com")
             await keyway.flow.submitCode(try await server.latestCode(to: "spa@example.com"))
             let completion = try #require(keyway.flow.currentUpdate.completion)
-            let tokens = try await keyway.exchange(authCode: completion.authCode, codeVerifier: try #require(completion.codeVerifier))
+            let tokens = try await keyway.tokens.exchange(authCode: completion.authCode, codeVerifier: try #require(completion.codeVerifier))
             let authorization = "\(tokens.response.tokenType) \(tokens.response.accessToken.revealed)"
             let userInfo = try await server.request(
                 "GET", "/oauth2/userinfo", headers: ["Authorization": authorization, "Origin": Self.spa])

@@ -1,5 +1,5 @@
 import Foundation
-import Keyway
+@testable import Keyway
 import KeywayProtocol
 import KeywayServer
 import KeywayTestSupport
@@ -38,7 +38,7 @@ struct SMTPDeliveryTests {
     /// The SDK, waiting up to two minutes for an answer: a flow's start waits for the relay (its
     /// retries included) up to the server's delivery patience, which a loaded machine stretches.
     static func sdk(_ server: TestServer, clock: ManualClock) throws -> KeywayClient {
-        var options = KeywayOptions(transport: URLSessionTransport.patient, clock: clock)
+        var options = KeywayOptions(completedSignIns: .handOver, transport: URLSessionTransport.patient, clock: clock)
         options.transport = URLSessionTransport(timeout: 120)
         return try KeywayClient(configID: TestServer.configId, baseURL: server.baseURL, options: options)
     }

@@ -1,6 +1,6 @@
 import Crypto
 import Foundation
-import Keyway
+@testable import Keyway
 import KeywayJOSE
 import KeywayProtocol
 import KeywayServer
@@ -35,7 +35,7 @@ struct AppAttestTests {
         throws -> KeywayClient
     {
         let storage = InMemorySecureStorage()
-        var options = KeywayOptions(transport: URLSessionTransport.patient, clock: harness.clock, dpopKey: dpopKey)
+        var options = KeywayOptions(completedSignIns: .handOver, transport: URLSessionTransport.patient, clock: harness.clock, dpopKey: dpopKey)
         options.deviceTrust = DeviceTrustOptions(
             appIdentifier: "com.example.shop", storage: storage,
             keyStore: ClaimingHardwareKeyStore(inner: SoftwareDeviceKeyStore(storage: storage)), deviceName: "Phone")
@@ -234,7 +234,7 @@ struct AppAttestTests {
             let provider = TestAppAttestProvider(authority: authority, appID: Self.appID)
             let transport = PathCountingTransport()
             let storage = InMemorySecureStorage()
-            var options = KeywayOptions(transport: transport, clock: harness.clock, dpopKey: P256.Signing.PrivateKey())
+            var options = KeywayOptions(completedSignIns: .handOver, transport: transport, clock: harness.clock, dpopKey: P256.Signing.PrivateKey())
             options.appAttest = AppAttestOptions(provider: provider, storage: storage)
             let keyway = try KeywayClient(configID: TestServer.configId, baseURL: harness.server.baseURL, options: options)
             for _ in 0..<3 {

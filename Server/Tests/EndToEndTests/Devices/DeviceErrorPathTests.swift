@@ -1,5 +1,5 @@
 import Foundation
-import Keyway
+@testable import Keyway
 import KeywayProtocol
 import KeywayTestSupport
 import Testing
@@ -31,7 +31,7 @@ struct DeviceErrorPathTests {
             #expect(await keyway.trustedDeviceID(for: "rsa@example.com") == nil)
 
             // A name that is empty.
-            var options = KeywayOptions(transport: URLSessionTransport.patient, clock: harness.clock)
+            var options = KeywayOptions(completedSignIns: .handOver, transport: URLSessionTransport.patient, clock: harness.clock)
             options.deviceTrust = DeviceTrustOptions(appIdentifier: "com.example.shop", storage: InMemorySecureStorage(), deviceName: " ")
             let unnamed = try KeywayClient(configID: TestServer.configId, baseURL: harness.server.baseURL, options: options)
             _ = try await harness.signInSettingUpTotp(unnamed, email: "noname@example.com")

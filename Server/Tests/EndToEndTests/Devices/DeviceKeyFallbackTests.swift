@@ -1,5 +1,5 @@
 import Foundation
-import Keyway
+@testable import Keyway
 import KeywayProtocol
 import KeywayServer
 import KeywayTestSupport
@@ -23,7 +23,7 @@ struct DeviceKeyFallbackTests {
     @Test func theDeviceEnrolsWithASoftwareKeyAndProvesItNextTime() async throws {
         try await withTestServer(AdaptiveHarness.start(policy: AdaptiveHarness.deviceTrustPolicy)) { harness in
             let storage = InMemorySecureStorage()
-            var options = KeywayOptions(transport: URLSessionTransport.patient, clock: harness.clock)
+            var options = KeywayOptions(completedSignIns: .handOver, transport: URLSessionTransport.patient, clock: harness.clock)
             options.deviceTrust = DeviceTrustOptions(
                 appIdentifier: "com.example.shop", storage: storage, keyStore: RefusingHardwareKeyStore(),
                 deviceName: "A phone without the entitlement")

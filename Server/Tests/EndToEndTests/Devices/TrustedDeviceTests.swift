@@ -1,6 +1,6 @@
 import Crypto
 import Foundation
-import Keyway
+@testable import Keyway
 import KeywayProtocol
 import KeywayServer
 import KeywayTestSupport
@@ -303,7 +303,7 @@ struct TrustedDeviceTests {
             // One of the project's own applications (a third party's token reaches no device at
             // all: ThirdPartyTokenTests).
             try await harness.server.execute("UPDATE applications SET first_party = 1 WHERE config_id = '\(otherConfig)'")
-            let other = try KeywayClient(configID: otherConfig, baseURL: harness.server.baseURL, options: KeywayOptions(transport: URLSessionTransport.patient, clock: harness.clock))
+            let other = try KeywayClient(configID: otherConfig, baseURL: harness.server.baseURL, options: KeywayOptions(completedSignIns: .handOver, transport: URLSessionTransport.patient, clock: harness.clock))
             await other.flow.start(identifier: email)
             await other.flow.submitCode(try await harness.server.latestCode(to: email))
             let foreign = try await harness.tokens(other)
@@ -326,7 +326,7 @@ struct TrustedDeviceTests {
     @Test func aRefusedEnrolmentCompletesTheSignInWithoutTrustingTheDevice() async throws {
         try await withTestServer(AdaptiveHarness.start(policy: AdaptiveHarness.deviceTrustPolicy)) { harness in
             let storage = InMemorySecureStorage()
-            var options = KeywayOptions(transport: URLSessionTransport.patient, clock: harness.clock)
+            var options = KeywayOptions(completedSignIns: .handOver, transport: URLSessionTransport.patient, clock: harness.clock)
             options.deviceTrust = DeviceTrustOptions(
                 appIdentifier: "com.example.shop", storage: storage, keyStore: MismatchedKeyStore(), deviceName: "Broken")
             let keyway = try KeywayClient(configID: TestServer.configId, baseURL: harness.server.baseURL, options: options)

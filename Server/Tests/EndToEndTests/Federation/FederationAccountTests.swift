@@ -1,5 +1,5 @@
 import Foundation
-import Keyway
+@testable import Keyway
 import KeywayJOSE
 import KeywayProtocol
 import KeywayTestSupport
@@ -20,7 +20,7 @@ struct FederationAccountTests {
     static func client(_ server: TestServer) throws -> KeywayClient {
         try KeywayClient(
             configID: TestServer.configId, baseURL: server.baseURL,
-            options: KeywayOptions(transport: URLSessionTransport.patient))
+            options: KeywayOptions(completedSignIns: .handOver, transport: URLSessionTransport.patient))
     }
 
     /// Starts a flow through the SDK, chooses the provider `providerId`, plays the browser for
@@ -80,7 +80,7 @@ struct FederationAccountTests {
             guard case .completed = keyway.flow.currentUpdate else { throw TestFailure("\(keyway.flow.currentUpdate)") }
             let completion = try #require(await keyway.flow.completion)
             #expect(completion.newUser != true)
-            let tokens = try await keyway.exchange(completion)
+            let tokens = try await keyway.tokens.exchange(completion)
             #expect(tokens.idToken.email == "ada@example.com")
             #expect(try await server.rowCount("federated_identities WHERE subject = 'acme-unverified-1'") == 1)
             #expect(try await server.rowCount("users") == 1)
@@ -89,7 +89,7 @@ struct FederationAccountTests {
             let again = try Self.client(server)
             try await Self.signIn(again, identifier: "ada@example.com", provider: provider, server: server, claims: claims)
             guard case .completed = again.flow.currentUpdate else { throw TestFailure("\(again.flow.currentUpdate)") }
-            let second = try await again.exchange(try #require(await again.flow.completion))
+            let second = try await again.tokens.exchange(try #require(await again.flow.completion))
             #expect(second.idToken.subject == tokens.idToken.subject)
             #expect(second.idToken.authenticationMethods == ["fed"])
             #expect(try await server.rowCount("federated_identities") == 1)
@@ -312,7 +312,7 @@ struct FederationAccountTests {
             guard case .completed = keyway.flow.currentUpdate else { throw TestFailure("\(keyway.flow.currentUpdate)") }
             let completion = try #require(await keyway.flow.completion)
             #expect(completion.newUser == true)
-            let tokens = try await keyway.exchange(completion)
+            let tokens = try await keyway.tokens.exchange(completion)
             #expect(tokens.idToken.email == "bob@example.com")
             #expect(tokens.idToken.authenticationMethods == ["fed"])
             #expect(try await server.rowCount("users WHERE email = 'bob@example.com' AND email_verified = 1") == 1)
@@ -329,7 +329,7 @@ struct FederationAccountTests {
                 claims: ["sub": .string("acme-bob"), "email": .string("bob@example.com"), "email_verified": .bool(true)])
             let second = try #require(await again.flow.completion, "\(again.flow.currentUpdate)")
             #expect(second.newUser != true)
-            #expect(try await again.exchange(second).idToken.subject == tokens.idToken.subject)
+            #expect(try await again.tokens.exchange(second).idToken.subject == tokens.idToken.subject)
 
             // An address the provider did not verify is kept unverified.
             let (flow, _) = try await RawFlow.start(server, identifier: "carol@example.com")
@@ -439,7 +439,7 @@ struct FederationAccountTests {
             #expect(await keyway.flow.completion == nil)
             await keyway.flow.submitCode(try await server.latestCode(to: "ada@example.com"))
             guard case .completed = keyway.flow.currentUpdate else { throw TestFailure("\(keyway.flow.currentUpdate)") }
-            let tokens = try await keyway.exchange(try #require(await keyway.flow.completion))
+            let tokens = try await keyway.tokens.exchange(try #require(await keyway.flow.completion))
             #expect(tokens.idToken.authenticationMethods == ["fed", "otp", "mfa"])
         }
         }
@@ -471,7 +471,7 @@ struct FederationAccountTests {
             await keyway.flow.submitTotp(TestAuthenticator.code(secret: setup.secret, at: clock.now()))
             guard case .completed = keyway.flow.currentUpdate else { throw TestFailure("\(keyway.flow.currentUpdate)") }
             let completion = try #require(await keyway.flow.completion)
-            #expect(try await keyway.exchange(completion).idToken.authenticationMethods == ["otp", "mfa"])
+            #expect(try await keyway.tokens.exchange(completion).idToken.authenticationMethods == ["otp", "mfa"])
             #expect(try await server.rowCount("federated_identities WHERE subject = 'acme-mfa-1'") == 1)
 
             // Signing in with the linked identity: the provider, then the authenticator.
@@ -482,7 +482,7 @@ struct FederationAccountTests {
             await again.flow.submitTotp(TestAuthenticator.code(secret: setup.secret, at: clock.now()))
             guard case .completed = again.flow.currentUpdate else { throw TestFailure("\(again.flow.currentUpdate)") }
             let second = try #require(await again.flow.completion)
-            #expect(try await again.exchange(second).idToken.authenticationMethods == ["fed", "otp", "mfa"])
+            #expect(try await again.tokens.exchange(second).idToken.authenticationMethods == ["fed", "otp", "mfa"])
         }
         }
     }

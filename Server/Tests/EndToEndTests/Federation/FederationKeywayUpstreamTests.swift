@@ -1,5 +1,5 @@
 import Foundation
-import Keyway
+@testable import Keyway
 import KeywayJOSE
 import KeywayProtocol
 import KeywayTestSupport
@@ -59,7 +59,7 @@ struct FederationKeywayUpstreamTests {
             // The downstream's flow, through the SDK: the provider's redirect.
             let keyway = try KeywayClient(
                 configID: TestServer.configId, baseURL: downstream.baseURL,
-                options: KeywayOptions(transport: URLSessionTransport.patient))
+                options: KeywayOptions(completedSignIns: .handOver, transport: URLSessionTransport.patient))
             await keyway.flow.start(
                 identifier: Self.email, options: FlowStartOptions(redirectURI: URL(string: Self.appRedirect)!))
             await keyway.flow.selectMethod(id: "federation:upstream")
@@ -87,7 +87,7 @@ struct FederationKeywayUpstreamTests {
             // upstream's verified address.
             await keyway.flow.oauthCallback(url: returned)
             guard case .completed = keyway.flow.currentUpdate else { throw TestFailure("\(keyway.flow.currentUpdate)") }
-            let tokens = try await keyway.exchange(try #require(await keyway.flow.completion))
+            let tokens = try await keyway.tokens.exchange(try #require(await keyway.flow.completion))
             #expect(tokens.idToken.email == Self.email)
             #expect(tokens.idToken.authenticationMethods.contains("fed"), "\(tokens.idToken.authenticationMethods)")
             #expect(

@@ -1,5 +1,5 @@
 import Foundation
-import Keyway
+@testable import Keyway
 import KeywayProtocol
 import KeywayTestSupport
 import Testing
@@ -36,7 +36,7 @@ struct FederationPythonProviderTests {
             // The SDK's flow: the provider's redirect.
             let keyway = try KeywayClient(
                 configID: TestServer.configId, baseURL: server.baseURL,
-                options: KeywayOptions(transport: URLSessionTransport.patient))
+                options: KeywayOptions(completedSignIns: .handOver, transport: URLSessionTransport.patient))
             await keyway.flow.start(identifier: Self.email, options: FlowStartOptions(redirectURI: URL(string: Self.appRedirect)!))
             await keyway.flow.selectMethod(id: "federation:python")
             guard case .redirect(let url, _, let shown)? = keyway.flow.currentUpdate.prompt else {
@@ -62,7 +62,7 @@ struct FederationPythonProviderTests {
             // Signed in: the RS256 ID token verified, the identity linked by the verified address.
             await keyway.flow.oauthCallback(url: returned)
             guard case .completed = keyway.flow.currentUpdate else { throw TestFailure("\(keyway.flow.currentUpdate)") }
-            let tokens = try await keyway.exchange(try #require(await keyway.flow.completion))
+            let tokens = try await keyway.tokens.exchange(try #require(await keyway.flow.completion))
             #expect(tokens.idToken.email == Self.email)
             #expect(tokens.idToken.authenticationMethods.contains("fed"))
             #expect(

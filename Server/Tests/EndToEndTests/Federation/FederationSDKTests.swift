@@ -1,5 +1,5 @@
 import Foundation
-import Keyway
+@testable import Keyway
 import KeywayJOSE
 import KeywayProtocol
 import KeywayTestSupport
@@ -33,7 +33,7 @@ struct FederationSDKTests {
         try await withTestServer(TestServer.start(clock: ManualClock(), adminToken: testAdminToken)) { server in
             try await FederationFlowTests().prepare(server, provider: provider)
             try await server.registerLoginRedirectURI("com.example.app:/callback")
-            let keyway = try KeywayClient(configID: TestServer.configId, baseURL: server.baseURL, options: KeywayOptions(transport: URLSessionTransport.patient))
+            let keyway = try KeywayClient(configID: TestServer.configId, baseURL: server.baseURL, options: KeywayOptions(completedSignIns: .handOver, transport: URLSessionTransport.patient))
             await keyway.flow.start(
                 identifier: "ada@example.com",
                 options: FlowStartOptions(redirectURI: URL(string: "com.example.app:/callback")!))
@@ -65,7 +65,7 @@ struct FederationSDKTests {
             // The real return: signed in, the identity linked by the verified address.
             await keyway.flow.oauthCallback(url: returned)
             guard case .completed = keyway.flow.currentUpdate else { throw TestFailure("\(keyway.flow.currentUpdate)") }
-            let tokens = try await keyway.exchange(try #require(await keyway.flow.completion))
+            let tokens = try await keyway.tokens.exchange(try #require(await keyway.flow.completion))
             #expect(tokens.idToken.email == "ada@example.com")
             #expect(try await server.rowCount("federated_identities") == 1)
         }
@@ -79,7 +79,7 @@ struct FederationSDKTests {
             try await server.registerLoginRedirectURI("com.example.app:/callback")
             let keyway = try KeywayClient(
                 configID: TestServer.configId, baseURL: server.baseURL,
-                options: KeywayOptions(transport: URLSessionTransport.patient))
+                options: KeywayOptions(completedSignIns: .handOver, transport: URLSessionTransport.patient))
             await keyway.flow.start(
                 identifier: "ada@example.com",
                 options: FlowStartOptions(redirectURI: URL(string: "com.example.app:/callback")!))
@@ -134,7 +134,7 @@ struct FederationSDKTests {
     /// The screen model's side of ``theScreenModelOpensTheProviderAndSignsIn()``.
     @MainActor
     static func signInWithScreens(provider: StandInOIDCProvider, server: TestServer) async throws {
-        let keyway = try KeywayClient(configID: TestServer.configId, baseURL: server.baseURL, options: KeywayOptions(transport: URLSessionTransport.patient))
+        let keyway = try KeywayClient(configID: TestServer.configId, baseURL: server.baseURL, options: KeywayOptions(completedSignIns: .handOver, transport: URLSessionTransport.patient))
         let model = KeywayScreenModel(keyway: keyway)
         await model.start(
             identifier: "ada@example.com",

@@ -1,5 +1,5 @@
 import Foundation
-import Keyway
+@testable import Keyway
 import KeywayProtocol
 import KeywayServer
 import KeywayTestSupport
@@ -108,7 +108,7 @@ struct AdaptiveErrorTests {
             await keyway.flow.start(flowType: .signin, identifier: "blocked@example.com")
             await keyway.flow.submitCode(try await harness.server.latestCode(to: "blocked@example.com"))
             let completion = try #require(keyway.flow.currentUpdate.completion)
-            let tokens = try await keyway.exchange(authCode: completion.authCode, codeVerifier: try #require(completion.codeVerifier))
+            let tokens = try await keyway.tokens.exchange(authCode: completion.authCode, codeVerifier: try #require(completion.codeVerifier))
             let bearer = ["Authorization": "Bearer \(tokens.response.accessToken.revealed)"]
             #expect(try await harness.server.request("GET", "/oauth2/userinfo", headers: bearer).status == 200)
             let blocked = try await harness.server.admin("POST", "/admin/users/\(tokens.idToken.subject)/block")

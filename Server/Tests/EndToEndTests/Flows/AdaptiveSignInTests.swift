@@ -1,5 +1,5 @@
 import Foundation
-import Keyway
+@testable import Keyway
 import KeywayProtocol
 import KeywayServer
 import KeywayTestSupport
@@ -27,7 +27,7 @@ struct AdaptiveHarness: ScopedTestServer {
     func stop() async { await server.stop() }
 
     func sdk(_ options: (inout KeywayOptions) -> Void = { _ in }) throws -> KeywayClient {
-        var keywayOptions = KeywayOptions(transport: URLSessionTransport.patient, clock: clock)
+        var keywayOptions = KeywayOptions(completedSignIns: .handOver, transport: URLSessionTransport.patient, clock: clock)
         options(&keywayOptions)
         return try KeywayClient(configID: TestServer.configId, baseURL: server.baseURL, options: keywayOptions)
     }
@@ -57,7 +57,7 @@ struct AdaptiveSignInTests {
             let keyway = try harness.sdk()
             try await harness.signUp(keyway, email: "pat@example.com", password: "violet-harbor-92")
             let created = try #require(keyway.flow.currentUpdate.completion)
-            _ = try await keyway.exchange(authCode: created.authCode, codeVerifier: try #require(created.codeVerifier))
+            _ = try await keyway.tokens.exchange(authCode: created.authCode, codeVerifier: try #require(created.codeVerifier))
 
             // Sign-in offers the methods the identifier fits: an email address gets email codes and the password.
             await keyway.flow.start(flowType: .signin, identifier: "pat@example.com")
@@ -74,7 +74,7 @@ struct AdaptiveSignInTests {
             #expect(wrong.details?.attemptsRemaining == 4)
             await keyway.flow.submitPassword("violet-harbor-92")
             let signedIn = try #require(keyway.flow.currentUpdate.completion)
-            let tokens = try await keyway.exchange(authCode: signedIn.authCode, codeVerifier: try #require(signedIn.codeVerifier))
+            let tokens = try await keyway.tokens.exchange(authCode: signedIn.authCode, codeVerifier: try #require(signedIn.codeVerifier))
             #expect(tokens.idToken.authenticationMethods == ["pwd"])
 
             // An unknown address gets the same steps and the same refusal.
@@ -124,7 +124,7 @@ struct AdaptiveSignInTests {
             await keyway.flow.submitCode(try await harness.server.latestCode(to: "+14155550123"))
             await keyway.flow.submitPassword("phone-user-passphrase")
             let created = try #require(keyway.flow.currentUpdate.completion)
-            let tokens = try await keyway.exchange(authCode: created.authCode, codeVerifier: try #require(created.codeVerifier))
+            let tokens = try await keyway.tokens.exchange(authCode: created.authCode, codeVerifier: try #require(created.codeVerifier))
             #expect(tokens.idToken.email == nil)
 
             // With automatic selection a phone number goes straight to its SMS code…
@@ -133,7 +133,7 @@ struct AdaptiveSignInTests {
             #expect(automatic.flow.currentUpdate.enterCode?.channel == .sms)
             await automatic.flow.submitCode(try await harness.server.latestCode(to: "+14155550123"))
             let bySms = try #require(automatic.flow.currentUpdate.completion)
-            let smsTokens = try await automatic.exchange(authCode: bySms.authCode, codeVerifier: try #require(bySms.codeVerifier))
+            let smsTokens = try await automatic.tokens.exchange(authCode: bySms.authCode, codeVerifier: try #require(bySms.codeVerifier))
             #expect(smsTokens.idToken.subject == tokens.idToken.subject)
             #expect(smsTokens.idToken.authenticationMethods == ["sms"])
 
@@ -167,7 +167,7 @@ struct AdaptiveSignInTests {
             let firstCode = TestAuthenticator.code(secret: setup.secret, at: harness.clock.now())
             await keyway.flow.submitTotp(firstCode)
             let enrolled = try #require(keyway.flow.currentUpdate.completion)
-            let tokens = try await keyway.exchange(authCode: enrolled.authCode, codeVerifier: try #require(enrolled.codeVerifier))
+            let tokens = try await keyway.tokens.exchange(authCode: enrolled.authCode, codeVerifier: try #require(enrolled.codeVerifier))
             #expect(tokens.idToken.authenticationMethods == ["otp", "mfa"])
             // The secret is sealed at rest.
             #expect(try await server.rowCount("users WHERE totp_secret LIKE 'v1.%'") == 1)
@@ -201,7 +201,7 @@ struct AdaptiveSignInTests {
             #expect(offer.skippable)
             await keyway.flow.skip()
             let skipped = try #require(keyway.flow.currentUpdate.completion)
-            let first = try await keyway.exchange(authCode: skipped.authCode, codeVerifier: try #require(skipped.codeVerifier))
+            let first = try await keyway.tokens.exchange(authCode: skipped.authCode, codeVerifier: try #require(skipped.codeVerifier))
             #expect(first.idToken.authenticationMethods == ["otp"])
 
             // Set up the authenticator now.
@@ -274,12 +274,12 @@ struct AdaptiveSignInTests {
             await keyway.flow.selectMethod(id: "emailOtp")
             await keyway.flow.submitCode(try await server.latestCode(to: "primary@example.com"))
             let first = try #require(keyway.flow.currentUpdate.completion)
-            let tokens = try await keyway.exchange(authCode: first.authCode, codeVerifier: try #require(first.codeVerifier))
+            let tokens = try await keyway.tokens.exchange(authCode: first.authCode, codeVerifier: try #require(first.codeVerifier))
             let session = KeywaySession(keyway: keyway, storage: InMemorySecureStorage())
             try await session.save(tokens)
 
             // Set up the authenticator through account management, then sign in with it alone.
-            try await keyway.startAccountManagement(session: session)
+            try await session.manageAccount()
             await keyway.flow.perform(operation: "setupTotp")
             let secret = try #require(keyway.flow.currentUpdate.totpSetup).secret
             await keyway.flow.submitTotp(TestAuthenticator.code(secret: secret, at: harness.clock.now()))
@@ -299,7 +299,7 @@ struct AdaptiveSignInTests {
             // Replacing the authenticator weakens the account until the new one works: it needs the
             // current one (or an email code) first, then the new secret replaces the old.
             harness.clock.advance(by: 60)
-            try await keyway.startAccountManagement(session: session)
+            try await session.manageAccount()
             await keyway.flow.perform(operation: "setupTotp")
             let verify = try #require(keyway.flow.currentUpdate.methodChoice)
             #expect(verify.purpose == .reverification)
@@ -319,7 +319,7 @@ struct AdaptiveSignInTests {
             #expect(keyway.flow.currentUpdate.errorInfo?.code == .invalidCode)
             await keyway.flow.submitTotp(TestAuthenticator.code(secret: replacement, at: harness.clock.now()))
             let byTotp = try #require(keyway.flow.currentUpdate.completion)
-            let again = try await keyway.exchange(authCode: byTotp.authCode, codeVerifier: try #require(byTotp.codeVerifier))
+            let again = try await keyway.tokens.exchange(authCode: byTotp.authCode, codeVerifier: try #require(byTotp.codeVerifier))
             #expect(again.idToken.subject == tokens.idToken.subject)
             #expect(again.idToken.authenticationMethods == ["otp"])
         }

@@ -1,5 +1,5 @@
 import Foundation
-import Keyway
+@testable import Keyway
 import KeywayProtocol
 import KeywayServer
 import KeywayTestSupport
@@ -48,7 +48,7 @@ struct AnotherMethodTests {
             #expect(keyway.flow.currentPrompt?.context.offersAnotherMethod == true)
             await keyway.flow.submitCode(try await harness.server.latestCode(to: "either@example.com"))
             let completion = try #require(keyway.flow.currentUpdate.completion)
-            let tokens = try await keyway.exchange(authCode: completion.authCode, codeVerifier: try #require(completion.codeVerifier))
+            let tokens = try await keyway.tokens.exchange(authCode: completion.authCode, codeVerifier: try #require(completion.codeVerifier))
             #expect(tokens.idToken.authenticationMethods == ["otp"])
         }
     }

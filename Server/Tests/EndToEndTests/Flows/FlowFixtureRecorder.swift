@@ -1,5 +1,5 @@
 import Foundation
-import Keyway
+@testable import Keyway
 import KeywayProtocol
 import KeywayServer
 import KeywayTestSupport
@@ -46,7 +46,7 @@ struct FlowFixtureRecorder {
 
     static func client(_ server: TestServer, clock: ManualClock, deviceTrust: Bool = false) throws -> Client {
         let storage = InMemorySecureStorage()
-        var options = KeywayOptions(transport: URLSessionTransport.patient, clock: clock, resumableFlowStorage: storage)
+        var options = KeywayOptions(completedSignIns: .handOver, transport: URLSessionTransport.patient, clock: clock, resumableFlowStorage: storage)
         // The recording stops at the approval step; the upgrade test polls.
         options.autoPollApprovals = false
         if deviceTrust {
@@ -224,7 +224,7 @@ struct FlowFixtureRecorder {
             let done = try #require(client.keyway.flow.currentUpdate.completion, "\(email) set up an authenticator")
             if deviceTrust {
                 #expect(await client.keyway.trustedDeviceID(for: email) != nil)
-                _ = try await client.keyway.exchange(authCode: done.authCode, codeVerifier: try #require(done.codeVerifier))
+                _ = try await client.keyway.tokens.exchange(authCode: done.authCode, codeVerifier: try #require(done.codeVerifier))
             }
             clock.advance(by: 31)
             return (client, secret)
@@ -240,7 +240,7 @@ struct FlowFixtureRecorder {
             await client.keyway.flow.submitTotp(TestAuthenticator.code(secret: totpSecret, at: clock.now()))
             clock.advance(by: 31)
             let done = try #require(client.keyway.flow.currentUpdate.completion, "\(email) signed in")
-            let tokens = try await client.keyway.exchange(authCode: done.authCode, codeVerifier: try #require(done.codeVerifier))
+            let tokens = try await client.keyway.tokens.exchange(authCode: done.authCode, codeVerifier: try #require(done.codeVerifier))
             return tokens.response.accessToken
         }
     }

@@ -1,5 +1,5 @@
 import Foundation
-import Keyway
+@testable import Keyway
 import KeywayProtocol
 import KeywayServer
 import KeywayTestSupport
@@ -21,7 +21,7 @@ struct FlowResumptionTests {
     func sdk(_ server: TestServer, clock: ManualClock, storage: any SecureStorage) throws -> KeywayClient {
         try KeywayClient(
             configID: TestServer.configId, baseURL: server.baseURL,
-            options: KeywayOptions(transport: URLSessionTransport.patient, clock: clock, resumableFlowStorage: storage))
+            options: KeywayOptions(completedSignIns: .handOver, transport: URLSessionTransport.patient, clock: clock, resumableFlowStorage: storage))
     }
 
     @Test func aFlowKilledOnTheCodeScreenResumesWithoutANewCode() async throws {
@@ -48,7 +48,7 @@ struct FlowResumptionTests {
             await second.flow.submitCode(try await server.latestCode(to: email))
             let completion = try #require(second.flow.currentUpdate.completion)
             let verifier = try #require(completion.codeVerifier, "the saved PKCE verifier comes back")
-            let tokens = try await second.exchange(authCode: completion.authCode, codeVerifier: verifier)
+            let tokens = try await second.tokens.exchange(authCode: completion.authCode, codeVerifier: verifier)
             #expect(tokens.idToken.email == email)
 
             // Completion forgets the saved flow.
@@ -126,7 +126,7 @@ struct FlowResumptionTests {
             await starting.flow.start(identifier: "offline@example.com")
             let offline = try KeywayClient(
                 configID: TestServer.configId, baseURL: server.baseURL,
-                options: KeywayOptions(transport: FailingTransport(), clock: clock, resumableFlowStorage: storage))
+                options: KeywayOptions(completedSignIns: .handOver, transport: FailingTransport(), clock: clock, resumableFlowStorage: storage))
             await #expect(throws: KeywayError.self) { _ = try await offline.flow.resume() }
             #expect(try await sdk(server, clock: clock, storage: storage).flow.resume())
         }
@@ -177,7 +177,7 @@ extension FlowResumptionTests {
             let second = try KeywayClient(
                 configID: TestServer.configId, baseURL: server.baseURL,
                 options: KeywayOptions(
-                    transport: transport, clock: clock, resumableFlowStorage: try Self.storage(in: directory)))
+                    completedSignIns: .handOver, transport: transport, clock: clock, resumableFlowStorage: try Self.storage(in: directory)))
             await #expect(throws: FlowError.self) { try await second.flow.resume() }
             // Kept: once the server answers, the flow resumes and completes.
             transport.stopFailing()

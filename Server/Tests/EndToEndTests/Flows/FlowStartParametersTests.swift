@@ -1,5 +1,5 @@
 import Foundation
-import Keyway
+@testable import Keyway
 import KeywayServer
 import KeywayTestSupport
 import Testing
@@ -103,7 +103,7 @@ struct FlowStartParametersTests {
             let second = try #require(await keyway.flow.completion)
             #expect(second.authCode != completion.authCode)
             do {
-                _ = try await keyway.exchange(
+                _ = try await keyway.tokens.exchange(
                     authCode: second.authCode, codeVerifier: try #require(second.codeVerifier),
                     redirectURI: URL(string: "http://127.0.0.1:51235/callback")!, nonce: second.nonce)
                 Issue.record("A code was redeemed with another redirect_uri.")

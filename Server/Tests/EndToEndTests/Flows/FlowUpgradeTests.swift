@@ -1,5 +1,5 @@
 import Foundation
-import Keyway
+@testable import Keyway
 import KeywayProtocol
 import KeywayServer
 import KeywayTestSupport
@@ -35,7 +35,7 @@ struct FlowUpgradeTests {
                 database: .sqlite(path: databasePath), clock: clock, limits: FlowFixtureRecorder.limits, adminToken: testAdminToken)
         ) { server in
             let storage = try await FlowFixtures.storage(of: recorded, port: server.port)
-            var options = KeywayOptions(transport: URLSessionTransport.patient, clock: clock, resumableFlowStorage: storage)
+            var options = KeywayOptions(completedSignIns: .handOver, transport: URLSessionTransport.patient, clock: clock, resumableFlowStorage: storage)
             options.autoPollApprovals = false
             let keyway = try KeywayClient(configID: TestServer.configId, baseURL: server.baseURL, options: options)
             #expect(try await keyway.flow.resume(), "\(name) resumes")
@@ -45,7 +45,7 @@ struct FlowUpgradeTests {
             try await run.finish()
 
             let done = try #require(keyway.flow.currentUpdate.completion, "\(name) completed: \(keyway.flow.currentUpdate)")
-            let tokens = try await keyway.exchange(authCode: done.authCode, codeVerifier: try #require(done.codeVerifier))
+            let tokens = try await keyway.tokens.exchange(authCode: done.authCode, codeVerifier: try #require(done.codeVerifier))
             #expect(tokens.idToken.email == recorded.identifier)
         }
     }

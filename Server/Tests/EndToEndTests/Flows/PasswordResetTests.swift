@@ -1,5 +1,5 @@
 import Foundation
-import Keyway
+@testable import Keyway
 import KeywayProtocol
 import KeywayServer
 import KeywayTestSupport
@@ -19,7 +19,7 @@ struct PasswordResetTests {
     {
         try await harness.signUp(keyway, email: email, password: password)
         let completion = try #require(keyway.flow.currentUpdate.completion)
-        return try await keyway.exchange(authCode: completion.authCode, codeVerifier: try #require(completion.codeVerifier))
+        return try await keyway.tokens.exchange(authCode: completion.authCode, codeVerifier: try #require(completion.codeVerifier))
     }
 
     /// Starts a sign-in of `email` and chooses the password.
@@ -78,22 +78,22 @@ struct PasswordResetTests {
             #expect(keyway.flow.currentUpdate.errorInfo?.code == .weakPassword)
             await keyway.flow.submitPassword("violet-harbor-new-7")
             let completion = try #require(keyway.flow.currentUpdate.completion)
-            let tokens = try await keyway.exchange(authCode: completion.authCode, codeVerifier: try #require(completion.codeVerifier))
+            let tokens = try await keyway.tokens.exchange(authCode: completion.authCode, codeVerifier: try #require(completion.codeVerifier))
             #expect(tokens.idToken.authenticationMethods == ["otp"])
             #expect(tokens.idToken.subject == earlier.idToken.subject)
 
             // Whoever held the account's earlier session is signed out.
-            await #expect(throws: (any Error).self) { _ = try await keyway.refresh(refreshToken: earlierRefresh) }
+            await #expect(throws: (any Error).self) { _ = try await keyway.tokens.refresh(refreshToken: earlierRefresh) }
             // The old password is refused; the new one signs in.
             _ = try await Self.passwordStep(keyway, email: email)
             await keyway.flow.submitPassword("correct-horse-42")
             #expect(keyway.flow.currentUpdate.errorInfo?.code == .invalidCredentials)
             await keyway.flow.submitPassword("violet-harbor-new-7")
             let again = try #require(keyway.flow.currentUpdate.completion)
-            let signedIn = try await keyway.exchange(authCode: again.authCode, codeVerifier: try #require(again.codeVerifier))
+            let signedIn = try await keyway.tokens.exchange(authCode: again.authCode, codeVerifier: try #require(again.codeVerifier))
             #expect(signedIn.idToken.authenticationMethods == ["pwd"])
             // The session the reset made is not one of those it ended.
-            _ = try await keyway.refresh(refreshToken: try #require(tokens.response.refreshToken))
+            _ = try await keyway.tokens.refresh(refreshToken: try #require(tokens.response.refreshToken))
         }
     }
 
@@ -146,7 +146,7 @@ struct PasswordResetTests {
             #expect(choose.prompt == .enterPassword(purpose: .reset, minimumLength: 10))
             await keyway.flow.submitPassword("violet-harbor-new-7")
             let completion = try #require(keyway.flow.currentUpdate.completion)
-            let tokens = try await keyway.exchange(authCode: completion.authCode, codeVerifier: try #require(completion.codeVerifier))
+            let tokens = try await keyway.tokens.exchange(authCode: completion.authCode, codeVerifier: try #require(completion.codeVerifier))
             #expect(tokens.idToken.authenticationMethods == ["otp", "mfa"])
         }
     }
@@ -165,7 +165,7 @@ struct PasswordResetTests {
             _ = try await Self.passwordStep(keyway, email: email)
             await keyway.flow.submitPassword("correct-horse-42")
             #expect(keyway.flow.currentUpdate.completion != nil)
-            _ = try await keyway.refresh(refreshToken: try #require(earlier.response.refreshToken))
+            _ = try await keyway.tokens.refresh(refreshToken: try #require(earlier.response.refreshToken))
         }
     }
 

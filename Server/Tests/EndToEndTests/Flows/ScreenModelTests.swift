@@ -1,5 +1,5 @@
 import Foundation
-import Keyway
+@testable import Keyway
 import KeywayServer
 import KeywayTestSupport
 import KeywayUI
@@ -11,9 +11,9 @@ struct ScreenModelTests {
     @Test func aSignInThroughScreensEndsInASavedSession() async throws {
         let clock = ManualClock()
         try await withTestServer(TestServer.start(clock: clock)) { server in
-            let keyway = try makeKeyway(server, clock: clock)
-            let session = KeywaySession(keyway: keyway, storage: InMemorySecureStorage())
-            let model = KeywayScreenModel(keyway: keyway, session: session)
+            let keyway = try makeKeyway(server, clock: clock, completedSignIns: .saveToSession)
+            let session = keyway.session
+            let model = KeywayScreenModel(keyway: keyway)
 
             await model.start(identifier: "screens@example.com")
             #expect(model.screen.kind == .step(.enterCode))

@@ -1,5 +1,5 @@
 import Foundation
-import Keyway
+@testable import Keyway
 import KeywayJOSE
 import KeywayProtocol
 import KeywayTestSupport
@@ -29,7 +29,7 @@ struct SignInTests {
             #expect(PKCE.isValidVerifier(verifier.revealed))
             #expect(recorder.kinds == ["loading", "prompt", "loading", "completed"])
 
-            let tokens = try await keyway.exchange(authCode: completion.authCode, codeVerifier: verifier)
+            let tokens = try await keyway.tokens.exchange(authCode: completion.authCode, codeVerifier: verifier)
             #expect(tokens.idToken.email == "alice@example.com")
             #expect(tokens.idToken.emailVerified == true)
             #expect(tokens.idToken.issuer == server.baseURL.absoluteString)
@@ -55,7 +55,7 @@ struct SignInTests {
             await keyway.flow.start(identifier: "alice@example.com")
             await keyway.flow.submitCode(try await server.latestCode(to: "alice@example.com"))
             let second = try #require(keyway.flow.currentUpdate.completion)
-            let again = try await keyway.exchange(authCode: second.authCode, codeVerifier: try #require(second.codeVerifier))
+            let again = try await keyway.tokens.exchange(authCode: second.authCode, codeVerifier: try #require(second.codeVerifier))
             #expect(again.idToken.subject == tokens.idToken.subject)
         }
     }
@@ -83,7 +83,7 @@ struct SignInTests {
             await keyway.flow.submitCode(try await server.latestCode(to: "own@example.com"))
             let completion = try #require(keyway.flow.currentUpdate.completion)
             #expect(completion.codeVerifier == nil)
-            let tokens = try await keyway.exchange(authCode: completion.authCode, codeVerifier: Sensitive(verifier))
+            let tokens = try await keyway.tokens.exchange(authCode: completion.authCode, codeVerifier: Sensitive(verifier))
             #expect(tokens.idToken.email == "own@example.com")
         }
     }
@@ -119,8 +119,8 @@ final class UpdateRecorder: @unchecked Sendable {
         let clock = ManualClock()
         try await withTestServer(TestServer.start(clock: clock)) { server in
             let email = "twice-new@example.com"
-            let first = try KeywayClient(configID: TestServer.configId, baseURL: server.baseURL, options: KeywayOptions(transport: URLSessionTransport.patient, clock: clock))
-            let second = try KeywayClient(configID: TestServer.configId, baseURL: server.baseURL, options: KeywayOptions(transport: URLSessionTransport.patient, clock: clock))
+            let first = try KeywayClient(configID: TestServer.configId, baseURL: server.baseURL, options: KeywayOptions(completedSignIns: .handOver, transport: URLSessionTransport.patient, clock: clock))
+            let second = try KeywayClient(configID: TestServer.configId, baseURL: server.baseURL, options: KeywayOptions(completedSignIns: .handOver, transport: URLSessionTransport.patient, clock: clock))
             // Both flows start before the account exists (a dev application creates it on a first sign-in).
             await first.flow.start(identifier: email)
             await second.flow.start(identifier: email)
@@ -130,8 +130,8 @@ final class UpdateRecorder: @unchecked Sendable {
             await second.flow.submitCode(codes[1])
             let one = try #require(first.flow.currentUpdate.completion, "\(first.flow.currentUpdate)")
             let two = try #require(second.flow.currentUpdate.completion, "\(second.flow.currentUpdate)")
-            let a = try await first.exchange(authCode: one.authCode, codeVerifier: try #require(one.codeVerifier))
-            let b = try await second.exchange(authCode: two.authCode, codeVerifier: try #require(two.codeVerifier))
+            let a = try await first.tokens.exchange(authCode: one.authCode, codeVerifier: try #require(one.codeVerifier))
+            let b = try await second.tokens.exchange(authCode: two.authCode, codeVerifier: try #require(two.codeVerifier))
             #expect(a.idToken.subject == b.idToken.subject)
             #expect(try await server.rowCount("users") == 1)
         }

@@ -1,5 +1,5 @@
 import Foundation
-import Keyway
+@testable import Keyway
 import KeywayServer
 import KeywayProtocol
 import KeywayTestSupport
@@ -50,7 +50,7 @@ struct SignUpAndAccountTests {
             #expect(try await server.rowCount("users") == 0)
             await keyway.flow.submitForm(["displayName": "Ada", "plan": "team", "acceptTerms": "true"])
             let created = try #require(keyway.flow.currentUpdate.completion)
-            let tokens = try await keyway.exchange(authCode: created.authCode, codeVerifier: try #require(created.codeVerifier))
+            let tokens = try await keyway.tokens.exchange(authCode: created.authCode, codeVerifier: try #require(created.codeVerifier))
             #expect(tokens.idToken.email == "new@example.com")
             #expect(try await server.rowCount("users") == 1)
             #expect(try await server.rowCount("user_profiles WHERE data LIKE '%Ada%'") == 1)
@@ -102,14 +102,14 @@ struct SignUpAndAccountTests {
             #expect(keyway.flow.currentUpdate.enterCode?.destination == "+4•••••••••91")
             await keyway.flow.submitCode(try await server.latestCode(to: "+442079460991"))
             let first = try #require(keyway.flow.currentUpdate.completion)
-            let tokens = try await keyway.exchange(authCode: first.authCode, codeVerifier: try #require(first.codeVerifier))
+            let tokens = try await keyway.tokens.exchange(authCode: first.authCode, codeVerifier: try #require(first.codeVerifier))
             #expect(tokens.idToken.authenticationMethods == ["otp", "sms", "mfa"])
 
             // Account management: add an authenticator (no re-verification for adding), then remove
             // the phone (re-verification first, by the authenticator or the phone).
             let session = KeywaySession(keyway: keyway, storage: InMemorySecureStorage())
             try await session.save(tokens)
-            try await keyway.startAccountManagement(session: session)
+            try await session.manageAccount()
             guard case .manageAccount(let methods, let operations)? = keyway.flow.currentUpdate.prompt else {
                 throw TestFailure("Expected the account overview, got \(keyway.flow.currentUpdate)")
             }
@@ -145,11 +145,11 @@ struct SignUpAndAccountTests {
             let keyway = try harness.sdk()
             try await harness.signUp(keyway, email: "change@example.com", password: "first-passphrase-1")
             let created = try #require(keyway.flow.currentUpdate.completion)
-            let tokens = try await keyway.exchange(authCode: created.authCode, codeVerifier: try #require(created.codeVerifier))
+            let tokens = try await keyway.tokens.exchange(authCode: created.authCode, codeVerifier: try #require(created.codeVerifier))
             let session = KeywaySession(keyway: keyway, storage: InMemorySecureStorage())
             try await session.save(tokens)
 
-            try await keyway.startAccountManagement(session: session)
+            try await session.manageAccount()
             guard case .manageAccount(let methods, let operations)? = keyway.flow.currentUpdate.prompt else {
                 throw TestFailure("Expected the account overview, got \(keyway.flow.currentUpdate)")
             }

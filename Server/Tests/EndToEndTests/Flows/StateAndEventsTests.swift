@@ -1,5 +1,5 @@
 import Foundation
-import Keyway
+@testable import Keyway
 import KeywayProtocol
 import KeywayServer
 import KeywayTestSupport
@@ -35,7 +35,7 @@ struct StateAndEventsTests {
         await keyway.flow.start(identifier: email)
         await keyway.flow.submitCode(try await server.latestCode(to: email))
         let completion = try #require(keyway.flow.currentUpdate.completion)
-        return try await keyway.exchange(authCode: completion.authCode, codeVerifier: try #require(completion.codeVerifier))
+        return try await keyway.tokens.exchange(authCode: completion.authCode, codeVerifier: try #require(completion.codeVerifier))
     }
 
     @Test func flowEventsComeInOrderWithTheUserTypeAndNoSecrets() async throws {
@@ -145,7 +145,7 @@ struct StateAndEventsTests {
             let set = try await signIn(keyway, server, email: "expired@example.com")
             try await session.save(set)
             let events = Collector(keyway.events)
-            try await keyway.signOutEverywhere(accessToken: set.response.accessToken)
+            try await keyway.tokenClient.signOutEverywhere(accessToken: set.response.accessToken)
             await #expect(throws: SessionError.self) { try await session.refresh() }
             #expect(await events.wait(for: 1).map(\.name) == [.sessionExpired])
             #expect(!session.state.snapshot.auth.isAuthenticated)

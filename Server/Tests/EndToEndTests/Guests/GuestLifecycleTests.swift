@@ -1,5 +1,5 @@
 import Foundation
-import Keyway
+@testable import Keyway
 import KeywayBackend
 import KeywayProtocol
 import KeywayServer
@@ -33,12 +33,12 @@ struct GuestLifecycleTests {
             }
 
             let session = KeywaySession(keyway: keyway, storage: InMemorySecureStorage())
-            let guest = try await session.signInAsGuest()
+            let guest = KeywaySession.Tokens(try await session.signInAsGuest())
             let guestAccess = guest.accessToken.revealed
             let guestRefresh = try #require(guest.refreshToken).revealed
             #expect(try await introspect(guestAccess)["is_anonymous"] as? Bool == true)
             #expect(try await introspect(guestRefresh)["is_anonymous"] as? Bool == true)
-            #expect(try await keyway.userInfo(accessToken: guest.accessToken).isAnonymous == true)
+            #expect(try await keyway.tokenClient.userInfo(accessToken: guest.accessToken).isAnonymous == true)
             #expect(try await kit.verifyAccessToken(guestAccess).isAnonymous == true)
             #expect(try await kit.introspect(guest.accessToken).isAnonymous == true)
             let listed = try await server.admin("GET", "/admin/users/\(guest.subject)")
@@ -48,10 +48,10 @@ struct GuestLifecycleTests {
             #expect(try await server.admin("GET", "/admin/users/usr_nobody").status == 404)
 
             // The upgrade: nothing says anonymous any more, not even for the guest's earlier token.
-            try await keyway.startGuestUpgrade(session: session, identifier: "upgraded@example.com")
+            try await session.upgradeGuest(identifier: "upgraded@example.com")
             await keyway.flow.submitCode(try await server.latestCode(to: "upgraded@example.com"))
             let done = try #require(await keyway.flow.completion)
-            let upgraded = try await keyway.exchange(done)
+            let upgraded = try await keyway.tokens.exchange(done)
             #expect(upgraded.idToken.subject == guest.subject)
             for token in [guestAccess, guestRefresh, upgraded.response.accessToken.revealed] {
                 let described = try await introspect(token)
@@ -61,9 +61,9 @@ struct GuestLifecycleTests {
             // The backend kit: the new token is no guest's; introspection says so of the old one too.
             #expect(try await kit.verifyAccessToken(upgraded.response.accessToken.revealed).isAnonymous == false)
             #expect(try await kit.introspect(guest.accessToken).isAnonymous == false)
-            let info = try await keyway.userInfo(accessToken: upgraded.response.accessToken)
+            let info = try await keyway.tokenClient.userInfo(accessToken: upgraded.response.accessToken)
             #expect(info == UserInfo(subject: guest.subject, email: "upgraded@example.com", emailVerified: true, isAnonymous: false))
-            #expect(try await keyway.userInfo(accessToken: guest.accessToken).isAnonymous == false)
+            #expect(try await keyway.tokenClient.userInfo(accessToken: guest.accessToken).isAnonymous == false)
             let user = try await server.admin("GET", "/admin/users/\(guest.subject)")
             #expect(user.json["isAnonymous"] as? Bool == false)
             #expect(user.json["email"] as? String == "upgraded@example.com")
@@ -81,7 +81,7 @@ struct GuestLifecycleTests {
         to userId: String, accessToken: Sensitive<String>, _ keyway: KeywayClient, _ harness: AdaptiveHarness, tag: String
     ) async throws {
         let server = harness.server
-        _ = try await keyway.updateProfile(accessToken: accessToken, changes: ["displayName": .string("Guest \(tag)")])
+        _ = try await keyway.tokenClient.updateProfile(accessToken: accessToken, changes: ["displayName": .string("Guest \(tag)")])
         let activation = try await server.admin("POST", "/admin/users/\(userId)/activations", ["configId": TestServer.configId])
         #expect(activation.status == 201, "\(activation.json)")
         let postcard = try await server.admin("POST", "/admin/users/\(userId)/recovery-codes", ["configId": TestServer.configId])
@@ -150,13 +150,13 @@ struct GuestLifecycleTests {
             try await Self.attachEverything(
                 to: stale.idToken.subject, accessToken: stale.response.accessToken, keyway, harness, tag: "stale")
             let kept = KeywaySession(keyway: keyway, storage: InMemorySecureStorage())
-            let keptGuest = try await kept.signInAsGuest()
+            let keptGuest = KeywaySession.Tokens(try await kept.signInAsGuest())
             try await Self.attachEverything(
                 to: keptGuest.subject, accessToken: keptGuest.accessToken, keyway, harness, tag: "kept")
-            try await keyway.startGuestUpgrade(session: kept, identifier: "kept@example.com")
+            try await kept.upgradeGuest(identifier: "kept@example.com")
             await keyway.flow.submitCode(try await server.latestCode(to: "kept@example.com"))
             let done = try #require(await keyway.flow.completion)
-            _ = try await keyway.exchange(done)
+            _ = try await keyway.tokens.exchange(done)
             let before = try await Self.remnants(of: keptGuest.subject, server)
             let attached = try await Self.remnants(of: stale.idToken.subject, server)
             #expect(
@@ -183,7 +183,7 @@ struct GuestLifecycleTests {
             // Only the stale guest's postcard lost its PUKs.
             let keptPuks = try await server.rowCount("powerauth_recovery_puks")
             #expect(keptPuks > 0 && keptPuks < puks)
-            let profile = try await keyway.profile(accessToken: try #require(await kept.accessToken()))
+            let profile = try await keyway.tokenClient.profile(accessToken: try #require(await kept.accessToken()))
             #expect(profile.profile["displayName"] == .string("Guest kept"))
             #expect(try await server.admin("GET", "/admin/users/\(stale.idToken.subject)").status == 404)
         }

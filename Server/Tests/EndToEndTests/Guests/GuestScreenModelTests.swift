@@ -1,5 +1,5 @@
 import Foundation
-import Keyway
+@testable import Keyway
 import KeywayServer
 import KeywayTestSupport
 import KeywayUI
@@ -11,9 +11,9 @@ struct GuestScreenModelTests {
     @Test func aGuestSignsUpThroughScreensAndKeepsItsUserID() async throws {
         try await withTestServer(AdaptiveHarness.start(policy: GuestTests.policy())) { harness in
             let keyway = try harness.sdk()
-            let session = KeywaySession(keyway: keyway, storage: InMemorySecureStorage())
-            let guest = try await session.signInAsGuest()
-            let model = KeywayScreenModel(keyway: keyway, session: session)
+            let session = keyway.session
+            let guest = KeywaySession.Tokens(try await session.signInAsGuest())
+            let model = KeywayScreenModel(keyway: keyway)
 
             try await model.startGuestUpgrade(identifier: "screen-guest@example.com")
             #expect(model.screen.kind == .step(.enterCode))
@@ -41,9 +41,9 @@ struct GuestScreenModelTests {
             let server = harness.server
             let keyway = try harness.sdk()
             let existing = try await GuestTests.signUp(keyway, server, email: "dora@example.com")
-            let session = KeywaySession(keyway: keyway, storage: InMemorySecureStorage())
-            let guest = try await session.signInAsGuest()
-            let model = KeywayScreenModel(keyway: keyway, session: session)
+            let session = keyway.session
+            let guest = KeywaySession.Tokens(try await session.signInAsGuest())
+            let model = KeywayScreenModel(keyway: keyway)
 
             @MainActor func reachAccountExists(_ count: Int) async throws {
                 try await model.startGuestUpgrade(identifier: "dora@example.com")

@@ -1,5 +1,5 @@
 import Foundation
-import Keyway
+@testable import Keyway
 import KeywayProtocol
 import KeywayServer
 import KeywayTestSupport
@@ -35,7 +35,7 @@ struct GuestTests {
         await keyway.flow.start(flowType: .signup, identifier: email)
         await keyway.flow.submitCode(try await server.latestCode(to: email))
         let done = try #require(await keyway.flow.completion)
-        return try await keyway.exchange(done)
+        return try await keyway.tokens.exchange(done)
     }
 
     @Test func aGuestGetsAnonymousTokensAndItsSignUpKeepsItsUserID() async throws {
@@ -43,7 +43,7 @@ struct GuestTests {
             let server = harness.server
             let keyway = try harness.sdk()
             let session = KeywaySession(keyway: keyway, storage: InMemorySecureStorage())
-            let guest = try await session.signInAsGuest()
+            let guest = KeywaySession.Tokens(try await session.signInAsGuest())
             #expect(guest.isAnonymous == true)
             #expect(guest.email == nil)
             #expect(guest.refreshToken != nil)
@@ -56,12 +56,12 @@ struct GuestTests {
             #expect(refreshed.isAnonymous == true)
 
             // The upgrade: a sign-up started with the guest's token.
-            try await keyway.startGuestUpgrade(session: session, identifier: "guest@example.com")
+            try await session.upgradeGuest(identifier: "guest@example.com")
             #expect(keyway.flow.currentUpdate.enterCode != nil)
             await keyway.flow.submitCode(try await server.latestCode(to: "guest@example.com"))
             let done = try #require(await keyway.flow.completion)
             #expect(done.newUser == true)
-            let upgraded = try await keyway.exchange(done)
+            let upgraded = try await keyway.tokens.exchange(done)
             #expect(upgraded.idToken.subject == guest.subject)
             #expect(upgraded.idToken.email == "guest@example.com")
             #expect(upgraded.idToken.isAnonymous == false)
@@ -72,10 +72,10 @@ struct GuestTests {
             #expect(try await session.refresh().isAnonymous == false)
 
             // The token is no longer a guest's: a second upgrade is refused.
-            try await keyway.startGuestUpgrade(session: session, identifier: "other@example.com")
+            try await session.upgradeGuest(identifier: "other@example.com")
             #expect(keyway.flow.currentUpdate.errorInfo?.code == .notAGuest)
             // A guest token cannot open account management; a signed-up one can.
-            try await keyway.startAccountManagement(session: session)
+            try await session.manageAccount()
             #expect(keyway.flow.currentUpdate.prompt.map { if case .manageAccount = $0 { true } else { false } } == true)
         }
     }
@@ -88,9 +88,9 @@ struct GuestTests {
                 let existing = try await Self.signUp(keyway, server, email: "ann@example.com")
                 let events = Collector(keyway.events)
                 let session = KeywaySession(keyway: keyway, storage: InMemorySecureStorage())
-                let guest = try await session.signInAsGuest()
+                let guest = KeywaySession.Tokens(try await session.signInAsGuest())
 
-                try await keyway.startGuestUpgrade(session: session, identifier: "ann@example.com")
+                try await session.upgradeGuest(identifier: "ann@example.com")
                 // As any sign-up: the code first, so the answer says nothing of the account.
                 #expect(keyway.flow.currentUpdate.enterCode != nil)
                 await keyway.flow.submitCode(try await server.latestCode(to: "ann@example.com"))
@@ -105,7 +105,7 @@ struct GuestTests {
                 await keyway.flow.signInInstead()
                 #expect(keyway.flow.currentUpdate.completion != nil)
                 let done = try #require(await keyway.flow.completion)
-                let signedIn = try await keyway.exchange(done)
+                let signedIn = try await keyway.tokens.exchange(done)
                 #expect(signedIn.idToken.subject == existing.idToken.subject)
                 #expect(signedIn.idToken.subject != guest.subject)
                 #expect(signedIn.idToken.isAnonymous == false)
@@ -141,8 +141,8 @@ struct GuestTests {
             let keyway = try harness.sdk()
             _ = try await Self.signUp(keyway, server, email: "bob@example.com")
             let session = KeywaySession(keyway: keyway, storage: InMemorySecureStorage())
-            let guest = try await session.signInAsGuest()
-            try await keyway.startGuestUpgrade(session: session, identifier: "bob@example.com")
+            let guest = KeywaySession.Tokens(try await session.signInAsGuest())
+            try await session.upgradeGuest(identifier: "bob@example.com")
             await keyway.flow.submitCode(try await server.latestCode(to: "bob@example.com"))
             #expect(keyway.flow.currentUpdate.stepKind == .accountExists)
             let flowId = try #require(keyway.flow.currentUpdate.promptContext?.step.flowId)
@@ -166,20 +166,20 @@ struct GuestTests {
             let server = harness.server
             let keyway = try harness.sdk()
             let session = KeywaySession(keyway: keyway, storage: InMemorySecureStorage())
-            let guest = try await session.signInAsGuest()
+            let guest = KeywaySession.Tokens(try await session.signInAsGuest())
             let guestToken = try #require(guest.idToken)
             let amr = try Self.claims(guestToken.revealed)["amr"] as? [String]
             #expect(amr == ["guest"])
             #expect(amr?.contains("mfa") == false)
 
             // What needs a signed-in account answers the upgrade path.
-            try await keyway.startAccountManagement(session: session)
+            try await session.manageAccount()
             let refused = try #require(keyway.flow.currentUpdate.errorInfo)
             #expect(refused.code == .upgradeRequired)
             #expect(refused.action == .abort)
 
             // The upgrade itself sets up the second factor before the account is complete.
-            try await keyway.startGuestUpgrade(session: session, identifier: "mfa@example.com")
+            try await session.upgradeGuest(identifier: "mfa@example.com")
             await keyway.flow.submitCode(try await server.latestCode(to: "mfa@example.com"))
             // The only second factor to set up is offered straight away, without a way to skip it.
             #expect(keyway.flow.currentUpdate.stepKind == .setupTotp)
@@ -191,7 +191,7 @@ struct GuestTests {
             await keyway.flow.submitTotp(TestAuthenticator.code(secret: secret, at: harness.clock.now()))
             #expect(keyway.flow.currentUpdate.completion != nil)
             let done = try #require(await keyway.flow.completion)
-            let upgraded = try await keyway.exchange(done)
+            let upgraded = try await keyway.tokens.exchange(done)
             #expect(upgraded.idToken.subject == guest.subject)
             #expect(upgraded.idToken.authenticationMethods.contains("mfa"))
             #expect(upgraded.idToken.isAnonymous == false)
@@ -213,7 +213,7 @@ struct GuestTests {
 
             let session = KeywaySession(keyway: keyway, storage: InMemorySecureStorage())
             _ = try await session.signInAsGuest()
-            try await keyway.startGuestUpgrade(session: session, identifier: "carol@example.com")
+            try await session.upgradeGuest(identifier: "carol@example.com")
             await keyway.flow.submitCode(try await server.latestCode(to: "carol@example.com"))
             #expect(keyway.flow.currentUpdate.stepKind == .accountExists)
             await keyway.flow.signInInstead()
@@ -225,7 +225,7 @@ struct GuestTests {
             await keyway.flow.submitTotp(TestAuthenticator.code(secret: secret, at: harness.clock.now()))
             #expect(keyway.flow.currentUpdate.completion != nil)
             let done = try #require(await keyway.flow.completion)
-            let tokens = try await keyway.exchange(done)
+            let tokens = try await keyway.tokens.exchange(done)
             #expect(tokens.idToken.authenticationMethods.contains("mfa"))
             #expect(tokens.idToken.email == "carol@example.com")
         }
@@ -277,10 +277,10 @@ struct GuestTests {
             let server = harness.server
             let keyway = try harness.sdk()
             let stale = KeywaySession(keyway: keyway, storage: InMemorySecureStorage())
-            let staleGuest = try await stale.signInAsGuest()
+            let staleGuest = KeywaySession.Tokens(try await stale.signInAsGuest())
             let kept = KeywaySession(keyway: keyway, storage: InMemorySecureStorage())
-            let upgradedGuest = try await kept.signInAsGuest()
-            try await keyway.startGuestUpgrade(session: kept, identifier: "kept@example.com")
+            let upgradedGuest = KeywaySession.Tokens(try await kept.signInAsGuest())
+            try await kept.upgradeGuest(identifier: "kept@example.com")
             await keyway.flow.submitCode(try await server.latestCode(to: "kept@example.com"))
             #expect(keyway.flow.currentUpdate.completion != nil)
 

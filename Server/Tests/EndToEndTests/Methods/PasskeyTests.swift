@@ -1,5 +1,5 @@
 import Foundation
-import Keyway
+@testable import Keyway
 import KeywayCBOR
 import KeywayJOSE
 import KeywayProtocol
@@ -85,7 +85,7 @@ struct PasskeyTests {
         #expect(options.pubKeyCredParams.map(\.alg) == [-7, -8, -257])
         await keyway.flow.registerPasskey(using: authenticator, name: "Test key")
         let completion = try await Self.completion(keyway)
-        return try await keyway.exchange(completion)
+        return try await keyway.tokens.exchange(completion)
     }
 
     /// The flow's completion, or a failure that says where the flow stands instead.
@@ -155,7 +155,7 @@ struct PasskeyTests {
             #expect(attempts > 0)
             await keyway.flow.authenticateWithPasskey(using: authenticator)
             let completion = try await Self.completion(keyway)
-            let tokens = try await keyway.exchange(completion)
+            let tokens = try await keyway.tokens.exchange(completion)
             #expect(tokens.idToken.subject == created.idToken.subject)
             #expect(tokens.idToken.authenticationMethods.contains("hwk"))
             #expect(tokens.idToken.authenticationMethods.contains("user"))
@@ -300,7 +300,7 @@ struct PasskeyTests {
             #expect(keyway.flow.currentUpdate.errorInfo?.code == .passkeyUnknownCredential)
             await keyway.flow.authenticateWithPasskey(using: ada)
             let completion = try await Self.completion(keyway)
-            let tokens = try await keyway.exchange(completion)
+            let tokens = try await keyway.tokens.exchange(completion)
             #expect(tokens.idToken.authenticationMethods.contains("mfa"))
             #expect(tokens.idToken.authenticationMethods.contains("hwk"))
         }
@@ -327,7 +327,7 @@ struct PasskeyTests {
             // Verified: one passkey is both factors; a synced passkey says `swk`.
             await keyway.flow.startPasskeySignIn()
             await keyway.flow.authenticateWithPasskey(using: synced)
-            let tokens = try await keyway.exchange(try await Self.completion(keyway))
+            let tokens = try await keyway.tokens.exchange(try await Self.completion(keyway))
             #expect(Set(tokens.idToken.authenticationMethods).isSuperset(of: ["swk", "user", "mfa"]))
 
             // Presence only (the policy prefers verification): the second factor is still asked.
@@ -354,7 +354,7 @@ struct PasskeyTests {
 
             // Adding a passkey is a new way in: the user proves who they are first, with a passkey.
             harness.clock.advance(by: 60)
-            try await keyway.startAccountManagement(session: session)
+            try await session.manageAccount()
             guard case .manageAccount(let methods, _)? = keyway.flow.currentUpdate.prompt else {
                 throw TestFailure("Expected the account, got \(keyway.flow.currentUpdate)")
             }
@@ -566,7 +566,7 @@ struct PasskeyTests {
             let keyway = try Self.sdk(harness)
             let session = KeywaySession(keyway: keyway, storage: InMemorySecureStorage())
             try await session.save(try await Self.signUp(keyway, harness, with: Self.authenticator(harness)))
-            try await keyway.startAccountManagement(session: session)
+            try await session.manageAccount()
             await keyway.flow.renamePasskey(id: "pky_someone_else", name: "Mine now")
             #expect(keyway.flow.currentUpdate.errorInfo?.details?.invalidFields?.first?.name == "passkeyId")
             await keyway.flow.removePasskey(id: "pky_someone_else")

@@ -1,5 +1,5 @@
 import Foundation
-import Keyway
+@testable import Keyway
 import KeywayProtocol
 import KeywayTestSupport
 import Testing
@@ -41,7 +41,7 @@ struct SignInLinkChannelTests {
 
             await keyway.flow.openLink(link)
             let completed = try #require(keyway.flow.currentUpdate.completion, "got \(keyway.flow.currentUpdate)")
-            let tokens = try await keyway.exchange(authCode: completed.authCode, codeVerifier: try #require(completed.codeVerifier))
+            let tokens = try await keyway.tokens.exchange(authCode: completed.authCode, codeVerifier: try #require(completed.codeVerifier))
             #expect(tokens.idToken.authenticationMethods == ["sms"])
         }
     }
@@ -76,7 +76,7 @@ struct SignInLinkChannelTests {
 
             let done = try await SignInLinkTests.settled(keyway, clock: harness.clock)
             let completed = try #require(done.completion, "got \(done)")
-            let tokens = try await keyway.exchange(authCode: completed.authCode, codeVerifier: try #require(completed.codeVerifier))
+            let tokens = try await keyway.tokens.exchange(authCode: completed.authCode, codeVerifier: try #require(completed.codeVerifier))
             #expect(tokens.idToken.authenticationMethods == ["sms"])
             #expect(try await phone.open(link.path).status == 410)
         }

@@ -1,5 +1,5 @@
 import Foundation
-import Keyway
+@testable import Keyway
 import KeywayProtocol
 import KeywayServer
 import KeywayTestSupport
@@ -20,8 +20,8 @@ struct SignInLinkClientTests {
     @Test func theScreenModelCompletesWhenTheLinkIsApprovedElsewhere() async throws {
         try await withTestServer(AdaptiveHarness.start(policy: SignInLinkTests.policy)) { harness in
             let keyway = try harness.sdk()
-            let session = KeywaySession(keyway: keyway, storage: InMemorySecureStorage())
-            let model = KeywayScreenModel(keyway: keyway, session: session)
+            let session = keyway.session
+            let model = KeywayScreenModel(keyway: keyway)
             await model.start(identifier: SignInLinkTests.email)
             #expect(model.screen.kind == .step(.enterCode))
             #expect(model.screen.isWaiting)

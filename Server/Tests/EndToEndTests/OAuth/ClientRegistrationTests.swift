@@ -1,7 +1,7 @@
 import Crypto
 import CryptoExtras
 import Foundation
-import Keyway
+@testable import Keyway
 import KeywayJOSE
 import KeywayProtocol
 import KeywayServer
@@ -94,7 +94,7 @@ struct ClientRegistrationTests {
     func code(_ server: TestServer, clock: ManualClock, clientId: String, email: String) async throws
         -> (code: String, verifier: String)
     {
-        let keyway = try KeywayClient(configID: clientId, baseURL: server.baseURL, options: KeywayOptions(transport: URLSessionTransport.patient, clock: clock))
+        let keyway = try KeywayClient(configID: clientId, baseURL: server.baseURL, options: KeywayOptions(completedSignIns: .handOver, transport: URLSessionTransport.patient, clock: clock))
         await keyway.flow.start(identifier: email)
         await keyway.flow.submitCode(try await server.latestCode(to: email))
         let completion = try #require(keyway.flow.currentUpdate.completion)
@@ -240,11 +240,11 @@ struct ClientRegistrationTests {
             #expect(registered.status == 201)
             let clientId = try #require(registered.json["client_id"] as? String)
             #expect(registered.json["client_secret"] == nil)
-            let keyway = try KeywayClient(configID: clientId, baseURL: server.baseURL, options: KeywayOptions(transport: URLSessionTransport.patient, clock: clock))
+            let keyway = try KeywayClient(configID: clientId, baseURL: server.baseURL, options: KeywayOptions(completedSignIns: .handOver, transport: URLSessionTransport.patient, clock: clock))
             await keyway.flow.start(identifier: "public@example.com")
             await keyway.flow.submitCode(try await server.latestCode(to: "public@example.com"))
             let completion = try #require(keyway.flow.currentUpdate.completion)
-            let tokens = try await keyway.exchange(authCode: completion.authCode, codeVerifier: try #require(completion.codeVerifier))
+            let tokens = try await keyway.tokens.exchange(authCode: completion.authCode, codeVerifier: try #require(completion.codeVerifier))
             #expect(tokens.idToken.audience == [clientId])
             // Registered for authorization_code only: no refresh token is issued, nor offline access.
             #expect(tokens.response.refreshToken == nil)
@@ -256,7 +256,7 @@ struct ClientRegistrationTests {
                 error: OAuthErrorResponse(
                     error: "unauthorized_client", errorDescription: "This client is not registered for the grant type refresh_token."))
             ) {
-                _ = try await keyway.refresh(refreshToken: Sensitive("rt-of-someone-else"))
+                _ = try await keyway.tokens.refresh(refreshToken: Sensitive("rt-of-someone-else"))
             }
         }
     }

@@ -3,7 +3,7 @@ import Foundation
 #if canImport(FoundationNetworking)
     import FoundationNetworking
 #endif
-import Keyway
+@testable import Keyway
 import KeywayJOSE
 import KeywayProtocol
 import KeywayServer
@@ -17,11 +17,11 @@ struct DPoPTests {
         dpopKey: P256.Signing.PrivateKey?
     ) async throws -> (KeywayClient, TokenSet) {
         let keyway = try KeywayClient(
-            configID: configId, baseURL: server.baseURL, options: KeywayOptions(transport: URLSessionTransport.patient, clock: clock, dpopKey: dpopKey))
+            configID: configId, baseURL: server.baseURL, options: KeywayOptions(completedSignIns: .handOver, transport: URLSessionTransport.patient, clock: clock, dpopKey: dpopKey))
         await keyway.flow.start(identifier: email)
         await keyway.flow.submitCode(try await server.latestCode(to: email))
         let completion = try #require(keyway.flow.currentUpdate.completion)
-        return (keyway, try await keyway.exchange(authCode: completion.authCode, codeVerifier: completion.codeVerifier!))
+        return (keyway, try await keyway.tokens.exchange(authCode: completion.authCode, codeVerifier: completion.codeVerifier!))
     }
 
     func claims(of jwt: String) throws -> [String: JSONValue] {
@@ -64,7 +64,7 @@ struct DPoPTests {
             #expect((introspected.json["cnf"] as? [String: Any])?["jkt"] as? String == DPoP.thumbprint(of: key.publicKey))
 
             // The SDK presents it with the DPoP scheme and a proof; as a bearer token it is refused.
-            #expect(try await keyway.userInfo(accessToken: tokens.response.accessToken).email == "dpop@example.com")
+            #expect(try await keyway.tokenClient.userInfo(accessToken: tokens.response.accessToken).email == "dpop@example.com")
             let asBearer = try await server.request(
                 "GET", "/oauth2/userinfo", headers: ["Authorization": "Bearer \(tokens.response.accessToken.revealed)"])
             #expect(asBearer.status == 401)
@@ -94,9 +94,9 @@ struct DPoPTests {
             let otherKey = try await server.token(
                 refreshForm(refreshToken.revealed), headers: ["DPoP": try proof(server, key: P256.Signing.PrivateKey(), clock: clock)])
             #expect(otherKey.json["error"] as? String == "invalid_dpop_proof")
-            let refreshed = try await keyway.refresh(refreshToken: refreshToken)
+            let refreshed = try await keyway.tokens.refresh(refreshToken: refreshToken)
             #expect(refreshed.response.tokenType == "DPoP")
-            #expect(try await keyway.userInfo(accessToken: refreshed.response.accessToken).subject == tokens.idToken.subject)
+            #expect(try await keyway.tokenClient.userInfo(accessToken: refreshed.response.accessToken).subject == tokens.idToken.subject)
         }
     }
 
@@ -172,7 +172,7 @@ struct DPoPTests {
             let (keyway, tokens) = try await signIn(
                 server, clock: clock, email: "strict2@example.com", configId: app.configId, dpopKey: key)
             #expect(tokens.response.tokenType == "DPoP")
-            _ = try await keyway.refresh(refreshToken: tokens.response.refreshToken!)
+            _ = try await keyway.tokens.refresh(refreshToken: tokens.response.refreshToken!)
 
             // A proof without a nonce gets use_dpop_nonce and a DPoP-Nonce header, as RFC 9449 §8 words it.
             let form = ["grant_type": "refresh_token", "refresh_token": "krt_x", "client_id": app.configId]
@@ -264,28 +264,28 @@ struct DPoPTests {
 
             let firstLaunchKey = try await store().existingOrNewKey(named: name)
             let keyway = try KeywayClient(
-                configID: TestServer.configId, baseURL: server.baseURL, options: KeywayOptions(transport: URLSessionTransport.patient, clock: clock, dpopKey: firstLaunchKey))
+                configID: TestServer.configId, baseURL: server.baseURL, options: KeywayOptions(completedSignIns: .handOver, transport: URLSessionTransport.patient, clock: clock, dpopKey: firstLaunchKey))
             await keyway.flow.start(identifier: "device-key@example.com")
             await keyway.flow.submitCode(try await server.latestCode(to: "device-key@example.com"))
             let completion = try #require(keyway.flow.currentUpdate.completion)
-            let tokens = try await keyway.exchange(authCode: completion.authCode, codeVerifier: try #require(completion.codeVerifier))
+            let tokens = try await keyway.tokens.exchange(authCode: completion.authCode, codeVerifier: try #require(completion.codeVerifier))
             #expect(try claims(of: tokens.response.accessToken.revealed)["cnf"] == .object(["jkt": .string(DPoP.thumbprint(of: firstLaunchKey.publicKey))]))
 
             // The next launch finds the same key, so the bound refresh token still works.
             let secondLaunchKey = try #require(try await store().key(named: name))
             #expect(secondLaunchKey.publicKey.rawRepresentation == firstLaunchKey.publicKey.rawRepresentation)
             let relaunched = try KeywayClient(
-                configID: TestServer.configId, baseURL: server.baseURL, options: KeywayOptions(transport: URLSessionTransport.patient, clock: clock, dpopKey: secondLaunchKey))
-            let refreshed = try await relaunched.refresh(refreshToken: try #require(tokens.response.refreshToken))
+                configID: TestServer.configId, baseURL: server.baseURL, options: KeywayOptions(completedSignIns: .handOver, transport: URLSessionTransport.patient, clock: clock, dpopKey: secondLaunchKey))
+            let refreshed = try await relaunched.tokens.refresh(refreshToken: try #require(tokens.response.refreshToken))
 
             // A new key (the old one deleted) cannot use the bound family.
             try await store().deleteKey(named: name)
             #expect(try await store().key(named: name) == nil)
             let fresh = try KeywayClient(
                 configID: TestServer.configId, baseURL: server.baseURL,
-                options: KeywayOptions(transport: URLSessionTransport.patient, clock: clock, dpopKey: try await store().existingOrNewKey(named: name)))
+                options: KeywayOptions(completedSignIns: .handOver, transport: URLSessionTransport.patient, clock: clock, dpopKey: try await store().existingOrNewKey(named: name)))
             await #expect(throws: KeywayError.self) {
-                _ = try await fresh.refresh(refreshToken: try #require(refreshed.response.refreshToken))
+                _ = try await fresh.tokens.refresh(refreshToken: try #require(refreshed.response.refreshToken))
             }
         }
     }

@@ -1,5 +1,5 @@
 import Foundation
-import Keyway
+@testable import Keyway
 import KeywayBackend
 import KeywayJOSE
 import KeywayProtocol
@@ -11,11 +11,11 @@ import Testing
 struct IDTokenAlgorithmTests {
     /// Signs `email` in as `clientId` with the SDK, which verifies the ID token from the JWKS.
     static func signIn(_ server: TestServer, clock: ManualClock, clientId: String, email: String) async throws -> TokenSet {
-        let keyway = try KeywayClient(configID: clientId, baseURL: server.baseURL, options: KeywayOptions(transport: URLSessionTransport.patient, clock: clock))
+        let keyway = try KeywayClient(configID: clientId, baseURL: server.baseURL, options: KeywayOptions(completedSignIns: .handOver, transport: URLSessionTransport.patient, clock: clock))
         await keyway.flow.start(identifier: email)
         await keyway.flow.submitCode(try await server.latestCode(to: email))
         let completion = try #require(keyway.flow.currentUpdate.completion)
-        return try await keyway.exchange(authCode: completion.authCode, codeVerifier: try #require(completion.codeVerifier))
+        return try await keyway.tokens.exchange(authCode: completion.authCode, codeVerifier: try #require(completion.codeVerifier))
     }
 
     /// The header of a compact JWS.

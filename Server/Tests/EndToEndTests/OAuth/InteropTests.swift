@@ -1,5 +1,5 @@
 import Foundation
-import Keyway
+@testable import Keyway
 import KeywayProtocol
 import KeywayServer
 import KeywayTestSupport
@@ -14,7 +14,7 @@ struct InteropTests {
             await keyway.flow.start(identifier: "interop@example.com")
             await keyway.flow.submitCode(try await server.latestCode(to: "interop@example.com"))
             let completion = try #require(keyway.flow.currentUpdate.completion)
-            let tokens = try await keyway.exchange(authCode: completion.authCode, codeVerifier: completion.codeVerifier!)
+            let tokens = try await keyway.tokens.exchange(authCode: completion.authCode, codeVerifier: completion.codeVerifier!)
 
             let tokenFile = try JSONSerialization.data(withJSONObject: [
                 "id_token": tokens.response.idToken!.revealed, "access_token": tokens.response.accessToken.revealed,
@@ -91,7 +91,7 @@ struct InteropSigningTests {
                 ]),
             ])
             let keyway = try makeKeyway(server, clock: clock)
-            let tokens = try await keyway.exchange(externalToken: Sensitive(external))
+            let tokens = try await keyway.tokens.exchange(externalToken: Sensitive(external))
             #expect(tokens.idToken.authenticationMethods == ["fed"])
         }
     }
@@ -116,7 +116,7 @@ struct InteropDPoPTests {
                         dpop: DPoPPolicy(mode: .required, requireNonce: true))
                 ).configId
             }
-            let keyway = try KeywayClient(configID: configId, baseURL: server.baseURL, options: KeywayOptions(transport: URLSessionTransport.patient, clock: clock))
+            let keyway = try KeywayClient(configID: configId, baseURL: server.baseURL, options: KeywayOptions(completedSignIns: .handOver, transport: URLSessionTransport.patient, clock: clock))
             await keyway.flow.start(identifier: "python-dpop@example.com")
             await keyway.flow.submitCode(try await server.latestCode(to: "python-dpop@example.com"))
             let completion = try #require(keyway.flow.currentUpdate.completion)

@@ -1,5 +1,5 @@
 import Foundation
-import Keyway
+@testable import Keyway
 import KeywayProtocol
 import KeywayServer
 import KeywayTestSupport
@@ -11,11 +11,11 @@ struct RefreshTokenTests {
     func signIn(
         _ server: TestServer, clock: ManualClock, email: String, configId: String = TestServer.configId
     ) async throws -> (KeywayClient, TokenSet) {
-        let keyway = try KeywayClient(configID: configId, baseURL: server.baseURL, options: KeywayOptions(transport: URLSessionTransport.patient, clock: clock))
+        let keyway = try KeywayClient(configID: configId, baseURL: server.baseURL, options: KeywayOptions(completedSignIns: .handOver, transport: URLSessionTransport.patient, clock: clock))
         await keyway.flow.start(identifier: email)
         await keyway.flow.submitCode(try await server.latestCode(to: email))
         let completion = try #require(keyway.flow.currentUpdate.completion)
-        let tokens = try await keyway.exchange(authCode: completion.authCode, codeVerifier: try #require(completion.codeVerifier))
+        let tokens = try await keyway.tokens.exchange(authCode: completion.authCode, codeVerifier: try #require(completion.codeVerifier))
         return (keyway, tokens)
     }
 
@@ -32,7 +32,7 @@ struct RefreshTokenTests {
             let firstRefresh = try #require(first.response.refreshToken)
 
             clock.advance(by: 120)
-            let second = try await keyway.refresh(refreshToken: firstRefresh)
+            let second = try await keyway.tokens.refresh(refreshToken: firstRefresh)
             let secondRefresh = try #require(second.response.refreshToken)
             #expect(secondRefresh != firstRefresh)
             #expect(second.response.accessToken != first.response.accessToken)
@@ -43,7 +43,7 @@ struct RefreshTokenTests {
             #expect(second.response.scope == "openid email offline_access")
 
             // The successor refreshes in turn.
-            let third = try await keyway.refresh(refreshToken: secondRefresh)
+            let third = try await keyway.tokens.refresh(refreshToken: secondRefresh)
             #expect(third.response.refreshToken != secondRefresh)
             #expect(try await server.request("GET", "/.well-known/openid-configuration").body.contains(Data("refresh_token".utf8)))
         }
@@ -54,7 +54,7 @@ struct RefreshTokenTests {
         try await withTestServer(TestServer.start(clock: clock)) { server in
             let (keyway, first) = try await signIn(server, clock: clock, email: "theft@example.com")
             let spent = try #require(first.response.refreshToken)
-            let refreshed = try await keyway.refresh(refreshToken: spent)
+            let refreshed = try await keyway.tokens.refresh(refreshToken: spent)
             let live = try #require(refreshed.response.refreshToken)
             let userInfo = { (token: Sensitive<String>) in
                 try await server.request(
@@ -88,14 +88,14 @@ struct RefreshTokenTests {
         try await withTestServer(TestServer.start(clock: clock)) { server in
             let (keyway, first) = try await signIn(server, clock: clock, email: "grace@example.com")
             let spent = try #require(first.response.refreshToken)
-            let successor = try #require(try await keyway.refresh(refreshToken: spent).response.refreshToken)
+            let successor = try #require(try await keyway.tokens.refresh(refreshToken: spent).response.refreshToken)
 
             // An extension presenting the same token a few seconds later gets the same successor
             // with fresh access and ID tokens, and the family lives on.
             clock.advance(by: 5)
-            let again = try await keyway.refresh(refreshToken: spent)
+            let again = try await keyway.tokens.refresh(refreshToken: spent)
             #expect(again.response.refreshToken == successor)
-            let next = try #require(try await keyway.refresh(refreshToken: successor).response.refreshToken)
+            let next = try #require(try await keyway.tokens.refresh(refreshToken: successor).response.refreshToken)
 
             // Once the successor itself is spent, the first token is no longer "the previous one":
             // presenting it is reuse, even inside the window.
@@ -126,7 +126,7 @@ struct RefreshTokenTests {
             var token = try #require(fresh.response.refreshToken)
             for _ in 0..<2 {
                 clock.advance(by: 200)
-                token = try #require(try await keyway.refresh(refreshToken: token).response.refreshToken)
+                token = try #require(try await keyway.tokens.refresh(refreshToken: token).response.refreshToken)
             }
             clock.advance(by: 201)
             let absolute = try await server.token(refreshForm(token.revealed, configId: app.configId))
@@ -160,7 +160,7 @@ struct RefreshTokenTests {
             let foreign = try await server.token(refreshForm(token.revealed, configId: other.configId))
             #expect(foreign.json["error"] as? String == "invalid_grant")
             // The refused attempt did not spend it.
-            _ = try await keyway.refresh(refreshToken: token)
+            _ = try await keyway.tokens.refresh(refreshToken: token)
         }
     }
 
@@ -172,10 +172,10 @@ struct RefreshTokenTests {
             await keyway.flow.submitCode(try await server.latestCode(to: "replay-refresh@example.com"))
             let completion = try #require(keyway.flow.currentUpdate.completion)
             let verifier = try #require(completion.codeVerifier)
-            let first = try await keyway.exchange(authCode: completion.authCode, codeVerifier: verifier)
-            let rotated = try #require(try await keyway.refresh(refreshToken: first.response.refreshToken!).response.refreshToken)
+            let first = try await keyway.tokens.exchange(authCode: completion.authCode, codeVerifier: verifier)
+            let rotated = try #require(try await keyway.tokens.refresh(refreshToken: first.response.refreshToken!).response.refreshToken)
             await #expect(throws: KeywayError.self) {
-                _ = try await keyway.exchange(authCode: completion.authCode, codeVerifier: verifier)
+                _ = try await keyway.tokens.exchange(authCode: completion.authCode, codeVerifier: verifier)
             }
             let after = try await server.token(refreshForm(rotated.revealed))
             #expect(after.json["error"] as? String == "invalid_grant")
@@ -212,8 +212,8 @@ struct RefreshTokenTests {
             let unknown = try await server.token(refreshForm("krt_unknown"))
             #expect(unknown.json["error"] as? String == "invalid_grant")
             let keyway = try makeKeyway(server, clock: clock)
-            await #expect(throws: KeywayError.self) { _ = try await keyway.refresh(refreshToken: Sensitive("")) }
-            await #expect(throws: KeywayError.self) { _ = try await keyway.refresh(refreshToken: Sensitive("a b")) }
+            await #expect(throws: KeywayError.self) { _ = try await keyway.tokens.refresh(refreshToken: Sensitive("")) }
+            await #expect(throws: KeywayError.self) { _ = try await keyway.tokens.refresh(refreshToken: Sensitive("a b")) }
         }
     }
 
@@ -223,14 +223,14 @@ struct RefreshTokenTests {
         let (keyway, spent, successor) = try await withTestServer(first) { first in
             let (keyway, tokens) = try await signIn(first, clock: clock, email: "restart-refresh@example.com")
             let spent = try #require(tokens.response.refreshToken)
-            let successor = try await keyway.refresh(refreshToken: spent).response.refreshToken
+            let successor = try await keyway.tokens.refresh(refreshToken: spent).response.refreshToken
             return (keyway, spent, successor)
         }
 
         try await withTestServer(TestServer.start(database: first.database, port: first.port, clock: clock)) { second throws in
             clock.advance(by: 3)
             // The derivation key was persisted: the same successor comes back after the restart.
-            #expect(try await keyway.refresh(refreshToken: spent).response.refreshToken == successor)
+            #expect(try await keyway.tokens.refresh(refreshToken: spent).response.refreshToken == successor)
         }
     }
 
@@ -240,7 +240,7 @@ struct RefreshTokenTests {
         let (keyway, spent, successor) = try await withTestServer(first) { first in
             let (keyway, tokens) = try await signIn(first, clock: clock, email: "lost-answer@example.com")
             let spent = try #require(tokens.response.refreshToken)
-            let successor = try #require(try await keyway.refresh(refreshToken: spent).response.refreshToken)
+            let successor = try #require(try await keyway.tokens.refresh(refreshToken: spent).response.refreshToken)
             // The server stops between the rotation's commit and its answer: the answer never went out.
             try await first.execute("UPDATE refresh_tokens SET answered_at = NULL")
             return (keyway, spent, successor)
@@ -250,7 +250,7 @@ struct RefreshTokenTests {
             // Long after the 10-second grace period the client retries the token it still holds,
             // and gets the successor it never saw: nobody is signed out by the server's fault.
             clock.advance(by: 120)
-            #expect(try await keyway.refresh(refreshToken: spent).response.refreshToken == successor)
+            #expect(try await keyway.tokens.refresh(refreshToken: spent).response.refreshToken == successor)
             // That answer went out: from now on the usual grace period holds, and a later replay
             // of the spent token is reuse, which ends the sign-in.
             clock.advance(by: 11)

@@ -1,5 +1,5 @@
 import Foundation
-import Keyway
+@testable import Keyway
 import KeywayProtocol
 import KeywayServer
 import KeywayTestSupport
@@ -12,7 +12,7 @@ struct RevocationTests {
         await keyway.flow.start(identifier: email)
         await keyway.flow.submitCode(try await server.latestCode(to: email))
         let completion = try #require(keyway.flow.currentUpdate.completion)
-        return (keyway, try await keyway.exchange(authCode: completion.authCode, codeVerifier: try #require(completion.codeVerifier)))
+        return (keyway, try await keyway.tokens.exchange(authCode: completion.authCode, codeVerifier: try #require(completion.codeVerifier)))
     }
 
     func bearer(_ server: TestServer, _ token: String, method: String = "GET", path: String = "/oauth2/userinfo")
@@ -29,7 +29,7 @@ struct RevocationTests {
         let clock = ManualClock()
         try await withTestServer(TestServer.start(clock: clock)) { server in
             let (keyway, tokens) = try await signIn(server, clock: clock, email: "info@example.com")
-            let info = try await keyway.userInfo(accessToken: tokens.response.accessToken)
+            let info = try await keyway.tokenClient.userInfo(accessToken: tokens.response.accessToken)
             #expect(info == UserInfo(subject: tokens.idToken.subject, email: "info@example.com", emailVerified: true, isAnonymous: false))
             let post = try await bearer(server, tokens.response.accessToken.revealed, method: "POST")
             #expect(post.status == 200)
@@ -73,12 +73,12 @@ struct RevocationTests {
         try await withTestServer(TestServer.start(clock: clock)) { server in
             let (keyway, tokens) = try await signIn(server, clock: clock, email: "revoke@example.com")
             let refreshToken = try #require(tokens.response.refreshToken)
-            try await keyway.revoke(token: refreshToken)
-            await #expect(throws: KeywayError.self) { _ = try await keyway.refresh(refreshToken: refreshToken) }
+            try await keyway.tokens.revoke(token: refreshToken)
+            await #expect(throws: KeywayError.self) { _ = try await keyway.tokens.refresh(refreshToken: refreshToken) }
             #expect(try await bearer(server, tokens.response.accessToken.revealed).status == 401)
             // Revoking again, or revoking a token nobody knows, still succeeds (RFC 7009 §2.2).
-            try await keyway.revoke(token: refreshToken)
-            try await keyway.revoke(token: Sensitive("krt_unknown"))
+            try await keyway.tokens.revoke(token: refreshToken)
+            try await keyway.tokens.revoke(token: Sensitive("krt_unknown"))
         }
     }
 
@@ -86,10 +86,10 @@ struct RevocationTests {
         let clock = ManualClock()
         try await withTestServer(TestServer.start(clock: clock)) { server in
             let (keyway, tokens) = try await signIn(server, clock: clock, email: "access@example.com")
-            try await keyway.revoke(token: tokens.response.accessToken)
+            try await keyway.tokens.revoke(token: tokens.response.accessToken)
             #expect(try await bearer(server, tokens.response.accessToken.revealed).status == 401)
-            let refreshed = try await keyway.refresh(refreshToken: try #require(tokens.response.refreshToken))
-            #expect(try await keyway.userInfo(accessToken: refreshed.response.accessToken).subject == tokens.idToken.subject)
+            let refreshed = try await keyway.tokens.refresh(refreshToken: try #require(tokens.response.refreshToken))
+            #expect(try await keyway.tokenClient.userInfo(accessToken: refreshed.response.accessToken).subject == tokens.idToken.subject)
         }
     }
 
@@ -138,7 +138,7 @@ struct RevocationTests {
             #expect(refresh.json["exp"] != nil)
 
             // A spent refresh token is no longer active; garbage is simply inactive.
-            let next = try #require(try await keyway.refresh(refreshToken: refreshToken).response.refreshToken)
+            let next = try #require(try await keyway.tokens.refresh(refreshToken: refreshToken).response.refreshToken)
             let spent = try await server.form(
                 "/oauth2/introspect", ["token": refreshToken.revealed], headers: ["Authorization": basic])
             #expect(spent.json["active"] as? Bool == false)
@@ -147,7 +147,7 @@ struct RevocationTests {
             #expect(garbage.json["active"] as? Bool == false)
 
             // After revocation both are inactive.
-            try await keyway.revoke(token: next)
+            try await keyway.tokens.revoke(token: next)
             for token in [tokens.response.accessToken.revealed, next.revealed] {
                 let after = try await server.form("/oauth2/introspect", ["token": token], headers: ["Authorization": basic])
                 #expect(after.json["active"] as? Bool == false)
@@ -179,10 +179,10 @@ struct RevocationTests {
             let (_, someoneElse) = try await signIn(server, clock: clock, email: "bystander@example.com")
             #expect(onPhone.idToken.subject == onLaptop.idToken.subject)
 
-            try await phone.signOutEverywhere(accessToken: onPhone.response.accessToken)
+            try await phone.tokenClient.signOutEverywhere(accessToken: onPhone.response.accessToken)
             for tokens in [onPhone, onLaptop] {
                 await #expect(throws: KeywayError.self) {
-                    _ = try await phone.refresh(refreshToken: tokens.response.refreshToken!)
+                    _ = try await phone.tokens.refresh(refreshToken: tokens.response.refreshToken!)
                 }
                 #expect(try await bearer(server, tokens.response.accessToken.revealed).status == 401)
             }
@@ -190,7 +190,7 @@ struct RevocationTests {
             #expect(try await bearer(server, someoneElse.response.accessToken.revealed).status == 200)
             // The spent access token cannot do it again.
             await #expect(throws: KeywayError.self) {
-                try await phone.signOutEverywhere(accessToken: onPhone.response.accessToken)
+                try await phone.tokenClient.signOutEverywhere(accessToken: onPhone.response.accessToken)
             }
             #expect(server.logs.all.contains { $0.contains("signed out everywhere") })
         }

@@ -1,5 +1,5 @@
 import Foundation
-import Keyway
+@testable import Keyway
 import KeywayBackend
 import KeywayJOSE
 import KeywayProtocol
@@ -18,7 +18,7 @@ struct SigningKeyRotationTests {
         await keyway.flow.start(identifier: email)
         await keyway.flow.submitCode(try await server.latestCode(to: email))
         let completion = try #require(keyway.flow.currentUpdate.completion)
-        return try await keyway.exchange(authCode: completion.authCode, codeVerifier: try #require(completion.codeVerifier))
+        return try await keyway.tokens.exchange(authCode: completion.authCode, codeVerifier: try #require(completion.codeVerifier))
     }
 
     /// The kids of the published keys of one algorithm.
@@ -41,7 +41,7 @@ struct SigningKeyRotationTests {
         let clock = ManualClock(Date().addingTimeInterval(-700))
         try await withTestServer(TestServer.start(clock: clock, adminToken: testAdminToken)) { server in
             let keyway = try KeywayClient(
-                configID: TestServer.configId, baseURL: server.baseURL, options: KeywayOptions(transport: URLSessionTransport.patient, clock: clock))
+                configID: TestServer.configId, baseURL: server.baseURL, options: KeywayOptions(completedSignIns: .handOver, transport: URLSessionTransport.patient, clock: clock))
             let confidential = try await server.app.register(
                 ApplicationRegistration(name: "Backend", clientType: .confidential, autoCreateUsers: true))
             let backend = try KeywayBackend(
@@ -108,7 +108,7 @@ struct SigningKeyRotationTests {
                 "PATCH", "/admin/applications/\(TestServer.configId)", ["idTokenSignedResponseAlg": "RS256"])
             #expect(changed.status == 200)
             let keyway = try KeywayClient(
-                configID: TestServer.configId, baseURL: server.baseURL, options: KeywayOptions(transport: URLSessionTransport.patient, clock: clock))
+                configID: TestServer.configId, baseURL: server.baseURL, options: KeywayOptions(completedSignIns: .handOver, transport: URLSessionTransport.patient, clock: clock))
             let before = try await Self.signIn(keyway, server, email: "rsa-rotate@example.com")
             let rsFirst = try Self.kid(try #require(before.response.idToken).revealed)
             let esKid = try Self.kid(before.response.accessToken.revealed)

@@ -1,5 +1,5 @@
 import Foundation
-import Keyway
+@testable import Keyway
 import KeywayJOSE
 import KeywayProtocol
 import KeywayServer
@@ -23,11 +23,11 @@ struct TokenEndpointTests {
         let clock = ManualClock()
         try await withTestServer(TestServer.start(clock: clock)) { server in
             let (keyway, code, verifier) = try await completeFlow(server, clock: clock, email: "replay@example.com")
-            _ = try await keyway.exchange(authCode: code, codeVerifier: verifier)
+            _ = try await keyway.tokens.exchange(authCode: code, codeVerifier: verifier)
             await #expect(throws: KeywayError.oauth(
                 status: 400, error: OAuthErrorResponse(error: "invalid_grant", errorDescription: "The authorization code was already used."))
             ) {
-                _ = try await keyway.exchange(authCode: code, codeVerifier: verifier)
+                _ = try await keyway.tokens.exchange(authCode: code, codeVerifier: verifier)
             }
             #expect(server.logs.all.contains { $0.contains("authorization code replayed") })
         }
@@ -58,7 +58,7 @@ struct TokenEndpointTests {
         try await withTestServer(TestServer.start(clock: clock)) { server in
             let (keyway, code, verifier) = try await completeFlow(server, clock: clock, email: "late@example.com")
             clock.advance(by: 61)
-            await #expect(throws: KeywayError.self) { _ = try await keyway.exchange(authCode: code, codeVerifier: verifier) }
+            await #expect(throws: KeywayError.self) { _ = try await keyway.tokens.exchange(authCode: code, codeVerifier: verifier) }
         }
     }
 
@@ -104,7 +104,7 @@ struct TokenEndpointTests {
             let app = try await server.app.register(
                 ApplicationRegistration(name: "Backend app", clientType: .confidential, autoCreateUsers: true))
             let secret = try #require(app.clientSecret)
-            let keyway = try KeywayClient(configID: app.configId, baseURL: server.baseURL, options: KeywayOptions(transport: URLSessionTransport.patient, clock: clock))
+            let keyway = try KeywayClient(configID: app.configId, baseURL: server.baseURL, options: KeywayOptions(completedSignIns: .handOver, transport: URLSessionTransport.patient, clock: clock))
             await keyway.flow.start(identifier: "conf@example.com")
             await keyway.flow.submitCode(try await server.latestCode(to: "conf@example.com"))
             let completion = try #require(keyway.flow.currentUpdate.completion)
@@ -112,7 +112,7 @@ struct TokenEndpointTests {
 
             // The SDK alone (no secret) cannot redeem it.
             await #expect(throws: KeywayError.self) {
-                _ = try await keyway.exchange(authCode: completion.authCode, codeVerifier: verifier)
+                _ = try await keyway.tokens.exchange(authCode: completion.authCode, codeVerifier: verifier)
             }
             // The earlier attempt failed at client authentication, before touching the code:
             // the backend's Basic credentials still redeem it.
@@ -136,7 +136,7 @@ struct TokenEndpointTests {
         try await withTestServer(TestServer.start(clock: clock)) { server in
             let app = try await server.app.register(
                 ApplicationRegistration(name: "Post app", clientType: .confidential, autoCreateUsers: true))
-            let keyway = try KeywayClient(configID: app.configId, baseURL: server.baseURL, options: KeywayOptions(transport: URLSessionTransport.patient, clock: clock))
+            let keyway = try KeywayClient(configID: app.configId, baseURL: server.baseURL, options: KeywayOptions(completedSignIns: .handOver, transport: URLSessionTransport.patient, clock: clock))
             await keyway.flow.start(identifier: "post@example.com")
             await keyway.flow.submitCode(try await server.latestCode(to: "post@example.com"))
             let completion = try #require(keyway.flow.currentUpdate.completion)

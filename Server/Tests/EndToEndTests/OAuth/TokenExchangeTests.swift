@@ -1,7 +1,7 @@
 import Crypto
 import CryptoExtras
 import Foundation
-import Keyway
+@testable import Keyway
 import KeywayJOSE
 import KeywayProtocol
 import KeywayServer
@@ -120,23 +120,23 @@ struct TokenExchangeTests {
     @Test func aNewIdentityBecomesAUserAndKeepsIt() async throws {
         try await withStartedServer { server, clock, external, keyway in
             let token = try external.es256(external.claims(subject: "legacy-42", email: "Moved@Example.com", now: clock.now()))
-            let first = try await keyway.exchange(externalToken: Sensitive(token))
+            let first = try await keyway.tokens.exchange(externalToken: Sensitive(token))
             #expect(first.response.issuedTokenType == "urn:ietf:params:oauth:token-type:access_token")
             #expect(first.response.tokenType == "Bearer")
             #expect(first.response.refreshToken != nil)
             #expect(first.idToken.authenticationMethods == ["fed"])
-            let info = try await keyway.userInfo(accessToken: first.response.accessToken)
+            let info = try await keyway.tokenClient.userInfo(accessToken: first.response.accessToken)
             #expect(info.email == "moved@example.com")
 
             // A later token for the same subject, even with another email, finds the same user.
             clock.advance(by: 60)
             let later = try external.rs256(external.claims(subject: "legacy-42", email: "changed@example.com", now: clock.now()))
-            let second = try await keyway.exchange(externalToken: Sensitive(later), type: .idToken)
+            let second = try await keyway.tokens.exchange(externalToken: Sensitive(later), type: .idToken)
             #expect(second.idToken.subject == first.idToken.subject)
             #expect(try await server.rowCount("users") == 1)
 
             // The exchanged sign-in's refresh token rotates like any other.
-            let refreshed = try await keyway.refresh(refreshToken: try #require(second.response.refreshToken))
+            let refreshed = try await keyway.tokens.refresh(refreshToken: try #require(second.response.refreshToken))
             #expect(refreshed.idToken.subject == first.idToken.subject)
         }
     }
@@ -146,11 +146,11 @@ struct TokenExchangeTests {
             await keyway.flow.start(identifier: "existing@example.com")
             await keyway.flow.submitCode(try await server.latestCode(to: "existing@example.com"))
             let completion = try #require(keyway.flow.currentUpdate.completion)
-            let signedIn = try await keyway.exchange(
+            let signedIn = try await keyway.tokens.exchange(
                 authCode: completion.authCode, codeVerifier: try #require(completion.codeVerifier))
 
             let token = try external.es256(external.claims(subject: "legacy-7", email: "existing@example.com", now: clock.now()))
-            let exchanged = try await keyway.exchange(externalToken: Sensitive(token))
+            let exchanged = try await keyway.tokens.exchange(externalToken: Sensitive(token))
             #expect(exchanged.idToken.subject == signedIn.idToken.subject)
             #expect(try await server.rowCount("external_identities") == 1)
         }
@@ -220,7 +220,7 @@ struct TokenExchangeTests {
             }
             // The SDK surfaces the refusal as an OAuth error.
             await #expect(throws: KeywayError.self) {
-                _ = try await keyway.exchange(externalToken: Sensitive(try external.es256(expired)))
+                _ = try await keyway.tokens.exchange(externalToken: Sensitive(try external.es256(expired)))
             }
         }
     }
@@ -238,7 +238,7 @@ struct TokenExchangeTests {
             // Once the issuer is no longer trusted, even a linked subject is refused.
             trusted.createUsers = true
             try await server.app.trustIssuer(trusted)
-            _ = try await keyway.exchange(externalToken: Sensitive(token))
+            _ = try await keyway.tokens.exchange(externalToken: Sensitive(token))
             try await server.app.distrustIssuer(ExternalIssuer.issuer)
             let after = try await server.token(exchangeForm(try external.es256(external.claims(subject: "s-4", email: nil, now: clock.now()))))
             #expect(after.json["error"] as? String == "invalid_grant")
@@ -323,9 +323,9 @@ struct TokenExchangeJWKSURLTests {
             let keyway = try makeKeyway(server, clock: clock)
 
             let first = try external.es256(external.claims(subject: "u-1", email: "u1@example.com", now: clock.now()))
-            let tokens = try await keyway.exchange(externalToken: Sensitive(first))
+            let tokens = try await keyway.tokens.exchange(externalToken: Sensitive(first))
             #expect(published.requestCount == 1)
-            _ = try await keyway.exchange(
+            _ = try await keyway.tokens.exchange(
                 externalToken: Sensitive(try external.es256(external.claims(subject: "u-1", email: nil, now: clock.now()))))
             #expect(published.requestCount == 1, "the key set is cached")
 
@@ -333,7 +333,7 @@ struct TokenExchangeJWKSURLTests {
             // sooner than 30 seconds after the last one).
             published.publish(JSONWebKeySet(keys: [external.rsaJWK]))
             clock.advance(by: 31)
-            let rotated = try await keyway.exchange(
+            let rotated = try await keyway.tokens.exchange(
                 externalToken: Sensitive(try external.rs256(external.claims(subject: "u-1", email: nil, now: clock.now()))))
             #expect(rotated.idToken.subject == tokens.idToken.subject)
             #expect(published.requestCount == 2)
@@ -349,7 +349,7 @@ struct TokenExchangeJWKSURLTests {
             // The issuer goes down after the cache expired: the last good set keeps serving.
             await published.stop()
             clock.advance(by: 11 * 60)
-            let whileDown = try await keyway.exchange(
+            let whileDown = try await keyway.tokens.exchange(
                 externalToken: Sensitive(try external.rs256(external.claims(subject: "u-1", email: nil, now: clock.now()))))
             #expect(whileDown.idToken.subject == tokens.idToken.subject)
         }

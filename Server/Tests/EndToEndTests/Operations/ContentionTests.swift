@@ -1,5 +1,5 @@
 import Foundation
-import Keyway
+@testable import Keyway
 import KeywayProtocol
 import KeywayTestSupport
 import Testing
@@ -13,11 +13,11 @@ struct ContentionTests {
         let clock = ManualClock()
         try await withTestServer(TestServer.start(clock: clock)) { server in
             let keyway = try KeywayClient(
-                configID: TestServer.configId, baseURL: server.baseURL, options: KeywayOptions(transport: URLSessionTransport.patient, clock: clock))
+                configID: TestServer.configId, baseURL: server.baseURL, options: KeywayOptions(completedSignIns: .handOver, transport: URLSessionTransport.patient, clock: clock))
             await keyway.flow.start(identifier: "busy@example.com")
             await keyway.flow.submitCode(try await server.latestCode(to: "busy@example.com"))
             let completion = try #require(keyway.flow.currentUpdate.completion)
-            let tokens = try await keyway.exchange(
+            let tokens = try await keyway.tokens.exchange(
                 authCode: completion.authCode, codeVerifier: try #require(completion.codeVerifier))
             let refreshToken = try #require(tokens.response.refreshToken)
             let flows = try await server.rowCount("flows")
@@ -58,7 +58,7 @@ struct ContentionTests {
             #expect(try await server.rowCount("refresh_tokens") == refreshTokens)
             try await server.execute(
                 "DROP TRIGGER keyway_test_conflict ON flows; DROP TRIGGER keyway_test_conflict ON refresh_tokens")
-            _ = try await keyway.refresh(refreshToken: refreshToken)
+            _ = try await keyway.tokens.refresh(refreshToken: refreshToken)
         }
     }
 }

@@ -1,5 +1,5 @@
 import Foundation
-import Keyway
+@testable import Keyway
 import KeywayPowerAuth
 import KeywayProtocol
 import KeywayTestSupport
@@ -18,7 +18,7 @@ struct LogSecrecyTests {
             await keyway.flow.submitCode(code)
             let completion = try #require(keyway.flow.currentUpdate.completion)
             let verifier = try #require(completion.codeVerifier)
-            let tokens = try await keyway.exchange(authCode: completion.authCode, codeVerifier: verifier)
+            let tokens = try await keyway.tokens.exchange(authCode: completion.authCode, codeVerifier: verifier)
 
             let lines = logs.all
             #expect(lines.contains { $0.contains("POST /v1/flows 201") })
@@ -52,7 +52,7 @@ struct LogSecrecyTests {
             await keyway.flow.start(identifier: email)
             await keyway.flow.submitCode(try await server.latestCode(to: email))
             let completion = try #require(keyway.flow.currentUpdate.completion)
-            let tokens = try await keyway.exchange(authCode: completion.authCode, codeVerifier: try #require(completion.codeVerifier))
+            let tokens = try await keyway.tokens.exchange(authCode: completion.authCode, codeVerifier: try #require(completion.codeVerifier))
             try await server.setPolicy(SignInLinkTests.policy)
             let linked = try makeKeyway(server, clock: clock)
             await linked.flow.start(flowType: .signin, identifier: email)

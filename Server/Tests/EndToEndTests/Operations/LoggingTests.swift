@@ -1,5 +1,5 @@
 import Foundation
-import Keyway
+@testable import Keyway
 import KeywayProtocol
 import KeywayServer
 import KeywayTestSupport
@@ -28,8 +28,8 @@ struct LoggingTests {
         let code = try await server.latestCode(to: email)
         await keyway.flow.submitCode(code)
         let completion = try #require(keyway.flow.currentUpdate.completion)
-        let tokens = try await keyway.exchange(authCode: completion.authCode, codeVerifier: try #require(completion.codeVerifier))
-        _ = try await keyway.refresh(refreshToken: try #require(tokens.response.refreshToken))
+        let tokens = try await keyway.tokens.exchange(authCode: completion.authCode, codeVerifier: try #require(completion.codeVerifier))
+        _ = try await keyway.tokens.refresh(refreshToken: try #require(tokens.response.refreshToken))
         return (tokens, code)
     }
 
@@ -38,7 +38,7 @@ struct LoggingTests {
         try await withTestServer(TestServer.start(clock: clock)) { server in
             let sink = MemoryLogSink()
             let (tokens, code) = try await signIn(
-                server, options: KeywayOptions(transport: URLSessionTransport.patient, clock: clock, logging: KeywayLogging(level: .debug, sinks: [sink])),
+                server, options: KeywayOptions(completedSignIns: .handOver, transport: URLSessionTransport.patient, clock: clock, logging: KeywayLogging(level: .debug, sinks: [sink])),
                 email: "logs@example.com")
             let records = sink.records
             #expect(Set(records.map(\.tag)).isSuperset(of: [.http, .flow, .oauth]))
@@ -53,13 +53,13 @@ struct LoggingTests {
             // Only the chosen areas and levels are written.
             let flowOnly = MemoryLogSink()
             _ = try await signIn(
-                server, options: KeywayOptions(transport: URLSessionTransport.patient, clock: clock, logging: KeywayLogging(level: .info, tags: [.flow], sinks: [flowOnly])),
+                server, options: KeywayOptions(completedSignIns: .handOver, transport: URLSessionTransport.patient, clock: clock, logging: KeywayLogging(level: .info, tags: [.flow], sinks: [flowOnly])),
                 email: "flow-only@example.com")
             #expect(!flowOnly.records.isEmpty)
             #expect(flowOnly.records.allSatisfy { $0.tag == .flow && $0.level >= .info })
             let quiet = MemoryLogSink()
             _ = try await signIn(
-                server, options: KeywayOptions(transport: URLSessionTransport.patient, clock: clock, logging: KeywayLogging(level: .error, sinks: [quiet])),
+                server, options: KeywayOptions(completedSignIns: .handOver, transport: URLSessionTransport.patient, clock: clock, logging: KeywayLogging(level: .error, sinks: [quiet])),
                 email: "quiet@example.com")
             #expect(quiet.records.isEmpty)
         }
@@ -72,7 +72,7 @@ struct LoggingTests {
             let (tokens, _) = try await signIn(
                 server,
                 options: KeywayOptions(
-                    clock: clock, logging: KeywayLogging(level: .debug, sinks: [sink], masksSensitiveValues: false)),
+                    completedSignIns: .handOver, clock: clock, logging: KeywayLogging(level: .debug, sinks: [sink], masksSensitiveValues: false)),
                 email: "unmasked@example.com")
             #expect(!sink.records.isEmpty)
             #expect(sink.records.allSatisfy { $0.message.hasPrefix(KeywayLogging.unmaskedWarning) })
@@ -88,7 +88,7 @@ struct LoggingTests {
                 ["X-App-Attestation": "attest-\(request.method)", "X-Keyway-Config-Id": "cfg_forged", "Authorization": "Bearer forged"]
             }
             _ = try await signIn(
-                server, options: KeywayOptions(transport: transport, clock: clock, requestInterceptors: [interceptor]),
+                server, options: KeywayOptions(completedSignIns: .handOver, transport: transport, clock: clock, requestInterceptors: [interceptor]),
                 email: "intercept@example.com")
             let requests = transport.requests
             #expect(requests.count >= 5)

@@ -1,5 +1,5 @@
 import Foundation
-import Keyway
+@testable import Keyway
 import KeywayProtocol
 import KeywayServer
 import KeywayTestSupport
@@ -19,17 +19,17 @@ struct MetricsTests {
         let clock = ManualClock()
         try await withTestServer(TestServer.start(clock: clock, adminToken: testAdminToken)) { server in
             let keyway = try KeywayClient(
-                configID: TestServer.configId, baseURL: server.baseURL, options: KeywayOptions(transport: URLSessionTransport.patient, clock: clock))
+                configID: TestServer.configId, baseURL: server.baseURL, options: KeywayOptions(completedSignIns: .handOver, transport: URLSessionTransport.patient, clock: clock))
             await keyway.flow.start(identifier: "metrics@example.com")
             await keyway.flow.submitCode("000000")
             await keyway.flow.submitCode(try await server.latestCode(to: "metrics@example.com"))
             let completion = try #require(keyway.flow.currentUpdate.completion)
-            let tokens = try await keyway.exchange(
+            let tokens = try await keyway.tokens.exchange(
                 authCode: completion.authCode, codeVerifier: try #require(completion.codeVerifier))
             let spent = try #require(tokens.response.refreshToken)
-            _ = try await keyway.refresh(refreshToken: spent)
+            _ = try await keyway.tokens.refresh(refreshToken: spent)
             clock.advance(by: 120)
-            await #expect(throws: KeywayError.self) { try await keyway.refresh(refreshToken: spent) }
+            await #expect(throws: KeywayError.self) { try await keyway.tokens.refresh(refreshToken: spent) }
 
             let anonymous = try await server.request("GET", "/metrics")
             #expect(anonymous.status == 401)

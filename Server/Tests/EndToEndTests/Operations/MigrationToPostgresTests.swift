@@ -1,5 +1,5 @@
 import Foundation
-import Keyway
+@testable import Keyway
 import KeywayJOSE
 import KeywayProtocol
 import KeywayServer
@@ -50,7 +50,7 @@ struct MigrationToPostgresTests {
                 policy: AdaptiveHarness.deviceTrustPolicy, database: .postgres(target), clock: clock, port: port)
         ) { harness in
             let keyway = try device.sdk(harness)
-            let refreshed = try await keyway.refresh(refreshToken: refreshToken)
+            let refreshed = try await keyway.tokens.refresh(refreshToken: refreshToken)
             #expect(refreshed.idToken.subject == subject)
             #expect(try CompactJWS(refreshed.response.accessToken.revealed).keyID == kid)
             #expect(await keyway.trustedDeviceID(for: "mover@example.com") == deviceId)

@@ -1,5 +1,5 @@
 import Foundation
-import Keyway
+@testable import Keyway
 import KeywayProtocol
 import KeywayServer
 import KeywayTestSupport
@@ -28,7 +28,7 @@ struct ProductionModeTests {
             #expect(try await server.request("GET", "/dev/outbox").status == 404)
 
             let app = try await server.app.register(.init(name: "Prod", clientType: .public, autoCreateUsers: true))
-            let keyway = try KeywayClient(configID: app.configId, baseURL: server.baseURL, options: KeywayOptions(transport: URLSessionTransport.patient, clock: clock))
+            let keyway = try KeywayClient(configID: app.configId, baseURL: server.baseURL, options: KeywayOptions(completedSignIns: .handOver, transport: URLSessionTransport.patient, clock: clock))
             await keyway.flow.start(identifier: "prod@example.com")
             #expect(keyway.flow.currentUpdate.enterCode != nil)
 
@@ -49,7 +49,7 @@ struct ProductionModeTests {
         let delivery = try makeDeliveryScript(failing: true)
         try await withTestServer(TestServer.start(clock: clock, deliveryCommand: delivery.script)) { server in
             let app = try await server.app.register(.init(name: "Prod", clientType: .public, autoCreateUsers: true))
-            let keyway = try KeywayClient(configID: app.configId, baseURL: server.baseURL, options: KeywayOptions(transport: URLSessionTransport.patient, clock: clock))
+            let keyway = try KeywayClient(configID: app.configId, baseURL: server.baseURL, options: KeywayOptions(completedSignIns: .handOver, transport: URLSessionTransport.patient, clock: clock))
             await keyway.flow.start(identifier: "down@example.com")
             let error = try #require(keyway.flow.currentUpdate.errorInfo)
             #expect(error.code == .deliveryFailed)

@@ -1,5 +1,5 @@
 import Foundation
-import Keyway
+@testable import Keyway
 import KeywayTestSupport
 import Testing
 
@@ -23,7 +23,7 @@ struct RestartTests {
             #expect(keyway.flow.currentUpdate.errorInfo?.details?.attemptsRemaining == 4)
             await keyway.flow.submitCode(code)
             let completion = try #require(keyway.flow.currentUpdate.completion)
-            let tokens = try await keyway.exchange(authCode: completion.authCode, codeVerifier: completion.codeVerifier!)
+            let tokens = try await keyway.tokens.exchange(authCode: completion.authCode, codeVerifier: completion.codeVerifier!)
             #expect(tokens.idToken.email == "restart@example.com")
             // The signing key was persisted, not regenerated.
             #expect(try await second.request("GET", "/.well-known/jwks.json").body == jwksBefore)

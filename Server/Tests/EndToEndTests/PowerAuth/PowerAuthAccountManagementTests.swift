@@ -1,5 +1,5 @@
 import Foundation
-import Keyway
+@testable import Keyway
 import KeywayPowerAuth
 import KeywayProtocol
 import KeywayServer
@@ -16,14 +16,14 @@ struct PowerAuthAccountManagementTests {
 
     /// Signs `email` in and opens account management; answers the client and its operations.
     static func manage(_ server: TestServer, clock: ManualClock, email: String) async throws -> (KeywayClient, [String]) {
-        let keyway = try KeywayClient(configID: TestServer.configId, baseURL: server.baseURL, options: KeywayOptions(transport: URLSessionTransport.patient, clock: clock))
+        let keyway = try KeywayClient(configID: TestServer.configId, baseURL: server.baseURL, options: KeywayOptions(completedSignIns: .handOver, transport: URLSessionTransport.patient, clock: clock))
         await keyway.flow.start(identifier: email)
         await keyway.flow.submitCode(try await server.latestCode(to: email))
         let done = try #require(keyway.flow.currentUpdate.completion)
-        let tokens = try await keyway.exchange(authCode: done.authCode, codeVerifier: try #require(done.codeVerifier))
+        let tokens = try await keyway.tokens.exchange(authCode: done.authCode, codeVerifier: try #require(done.codeVerifier))
         let session = KeywaySession(keyway: keyway, storage: InMemorySecureStorage())
         try await session.save(tokens)
-        try await keyway.startAccountManagement(session: session)
+        try await session.manageAccount()
         guard case .manageAccount(_, let operations)? = keyway.flow.currentUpdate.prompt else {
             throw TestFailure("Expected the account overview, got \(keyway.flow.currentUpdate)")
         }

@@ -1,6 +1,6 @@
 import Crypto
 import Foundation
-import Keyway
+@testable import Keyway
 import KeywayJOSE
 import KeywayPowerAuth
 import KeywayServer
@@ -243,11 +243,11 @@ struct PowerAuthActivationTests {
             let key = P256.Signing.PrivateKey()
             let keyway = try KeywayClient(
                 configID: TestServer.configId, baseURL: fixture.server.baseURL,
-                options: KeywayOptions(transport: URLSessionTransport.patient, clock: fixture.clock, dpopKey: key))
+                options: KeywayOptions(completedSignIns: .handOver, transport: URLSessionTransport.patient, clock: fixture.clock, dpopKey: key))
             await keyway.flow.start(identifier: "device-owner@example.com")
             await keyway.flow.submitCode(try await fixture.server.latestCode(to: "device-owner@example.com"))
             let completion = try #require(keyway.flow.currentUpdate.completion)
-            let tokens = try await keyway.exchange(authCode: completion.authCode, codeVerifier: try #require(completion.codeVerifier))
+            let tokens = try await keyway.tokens.exchange(authCode: completion.authCode, codeVerifier: try #require(completion.codeVerifier))
             #expect(tokens.response.tokenType == "DPoP")
             let token = tokens.response.accessToken.revealed
             let url = fixture.server.baseURL.appendingPathComponent("pa/v3/activation/create")
@@ -274,7 +274,7 @@ struct PowerAuthActivationTests {
     @Test func activationByAuthorizationCodeIsSingleUse() async throws {
         try await PowerAuthFixture.run { fixture in
             let keyway = try KeywayClient(
-                configID: TestServer.configId, baseURL: fixture.server.baseURL, options: KeywayOptions(transport: URLSessionTransport.patient, clock: fixture.clock))
+                configID: TestServer.configId, baseURL: fixture.server.baseURL, options: KeywayOptions(completedSignIns: .handOver, transport: URLSessionTransport.patient, clock: fixture.clock))
             await keyway.flow.start(identifier: "device-owner@example.com")
             await keyway.flow.submitCode(try await fixture.server.latestCode(to: "device-owner@example.com"))
             let completion = try #require(keyway.flow.currentUpdate.completion)

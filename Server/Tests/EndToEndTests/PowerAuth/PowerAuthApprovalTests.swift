@@ -1,5 +1,5 @@
 import Foundation
-import Keyway
+@testable import Keyway
 import KeywayPowerAuth
 import KeywayProtocol
 import KeywayServer
@@ -17,7 +17,7 @@ struct PowerAuthApprovalTests {
     static func newDeviceSignIn(_ fixture: PowerAuthFixture, storage: InMemorySecureStorage) async throws
         -> (KeywayClient, number: String)
     {
-        var options = KeywayOptions(transport: URLSessionTransport.patient, clock: fixture.clock)
+        var options = KeywayOptions(completedSignIns: .handOver, transport: URLSessionTransport.patient, clock: fixture.clock)
         options.deviceTrust = DeviceTrustOptions(
             appIdentifier: "com.example.bank", storage: storage, keyStore: SoftwareDeviceKeyStore(storage: storage),
             deviceName: "New laptop")
@@ -81,7 +81,7 @@ struct PowerAuthApprovalTests {
 
             let update = try await ApprovalTests.settled(laptop, clock: fixture.clock)
             let completion = try #require(update.completion, "\(update)")
-            _ = try await laptop.exchange(authCode: completion.authCode, codeVerifier: try #require(completion.codeVerifier))
+            _ = try await laptop.tokens.exchange(authCode: completion.authCode, codeVerifier: try #require(completion.codeVerifier))
 
             // The laptop is now a trusted device; the activated phone revokes it with two factors.
             let devices = try await fixture.admin("GET", "/admin/users/\(fixture.userId)/devices").json["devices"]

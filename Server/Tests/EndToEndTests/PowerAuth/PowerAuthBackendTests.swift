@@ -1,7 +1,7 @@
 import Crypto
 import Foundation
 import Hummingbird
-import Keyway
+@testable import Keyway
 import KeywayBackend
 import KeywayPowerAuth
 import KeywayProtocol

@@ -1,5 +1,5 @@
 import Foundation
-import Keyway
+@testable import Keyway
 import KeywayPowerAuth
 import KeywayProtocol
 import KeywayServer
@@ -41,11 +41,11 @@ struct PowerAuthFixture: Sendable {
 
     /// Signs `email` in with the SDK.
     static func signIn(_ server: TestServer, clock: ManualClock, email: String) async throws -> TokenSet {
-        let keyway = try KeywayClient(configID: TestServer.configId, baseURL: server.baseURL, options: KeywayOptions(transport: URLSessionTransport.patient, clock: clock))
+        let keyway = try KeywayClient(configID: TestServer.configId, baseURL: server.baseURL, options: KeywayOptions(completedSignIns: .handOver, transport: URLSessionTransport.patient, clock: clock))
         await keyway.flow.start(identifier: email)
         await keyway.flow.submitCode(try await server.latestCode(to: email))
         let completion = try #require(keyway.flow.currentUpdate.completion)
-        return try await keyway.exchange(authCode: completion.authCode, codeVerifier: try #require(completion.codeVerifier))
+        return try await keyway.tokens.exchange(authCode: completion.authCode, codeVerifier: try #require(completion.codeVerifier))
     }
 
     /// An admin API request.

@@ -1,5 +1,5 @@
 import Foundation
-import Keyway
+@testable import Keyway
 import KeywayBackend
 import KeywayServer
 import KeywayTestSupport
@@ -49,11 +49,11 @@ struct PowerAuthInteropTests {
     /// Signs a user up by an email code through the SDK and answers their user ID and access token.
     func signedInUser(_ server: TestServer, clock: ManualClock) async throws -> (userId: String, accessToken: String) {
         let keyway = try KeywayClient(
-            configID: TestServer.configId, baseURL: server.baseURL, options: KeywayOptions(transport: URLSessionTransport.patient, clock: clock))
+            configID: TestServer.configId, baseURL: server.baseURL, options: KeywayOptions(completedSignIns: .handOver, transport: URLSessionTransport.patient, clock: clock))
         await keyway.flow.start(identifier: Self.email)
         await keyway.flow.submitCode(try await server.latestCode(to: Self.email))
         let done = try #require(keyway.flow.currentUpdate.completion)
-        let tokens = try await keyway.exchange(authCode: done.authCode, codeVerifier: try #require(done.codeVerifier))
+        let tokens = try await keyway.tokens.exchange(authCode: done.authCode, codeVerifier: try #require(done.codeVerifier))
         let users = try await server.admin("GET", "/admin/users?email=ada%40example.com").json["users"] as? [[String: Any]]
         return (try #require(users?.first?["id"] as? String), tokens.response.accessToken.revealed)
     }

@@ -1,6 +1,6 @@
 import Crypto
 import Foundation
-import Keyway
+@testable import Keyway
 import KeywayPowerAuthClient
 import KeywayServer
 import KeywayTestSupport
@@ -26,11 +26,11 @@ struct SDKActivationFixture: Sendable {
         let clock = ManualClock()
         try await withTestServer(TestServer.start(clock: clock, limits: .unthrottledPowerAuth, adminToken: adminToken)) { server in
             let keyway = try KeywayClient(
-                configID: TestServer.configId, baseURL: server.baseURL, options: KeywayOptions(transport: URLSessionTransport.patient, clock: clock, dpopKey: dpopKey))
+                configID: TestServer.configId, baseURL: server.baseURL, options: KeywayOptions(completedSignIns: .handOver, transport: URLSessionTransport.patient, clock: clock, dpopKey: dpopKey))
             await keyway.flow.start(identifier: email)
             await keyway.flow.submitCode(try await server.latestCode(to: email))
             let completion = try #require(keyway.flow.currentUpdate.completion)
-            let tokens = try await keyway.exchange(authCode: completion.authCode, codeVerifier: try #require(completion.codeVerifier))
+            let tokens = try await keyway.tokens.exchange(authCode: completion.authCode, codeVerifier: try #require(completion.codeVerifier))
             let settings = try await server.request(
                 "GET", "/admin/applications/\(TestServer.configId)/powerauth", headers: ["Authorization": "Bearer \(adminToken)"])
             #expect(settings.status == 200)
@@ -51,9 +51,8 @@ struct SDKActivationFixture: Sendable {
 
     /// A session holding the user's tokens.
     func session() async throws -> KeywaySession {
-        let session = KeywaySession(keyway: keyway, storage: InMemorySecureStorage())
-        try await session.save(tokens)
-        return session
+        try await keyway.session.save(tokens)
+        return keyway.session
     }
 
     func admin(_ method: String, _ path: String, _ body: [String: Any]? = nil) async throws -> (status: Int, json: [String: Any]) {

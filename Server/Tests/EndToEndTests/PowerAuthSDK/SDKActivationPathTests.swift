@@ -1,6 +1,6 @@
 import Crypto
 import Foundation
-import Keyway
+@testable import Keyway
 import KeywayPowerAuthClient
 import KeywayTestSupport
 import Testing
@@ -153,8 +153,8 @@ struct SDKActivationPathTests {
             #expect(error?.code == "server_error")
 
             // The DPoP-bound token also makes a code for another device, which activates with it.
-            let issued = try await UserActivationCodes(keyway: fixture.keyway)
-                .create(ActivationCodeRequest(), accessToken: fixture.tokens.response.accessToken)
+            _ = try await fixture.session()
+            let issued = try await UserActivationCodes(keyway: fixture.keyway).create(ActivationCodeRequest())
             let other = fixture.device()
             let second = try await other.create(with: .scannedCode(issued.qrPayload))
             #expect(try await fixture.listed(issued.activationID)["fingerprint"] as? String == second.fingerprint)
@@ -202,7 +202,7 @@ struct SDKActivationPathTests {
             try await first.commit(password: Self.password)
 
             let issued = try await UserActivationCodes(keyway: fixture.keyway)
-                .create(ActivationCodeRequest(otp: "4455", name: "Tablet"), accessToken: fixture.tokens.response.accessToken)
+                .create(ActivationCodeRequest(otp: "4455", name: "Tablet"))
             #expect(issued.status == "CREATED")
             #expect(issued.qrPayload == issued.activationCode + "#" + issued.activationSignature)
 

@@ -1,6 +1,6 @@
 import Crypto
 import Foundation
-import Keyway
+@testable import Keyway
 import KeywayPowerAuth
 import KeywayPowerAuthClient
 import KeywayTestSupport

@@ -1,6 +1,6 @@
 import Crypto
 import Foundation
-import Keyway
+@testable import Keyway
 import KeywayProtocol
 
 /// An authenticator app for the tests: RFC 6238 TOTP (SHA-1, 6 digits, 30 s) from a Base32 secret,

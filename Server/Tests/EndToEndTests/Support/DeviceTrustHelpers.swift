@@ -1,5 +1,5 @@
 import Foundation
-import Keyway
+@testable import Keyway
 import KeywayProtocol
 import Testing
 
@@ -19,7 +19,7 @@ struct TestDevice {
         _ harness: AdaptiveHarness, app appIdentifier: String = "com.example.shop", configId: String = TestServer.configId,
         transport: (any HTTPTransport)? = nil, autoPoll: Bool = true
     ) throws -> KeywayClient {
-        var options = KeywayOptions(transport: URLSessionTransport.patient, clock: harness.clock)
+        var options = KeywayOptions(completedSignIns: .handOver, transport: URLSessionTransport.patient, clock: harness.clock)
         if let transport { options.transport = transport }
         options.autoPollApprovals = autoPoll
         options.deviceTrust = DeviceTrustOptions(
@@ -89,6 +89,6 @@ extension AdaptiveHarness {
         guard let done = keyway.flow.currentUpdate.completion else {
             throw TestFailure("Expected a completed flow, got \(keyway.flow.currentUpdate)")
         }
-        return try await keyway.exchange(authCode: done.authCode, codeVerifier: try #require(done.codeVerifier))
+        return try await keyway.tokens.exchange(authCode: done.authCode, codeVerifier: try #require(done.codeVerifier))
     }
 }

@@ -1,5 +1,5 @@
 import Foundation
-import Keyway
+@testable import Keyway
 import KeywayProtocol
 import KeywayTestSupport
 
@@ -32,9 +32,13 @@ extension FlowUpdate {
     }
 }
 
-/// An SDK pointed at a test server, sharing its clock.
-func makeKeyway(_ server: TestServer, clock: ManualClock, baseURL: URL? = nil) throws -> KeywayClient {
+/// An SDK pointed at a test server, sharing its clock. Completed sign-ins are handed over by
+/// default, so a test redeems the code itself (`keyway.tokens.exchange`) and sees each request;
+/// the tests of the SDK's own saving pass `.saveToSession`.
+func makeKeyway(
+    _ server: TestServer, clock: ManualClock, baseURL: URL? = nil, completedSignIns: CompletedSignIns = .handOver
+) throws -> KeywayClient {
     try KeywayClient(
         configID: TestServer.configId, baseURL: baseURL ?? server.baseURL,
-        options: KeywayOptions(transport: URLSessionTransport.patient, clock: clock))
+        options: KeywayOptions(completedSignIns: completedSignIns, transport: URLSessionTransport.patient, clock: clock))
 }

@@ -1,4 +1,4 @@
-import Keyway
+@testable import Keyway
 
 extension URLSessionTransport {
     /// The transport of the end-to-end tests' SDK clients: hundreds of tests and their servers

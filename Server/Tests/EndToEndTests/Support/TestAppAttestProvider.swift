@@ -1,5 +1,5 @@
 import Foundation
-import Keyway
+@testable import Keyway
 import KeywayTestSupport
 
 /// App Attest for the SDK in the tests: keys attested by a ``TestAppAttestAuthority`` the test

@@ -1,5 +1,5 @@
 import Foundation
-import Keyway
+@testable import Keyway
 import KeywayProtocol
 import KeywayTestSupport
 import Testing
@@ -47,7 +47,7 @@ struct WordOfTheDayTests {
 
             await keyway.flow.submit(action: submit, parameters: ["word": "Lighthouse"])
             let signedIn = try #require(keyway.flow.currentUpdate.completion)
-            let tokens = try await keyway.exchange(authCode: signedIn.authCode, codeVerifier: try #require(signedIn.codeVerifier))
+            let tokens = try await keyway.tokens.exchange(authCode: signedIn.authCode, codeVerifier: try #require(signedIn.codeVerifier))
             #expect(tokens.idToken.authenticationMethods == ["kba"])
         }
     }
