@@ -62,7 +62,7 @@ let package = Package(
         ),
         .target(
             name: "KeywayUI",
-            dependencies: ["Keyway"],
+            dependencies: ["Keyway", "KeywayProtocol"],
             // Localizable.xcstrings: built into .lproj tables by Apple's tools, copied as written
             // elsewhere (StringCatalogue reads either).
             resources: [.process("Resources")],
@@ -94,6 +94,7 @@ let package = Package(
             name: "KeywayPowerAuthClient",
             dependencies: [
                 "Keyway",
+                "KeywayProtocol",
                 "KeywayPowerAuth",
                 "KeywayPowerAuthWire",
                 "KeywayPasswords",
@@ -127,7 +128,7 @@ let package = Package(
         ),
         .testTarget(
             name: "KeywayUITests",
-            dependencies: ["KeywayUI", "Keyway"],
+            dependencies: ["KeywayUI", "Keyway", "KeywayProtocol"],
             swiftSettings: strict
         ),
         .testTarget(

@@ -1,5 +1,6 @@
 import Foundation
 import Keyway
+import KeywayProtocol
 
 /// The screens of the passkey prompts: one button that runs the model's
 /// ``PasskeyAuthenticator`` (``KeywayScreenModel/init(keyway:session:passkeyAuthenticator:)``),

@@ -1,5 +1,6 @@
 import Foundation
 import Keyway
+import KeywayProtocol
 
 extension Screen {
     /// The screen of one prompt in `language`: the typed prompts get their own layout; any step is
@@ -16,7 +17,7 @@ extension Screen {
         {
             screen.messages.append(ScreenMessage(level: .warning, code: "risk", text: message))
         }
-        switch prompt {
+        switch prompt.payload {
         case .selectMethod(let methods, let purpose, let skippable):
             screen.instruction = Self.instruction(for: purpose, language)
             screen.secondaryActions = methods.map { method in

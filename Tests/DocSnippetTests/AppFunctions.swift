@@ -1,5 +1,6 @@
 import Foundation
 import Keyway
+import KeywayProtocol
 
 // The functions the docs' snippets leave to the app ("your UI"): here they only have to exist
 // with a plausible signature, so that the snippets compile.

@@ -4,6 +4,7 @@ import KeywayPowerAuthClient
 import Testing
 
 @testable import Keyway
+import KeywayProtocol
 
 @Suite("Activation with the Keyway sign-in")
 struct SignInActivationTests {

@@ -1,4 +1,5 @@
 import Keyway
+import KeywayProtocol
 import KeywayUI
 import Testing
 

@@ -1,5 +1,6 @@
 import Foundation
 import Keyway
+import KeywayProtocol
 import Testing
 
 @testable import KeywayUI

@@ -1,5 +1,6 @@
 import Foundation
 import KeywayUI
+import KeywayProtocol
 import Testing
 
 /// What a screen redrawn every second shows of its countdowns: the resend button's seconds left

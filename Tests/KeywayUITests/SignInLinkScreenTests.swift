@@ -1,5 +1,6 @@
 import Foundation
 import Keyway
+import KeywayProtocol
 import KeywayUI
 import Testing
 

@@ -1,5 +1,6 @@
 import Foundation
 import Keyway
+import KeywayProtocol
 
 /// A server for the model's tests: answers each `METHOD /path` from a queue (the last answer
 /// repeating) and records the requests.

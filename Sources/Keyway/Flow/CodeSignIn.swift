@@ -35,19 +35,16 @@ extension KeywayClient {
         to identifier: String, options: FlowStartOptions = FlowStartOptions()
     ) async throws(FlowError) -> SignInCode {
         await flow.start(flowType: .signin, identifier: identifier, options: options)
-        if case .prompt(_, .selectMethod(let methods, .primary, _)) = flow.currentUpdate,
+        if case .prompt(_, let prompt) = flow.currentUpdate, case .selectMethod(let methods, .primary, _) = prompt.payload,
             let wanted = IdentifierKind(identifier).method, let option = methods.first(where: { $0.type == wanted })
         {
             await flow.selectMethod(id: option.id)
         }
-        switch flow.currentUpdate {
-        case .prompt(_, .enterCode(let destination, let codeLength, let expiresAt, let resendAt, let channel)):
-            return SignInCode(
-                destination: destination, channel: channel, codeLength: codeLength, expiresAt: expiresAt,
-                resendAt: resendAt)
-        case let update:
-            throw Self.flowError(update)
-        }
+        guard case .prompt(_, let prompt) = flow.currentUpdate,
+            case .enterCode(let destination, let codeLength, let expiresAt, let resendAt, let channel) = prompt.payload
+        else { throw Self.flowError(flow.currentUpdate) }
+        return SignInCode(
+            destination: destination, channel: channel, codeLength: codeLength, expiresAt: expiresAt, resendAt: resendAt)
     }
 
     /// Checks the code ``sendSignInCode(to:options:)`` sent, completes the sign-in and redeems its
@@ -64,7 +61,7 @@ extension KeywayClient {
     ///   redeeming the code.
     @discardableResult
     public func verifySignInCode(_ code: String) async throws -> TokenSet {
-        guard case .enterCode? = flow.currentPrompt?.prompt else {
+        guard flow.currentPrompt?.prompt.enterCode != nil else {
             throw FlowError(
                 code: .noActiveFlow, action: .restartFlow,
                 message: "No sign-in is waiting for a code: send one with sendSignInCode(to:) first.")

@@ -1,4 +1,5 @@
 import Foundation
+import KeywayProtocol
 #if canImport(FoundationNetworking)
     import FoundationNetworking
 #endif

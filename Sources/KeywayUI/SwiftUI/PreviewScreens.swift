@@ -1,6 +1,7 @@
 #if DEBUG && canImport(Observation)
     import Foundation
     import Keyway
+    import KeywayProtocol
 
     /// The screens of the previews, made as an app gets them: a step as the server sends it, drawn
     /// by ``Screen/make(update:prompt:language:)`` in the language asked for. Built on every

@@ -11,7 +11,7 @@ func snippet_GettingStarted_2(
 ) async throws {
     await keyway.flow.start(identifier: "ada@example.com")
     for await update in keyway.flow.updates {
-        if case .prompt(_, .enterCode) = update {
+        if case .prompt(_, let prompt) = update, prompt.kind == .enterCode {
             await keyway.flow.submitCode(await askUser("Code"))
         }
     }

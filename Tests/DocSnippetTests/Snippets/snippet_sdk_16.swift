@@ -11,7 +11,7 @@ func snippet_sdk_16(
 ) async throws {
     let passkeys = SoftwarePasskeyAuthenticator()          // in an app: PlatformPasskeyAuthenticator { window }
     await keyway.flow.startPasskeySignIn()
-    if case .passkeyAuthenticate(let options, _, _)? = keyway.flow.currentPrompt?.prompt {
+    if let options = keyway.flow.currentPrompt?.prompt.passkeyAuthenticate?.options {
         print("Sign in to \(options.rpId) with a passkey")
         await keyway.flow.authenticateWithPasskey(using: passkeys)
     }

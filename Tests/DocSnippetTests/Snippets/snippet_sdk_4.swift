@@ -19,32 +19,31 @@ func snippet_sdk_4(
         switch update {
         case .idle, .loading:
             break
-        case .prompt(let context, .enterCode(let destination, let codeLength, _, let resendAt, _)):
-            // show context.stepInfo?.label, "We sent a code to \(destination)", a field of codeLength
-            // digits, a "send a new code" button from resendAt on
-            print(context.stepInfo?.label ?? "", destination, codeLength, resendAt)
-            await keyway.flow.submitCode(await askUserForCode())
-        case .prompt(_, .selectMethod(let methods, _, let skippable)):
-            if let choice = await askUserToChoose(methods, skippable: skippable) {
-                await keyway.flow.selectMethod(id: choice.id)
-            } else {
-                await keyway.flow.skip()
-            }
-        case .prompt(let context, .unrecognized):
-            // a step this SDK version has no prompt for: render context.step generically (below)
-            print(context.step.kind)
         case .prompt(let context, let prompt):
-            // the other prompts (the table below): render them the same way
-            print(context.step.kind, prompt)
-        case .completed(let session, let authCode, _, let codeVerifier, _):
-            // Redeem it in the app: `exchange` takes the whole completion (code, verifier, redirect
-            // URI, nonce) and verifies the ID token…
-            if let completion = await keyway.flow.completion {
-                let tokens = try await keyway.tokens.exchange(completion)
-                print(tokens.idToken.subject)
+            switch prompt.kind {   // StepKind is open: a kind the server adds later goes to `default:`
+            case .enterCode:
+                guard let code = prompt.enterCode else { break }
+                // show context.stepInfo?.label, "We sent a code to \(code.destination)", a field of
+                // code.codeLength digits, a "send a new code" button from code.resendAt on
+                print(context.stepInfo?.label ?? "", code.destination, code.codeLength, code.resendAt)
+                await keyway.flow.submitCode(await askUserForCode())
+            case .selectMethod:
+                guard let choice = prompt.selectMethod else { break }
+                if let method = await askUserToChoose(choice.methods, skippable: choice.skippable) {
+                    await keyway.flow.selectMethod(id: method.id)
+                } else {
+                    await keyway.flow.skip()
+                }
+            default:
+                // the other prompts (the table below), and kinds this SDK version does not draw
+                // (`prompt.unrecognized` is their kind): render context.step generically (below)
+                print(context.step.kind, prompt)
             }
-            // …or send authCode (and codeVerifier, when the SDK generated it) to your backend.
-            print(session, authCode, codeVerifier as Any)
+        case .completed(let session, _, _, _, _):
+            // Already saved in keyway.session (completedSignIns: .saveToSession, the default). With
+            // .handOver, redeem `await keyway.flow.completion` with keyway.tokens.exchange(_:), or send
+            // its authCode and codeVerifier to your backend.
+            print(session, try await keyway.session.currentAccount() ?? "")
         case .error(let code, let action, let message, _, let details, _):
             // show message; `action` says what to do next (retryInput, restartFlow, wait, …);
             // `details` is the server's problem document (nil for an error that never reached it)

@@ -9,9 +9,9 @@ import FoundationNetworking
 func snippet_sdk_6(
     keyway: KeywayClient, session: KeywaySession, storage: any SecureStorage, serverURL: URL, email: String, authCode: Sensitive<String>, codeVerifier: Sensitive<String>, token: Sensitive<String>, request: URLRequest, action: Action, link: Link, scannedText: String, legacyIDToken: String, configId: String, url: URL, folder: URL, activation: DeviceActivation
 ) async throws {
-    if case .redirect(let url, let returnScheme, let provider)? = keyway.flow.currentPrompt?.prompt {
-        print("Open \(url) (\(provider.label)); the browser comes back to \(returnScheme):")
-        let returned = try await openInBrowser(url, returningTo: returnScheme)   // your browser session
+    if let redirect = keyway.flow.currentPrompt?.prompt.redirect {   // (url:returnScheme:provider:)
+        print("Open \(redirect.url) (\(redirect.provider.label)); the browser comes back to \(redirect.returnScheme):")
+        let returned = try await openInBrowser(redirect.url, returningTo: redirect.returnScheme)   // your browser session
         await keyway.flow.oauthCallback(url: returned)    // then the next prompt, as after any method
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Keyway
+import KeywayProtocol
 
 /// A browser that answers with a callback its closure makes from the authorize URL.
 struct FakeBrowser: BrowserSession {

@@ -51,7 +51,7 @@ struct FederationCallbackTests {
     }
 
     @Test func providerChoicesCarryTheirProvider() throws {
-        guard case .selectMethod(let methods, _, _)? = Prompt(step: try Steps.decode(Steps.selectProvider())) else {
+        guard case .selectMethod(let methods, _, _)? = Prompt(step: try Steps.decode(Steps.selectProvider()))?.payload else {
             Issue.record("expected a method choice")
             return
         }
@@ -153,7 +153,7 @@ struct FederationCallbackTests {
         #expect(problem?.status == 0)
         #expect(transport.requests.count == 1)
         // The flow is still at the redirect prompt: the real return can follow.
-        guard case .redirect? = keyway.flow.currentPrompt?.prompt else {
+        guard case .redirect? = keyway.flow.currentPrompt?.prompt.payload else {
             Issue.record("the redirect prompt is gone")
             return
         }
@@ -181,7 +181,7 @@ struct FederationCallbackTests {
         transport.on("POST /v1/flows/\(Steps.flowId)/federation/link", json: Steps.enterCode())
         await keyway.flow.continueLinking()
         #expect(transport.requests(to: "POST /v1/flows/\(Steps.flowId)/federation/link").count == 1)
-        guard case .enterCode? = keyway.flow.currentUpdate.prompt else {
+        guard case .enterCode? = keyway.flow.currentUpdate.prompt?.payload else {
             Issue.record("expected the existing account's sign-in, got \(keyway.flow.currentUpdate)")
             return
         }

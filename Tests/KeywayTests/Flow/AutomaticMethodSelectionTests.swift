@@ -29,9 +29,9 @@ struct AutomaticMethodSelectionTests {
         #expect(sent.first?.jsonBody == ["methodId": methodId])
         #expect(sent.first?.headers["X-Keyway-Flow-Token"] == "kft_BvETqFHAtGKYiLAViG95Uea4R-_dx2OK0TLybcLvoNA")
         // The choice is never shown: loading, then the code prompt.
-        #expect(!recorder.updates.contains { if case .selectMethod? = $0.prompt { true } else { false } })
+        #expect(!recorder.updates.contains { if case .selectMethod? = $0.prompt?.payload { true } else { false } })
         #expect(recorder.updates.contains(.loading))
-        if case .enterCode? = keyway.flow.currentUpdate.prompt {} else {
+        if case .enterCode? = keyway.flow.currentUpdate.prompt?.payload {} else {
             Issue.record("expected enterCode, got \(keyway.flow.currentUpdate)")
         }
     }
@@ -42,7 +42,7 @@ struct AutomaticMethodSelectionTests {
         let keyway = try makeKeyway(transport, policy: .automaticFromIdentifier)
         await keyway.flow.start(flowType: .signin, identifier: identifier)
         #expect(transport.requests(to: methodRoute).isEmpty)
-        if case .selectMethod? = keyway.flow.currentUpdate.prompt {} else { Issue.record("expected the prompt") }
+        if case .selectMethod? = keyway.flow.currentUpdate.prompt?.payload {} else { Issue.record("expected the prompt") }
     }
 
     @Test func noMatchingOptionShowsThePrompt() async throws {
@@ -54,7 +54,7 @@ struct AutomaticMethodSelectionTests {
         let keyway = try makeKeyway(transport, policy: .automaticFromIdentifier)
         await keyway.flow.start(flowType: .signin, identifier: "ada@example.com")
         #expect(transport.requests(to: methodRoute).isEmpty)
-        if case .selectMethod? = keyway.flow.currentUpdate.prompt {} else { Issue.record("expected the prompt") }
+        if case .selectMethod? = keyway.flow.currentUpdate.prompt?.payload {} else { Issue.record("expected the prompt") }
     }
 
     @Test func otherFlowsAndPurposesShowThePrompt() async throws {
@@ -62,7 +62,7 @@ struct AutomaticMethodSelectionTests {
         let keyway = try makeKeyway(signup, policy: .automaticFromIdentifier)
         await keyway.flow.start(flowType: .signup, identifier: "ada@example.com")
         #expect(signup.requests(to: methodRoute).isEmpty)
-        if case .selectMethod? = keyway.flow.currentUpdate.prompt {} else { Issue.record("expected the prompt") }
+        if case .selectMethod? = keyway.flow.currentUpdate.prompt?.payload {} else { Issue.record("expected the prompt") }
 
         let secondFactor = script(selectMethod: Steps.selectMethod(purpose: "secondFactor"))
         let other = try makeKeyway(secondFactor, policy: .automaticFromIdentifier)
@@ -75,7 +75,9 @@ struct AutomaticMethodSelectionTests {
         let keyway = try makeKeyway(transport)
         await keyway.flow.start(flowType: .signin, identifier: "ada@example.com")
         #expect(transport.requests(to: methodRoute).isEmpty)
-        guard case .prompt(_, .selectMethod(let methods, .primary, false)) = keyway.flow.currentUpdate else {
+        guard case .prompt(_, let prompt) = keyway.flow.currentUpdate,
+            case .selectMethod(let methods, .primary, false) = prompt.payload
+        else {
             Issue.record("expected the prompt")
             return
         }
@@ -89,7 +91,7 @@ struct AutomaticMethodSelectionTests {
         let keyway = try makeKeyway(transport, policy: .automaticFromIdentifier)
         await keyway.flow.start(flowType: .signin, identifier: "ada@example.com")
         #expect(transport.requests(to: methodRoute).count == 1)
-        guard case .prompt(let context, .selectMethod) = keyway.flow.currentUpdate else {
+        guard case .prompt(let context, let prompt) = keyway.flow.currentUpdate, prompt.kind == .selectMethod else {
             Issue.record("expected the prompt, got \(keyway.flow.currentUpdate)")
             return
         }

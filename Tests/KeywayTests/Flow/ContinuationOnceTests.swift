@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Keyway
+import KeywayProtocol
 
 /// A continuation several resumers race for (a system callback, a failed start, a cancellation)
 /// is resumed once: the first wins, the others do nothing instead of trapping.

@@ -1,5 +1,6 @@
 import Foundation
 import Keyway
+import KeywayProtocol
 import Testing
 
 @Suite("Every SDK error says whether to retry, start over or give up, in words for people")

@@ -22,7 +22,7 @@ struct FlowAnswerTests {
         transport.on("POST \(flowPath)/method", json: Steps.enterCode(channel: "sms"))
         await keyway.flow.selectMethod(id: "m_sms")
         #expect(transport.requests(to: "POST \(flowPath)/method").first?.jsonBody == ["methodId": "m_sms"])
-        guard case .enterCode(_, _, _, _, .sms)? = keyway.flow.currentUpdate.prompt else {
+        guard case .enterCode(_, _, _, _, .sms)? = keyway.flow.currentUpdate.prompt?.payload else {
             Issue.record("expected an SMS code prompt")
             return
         }
@@ -106,7 +106,7 @@ struct FlowAnswerTests {
                 Steps.cancel,
             ])
         let (keyway, transport) = try await started(on: challenge)
-        guard case .prompt(let context, .unrecognized) = keyway.flow.currentUpdate,
+        guard case .prompt(let context, let prompt) = keyway.flow.currentUpdate, case .unrecognized = prompt.payload,
             let confirm = context.step.action(named: "confirm")
         else {
             Issue.record("expected an unrecognized prompt")

@@ -52,7 +52,7 @@ struct AccountManagementTests {
         let request = try WireCoding.makeDecoder().decode(StartFlowRequest.self, from: body)
         #expect(request.flowType == .accountManage)
         #expect(request.identifier == "ada@example.com")
-        guard case .manageAccount(_, let operations)? = keyway.flow.currentUpdate.prompt else {
+        guard case .manageAccount(_, let operations)? = keyway.flow.currentUpdate.prompt?.payload else {
             Issue.record("expected manageAccount, got \(keyway.flow.currentUpdate)")
             return
         }

@@ -8,7 +8,7 @@ struct PromptMappingTests {
     @Test func enterCodeByEmailAndSms() throws {
         for channel in ["email", "sms"] {
             let prompt = Prompt(step: try Steps.decode(Steps.enterCode(channel: channel)))
-            guard case .enterCode(let destination, let length, _, _, let decodedChannel)? = prompt else {
+            guard case .enterCode(let destination, let length, _, _, let decodedChannel)? = prompt?.payload else {
                 Issue.record("not enterCode: \(String(describing: prompt))")
                 continue
             }
@@ -20,7 +20,7 @@ struct PromptMappingTests {
 
     @Test func selectMethod() throws {
         let prompt = Prompt(step: try Steps.decode(Steps.selectMethod(purpose: "secondFactor", skippable: true)))
-        guard case .selectMethod(let methods, let purpose, let skippable)? = prompt else {
+        guard case .selectMethod(let methods, let purpose, let skippable)? = prompt?.payload else {
             Issue.record("not selectMethod: \(String(describing: prompt))")
             return
         }
@@ -58,7 +58,7 @@ struct PromptMappingTests {
 
     @Test func formTakesTheFieldsOfSubmitForm() throws {
         let step = try Steps.decode(Steps.form())
-        guard case .form(let formId, let title, let fields)? = Prompt(step: step) else {
+        guard case .form(let formId, let title, let fields)? = Prompt(step: step)?.payload else {
             Issue.record("not a form")
             return
         }
@@ -69,7 +69,7 @@ struct PromptMappingTests {
     }
 
     @Test func manageAccountOperationsAreTheActionsButCancel() throws {
-        guard case .manageAccount(let methods, let operations)? = Prompt(step: try Steps.decode(Steps.manageAccount()))
+        guard case .manageAccount(let methods, let operations)? = Prompt(step: try Steps.decode(Steps.manageAccount()))?.payload
         else {
             Issue.record("not manageAccount")
             return

@@ -103,7 +103,7 @@ struct PasskeyFlowTests {
         let read = try ReadRegistration(sent.credential)
         #expect(read.attestation[.text("fmt")] == .text("packed"))
         #expect(try await authenticator.credentials().map(\.userHandle) == [Steps.passkeyUserHandle])
-        guard case .manageAccount? = keyway.flow.currentUpdate.prompt else {
+        guard case .manageAccount? = keyway.flow.currentUpdate.prompt?.payload else {
             Issue.record("expected the account, got \(keyway.flow.currentUpdate)")
             return
         }
@@ -154,7 +154,7 @@ struct PasskeyFlowTests {
         #expect(problem?.attemptsRemaining == 2)
         #expect(transport.requests(to: "GET \(flowPath)").count == 1, "the step was read again")
         // The prompt under the error is the step read again: its new challenge and attempts.
-        guard case .passkeyAuthenticate(let options, _, let attempts)? = keyway.flow.currentPrompt?.prompt else {
+        guard case .passkeyAuthenticate(let options, _, let attempts)? = keyway.flow.currentPrompt?.prompt.payload else {
             Issue.record("expected the passkey prompt under the error")
             return
         }
@@ -182,7 +182,7 @@ struct PasskeyFlowTests {
 
         await keyway.flow.authenticateWithPasskey(using: authenticator)
         #expect(keyway.flow.currentUpdate.errorCode?.rawValue == "passkey_challenge_mismatch")
-        guard case .passkeyAuthenticate(let stale, _, _)? = keyway.flow.currentPrompt?.prompt else {
+        guard case .passkeyAuthenticate(let stale, _, _)? = keyway.flow.currentPrompt?.prompt.payload else {
             Issue.record("expected the passkey prompt")
             return
         }
@@ -201,7 +201,7 @@ struct PasskeyFlowTests {
         transport.on("GET \(flowPath)", json: Steps.passkeyRegister(challenge: Steps.secondChallenge, traceId: "reloaded"))
         await keyway.flow.registerPasskey(using: SoftwarePasskeyAuthenticator())
         #expect(keyway.flow.currentUpdate.errorCode == .passkeyAlreadyRegistered)
-        guard case .passkeyRegister(let options, _, _)? = keyway.flow.currentPrompt?.prompt else {
+        guard case .passkeyRegister(let options, _, _)? = keyway.flow.currentPrompt?.prompt.payload else {
             Issue.record("expected the registration prompt")
             return
         }
@@ -238,7 +238,7 @@ struct PasskeyFlowTests {
             #expect(received.rawValue == code)
             #expect(message == sentence)
             #expect(problem?.status == 0)
-            guard case .passkeyAuthenticate? = keyway.flow.currentPrompt?.prompt else {
+            guard case .passkeyAuthenticate? = keyway.flow.currentPrompt?.prompt.payload else {
                 Issue.record("the prompt is still current")
                 continue
             }
@@ -296,7 +296,7 @@ struct PasskeyFlowTests {
         #expect(sent.flowType == .signin)
         #expect(sent.state == "app-state-1")
         #expect(sent.nonce != nil)
-        guard case .passkeyAuthenticate(let options, .primary, _)? = keyway.flow.currentUpdate.prompt else {
+        guard case .passkeyAuthenticate(let options, .primary, _)? = keyway.flow.currentUpdate.prompt?.payload else {
             Issue.record("expected the passkey prompt, got \(keyway.flow.currentUpdate)")
             return
         }
@@ -320,7 +320,7 @@ struct PasskeyFlowTests {
     @Test func theAccountsPasskeysAreListedAndManaged() async throws {
         let (keyway, transport) = try await started(on: Steps.manageWithPasskeys(flowToken: true))
         #expect(keyway.flow.currentPrompt?.context.step.manageAccount?.passkeys?.map(\.name) == ["iPhone", "YubiKey"])
-        guard case .manageAccount(_, let operations)? = keyway.flow.currentUpdate.prompt else {
+        guard case .manageAccount(_, let operations)? = keyway.flow.currentUpdate.prompt?.payload else {
             Issue.record("expected the account")
             return
         }
@@ -358,7 +358,7 @@ struct PasskeyFlowTests {
         transport.on(registerRoute, json: Steps.manageWithPasskeys(traceId: "added"))
         await keyway.flow.addPasskey()
         #expect(transport.requests(to: "POST \(flowPath)/manage/addPasskey").first?.jsonBody == [:])
-        guard case .passkeyRegister(_, .enrolment, false)? = keyway.flow.currentUpdate.prompt else {
+        guard case .passkeyRegister(_, .enrolment, false)? = keyway.flow.currentUpdate.prompt?.payload else {
             Issue.record("expected the registration, got \(keyway.flow.currentUpdate)")
             return
         }

@@ -7,7 +7,7 @@ import Testing
 struct PasskeyPromptTests {
     @Test func aRegistrationStepIsAPasskeyRegisterPrompt() throws {
         guard case .passkeyRegister(let options, let purpose, let skippable)? = Prompt(
-            step: try Steps.decode(Steps.passkeyRegister(skippable: true)))
+            step: try Steps.decode(Steps.passkeyRegister(skippable: true)))?.payload
         else {
             Issue.record("not passkeyRegister")
             return
@@ -21,7 +21,7 @@ struct PasskeyPromptTests {
         #expect(options.authenticatorSelection == AuthenticatorSelectionCriteria(residentKey: "required", userVerification: "required"))
         #expect(options.extensions == ["credProps": true])
 
-        guard case .passkeyRegister(_, _, false)? = Prompt(step: try Steps.decode(Steps.passkeyRegister())) else {
+        guard case .passkeyRegister(_, _, false)? = Prompt(step: try Steps.decode(Steps.passkeyRegister()))?.payload else {
             Issue.record("a registration without skip is not skippable")
             return
         }

@@ -1,5 +1,6 @@
 import Foundation
 import Keyway
+import KeywayProtocol
 
 /// Step documents of passkeys, as the server sends them.
 extension Steps {

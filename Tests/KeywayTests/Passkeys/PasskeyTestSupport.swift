@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import Keyway
+import KeywayProtocol
 import KeywayCBOR
 import KeywayJOSE
 import Testing

@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import Keyway
+import KeywayProtocol
 import Testing
 
 @Suite("Secure storage and device keys")

@@ -2,6 +2,7 @@ import Crypto
 import CryptoExtras
 import Foundation
 @testable import Keyway
+import KeywayProtocol
 import Testing
 
 @Suite("Server trust policy")

@@ -1,5 +1,6 @@
 import Foundation
 import Keyway
+import KeywayProtocol
 import Testing
 
 @Suite("Base URL normalization")

@@ -55,7 +55,7 @@ struct AccountManagementSecurityTests {
 
             let keyway = try harness.sdk()
             await keyway.startAccountManagement(accessToken: Sensitive(accessToken), identifier: "narrow@example.com")
-            guard case .manageAccount? = keyway.flow.currentUpdate.prompt else {
+            guard case _? = keyway.flow.currentUpdate.prompt?.manageAccount else {
                 throw TestFailure("Expected account management, got \(keyway.flow.currentUpdate)")
             }
             // The token alone does not finish: the user proves who they are first.

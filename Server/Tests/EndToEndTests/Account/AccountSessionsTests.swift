@@ -30,7 +30,7 @@ struct AccountSessionsTests {
             #expect(try await harness.server.request("GET", "/v1/me", headers: laptopAuthorization).status == 200)
 
             await here.startAccountManagement(accessToken: mine.response.accessToken, identifier: email)
-            guard case .manageAccount(_, let operations)? = here.flow.currentUpdate.prompt else {
+            guard case (_, let operations)? = here.flow.currentUpdate.prompt?.manageAccount else {
                 Issue.record("Expected account management, got \(here.flow.currentUpdate)")
                 return
             }
@@ -69,7 +69,7 @@ struct AccountSessionsTests {
             #expect(sessions.map(\.id) == [own])
             #expect(
                 here.flow.currentUpdate.promptContext?.step.messages.map(\.code).contains("otherSessionsEnded") == true)
-            guard case .manageAccount(_, let left)? = here.flow.currentUpdate.prompt else {
+            guard case (_, let left)? = here.flow.currentUpdate.prompt?.manageAccount else {
                 Issue.record("Expected account management, got \(here.flow.currentUpdate)")
                 return
             }
@@ -98,7 +98,7 @@ struct AccountSessionsTests {
             let sessions = try #require(here.flow.currentUpdate.promptContext?.step.manageAccount?.sessions)
             #expect(sessions.count == 1)
             #expect(sessions.first?.current == true)
-            guard case .manageAccount(_, let operations)? = here.flow.currentUpdate.prompt else {
+            guard case (_, let operations)? = here.flow.currentUpdate.prompt?.manageAccount else {
                 Issue.record("Expected account management, got \(here.flow.currentUpdate)")
                 return
             }

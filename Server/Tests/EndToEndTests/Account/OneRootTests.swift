@@ -57,7 +57,7 @@ struct OneRootTests {
             try await harness.signInWithCode(keyway, email: "managed@example.com")
             try await keyway.session.save(try await harness.tokens(keyway))
             try await keyway.session.manageAccount()
-            guard case .manageAccount? = keyway.flow.currentPrompt?.prompt else {
+            guard case _? = keyway.flow.currentPrompt?.prompt.manageAccount else {
                 throw TestFailure("Expected the account step, got \(keyway.flow.currentUpdate)")
             }
         }

@@ -47,7 +47,7 @@ struct ApprovalTests {
         #expect(choice.methods.map(\.type) == [.totp, .deviceApproval])
         #expect(choice.purpose == .secondFactor)
         await setup.newDevice.flow.selectMethod(id: "deviceApproval")
-        guard case .awaitApproval(let number, let qrData, let expiresAt)? = setup.newDevice.flow.currentUpdate.prompt else {
+        guard case (let number, let qrData, let expiresAt)? = setup.newDevice.flow.currentUpdate.prompt?.awaitApproval else {
             throw TestFailure("Expected the approval prompt, got \(setup.newDevice.flow.currentUpdate)")
         }
         #expect(expiresAt > setup.harness.clock.now())
@@ -59,13 +59,9 @@ struct ApprovalTests {
     static func settled(_ keyway: KeywayClient, clock: ManualClock) async throws -> FlowUpdate {
         for _ in 0..<300 {
             let update = keyway.flow.currentUpdate
-            switch update {
-            case .prompt(_, .awaitApproval), .loading:
-                clock.advance(by: 0.1)
-                try await Task.sleep(for: .milliseconds(50))
-            default:
-                return update
-            }
+            guard update == .loading || update.prompt?.kind == .awaitApproval else { return update }
+            clock.advance(by: 0.1)
+            try await Task.sleep(for: .milliseconds(50))
         }
         throw TestFailure("The approval never settled.")
     }

@@ -52,7 +52,7 @@ struct TrustedDeviceTests {
 
             // Account management lists the device and revokes it.
             await keyway.startAccountManagement(accessToken: tokens.response.accessToken, identifier: "rev@example.com")
-            guard case .manageAccount(_, let operations)? = keyway.flow.currentUpdate.prompt else {
+            guard case (_, let operations)? = keyway.flow.currentUpdate.prompt?.manageAccount else {
                 Issue.record("Expected account management, got \(keyway.flow.currentUpdate)")
                 return
             }

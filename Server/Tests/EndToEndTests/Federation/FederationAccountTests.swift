@@ -30,12 +30,12 @@ struct FederationAccountTests {
         claims: [String: JSONValue], providerId: String = "acme", throughTheBrowser: Bool = true
     ) async throws {
         await keyway.flow.start(identifier: identifier, options: FlowStartOptions(redirectURI: redirectURI))
-        guard case .selectMethod(let methods, _, _)? = keyway.flow.currentUpdate.prompt else {
+        guard case (let methods, _, _)? = keyway.flow.currentUpdate.prompt?.selectMethod else {
             throw TestFailure("\(keyway.flow.currentUpdate)")
         }
         #expect(methods.contains { $0.id == "federation:\(providerId)" })
         await keyway.flow.selectMethod(id: "federation:\(providerId)")
-        guard case .redirect(let url, _, _)? = keyway.flow.currentUpdate.prompt else {
+        guard case (let url, _, _)? = keyway.flow.currentUpdate.prompt?.redirect else {
             throw TestFailure("\(keyway.flow.currentUpdate)")
         }
         guard throughTheBrowser else {
@@ -65,7 +65,7 @@ struct FederationAccountTests {
             ]
             let keyway = try Self.client(server)
             try await Self.signIn(keyway, identifier: "ada@example.com", provider: provider, server: server, claims: claims)
-            guard case .linkAccount(let shown, let hint)? = keyway.flow.currentUpdate.prompt else {
+            guard case (let shown, let hint)? = keyway.flow.currentUpdate.prompt?.linkAccount else {
                 throw TestFailure("\(keyway.flow.currentUpdate)")
             }
             #expect(shown.id == "acme" && shown.label == "Continue with Acme")
@@ -74,7 +74,7 @@ struct FederationAccountTests {
 
             // Continuing signs in to the account with its own method: an email code.
             await keyway.flow.continueLinking()
-            guard case .enterCode? = keyway.flow.currentUpdate.prompt else { throw TestFailure("\(keyway.flow.currentUpdate)") }
+            guard case _? = keyway.flow.currentUpdate.prompt?.enterCode else { throw TestFailure("\(keyway.flow.currentUpdate)") }
             #expect(try await server.rowCount("federated_identities") == 0)
             await keyway.flow.submitCode(try await server.latestCode(to: "ada@example.com"))
             guard case .completed = keyway.flow.currentUpdate else { throw TestFailure("\(keyway.flow.currentUpdate)") }
@@ -367,7 +367,7 @@ struct FederationAccountTests {
                     "sub": .string("acme-eve"), "email": .string("eve@example.com"), "email_verified": .bool(true),
                     "name": .string("Eve Example"),
                 ])
-            guard case .form(_, _, let fields)? = keyway.flow.currentUpdate.prompt else {
+            guard case (_, _, let fields)? = keyway.flow.currentUpdate.prompt?.form else {
                 throw TestFailure("\(keyway.flow.currentUpdate)")
             }
             #expect(fields.first { $0.name == "displayName" }?.value == "Eve Example")
@@ -389,7 +389,7 @@ struct FederationAccountTests {
                 invited, identifier: "fay@example.com", provider: provider, server: server,
                 claims: ["sub": .string("acme-fay"), "email": .string("fay@example.com"), "email_verified": .bool(true)])
             // Back at the choice of method, with the reason.
-            guard case .prompt(let context, .selectMethod) = invited.flow.currentUpdate,
+            guard case .prompt(let context, let prompt) = invited.flow.currentUpdate, prompt.kind == .selectMethod,
                 context.messages.contains(where: { $0.code == "signup_not_allowed" })
             else { throw TestFailure("\(invited.flow.currentUpdate)") }
             #expect(try await server.rowCount("users WHERE email = 'fay@example.com'") == 0)
@@ -433,7 +433,7 @@ struct FederationAccountTests {
             let keyway = try Self.client(server)
             try await Self.signIn(
                 keyway, identifier: "ada@example.com", provider: provider, server: server, claims: FederationSDKTests.ada)
-            guard case .enterCode? = keyway.flow.currentUpdate.prompt else { throw TestFailure("\(keyway.flow.currentUpdate)") }
+            guard case _? = keyway.flow.currentUpdate.prompt?.enterCode else { throw TestFailure("\(keyway.flow.currentUpdate)") }
             // The identity was linked by the verified address; the session waits for the second factor.
             #expect(try await server.rowCount("federated_identities") == 1)
             #expect(await keyway.flow.completion == nil)
@@ -460,7 +460,7 @@ struct FederationAccountTests {
             ]
             let keyway = try Self.client(server)
             try await Self.signIn(keyway, identifier: "ada@example.com", provider: provider, server: server, claims: claims)
-            guard case .linkAccount? = keyway.flow.currentUpdate.prompt else { throw TestFailure("\(keyway.flow.currentUpdate)") }
+            guard case _? = keyway.flow.currentUpdate.prompt?.linkAccount else { throw TestFailure("\(keyway.flow.currentUpdate)") }
             await keyway.flow.continueLinking()
             await keyway.flow.submitCode(try await server.latestCode(to: "ada@example.com"))
             // The account's own sign-in goes on: the policy's second factor, set up here.
@@ -517,21 +517,21 @@ struct FederationAccountTests {
             try await Self.signIn(
                 keyway, identifier: "ada@example.com", provider: provider, server: server,
                 claims: ["sub": .string("acme-x"), "email": .string("ada@example.com"), "email_verified": .bool(false)])
-            guard case .linkAccount? = keyway.flow.currentUpdate.prompt else { throw TestFailure("\(keyway.flow.currentUpdate)") }
+            guard case _? = keyway.flow.currentUpdate.prompt?.linkAccount else { throw TestFailure("\(keyway.flow.currentUpdate)") }
             await keyway.flow.continueLinking()
-            guard case .selectMethod(let methods, _, _)? = keyway.flow.currentUpdate.prompt else {
+            guard case (let methods, _, _)? = keyway.flow.currentUpdate.prompt?.selectMethod else {
                 throw TestFailure("\(keyway.flow.currentUpdate)")
             }
             // The provider being linked is not offered again.
             #expect(methods.map(\.id) == ["emailOtp", "federation:beta"])
             await keyway.flow.selectMethod(id: "federation:beta")
-            guard case .redirect(let url, _, _)? = keyway.flow.currentUpdate.prompt else {
+            guard case (let url, _, _)? = keyway.flow.currentUpdate.prompt?.redirect else {
                 throw TestFailure("\(keyway.flow.currentUpdate)")
             }
             let returned = try await FederationSDKTests.browse(url, provider: beta, server: server, claims: bob)
             await keyway.flow.oauthCallback(url: returned)
             // The flow is back at the choice, which the SDK shows with the reason.
-            guard case .prompt(let context, .selectMethod) = keyway.flow.currentUpdate,
+            guard case .prompt(let context, let prompt) = keyway.flow.currentUpdate, prompt.kind == .selectMethod,
                 context.messages.contains(where: { $0.code == "federation_failed" })
             else { throw TestFailure("\(keyway.flow.currentUpdate)") }
             #expect(try await server.rowCount("federated_identities WHERE subject = 'acme-x'") == 0)
@@ -649,7 +649,7 @@ struct FederationAccountTests {
 
     /// Whether `update` is the choice of method shown again with the refusal `code` among its messages.
     static func isBackAtTheChoice(_ update: FlowUpdate, because code: String) -> Bool {
-        guard case .prompt(let context, .selectMethod) = update else { return false }
+        guard case .prompt(let context, let prompt) = update, prompt.kind == .selectMethod else { return false }
         return context.messages.contains { $0.code == code && $0.level == "error" }
     }
 }

@@ -63,7 +63,7 @@ struct FederationKeywayUpstreamTests {
             await keyway.flow.start(
                 identifier: Self.email, options: FlowStartOptions(redirectURI: URL(string: Self.appRedirect)!))
             await keyway.flow.selectMethod(id: "federation:upstream")
-            guard case .redirect(let url, let returnScheme, let shown)? = keyway.flow.currentUpdate.prompt else {
+            guard case (let url, let returnScheme, let shown)? = keyway.flow.currentUpdate.prompt?.redirect else {
                 throw TestFailure("\(keyway.flow.currentUpdate)")
             }
             #expect(returnScheme == "com.example.app" && shown.id == "upstream")

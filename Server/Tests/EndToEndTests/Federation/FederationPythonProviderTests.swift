@@ -39,7 +39,7 @@ struct FederationPythonProviderTests {
                 options: KeywayOptions(completedSignIns: .handOver, transport: URLSessionTransport.patient))
             await keyway.flow.start(identifier: Self.email, options: FlowStartOptions(redirectURI: URL(string: Self.appRedirect)!))
             await keyway.flow.selectMethod(id: "federation:python")
-            guard case .redirect(let url, _, let shown)? = keyway.flow.currentUpdate.prompt else {
+            guard case (let url, _, let shown)? = keyway.flow.currentUpdate.prompt?.redirect else {
                 throw TestFailure("\(keyway.flow.currentUpdate)")
             }
             #expect(shown.label == "Continue with Python")

@@ -37,13 +37,13 @@ struct FederationSDKTests {
             await keyway.flow.start(
                 identifier: "ada@example.com",
                 options: FlowStartOptions(redirectURI: URL(string: "com.example.app:/callback")!))
-            guard case .selectMethod(let methods, _, _)? = keyway.flow.currentUpdate.prompt else {
+            guard case (let methods, _, _)? = keyway.flow.currentUpdate.prompt?.selectMethod else {
                 throw TestFailure("\(keyway.flow.currentUpdate)")
             }
             let acme = try #require(methods.first { $0.type == .federation && $0.provider?.id == "acme" })
             #expect(acme.provider?.label == "Continue with Acme")
             await keyway.flow.selectMethod(id: acme.id)
-            guard case .redirect(let url, let returnScheme, let shown)? = keyway.flow.currentUpdate.prompt else {
+            guard case (let url, let returnScheme, let shown)? = keyway.flow.currentUpdate.prompt?.redirect else {
                 throw TestFailure("\(keyway.flow.currentUpdate)")
             }
             #expect(returnScheme == "com.example.app")
@@ -83,11 +83,11 @@ struct FederationSDKTests {
             await keyway.flow.start(
                 identifier: "ada@example.com",
                 options: FlowStartOptions(redirectURI: URL(string: "com.example.app:/callback")!))
-            guard case .selectMethod(let methods, _, _)? = keyway.flow.currentUpdate.prompt,
+            guard case (let methods, _, _)? = keyway.flow.currentUpdate.prompt?.selectMethod,
                 let acme = methods.first(where: { $0.provider?.id == "acme" })
             else { throw TestFailure("\(keyway.flow.currentUpdate)") }
             await keyway.flow.selectMethod(id: acme.id)
-            guard case .redirect(let url, _, _)? = keyway.flow.currentUpdate.prompt else {
+            guard case (let url, _, _)? = keyway.flow.currentUpdate.prompt?.redirect else {
                 throw TestFailure("\(keyway.flow.currentUpdate)")
             }
             // The provider's ID token is for another client: the server refuses it and goes back to
@@ -96,7 +96,7 @@ struct FederationSDKTests {
             claims["aud"] = .string("someone-else")
             let (code, state) = try provider.issueCode(for: claims, authorizationURL: url.absoluteString)
             await keyway.flow.oauthCallback(code: code, state: state)
-            guard case .prompt(let context, .selectMethod(let again, _, _)) = keyway.flow.currentUpdate else {
+            guard case .prompt(let context, let prompt) = keyway.flow.currentUpdate, let again = prompt.selectMethod?.methods else {
                 throw TestFailure("\(keyway.flow.currentUpdate)")
             }
             #expect(context.messages.contains { $0.code == "federation_failed" && $0.level == "error" })

@@ -36,10 +36,10 @@ struct AdaptiveHarness: ScopedTestServer {
     func signUp(_ keyway: KeywayClient, email: String, password: String) async throws {
         await keyway.flow.start(flowType: .signup, identifier: email)
         await keyway.flow.submitCode(try await server.latestCode(to: email))
-        if case .form? = keyway.flow.currentUpdate.prompt {
+        if case _? = keyway.flow.currentUpdate.prompt?.form {
             await keyway.flow.submitForm(["displayName": "Test User"])
         }
-        guard case .enterPassword(.create, _)? = keyway.flow.currentUpdate.prompt else {
+        guard case (.create, _)? = keyway.flow.currentUpdate.prompt?.enterPassword else {
             throw TestFailure("Expected the password to choose, got \(keyway.flow.currentUpdate)")
         }
         await keyway.flow.submitPassword(password)
@@ -283,7 +283,7 @@ struct AdaptiveSignInTests {
             await keyway.flow.perform(operation: "setupTotp")
             let secret = try #require(keyway.flow.currentUpdate.totpSetup).secret
             await keyway.flow.submitTotp(TestAuthenticator.code(secret: secret, at: harness.clock.now()))
-            guard case .manageAccount(let methods, _)? = keyway.flow.currentUpdate.prompt else {
+            guard case (let methods, _)? = keyway.flow.currentUpdate.prompt?.manageAccount else {
                 throw TestFailure("Expected the account overview, got \(keyway.flow.currentUpdate)")
             }
             #expect(methods.map(\.type).contains(.totp))

@@ -17,7 +17,7 @@ struct AnotherMethodTests {
 
             await keyway.flow.start(flowType: .signin, identifier: "either@example.com")
             let choice = try #require(keyway.flow.currentPrompt)
-            guard case .selectMethod(let methods, .primary, false) = choice.prompt else {
+            guard case (let methods, .primary, false)? = choice.prompt.selectMethod else {
                 Issue.record("expected the choice of method, got \(choice.prompt)")
                 return
             }
@@ -29,7 +29,7 @@ struct AnotherMethodTests {
             await keyway.flow.submitPassword("not-the-password")
             #expect(keyway.flow.currentUpdate.errorInfo?.code == .invalidCredentials)
             let password = try #require(keyway.flow.currentPrompt)
-            guard case .enterPassword = password.prompt else {
+            guard case _? = password.prompt.enterPassword else {
                 Issue.record("expected the password prompt, got \(password.prompt)")
                 return
             }
@@ -38,7 +38,7 @@ struct AnotherMethodTests {
 
             await keyway.flow.useAnotherMethod()
             let again = try #require(keyway.flow.currentPrompt)
-            guard case .selectMethod(let offered, .primary, false) = again.prompt else {
+            guard case (let offered, .primary, false)? = again.prompt.selectMethod else {
                 Issue.record("expected the choice again, got \(again.prompt)")
                 return
             }
@@ -78,7 +78,7 @@ struct AnotherMethodTests {
             let keyway = try harness.sdk()
             await keyway.flow.start(flowType: .signin, identifier: "only@example.com")
             let code = try #require(keyway.flow.currentPrompt)
-            guard case .enterCode = code.prompt else {
+            guard case _? = code.prompt.enterCode else {
                 Issue.record("expected the code prompt, got \(code.prompt)")
                 return
             }

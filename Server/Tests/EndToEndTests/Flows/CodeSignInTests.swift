@@ -54,7 +54,7 @@ struct CodeSignInTests {
             }
             // The update is the error; the prompt is still there to draw under it.
             #expect(keyway.flow.currentUpdate.errorInfo?.code == .invalidCode)
-            guard case .enterCode(let destination, _, _, _, _)? = keyway.flow.currentPrompt?.prompt else {
+            guard case (let destination, _, _, _, _)? = keyway.flow.currentPrompt?.prompt.enterCode else {
                 throw TestFailure("The code prompt is gone after the error: \(String(describing: keyway.flow.currentPrompt))")
             }
             #expect(destination == sent.destination)
@@ -81,7 +81,7 @@ struct CodeSignInTests {
                 #expect(error.code == .unhandledStep)
             }
             // The flow goes on where the linear calls stopped.
-            guard case .setupTotp? = keyway.flow.currentPrompt?.prompt else {
+            guard case _? = keyway.flow.currentPrompt?.prompt.setupTotp else {
                 throw TestFailure("Expected the authenticator set-up, got \(keyway.flow.currentUpdate)")
             }
         }
@@ -114,7 +114,7 @@ struct CodeSignInTests {
             // loops below stop on one, so a failure fails the test instead of waiting forever.
             reading: for await update in keyway.flow.updates {
                 switch update {
-                case .prompt(_, .enterCode):
+                case .prompt(_, let prompt) where prompt.kind == .enterCode:
                     seen.append("code")
                     await keyway.flow.submitCode(try await server.latestCode(to: "stream@example.com"))
                 case .completed:

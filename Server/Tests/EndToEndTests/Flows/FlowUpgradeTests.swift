@@ -104,13 +104,13 @@ struct FlowUpgradeTests {
                 try expectChoice(.secondFactor, [.totp])
                 await flow.skip()
             case "password":
-                guard case .enterPassword(.signIn, _)? = prompt else { throw TestFailure("\(flow.currentUpdate)") }
+                guard case (.signIn, _)? = prompt?.enterPassword else { throw TestFailure("\(flow.currentUpdate)") }
                 await flow.submitPassword(password)
                 try await secondFactorByAuthenticator()
             case "secondFactorChoice":
                 try await secondFactorByAuthenticator()
             case "totp":
-                guard case .enterTotp(6, .secondFactor)? = prompt else { throw TestFailure("\(flow.currentUpdate)") }
+                guard case (6, .secondFactor)? = prompt?.enterTotp else { throw TestFailure("\(flow.currentUpdate)") }
                 await flow.submitTotp(try totpCode())
             case "setupTotp":
                 let secret = try #require(flow.currentUpdate.totpSetup?.secret)
@@ -120,16 +120,16 @@ struct FlowUpgradeTests {
                 #expect(code.channel == .sms)
                 await flow.submitCode(try value("code"))
             case "signUpForm":
-                guard case .form("profile", _, _)? = prompt else { throw TestFailure("\(flow.currentUpdate)") }
+                guard case ("profile", _, _)? = prompt?.form else { throw TestFailure("\(flow.currentUpdate)") }
                 await flow.submitForm(["displayName": "Dana"])
                 try await choosePasswordAndSkip()
             case "signUpPassword":
                 try await choosePasswordAndSkip()
             case "approvalGiven":
-                guard case .awaitApproval? = prompt else { throw TestFailure("\(flow.currentUpdate)") }
+                guard case _? = prompt?.awaitApproval else { throw TestFailure("\(flow.currentUpdate)") }
                 await flow.pollApproval()
             case "manageAccount":
-                guard case .manageAccount(let methods, _)? = prompt else { throw TestFailure("\(flow.currentUpdate)") }
+                guard case (let methods, _)? = prompt?.manageAccount else { throw TestFailure("\(flow.currentUpdate)") }
                 #expect(methods.map(\.type) == [.emailOtp, .totp, .password])
                 await flow.perform(operation: "finish")
                 try expectChoice(.reverification, [.emailOtp, .totp, .password])
@@ -139,9 +139,9 @@ struct FlowUpgradeTests {
                 try expectChoice(.reverification, [.emailOtp, .totp, .password])
                 await flow.selectMethod(id: "password")
                 await flow.submitPassword(password)
-                guard case .enterPassword(.change, _)? = prompt else { throw TestFailure("\(flow.currentUpdate)") }
+                guard case (.change, _)? = prompt?.enterPassword else { throw TestFailure("\(flow.currentUpdate)") }
                 await flow.submitPassword(password + " again")
-                guard case .manageAccount? = prompt else { throw TestFailure("\(flow.currentUpdate)") }
+                guard case _? = prompt?.manageAccount else { throw TestFailure("\(flow.currentUpdate)") }
                 await flow.perform(operation: "finish")
             default:
                 throw TestFailure("No script for the recorded flow \(recorded.name).")
@@ -155,7 +155,7 @@ struct FlowUpgradeTests {
         }
 
         func choosePasswordAndSkip() async throws {
-            guard case .enterPassword(.create, _)? = prompt else { throw TestFailure("\(flow.currentUpdate)") }
+            guard case (.create, _)? = prompt?.enterPassword else { throw TestFailure("\(flow.currentUpdate)") }
             await flow.submitPassword(FlowFixtureRecorder.password)
             try expectChoice(.enrolment, [.totp, .smsOtp])
             await flow.skip()

@@ -27,7 +27,7 @@ struct PasswordResetTests {
         await keyway.flow.start(flowType: .signin, identifier: email)
         await keyway.flow.selectMethod(id: "password")
         let current = try #require(keyway.flow.currentPrompt)
-        guard case .enterPassword(.signIn, _) = current.prompt else {
+        guard case (.signIn, _)? = current.prompt.enterPassword else {
             throw TestFailure("expected the password prompt, got \(current.prompt)")
         }
         return current.context
@@ -49,7 +49,7 @@ struct PasswordResetTests {
             let sent = try await harness.server.outbox(to: email).count
             await keyway.flow.resetPassword()
             let codeStep = try #require(keyway.flow.currentPrompt)
-            guard case .enterCode(let destination, _, _, _, .email) = codeStep.prompt else {
+            guard case (let destination, _, _, _, .email)? = codeStep.prompt.enterCode else {
                 Issue.record("expected the code prompt, got \(codeStep.prompt)")
                 return
             }
@@ -105,7 +105,7 @@ struct PasswordResetTests {
             #expect(password.offersPasswordReset)
             await keyway.flow.resetPassword()
             let codeStep = try #require(keyway.flow.currentPrompt)
-            guard case .enterCode = codeStep.prompt else {
+            guard case _? = codeStep.prompt.enterCode else {
                 Issue.record("expected the code prompt, got \(codeStep.prompt)")
                 return
             }
@@ -130,7 +130,7 @@ struct PasswordResetTests {
             let keyway = try harness.sdk()
             let email = "two-factors@example.com"
             try await harness.signUp(keyway, email: email, password: "correct-horse-42")
-            if case .selectMethod? = keyway.flow.currentUpdate.prompt { await keyway.flow.selectMethod(id: "totp") }
+            if case _? = keyway.flow.currentUpdate.prompt?.selectMethod { await keyway.flow.selectMethod(id: "totp") }
             let setup = try #require(keyway.flow.currentUpdate.totpSetup)
             await keyway.flow.submitTotp(TestAuthenticator.code(secret: setup.secret, at: harness.clock.now()))
             #expect(keyway.flow.currentUpdate.completion != nil)

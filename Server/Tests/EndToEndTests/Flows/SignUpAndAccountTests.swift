@@ -36,7 +36,7 @@ struct SignUpAndAccountTests {
 
             await keyway.flow.start(flowType: .signup, identifier: "new@example.com", inviteCode: code)
             await keyway.flow.submitCode(try await server.latestCode(to: "new@example.com"))
-            guard case .form(let formId, _, let fields)? = keyway.flow.currentUpdate.prompt else {
+            guard case (let formId, _, let fields)? = keyway.flow.currentUpdate.prompt?.form else {
                 throw TestFailure("Expected the sign-up form, got \(keyway.flow.currentUpdate)")
             }
             #expect(formId == "profile")
@@ -110,7 +110,7 @@ struct SignUpAndAccountTests {
             let session = KeywaySession(keyway: keyway, storage: InMemorySecureStorage())
             try await session.save(tokens)
             try await session.manageAccount()
-            guard case .manageAccount(let methods, let operations)? = keyway.flow.currentUpdate.prompt else {
+            guard case (let methods, let operations)? = keyway.flow.currentUpdate.prompt?.manageAccount else {
                 throw TestFailure("Expected the account overview, got \(keyway.flow.currentUpdate)")
             }
             #expect(methods.map(\.type) == [.emailOtp, .smsOtp])
@@ -124,7 +124,7 @@ struct SignUpAndAccountTests {
             #expect(keyway.flow.currentUpdate.promptContext?.stepInfo?.label == "Verify your identity")
             await keyway.flow.selectMethod(id: "emailOtp")
             await keyway.flow.submitCode(try await server.latestCode(to: "sms@example.com"))
-            guard case .manageAccount(let after, _)? = keyway.flow.currentUpdate.prompt else {
+            guard case (let after, _)? = keyway.flow.currentUpdate.prompt?.manageAccount else {
                 throw TestFailure("Expected the account overview, got \(keyway.flow.currentUpdate)")
             }
             #expect(after.map(\.type) == [.emailOtp, .totp])
@@ -150,7 +150,7 @@ struct SignUpAndAccountTests {
             try await session.save(tokens)
 
             try await session.manageAccount()
-            guard case .manageAccount(let methods, let operations)? = keyway.flow.currentUpdate.prompt else {
+            guard case (let methods, let operations)? = keyway.flow.currentUpdate.prompt?.manageAccount else {
                 throw TestFailure("Expected the account overview, got \(keyway.flow.currentUpdate)")
             }
             #expect(methods.map(\.type) == [.emailOtp, .password])

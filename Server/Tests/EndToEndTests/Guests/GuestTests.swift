@@ -76,7 +76,7 @@ struct GuestTests {
             #expect(keyway.flow.currentUpdate.errorInfo?.code == .notAGuest)
             // A guest token cannot open account management; a signed-up one can.
             try await session.manageAccount()
-            #expect(keyway.flow.currentUpdate.prompt.map { if case .manageAccount = $0 { true } else { false } } == true)
+            #expect(keyway.flow.currentUpdate.prompt?.kind == .manageAccount)
         }
     }
 
@@ -94,7 +94,7 @@ struct GuestTests {
                 // As any sign-up: the code first, so the answer says nothing of the account.
                 #expect(keyway.flow.currentUpdate.enterCode != nil)
                 await keyway.flow.submitCode(try await server.latestCode(to: "ann@example.com"))
-                guard case .accountExists(let hint)? = keyway.flow.currentUpdate.prompt else {
+                guard case (let hint)? = keyway.flow.currentUpdate.prompt?.accountExists else {
                     throw TestFailure("Expected the existing-account choice, got \(keyway.flow.currentUpdate)")
                 }
                 #expect(hint != "ann@example.com")
@@ -219,7 +219,7 @@ struct GuestTests {
             await keyway.flow.signInInstead()
             // Signing in instead is a sign-in: the account's second factor, never skipped.
             #expect(keyway.flow.currentUpdate.completion == nil)
-            guard case .enterTotp? = keyway.flow.currentUpdate.prompt else {
+            guard case _? = keyway.flow.currentUpdate.prompt?.enterTotp else {
                 throw TestFailure("Expected the authenticator code, got \(keyway.flow.currentUpdate)")
             }
             await keyway.flow.submitTotp(TestAuthenticator.code(secret: secret, at: harness.clock.now()))

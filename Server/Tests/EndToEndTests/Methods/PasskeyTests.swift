@@ -75,7 +75,7 @@ struct PasskeyTests {
                        with authenticator: RecordingAuthenticator) async throws -> TokenSet {
         await keyway.flow.start(flowType: .signup, identifier: email)
         await keyway.flow.submitCode(try await harness.server.latestCode(to: email))
-        guard case .passkeyRegister(let options, let purpose, let skippable)? = keyway.flow.currentUpdate.prompt else {
+        guard case (let options, let purpose, let skippable)? = keyway.flow.currentUpdate.prompt?.passkeyRegister else {
             throw TestFailure("Expected to make a passkey, got \(keyway.flow.currentUpdate)")
         }
         #expect(purpose == .enrolment && !skippable)
@@ -146,7 +146,7 @@ struct PasskeyTests {
 
             // No identifier: the options name no credential, the passkey names the account.
             await keyway.flow.startPasskeySignIn()
-            guard case .passkeyAuthenticate(let options, .primary, let attempts)? = keyway.flow.currentUpdate.prompt else {
+            guard case (let options, .primary, let attempts)? = keyway.flow.currentUpdate.prompt?.passkeyAuthenticate else {
                 throw TestFailure("Expected a passkey, got \(keyway.flow.currentUpdate)")
             }
             #expect(options.allowCredentials.isEmpty)
@@ -177,7 +177,7 @@ struct PasskeyTests {
             try await harness.server.setPolicy(withOffer)
             await keyway.flow.start(flowType: .signup, identifier: Self.email)
             await keyway.flow.submitCode(try await harness.server.latestCode(to: Self.email))
-            guard case .passkeyRegister(_, _, true)? = keyway.flow.currentUpdate.prompt else {
+            guard case (_, _, true)? = keyway.flow.currentUpdate.prompt?.passkeyRegister else {
                 throw TestFailure("Expected the offer of a passkey, got \(keyway.flow.currentUpdate)")
             }
             await keyway.flow.registerPasskey(using: authenticator)
@@ -188,7 +188,7 @@ struct PasskeyTests {
             for identifier in [Self.email, "nobody@example.com"] {
                 await keyway.flow.start(flowType: .signin, identifier: identifier)
                 await keyway.flow.selectMethod(id: "passkey")
-                guard case .passkeyAuthenticate(let options, .primary, _)? = keyway.flow.currentUpdate.prompt else {
+                guard case (let options, .primary, _)? = keyway.flow.currentUpdate.prompt?.passkeyAuthenticate else {
                     throw TestFailure("Expected a passkey, got \(keyway.flow.currentUpdate)")
                 }
                 #expect(options.allowCredentials.isEmpty)
@@ -217,7 +217,7 @@ struct PasskeyTests {
 
             func attempt(_ using: RecordingAuthenticator) async throws -> (code: ProblemCode?, attempts: Int?, challenge: String) {
                 await keyway.flow.startPasskeySignIn()
-                guard case .passkeyAuthenticate(let options, _, _)? = keyway.flow.currentUpdate.prompt else {
+                guard case (let options, _, _)? = keyway.flow.currentUpdate.prompt?.passkeyAuthenticate else {
                     throw TestFailure("Expected a passkey, got \(keyway.flow.currentUpdate)")
                 }
                 await keyway.flow.authenticateWithPasskey(using: using)
@@ -229,7 +229,7 @@ struct PasskeyTests {
             let phishing = Self.authenticator(harness, storage: storage) { $0.origin = "https://login.example.evil" }
             #expect(try await attempt(phishing).code == ProblemCode(rawValue: "passkey_origin_not_allowed"))
             // After the refusal the prompt has a new challenge, and the right answer passes.
-            guard case .passkeyAuthenticate(let renewed, _, let left)? = keyway.flow.currentPrompt?.prompt else {
+            guard case (let renewed, _, let left)? = keyway.flow.currentPrompt?.prompt.passkeyAuthenticate else {
                 throw TestFailure("Expected the passkey prompt again, got \(keyway.flow.currentUpdate)")
             }
             #expect(left == 4)
@@ -280,7 +280,7 @@ struct PasskeyTests {
             for (email, authenticator) in [(Self.email, ada), ("bob@example.com", bob)] {
                 await keyway.flow.start(flowType: .signup, identifier: email)
                 await keyway.flow.submitCode(try await harness.server.latestCode(to: email))
-                guard case .passkeyRegister(_, .enrolment, false)? = keyway.flow.currentUpdate.prompt else {
+                guard case (_, .enrolment, false)? = keyway.flow.currentUpdate.prompt?.passkeyRegister else {
                     throw TestFailure("Expected to set up a passkey, got \(keyway.flow.currentUpdate)")
                 }
                 await keyway.flow.registerPasskey(using: authenticator)
@@ -290,7 +290,7 @@ struct PasskeyTests {
             // Ada's sign-in: her code, then her passkey, named in the options.
             await keyway.flow.start(flowType: .signin, identifier: Self.email)
             await keyway.flow.submitCode(try await harness.server.latestCode(to: Self.email))
-            guard case .passkeyAuthenticate(let options, .secondFactor, _)? = keyway.flow.currentUpdate.prompt else {
+            guard case (let options, .secondFactor, _)? = keyway.flow.currentUpdate.prompt?.passkeyAuthenticate else {
                 throw TestFailure("Expected the passkey as second factor, got \(keyway.flow.currentUpdate)")
             }
             #expect(options.allowCredentials.map(\.id) == [try #require(await ada.registrations.first?.response.id)])
@@ -316,7 +316,7 @@ struct PasskeyTests {
             let synced = Self.authenticator(harness) { $0.synced = true }
             await keyway.flow.start(flowType: .signup, identifier: Self.email)
             await keyway.flow.submitCode(try await harness.server.latestCode(to: Self.email))
-            guard case .selectMethod(let methods, .enrolment, _)? = keyway.flow.currentUpdate.prompt else {
+            guard case (let methods, .enrolment, _)? = keyway.flow.currentUpdate.prompt?.selectMethod else {
                 throw TestFailure("Expected a second factor to set up, got \(keyway.flow.currentUpdate)")
             }
             #expect(methods.map(\.type).contains(.passkey))
@@ -335,7 +335,7 @@ struct PasskeyTests {
             await keyway.flow.startPasskeySignIn()
             await keyway.flow.authenticateWithPasskey(using: synced)
             // (An authenticator app to set up: the only second factor left besides passkeys.)
-            guard case .setupTotp? = keyway.flow.currentUpdate.prompt else {
+            guard case _? = keyway.flow.currentUpdate.prompt?.setupTotp else {
                 throw TestFailure("Expected the second factor, got \(keyway.flow.currentUpdate)")
             }
             try await Self.confirmWithPyWebAuthn(synced, harness, userVerification: "preferred")
@@ -355,7 +355,7 @@ struct PasskeyTests {
             // Adding a passkey is a new way in: the user proves who they are first, with a passkey.
             harness.clock.advance(by: 60)
             try await session.manageAccount()
-            guard case .manageAccount(let methods, _)? = keyway.flow.currentUpdate.prompt else {
+            guard case (let methods, _)? = keyway.flow.currentUpdate.prompt?.manageAccount else {
                 throw TestFailure("Expected the account, got \(keyway.flow.currentUpdate)")
             }
             #expect(methods.map(\.type).contains(.passkey))
@@ -365,12 +365,12 @@ struct PasskeyTests {
             #expect(verify.purpose == .reverification)
             #expect(verify.methods.map(\.type).contains(.passkey))
             await keyway.flow.selectMethod(id: "passkey")
-            guard case .passkeyAuthenticate(let options, .reverification, _)? = keyway.flow.currentUpdate.prompt else {
+            guard case (let options, .reverification, _)? = keyway.flow.currentUpdate.prompt?.passkeyAuthenticate else {
                 throw TestFailure("Expected a fresh verification, got \(keyway.flow.currentUpdate)")
             }
             #expect(options.allowCredentials.count == 1)
             await keyway.flow.authenticateWithPasskey(using: phone)
-            guard case .passkeyRegister(let creation, _, _)? = keyway.flow.currentUpdate.prompt else {
+            guard case (let creation, _, _)? = keyway.flow.currentUpdate.prompt?.passkeyRegister else {
                 throw TestFailure("Expected to make a passkey, got \(keyway.flow.currentUpdate)")
             }
             // The new one shares the account's user handle, and the phone's passkey is excluded.

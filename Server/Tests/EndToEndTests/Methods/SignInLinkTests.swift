@@ -49,13 +49,10 @@ struct SignInLinkTests {
     /// leaves the link's step.
     static func settled(_ keyway: KeywayClient, clock: ManualClock) async throws -> FlowUpdate {
         try await waitUntil("the sign-in left the link's step") {
-            switch keyway.flow.currentUpdate {
-            case .prompt(_, .enterCode), .loading:
-                clock.advance(by: 0.05)
-                return false
-            default:
-                return true
-            }
+            let update = keyway.flow.currentUpdate
+            guard update == .loading || update.prompt?.kind == .enterCode else { return true }
+            clock.advance(by: 0.05)
+            return false
         }
         return keyway.flow.currentUpdate
     }

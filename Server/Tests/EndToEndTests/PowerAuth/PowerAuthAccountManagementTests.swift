@@ -24,7 +24,7 @@ struct PowerAuthAccountManagementTests {
         let session = KeywaySession(keyway: keyway, storage: InMemorySecureStorage())
         try await session.save(tokens)
         try await session.manageAccount()
-        guard case .manageAccount(_, let operations)? = keyway.flow.currentUpdate.prompt else {
+        guard case (_, let operations)? = keyway.flow.currentUpdate.prompt?.manageAccount else {
             throw TestFailure("Expected the account overview, got \(keyway.flow.currentUpdate)")
         }
         return (keyway, operations.map(\.name))
@@ -45,7 +45,7 @@ struct PowerAuthAccountManagementTests {
                 await keyway.flow.selectMethod(id: "emailOtp")
             }
             await keyway.flow.submitCode(try await fixture.server.latestCode(to: email))
-            guard case .manageAccount? = keyway.flow.currentUpdate.prompt,
+            guard case _? = keyway.flow.currentUpdate.prompt?.manageAccount,
                 let context = keyway.flow.currentUpdate.promptContext
             else { throw TestFailure("Expected the account overview, got \(keyway.flow.currentUpdate)") }
             let issued = try #require(context.step.manageAccount?.activationCode)

@@ -25,7 +25,7 @@ struct PowerAuthApprovalTests {
         await keyway.flow.start(flowType: .signin, identifier: email)
         await keyway.flow.submitCode(try await fixture.server.latestCode(to: email))
         // The user has no authenticator: approval is the only second factor, asked for at once.
-        guard case .awaitApproval(let number, _, _)? = keyway.flow.currentUpdate.prompt else {
+        guard case (let number, _, _)? = keyway.flow.currentUpdate.prompt?.awaitApproval else {
             throw TestFailure("Expected the approval prompt, got \(keyway.flow.currentUpdate)")
         }
         return (keyway, number)

@@ -46,13 +46,13 @@ extension FlowUpdate {
 
     /// The methods of a `selectMethod` prompt.
     var methodChoice: (methods: [MethodOption], purpose: MethodPurpose, skippable: Bool)? {
-        if case .selectMethod(let methods, let purpose, let skippable)? = prompt { return (methods, purpose, skippable) }
+        if case (let methods, let purpose, let skippable)? = prompt?.selectMethod { return (methods, purpose, skippable) }
         return nil
     }
 
     /// The secret of a `setupTotp` prompt.
     var totpSetup: (secret: String, otpauthUrl: String)? {
-        if case .setupTotp(let secret, let url, _, _, _)? = prompt { return (secret.revealed, url.revealed) }
+        if case (let secret, let url, _, _, _)? = prompt?.setupTotp { return (secret.revealed, url.revealed) }
         return nil
     }
 

@@ -6,10 +6,8 @@ import KeywayTestSupport
 extension FlowUpdate {
     /// The enterCode prompt's fields, if this is one.
     var enterCode: (destination: String, codeLength: Int, expiresAt: Date, resendAt: Date, channel: CodeChannel)? {
-        if case .prompt(_, .enterCode(let destination, let length, let expiresAt, let resendAt, let channel)) = self {
-            return (destination, length, expiresAt, resendAt, channel)
-        }
-        return nil
+        guard case .prompt(_, let prompt) = self else { return nil }
+        return prompt.enterCode
     }
 
     var promptContext: PromptContext? {
