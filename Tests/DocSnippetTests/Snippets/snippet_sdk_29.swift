@@ -12,9 +12,8 @@ func snippet_sdk_29(
 
     let json = try Data(contentsOf: folder.appendingPathComponent("powerauth.json"))
     let configuration = try PowerAuthConfiguration(baseURL: url, json: json)
-    let activation = DeviceActivation(
-        configuration: configuration, appIdentifier: "com.example.bank", storage: storage,
-        options: DeviceActivationOptions(biometry: SoftwareBiometry(), deviceInfo: "iPhone15,2"))
+    let activation: DeviceActivation = keyway.powerAuth(
+        configuration, appIdentifier: "com.example.bank", biometry: SoftwareBiometry(), deviceInfo: "iPhone15,2")
     _ = json
     _ = configuration
     _ = activation

@@ -195,6 +195,21 @@ struct SDKActivationPathTests {
         }
     }
 
+    @Test func theClientReachesPowerAuthWithItsStorageAndItsSignIn() async throws {
+        try await SDKActivationFixture.run { fixture in
+            _ = try await fixture.session()
+            let activation = fixture.keyway.powerAuth(
+                fixture.configuration, appIdentifier: "com.example.root", biometry: SoftwareBiometry(), deviceInfo: "root")
+            let pending = try await activation.create(signedInWith: fixture.keyway, name: "From the client")
+            try await activation.commit(password: Self.password)
+            #expect(try await fixture.listed(pending.activationID)["name"] as? String == "From the client")
+            #expect(try await fixture.validate(activation, .password(Self.password)).status == 200)
+            // Kept in the client's own storage: another activation object of the same app reads it.
+            let again = fixture.keyway.powerAuth(fixture.configuration, appIdentifier: "com.example.root")
+            #expect(try await again.activationID() == pending.activationID)
+        }
+    }
+
     @Test func aSignedInUserMakesACodeForASecondDevice() async throws {
         try await SDKActivationFixture.run { fixture in
             let first = fixture.device()
