@@ -1,7 +1,9 @@
 // `import Keyway` brings the wire types its prompts and answers mention (the step and its kind,
 // actions and fields, problems, tokens, the account's documents), one line each below; the rest
 // of `KeywayProtocol` (requests, the server's own documents) stays behind `import KeywayProtocol`.
-// `PublicSurfaceTests` counts what these lines expose.
+// `PublicSurfaceTests` counts what these lines expose. `Link` (a step's links) stays out: a
+// re-export by name would shadow SwiftUI's `Link` in every app that imports both; a step's links
+// are used without naming their type (`keyway.flow.follow(link: step.links[0])`).
 @_exported import struct KeywayProtocol.Action
 @_exported import struct KeywayProtocol.ApprovalDecision
 @_exported import struct KeywayProtocol.ApprovalRequest
@@ -14,7 +16,6 @@
 @_exported import struct KeywayProtocol.FlowType
 @_exported import struct KeywayProtocol.InvalidField
 @_exported import struct KeywayProtocol.JSONWebKeySet
-@_exported import struct KeywayProtocol.Link
 @_exported import struct KeywayProtocol.Message
 @_exported import struct KeywayProtocol.Meta
 @_exported import struct KeywayProtocol.MethodOption

@@ -1,5 +1,6 @@
 import Foundation
 import Keyway
+import KeywayProtocol
 
 /// A render-ready screen for the current state of a flow: what to title it, what to say, which
 /// inputs to show, which buttons, what counts down, and the error to show with its recovery.

@@ -7,8 +7,10 @@ import FoundationNetworking
 #endif
 
 func snippet_sdk_18(
-    keyway: KeywayClient, session: KeywaySession, storage: any SecureStorage, serverURL: URL, email: String, authCode: Sensitive<String>, codeVerifier: Sensitive<String>, token: Sensitive<String>, request: URLRequest, action: Action, link: Link, scannedText: String, legacyIDToken: String, configId: String, url: URL, folder: URL, activation: DeviceActivation
+    keyway: KeywayClient, session: KeywaySession, storage: any SecureStorage, serverURL: URL, email: String, authCode: Sensitive<String>, codeVerifier: Sensitive<String>, token: Sensitive<String>, request: URLRequest, action: Action, scannedText: String, legacyIDToken: String, configId: String, url: URL, folder: URL, activation: DeviceActivation
 ) async throws {
-    await keyway.flow.submit(action: action, parameters: ["code": "520690"])
-    await keyway.flow.follow(link: link)
+    if let step = await keyway.flow.currentStep, let action = step.actions.first, let link = step.links.first {
+        await keyway.flow.submit(action: action, parameters: ["code": "520690"])   // an Action of the step
+        await keyway.flow.follow(link: link)                                       // or one of its links
+    }
 }

@@ -7,7 +7,7 @@ import FoundationNetworking
 #endif
 
 func snippet_sdk_2(
-    keyway: KeywayClient, session: KeywaySession, storage: any SecureStorage, serverURL: URL, email: String, authCode: Sensitive<String>, codeVerifier: Sensitive<String>, token: Sensitive<String>, request: URLRequest, action: Action, link: Link, scannedText: String, legacyIDToken: String, configId: String, url: URL, folder: URL, activation: DeviceActivation
+    keyway: KeywayClient, session: KeywaySession, storage: any SecureStorage, serverURL: URL, email: String, authCode: Sensitive<String>, codeVerifier: Sensitive<String>, token: Sensitive<String>, request: URLRequest, action: Action, scannedText: String, legacyIDToken: String, configId: String, url: URL, folder: URL, activation: DeviceActivation
 ) async throws {
     let sent = try await keyway.sendSignInCode(to: "you@example.com")    // where it went, its length
     let tokens = try await keyway.verifySignInCode(await askForCode(sentTo: sent.destination, length: sent.codeLength))

@@ -7,7 +7,7 @@ import FoundationNetworking
 #endif
 
 func snippet_sdk_9(
-    keyway: KeywayClient, session: KeywaySession, storage: any SecureStorage, serverURL: URL, email: String, authCode: Sensitive<String>, codeVerifier: Sensitive<String>, token: Sensitive<String>, request: URLRequest, action: Action, link: Link, scannedText: String, legacyIDToken: String, configId: String, url: URL, folder: URL, activation: DeviceActivation
+    keyway: KeywayClient, session: KeywaySession, storage: any SecureStorage, serverURL: URL, email: String, authCode: Sensitive<String>, codeVerifier: Sensitive<String>, token: Sensitive<String>, request: URLRequest, action: Action, scannedText: String, legacyIDToken: String, configId: String, url: URL, folder: URL, activation: DeviceActivation
 ) async throws {
     let guest: TokenSet = try await keyway.session.signInAsGuest()   // POST /v1/guests, saved as the current account
     let anonymous = guest.idToken.isAnonymous   // true; the ID token carries "is_anonymous": true
