@@ -74,18 +74,23 @@ actor FlowDriver {
 
     /// A completion whose code could not be redeemed or whose tokens could not be saved: the
     /// flow ends in an error, and nothing was saved.
-    private func failSaving(_ completed: FlowCompletion, because error: any Error, flowId: String, meta: Meta) async {
+    private func failSaving(because error: any Error, flowId: String, meta: Meta) async {
         let reason = (error as? KeywayError)?.description ?? (error as? SessionError)?.description ?? "\(error)"
         logger.log(.warning, .flow, "the completed sign-in was not saved: \(reason)", ["flow": .plain(flowId)])
-        var data = ["code": ProblemCode.signInNotSaved.rawValue, "action": ProblemAction.restartFlow.rawValue]
+        await failCompletion(
+            .signInNotSaved, action: .restartFlow, message: "The sign-in completed but could not be saved: \(reason)",
+            meta: meta)
+    }
+
+    /// Ends the flow on a completion the app must not be told of as a sign-in: `signInFailed`,
+    /// and an error update that ends the flow.
+    private func failCompletion(_ code: ProblemCode, action: ProblemAction, message: String, meta: Meta) async {
+        var data = ["code": code.rawValue, "action": action.rawValue]
         if let flowType { data["flowType"] = flowType.rawValue }
         await clear()
         events.emit(.signInFailed, data)
         broadcaster.emit(
-            .error(
-                code: .signInNotSaved, action: .restartFlow,
-                message: "The sign-in completed but could not be saved: \(reason)", retryable: false, details: nil,
-                meta: meta),
+            .error(code: code, action: action, message: message, retryable: false, details: nil, meta: meta),
             endingFlow: true)
     }
 
@@ -355,16 +360,10 @@ actor FlowDriver {
                 if let state = sent.state, !ConstantTime.equals(payload.state ?? "", state) {
                     // The completion is not the answer to this start: its code is not redeemed.
                     logger.log(.warning, .flow, "the completed step's state does not match the flow's")
-                    var data = ["code": ProblemCode.invalidResponse.rawValue, "action": ProblemAction.abort.rawValue]
-                    if let flowType { data["flowType"] = flowType.rawValue }
-                    await clear()
-                    events.emit(.signInFailed, data)
-                    broadcaster.emit(
-                        .error(
-                            code: .invalidResponse, action: .abort,
-                            message: "The completed sign-in's state does not match the one it was started with.",
-                            retryable: false, details: nil, meta: newStep.meta),
-                        endingFlow: true)
+                    await failCompletion(
+                        .invalidResponse, action: .abort,
+                        message: "The completed sign-in's state does not match the one it was started with.",
+                        meta: newStep.meta)
                     return
                 }
                 let completed = FlowCompletion(
@@ -380,7 +379,7 @@ actor FlowDriver {
                         completion?.tokens = saved
                     } catch {
                         guard generation == self.generation else { return }
-                        await failSaving(completed, because: error, flowId: newStep.flowId, meta: newStep.meta)
+                        await failSaving(because: error, flowId: newStep.flowId, meta: newStep.meta)
                         return
                     }
                 }
