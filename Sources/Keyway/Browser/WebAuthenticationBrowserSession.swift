@@ -14,7 +14,7 @@
     ///
     /// ```swift
     /// let browser = WebAuthenticationBrowserSession { window }   // the window to present over
-    /// let tokens = try await keyway.browser.signIn(using: browser, options: options, session: session)
+    /// let tokens = try await keyway.browser.signIn(using: browser, options: options)   // saved in keyway.session
     /// ```
     public struct WebAuthenticationBrowserSession: BrowserSession {
         /// Whether the session keeps no cookies and shares none with Safari (no "signed in"

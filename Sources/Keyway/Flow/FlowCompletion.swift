@@ -5,8 +5,10 @@ import KeywayProtocol
 /// verifier, and the OpenID Connect parameters the flow was started with — the `nonce` its ID
 /// token must carry, the `redirect_uri` to repeat, the `state` that came back.
 ///
-/// Read it from ``KeywayFlow/completion`` after ``FlowUpdate/completed(session:authCode:expiresAt:codeVerifier:meta:)``,
-/// and redeem it with ``KeywayClient/exchange(_:)``, or hand its fields to your backend.
+/// Read it from ``KeywayFlow/completion`` after ``FlowUpdate/completed(session:authCode:expiresAt:codeVerifier:meta:)``.
+/// By default the SDK has redeemed it already and saved the tokens in ``KeywayClient/session``
+/// (``tokens``); with ``CompletedSignIns/handOver``, redeem it with ``KeywayTokens/exchange(_:)``
+/// or hand its fields to your backend.
 public struct FlowCompletion: Sendable, Equatable {
     /// The session the flow created (the tokens' `sid`).
     public var session: String

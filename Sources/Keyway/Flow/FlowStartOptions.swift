@@ -17,7 +17,7 @@ public struct FlowStartOptions: Sendable, Equatable {
     public var nonce: NonceChoice
     /// A redirect URI the application registered, when the app wants the code tied to it: the
     /// server refuses an unregistered one (`invalid_redirect_uri`), and the code is redeemed with
-    /// the same `redirect_uri` (the SDK does it in ``KeywayClient/exchange(authCode:codeVerifier:)``).
+    /// the same `redirect_uri` (the SDK does it in ``KeywayTokens/exchange(authCode:codeVerifier:)``).
     public var redirectURI: URL?
     /// An opaque value (1 to 2,048 bytes) handed back unchanged in the completion
     /// (``FlowCompletion/state``); the SDK checks that it came back.

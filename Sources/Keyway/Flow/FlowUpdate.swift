@@ -9,8 +9,10 @@ public enum FlowUpdate: Sendable, Equatable {
     case loading
     /// The server asks the user for something.
     case prompt(PromptContext, Prompt)
-    /// The flow succeeded. Send `authCode` (and `codeVerifier` when present) to your backend, or
-    /// redeem them with ``KeywayClient/exchange(authCode:codeVerifier:)`` for a public application.
+    /// The flow succeeded. By default the SDK redeemed the code and saved the tokens in
+    /// ``KeywayClient/session`` before this update (``KeywayOptions/completedSignIns``); with
+    /// ``CompletedSignIns/handOver``, send `authCode` (and `codeVerifier` when present) to your
+    /// backend, or redeem them with ``KeywayTokens/exchange(authCode:codeVerifier:)``.
     case completed(
         session: String, authCode: Sensitive<String>, expiresAt: Date, codeVerifier: Sensitive<String>?, meta: Meta)
     /// The last request failed. `action` says what to do next; `retryable` only whether the same

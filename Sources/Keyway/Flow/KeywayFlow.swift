@@ -47,7 +47,7 @@ public final class KeywayFlow: Sendable {
     ///
     /// - Parameters:
     ///   - flowType: `signin` (the default), `signup`, or `accountManage` (see
-    ///     ``KeywayClient/startAccountManagement(session:account:)``).
+    ///     ``KeywaySession/manageAccount(account:codeChallenge:)``).
     ///   - identifier: The user's email address or phone number.
     ///   - startToken: A start token from the app's backend, which picks the flow type and
     ///     identifier.

@@ -1,13 +1,13 @@
 import Foundation
 import KeywayProtocol
 
-/// A signed-in user's tokens, kept in ``SecureStorage``, with a valid access token whenever the
-/// app asks for one.
+/// The signed-in accounts of a ``KeywayClient`` (its ``KeywayClient/session``), kept in
+/// ``KeywayOptions/storage``, with a valid access token whenever the app asks for one. Every
+/// sign-in the client completes is saved here.
 ///
 /// ```swift
-/// let session = KeywaySession(keyway: keyway, storage: storage)
-/// try await session.save(try await keyway.exchange(authCode: code, codeVerifier: verifier))
-/// let token = try await session.accessToken()   // refreshed when about to expire; nil when signed out
+/// try await keyway.signIn(withCodeSentTo: "ada@example.com") { sent in await askUser(sent) }   // saved here
+/// let token = try await keyway.session.accessToken()   // refreshed when about to expire; nil when signed out
 /// ```
 ///
 /// - Several accounts live side by side, each stored as one entry (tokens and user metadata
@@ -258,7 +258,7 @@ public actor KeywaySession {
     /// Stores the tokens of a completed sign-in as the account of its user (replacing that
     /// account's earlier tokens, leaving other accounts alone) and makes it the current account.
     ///
-    /// - Parameter tokens: Verified tokens (``KeywayClient/exchange(authCode:codeVerifier:)``).
+    /// - Parameter tokens: Verified tokens (``KeywayTokens/exchange(authCode:codeVerifier:)``).
     /// - Throws: ``SessionError/storageUnavailable(_:)`` when the storage cannot be written; nothing
     ///   changed then.
     public func save(_ tokens: TokenSet) async throws(SessionError) {

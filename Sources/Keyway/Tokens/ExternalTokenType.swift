@@ -1,5 +1,5 @@
 /// The kind of token from another authentication system given to
-/// ``KeywayClient/exchange(externalToken:type:)`` (RFC 8693 §3 token type identifiers).
+/// ``KeywayTokens/exchange(externalToken:type:)`` (RFC 8693 §3 token type identifiers).
 public enum ExternalTokenType: String, Sendable, CaseIterable {
     /// A JWT, for example an access token of the previous system.
     case jwt = "urn:ietf:params:oauth:token-type:jwt"

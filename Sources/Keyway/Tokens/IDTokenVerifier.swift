@@ -7,7 +7,7 @@ import KeywayProtocol
 /// server's key set publishes both), `iss`, `aud`, `azp`, `exp`, `iat`, `sub`, `at_hash` when
 /// an access token is given, and `nonce` when one was sent with the sign-in.
 ///
-/// ``KeywayClient/exchange(authCode:codeVerifier:)`` uses it with the server's cached JWKS; a backend or
+/// ``KeywayTokens/exchange(authCode:codeVerifier:)`` uses it with the server's cached JWKS; a backend or
 /// an app extension can use it directly.
 public struct IDTokenVerifier: Sendable {
     /// The expected `iss`.

@@ -53,6 +53,6 @@ public struct IDTokenClaims: Sendable, Equatable {
     /// SDK sent a nonce it checked this one against it.
     public var nonce: String? = nil
     /// Whether the user is a guest (`is_anonymous`): an account without an identifier, made by
-    /// ``KeywayClient/signInAsGuest()``, until a sign-up upgrades it.
+    /// ``KeywaySession/signInAsGuest()``, until a sign-up upgrades it.
     public var isAnonymous: Bool = false
 }
