@@ -122,7 +122,7 @@ public final class KeywayFlow: Sendable {
         await driver.useAnotherMethod()
     }
 
-    /// Submits a ``Prompt/form(formId:title:fields:)`` prompt with `values` by field name.
+    /// Submits a ``Prompt/form`` prompt with `values` by field name.
     ///
     /// Values are checked locally first (``KeywayProtocol/Action/validate(_:)``): when a field
     /// fails, an `invalid_request` error with `retryInput` lists every bad field in the problem's

@@ -38,7 +38,7 @@ public struct Prompt: Sendable, Equatable {
         /// See ``Prompt/enterPassword``.
         case enterPassword(purpose: PasswordPurpose, minimumLength: Int?)
         /// See ``Prompt/form``.
-        case form(formId: String, title: String, fields: [Field])
+        case form(formID: String, title: String, fields: [Field])
         /// See ``Prompt/manageAccount``.
         case manageAccount(methods: [EnrolledMethod], operations: [Action])
         /// See ``Prompt/awaitApproval``.
@@ -93,7 +93,7 @@ public struct Prompt: Sendable, Equatable {
                 self = .unrecognized(kind: step.kind)
                 return
             }
-            self = .form(formId: payload.formId, title: payload.title, fields: submit.fields)
+            self = .form(formID: payload.formId, title: payload.title, fields: submit.fields)
         case .manageAccount(let payload):
             self = .manageAccount(
                 methods: payload.methods, operations: step.actions.filter { $0.name != FlowAction.cancel.name })
@@ -245,8 +245,8 @@ extension Prompt {
 
     /// A ``StepKind/form`` prompt with these values (previews and tests; the SDK makes its prompts
     /// from steps).
-    public static func form(formId: String, title: String, fields: [Field]) -> Prompt {
-        Prompt(kind: .form, payload: .form(formId: formId, title: title, fields: fields))
+    public static func form(formID: String, title: String, fields: [Field]) -> Prompt {
+        Prompt(kind: .form, payload: .form(formID: formID, title: title, fields: fields))
     }
 
     /// Fill in a server-defined form titled `title`: render one input per field, by its
@@ -258,9 +258,9 @@ extension Prompt {
     /// Answer with ``KeywayFlow/submitForm(_:)`` (values by field name).
     ///
     /// `nil` when the prompt is of another kind.
-    public var form: (formId: String, title: String, fields: [Field])? {
-        guard case .form(let formId, let title, let fields) = payload else { return nil }
-        return (formId, title, fields)
+    public var form: (formID: String, title: String, fields: [Field])? {
+        guard case .form(let formID, let title, let fields) = payload else { return nil }
+        return (formID, title, fields)
     }
 
     /// A ``StepKind/manageAccount`` prompt with these values (previews and tests; the SDK makes its prompts

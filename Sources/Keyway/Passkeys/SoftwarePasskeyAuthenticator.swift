@@ -205,13 +205,13 @@ public actor SoftwarePasskeyAuthenticator: PasskeyAuthenticator {
 
     /// Every passkey it holds, oldest first, without their private keys.
     ///
-    /// - Parameter rpId: Only those of this relying party; `nil` for all.
+    /// - Parameter relyingPartyID: Only those of this relying party; `nil` for all.
     /// - Returns: The passkeys.
     /// - Throws: ``PasskeyError/failed(_:)`` when the storage fails.
-    public func credentials(rpId: String? = nil) async throws(PasskeyError) -> [SoftwarePasskey] {
+    public func credentials(relyingPartyID: String? = nil) async throws(PasskeyError) -> [SoftwarePasskey] {
         await acquire()
         defer { release() }
-        return try await load().credentials.filter { rpId == nil || $0.rpId == rpId }.map(\.summary)
+        return try await load().credentials.filter { relyingPartyID == nil || $0.rpId == relyingPartyID }.map(\.summary)
     }
 
     /// Forgets a passkey (a lost device, for a test): the relying party still lists it, but it

@@ -18,7 +18,7 @@ private func sampleAppDraw(_ prompt: Prompt) -> String {
     case .setupTotp: "QR code"
     case .enterTotp: "authenticator code"
     case .enterPassword: "password field"
-    case .form: "form \(prompt.form?.formId ?? "")"
+    case .form: "form \(prompt.form?.formID ?? "")"
     case .manageAccount: "account"
     case .awaitApproval: "matching number \(prompt.awaitApproval?.matchingNumber ?? "")"
     case .redirect: "browser"

@@ -201,8 +201,8 @@ struct SoftwarePasskeyAuthenticatorTests {
         let again = try await first.getAssertion(PasskeyOptions.request())
         let parsed = try ParsedAuthenticatorData(Array(try #require(Base64URL.decode(again.response.authenticatorData))))
         #expect(parsed.counter == 2)
-        #expect(try await second.credentials(rpId: PasskeyOptions.rpId).map(\.signatureCounter) == [2])
-        #expect(try await second.credentials(rpId: "example.org").isEmpty)
+        #expect(try await second.credentials(relyingPartyID: PasskeyOptions.rpId).map(\.signatureCounter) == [2])
+        #expect(try await second.credentials(relyingPartyID: "example.org").isEmpty)
 
         // Another key of the same storage holds other passkeys.
         let other = SoftwarePasskeyAuthenticator(storage: storage, storageKey: "other.passkeys")
