@@ -99,10 +99,12 @@ public final class KeywayClient: Sendable {
             storage: options.storage)
         self.session = session
         if options.completedSignIns == .saveToSession {
-            let tokens = self.tokens
+            // The flow's driver holds the saver: it holds the session weakly and not the driver,
+            // or the client and its session would never be freed.
             flow.driver.completionSaver.withLock {
-                $0 = { completion in
-                    let set = try await tokens.exchange(completion)
+                $0 = { [weak session] completion in
+                    guard let session else { throw KeywayError.invalidConfiguration("The client is gone.") }
+                    let set = try await KeywayTokens.exchange(completion, at: tokenClient)
                     try await session.save(set)
                     return set
                 }

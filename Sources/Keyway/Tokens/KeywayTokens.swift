@@ -42,6 +42,11 @@ public struct KeywayTokens: Sendable {
     ///   challenge was made elsewhere: redeem it there), and what
     ///   ``exchange(authCode:codeVerifier:redirectURI:nonce:)`` throws.
     public func exchange(_ completion: FlowCompletion) async throws -> TokenSet {
+        try await Self.exchange(completion, at: client)
+    }
+
+    /// Redeems `completion` at `client` (the flow's own saver calls it without holding the flow).
+    static func exchange(_ completion: FlowCompletion, at client: TokenClient) async throws -> TokenSet {
         guard let codeVerifier = completion.codeVerifier else {
             throw KeywayError.invalidConfiguration("The flow's PKCE challenge was made elsewhere; redeem its code there.")
         }

@@ -71,6 +71,21 @@ struct CompletedSignInsTests {
         #expect(await keyway.flow.completion?.tokens == nil)
     }
 
+    @Test func aClientThatSavesItsSignInsIsFreedWithItsSession() async throws {
+        weak var client: KeywayClient?
+        weak var session: KeywaySession?
+        do {
+            let (provider, keyway, nonce) = try await startedSignIn()
+            try provider.serveTokens(nonce: nonce)
+            await keyway.flow.submitCode("123456")
+            #expect(try await keyway.session.currentAccount() == "usr_1")
+            client = keyway
+            session = keyway.session
+        }
+        #expect(client == nil)
+        #expect(session == nil)
+    }
+
     @Test func theDefaultStorageKeepsNothingOnLinux() throws {
         #if !canImport(Security)
             #expect(KeywayOptions().storage is InMemorySecureStorage)
