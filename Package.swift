@@ -10,13 +10,14 @@ let strict: [SwiftSetting] = [
 
 let package = Package(
     name: "keyway",
-    // KeywayUI's strings catalogue is written in English.
+    // The screens' strings catalogue (KeywayPresentation) is written in English.
     defaultLocalization: "en",
     platforms: [.macOS(.v14), .iOS(.v17)],
     products: [
         .library(name: "Keyway", targets: ["Keyway"]),
         .library(name: "KeywayProtocol", targets: ["KeywayProtocol"]),
         .library(name: "KeywayJOSE", targets: ["KeywayJOSE"]),
+        .library(name: "KeywayPresentation", targets: ["KeywayPresentation"]),
         .library(name: "KeywayUI", targets: ["KeywayUI"]),
         .library(name: "KeywayPowerAuth", targets: ["KeywayPowerAuth"]),
         .library(name: "KeywayPowerAuthClient", targets: ["KeywayPowerAuthClient"]),
@@ -60,12 +61,20 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // Steps as screens — inputs, actions, displays, countdowns, and the strings catalogue —
+        // on the wire types alone: KeywayUI's SwiftUI views, the CLI and the server's hosted pages
+        // all render these screens.
         .target(
-            name: "KeywayUI",
-            dependencies: ["Keyway", "KeywayProtocol"],
+            name: "KeywayPresentation",
+            dependencies: ["KeywayProtocol"],
             // Localizable.xcstrings: built into .lproj tables by Apple's tools, copied as written
             // elsewhere (StringCatalogue reads either).
             resources: [.process("Resources")],
+            swiftSettings: strict
+        ),
+        .target(
+            name: "KeywayUI",
+            dependencies: ["Keyway", "KeywayProtocol", "KeywayPresentation"],
             swiftSettings: strict
         ),
         .target(
@@ -128,7 +137,7 @@ let package = Package(
         ),
         .testTarget(
             name: "KeywayUITests",
-            dependencies: ["KeywayUI", "Keyway", "KeywayProtocol"],
+            dependencies: ["KeywayUI", "Keyway", "KeywayProtocol", "KeywayPresentation"],
             swiftSettings: strict
         ),
         .testTarget(

@@ -57,6 +57,8 @@ let package = Package(
             name: "KeywayServer",
             dependencies: [
                 .product(name: "KeywayProtocol", package: sdk),
+                // The screens the hosted pages draw steps as, shared with the SDK's renderers.
+                .product(name: "KeywayPresentation", package: sdk),
                 .product(name: "KeywayJOSE", package: sdk),
                 .product(name: "KeywayPowerAuth", package: sdk),
                 .product(name: "KeywayCBOR", package: sdk),
@@ -165,7 +167,9 @@ let package = Package(
         .testTarget(
             name: "KeywayCLITests",
             dependencies: [
-                "keyway", .product(name: "KeywayPowerAuthClient", package: sdk),
+                "keyway", "KeywayServer", .product(name: "KeywayPowerAuthClient", package: sdk),
+                .product(name: "Keyway", package: sdk), .product(name: "KeywayUI", package: sdk),
+                .product(name: "KeywayPresentation", package: sdk), .product(name: "KeywayProtocol", package: sdk),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict

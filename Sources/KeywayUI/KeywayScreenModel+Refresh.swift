@@ -11,7 +11,8 @@
             let update = keyway.flow.currentUpdate
             // A completion is redeemed once; its screen stays as it was made.
             if case .completed = update, update == shownUpdate { return }
-            var next = Screen.make(update: update, prompt: keyway.flow.currentPrompt, language: language)
+            var next = Screen.make(
+                update: update, prompt: keyway.flow.currentPrompt, language: language, screens: screens)
             let stepID = keyway.flow.currentPrompt.map { "\($0.context.step.flowId)/\($0.context.meta.traceId)" }
             if case .prompt = update, stepID != shownStep {
                 // A new step: its inputs start empty (or with their pre-filled values).
@@ -61,7 +62,7 @@
                     banner: Banner(
                         code: .invalidResponse,
                         message: language("The sign-in completed, but its code could not be redeemed: %@", reason),
-                        action: .restartFlow, recovery: recoverable?.recovery ?? .startOver,
+                        action: .restartFlow, recovery: recoverable.map { Banner.Recovery($0.recovery) } ?? .startOver,
                         suggestion: recoverable?.recoverySuggestion), language: language)
             }
             var screen = completed

@@ -22,6 +22,8 @@
         public internal(set) var tokens: TokenSet?
         /// The language of the words the screens write themselves (``Screen/language``).
         public let language: ScreenLanguage
+        /// How the step kinds KeywayPresentation has no layout for are drawn.
+        public let screens: StepScreens
 
         @ObservationIgnored let keyway: KeywayClient
         /// What runs the passkey screens' buttons.
@@ -50,12 +52,16 @@
         ///     buttons then say so, and send nothing).
         ///   - language: The language of the words the screens write themselves (default: the
         ///     app's, ``ScreenLanguage/current``).
+        ///   - screens: How step kinds without a layout of their own are drawn (default: from
+        ///     their actions); the same mappings the app's other renderers use.
         public init(
             keyway: KeywayClient,
             passkeyAuthenticator: (any PasskeyAuthenticator)? = nil,
-            language: ScreenLanguage = .current
+            language: ScreenLanguage = .current,
+            screens: StepScreens = .standard
         ) {
             self.language = language
+            self.screens = screens
             self.screen = Screen(kind: .idle, title: "", language: language)
             self.keyway = keyway
             self.passkeyAuthenticator = passkeyAuthenticator

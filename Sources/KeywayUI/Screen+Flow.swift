@@ -1,5 +1,7 @@
 import Foundation
 import Keyway
+import KeywayPresentation
+import KeywayProtocol
 
 extension Screen {
     /// The screen for a flow's state: its current update, and its prompt (which stays under an
@@ -9,20 +11,25 @@ extension Screen {
     ///   - update: ``KeywayFlow/currentUpdate``.
     ///   - prompt: ``KeywayFlow/currentPrompt``.
     ///   - language: The language of the words the screen writes itself.
+    ///   - screens: How step kinds without a layout of their own are drawn.
     /// - Returns: A screen to render.
     public static func make(
-        update: FlowUpdate, prompt: (context: PromptContext, prompt: Prompt)?, language: ScreenLanguage = .current
+        update: FlowUpdate, prompt: (context: PromptContext, prompt: Prompt)?, language: ScreenLanguage = .current,
+        screens: StepScreens = .standard
     ) -> Screen {
+        func make(_ context: PromptContext) -> Screen {
+            Screen(step: context.step, messages: context.messages, language: language, screens: screens)
+        }
         switch update {
         case .idle:
             return Screen(kind: .idle, title: "", language: language)
         case .loading:
             guard let prompt else { return Screen(kind: .loading, title: "", isLoading: true, language: language) }
-            var screen = make(prompt.context, prompt.prompt, language: language)
+            var screen = make(prompt.context)
             screen.isLoading = true
             return screen
-        case .prompt(let context, let current):
-            return make(context, current, language: language)
+        case .prompt(let context, _):
+            return make(context)
         case .completed:
             return Screen(
                 kind: .completed, title: language("Done"),
@@ -30,7 +37,7 @@ extension Screen {
         case .error(let code, let action, let message, _, let details, let meta):
             let error = FlowError(code: code, action: action, message: message, problem: details)
             let banner = Banner(
-                code: code, message: message, action: action, recovery: error.recovery,
+                code: code, message: message, action: action, recovery: Banner.Recovery(error.recovery),
                 suggestion: error.recoverySuggestion, traceID: meta?.traceId ?? details?.traceId, problem: details)
             guard let prompt, error.recovery != .startOver, action != .abort else {
                 if error.recovery == .retry {
@@ -46,7 +53,7 @@ extension Screen {
                         : [],
                     banner: banner, language: language)
             }
-            var screen = make(prompt.context, prompt.prompt, language: language)
+            var screen = make(prompt.context)
             screen.banner = banner
             let refused = Dictionary(
                 (details?.invalidFields ?? []).map { ($0.name, $0.reason) }, uniquingKeysWith: { first, _ in first })
@@ -59,8 +66,14 @@ extension Screen {
     }
 }
 
-extension ScreenMessage {
-    init(_ message: Message) {
-        self.init(level: Level(rawValue: message.level) ?? .info, code: message.code, text: message.text)
+extension Banner.Recovery {
+    /// The recovery of an SDK error.
+    init(_ recovery: KeywayErrorRecovery) {
+        self =
+            switch recovery {
+            case .retry: .retry
+            case .startOver: .startOver
+            case .notRecoverable: .notRecoverable
+            }
     }
 }

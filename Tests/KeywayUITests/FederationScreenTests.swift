@@ -2,6 +2,7 @@ import Foundation
 import Keyway
 import KeywayProtocol
 import KeywayUI
+@testable import KeywayPresentation
 import Testing
 
 /// Step documents of signing in with another provider, for the screen tests.

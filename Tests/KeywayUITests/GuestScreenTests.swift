@@ -2,6 +2,7 @@ import Foundation
 import Keyway
 import KeywayProtocol
 import KeywayUI
+@testable import KeywayPresentation
 import Testing
 
 /// The step of a guest's sign-up that met an existing account, as the server sends it.

@@ -2,6 +2,7 @@ import Foundation
 import Keyway
 import KeywayProtocol
 import KeywayUI
+@testable import KeywayPresentation
 import Testing
 
 /// Step documents of passkeys, for the screen tests.

@@ -1,6 +1,7 @@
 import Keyway
 import KeywayProtocol
 import KeywayUI
+@testable import KeywayPresentation
 import Testing
 
 /// The system's autofill for each input: the server's `autocomplete` hint first, else the kind.

@@ -2,6 +2,7 @@ import Foundation
 import Keyway
 import KeywayProtocol
 import KeywayUI
+@testable import KeywayPresentation
 import Testing
 
 @Suite("Screens: what a renderer that asks in words needs besides the buttons")

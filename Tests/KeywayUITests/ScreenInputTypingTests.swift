@@ -1,5 +1,6 @@
 import KeywayProtocol
 import KeywayUI
+@testable import KeywayPresentation
 import Testing
 
 @Suite("What an input keeps of what the user types or pastes")

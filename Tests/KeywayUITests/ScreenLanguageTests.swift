@@ -4,6 +4,7 @@ import KeywayProtocol
 import Testing
 
 @testable import KeywayUI
+@testable import KeywayPresentation
 
 /// The words the screens write themselves, from the strings catalogue, in each of its languages.
 @Suite("Screens in the user's language: the strings catalogue")
@@ -14,7 +15,7 @@ struct ScreenLanguageTests {
 
     /// The catalogue as written, decoded with every state (the shipped one keeps `translated` only).
     static func catalogueFile() throws -> [String: Any] {
-        let url = root.appending(path: "Sources/KeywayUI/Resources/Localizable.xcstrings")
+        let url = root.appending(path: "Sources/KeywayPresentation/Resources/Localizable.xcstrings")
         return try #require(JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any])
     }
 
@@ -66,18 +67,21 @@ struct ScreenLanguageTests {
         let catalogue = StringCatalogue.shared
         let keys = catalogue.keys(in: "de")
         // The words the screens write: `language("…")` and `model.language("…")`.
-        let asked = try Self.literals(under: "Sources/KeywayUI", matching: #"language\(\s*"((?:[^"\\]|\\.)*)""#)
-            .union(Self.literals(under: "Sources/KeywayUI", matching: #"language\(flowType == \.signup \? "([^"]+)""#))
-            .union(
-                Self.literals(
-                    under: "Sources/KeywayUI", matching: #"language\(flowType == \.signup \? "[^"]+" : "([^"]+)""#))
+        var asked: Set<String> = []
+        var switched: Set<String> = []
+        for folder in ["Sources/KeywayPresentation", "Sources/KeywayUI"] {
+            asked.formUnion(try Self.literals(under: folder, matching: #"language\(\s*"((?:[^"\\]|\\.)*)""#))
+            asked.formUnion(try Self.literals(under: folder, matching: #"language\(flowType == \.signup \? "([^"]+)""#))
+            asked.formUnion(
+                try Self.literals(under: folder, matching: #"language\(flowType == \.signup \? "[^"]+" : "([^"]+)""#))
+            switched.formUnion(try Self.literals(under: folder, matching: #"(?:case [^:\n]+|default): "([^"]+)""#))
+        }
         #expect(asked.count > 60)
         #expect(asked.subtracting(keys).isEmpty, "not in the catalogue: \(asked.subtracting(keys).sorted())")
         // The rest are the server's standard labels, or keys the screens choose in a switch.
         let server = try Self.literals(under: "Server/Sources/KeywayServer", matching: #"label: "([^"\\]+)""#)
-        let switched = try Self.literals(under: "Sources/KeywayUI", matching: #"(?:case [^:\n]+|default): "([^"]+)""#)
         // And the sentences of the SDK's own field checks.
-        let checks = try Self.literals(under: "Sources/Keyway/Flow", matching: #"invalid\("(.*)"\)"#)
+        let checks = try Self.literals(under: "Sources/KeywayProtocol/Flow", matching: #"invalid\("(.*)"\)"#)
             .map { $0.replacingOccurrences(of: #"\\\(.*\)"#, with: "%@", options: .regularExpression) }
         #expect(checks.count >= 7)
         let unused = keys.subtracting(asked).subtracting(server).subtracting(switched).subtracting(checks)

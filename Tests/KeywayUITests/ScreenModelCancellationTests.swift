@@ -4,6 +4,7 @@ import KeywayProtocol
 import Testing
 
 @testable import KeywayUI
+@testable import KeywayPresentation
 
 /// A view's `.task(id: screen)` cancels `waitForFlow()` when the screen changes: the screen it
 /// then shows — with its local errors, messages and busy buttons — is left as it is.

@@ -2,6 +2,7 @@ import Foundation
 import Keyway
 import KeywayProtocol
 import KeywayUI
+@testable import KeywayPresentation
 import Testing
 
 /// Steps as a server sends them, for the screen tests.

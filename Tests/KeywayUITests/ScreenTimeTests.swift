@@ -1,5 +1,6 @@
 import Foundation
 import KeywayUI
+@testable import KeywayPresentation
 import KeywayProtocol
 import Testing
 

@@ -10,10 +10,12 @@ import Foundation
 struct Terminal {
     /// Whether standard input is an interactive terminal.
     let interactive = isatty(STDIN_FILENO) != 0
+    /// Where status lines and questions go: standard error (a test reads them instead).
+    var standardError: @Sendable (String) -> Void = { FileHandle.standardError.write(Data($0.utf8)) }
 
     /// Writes a line to standard error.
     func status(_ text: String) {
-        FileHandle.standardError.write(Data((text + "\n").utf8))
+        standardError(text + "\n")
     }
 
     /// Writes a line to standard output.
@@ -23,7 +25,7 @@ struct Terminal {
 
     /// Shows `question` and reads one trimmed line; `nil` at end of input.
     func ask(_ question: String) -> String? {
-        FileHandle.standardError.write(Data(question.utf8))
+        standardError(question)
         // A line already being read (while the flow was waited for) answers this question.
         guard let line = BackgroundLine.take()?.wait() ?? readLine(strippingNewline: true) else {
             if !interactive { status("") }
@@ -37,7 +39,7 @@ struct Terminal {
     /// (termios); from a pipe it reads a plain line, so scripts can type. The line is not
     /// trimmed; `nil` at end of input.
     func askSecret(_ question: String) -> String? {
-        FileHandle.standardError.write(Data(question.utf8))
+        standardError(question)
         if let pending = BackgroundLine.take() {
             let line = pending.wait()
             status("")

@@ -6,28 +6,27 @@ import KeywayUI
 /// times.
 enum Wording {
     /// The question that asks `input` on a screen of `kind`, with the words it also takes:
-    /// `Enter the 6-digit code ('resend' or 'cancel'): `, `Plan (optional): `.
+    /// `Enter the 6-digit code ('resend' or 'cancel'): `, `Plan (optional): `. The question itself
+    /// is the screen's (``ScreenInput/question(on:)``), the same words in every renderer; the
+    /// terminal adds how to answer it.
     static func question(for input: ScreenInput, on kind: Screen.Kind, words: [TypedWord]) -> String {
         // Words are mentioned where there is more than cancel to type, and at every code.
         let isCode: Bool = if case .code = input.kind { true } else { false }
         let hint = isCode || words.count > 1 ? TypedWord.hint(words) : ""
+        let question = input.question(on: kind)
         switch input.kind {
-        case .code(let length):
-            let code = length.map { "the \($0)-digit code" } ?? "the code"
-            let authenticator = [.step(.enterTotp), .step(.setupTotp)].contains(kind) ? " from your authenticator app" : ""
-            return "Enter \(code)\(authenticator)\(hint): "
-        case .newPassword(let minimumLength):
-            return "New password" + (minimumLength.map { " (at least \($0) characters)" } ?? "") + ": "
         case .phone where kind == .step(.setupSms):
-            let keep = input.initialValue.map { !$0.isEmpty } ?? false ? "; Enter to keep it" : ""
-            return "Phone number for codes by SMS (such as \(input.placeholder ?? "+14155550123")\(keep))\(hint): "
+            let keep = input.initialValue.map { !$0.isEmpty } ?? false ? ", or Enter to keep it" : ""
+            return "\(question)\(keep)\(hint): "
         case .choice(let options) where !options.isEmpty:
             return "\(choose(among: options.count))\(hint): "
         case .toggle:
-            return "\(label(of: input)) (y/n)\(hint): "
-        default:
+            return "\(question) (y/n)\(hint): "
+        case .text, .email, .phone, .other:
             let example = input.placeholder.map { " [\($0)]" } ?? ""
-            return "\(label(of: input))\(example)\(hint): "
+            return "\(question)\(example)\(hint): "
+        default:
+            return "\(question)\(hint): "
         }
     }
 

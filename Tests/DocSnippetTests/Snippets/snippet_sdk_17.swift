@@ -11,16 +11,16 @@ func snippet_sdk_17(
     keyway: KeywayClient, session: KeywaySession, storage: any SecureStorage, serverURL: URL, email: String, authCode: Sensitive<String>, codeVerifier: Sensitive<String>, token: Sensitive<String>, request: URLRequest, action: Action, scannedText: String, legacyIDToken: String, configId: String, url: URL, folder: URL, activation: DeviceActivation
 ) async throws {
 
-    @MainActor
-    func signInWithScreens(keyway: KeywayClient) async {
-        let model = KeywayScreenModel(keyway: keyway)   // the sign-in is saved in keyway.session
-        await model.start(identifier: "ada@example.com")
-        while model.screen.kind != .completed, let submit = model.screen.primaryAction {
-            for input in model.screen.inputs {
-                model.values[input.name] = await askUser(input.label)   // your UI draws model.screen
-            }
-            await model.perform(submit)
-        }
-        print(model.tokens?.idToken.subject ?? "not signed in")
+    let badge = StepKind(rawValue: "scanBadge")
+    let screens = StepScreens.standard.adding(badge) { step, screen in
+        screen.instruction = "Hold your badge to the reader"
+        screen.addPrimary(from: step, named: "submitBadge")
     }
+
+    @MainActor
+    func badgeModel(keyway: KeywayClient) -> KeywayScreenModel {
+        KeywayScreenModel(keyway: keyway, screens: screens)
+    }
+    _ = badge
+    _ = screens
 }

@@ -2,6 +2,7 @@
 import Foundation
 import Keyway
 import KeywayPowerAuthClient
+import KeywayUI
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -9,8 +10,17 @@ import FoundationNetworking
 func snippet_sdk_18(
     keyway: KeywayClient, session: KeywaySession, storage: any SecureStorage, serverURL: URL, email: String, authCode: Sensitive<String>, codeVerifier: Sensitive<String>, token: Sensitive<String>, request: URLRequest, action: Action, scannedText: String, legacyIDToken: String, configId: String, url: URL, folder: URL, activation: DeviceActivation
 ) async throws {
-    if let step = await keyway.flow.currentStep, let action = step.actions.first, let link = step.links.first {
-        await keyway.flow.submit(action: action, parameters: ["code": "520690"])   // an Action of the step
-        await keyway.flow.follow(link: link)                                       // or one of its links
+
+    @MainActor
+    func signInWithScreens(keyway: KeywayClient) async {
+        let model = KeywayScreenModel(keyway: keyway)   // the sign-in is saved in keyway.session
+        await model.start(identifier: "ada@example.com")
+        while model.screen.kind != .completed, let submit = model.screen.primaryAction {
+            for input in model.screen.inputs {
+                model.values[input.name] = await askUser(input.label)   // your UI draws model.screen
+            }
+            await model.perform(submit)
+        }
+        print(model.tokens?.idToken.subject ?? "not signed in")
     }
 }

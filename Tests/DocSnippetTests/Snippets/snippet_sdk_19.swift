@@ -9,11 +9,8 @@ import FoundationNetworking
 func snippet_sdk_19(
     keyway: KeywayClient, session: KeywaySession, storage: any SecureStorage, serverURL: URL, email: String, authCode: Sensitive<String>, codeVerifier: Sensitive<String>, token: Sensitive<String>, request: URLRequest, action: Action, scannedText: String, legacyIDToken: String, configId: String, url: URL, folder: URL, activation: DeviceActivation
 ) async throws {
-    let tokens: TokenSet = try await keyway.tokens.exchange(authCode: authCode, codeVerifier: codeVerifier)
-    print(tokens.idToken.subject)          // the user ID
-    print(tokens.idToken.email ?? "")      // an optional: users signed up by phone have none
-    print(tokens.accessTokenExpiresAt)
-    let accessToken = tokens.response.accessToken   // Sensitive<String>: .revealed to send it
-    _ = tokens
-    _ = accessToken
+    if let step = await keyway.flow.currentStep, let action = step.actions.first, let link = step.links.first {
+        await keyway.flow.submit(action: action, parameters: ["code": "520690"])   // an Action of the step
+        await keyway.flow.follow(link: link)                                       // or one of its links
+    }
 }

@@ -9,7 +9,11 @@ import FoundationNetworking
 func snippet_sdk_20(
     keyway: KeywayClient, session: KeywaySession, storage: any SecureStorage, serverURL: URL, email: String, authCode: Sensitive<String>, codeVerifier: Sensitive<String>, token: Sensitive<String>, request: URLRequest, action: Action, scannedText: String, legacyIDToken: String, configId: String, url: URL, folder: URL, activation: DeviceActivation
 ) async throws {
-    let tokens: TokenSet = try await keyway.tokens.exchange(externalToken: Sensitive(legacyIDToken), type: .idToken)
-    try await keyway.session.save(tokens)   // keep the user signed in
+    let tokens: TokenSet = try await keyway.tokens.exchange(authCode: authCode, codeVerifier: codeVerifier)
+    print(tokens.idToken.subject)          // the user ID
+    print(tokens.idToken.email ?? "")      // an optional: users signed up by phone have none
+    print(tokens.accessTokenExpiresAt)
+    let accessToken = tokens.response.accessToken   // Sensitive<String>: .revealed to send it
     _ = tokens
+    _ = accessToken
 }

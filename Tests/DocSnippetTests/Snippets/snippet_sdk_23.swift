@@ -9,11 +9,13 @@ import FoundationNetworking
 func snippet_sdk_23(
     keyway: KeywayClient, session: KeywaySession, storage: any SecureStorage, serverURL: URL, email: String, authCode: Sensitive<String>, codeVerifier: Sensitive<String>, token: Sensitive<String>, request: URLRequest, action: Action, scannedText: String, legacyIDToken: String, configId: String, url: URL, folder: URL, activation: DeviceActivation
 ) async throws {
-    let tokens: TokenSet = try await keyway.tokens.exchange(authCode: authCode, codeVerifier: codeVerifier)
-    try await keyway.session.save(tokens)   // only with completedSignIns: .handOver
-
-    if let accessToken = try await keyway.session.accessToken() {   // Sensitive<String>?, nil when signed out
-        print(accessToken)                                         // masked; accessToken.revealed to send it
-    }
+    let request = try await keyway.browser.authorizationRequest(
+        BrowserSignInOptions(redirectURI: URL(string: "https://app.example.com/callback")!,
+                             prompt: [.login], loginHint: "ada@example.com", maxAge: 3600, uiLocales: ["fr", "en"]))
+    print(request.url)   // open it in a browser; keep `request` (it holds the PKCE verifier)
+    // later, with the URL the browser came back to (`url` here):
+    let tokens = try await keyway.browser.complete(request, callbackURL: url)   // saved in keyway.session
+    print(tokens.idToken.nonce ?? "")
+    _ = request
     _ = tokens
 }

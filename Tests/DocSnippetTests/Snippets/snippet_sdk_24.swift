@@ -9,11 +9,11 @@ import FoundationNetworking
 func snippet_sdk_24(
     keyway: KeywayClient, session: KeywaySession, storage: any SecureStorage, serverURL: URL, email: String, authCode: Sensitive<String>, codeVerifier: Sensitive<String>, token: Sensitive<String>, request: URLRequest, action: Action, scannedText: String, legacyIDToken: String, configId: String, url: URL, folder: URL, activation: DeviceActivation
 ) async throws {
-    await session.reloadState()                       // at launch: load from storage
-    let state = session.state.snapshot                // a plain value
-    print(state.auth.isAuthenticated, state.user.data["email"] ?? "")
-    for await auth in session.state.subscribe({ $0.auth }) {   // emits only on change
-        print(auth.isAuthenticated)
+    let tokens: TokenSet = try await keyway.tokens.exchange(authCode: authCode, codeVerifier: codeVerifier)
+    try await keyway.session.save(tokens)   // only with completedSignIns: .handOver
+
+    if let accessToken = try await keyway.session.accessToken() {   // Sensitive<String>?, nil when signed out
+        print(accessToken)                                         // masked; accessToken.revealed to send it
     }
-    _ = state
+    _ = tokens
 }

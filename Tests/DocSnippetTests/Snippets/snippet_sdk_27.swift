@@ -9,10 +9,6 @@ import FoundationNetworking
 func snippet_sdk_27(
     keyway: KeywayClient, session: KeywaySession, storage: any SecureStorage, serverURL: URL, email: String, authCode: Sensitive<String>, codeVerifier: Sensitive<String>, token: Sensitive<String>, request: URLRequest, action: Action, scannedText: String, legacyIDToken: String, configId: String, url: URL, folder: URL, activation: DeviceActivation
 ) async throws {
-    let profile = try await session.user.get()                       // [String: ProfileValue], opened
-    let taxId = try await session.user.get(field: "taxId")
-    try await session.user.set(["displayName": .string("Ada"), "taxId": .string("DE-123")])
-    try await session.user.set(field: "age", value: nil)             // removes the field
-    _ = profile
-    _ = taxId
+    var request = URLRequest(url: URL(string: "https://api.example.com/orders")!)
+    request = try await keyway.session.authorizedRequest(request)   // SessionError.noAccessTokenPresent when signed out
 }

@@ -9,11 +9,10 @@ import FoundationNetworking
 func snippet_sdk_28(
     keyway: KeywayClient, session: KeywaySession, storage: any SecureStorage, serverURL: URL, email: String, authCode: Sensitive<String>, codeVerifier: Sensitive<String>, token: Sensitive<String>, request: URLRequest, action: Action, scannedText: String, legacyIDToken: String, configId: String, url: URL, folder: URL, activation: DeviceActivation
 ) async throws {
-    let keys = SoftwareDeviceKeyStore(storage: storage)
-    let name = SoftwareDeviceKeyStore.dpopKeyName(appIdentifier: "com.example.shop", configID: configId)
-    let keyway = try KeywayClient(configID: configId, baseURL: url,
-                            options: KeywayOptions(dpopKey: try await keys.existingOrNewKey(named: name)))
-    _ = keys
-    _ = name
-    _ = keyway
+    let profile = try await session.user.get()                       // [String: ProfileValue], opened
+    let taxId = try await session.user.get(field: "taxId")
+    try await session.user.set(["displayName": .string("Ada"), "taxId": .string("DE-123")])
+    try await session.user.set(field: "age", value: nil)             // removes the field
+    _ = profile
+    _ = taxId
 }

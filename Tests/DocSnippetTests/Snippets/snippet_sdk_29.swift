@@ -9,12 +9,11 @@ import FoundationNetworking
 func snippet_sdk_29(
     keyway: KeywayClient, session: KeywaySession, storage: any SecureStorage, serverURL: URL, email: String, authCode: Sensitive<String>, codeVerifier: Sensitive<String>, token: Sensitive<String>, request: URLRequest, action: Action, scannedText: String, legacyIDToken: String, configId: String, url: URL, folder: URL, activation: DeviceActivation
 ) async throws {
-
-    let json = try Data(contentsOf: folder.appendingPathComponent("powerauth.json"))
-    let configuration = try PowerAuthConfiguration(baseURL: url, json: json)
-    let activation: DeviceActivation = keyway.powerAuth(
-        configuration, appIdentifier: "com.example.bank", biometry: SoftwareBiometry(), deviceInfo: "iPhone15,2")
-    _ = json
-    _ = configuration
-    _ = activation
+    let keys = SoftwareDeviceKeyStore(storage: storage)
+    let name = SoftwareDeviceKeyStore.dpopKeyName(appIdentifier: "com.example.shop", configID: configId)
+    let keyway = try KeywayClient(configID: configId, baseURL: url,
+                            options: KeywayOptions(dpopKey: try await keys.existingOrNewKey(named: name)))
+    _ = keys
+    _ = name
+    _ = keyway
 }

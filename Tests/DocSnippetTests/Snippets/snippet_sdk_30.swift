@@ -10,11 +10,11 @@ func snippet_sdk_30(
     keyway: KeywayClient, session: KeywaySession, storage: any SecureStorage, serverURL: URL, email: String, authCode: Sensitive<String>, codeVerifier: Sensitive<String>, token: Sensitive<String>, request: URLRequest, action: Action, scannedText: String, legacyIDToken: String, configId: String, url: URL, folder: URL, activation: DeviceActivation
 ) async throws {
 
-    let pending = try await activation.create(with: .typedCode("vvvvv-vvvvv-vvvvv-vtfva"), name: "Ada's phone")
-    print("Check that the server shows \(pending.fingerprint)")
-    if let recovery = pending.recovery {
-        print("Keep your recovery code \(recovery.recoveryCode) and PUK \(recovery.puk.revealed)")
-    }
-    try await activation.commit(password: "1234", biometry: true)
-    _ = pending
+    let json = try Data(contentsOf: folder.appendingPathComponent("powerauth.json"))
+    let configuration = try PowerAuthConfiguration(baseURL: url, json: json)
+    let activation: DeviceActivation = keyway.powerAuth(
+        configuration, appIdentifier: "com.example.bank", biometry: SoftwareBiometry(), deviceInfo: "iPhone15,2")
+    _ = json
+    _ = configuration
+    _ = activation
 }

@@ -10,12 +10,11 @@ func snippet_sdk_31(
     keyway: KeywayClient, session: KeywaySession, storage: any SecureStorage, serverURL: URL, email: String, authCode: Sensitive<String>, codeVerifier: Sensitive<String>, token: Sensitive<String>, request: URLRequest, action: Action, scannedText: String, legacyIDToken: String, configId: String, url: URL, folder: URL, activation: DeviceActivation
 ) async throws {
 
-    let body = Data(#"{"amount":"10.00","to":"Bob"}"#.utf8)
-    let header = try await activation.sign(method: "POST", uriID: "/payments/pay", body: body, with: .password("1234"))
-    var payment = URLRequest(url: URL(string: "https://bank.example.com/payments/pay")!)
-    payment.httpMethod = "POST"
-    payment.httpBody = body
-    payment.setValue(header.value, forHTTPHeaderField: PowerAuthAuthorizationHeader.name)
-    _ = body
-    _ = header
+    let pending = try await activation.create(with: .typedCode("vvvvv-vvvvv-vvvvv-vtfva"), name: "Ada's phone")
+    print("Check that the server shows \(pending.fingerprint)")
+    if let recovery = pending.recovery {
+        print("Keep your recovery code \(recovery.recoveryCode) and PUK \(recovery.puk.revealed)")
+    }
+    try await activation.commit(password: "1234", biometry: true)
+    _ = pending
 }

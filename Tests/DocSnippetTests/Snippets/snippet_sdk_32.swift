@@ -11,14 +11,11 @@ func snippet_sdk_32(
 ) async throws {
 
     let body = Data(#"{"amount":"10.00","to":"Bob"}"#.utf8)
-    let transport = URLSessionTransport()
-    let answer = try await activation.sign(method: "POST", uriID: "/payments/pay", body: body, with: .password("1234")) { header in
-        try await transport.send(TransportRequest(
-            method: "POST", url: URL(string: "https://bank.example.com/payments/pay")!,
-            headers: [PowerAuthAuthorizationHeader.name: header.value, "Content-Type": "application/json"], body: body))
-    }
-    print("The bank answered \(answer.status)")
+    let header = try await activation.sign(method: "POST", uriID: "/payments/pay", body: body, with: .password("1234"))
+    var payment = URLRequest(url: URL(string: "https://bank.example.com/payments/pay")!)
+    payment.httpMethod = "POST"
+    payment.httpBody = body
+    payment.setValue(header.value, forHTTPHeaderField: PowerAuthAuthorizationHeader.name)
     _ = body
-    _ = transport
-    _ = answer
+    _ = header
 }

@@ -10,10 +10,15 @@ func snippet_sdk_33(
     keyway: KeywayClient, session: KeywaySession, storage: any SecureStorage, serverURL: URL, email: String, authCode: Sensitive<String>, codeVerifier: Sensitive<String>, token: Sensitive<String>, request: URLRequest, action: Action, scannedText: String, legacyIDToken: String, configId: String, url: URL, folder: URL, activation: DeviceActivation
 ) async throws {
 
-    let operation = try DeviceActivation.parseOfflineData(scannedText)
-    print("Confirm: \(operation.data)")
-    let offline = try await activation.signOffline(scannedText, with: .password("1234"))
-    print("Type \(offline.signature)")
-    _ = operation
-    _ = offline
+    let body = Data(#"{"amount":"10.00","to":"Bob"}"#.utf8)
+    let transport = URLSessionTransport()
+    let answer = try await activation.sign(method: "POST", uriID: "/payments/pay", body: body, with: .password("1234")) { header in
+        try await transport.send(TransportRequest(
+            method: "POST", url: URL(string: "https://bank.example.com/payments/pay")!,
+            headers: [PowerAuthAuthorizationHeader.name: header.value, "Content-Type": "application/json"], body: body))
+    }
+    print("The bank answered \(answer.status)")
+    _ = body
+    _ = transport
+    _ = answer
 }

@@ -10,10 +10,10 @@ func snippet_sdk_34(
     keyway: KeywayClient, session: KeywaySession, storage: any SecureStorage, serverURL: URL, email: String, authCode: Sensitive<String>, codeVerifier: Sensitive<String>, token: Sensitive<String>, request: URLRequest, action: Action, scannedText: String, legacyIDToken: String, configId: String, url: URL, folder: URL, activation: DeviceActivation
 ) async throws {
 
-    let status = try await activation.fetchStatus()
-    if status.state == .blocked {
-        print("Blocked after \(status.failedAttempts) failed attempts")
-    }
-    try await activation.changePassword(from: "1234", to: "271828")
-    _ = status
+    let operation = try DeviceActivation.parseOfflineData(scannedText)
+    print("Confirm: \(operation.data)")
+    let offline = try await activation.signOffline(scannedText, with: .password("1234"))
+    print("Type \(offline.signature)")
+    _ = operation
+    _ = offline
 }

@@ -10,9 +10,10 @@ func snippet_sdk_35(
     keyway: KeywayClient, session: KeywaySession, storage: any SecureStorage, serverURL: URL, email: String, authCode: Sensitive<String>, codeVerifier: Sensitive<String>, token: Sensitive<String>, request: URLRequest, action: Action, scannedText: String, legacyIDToken: String, configId: String, url: URL, folder: URL, activation: DeviceActivation
 ) async throws {
 
-    let encryptor = try await activation.encryptor(scope: .application)
-    let answer = try await encryptor.send(Data(#"{"iban":"CZ65 0800 0000 1920 0014 5399"}"#.utf8), to: url)
-    print(String(decoding: answer, as: UTF8.self))
-    _ = encryptor
-    _ = answer
+    let status = try await activation.fetchStatus()
+    if status.state == .blocked {
+        print("Blocked after \(status.failedAttempts) failed attempts")
+    }
+    try await activation.changePassword(from: "1234", to: "271828")
+    _ = status
 }

@@ -10,17 +10,9 @@ func snippet_sdk_36(
     keyway: KeywayClient, session: KeywaySession, storage: any SecureStorage, serverURL: URL, email: String, authCode: Sensitive<String>, codeVerifier: Sensitive<String>, token: Sensitive<String>, request: URLRequest, action: Action, scannedText: String, legacyIDToken: String, configId: String, url: URL, folder: URL, activation: DeviceActivation
 ) async throws {
 
-    let encryptor = try await activation.encryptor(scope: .activation)
-    let sealed = try await encryptor.seal(Data(#"{"amount":"10.00"}"#.utf8))
-    let header = try await activation.sign(method: "POST", uriID: "/payments/pay", body: sealed.body, with: .password("1234"))
-    let response = try await URLSessionTransport().send(TransportRequest(
-        method: "POST", url: url, headers: [PowerAuthAuthorizationHeader.name: header.value, "Content-Type": "application/json"],
-        body: sealed.body))
-    let plaintext = try sealed.openResponse(response.body)
-    print(plaintext.count)
+    let encryptor = try await activation.encryptor(scope: .application)
+    let answer = try await encryptor.send(Data(#"{"iban":"CZ65 0800 0000 1920 0014 5399"}"#.utf8), to: url)
+    print(String(decoding: answer, as: UTF8.self))
     _ = encryptor
-    _ = sealed
-    _ = header
-    _ = response
-    _ = plaintext
+    _ = answer
 }

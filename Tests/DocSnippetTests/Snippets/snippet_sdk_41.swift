@@ -10,9 +10,10 @@ func snippet_sdk_41(
     keyway: KeywayClient, session: KeywaySession, storage: any SecureStorage, serverURL: URL, email: String, authCode: Sensitive<String>, codeVerifier: Sensitive<String>, token: Sensitive<String>, request: URLRequest, action: Action, scannedText: String, legacyIDToken: String, configId: String, url: URL, folder: URL, activation: DeviceActivation
 ) async throws {
 
-    let strength = PasswordStrength.evaluate(pin: "1987")
-    if strength.level < .moderate {
-        print("Choose another PIN: \(strength.warnings.map(\.rawValue))")
-    }
-    _ = strength
+    let recovery = try await activation.recoveryData(authentication: .password("1234"))
+    print("Code \(recovery.recoveryCode), PUK \(recovery.puk.revealed)")
+    let alreadyConfirmed = try await activation.confirmRecoveryCode("R:AAAAA-BBBBB-CCCCC-DDDDD", authentication: .password("1234"))
+    print(alreadyConfirmed)
+    _ = recovery
+    _ = alreadyConfirmed
 }

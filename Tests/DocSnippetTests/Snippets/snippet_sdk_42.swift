@@ -10,14 +10,9 @@ func snippet_sdk_42(
     keyway: KeywayClient, session: KeywaySession, storage: any SecureStorage, serverURL: URL, email: String, authCode: Sensitive<String>, codeVerifier: Sensitive<String>, token: Sensitive<String>, request: URLRequest, action: Action, scannedText: String, legacyIDToken: String, configId: String, url: URL, folder: URL, activation: DeviceActivation
 ) async throws {
 
-    let pinned = try ServerTrustPolicy.publicKeyPinning(sha256: [
-        "r/mIkG3eEpVdm+u/ko/cwxzOMo1bk4TyHIlByibiA5E=",  // the server's current key
-        "YLh1dUR9y6Kja30RrAn7JKnbQG/uEtLMkBgFF2Fuihg=",  // the backup key, kept offline
-    ])
-    let pinnedActivation = DeviceActivation(
-        configuration: activation.configuration, appIdentifier: "com.example.bank", storage: storage,
-        options: DeviceActivationOptions(transport: URLSessionTransport(serverTrust: pinned)))
-    print(pinnedActivation.appIdentifier)
-    _ = pinned
-    _ = pinnedActivation
+    let strength = PasswordStrength.evaluate(pin: "1987")
+    if strength.level < .moderate {
+        print("Choose another PIN: \(strength.warnings.map(\.rawValue))")
+    }
+    _ = strength
 }

@@ -9,8 +9,15 @@ import FoundationNetworking
 func snippet_sdk_43(
     keyway: KeywayClient, session: KeywaySession, storage: any SecureStorage, serverURL: URL, email: String, authCode: Sensitive<String>, codeVerifier: Sensitive<String>, token: Sensitive<String>, request: URLRequest, action: Action, scannedText: String, legacyIDToken: String, configId: String, url: URL, folder: URL, activation: DeviceActivation
 ) async throws {
-    let logging = KeywayLogging(level: .debug, tags: [.http, .flow, .oauth], sinks: [StandardErrorLogSink()])
-    let keyway = try KeywayClient(configID: "cfg_…", baseURL: url, options: KeywayOptions(logging: logging))
-    _ = logging
-    _ = keyway
+
+    let pinned = try ServerTrustPolicy.publicKeyPinning(sha256: [
+        "r/mIkG3eEpVdm+u/ko/cwxzOMo1bk4TyHIlByibiA5E=",  // the server's current key
+        "YLh1dUR9y6Kja30RrAn7JKnbQG/uEtLMkBgFF2Fuihg=",  // the backup key, kept offline
+    ])
+    let pinnedActivation = DeviceActivation(
+        configuration: activation.configuration, appIdentifier: "com.example.bank", storage: storage,
+        options: DeviceActivationOptions(transport: URLSessionTransport(serverTrust: pinned)))
+    print(pinnedActivation.appIdentifier)
+    _ = pinned
+    _ = pinnedActivation
 }

@@ -9,6 +9,8 @@ import FoundationNetworking
 func snippet_sdk_44(
     keyway: KeywayClient, session: KeywaySession, storage: any SecureStorage, serverURL: URL, email: String, authCode: Sensitive<String>, codeVerifier: Sensitive<String>, token: Sensitive<String>, request: URLRequest, action: Action, scannedText: String, legacyIDToken: String, configId: String, url: URL, folder: URL, activation: DeviceActivation
 ) async throws {
-    let attest = RequestInterceptor { request in ["X-App-Attestation": try await attestation(for: request.url)] }
-    _ = attest
+    let logging = KeywayLogging(level: .debug, tags: [.http, .flow, .oauth], sinks: [StandardErrorLogSink()])
+    let keyway = try KeywayClient(configID: "cfg_…", baseURL: url, options: KeywayOptions(logging: logging))
+    _ = logging
+    _ = keyway
 }

@@ -1,165 +1,171 @@
 import Foundation
+import KeywayPresentation
 import KeywayProtocol
 
-/// Draws a flow step as a hosted page. Every action of the step becomes a form (its fields as
-/// inputs), so a step kind the pages were not written for still works; the kinds they know get
-/// their displays on top (where a code went, the authenticator's QR code and key, the number to
-/// match while waiting for an approval, the account's methods).
+/// Draws a flow step as a hosted page from its screen: KeywayPresentation's `Screen`, the one
+/// mapping of steps to screens that KeywayUI's SwiftUI views and the CLI draw too. The screen's
+/// title, messages, displays, inputs and buttons become the page's, each button a form. What only
+/// a browser does comes on top: a passkey button runs its ceremony in the page, a provider's page
+/// opens at once, a wait for an approval reloads itself, and the account step is the portal
+/// (``AccountPortal``). An action of the step that no button of the screen stands for still gets a
+/// form, so no step is ever stuck.
 struct StepPage {
     let strings: HostedStrings
     let csrfToken: String
     let theme: HostedTheme
     let applicationName: String
     let now: Date
+    /// How the step kinds KeywayPresentation has no layout for are drawn.
+    var screens: StepScreens = .standard
 
     /// The path every action form posts to.
     static let actionPath = "/login/action"
 
+    /// The screen's words in the pages' language, so that a page never mixes two.
+    var language: ScreenLanguage { ScreenLanguage(strings.locale) }
+
     func page(for step: Step, flash: BrowserFlowState.Flash?) -> HostedPage {
+        if case .manageAccount(let account) = step.payload { return accountPage(step, account: account, flash: flash) }
+        let screen = Screen(step: step, language: language, screens: screens)
         var page = HostedPage(
-            title: step.stepInfo?.label ?? strings("step.title"),
-            subtitle: strings("subtitle.continueTo", ["application": applicationName]), theme: theme)
+            title: screen.title, subtitle: strings("subtitle.continueTo", ["application": applicationName]), theme: theme)
         if let flash { page.messages.append(HostedMessage(level: .error, text: flash.message)) }
-        page.messages += step.messages.map { message in
-            HostedMessage(level: HostedMessage.Level(rawValue: message.level) ?? .info, text: message.text)
+        page.messages += screen.messages.map { HostedMessage(level: .init(rawValue: $0.level.rawValue) ?? .info, text: $0.text) }
+        if let instruction = screen.instruction { page.displays.append(.text(instruction)) }
+        page.displays += screen.displays.map(Self.display)
+        // The screen's buttons, each a form; a provider's page opens by itself instead.
+        var shown: Set<String> = ["cancel"]
+        for action in screen.actions where action.role == .primary || action.role == .secondary {
+            guard let name = action.actionName, let stepAction = step.action(named: name) else { continue }
+            shown.insert(name)
+            page.forms.append(form(for: action, on: screen, stepAction: stepAction, step: step, flash: flash))
         }
-        var handled: Set<String> = ["cancel"]
-        switch step.payload {
-        case .enterCode(let code):
-            // The step's own message says where the code went; the destination is shown only
-            // when it does not.
-            if !step.messages.contains(where: { $0.text.contains(code.destination) }) {
-                page.displays.append(.value(label: strings("code.sentTo"), value: code.destination))
-            }
-            // A sign-in link's token comes from the link's own page, never typed here; once the
-            // link is approved there, "Check again" (the step's `poll`) moves on.
-            if code.linkSent == true { handled.insert("openLink") }
-            if let resend = step.action(named: "resend") {
-                handled.insert("resend")
-                let seconds = Int(code.resendAt.timeIntervalSince(now).rounded(.up))
-                var form = self.form(for: resend, flash: nil, style: .link)
-                if seconds > 0 {
-                    form.disabled = true
-                    form.note = strings("code.resendIn", ["seconds": String(seconds)])
-                }
-                page.forms.append(form)
-            }
-        case .setupTotp(let setup):
-            page.displays.append(.text(strings("totp.setupIntro")))
-            page.displays.append(.qrCode(label: strings("totp.qrLabel"), data: setup.otpauthUrl.revealed))
-            page.displays.append(.key(label: strings("totp.keyLabel"), value: setup.secret.revealed))
-        case .enterTotp:
-            page.displays.append(.text(strings("totp.enterIntro")))
-        case .selectMethod(let choice):
-            handled.insert("selectMethod")
-            if let select = step.action(named: "selectMethod") {
-                for option in choice.methods {
-                    var form = HostedForm(
-                        action: Self.actionPath, csrfToken: csrfToken,
-                        hidden: [
-                            HostedHiddenValue(name: "action", value: select.name),
-                            HostedHiddenValue(name: "methodId", value: option.id),
-                        ],
-                        submitLabel: option.provider?.label ?? option.label, style: .secondary)
-                    // The destination under the button, unless its label says it already.
-                    form.note = option.destination.flatMap { option.label.contains($0) ? nil : $0 }
-                    form.iconURL = option.provider?.iconURL
-                    page.forms.append(form)
-                }
-            }
-        case .redirect(let redirect):
-            // The provider's page: the browser goes on at once (a refresh, not the redirect of a
-            // form post, which the page's `form-action` would stop), with a link as a fallback.
-            handled.insert("callback")
-            let provider = Self.providerName(redirect.provider.label)
-            page.displays.append(.text(strings("redirect.intro", ["provider": provider])))
-            if HostedURLPolicy.isLinkTarget(redirect.url), !redirect.url.hasPrefix("/") {
-                page.redirectTo = redirect.url
-                page.links.append(HostedLink(text: strings("redirect.continue", ["provider": provider]), href: redirect.url))
-            }
-        case .passkeyRegister(let register):
-            if let action = step.action(named: "registerPasskey") {
-                handled.insert(action.name)
-                page.displays.append(.text(strings("passkey.createIntro")))
-                page.forms.append(passkeyForm(action, options: register.options, mode: .create, flash: flash))
-            }
-        case .passkeyAuthenticate(let authenticate):
-            if let action = step.action(named: "authenticatePasskey") {
-                handled.insert(action.name)
-                page.displays.append(.text(strings("passkey.signInIntro")))
-                page.forms.append(passkeyForm(action, options: authenticate.options, mode: .get, flash: flash))
-            }
-        case .awaitApproval(let approval):
-            handled.insert("poll")
-            page.displays.append(.value(label: strings("approval.matchingNumber"), value: approval.matchingNumber))
-            page.displays.append(.qrCode(label: strings("approval.qrLabel"), data: approval.qrData.revealed))
-            page.displays.append(.text(strings("approval.refreshes")))
-            page.refreshAfter = max(2, approval.pollInterval)
-            page.links.append(HostedLink(text: strings("approval.checkNow"), href: "/login"))
-        case .manageAccount(let account):
-            page.title = strings("account.title")
-            let portal = AccountPortal(step: step, account: account, strings: strings, csrfToken: csrfToken)
-            page.displays += portal.sections()
-            handled.formUnion(portal.handled)
-            if let create = step.action(named: "createActivationCode") {
-                // Which application the other device's code is for, with the devices it lists.
-                handled.insert(create.name)
-                page.displays.append(
-                    .list(
-                        label: strings("activation.section", ["application": applicationName]), items: [],
-                        actions: [self.form(for: create, flash: flash, style: .secondary)]))
-            }
-            if let issued = account.activationCode {
-                page.messages.append(
-                    HostedMessage(
-                        level: .success,
-                        text: strings("activation.codeMade", ["expires": HostedLogin.clockTime(issued.expiresAt)])))
-                page.displays.append(.value(label: strings("activation.code"), value: issued.activationCode.revealed))
-                page.displays.append(.qrCode(label: strings("activation.qrLabel"), data: issued.qrPayload.revealed))
-            }
-        default:
-            break
+        addBrowserOnly(to: &page, step: step, shown: &shown)
+        // Any other action of the step, so that none is out of reach.
+        for action in step.actions where !shown.contains(action.name) && action.method == "POST" {
+            page.forms.append(self.form(for: action, flash: flash, style: .secondary))
         }
-        var first = true
-        // A step of one action (and cancel) makes it the primary button; the links beside it
-        // ("Forgot password?", "Use another method") do not count.
-        let buttons = step.actions.filter { !Self.linkActions.contains($0.name) }.count
-        for action in step.actions where !handled.contains(action.name) && action.method == "POST" {
-            let style: HostedForm.Style = first && !action.fields.isEmpty || first && buttons <= 2 ? .primary : .secondary
-            // Skipping, a forgotten password and going back to the choice of method are links
-            // below the buttons.
-            let link = action.name == "skip" || Self.linkActions.contains(action.name)
-            page.forms.append(self.form(for: action, flash: flash, style: link ? .link : style))
-            if style == .primary { first = false }
-        }
-        // The primary action first, then the others (resend, skip) below it.
-        page.forms.sort { ($0.style == .primary ? 0 : $0.style == .secondary ? 1 : 2) < ($1.style == .primary ? 0 : $1.style == .secondary ? 1 : 2) }
+        page.forms.sort { Self.rank($0.style) < Self.rank($1.style) }
         page.forms.append(
             HostedForm(action: "/login/cancel", csrfToken: csrfToken, submitLabel: strings("action.cancel"), style: .link))
         return page
     }
 
-    /// The actions a page shows as links below its buttons, never as its primary button.
-    static let linkActions: Set<String> = ["forgotPassword", "anotherMethod"]
+    /// What a browser does that a screen leaves to its renderer: a provider's page opens at once
+    /// (a refresh, not the redirect of a form post, which the page's `form-action` would stop),
+    /// with a link as a fallback; a wait for an approval reloads the page; a sign-in link's token
+    /// comes from the link's own page, never from a form here.
+    private func addBrowserOnly(to page: inout HostedPage, step: Step, shown: inout Set<String>) {
+        switch step.payload {
+        case .redirect(let redirect):
+            shown.insert("callback")
+            if HostedURLPolicy.isLinkTarget(redirect.url), !redirect.url.hasPrefix("/") {
+                page.redirectTo = redirect.url
+                page.links.append(HostedLink(text: language.sent(redirect.provider.label), href: redirect.url))
+            }
+        case .awaitApproval(let approval):
+            shown.insert("poll")
+            page.displays.append(.text(strings("approval.refreshes")))
+            page.refreshAfter = max(2, approval.pollInterval)
+            page.links.append(HostedLink(text: strings("approval.checkNow"), href: "/login"))
+        case .enterCode(let code) where code.linkSent == true:
+            shown.insert("openLink")
+        default:
+            break
+        }
+    }
 
-    /// The form of a passkey action: the page's script runs the ceremony with `options` and puts
-    /// the answer into the form's hidden `credential` value before sending it.
-    func passkeyForm<Options: Encodable>(
-        _ action: Action, options: Options, mode: HostedPasskeyCeremony.Mode, flash: BrowserFlowState.Flash?
+    /// The account step: the portal's sections, then the step's other operations as buttons.
+    private func accountPage(_ step: Step, account: ManageAccountPayload, flash: BrowserFlowState.Flash?) -> HostedPage {
+        var page = HostedPage(title: strings("account.title"), theme: theme)
+        if let flash { page.messages.append(HostedMessage(level: .error, text: flash.message)) }
+        page.messages += step.messages.map { message in
+            HostedMessage(level: HostedMessage.Level(rawValue: message.level) ?? .info, text: message.text)
+        }
+        let portal = AccountPortal(step: step, account: account, strings: strings, csrfToken: csrfToken)
+        page.displays += portal.sections()
+        var handled = portal.handled.union(["cancel"])
+        if let create = step.action(named: "createActivationCode") {
+            // Which application the other device's code is for, with the devices it lists.
+            handled.insert(create.name)
+            page.displays.append(
+                .list(
+                    label: strings("activation.section", ["application": applicationName]), items: [],
+                    actions: [self.form(for: create, flash: flash, style: .secondary)]))
+        }
+        if let issued = account.activationCode {
+            page.messages.append(
+                HostedMessage(
+                    level: .success,
+                    text: strings("activation.codeMade", ["expires": HostedLogin.clockTime(issued.expiresAt)])))
+            page.displays.append(.value(label: strings("activation.code"), value: issued.activationCode.revealed))
+            page.displays.append(.qrCode(label: strings("activation.qrLabel"), data: issued.qrPayload.revealed))
+        }
+        for action in step.actions where !handled.contains(action.name) && action.method == "POST" {
+            page.forms.append(self.form(for: action, flash: flash, style: .secondary))
+        }
+        page.forms.append(
+            HostedForm(action: "/login/cancel", csrfToken: csrfToken, submitLabel: strings("action.cancel"), style: .link))
+        return page
+    }
+
+    /// The form of one button of the screen: the inputs it sends that its action declares, its
+    /// action's name, values and hidden fields, a countdown while it waits, a passkey ceremony.
+    private func form(
+        for action: ScreenAction, on screen: Screen, stepAction: Action, step: Step, flash: BrowserFlowState.Flash?
     ) -> HostedForm {
-        var form = self.form(for: action, flash: flash, style: .primary)
-        form.passkey = HostedPasskeyCeremony(mode, options: options, strings: strings)
+        let declared = Set(stepAction.fields.map(\.name))
+        var hidden = [HostedHiddenValue(name: "action", value: stepAction.name)]
+        hidden += action.parameters.sorted { $0.key < $1.key }.map { HostedHiddenValue(name: $0.key, value: $0.value) }
+        hidden += stepAction.fields.filter { $0.type == .hidden }.map { HostedHiddenValue(name: $0.name, value: $0.value ?? "") }
+        let fields = screen.inputs(of: action).filter { declared.contains($0.name) }.map { input in
+            var field = Self.input(for: input.field, error: flash?.fields[input.name] ?? input.error)
+            field.label = input.label
+            return field
+        }
+        let style: HostedForm.Style =
+            action.role == .primary ? .primary : Self.linkActions.contains(stepAction.name) ? .link : .secondary
+        var form = HostedForm(
+            action: Self.actionPath, csrfToken: csrfToken, hidden: hidden, fields: fields, submitLabel: action.label,
+            style: style)
+        form.iconURL = action.iconURL?.absoluteString
+        if let availableAt = action.availableAt, availableAt > now {
+            form.disabled = true
+            form.note = strings("code.resendIn", ["seconds": String(Int(availableAt.timeIntervalSince(now).rounded(.up)))])
+        }
+        switch step.payload {
+        case .passkeyRegister(let register) where stepAction.name == "registerPasskey":
+            form.passkey = HostedPasskeyCeremony(.create, options: register.options, strings: strings)
+        case .passkeyAuthenticate(let authenticate) where stepAction.name == "authenticatePasskey":
+            form.passkey = HostedPasskeyCeremony(.get, options: authenticate.options, strings: strings)
+        default:
+            break
+        }
         return form
     }
 
-    /// A provider's name from its button's label: "Continue with Google" → "Google".
-    static func providerName(_ label: String) -> String {
-        for prefix in ["Continue with ", "Sign in with ", "Log in with "]
-        where label.lowercased().hasPrefix(prefix.lowercased()) && label.count > prefix.count {
-            return String(label.dropFirst(prefix.count))
+    /// A screen's display on a page.
+    private static func display(_ display: ScreenDisplay) -> HostedDisplay {
+        switch display {
+        case .secret(let label, let value): .key(label: label, value: value.revealed)
+        case .qrCode(let label, let data): .qrCode(label: label, data: data.revealed)
+        case .emphasis(let label, let value): .value(label: label, value: value)
+        case .list(let title, let items):
+            .list(label: title, items: items.map { HostedListItem(title: $0.title, detail: $0.detail) })
         }
-        return label
     }
+
+    /// Primary buttons first, then the others, then the links.
+    private static func rank(_ style: HostedForm.Style) -> Int {
+        switch style {
+        case .primary: 0
+        case .secondary: 1
+        case .link: 2
+        }
+    }
+
+    /// The actions a page shows as links below its buttons, never as its primary button.
+    static let linkActions: Set<String> = ["forgotPassword", "anotherMethod", "skip", "resend"]
 
     /// The form of one action: its fields as inputs, its name as a hidden value.
     func form(for action: Action, flash: BrowserFlowState.Flash?, style: HostedForm.Style) -> HostedForm {

@@ -35,7 +35,10 @@ import Testing
             ], purpose: .primary, skippable: false)
         let select = Action(name: "selectMethod", href: "/v1/flows/flw_1/method", method: "POST", label: "Choose", fields: [])
         let page = stepPage.page(for: step(payload: .selectMethod(choice), actions: [select]), flash: nil)
-        #expect(page.forms.map(\.submitLabel).prefix(3) == ["Email a code", "Continue with Google", "Sign in with Corp"])
+        #expect(
+            page.forms.map(\.submitLabel).prefix(3) == [
+                "Email a code (a•••@example.com)", "Continue with Google", "Sign in with Corp",
+            ])
         let html = render(page)
         let check = HTMLCheck(html)
         #expect(check.problems == [])
@@ -62,8 +65,9 @@ import Testing
         let refresh = check.tags("meta").first { $0.attributes["http-equiv"] == "refresh" }
         #expect(refresh?.attributes["content"] == "0; url=\(written)")
         #expect(check.tags("a").contains { $0.attributes["href"] == written })
-        #expect(html.contains("You are sent to Google to sign in, then back here."))
-        #expect(html.contains("Continue to Google"))
+        // The screen's words, as the SDK's screens say them.
+        #expect(html.contains("You sign in at Google, then come back here."))
+        #expect(html.contains(">Continue with Google<"))
     }
 
     @Test func aRedirectToSomethingElseThanAWebPageIsNotFollowed() {

@@ -1,26 +1,55 @@
 import Foundation
-import Keyway
 import KeywayProtocol
 
 extension Screen {
-    /// The screen of one prompt in `language`: the typed prompts get their own layout; any step is
-    /// also drawn from its actions and fields.
-    static func make(_ context: PromptContext, _ prompt: Prompt, language: ScreenLanguage) -> Screen {
-        let step = context.step
-        var screen = Screen(
+    /// The screen of `step`: the kinds this module knows get their own layout (a code's
+    /// countdowns, an authenticator's QR code, a method choice's buttons); a kind `screens` maps
+    /// is drawn by its mapping; any other kind is drawn from its actions and fields. The step's
+    /// "Use another method" and "Cancel" come last on every screen.
+    ///
+    /// ```swift
+    /// let screen = Screen(step: step, language: ScreenLanguage("de"))
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - step: The flow's step.
+    ///   - messages: The sentences to show, when not the step's own (an SDK adds the reason an
+    ///     automatic choice was refused).
+    ///   - language: The language of the words the screen writes itself.
+    ///   - screens: The mappings of step kinds this module does not know (default: none).
+    public init(
+        step: Step, messages: [Message]? = nil, language: ScreenLanguage = .current, screens: StepScreens = .standard
+    ) {
+        self.init(
             kind: .step(step.kind),
-            title: language.sent(context.stepInfo?.label) ?? Self.defaultTitle(step.kind, language),
-            messages: context.messages.map(ScreenMessage.init), links: step.links.filter { $0.rel != "self" })
-        screen.language = language
-        if let risk = context.risk, let message = risk.message,
-            !screen.messages.contains(where: { $0.code == "risk" })
-        {
-            screen.messages.append(ScreenMessage(level: .warning, code: "risk", text: message))
+            title: language.sent(step.stepInfo?.label) ?? Self.defaultTitle(step.kind, language),
+            messages: (messages ?? step.messages).map(ScreenMessage.init),
+            links: step.links.filter { $0.rel != "self" }, language: language)
+        if let risk = step.risk, let message = risk.message, !self.messages.contains(where: { $0.code == "risk" }) {
+            self.messages.append(ScreenMessage(level: .warning, code: "risk", text: message))
         }
-        switch prompt.payload {
-        case .selectMethod(let methods, let purpose, let skippable):
-            screen.instruction = Self.instruction(for: purpose, language)
-            screen.secondaryActions = methods.map { method in
+        if let mapping = screens[step.kind] {
+            mapping(step, &self)
+        } else {
+            addStandardLayout(of: step)
+        }
+        // A method chosen among others can go back to the choice.
+        addSecondary(from: step, named: "anotherMethod", label: language("Use another method"))
+        if let cancel = step.action(named: "cancel") {
+            secondaryActions.append(
+                ScreenAction(
+                    id: "cancel", label: language.sent(cancel.label) ?? language("Cancel"), role: .cancel,
+                    actionName: "cancel"))
+        }
+    }
+
+    /// The layout of the step kinds this module knows; a step of another kind, or of a known kind
+    /// whose payload is missing, is drawn from its actions.
+    private mutating func addStandardLayout(of step: Step) {
+        switch step.payload {
+        case .selectMethod(let choice):
+            instruction = Self.instruction(for: choice.purpose, language)
+            secondaryActions = choice.methods.map { method in
                 var label = language.sent(method.label)
                 if let destination = method.destination, !label.contains(destination) { label += " (\(destination))" }
                 return ScreenAction(
@@ -29,32 +58,36 @@ extension Screen {
                     actionName: "selectMethod", parameters: ["methodId": method.id],
                     iconURL: Self.iconURL(method.provider?.iconURL))
             }
-            if skippable, step.action(named: "skip") != nil {
-                screen.secondaryActions.append(
+            if choice.skippable, step.action(named: "skip") != nil {
+                secondaryActions.append(
                     ScreenAction(id: "skip", label: language("Not now"), role: .secondary, actionName: "skip"))
             }
-        case .enterCode(let destination, _, let expiresAt, let resendAt, let channel):
-            screen.countdowns = [Countdown(.resendAvailable, resendAt), Countdown(.codeExpires, expiresAt)]
-            if step.enterCode?.linkSent == true {
-                screen.addLinkSent(destination: destination, channel: channel)
+        case .enterCode(let code):
+            let resendAt = code.resendAt
+            countdowns = [Countdown(.resendAvailable, resendAt), Countdown(.codeExpires, code.expiresAt)]
+            if code.linkSent == true {
+                addLinkSent(destination: code.destination, channel: code.channel)
             }
-            screen.addAttemptsLeft(step.enterCode?.attemptsRemaining)
-            screen.addPrimary(from: step, named: "submitCode")
+            addAttemptsLeft(code.attemptsRemaining)
+            addPrimary(from: step, named: "submitCode")
             if let resend = step.action(named: "resend") {
-                screen.secondaryActions.append(
+                secondaryActions.append(
                     ScreenAction(
                         id: "resend", label: language.sent(resend.label) ?? language("Send a new code"),
                         role: .secondary, actionName: "resend",
                         availableAt: resendAt))
             }
-        case .setupTotp(let secret, let otpauthUrl, let period, let digits, let algorithm):
-            screen.displays = [
+        case .setupTotp(let setup):
+            let (secret, otpauthUrl, period, digits, algorithm) = (
+                setup.secret, setup.otpauthUrl, setup.period, setup.digits, setup.algorithm
+            )
+            displays = [
                 .qrCode(label: language("Scan with your authenticator app"), data: otpauthUrl),
                 .secret(label: language("Or type this key"), value: secret),
             ]
             if (algorithm.uppercased(), digits, period) != ("SHA1", 6, 30) {
                 // Most apps assume SHA1, 6 digits and 30 seconds for a key typed by hand.
-                screen.messages.append(
+                messages.append(
                     ScreenMessage(
                         level: .info, code: "totpParameters",
                         text: language(
@@ -62,43 +95,42 @@ extension Screen {
                             algorithm,
                             "\(digits)", "\(period)")))
             }
-            screen.addPrimary(from: step, named: "submitTotp")
-        case .enterTotp:
-            screen.addAttemptsLeft(step.enterTotp?.attemptsRemaining)
-            screen.addFromActions(step)
-        case .setupSms(let existingPhone):
-            if let existingPhone {
-                screen.messages.append(
+            addPrimary(from: step, named: "submitTotp")
+        case .enterTotp(let totp):
+            addAttemptsLeft(totp.attemptsRemaining)
+            addFromActions(step)
+        case .setupSms(let sms):
+            if let existingPhone = sms.existingPhone {
+                messages.append(
                     ScreenMessage(
                         level: .info, code: "existingPhone",
                         text: language("The phone number on your account is %@.", existingPhone)))
             }
-            screen.addFromActions(step)
-        case .enterPassword(let purpose, let minimumLength):
-            screen.addPrimary(from: step, named: "submitPassword")
-            if purpose != .signIn {
-                for index in screen.inputs.indices where screen.inputs[index].field.type == .password {
-                    screen.inputs[index].kind = .newPassword(minimumLength: minimumLength)
+            addFromActions(step)
+        case .enterPassword(let password):
+            addPrimary(from: step, named: "submitPassword")
+            if password.purpose != .signIn {
+                for index in inputs.indices where inputs[index].field.type == .password {
+                    inputs[index].kind = .newPassword(minimumLength: password.minimumLength)
                 }
             }
-            screen.addSecondary(from: step, named: "forgotPassword", label: language("Forgot password?"))
-        case .manageAccount(let methods, let operations):
-            screen.instruction = language("What would you like to do?")
-            screen.displays = Self.accountDisplays(
-                methods: methods, devices: step.manageAccount?.devices,
-                activationCode: step.manageAccount?.activationCode,
-                passkeys: step.manageAccount?.passkeys, sessions: step.manageAccount?.sessions, language: language)
-            for operation in operations {
+            addSecondary(from: step, named: "forgotPassword", label: language("Forgot password?"))
+        case .manageAccount(let account):
+            instruction = language("What would you like to do?")
+            displays = Self.accountDisplays(
+                methods: account.methods, devices: account.devices, activationCode: account.activationCode,
+                passkeys: account.passkeys, sessions: account.sessions, language: language)
+            for operation in step.actions where operation.name != "cancel" {
                 if operation.name == "finish" {
-                    screen.primaryAction = ScreenAction(
+                    primaryAction = ScreenAction(
                         id: operation.name, label: language.sent(operation.label) ?? language("Done"), role: .primary,
                         actionName: operation.name)
                 } else {
                     let visible = operation.fields.filter { $0.type != .hidden }
                     // Operations that name the same input share it (the passkey to rename or remove).
-                    let shown = Set(screen.inputs.map(\.name))
-                    screen.inputs += visible.filter { !shown.contains($0.name) }.map { Self.input($0, language) }
-                    screen.secondaryActions.append(
+                    let shown = Set(inputs.map(\.name))
+                    inputs += visible.filter { !shown.contains($0.name) }.map { Self.input($0, language) }
+                    secondaryActions.append(
                         ScreenAction(
                             id: operation.name, label: language.sent(operation.label) ?? operation.name,
                             role: .secondary,
@@ -106,69 +138,80 @@ extension Screen {
                             inputNames: visible.map(\.name)))
                 }
             }
-        case .awaitApproval(let matchingNumber, let qrData, let expiresAt):
-            screen.displays = [
-                .emphasis(label: language("Check that your other device shows"), value: matchingNumber),
-                .qrCode(label: language("Or scan this code with it"), data: qrData),
+        case .awaitApproval(let approval):
+            displays = [
+                .emphasis(label: language("Check that your other device shows"), value: approval.matchingNumber),
+                .qrCode(label: language("Or scan this code with it"), data: approval.qrData),
             ]
-            screen.countdowns = [Countdown(.approvalExpires, expiresAt)]
-            screen.isWaiting = true
-        case .redirect(let url, let returnScheme, let provider):
-            screen.browser = ScreenBrowser(url: url, returnScheme: returnScheme, provider: provider)
-            screen.addMessageUnlessSent(
+            countdowns = [Countdown(.approvalExpires, approval.expiresAt)]
+            isWaiting = true
+        case .redirect(let redirect):
+            guard let url = Self.browserURL(redirect.url), !redirect.returnScheme.isEmpty else {
+                return addFromActions(step)
+            }
+            let provider = redirect.provider
+            browser = ScreenBrowser(url: url, returnScheme: redirect.returnScheme.lowercased(), provider: provider)
+            addMessageUnlessSent(
                 ScreenMessage(
                     level: .info, code: "redirect",
-                    text: language(
-                        "%@ opens in your browser; you come back here once you have signed in there.",
-                        language.sent(provider.label))))
-            screen.primaryAction = ScreenAction(
+                    text: language("You sign in at %@, then come back here.", Self.providerName(provider))))
+            primaryAction = ScreenAction(
                 id: "openBrowser", label: language.sent(provider.label), role: .openBrowser, actionName: nil,
                 iconURL: Self.iconURL(provider.iconURL))
-        case .linkAccount(let provider, let identifierHint):
-            screen.addMessageUnlessSent(
+        case .linkAccount(let link):
+            let (provider, identifierHint) = (link.provider, link.identifierHint)
+            addMessageUnlessSent(
                 ScreenMessage(
                     level: .info, code: "linkAccount",
                     text: language(
                         "An account already uses this address (%1$@). Sign in to it to link your %2$@ sign-in to it.",
                         identifierHint, Self.providerName(provider))))
-            screen.addFromActions(step)
-        case .accountExists(let identifierHint):
-            screen.addMessageUnlessSent(
+            addFromActions(step)
+        case .accountExists(let exists):
+            let identifierHint = exists.identifierHint
+            addMessageUnlessSent(
                 ScreenMessage(
                     level: .info, code: "accountExists",
                     text: language("%@ already has an account. Sign in to it, or go on as a guest.", identifierHint)))
-            screen.instruction = language("Sign in to that account, or stay a guest?")
+            instruction = language("Sign in to that account, or stay a guest?")
             // Signing in instead is the primary action, staying a guest the other one.
-            screen.addPrimary(from: step, named: "signInInstead")
+            addPrimary(from: step, named: "signInInstead")
             if let stay = step.action(named: "stayGuest"),
-                !screen.actions.contains(where: { $0.actionName == stay.name })
+                !actions.contains(where: { $0.actionName == stay.name })
             {
-                screen.secondaryActions.append(
+                secondaryActions.append(
                     ScreenAction(
                         id: stay.name, label: language.sent(stay.label) ?? language("Stay a guest"), role: .secondary,
                         actionName: stay.name))
             }
-        case .passkeyRegister(let options, _, let skippable):
-            screen.addPasskeyRegistration(step, options: options, skippable: skippable)
-        case .passkeyAuthenticate(_, let purpose, let attemptsRemaining):
-            screen.addPasskeySignature(step, purpose: purpose, attemptsRemaining: attemptsRemaining)
-        case .form, .unrecognized:
-            // Drawn from the step's actions: the one with fields submits them, the others are buttons.
-            screen.addFromActions(step)
+        case .passkeyRegister(let register):
+            addPasskeyRegistration(
+                step, options: register.options, skippable: step.action(named: "skip") != nil)
+        case .passkeyAuthenticate(let authenticate):
+            addPasskeySignature(
+                step, purpose: authenticate.purpose, attemptsRemaining: authenticate.attemptsRemaining)
+        default:
+            // A form, or a kind without a layout: drawn from the step's actions (the one with
+            // fields submits them, the others are buttons).
+            addFromActions(step)
         }
-        // A method chosen among others can go back to the choice.
-        screen.addSecondary(from: step, named: "anotherMethod", label: language("Use another method"))
-        if let cancel = step.action(named: "cancel") {
-            screen.secondaryActions.append(
-                ScreenAction(
-                    id: "cancel", label: language.sent(cancel.label) ?? language("Cancel"), role: .cancel,
-                    actionName: "cancel"))
-        }
-        return screen
     }
 
-    /// Makes the action `name` of `step` the primary one, with its fields as the inputs.
-    mutating func addPrimary(from step: Step, named name: String) {
+    /// `text` as a URL a browser may open: absolute, `http` or `https`, with a host.
+    static func browserURL(_ text: String) -> URL? {
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "https" || scheme == "http",
+            let host = url.host, !host.isEmpty
+        else { return nil }
+        return url
+    }
+
+    /// Makes the action `name` of `step` the primary one, with its fields as the inputs; without
+    /// that action, the screen is drawn from the step's actions (``addFromActions(_:)``).
+    ///
+    /// - Parameters:
+    ///   - step: The step drawn.
+    ///   - name: The action's name (`submitCode`).
+    public mutating func addPrimary(from step: Step, named name: String) {
         guard let action = step.action(named: name) else { return addFromActions(step) }
         inputs = action.fields.filter { $0.type != .hidden }.map { Self.input($0, language) }
         primaryAction = ScreenAction(
@@ -179,7 +222,12 @@ extension Screen {
 
     /// Adds the action `name` of `step` as a secondary button (labelled `label` when the server
     /// gives none), unless the step lacks it or the screen already has it.
-    mutating func addSecondary(from step: Step, named name: String, label: String) {
+    ///
+    /// - Parameters:
+    ///   - step: The step drawn.
+    ///   - name: The action's name (`forgotPassword`).
+    ///   - label: The button's text when the server sends none.
+    public mutating func addSecondary(from step: Step, named name: String, label: String) {
         guard let action = step.action(named: name), !actions.contains(where: { $0.actionName == name }) else { return }
         secondaryActions.append(
             ScreenAction(
@@ -189,7 +237,9 @@ extension Screen {
 
     /// A step drawn from its actions alone: the first action with fields is the primary one (its
     /// fields are the inputs); the others, but `cancel`, are secondary buttons.
-    mutating func addFromActions(_ step: Step) {
+    ///
+    /// - Parameter step: The step drawn.
+    public mutating func addFromActions(_ step: Step) {
         let candidates = step.actions.filter { $0.name != "cancel" }
         let primary = candidates.first { !$0.fields.isEmpty } ?? candidates.first
         if let primary {

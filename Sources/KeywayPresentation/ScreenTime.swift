@@ -1,4 +1,5 @@
 import Foundation
+import KeywayProtocol
 
 extension ScreenAction {
     /// Whether the action can be used at `now`: its ``availableAt`` has passed, or it has none.

@@ -1,4 +1,5 @@
 import Foundation
+import KeywayProtocol
 
 /// A sentence on a screen.
 public struct ScreenMessage: Sendable, Equatable {
@@ -29,5 +30,14 @@ public struct ScreenMessage: Sendable, Equatable {
         self.level = level
         self.code = code
         self.text = text
+    }
+}
+
+extension ScreenMessage {
+    /// A message of the step, as the server sent it.
+    ///
+    /// - Parameter message: The step's message.
+    public init(_ message: Message) {
+        self.init(level: Level(rawValue: message.level) ?? .info, code: message.code, text: message.text)
     }
 }

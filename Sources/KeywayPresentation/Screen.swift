@@ -1,5 +1,4 @@
 import Foundation
-import Keyway
 import KeywayProtocol
 
 /// A render-ready screen for the current state of a flow: what to title it, what to say, which
@@ -15,7 +14,7 @@ public struct Screen: Sendable, Equatable {
         case loading
         /// A step of the flow, by its kind (known or not).
         case step(StepKind)
-        /// The flow completed (``KeywayScreenModel/tokens`` holds the redeemed tokens).
+        /// The flow completed (`KeywayScreenModel.tokens` holds the redeemed tokens).
         case completed
         /// The flow ended without a code after the user finished it (a server that closes an
         /// account-management flow with no new sign-in): nothing to redeem, nothing went wrong.
@@ -53,7 +52,7 @@ public struct Screen: Sendable, Equatable {
     /// A request is on its way: disable the buttons.
     public var isLoading: Bool
     /// The flow moves on by itself from this screen (an approval decided on another device, which
-    /// the SDK polls for): show it and call ``KeywayScreenModel/waitForFlow()``.
+    /// the SDK polls for): show it and call `KeywayScreenModel.waitForFlow()`.
     public var isWaiting: Bool
     /// A page to open in a browser (sign in with another provider), with the
     /// ``ScreenAction/Role/openBrowser`` action that opens it; `nil` on other screens.

@@ -1,6 +1,7 @@
 import Foundation
+import KeywayProtocol
 
-/// KeywayUI's strings catalogue, read once: `Localizable.xcstrings` itself where the package's
+/// The screens' strings catalogue, read once: `Localizable.xcstrings` itself where the package's
 /// resources hold it as written (SwiftPM copies it so where Apple's tools are missing: Linux), or
 /// the `<language>.lproj/Localizable.strings` tables Apple's tools build from it.
 struct StringCatalogue: Sendable {
@@ -11,7 +12,7 @@ struct StringCatalogue: Sendable {
     /// Translations by language, then key.
     private let tables: [String: [String: String]]
 
-    /// The catalogue in KeywayUI's resources.
+    /// The catalogue in KeywayPresentation's resources.
     static let shared = StringCatalogue(bundle: .module)
 
     init(sourceLanguage: String, tables: [String: [String: String]]) {

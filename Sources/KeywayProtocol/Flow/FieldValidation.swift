@@ -1,5 +1,4 @@
 import Foundation
-import KeywayProtocol
 
 /// The outcome of checking an action's field values locally: what would be sent, and the fields
 /// that fail their rules.

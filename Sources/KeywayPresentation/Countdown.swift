@@ -1,5 +1,5 @@
 import Foundation
-import Keyway
+import KeywayProtocol
 
 /// A moment a screen counts down to.
 public struct Countdown: Sendable, Equatable {

@@ -1,5 +1,5 @@
 import Foundation
-import Keyway
+import KeywayProtocol
 
 /// Something a screen shows that is not an input.
 public enum ScreenDisplay: Sendable, Equatable {

@@ -1,7 +1,8 @@
 import Foundation
+import KeywayProtocol
 
 /// The language of the words the screens write themselves — titles and buttons the server leaves
-/// out, countdowns, list headings, what the SwiftUI screens add — from KeywayUI's strings
+/// out, countdowns, list headings, what the SwiftUI screens add — from KeywayPresentation's strings
 /// catalogue (`Resources/Localizable.xcstrings`).
 ///
 /// A label or title the server sends is looked up in the catalogue by its text, so the server's
@@ -59,7 +60,12 @@ public struct ScreenLanguage: Sendable, Hashable, CustomStringConvertible {
 
     /// The catalogue's words for `key` (its English text) with each `%@` (or `%1$@`, `%2$@`…)
     /// replaced by `arguments` in order; English where the language has no translation.
-    func callAsFunction(_ key: String, _ arguments: String...) -> String {
+    ///
+    /// - Parameters:
+    ///   - key: The English words, as the catalogue keys them.
+    ///   - arguments: The values of the placeholders, in order.
+    /// - Returns: The words in this language.
+    public func callAsFunction(_ key: String, _ arguments: String...) -> String {
         Self.substitute(translation(of: key) ?? key, arguments)
     }
 
@@ -72,12 +78,18 @@ public struct ScreenLanguage: Sendable, Hashable, CustomStringConvertible {
 
     /// Words the server sent, translated when the catalogue knows them (the server's standard
     /// labels), else as sent.
-    func sent(_ text: String) -> String {
+    ///
+    /// - Parameter text: The words the server sent.
+    /// - Returns: Their translation, or the words themselves.
+    public func sent(_ text: String) -> String {
         translation(of: text) ?? text
     }
 
     /// Optional words the server sent, translated when known; `nil` stays `nil`.
-    func sent(_ text: String?) -> String? {
+    ///
+    /// - Parameter text: The words the server sent, if any.
+    /// - Returns: Their translation, the words themselves, or `nil`.
+    public func sent(_ text: String?) -> String? {
         text.map(sent)
     }
 

@@ -1,9 +1,8 @@
 import Foundation
-import Keyway
 import KeywayProtocol
 
 /// The screens of the passkey prompts: one button that runs the model's
-/// ``PasskeyAuthenticator`` (``KeywayScreenModel/init(keyway:session:passkeyAuthenticator:)``),
+/// `PasskeyAuthenticator` (`KeywayScreenModel.init(keyway:passkeyAuthenticator:language:screens:)` in KeywayUI),
 /// and the account's passkeys on the account screen.
 extension Screen {
     /// The actions the passkey screens draw themselves.

@@ -1,10 +1,10 @@
 import Foundation
-import Keyway
+import KeywayProtocol
 
 /// A page a screen opens in a browser: an upstream provider's sign-in page (a `redirect` step).
 /// Open ``url`` (on Apple platforms `ASWebAuthenticationSession` with ``returnScheme`` as its
 /// callback scheme; elsewhere the system browser and a listener for the return), then hand the
-/// URL the browser came back with to ``KeywayScreenModel/oauthCallback(url:)``.
+/// URL the browser came back with to `KeywayScreenModel.oauthCallback(url:)`.
 public struct ScreenBrowser: Sendable, Equatable {
     /// The page to open.
     public var url: URL

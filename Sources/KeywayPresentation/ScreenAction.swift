@@ -1,5 +1,5 @@
 import Foundation
-import Keyway
+import KeywayProtocol
 
 /// A button of a screen.
 public struct ScreenAction: Sendable, Equatable, Identifiable {
@@ -15,7 +15,7 @@ public struct ScreenAction: Sendable, Equatable, Identifiable {
         case restart
         /// Opens ``Screen/browser``'s URL in a browser (sign in with another provider): the
         /// renderer does it, then hands the URL the browser came back with to
-        /// ``KeywayScreenModel/oauthCallback(url:)``.
+        /// `KeywayScreenModel.oauthCallback(url:)`.
         case openBrowser
     }
 

@@ -1,5 +1,5 @@
 import Foundation
-import Keyway
+import KeywayProtocol
 
 /// One input of a screen, from a field of the step's action.
 public struct ScreenInput: Sendable, Equatable {

@@ -1,8 +1,18 @@
 import Foundation
-import Keyway
+import KeywayProtocol
 
 /// An error shown on a screen, with what to do about it.
 public struct Banner: Sendable, Equatable {
+    /// What can be done about the error at run time.
+    public enum Recovery: Sendable, Equatable {
+        /// The same step may succeed again: later, or with other input (a wrong code).
+        case retry
+        /// Start over: a new flow.
+        case startOver
+        /// Nothing to do at run time: a configuration or integration error.
+        case notRecoverable
+    }
+
     /// The stable code (`invalid_code`).
     public var code: ProblemCode
     /// The sentence to show.
@@ -10,7 +20,7 @@ public struct Banner: Sendable, Equatable {
     /// What to do next, as the flow says.
     public var action: ProblemAction
     /// Retry, start over, or nothing to do at run time.
-    public var recovery: KeywayErrorRecovery
+    public var recovery: Recovery
     /// A suggestion for people (`Check what you entered and try again.`).
     public var suggestion: String?
     /// The trace ID of the request that failed, to quote when asking for help.
@@ -30,7 +40,7 @@ public struct Banner: Sendable, Equatable {
     ///   - traceID: The trace ID of the request that failed, if known.
     ///   - problem: The server's problem document; `nil` for an error that never reached the server.
     public init(
-        code: ProblemCode, message: String, action: ProblemAction, recovery: KeywayErrorRecovery, suggestion: String?,
+        code: ProblemCode, message: String, action: ProblemAction, recovery: Recovery, suggestion: String?,
         traceID: String? = nil, problem: Problem? = nil
     ) {
         self.code = code
