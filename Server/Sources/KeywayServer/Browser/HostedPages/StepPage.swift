@@ -31,8 +31,9 @@ struct StepPage {
             title: screen.title, subtitle: strings("subtitle.continueTo", ["application": applicationName]), theme: theme)
         if let flash { page.messages.append(HostedMessage(level: .error, text: flash.message)) }
         page.messages += screen.messages.map { HostedMessage(level: .init(rawValue: $0.level.rawValue) ?? .info, text: $0.text) }
-        if let instruction = screen.instruction { page.displays.append(.text(instruction)) }
-        page.displays += screen.displays.map(Self.display)
+        // The instruction, unless the title says it already ("Choose how to sign in").
+        if let instruction = screen.instruction, instruction != screen.title { page.displays.append(.text(instruction)) }
+        page.displays += screen.displays.flatMap(Self.displays)
         // The screen's buttons, each a form; a provider's page opens by itself instead.
         var shown: Set<String> = ["cancel"]
         for action in screen.actions where action.role == .primary || action.role == .secondary {
@@ -144,14 +145,15 @@ struct StepPage {
         return form
     }
 
-    /// A screen's display on a page.
-    private static func display(_ display: ScreenDisplay) -> HostedDisplay {
+    /// A screen's display on a page; a QR code's label is said above it too ("Scan with your
+    /// authenticator app"), not only as its accessible name.
+    private static func displays(_ display: ScreenDisplay) -> [HostedDisplay] {
         switch display {
-        case .secret(let label, let value): .key(label: label, value: value.revealed)
-        case .qrCode(let label, let data): .qrCode(label: label, data: data.revealed)
-        case .emphasis(let label, let value): .value(label: label, value: value)
+        case .secret(let label, let value): [.key(label: label, value: value.revealed)]
+        case .qrCode(let label, let data): [.text(label), .qrCode(label: label, data: data.revealed)]
+        case .emphasis(let label, let value): [.value(label: label, value: value)]
         case .list(let title, let items):
-            .list(label: title, items: items.map { HostedListItem(title: $0.title, detail: $0.detail) })
+            [.list(label: title, items: items.map { HostedListItem(title: $0.title, detail: $0.detail) })]
         }
     }
 
