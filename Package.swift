@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "KeywayProtocol", targets: ["KeywayProtocol"]),
         .library(name: "KeywayJOSE", targets: ["KeywayJOSE"]),
         .library(name: "KeywayPresentation", targets: ["KeywayPresentation"]),
+        .library(name: "KeywaySoftwarePasskeys", targets: ["KeywaySoftwarePasskeys"]),
         .library(name: "KeywayUI", targets: ["KeywayUI"]),
         .library(name: "KeywayPowerAuth", targets: ["KeywayPowerAuth"]),
         .library(name: "KeywayPowerAuthClient", targets: ["KeywayPowerAuthClient"]),
@@ -57,6 +58,16 @@ let package = Package(
                 "KeywayProtocol",
                 "KeywayJOSE",
                 "KeywayCBOR",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            swiftSettings: strict
+        ),
+        // A passkey authenticator held in software, its keys in a SecureStorage: the CLI's, tests',
+        // and a program's where no platform authenticator exists.
+        .target(
+            name: "KeywaySoftwarePasskeys",
+            dependencies: [
+                "Keyway", "KeywayProtocol", "KeywayJOSE", "KeywayCBOR",
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: strict
@@ -137,7 +148,7 @@ let package = Package(
         ),
         .testTarget(
             name: "KeywayUITests",
-            dependencies: ["KeywayUI", "Keyway", "KeywayProtocol", "KeywayPresentation"],
+            dependencies: ["KeywayUI", "KeywaySoftwarePasskeys", "Keyway", "KeywayProtocol", "KeywayPresentation"],
             swiftSettings: strict
         ),
         .testTarget(
@@ -153,13 +164,13 @@ let package = Package(
         .testTarget(
             name: "KeywayTests",
             dependencies: [
-                "Keyway", "KeywayProtocol", "KeywayJOSE", "KeywayCBOR", .product(name: "CryptoExtras", package: "swift-crypto"),
+                "Keyway", "KeywaySoftwarePasskeys", "KeywayProtocol", "KeywayJOSE", "KeywayCBOR", .product(name: "CryptoExtras", package: "swift-crypto"),
             ],
             swiftSettings: strict
         ),
         .testTarget(
             name: "DocSnippetTests",
-            dependencies: ["Keyway", "KeywayUI", "KeywayPowerAuthClient", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["Keyway", "KeywayUI", "KeywaySoftwarePasskeys", "KeywayPowerAuthClient", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: strict
         ),
     ],

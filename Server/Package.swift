@@ -131,6 +131,8 @@ let package = Package(
             dependencies: [
                 .product(name: "Keyway", package: sdk), .product(name: "KeywayUI", package: sdk),
                 .product(name: "KeywayPowerAuthClient", package: sdk),
+                // The CLI is a passkey authenticator itself, its keys in its files.
+                .product(name: "KeywaySoftwarePasskeys", package: sdk),
                 "KeywayQR", "KeywayLoopback",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -221,7 +223,8 @@ let package = Package(
         .testTarget(
             name: "EndToEndTests",
             dependencies: [
-                .product(name: "Keyway", package: sdk), .product(name: "KeywayUI", package: sdk), "KeywayServer", .product(name: "KeywayProtocol", package: sdk), .product(name: "KeywayJOSE", package: sdk), .product(name: "KeywayPowerAuth", package: sdk), .product(name: "KeywayPowerAuthClient", package: sdk), "KeywayBackend", "KeywayTestSupport",
+                .product(name: "Keyway", package: sdk), .product(name: "KeywayUI", package: sdk),
+                .product(name: "KeywaySoftwarePasskeys", package: sdk), "KeywayServer", .product(name: "KeywayProtocol", package: sdk), .product(name: "KeywayJOSE", package: sdk), .product(name: "KeywayPowerAuth", package: sdk), .product(name: "KeywayPowerAuthClient", package: sdk), "KeywayBackend", "KeywayTestSupport",
                 .product(name: "KeywayCBOR", package: sdk),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),

@@ -48,7 +48,7 @@
         ///   - keyway: The SDK whose ``KeywayClient/flow`` the model runs.
         ///   - passkeyAuthenticator: What the passkey screens' buttons ("Create a passkey", "Use a
         ///     passkey") run: ``PlatformPasskeyAuthenticator`` in an app, a
-        ///     ``SoftwarePasskeyAuthenticator`` in tests; `nil` where passkeys cannot be used (those
+        ///     `SoftwarePasskeyAuthenticator` in tests; `nil` where passkeys cannot be used (those
         ///     buttons then say so, and send nothing).
         ///   - language: The language of the words the screens write themselves (default: the
         ///     app's, ``ScreenLanguage/current``).

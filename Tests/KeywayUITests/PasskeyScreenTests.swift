@@ -1,5 +1,6 @@
 import Foundation
 import Keyway
+import KeywaySoftwarePasskeys
 import KeywayProtocol
 import KeywayUI
 @testable import KeywayPresentation

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Keyway
+import KeywaySoftwarePasskeys
 
 /// The options every command that talks to a server shares.
 struct ClientOptions: ParsableArguments {

@@ -7,8 +7,8 @@ import KeywayProtocol
 /// ``KeywayFlow/registerPasskey(using:name:)`` and ``KeywayFlow/authenticateWithPasskey(using:)``.
 ///
 /// The SDK has two: ``PlatformPasskeyAuthenticator`` (the system's passkeys, iOS 17 and macOS 14)
-/// and ``SoftwarePasskeyAuthenticator`` (a key in software, for tests, Linux and command-line
-/// tools). An app may write its own (a security key through another library, say): it answers
+/// and `SoftwarePasskeyAuthenticator` in the `KeywaySoftwarePasskeys` module (a key in software,
+/// for tests, Linux and command-line tools). An app may write its own (a security key through another library, say): it answers
 /// the WebAuthn Level 3 JSON a browser's `PublicKeyCredential.toJSON()` gives, and throws a
 /// ``PasskeyError`` (any other error reaches the app as ``PasskeyError/failed(_:)``).
 public protocol PasskeyAuthenticator: Sendable {

@@ -5,13 +5,13 @@ import KeywayProtocol
 /// What an authenticator needs of the options as bytes, and its raw outputs as the WebAuthn
 /// JSON: base64url both ways. Shared by every authenticator (the platform one is a thin layer on
 /// it), so that the Linux build compiles and tests it.
-enum PasskeyWire {
+package enum PasskeyWire {
     /// A user-verification preference, as options name it.
-    enum UserVerification: String, Sendable, Equatable {
+    package enum UserVerification: String, Sendable, Equatable {
         case required, preferred, discouraged
 
         /// The preference named `text`; an unknown or missing one is `preferred`, WebAuthn's default.
-        init(_ text: String?) {
+        package init(_ text: String?) {
             self = text.flatMap(UserVerification.init(rawValue:)) ?? .preferred
         }
     }
@@ -23,7 +23,7 @@ enum PasskeyWire {
     ///   - name: What it is, for the error.
     /// - Returns: Its bytes.
     /// - Throws: ``PasskeyError/invalidOptions(_:)`` when it is empty or not base64url.
-    static func bytes(_ text: String, _ name: String) throws(PasskeyError) -> Data {
+    package static func bytes(_ text: String, _ name: String) throws(PasskeyError) -> Data {
         guard !text.isEmpty, let bytes = Base64URL.decode(text) else {
             throw .invalidOptions("The \(name) is not base64url.")
         }
@@ -31,24 +31,24 @@ enum PasskeyWire {
     }
 
     /// The challenge of creation options.
-    static func challenge(_ options: PublicKeyCredentialCreationOptions) throws(PasskeyError) -> Data {
+    package static func challenge(_ options: PublicKeyCredentialCreationOptions) throws(PasskeyError) -> Data {
         try bytes(options.challenge, "challenge")
     }
 
     /// The challenge of request options.
-    static func challenge(_ options: PublicKeyCredentialRequestOptions) throws(PasskeyError) -> Data {
+    package static func challenge(_ options: PublicKeyCredentialRequestOptions) throws(PasskeyError) -> Data {
         try bytes(options.challenge, "challenge")
     }
 
     /// The user handle of creation options (1 to 64 bytes).
-    static func userID(_ options: PublicKeyCredentialCreationOptions) throws(PasskeyError) -> Data {
+    package static func userID(_ options: PublicKeyCredentialCreationOptions) throws(PasskeyError) -> Data {
         let id = try bytes(options.user.id, "user handle")
         guard id.count <= 64 else { throw .invalidOptions("The user handle is longer than 64 bytes.") }
         return id
     }
 
     /// The credential IDs of descriptors (`allowCredentials`, `excludeCredentials`), in order.
-    static func credentialIDs(_ descriptors: [PublicKeyCredentialDescriptor]) throws(PasskeyError) -> [Data] {
+    package static func credentialIDs(_ descriptors: [PublicKeyCredentialDescriptor]) throws(PasskeyError) -> [Data] {
         var ids: [Data] = []
         for descriptor in descriptors where descriptor.type == "public-key" {
             ids.append(try bytes(descriptor.id, "credential ID"))
@@ -65,7 +65,7 @@ enum PasskeyWire {
     ///   - attachment: `platform` or `cross-platform`, when known.
     ///   - transports: Transports the authenticator can be reached by.
     /// - Returns: The response.
-    static func registration(
+    package static func registration(
         credentialID: Data, clientDataJSON: Data, attestationObject: Data, attachment: String?, transports: [String]?
     ) -> PasskeyRegistrationResponse {
         var response = PasskeyRegistrationResponse(
@@ -90,7 +90,7 @@ enum PasskeyWire {
     ///     (an empty one counts as none).
     ///   - attachment: `platform` or `cross-platform`, when known.
     /// - Returns: The response.
-    static func assertion(
+    package static func assertion(
         credentialID: Data, clientDataJSON: Data, authenticatorData: Data, signature: Data, userHandle: Data?,
         attachment: String?
     ) -> PasskeyAssertionResponse {

@@ -2,6 +2,7 @@
 import Foundation
 import Keyway
 import KeywayPowerAuthClient
+import KeywaySoftwarePasskeys
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -9,6 +10,7 @@ import FoundationNetworking
 func snippet_sdk_16(
     keyway: KeywayClient, session: KeywaySession, storage: any SecureStorage, serverURL: URL, email: String, authCode: Sensitive<String>, codeVerifier: Sensitive<String>, token: Sensitive<String>, request: URLRequest, action: Action, scannedText: String, legacyIDToken: String, configId: String, url: URL, folder: URL, activation: DeviceActivation
 ) async throws {
+
     let passkeys = SoftwarePasskeyAuthenticator()          // in an app: PlatformPasskeyAuthenticator { window }
     await keyway.flow.startPasskeySignIn()
     if let options = keyway.flow.currentPrompt?.prompt.passkeyAuthenticate?.options {

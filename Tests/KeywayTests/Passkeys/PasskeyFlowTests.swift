@@ -1,5 +1,6 @@
 import Foundation
 import Keyway
+import KeywaySoftwarePasskeys
 import KeywayCBOR
 import KeywayJOSE
 import KeywayProtocol

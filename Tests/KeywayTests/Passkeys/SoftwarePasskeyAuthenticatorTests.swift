@@ -5,6 +5,7 @@ import KeywayJOSE
 import Testing
 
 @testable import Keyway
+@testable import KeywaySoftwarePasskeys
 import KeywayProtocol
 
 @Suite("The software passkey authenticator")

@@ -1,5 +1,6 @@
 import Foundation
 @testable import Keyway
+import KeywaySoftwarePasskeys
 import KeywayCBOR
 import KeywayJOSE
 import KeywayProtocol

@@ -1,4 +1,5 @@
 import Foundation
+import Keyway
 
 extension SoftwarePasskeyAuthenticator {
     /// How a ``SoftwarePasskeyAuthenticator`` behaves: the origin its client data names, the

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import Keyway
 import KeywayCBOR
 import KeywayJOSE
 import KeywayProtocol

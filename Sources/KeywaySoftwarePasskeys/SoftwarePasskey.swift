@@ -1,4 +1,5 @@
 import Foundation
+import Keyway
 
 /// A passkey a ``SoftwarePasskeyAuthenticator`` holds, without its private key.
 public struct SoftwarePasskey: Sendable, Equatable, Identifiable {

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import Keyway
 import KeywayCBOR
 
 /// The flags byte of WebAuthn authenticator data (WebAuthn Level 3 §6.1).
