@@ -164,7 +164,7 @@ public actor SoftwarePasskeyAuthenticator: PasskeyAuthenticator {
     public func getAssertion(_ options: PublicKeyCredentialRequestOptions) async throws(PasskeyError)
         -> PasskeyAssertionResponse
     {
-        let rpId = options.rpId
+        let rpId = options.rpID
         guard !rpId.isEmpty else { throw .invalidOptions("The relying-party ID is empty.") }
         let challenge = try PasskeyWire.challenge(options)
         let allowed = Set(try PasskeyWire.credentialIDs(options.allowCredentials).map { Base64URL.encode($0) })

@@ -13,7 +13,7 @@
             if case .completed = update, update == shownUpdate { return }
             var next = Screen.make(
                 update: update, prompt: keyway.flow.currentPrompt, language: language, screens: screens)
-            let stepID = keyway.flow.currentPrompt.map { "\($0.context.step.flowId)/\($0.context.meta.traceId)" }
+            let stepID = keyway.flow.currentPrompt.map { "\($0.context.step.flowID)/\($0.context.meta.traceID)" }
             if case .prompt = update, stepID != shownStep {
                 // A new step: its inputs start empty (or with their pre-filled values).
                 values = [:]

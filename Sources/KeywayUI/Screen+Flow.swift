@@ -38,7 +38,7 @@ extension Screen {
             let error = FlowError(code: code, action: action, message: message, problem: details)
             let banner = Banner(
                 code: code, message: message, action: action, recovery: Banner.Recovery(error.recovery),
-                suggestion: error.recoverySuggestion, traceID: meta?.traceId ?? details?.traceId, problem: details)
+                suggestion: error.recoverySuggestion, traceID: meta?.traceID ?? details?.traceID, problem: details)
             guard let prompt, error.recovery != .startOver, action != .abort else {
                 if error.recovery == .retry {
                     // Before any step (the identifier refused, the network down): the app's own

@@ -13,7 +13,7 @@ struct WireModelTests {
 
     @Test func enterCodeStep() throws {
         let step = Step(
-            flowId: "flw_1",
+            flowID: "flw_1",
             payload: .enterCode(
                 EnterCodePayload(
                     destination: "a•••@example.com", codeLength: 6, expiresAt: date, resendAt: date, channel: .email,
@@ -28,15 +28,15 @@ struct WireModelTests {
             links: [Link(rel: "self", href: "/v1/flows/flw_1")],
             messages: [Message(level: "info", code: "codeSent", text: "Sent.")],
             risk: Risk(level: "medium", message: "New device", reasons: ["newDevice"]), flowExpiresAt: date,
-            flowToken: Sensitive("kft_x"), meta: Meta(traceId: "t1"))
+            flowToken: Sensitive("kft_x"), meta: Meta(traceID: "t1"))
         #expect(try roundTrip(step) == step)
     }
 
     @Test func completedStep() throws {
         let step = Step(
-            flowId: "flw_1",
+            flowID: "flw_1",
             payload: .completed(CompletedPayload(authCode: Sensitive("kac_1"), expiresAt: date, session: "ses_1")),
-            meta: Meta(traceId: "t2"))
+            meta: Meta(traceID: "t2"))
         #expect(try roundTrip(step) == step)
     }
 
@@ -105,7 +105,7 @@ struct WireModelTests {
         let problem = Problem(
             code: .invalidCode, status: 400, title: "Wrong code", detail: "Try again.", action: .retryInput,
             retryable: false, retryAt: date, retryAfterSeconds: 30, attemptsRemaining: 3,
-            invalidFields: [InvalidField(name: "code", reason: "Bad")], traceId: "t")
+            invalidFields: [InvalidField(name: "code", reason: "Bad")], traceID: "t")
         #expect(try roundTrip(problem) == problem)
         let data = try WireCoding.makeEncoder().encode(problem)
         let object = try JSONSerialization.jsonObject(with: data) as! [String: Any]

@@ -296,7 +296,7 @@ struct ScreenTests {
             code: .invalidCode, status: 400, title: "Wrong code", detail: "That code is not right.", action: .retryInput,
             attemptsRemaining: 4, invalidFields: [InvalidField(name: "code", reason: "That code is not right.")])
         let retry = Screen.make(
-            update: .error(code: .invalidCode, action: .retryInput, message: wrong.detail, retryable: false, details: wrong, meta: Meta(traceId: "trace-9")),
+            update: .error(code: .invalidCode, action: .retryInput, message: wrong.detail, retryable: false, details: wrong, meta: Meta(traceID: "trace-9")),
             prompt: (context, prompt))
         #expect(retry.kind == .step(.enterCode))
         #expect(retry.inputs.first?.error == "That code is not right.")

@@ -144,7 +144,7 @@ struct PasswordFloodCommand: AsyncParsableCommand {
     private func signUp(_ connection: BenchConnection, client: SignInClient, email: String) async throws {
         let body = #"{"flowType":"signup","identifier":"\#(email)","codeChallenge":"\#(client.challenge)","codeChallengeMethod":"S256"}"#
         let started = try await connection.send(
-            .POST, "/v1/flows", headers: [("Content-Type", "application/json"), (ProtocolHeader.configId, configId)],
+            .POST, "/v1/flows", headers: [("Content-Type", "application/json"), (ProtocolHeader.configID, configId)],
             body: ByteBuffer(string: body))
         guard started.status == 201 else { throw BenchFailure("sign-up: HTTP \(started.status)") }
         struct Started: Decodable {
@@ -163,7 +163,7 @@ struct PasswordFloodCommand: AsyncParsableCommand {
     }
 
     private func headers(flowToken: String) -> [(String, String)] {
-        [("Content-Type", "application/json"), (ProtocolHeader.configId, configId), (ProtocolHeader.flowToken, flowToken)]
+        [("Content-Type", "application/json"), (ProtocolHeader.configID, configId), (ProtocolHeader.flowToken, flowToken)]
     }
 
     private func choosePassword(_ connection: BenchConnection, flow: SignInClient.Flow) async throws {

@@ -46,7 +46,7 @@ actor AppAttestAgent {
         do {
             let assertion = try await options.provider.generateAssertion(
                 keyID, clientDataHash: Data(SHA256.hash(data: clientData)))
-            return AppAttestEvidence(keyId: keyID, assertion: Base64URL.encode(assertion))
+            return AppAttestEvidence(keyID: keyID, assertion: Base64URL.encode(assertion))
         } catch {
             // The service no longer knows the key (a restore to another device): register anew next time.
             logger.log(.notice, .crypto, "App Attest assertion failed; the key is forgotten: \(error)")
@@ -78,7 +78,7 @@ actor AppAttestAgent {
             let attestation = try await options.provider.attestKey(
                 newKey, clientDataHash: Data(SHA256.hash(data: Data(challenge.challenge.utf8))))
             let request = AppAttestKeyRequest(
-                keyId: newKey, attestation: Base64URL.encode(attestation), challenge: challenge.challenge)
+                keyID: newKey, attestation: Base64URL.encode(attestation), challenge: challenge.challenge)
             let _: AppAttestKeyResponse = try await post(
                 "/v1/app-attest/keys", body: try WireCoding.makeEncoder().encode(request))
             try await options.storage.write(key: storageKey, data: Data(newKey.utf8))
@@ -93,7 +93,7 @@ actor AppAttestAgent {
     }
 
     private func post<Answer: Decodable>(_ path: String, body: Data?) async throws -> Answer {
-        var headers = [ProtocolHeader.configId: configId, "Accept": "application/json"]
+        var headers = [ProtocolHeader.configID: configId, "Accept": "application/json"]
         if body != nil { headers["Content-Type"] = "application/json" }
         let response = try await transport.send(
             TransportRequest(method: "POST", url: server.appending(path: path), headers: headers, body: body ?? Data()))

@@ -65,7 +65,7 @@ struct DeviceTrustAgent: Sendable {
 
     /// What to tell the server when a flow starts.
     func hint(for identifier: String) async -> DeviceHint {
-        DeviceHint(deviceId: await trustedDevice(for: identifier)?.record.deviceId, canEnrol: true)
+        DeviceHint(deviceID: await trustedDevice(for: identifier)?.record.deviceId, canEnrol: true)
     }
 
     /// Forgets the device record and key of `identifier`.
@@ -93,7 +93,7 @@ struct DeviceTrustAgent: Sendable {
         let jwk = ECJWK.publicJWK(for: key.publicKey)
         guard let thumbprint = jwk.kid,
             let data = DeviceSigningInput.enrolment(
-                challenge: payload.challenge, flowId: flowId, configId: configId, audience: audience,
+                challenge: payload.challenge, flowID: flowId, configID: configId, audience: audience,
                 keyThumbprint: thumbprint
             ).data,
             let signature = try? key.signature(for: data)
@@ -120,10 +120,10 @@ struct DeviceTrustAgent: Sendable {
     /// The signature of a `deviceChallenge`, or `nil` when this device cannot answer it.
     func proof(for identifier: String, payload: DeviceChallengePayload, flowId: String) async -> String? {
         guard payload.audience == audience, let (record, key) = await trustedDevice(for: identifier),
-            record.deviceId == payload.deviceId,
+            record.deviceId == payload.deviceID,
             let data = DeviceSigningInput.challenge(
-                challenge: payload.challenge, flowId: flowId, configId: configId, audience: audience,
-                deviceId: record.deviceId
+                challenge: payload.challenge, flowID: flowId, configID: configId, audience: audience,
+                deviceID: record.deviceId
             ).data,
             let signature = try? key.signature(for: data)
         else { return nil }

@@ -42,7 +42,7 @@ extension KeywayClient {
         let agent = try requireDeviceAgent()
         let time = Int64(options.clock.now().timeIntervalSince1970)
         let (deviceId, signature) = try await agent.sign(identifier: identifier) { deviceId in
-            .listApprovals(deviceId: deviceId, configId: configID, audience: agent.audience, time: time)
+            .listApprovals(deviceID: deviceId, configID: configID, audience: agent.audience, time: time)
         }
         var components = URLComponents(
             url: server.appending(path: "/v1/devices/\(deviceId)/approvals"), resolvingAgainstBaseURL: false)
@@ -68,7 +68,7 @@ extension KeywayClient {
     ///   not trusted for `identifier`; ``KeywayError/networkFailure(_:)``.
     public func decide(_ request: ApprovalRequest, _ decision: ApprovalDecision, for identifier: String) async throws {
         try await decide(
-            approvalId: request.id, flowId: request.flowId, configId: request.configId, decision: decision,
+            approvalId: request.id, flowId: request.flowID, configId: request.configID, decision: decision,
             qrSecret: nil, identifier: identifier)
     }
 
@@ -89,7 +89,7 @@ extension KeywayClient {
             throw KeywayError.invalidConfiguration("This approval code is for another server (\(data.server)).")
         }
         try await decide(
-            approvalId: data.approvalId, flowId: data.flowId, configId: data.configId, decision: .approve,
+            approvalId: data.approvalID, flowId: data.flowID, configId: data.configID, decision: .approve,
             qrSecret: data.secret, identifier: identifier)
     }
 
@@ -103,11 +103,11 @@ extension KeywayClient {
         let agent = try requireDeviceAgent()
         let (deviceId, signature) = try await agent.sign(identifier: identifier) { deviceId in
             .approval(
-                approvalId: approvalId, flowId: flowId, configId: configId, audience: agent.audience,
-                deviceId: deviceId, decision: decision)
+                approvalID: approvalId, flowID: flowId, configID: configId, audience: agent.audience,
+                deviceID: deviceId, decision: decision)
         }
         let body = ApprovalDecisionRequest(
-            deviceId: deviceId, decision: decision, signature: signature, qrSecret: qrSecret.map { Sensitive($0) })
+            deviceID: deviceId, decision: decision, signature: signature, qrSecret: qrSecret.map { Sensitive($0) })
         _ = try await deviceRequest(
             "POST", url: server.appending(path: "/v1/approvals/\(approvalId)"),
             body: try WireCoding.makeEncoder().encode(body))
@@ -129,7 +129,7 @@ extension KeywayClient {
         _ method: String, url: URL, headers extra: [String: String] = [:], body: Data? = nil
     ) async throws -> TransportResponse {
         var headers = extra
-        headers[ProtocolHeader.configId] = configID
+        headers[ProtocolHeader.configID] = configID
         headers["Accept"] = "application/json, \(Problem.mediaType)"
         if body != nil { headers["Content-Type"] = "application/json" }
         let response = try await tokenClient.send(TransportRequest(method: method, url: url, headers: headers, body: body))

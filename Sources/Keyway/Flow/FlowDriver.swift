@@ -347,10 +347,10 @@ actor FlowDriver {
     private func apply(_ outcome: ProtocolClient.Outcome) async {
         switch outcome {
         case .step(let newStep):
-            logger.log(.info, .flow, "step \(newStep.kind.rawValue)", ["flow": .plain(newStep.flowId)])
+            logger.log(.info, .flow, "step \(newStep.kind.rawValue)", ["flow": .plain(newStep.flowID)])
             if let token = newStep.flowToken?.revealed {
                 flowToken = token
-                flowId = newStep.flowId
+                flowId = newStep.flowID
                 await saveFlow(expiresAt: newStep.flowExpiresAt)
             }
             if newStep.kind == .completed, let payload = newStep.completed {
@@ -379,11 +379,11 @@ actor FlowDriver {
                         completion?.tokens = saved
                     } catch {
                         guard generation == self.generation else { return }
-                        await failSaving(because: error, flowId: newStep.flowId, meta: newStep.meta)
+                        await failSaving(because: error, flowId: newStep.flowID, meta: newStep.meta)
                         return
                     }
                 }
-                var data = ["flowId": newStep.flowId, "session": payload.session]
+                var data = ["flowId": newStep.flowID, "session": payload.session]
                 if let flowType { data["flowType"] = flowType.rawValue }
                 if let newUser = payload.newUser {
                     data["userType"] = (newUser ? KeywayEvent.UserType.new : .existing).rawValue
@@ -391,7 +391,7 @@ actor FlowDriver {
                 await clear()
                 events.emit(.signInCompleted, data)
                 if let merge = payload.guestMerged {
-                    events.emit(.guestMerged, ["guestUserId": merge.guestUserId, "userId": merge.userId])
+                    events.emit(.guestMerged, ["guestUserId": merge.guestUserID, "userId": merge.userID])
                 }
                 broadcaster.emit(
                     .completed(
@@ -412,7 +412,7 @@ actor FlowDriver {
         case .problem(let problem):
             logger.log(
                 .notice, .flow, "problem \(problem.code.rawValue)",
-                ["action": .plain(problem.action.rawValue), "traceId": .plain(problem.traceId ?? "-")])
+                ["action": .plain(problem.action.rawValue), "traceId": .plain(problem.traceID ?? "-")])
             if await showMethodChoice(after: problem) { return }
             if problem.action == .restartFlow || problem.action == .abort {
                 var data = ["code": problem.code.rawValue, "action": problem.action.rawValue]
@@ -423,7 +423,7 @@ actor FlowDriver {
             broadcaster.emit(
                 .error(
                     code: problem.code, action: problem.action, message: problem.detail, retryable: problem.retryable,
-                    details: problem, meta: problem.traceId.map(Meta.init)),
+                    details: problem, meta: problem.traceID.map(Meta.init)),
                 endingFlow: problem.action == .restartFlow || problem.action == .abort)
         }
     }
@@ -434,7 +434,7 @@ actor FlowDriver {
     private func applyRefusal(_ problem: Problem, readingStepAgain: Bool) async {
         logger.log(
             .notice, .flow, "problem \(problem.code.rawValue)",
-            ["action": .plain(problem.action.rawValue), "traceId": .plain(problem.traceId ?? "-")])
+            ["action": .plain(problem.action.rawValue), "traceId": .plain(problem.traceID ?? "-")])
         var prompt: (context: PromptContext, prompt: Prompt)?
         if readingStepAgain, let current = step, let selfLink = current.link(rel: "self") {
             let mine = generation
@@ -452,7 +452,7 @@ actor FlowDriver {
         broadcaster.emit(
             .error(
                 code: problem.code, action: problem.action, message: problem.detail, retryable: problem.retryable,
-                details: problem, meta: problem.traceId.map(Meta.init)),
+                details: problem, meta: problem.traceID.map(Meta.init)),
             replacingPrompt: prompt)
     }
 
@@ -691,14 +691,14 @@ actor FlowDriver {
                 if step.kind == .deviceEnroll, let payload = step.deviceEnroll,
                     let action = step.action(named: "enrollDevice"),
                     let (request, fallback) = await deviceAgent.enrolment(
-                        for: identifier, payload: payload, flowId: step.flowId)
+                        for: identifier, payload: payload, flowId: step.flowID)
                 {
                     if let fallback { events.emit(.deviceKeyFallback, ["reason": fallback]) }
                     enrolmentSent = true
                     outcome = try await client.perform(action: action, body: request, flowToken: token)
                 } else if step.kind == .deviceChallenge, let payload = step.deviceChallenge,
                     let action = step.action(named: "proveDevice"),
-                    let signature = await deviceAgent.proof(for: identifier, payload: payload, flowId: step.flowId)
+                    let signature = await deviceAgent.proof(for: identifier, payload: payload, flowId: step.flowID)
                 {
                     outcome = try await client.perform(
                         action: action, body: DeviceSignatureRequest(signature: signature), flowToken: token)
@@ -733,7 +733,7 @@ actor FlowDriver {
     private func settleEnrolment(_ payload: CompletedPayload) async {
         guard enrolmentSent, let deviceAgent, let identifier else { return }
         enrolmentSent = false
-        if let deviceId = payload.trustedDeviceId {
+        if let deviceId = payload.trustedDeviceID {
             await deviceAgent.remember(deviceId, for: identifier)
             events.emit(.deviceTrusted, ["deviceId": deviceId])
         } else {

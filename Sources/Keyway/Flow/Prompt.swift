@@ -93,7 +93,7 @@ public struct Prompt: Sendable, Equatable {
                 self = .unrecognized(kind: step.kind)
                 return
             }
-            self = .form(formID: payload.formId, title: payload.title, fields: submit.fields)
+            self = .form(formID: payload.formID, title: payload.title, fields: submit.fields)
         case .manageAccount(let payload):
             self = .manageAccount(
                 methods: payload.methods, operations: step.actions.filter { $0.name != FlowAction.cancel.name })

@@ -85,7 +85,7 @@ struct ProtocolClient: Sendable {
     ) async throws -> Outcome {
         var headers = extraHeaders
         headers.merge([
-            ProtocolHeader.configId: configId,
+            ProtocolHeader.configID: configId,
             ProtocolHeader.protocolVersion: ProtocolVersion.current,
             ProtocolHeader.client: Self.clientIdentification,
             "Accept": "application/json, \(Problem.mediaType)",

@@ -76,7 +76,7 @@ actor TokenClient {
         let url = server.appending(path: "/v1/guests")
         var headers = [
             "Content-Type": "application/json", "Accept": "application/json, \(Problem.mediaType)",
-            ProtocolHeader.configId: configId,
+            ProtocolHeader.configID: configId,
         ]
         if let key = options.dpopKey { headers["DPoP"] = try proof(key: key, method: "POST", url: url, accessToken: nil) }
         let response = try await send(TransportRequest(method: "POST", url: url, headers: headers, body: Data("{}".utf8)))
@@ -162,7 +162,7 @@ actor TokenClient {
             let proof = try proof(key: key, method: "POST", url: url, accessToken: nil)
             headers["DPoP"] = proof
             if attest, let appAttest, let evidence = await appAttest.evidence(for: Data(proof.utf8)) {
-                headers[ProtocolHeader.appAttestKey] = evidence.keyId
+                headers[ProtocolHeader.appAttestKey] = evidence.keyID
                 headers[ProtocolHeader.appAttestAssertion] = evidence.assertion
             }
         }

@@ -22,7 +22,7 @@ public struct AppAttestChallenge: Codable, Sendable, Equatable {
 /// Body of `POST /v1/app-attest/keys`: registers an attested App Attest key of this app instance.
 public struct AppAttestKeyRequest: Codable, Sendable, Equatable {
     /// The key ID `generateKey()` returned (base64 of the SHA-256 hash of the public key).
-    public var keyId: String
+    public var keyID: String
     /// The attestation object `attestKey(_:clientDataHash:)` returned, base64url.
     public var attestation: String
     /// The challenge of ``AppAttestChallenge`` the attestation was made for.
@@ -31,31 +31,39 @@ public struct AppAttestKeyRequest: Codable, Sendable, Equatable {
     /// Creates a key registration body with the given values.
     ///
     /// - Parameters:
-    ///   - keyId: The key ID `generateKey()` returned.
+    ///   - keyID: The key ID `generateKey()` returned.
     ///   - attestation: The attestation object, base64url.
     ///   - challenge: The challenge the attestation was made for.
-    public init(keyId: String, attestation: String, challenge: String) {
-        self.keyId = keyId
+    public init(keyID: String, attestation: String, challenge: String) {
+        self.keyID = keyID
         self.attestation = attestation
         self.challenge = challenge
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case keyID = "keyId", attestation, challenge
     }
 }
 
 /// Answer of `POST /v1/app-attest/keys`.
 public struct AppAttestKeyResponse: Codable, Sendable, Equatable {
     /// The registered key's ID, as sent.
-    public var keyId: String
+    public var keyID: String
     /// `production` or `development`.
     public var environment: String
 
     /// Creates a key registration answer with the given values.
     ///
     /// - Parameters:
-    ///   - keyId: The registered key's ID.
+    ///   - keyID: The registered key's ID.
     ///   - environment: `production` or `development`.
-    public init(keyId: String, environment: String) {
-        self.keyId = keyId
+    public init(keyID: String, environment: String) {
+        self.keyID = keyID
         self.environment = environment
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case keyID = "keyId", environment
     }
 }
 
@@ -63,7 +71,7 @@ public struct AppAttestKeyResponse: Codable, Sendable, Equatable {
 /// request comes from a genuine instance of the app.
 public struct AppAttestEvidence: Codable, Sendable, Equatable {
     /// The registered key's ID.
-    public var keyId: String
+    public var keyID: String
     /// The assertion `generateAssertion(_:clientDataHash:)` returned, base64url; its
     /// `clientDataHash` is the SHA-256 hash of the client data the request defines.
     public var assertion: String
@@ -71,10 +79,14 @@ public struct AppAttestEvidence: Codable, Sendable, Equatable {
     /// Creates App Attest evidence with the given values.
     ///
     /// - Parameters:
-    ///   - keyId: The registered key's ID.
+    ///   - keyID: The registered key's ID.
     ///   - assertion: The assertion, base64url.
-    public init(keyId: String, assertion: String) {
-        self.keyId = keyId
+    public init(keyID: String, assertion: String) {
+        self.keyID = keyID
         self.assertion = assertion
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case keyID = "keyId", assertion
     }
 }

@@ -20,11 +20,11 @@ public struct ApprovalRequest: Codable, Sendable, Equatable {
     /// The request's ID.
     public var id: String
     /// The flow it lets through (bound into the decision's signature).
-    public var flowId: String
+    public var flowID: String
     /// The application the sign-in is for.
     public var applicationName: String
     /// The config ID of that application.
-    public var configId: String
+    public var configID: String
     /// Where the request comes from, coarsely (`203.0.113.x`), when known.
     public var location: String?
     /// The requesting client's `User-Agent`, when known.
@@ -40,27 +40,31 @@ public struct ApprovalRequest: Codable, Sendable, Equatable {
     ///
     /// - Parameters:
     ///   - id: The request's ID.
-    ///   - flowId: The flow it lets through.
+    ///   - flowID: The flow it lets through.
     ///   - applicationName: The application the sign-in is for.
-    ///   - configId: The config ID of that application.
+    ///   - configID: The config ID of that application.
     ///   - location: Where the request comes from, coarsely, when known.
     ///   - userAgent: The requesting client's `User-Agent`, when known.
     ///   - matchingNumber: The number the requesting device shows.
     ///   - createdAt: When the sign-in asked for approval.
     ///   - expiresAt: When the request expires unanswered.
     public init(
-        id: String, flowId: String, applicationName: String, configId: String, location: String?, userAgent: String?,
+        id: String, flowID: String, applicationName: String, configID: String, location: String?, userAgent: String?,
         matchingNumber: String, createdAt: Date, expiresAt: Date
     ) {
         self.id = id
-        self.flowId = flowId
+        self.flowID = flowID
         self.applicationName = applicationName
-        self.configId = configId
+        self.configID = configID
         self.location = location
         self.userAgent = userAgent
         self.matchingNumber = matchingNumber
         self.createdAt = createdAt
         self.expiresAt = expiresAt
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case id, flowID = "flowId", applicationName, configID = "configId", location, userAgent, matchingNumber, createdAt, expiresAt
     }
 }
 
@@ -80,7 +84,7 @@ public struct ApprovalRequestList: Codable, Sendable, Equatable {
 /// Body of `POST /v1/approvals/{approvalId}`: a trusted device approves or denies.
 public struct ApprovalDecisionRequest: Codable, Sendable, Equatable {
     /// The deciding trusted device.
-    public var deviceId: String
+    public var deviceID: String
     /// Whether the device approves or denies.
     public var decision: ApprovalDecision
     /// ES256 signature (raw `r‖s`, base64url) of the approval input.
@@ -91,15 +95,19 @@ public struct ApprovalDecisionRequest: Codable, Sendable, Equatable {
     /// Creates a decision body with the given values.
     ///
     /// - Parameters:
-    ///   - deviceId: The deciding trusted device.
+    ///   - deviceID: The deciding trusted device.
     ///   - decision: Whether the device approves or denies.
     ///   - signature: ES256 signature (raw `r‖s`, base64url) of the approval input.
     ///   - qrSecret: The secret from scanned QR data, for a QR approval; `nil` otherwise.
-    public init(deviceId: String, decision: ApprovalDecision, signature: String, qrSecret: Sensitive<String>? = nil) {
-        self.deviceId = deviceId
+    public init(deviceID: String, decision: ApprovalDecision, signature: String, qrSecret: Sensitive<String>? = nil) {
+        self.deviceID = deviceID
         self.decision = decision
         self.signature = signature
         self.qrSecret = qrSecret
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case deviceID = "deviceId", decision, signature, qrSecret
     }
 }
 
@@ -112,11 +120,11 @@ public struct ApprovalQRData: Sendable, Equatable {
     /// The server's issuer URL.
     public var server: String
     /// The config ID of the requesting application.
-    public var configId: String
+    public var configID: String
     /// The approval request's ID.
-    public var approvalId: String
+    public var approvalID: String
     /// The flow the request lets through (its approval signature binds it).
-    public var flowId: String
+    public var flowID: String
     /// The single-use secret that proves the QR code was seen.
     public var secret: String
 
@@ -124,15 +132,15 @@ public struct ApprovalQRData: Sendable, Equatable {
     ///
     /// - Parameters:
     ///   - server: The server's issuer URL.
-    ///   - configId: The config ID of the requesting application.
-    ///   - approvalId: The approval request's ID.
-    ///   - flowId: The flow the request lets through.
+    ///   - configID: The config ID of the requesting application.
+    ///   - approvalID: The approval request's ID.
+    ///   - flowID: The flow the request lets through.
     ///   - secret: The request's single-use secret.
-    public init(server: String, configId: String, approvalId: String, flowId: String, secret: String) {
+    public init(server: String, configID: String, approvalID: String, flowID: String, secret: String) {
         self.server = server
-        self.configId = configId
-        self.approvalId = approvalId
-        self.flowId = flowId
+        self.configID = configID
+        self.approvalID = approvalID
+        self.flowID = flowID
         self.secret = secret
     }
 
@@ -151,18 +159,18 @@ public struct ApprovalQRData: Sendable, Equatable {
             guard let value = item.value, !value.isEmpty, values[item.name] == nil else { return nil }
             values[item.name] = value
         }
-        guard let server = values["server"], let configId = values["config"], let approvalId = values["request"],
-            let flowId = values["flow"], let secret = values["secret"]
+        guard let server = values["server"], let configID = values["config"], let approvalID = values["request"],
+            let flowID = values["flow"], let secret = values["secret"]
         else { return nil }
-        self.init(server: server, configId: configId, approvalId: approvalId, flowId: flowId, secret: secret)
+        self.init(server: server, configID: configID, approvalID: approvalID, flowID: flowID, secret: secret)
     }
 
     /// The text a QR code carries.
     public var text: String {
         var components = URLComponents()
         components.queryItems = [
-            URLQueryItem(name: "server", value: server), URLQueryItem(name: "config", value: configId),
-            URLQueryItem(name: "request", value: approvalId), URLQueryItem(name: "flow", value: flowId),
+            URLQueryItem(name: "server", value: server), URLQueryItem(name: "config", value: configID),
+            URLQueryItem(name: "request", value: approvalID), URLQueryItem(name: "flow", value: flowID),
             URLQueryItem(name: "secret", value: secret),
         ]
         return Self.prefix + (components.percentEncodedQuery ?? "")

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Payload of a `deviceEnroll` step. The SDK answers it by itself: it creates a device key,
-/// signs ``DeviceSigningInput/enrolment(challenge:flowId:configId:audience:keyThumbprint:)`` and
+/// signs ``DeviceSigningInput/enrolment(challenge:flowID:configID:audience:keyThumbprint:)`` and
 /// sends ``EnrollDeviceRequest``, or `skip`s when it cannot keep a key.
 public struct DeviceEnrollPayload: Codable, Sendable, Equatable {
     /// A fresh, single-use challenge (base64url).
@@ -21,7 +21,7 @@ public struct DeviceEnrollPayload: Codable, Sendable, Equatable {
 }
 
 /// Payload of a `deviceChallenge` step. The SDK answers it by itself with a signature of
-/// ``DeviceSigningInput/challenge(challenge:flowId:configId:audience:deviceId:)`` by the
+/// ``DeviceSigningInput/challenge(challenge:flowID:configID:audience:deviceID:)`` by the
 /// device's key (``DeviceSignatureRequest``), or `skip`s when the key is gone.
 public struct DeviceChallengePayload: Codable, Sendable, Equatable {
     /// A fresh, single-use challenge (base64url).
@@ -29,18 +29,22 @@ public struct DeviceChallengePayload: Codable, Sendable, Equatable {
     /// The server's issuer URL, which the signature binds.
     public var audience: String
     /// The device being proven.
-    public var deviceId: String
+    public var deviceID: String
 
     /// Creates a device challenge payload with the given values.
     ///
     /// - Parameters:
     ///   - challenge: A fresh, single-use challenge (base64url).
     ///   - audience: The server's issuer URL.
-    ///   - deviceId: The device being proven.
-    public init(challenge: String, audience: String, deviceId: String) {
+    ///   - deviceID: The device being proven.
+    public init(challenge: String, audience: String, deviceID: String) {
         self.challenge = challenge
         self.audience = audience
-        self.deviceId = deviceId
+        self.deviceID = deviceID
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case challenge, audience, deviceID = "deviceId"
     }
 }
 

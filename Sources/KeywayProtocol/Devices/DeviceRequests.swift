@@ -1,7 +1,7 @@
 /// What a client tells the server about device trust when it starts a flow.
 public struct DeviceHint: Codable, Sendable, Equatable {
     /// The trusted device this client holds a key for, for this user, app and project.
-    public var deviceId: String?
+    public var deviceID: String?
     /// Whether the client can keep a device key (and so answer `deviceEnroll`). The server only
     /// issues device steps to clients that say so.
     public var canEnrol: Bool
@@ -9,11 +9,15 @@ public struct DeviceHint: Codable, Sendable, Equatable {
     /// Creates a device hint with the given values.
     ///
     /// - Parameters:
-    ///   - deviceId: The trusted device this client holds a key for, if any.
+    ///   - deviceID: The trusted device this client holds a key for, if any.
     ///   - canEnrol: Whether the client can keep a device key.
-    public init(deviceId: String? = nil, canEnrol: Bool) {
-        self.deviceId = deviceId
+    public init(deviceID: String? = nil, canEnrol: Bool) {
+        self.deviceID = deviceID
         self.canEnrol = canEnrol
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case deviceID = "deviceId", canEnrol
     }
 }
 
@@ -27,7 +31,7 @@ public struct EnrollDeviceRequest: Codable, Sendable, Equatable {
     public var name: String
     /// Whether the key is kept in hardware it cannot leave (Secure Enclave).
     public var hardwareBacked: Bool
-    /// An App Attest assertion over the enrolment input (``DeviceSigningInput/enrolment(challenge:flowId:configId:audience:keyThumbprint:)``),
+    /// An App Attest assertion over the enrolment input (``DeviceSigningInput/enrolment(challenge:flowID:configID:audience:keyThumbprint:)``),
     /// when the app instance can attest itself.
     public var appAttest: AppAttestEvidence?
 

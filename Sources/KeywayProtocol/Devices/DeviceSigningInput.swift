@@ -37,62 +37,62 @@ public struct DeviceSigningInput: Sendable, Equatable {
     ///
     /// - Parameters:
     ///   - challenge: The step's challenge (``DeviceEnrollPayload/challenge``).
-    ///   - flowId: The flow's ID.
-    ///   - configId: The application's config ID.
+    ///   - flowID: The flow's ID.
+    ///   - configID: The application's config ID.
     ///   - audience: The server's issuer URL (``DeviceEnrollPayload/audience``).
     ///   - keyThumbprint: The RFC 7638 thumbprint of the new device key's public JWK.
     /// - Returns: The input of purpose ``Purpose/enrol``.
     public static func enrolment(
-        challenge: String, flowId: String, configId: String, audience: String, keyThumbprint: String
+        challenge: String, flowID: String, configID: String, audience: String, keyThumbprint: String
     ) -> DeviceSigningInput {
-        DeviceSigningInput(purpose: .enrol, values: [challenge, flowId, configId, audience, keyThumbprint])
+        DeviceSigningInput(purpose: .enrol, values: [challenge, flowID, configID, audience, keyThumbprint])
     }
 
     /// The input of a `deviceChallenge` step's signature.
     ///
     /// - Parameters:
     ///   - challenge: The step's challenge (``DeviceChallengePayload/challenge``).
-    ///   - flowId: The flow's ID.
-    ///   - configId: The application's config ID.
+    ///   - flowID: The flow's ID.
+    ///   - configID: The application's config ID.
     ///   - audience: The server's issuer URL (``DeviceChallengePayload/audience``).
-    ///   - deviceId: The trusted device being proven.
+    ///   - deviceID: The trusted device being proven.
     /// - Returns: The input of purpose ``Purpose/challenge``.
     public static func challenge(
-        challenge: String, flowId: String, configId: String, audience: String, deviceId: String
+        challenge: String, flowID: String, configID: String, audience: String, deviceID: String
     ) -> DeviceSigningInput {
-        DeviceSigningInput(purpose: .challenge, values: [challenge, flowId, configId, audience, deviceId])
+        DeviceSigningInput(purpose: .challenge, values: [challenge, flowID, configID, audience, deviceID])
     }
 
     /// The input of an approval decision's signature.
     ///
     /// - Parameters:
-    ///   - approvalId: The approval request's ID.
-    ///   - flowId: The flow the request lets through.
-    ///   - configId: The config ID of the requesting application.
+    ///   - approvalID: The approval request's ID.
+    ///   - flowID: The flow the request lets through.
+    ///   - configID: The config ID of the requesting application.
     ///   - audience: The server's issuer URL.
-    ///   - deviceId: The deciding trusted device.
+    ///   - deviceID: The deciding trusted device.
     ///   - decision: The decision being signed.
     /// - Returns: The input of purpose ``Purpose/approval``.
     public static func approval(
-        approvalId: String, flowId: String, configId: String, audience: String, deviceId: String,
+        approvalID: String, flowID: String, configID: String, audience: String, deviceID: String,
         decision: ApprovalDecision
     ) -> DeviceSigningInput {
         DeviceSigningInput(
-            purpose: .approval, values: [approvalId, flowId, configId, audience, deviceId, decision.rawValue])
+            purpose: .approval, values: [approvalID, flowID, configID, audience, deviceID, decision.rawValue])
     }
 
     /// The input of the signature that lists a device's pending approval requests.
     ///
     /// - Parameters:
-    ///   - deviceId: The trusted device whose requests are read.
-    ///   - configId: The application's config ID.
+    ///   - deviceID: The trusted device whose requests are read.
+    ///   - configID: The application's config ID.
     ///   - audience: The server's issuer URL.
     ///   - time: The time of signing, in Unix seconds (also sent in ``ProtocolHeader/deviceTime``).
     /// - Returns: The input of purpose ``Purpose/listApprovals``.
-    public static func listApprovals(deviceId: String, configId: String, audience: String, time: Int64)
+    public static func listApprovals(deviceID: String, configID: String, audience: String, time: Int64)
         -> DeviceSigningInput
     {
-        DeviceSigningInput(purpose: .listApprovals, values: [deviceId, configId, audience, String(time)])
+        DeviceSigningInput(purpose: .listApprovals, values: [deviceID, configID, audience, String(time)])
     }
 
     /// The canonical text, or `nil` when a value is empty or holds a line break (such an input is

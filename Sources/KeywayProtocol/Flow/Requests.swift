@@ -122,13 +122,17 @@ public struct SubmitLinkRequest: Codable, Sendable, Equatable {
 /// Body of the `selectMethod` action.
 public struct SelectMethodRequest: Codable, Sendable, Equatable {
     /// The ``MethodOption/id`` of the chosen method.
-    public var methodId: String
+    public var methodID: String
 
     /// Creates a method choice body.
     ///
-    /// - Parameter methodId: The ``MethodOption/id`` of the chosen method.
-    public init(methodId: String) {
-        self.methodId = methodId
+    /// - Parameter methodID: The ``MethodOption/id`` of the chosen method.
+    public init(methodID: String) {
+        self.methodID = methodID
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case methodID = "methodId"
     }
 }
 

@@ -7,7 +7,7 @@ import Foundation
 /// step cannot carry two payloads or a payload of another kind.
 public struct Step: Sendable, Equatable {
     /// The flow this step belongs to.
-    public var flowId: String
+    public var flowID: String
     /// What the step asks for, with its payload.
     public var payload: StepPayload
     /// A label for the current stage, such as "Verify your email".
@@ -34,7 +34,7 @@ public struct Step: Sendable, Equatable {
     /// Creates a step with the given values.
     ///
     /// - Parameters:
-    ///   - flowId: The flow this step belongs to.
+    ///   - flowID: The flow this step belongs to.
     ///   - payload: What the step asks for, with its payload.
     ///   - stepInfo: A label for the current stage.
     ///   - actions: The operations the client may perform now.
@@ -45,11 +45,11 @@ public struct Step: Sendable, Equatable {
     ///   - flowToken: The flow's secret token, in the answer that created the flow.
     ///   - meta: Request metadata.
     public init(
-        flowId: String, payload: StepPayload, stepInfo: StepInfo? = nil, actions: [Action] = [],
+        flowID: String, payload: StepPayload, stepInfo: StepInfo? = nil, actions: [Action] = [],
         links: [Link] = [], messages: [Message] = [], risk: Risk? = nil, flowExpiresAt: Date? = nil,
         flowToken: Sensitive<String>? = nil, meta: Meta
     ) {
-        self.flowId = flowId
+        self.flowID = flowID
         self.payload = payload
         self.stepInfo = stepInfo
         self.actions = actions
@@ -80,7 +80,7 @@ public struct Step: Sendable, Equatable {
 
 extension Step: Codable {
     private enum CodingKeys: String, CodingKey {
-        case flowId, kind, stepInfo, actions, links, messages, risk, flowExpiresAt, flowToken, meta
+        case flowID = "flowId", kind, stepInfo, actions, links, messages, risk, flowExpiresAt, flowToken, meta
     }
 
     /// Decodes a step from its wire form, the payload from under the key its `kind` names.
@@ -90,7 +90,7 @@ extension Step: Codable {
     ///   member or the payload of a known kind is malformed.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        flowId = try container.decode(String.self, forKey: .flowId)
+        flowID = try container.decode(String.self, forKey: .flowID)
         let kind = try container.decode(StepKind.self, forKey: .kind)
         payload = try StepPayload.decode(kind: kind, from: decoder.container(keyedBy: StepPayloadKey.self))
         stepInfo = try container.decodeIfPresent(StepInfo.self, forKey: .stepInfo)
@@ -109,7 +109,7 @@ extension Step: Codable {
     /// - Throws: The encoder's error when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(flowId, forKey: .flowId)
+        try container.encode(flowID, forKey: .flowID)
         try container.encode(kind, forKey: .kind)
         try container.encodeIfPresent(stepInfo, forKey: .stepInfo)
         try container.encode(actions, forKey: .actions)
@@ -167,12 +167,16 @@ public struct Risk: Codable, Sendable, Equatable {
 /// Metadata every answer carries.
 public struct Meta: Codable, Sendable, Equatable {
     /// The request's trace ID: quote it in logs and support tickets.
-    public var traceId: String
+    public var traceID: String
 
     /// Creates metadata with the given trace ID.
     ///
-    /// - Parameter traceId: The request's trace ID.
-    public init(traceId: String) {
-        self.traceId = traceId
+    /// - Parameter traceID: The request's trace ID.
+    public init(traceID: String) {
+        self.traceID = traceID
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case traceID = "traceId"
     }
 }

@@ -2,7 +2,7 @@
 /// credentials and the metadata registered for it.
 public struct ClientRegistrationResponse: Codable, Sendable, Equatable {
     /// The new client's ID: a config ID.
-    public var clientId: String
+    public var clientID: String
     /// When the client ID was issued, in seconds since 1970.
     public var clientIdIssuedAt: Int
     /// The client secret, for the `client_secret_basic`, `client_secret_post` and
@@ -42,7 +42,7 @@ public struct ClientRegistrationResponse: Codable, Sendable, Equatable {
     /// Creates a registration answer with the given values.
     ///
     /// - Parameters:
-    ///   - clientId: The new client's ID.
+    ///   - clientID: The new client's ID.
     ///   - clientIdIssuedAt: When the client ID was issued, in seconds since 1970.
     ///   - clientSecret: The client secret, for the secret-based methods.
     ///   - clientSecretExpiresAt: `0` with a secret; `nil` without one.
@@ -61,13 +61,13 @@ public struct ClientRegistrationResponse: Codable, Sendable, Equatable {
     ///   - policyUri: The client's privacy policy, as registered.
     ///   - tosUri: The client's terms of service, as registered.
     public init(
-        clientId: String, clientIdIssuedAt: Int, clientSecret: Sensitive<String>?, clientSecretExpiresAt: Int?,
+        clientID: String, clientIdIssuedAt: Int, clientSecret: Sensitive<String>?, clientSecretExpiresAt: Int?,
         clientName: String, tokenEndpointAuthMethod: String, tokenEndpointAuthSigningAlg: String?,
         grantTypes: [String], responseTypes: [String], jwks: JSONWebKeySet?, idTokenSignedResponseAlg: String? = nil,
         redirectUris: [String]? = nil, postLogoutRedirectUris: [String]? = nil, scope: String? = nil,
         logoUri: String? = nil, clientUri: String? = nil, policyUri: String? = nil, tosUri: String? = nil
     ) {
-        self.clientId = clientId
+        self.clientID = clientID
         self.clientIdIssuedAt = clientIdIssuedAt
         self.clientSecret = clientSecret
         self.clientSecretExpiresAt = clientSecretExpiresAt
@@ -88,7 +88,7 @@ public struct ClientRegistrationResponse: Codable, Sendable, Equatable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case clientId = "client_id"
+        case clientID = "client_id"
         case clientIdIssuedAt = "client_id_issued_at"
         case clientSecret = "client_secret"
         case clientSecretExpiresAt = "client_secret_expires_at"

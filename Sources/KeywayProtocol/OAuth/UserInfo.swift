@@ -120,7 +120,7 @@ public struct IntrospectionResponse: Codable, Sendable, Equatable {
     /// The token's scope, space separated.
     public var scope: String?
     /// The client the token was issued to (`client_id`).
-    public var clientId: String?
+    public var clientID: String?
     /// The user the token was issued for (`sub`).
     public var subject: String?
     /// An access token's type (RFC 6749 §5.1): `Bearer`, or `DPoP` for a token bound to a key.
@@ -133,9 +133,9 @@ public struct IntrospectionResponse: Codable, Sendable, Equatable {
     /// The issuer (`iss`).
     public var issuer: String?
     /// The sign-in session the token belongs to (`sid`).
-    public var sessionId: String?
+    public var sessionID: String?
     /// The token's unique ID (`jti`).
-    public var tokenId: String?
+    public var tokenID: String?
     /// `cnf` (RFC 7800): the DPoP key thumbprint a bound token is tied to.
     public var confirmation: Confirmation?
     /// Whether the token's user is a guest now (`is_anonymous`): `false` once the guest signed
@@ -158,31 +158,31 @@ public struct IntrospectionResponse: Codable, Sendable, Equatable {
     /// - Parameters:
     ///   - active: Whether the token is active.
     ///   - scope: The token's scope, space separated.
-    ///   - clientId: The client the token was issued to.
+    ///   - clientID: The client the token was issued to.
     ///   - subject: The user the token was issued for.
     ///   - tokenType: `Bearer` or `DPoP` for an access token; `nil` for a refresh token.
     ///   - expiresAt: When the token expires, in seconds since 1970.
     ///   - issuedAt: When the token was issued, in seconds since 1970.
     ///   - issuer: The issuer.
-    ///   - sessionId: The sign-in session the token belongs to.
-    ///   - tokenId: The token's unique ID.
+    ///   - sessionID: The sign-in session the token belongs to.
+    ///   - tokenID: The token's unique ID.
     ///   - confirmation: The DPoP key a bound token is tied to.
     ///   - isAnonymous: Whether the token's user is a guest.
     public init(
-        active: Bool, scope: String? = nil, clientId: String? = nil, subject: String? = nil, tokenType: String? = nil,
-        expiresAt: Int? = nil, issuedAt: Int? = nil, issuer: String? = nil, sessionId: String? = nil,
-        tokenId: String? = nil, confirmation: Confirmation? = nil, isAnonymous: Bool? = nil
+        active: Bool, scope: String? = nil, clientID: String? = nil, subject: String? = nil, tokenType: String? = nil,
+        expiresAt: Int? = nil, issuedAt: Int? = nil, issuer: String? = nil, sessionID: String? = nil,
+        tokenID: String? = nil, confirmation: Confirmation? = nil, isAnonymous: Bool? = nil
     ) {
         self.active = active
         self.scope = scope
-        self.clientId = clientId
+        self.clientID = clientID
         self.subject = subject
         self.tokenType = tokenType
         self.expiresAt = expiresAt
         self.issuedAt = issuedAt
         self.issuer = issuer
-        self.sessionId = sessionId
-        self.tokenId = tokenId
+        self.sessionID = sessionID
+        self.tokenID = tokenID
         self.confirmation = confirmation
         self.isAnonymous = isAnonymous
     }
@@ -192,14 +192,14 @@ public struct IntrospectionResponse: Codable, Sendable, Equatable {
 
     enum CodingKeys: String, CodingKey {
         case active, scope
-        case clientId = "client_id"
+        case clientID = "client_id"
         case subject = "sub"
         case tokenType = "token_type"
         case expiresAt = "exp"
         case issuedAt = "iat"
         case issuer = "iss"
-        case sessionId = "sid"
-        case tokenId = "jti"
+        case sessionID = "sid"
+        case tokenID = "jti"
         case confirmation = "cnf"
         case isAnonymous = "is_anonymous"
     }

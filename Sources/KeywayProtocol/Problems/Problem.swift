@@ -32,7 +32,7 @@ public struct Problem: Codable, Sendable, Equatable, Error {
     /// The fields of a malformed request, each with what is wrong.
     public var invalidFields: [InvalidField]?
     /// The request's trace ID.
-    public var traceId: String?
+    public var traceID: String?
 
     /// Creates a problem with the given values; its ``type`` is `urn:keyway:problem:<code>`.
     ///
@@ -47,11 +47,11 @@ public struct Problem: Codable, Sendable, Equatable, Error {
     ///   - retryAfterSeconds: Seconds until a retry may succeed.
     ///   - attemptsRemaining: Wrong attempts left before the flow must restart.
     ///   - invalidFields: The fields of a malformed request, each with what is wrong.
-    ///   - traceId: The request's trace ID.
+    ///   - traceID: The request's trace ID.
     public init(
         code: ProblemCode, status: Int, title: String, detail: String, action: ProblemAction,
         retryable: Bool = false, retryAt: Date? = nil, retryAfterSeconds: Int? = nil,
-        attemptsRemaining: Int? = nil, invalidFields: [InvalidField]? = nil, traceId: String? = nil
+        attemptsRemaining: Int? = nil, invalidFields: [InvalidField]? = nil, traceID: String? = nil
     ) {
         self.type = "urn:keyway:problem:\(code.rawValue)"
         self.title = title
@@ -64,7 +64,11 @@ public struct Problem: Codable, Sendable, Equatable, Error {
         self.retryAfterSeconds = retryAfterSeconds
         self.attemptsRemaining = attemptsRemaining
         self.invalidFields = invalidFields
-        self.traceId = traceId
+        self.traceID = traceID
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case type, title, status, detail, code, action, retryable, retryAt, retryAfterSeconds, attemptsRemaining, invalidFields, traceID = "traceId"
     }
 }
 

@@ -1,7 +1,7 @@
 /// The HTTP header names of the Keyway flow protocol.
 public enum ProtocolHeader {
     /// Carries the application's config ID (its OAuth `client_id`) on every flow request.
-    public static let configId = "X-Keyway-Config-Id"
+    public static let configID = "X-Keyway-Config-Id"
     /// Carries the flow's secret token on every request after the flow started.
     public static let flowToken = "X-Keyway-Flow-Token"
     /// Optional relying-party identifier an app's backend may expect.
@@ -11,7 +11,7 @@ public enum ProtocolHeader {
     /// Client identification (`keyway-swift/1.0 (Linux)`), for support and analytics.
     public static let client = "X-Keyway-Client"
     /// The trace ID of a request; the server echoes it (or its own) on every answer.
-    public static let traceId = "X-Keyway-Trace-Id"
+    public static let traceID = "X-Keyway-Trace-Id"
     /// The Unix time (seconds) a trusted device signed a request at.
     public static let deviceTime = "X-Keyway-Device-Time"
     /// A trusted device's signature (ES256, raw `r‖s`, base64url) of a request.

@@ -9,7 +9,7 @@ public struct PublicKeyCredentialRequestOptions: Codable, Sendable, Equatable {
     /// Milliseconds the ceremony may take.
     public var timeout: Int?
     /// The relying-party ID.
-    public var rpId: String
+    public var rpID: String
     /// The credentials that may answer; empty for a discoverable passkey, which names its account.
     public var allowCredentials: [PublicKeyCredentialDescriptor]
     /// `required`, `preferred` or `discouraged`.
@@ -20,17 +20,21 @@ public struct PublicKeyCredentialRequestOptions: Codable, Sendable, Equatable {
     /// - Parameters:
     ///   - challenge: The challenge, base64url.
     ///   - timeout: Milliseconds the ceremony may take.
-    ///   - rpId: The relying-party ID.
+    ///   - rpID: The relying-party ID.
     ///   - allowCredentials: The credentials that may answer; empty for any passkey of the relying party.
     ///   - userVerification: `required`, `preferred` or `discouraged`.
     public init(
-        challenge: String, timeout: Int? = nil, rpId: String, allowCredentials: [PublicKeyCredentialDescriptor] = [],
+        challenge: String, timeout: Int? = nil, rpID: String, allowCredentials: [PublicKeyCredentialDescriptor] = [],
         userVerification: String
     ) {
         self.challenge = challenge
         self.timeout = timeout
-        self.rpId = rpId
+        self.rpID = rpID
         self.allowCredentials = allowCredentials
         self.userVerification = userVerification
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case challenge, timeout, rpID = "rpId", allowCredentials, userVerification
     }
 }

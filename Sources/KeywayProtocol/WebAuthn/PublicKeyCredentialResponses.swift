@@ -6,7 +6,7 @@ public struct PasskeyRegistrationResponse: Codable, Sendable, Equatable {
     /// The credential ID, base64url.
     public var id: String
     /// The credential ID, base64url (the same bytes as `id`).
-    public var rawId: String
+    public var rawID: String
     /// Always `public-key`.
     public var type: String
     /// The authenticator's answer.
@@ -24,7 +24,7 @@ public struct PasskeyRegistrationResponse: Codable, Sendable, Equatable {
     ///   - authenticatorAttachment: `platform` or `cross-platform`.
     public init(id: String, response: AttestationResponse, authenticatorAttachment: String? = nil) {
         self.id = id
-        self.rawId = id
+        self.rawID = id
         self.type = "public-key"
         self.response = response
         self.authenticatorAttachment = authenticatorAttachment
@@ -52,6 +52,10 @@ public struct PasskeyRegistrationResponse: Codable, Sendable, Equatable {
             self.transports = transports
         }
     }
+
+    private enum CodingKeys: String, CodingKey {
+        case id, rawID = "rawId", type, response, authenticatorAttachment, clientExtensionResults
+    }
 }
 
 /// A passkey's signature, in the JSON form of WebAuthn Level 3 (`AuthenticationResponseJSON`).
@@ -60,7 +64,7 @@ public struct PasskeyAssertionResponse: Codable, Sendable, Equatable {
     /// The credential ID, base64url.
     public var id: String
     /// The credential ID, base64url (the same bytes as `id`).
-    public var rawId: String
+    public var rawID: String
     /// Always `public-key`.
     public var type: String
     /// The authenticator's answer.
@@ -78,7 +82,7 @@ public struct PasskeyAssertionResponse: Codable, Sendable, Equatable {
     ///   - authenticatorAttachment: `platform` or `cross-platform`.
     public init(id: String, response: AssertionResponse, authenticatorAttachment: String? = nil) {
         self.id = id
-        self.rawId = id
+        self.rawID = id
         self.type = "public-key"
         self.response = response
         self.authenticatorAttachment = authenticatorAttachment
@@ -109,6 +113,10 @@ public struct PasskeyAssertionResponse: Codable, Sendable, Equatable {
             self.signature = signature
             self.userHandle = userHandle
         }
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case id, rawID = "rawId", type, response, authenticatorAttachment, clientExtensionResults
     }
 }
 

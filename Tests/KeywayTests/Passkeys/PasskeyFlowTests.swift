@@ -78,7 +78,7 @@ struct PasskeyFlowTests {
         #expect(request.headers[ProtocolHeader.flowToken] == "kft_BvETqFHAtGKYiLAViG95Uea4R-_dx2OK0TLybcLvoNA")
         let sent = try body(AuthenticatePasskeyRequest.self, of: request)
         #expect(sent.credential.id == made.id)
-        #expect(sent.credential.rawId == made.id)
+        #expect(sent.credential.rawID == made.id)
         #expect(sent.credential.type == "public-key")
         #expect(sent.credential.response.userHandle == PasskeyOptions.userHandle)
         #expect(try challenge(of: sent.credential.response.clientDataJSON) == Steps.firstChallenge)
@@ -161,7 +161,7 @@ struct PasskeyFlowTests {
         }
         #expect(options.challenge == Steps.secondChallenge)
         #expect(attempts == 2)
-        #expect(keyway.flow.currentPrompt?.context.meta.traceId == "reloaded")
+        #expect(keyway.flow.currentPrompt?.context.meta.traceID == "reloaded")
         #expect(await keyway.flow.currentStep?.passkeyAuthenticate?.options.challenge == Steps.secondChallenge)
 
         await keyway.flow.authenticateWithPasskey(using: authenticator)
@@ -365,6 +365,6 @@ struct PasskeyFlowTests {
         }
         await keyway.flow.registerPasskey(using: SoftwarePasskeyAuthenticator(), name: "Laptop")
         #expect(transport.requests(to: registerRoute).count == 1)
-        #expect(keyway.flow.currentPrompt?.context.meta.traceId == "added")
+        #expect(keyway.flow.currentPrompt?.context.meta.traceID == "added")
     }
 }

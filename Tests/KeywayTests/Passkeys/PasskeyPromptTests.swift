@@ -34,7 +34,7 @@ struct PasskeyPromptTests {
             prompt
                 == .passkeyAuthenticate(
                     options: PublicKeyCredentialRequestOptions(
-                        challenge: Steps.firstChallenge, timeout: 300000, rpId: "example.com",
+                        challenge: Steps.firstChallenge, timeout: 300000, rpID: "example.com",
                         allowCredentials: [PublicKeyCredentialDescriptor(id: "AQID", transports: ["internal"])],
                         userVerification: "preferred"),
                     purpose: .secondFactor, attemptsRemaining: 4))

@@ -117,7 +117,7 @@ enum PasskeyOptions {
         rpId: String = rpId
     ) -> PublicKeyCredentialRequestOptions {
         PublicKeyCredentialRequestOptions(
-            challenge: challenge, timeout: 60000, rpId: rpId,
+            challenge: challenge, timeout: 60000, rpID: rpId,
             allowCredentials: allow.map { PublicKeyCredentialDescriptor(id: $0) }, userVerification: "preferred")
     }
 }

@@ -17,7 +17,7 @@ struct SoftwarePasskeyAuthenticatorTests {
         let options = PasskeyOptions.creation()
         let response = try await authenticator.makeCredential(options)
         #expect(response.type == "public-key")
-        #expect(response.id == response.rawId)
+        #expect(response.id == response.rawID)
         #expect(response.clientExtensionResults?.credProps?.rk == true)
 
         let read = try ReadRegistration(response)
@@ -273,7 +273,7 @@ struct PasskeyEncodingTests {
             credentialID: Data([0xFB, 0xFF]), clientDataJSON: Data("{}".utf8), attestationObject: Data([0xA0]),
             attachment: "platform", transports: ["hybrid", "internal"])
         #expect(registration.id == "-_8")
-        #expect(registration.rawId == "-_8")
+        #expect(registration.rawID == "-_8")
         #expect(registration.response.clientDataJSON == "e30")
         #expect(registration.response.attestationObject == "oA")
         #expect(registration.response.transports == ["hybrid", "internal"])

@@ -48,7 +48,7 @@ struct ApprovalService: Sendable {
             return device
         }
         let input = DeviceSigningInput.listApprovals(
-            deviceId: deviceId, configId: configId, audience: issuer(), time: seconds)
+            deviceID: deviceId, configID: configId, audience: issuer(), time: seconds)
         guard let device, DeviceSignatures.verify(signature, of: input, storedKey: device.publicKey) else {
             throw FlowProblem.invalidDeviceSignature
         }
@@ -82,8 +82,8 @@ struct ApprovalService: Sendable {
                 guard let application = applications[approval.applicationId] else { continue }
                 approvals.append(
                     ApprovalRequest(
-                        id: approval.id, flowId: approval.flowId, applicationName: application.name,
-                        configId: application.configId, location: approval.location, userAgent: approval.userAgent,
+                        id: approval.id, flowID: approval.flowId, applicationName: application.name,
+                        configID: application.configId, location: approval.location, userAgent: approval.userAgent,
                         matchingNumber: approval.matchingNumber, createdAt: Date(epochMilliseconds: approval.createdAt),
                         expiresAt: Date(epochMilliseconds: approval.expiresAt)))
             }
@@ -106,12 +106,12 @@ struct ApprovalService: Sendable {
             guard let approval = try await repositories.approvals.find(id: approvalId),
                 let application = try await repositories.applications.find(id: approval.applicationId)
             else { throw FlowProblem.approvalNotFound }
-            guard let device = try await repositories.trustedDevices.find(id: request.deviceId),
+            guard let device = try await repositories.trustedDevices.find(id: request.deviceID),
                 device.userId == approval.userId, device.isTrusted(at: now)
             else { throw FlowProblem.invalidDeviceSignature }
             let input = DeviceSigningInput.approval(
-                approvalId: approval.id, flowId: approval.flowId, configId: application.configId, audience: audience,
-                deviceId: device.id, decision: request.decision)
+                approvalID: approval.id, flowID: approval.flowId, configID: application.configId, audience: audience,
+                deviceID: device.id, decision: request.decision)
             guard DeviceSignatures.verify(request.signature, of: input, storedKey: device.publicKey) else {
                 throw FlowProblem.invalidDeviceSignature
             }

@@ -42,7 +42,7 @@ extension FlowEngine {
     /// receives events), so it can move the guest's data over.
     func guestMerged(into user: UserRecord, _ context: inout Context) throws -> GuestMerge? {
         guard let guest = context.progress.guest, context.progress.isSignIn, guest.userId != user.id else { return nil }
-        let merge = GuestMerge(guestUserId: guest.userId, userId: user.id)
+        let merge = GuestMerge(guestUserID: guest.userId, userID: user.id)
         if context.policy.sendsEvents {
             let event = GuestMergedEvent(
                 type: "guest.merged", guestUserId: guest.userId, userId: user.id,

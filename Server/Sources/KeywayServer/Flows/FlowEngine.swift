@@ -286,7 +286,7 @@ struct FlowEngine: Sendable {
         var client = FlowProgress.ClientDescription()
         if policy.devices.enabled, let hint = request.device {
             client.deviceHint = DeviceHint(
-                deviceId: hint.deviceId.flatMap { $0.isEmpty || $0.count > 100 ? nil : $0 }, canEnrol: hint.canEnrol)
+                deviceID: hint.deviceID.flatMap { $0.isEmpty || $0.count > 100 ? nil : $0 }, canEnrol: hint.canEnrol)
         }
         client.userAgent = userAgent.map { String($0.prefix(200)) }
         return client

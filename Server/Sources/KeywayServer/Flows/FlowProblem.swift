@@ -34,7 +34,7 @@ struct FlowProblem: Error, Sendable {
 
     static let missingConfigId = FlowProblem(
         .missingConfigId, status: 400, title: "Missing config ID",
-        detail: "Send the application's config ID in the \(ProtocolHeader.configId) header.", action: .abort)
+        detail: "Send the application's config ID in the \(ProtocolHeader.configID) header.", action: .abort)
 
     static let unknownConfigId = FlowProblem(
         .unknownConfigId, status: 401, title: "Unknown config ID",

@@ -13,8 +13,8 @@ struct StepBuilder: Sendable {
         let progress = context.progress
         let base = "/v1/flows/\(flow.id)"
         let step = Step(
-            flowId: flow.id, payload: .none(.selectMethod), links: [Link(rel: "self", href: base)], risk: progress.risk,
-            flowExpiresAt: Date(epochMilliseconds: flow.expiresAt), flowToken: flowToken, meta: Meta(traceId: traceId))
+            flowID: flow.id, payload: .none(.selectMethod), links: [Link(rel: "self", href: base)], risk: progress.risk,
+            flowExpiresAt: Date(epochMilliseconds: flow.expiresAt), flowToken: flowToken, meta: Meta(traceID: traceId))
         if let completion = context.completion {
             return completed(step, context: context, completion: completion)
         }
@@ -50,7 +50,7 @@ struct StepBuilder: Sendable {
             }
         case .form:
             draft.info = StepInfo(id: "profile", label: "Tell us about you")
-            draft.payload = .form(FormPayload(formId: "profile", title: "About you"))
+            draft.payload = .form(FormPayload(formID: "profile", title: "About you"))
             var fields = SignupForm.fields(for: context.policy)
             if let name = engine.methods.externalIdentities.lazy.compactMap({ $0.signUpName(context, secrets: engine.secrets) }).first {
                 // A sign-up through a provider: its name fills the form's name field in.
@@ -106,7 +106,7 @@ struct StepBuilder: Sendable {
         step.payload = .completed(
             CompletedPayload(
                 authCode: Sensitive(completion.authCode), expiresAt: Date(epochMilliseconds: completion.expiresAt),
-                session: completion.sessionId, newUser: completion.newUser, trustedDeviceId: completion.trustedDeviceId,
+                session: completion.sessionId, newUser: completion.newUser, trustedDeviceID: completion.trustedDeviceId,
                 state: context.progress.authorization?.state, guestMerged: completion.guestMerged))
         return step
     }

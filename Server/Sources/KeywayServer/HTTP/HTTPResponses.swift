@@ -6,7 +6,7 @@ import NIOCore
 
 /// Builders of the server's JSON answers.
 enum HTTPResponses {
-    static let traceIdHeader = HTTPField.Name(ProtocolHeader.traceId)!
+    static let traceIdHeader = HTTPField.Name(ProtocolHeader.traceID)!
     static let protocolVersionHeader = HTTPField.Name(ProtocolHeader.protocolVersion)!
     static let pragmaHeader = HTTPField.Name("Pragma")!
     static let dpopHeader = HTTPField.Name("DPoP")!
@@ -37,7 +37,7 @@ enum HTTPResponses {
 
     static func problem(_ problem: Problem, traceId: String) -> Response {
         var problem = problem
-        problem.traceId = traceId
+        problem.traceID = traceId
         var extra: HTTPFields = [:]
         if let seconds = problem.retryAfterSeconds { extra[.retryAfter] = String(seconds) }
         do {

@@ -34,9 +34,9 @@ struct IntrospectionEndpoint: Sendable {
                     let user = try await repositories.users.find(id: claims.subject)
                 else { return .inactive }
                 return IntrospectionResponse(
-                    active: true, scope: claims.scope, clientId: claims.clientId, subject: claims.subject,
+                    active: true, scope: claims.scope, clientID: claims.clientId, subject: claims.subject,
                     tokenType: claims.dpopJkt == nil ? "Bearer" : "DPoP", expiresAt: Int(claims.expiresAt), issuedAt: Int(claims.issuedAt),
-                    issuer: issuer, sessionId: claims.sessionId, tokenId: claims.tokenId,
+                    issuer: issuer, sessionID: claims.sessionId, tokenID: claims.tokenId,
                     confirmation: claims.dpopJkt.map { .init(jkt: $0) }, isAnonymous: user.isAnonymous)
             }
             guard let record = try await repositories.refreshTokens.find(hash: sha256Hex(token)),
@@ -47,9 +47,9 @@ struct IntrospectionEndpoint: Sendable {
                 let user = try await repositories.users.find(id: record.userId)
             else { return .inactive }
             return IntrospectionResponse(
-                active: true, scope: record.scope, clientId: owner.configId, subject: record.userId,
+                active: true, scope: record.scope, clientID: owner.configId, subject: record.userId,
                 tokenType: nil, expiresAt: Int(record.expiresAt / 1000),
-                issuedAt: Int(record.createdAt / 1000), issuer: issuer, sessionId: record.sessionId,
+                issuedAt: Int(record.createdAt / 1000), issuer: issuer, sessionID: record.sessionId,
                 confirmation: record.dpopJkt.map { .init(jkt: $0) }, isAnonymous: user.isAnonymous)
         }
     }

@@ -51,7 +51,7 @@ struct SignInClient: Sendable {
         let body = #"{"flowType":"signin","identifier":"\#(email)","codeChallenge":"\#(challenge)","codeChallengeMethod":"S256"}"#
         let response = try await connection.send(
             .POST, "/v1/flows",
-            headers: [("Content-Type", "application/json"), (ProtocolHeader.configId, configId)],
+            headers: [("Content-Type", "application/json"), (ProtocolHeader.configID, configId)],
             body: ByteBuffer(string: body))
         guard response.status == 201 else { throw Self.failure("start", response) }
         let started = try response.decode(Started.self, with: JSONDecoder())
@@ -72,7 +72,7 @@ struct SignInClient: Sendable {
         let response = try await connection.send(
             .POST, "/v1/flows/\(flow.id)/code",
             headers: [
-                ("Content-Type", "application/json"), (ProtocolHeader.configId, configId),
+                ("Content-Type", "application/json"), (ProtocolHeader.configID, configId),
                 (ProtocolHeader.flowToken, flow.token),
             ],
             body: ByteBuffer(string: #"{"code":"\#(code)"}"#))

@@ -40,7 +40,7 @@ struct ErrorPathTests {
                 "POST", "/v1/flows", headers: json,
                 body: Data(#"{"flowType":"signin","identifier":"not-an-email","codeChallenge":"short","codeChallengeMethod":"plain"}"#.utf8)))
             #expect(Set(badValues.invalidFields?.map(\.name) ?? []) == ["identifier", "codeChallenge", "codeChallengeMethod"])
-            #expect(badValues.traceId != nil)
+            #expect(badValues.traceID != nil)
 
             let empty = try problem(try await server.request("POST", "/v1/flows", headers: json))
             #expect(empty.status == 400)
@@ -78,20 +78,20 @@ struct ErrorPathTests {
             let keyway = try makeKeyway(server, clock: clock)
             await keyway.flow.start(identifier: "guard@example.com")
             let step = try #require(await keyway.flow.currentStep)
-            let noToken = try problem(try await server.request("GET", "/v1/flows/\(step.flowId)", headers: ["X-Keyway-Config-Id": TestServer.configId]))
+            let noToken = try problem(try await server.request("GET", "/v1/flows/\(step.flowID)", headers: ["X-Keyway-Config-Id": TestServer.configId]))
             #expect(noToken.code == .flowNotFound)
             let wrongToken = try problem(try await server.request(
-                "GET", "/v1/flows/\(step.flowId)",
+                "GET", "/v1/flows/\(step.flowID)",
                 headers: ["X-Keyway-Config-Id": TestServer.configId, "X-Keyway-Flow-Token": "kft_guess"]))
             #expect(wrongToken.code == .flowNotFound)
             #expect(wrongToken.action == .restartFlow)
             let other = try await server.app.register(.init(name: "Other", clientType: .public))
             let wrongApp = try problem(try await server.request(
-                "GET", "/v1/flows/\(step.flowId)",
+                "GET", "/v1/flows/\(step.flowID)",
                 headers: ["X-Keyway-Config-Id": other.configId, "X-Keyway-Flow-Token": step.flowToken!.revealed]))
             #expect(wrongApp.code == .flowNotFound)
             let ok = try await server.request(
-                "GET", "/v1/flows/\(step.flowId)",
+                "GET", "/v1/flows/\(step.flowID)",
                 headers: ["X-Keyway-Config-Id": TestServer.configId, "X-Keyway-Flow-Token": step.flowToken!.revealed])
             #expect(ok.status == 200)
         }

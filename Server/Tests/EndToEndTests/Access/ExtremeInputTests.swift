@@ -45,7 +45,7 @@ struct ExtremeInputTests {
         try await withTestServer(TestServer.start(clock: ManualClock(), adminToken: testAdminToken)) { server in
             let started = try await server.request(
                 "POST", "/v1/flows",
-                headers: ["Content-Type": "application/json", ProtocolHeader.configId: TestServer.configId],
+                headers: ["Content-Type": "application/json", ProtocolHeader.configID: TestServer.configId],
                 body: Data(
                     #"{"flowType":"signin","identifier":"extreme@example.com","codeChallenge":"E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM","codeChallengeMethod":"S256"}"#
                         .utf8))
@@ -68,7 +68,7 @@ struct ExtremeInputTests {
                     let response = try await server.request(
                         method, path,
                         headers: [
-                            "Content-Type": "application/json", ProtocolHeader.configId: TestServer.configId,
+                            "Content-Type": "application/json", ProtocolHeader.configID: TestServer.configId,
                             ProtocolHeader.flowToken: flowToken, "Authorization": "Bearer \(testAdminToken)",
                         ], body: body)
                     answered[response.status, default: 0] += 1
@@ -90,7 +90,7 @@ struct ExtremeInputTests {
                 let response = try await server.request(
                     "GET", "/v1/devices/dev_unknown/approvals",
                     headers: [
-                        ProtocolHeader.configId: TestServer.configId, ProtocolHeader.deviceTime: time,
+                        ProtocolHeader.configID: TestServer.configId, ProtocolHeader.deviceTime: time,
                         ProtocolHeader.deviceSignature: "c2lnbmF0dXJl",
                     ])
                 #expect(response.status == 401, "time \(time.prefix(40)): \(response.status)")

@@ -17,7 +17,7 @@ struct TrustedProxyTests {
 
     /// Starts a flow for a new identifier with `forwardedFor`; the answer's status.
     static func start(_ server: TestServer, forwardedFor: String?) async throws -> Int {
-        var headers = [ProtocolHeader.configId: TestServer.configId, "Content-Type": "application/json"]
+        var headers = [ProtocolHeader.configID: TestServer.configId, "Content-Type": "application/json"]
         if let forwardedFor { headers["X-Forwarded-For"] = forwardedFor }
         let body: [String: Any] = [
             "flowType": "signin", "identifier": "\(UUID().uuidString.prefix(8))@example.com",

@@ -175,7 +175,7 @@ struct CLIDeviceTests {
             let (refused, number, refusedQR) = try await Self.loginAskingForApproval(email, codeCount: 2, on: laptop)
             #expect(try await deny.waitForExit() == 0, "stderr: \(deny.standardError)")
             #expect(deny.standardError.contains("Denied the sign-in to Dev application showing \(number)."))
-            let requestId = try #require(ApprovalQRData(refusedQR)?.approvalId)
+            let requestId = try #require(ApprovalQRData(refusedQR)?.approvalID)
             #expect(deny.standardOutput.hasPrefix("\(requestId)  matching number \(number)"))
             #expect(try await Self.waitForExit(refused, harness) == 1)
             #expect(refused.standardError.contains("[approval_denied]"), "stderr: \(refused.standardError)")

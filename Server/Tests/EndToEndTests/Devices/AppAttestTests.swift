@@ -167,7 +167,7 @@ struct AppAttestTests {
             AdaptiveHarness.start(policy: Self.dpopPolicy, appAttestRoots: [authority.rootPEM])
         ) { harness in
             let server = harness.server
-            let headers = [ProtocolHeader.configId: TestServer.configId, "Content-Type": "application/json"]
+            let headers = [ProtocolHeader.configID: TestServer.configId, "Content-Type": "application/json"]
             func challenge() async throws -> String {
                 let response = try await server.request("POST", "/v1/app-attest/challenges", headers: headers)
                 #expect(response.status == 201)
@@ -180,7 +180,7 @@ struct AppAttestTests {
                     of: key, clientDataHash: Data(SHA256.hash(data: Data((attestedFor ?? challenge).utf8))),
                     appID: Self.appID)
                 let body = try JSONEncoder().encode(
-                    AppAttestKeyRequest(keyId: key.idString, attestation: Base64URL.encode(object), challenge: challenge))
+                    AppAttestKeyRequest(keyID: key.idString, attestation: Base64URL.encode(object), challenge: challenge))
                 let response = try await server.request("POST", "/v1/app-attest/keys", headers: headers, body: body)
                 return (response.status, String(decoding: response.body, as: UTF8.self))
             }
@@ -215,7 +215,7 @@ struct AppAttestTests {
             var statuses: [Int] = []
             for _ in 0..<4 {
                 let response = try await harness.server.request(
-                    "POST", "/v1/app-attest/challenges", headers: [ProtocolHeader.configId: TestServer.configId])
+                    "POST", "/v1/app-attest/challenges", headers: [ProtocolHeader.configID: TestServer.configId])
                 statuses.append(response.status)
                 if response.status == 429 {
                     #expect(String(decoding: response.body, as: UTF8.self).contains("rate_limited"))

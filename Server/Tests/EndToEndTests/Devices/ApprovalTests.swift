@@ -76,7 +76,7 @@ struct ApprovalTests {
             #expect(request.matchingNumber == number)
             #expect(request.applicationName.isEmpty == false)
             #expect(request.location == "127.0.0.x")
-            #expect(request.configId == TestServer.configId)
+            #expect(request.configID == TestServer.configId)
             try await setup.trusted.decide(request, .approve, for: Self.email)
 
             let done = try await Self.settled(setup.newDevice, clock: setup.harness.clock)
@@ -195,7 +195,7 @@ struct ApprovalTests {
     @Test func pollingStopsOnCancelAndOnReset() async throws {
         try await withTestServer(Self.setUp()) { setup in
             let clock = setup.harness.clock
-            func flowId() throws -> String { try #require(setup.newDevice.flow.currentUpdate.promptContext?.step.flowId) }
+            func flowId() throws -> String { try #require(setup.newDevice.flow.currentUpdate.promptContext?.step.flowID) }
             func polls(_ flow: String) -> Int { setup.transport.count(suffix: "\(flow)/approval") }
             /// Waits until `flow` has polled `count` times, moving the server's clock along so its
             /// polls are never refused as too fast.

@@ -96,7 +96,7 @@ struct DeviceErrorPathTests {
                 Issue.record("An untrusted device listed approvals.")
             } catch KeywayError.invalidConfiguration {}
             let elsewhere = ApprovalQRData(
-                server: "https://auth.elsewhere.example/", configId: TestServer.configId, approvalId: "apr_1", flowId: "flw_1",
+                server: "https://auth.elsewhere.example/", configID: TestServer.configId, approvalID: "apr_1", flowID: "flw_1",
                 secret: "kqr_1")
             do {
                 try await keyway.approve(qrData: elsewhere.text, for: "a@example.com")

@@ -150,7 +150,7 @@ struct AdaptiveErrorTests {
         try await withTestServer(AdaptiveHarness.start(policy: Self.passwords)) { harness in
             let keyway = try harness.sdk()
             await keyway.flow.start(flowType: .signin, identifier: "order@example.com")
-            let flowId = try #require(await keyway.flow.currentStep?.flowId)
+            let flowId = try #require(await keyway.flow.currentStep?.flowID)
             // The SDK refuses locally what the step does not offer…
             await keyway.flow.submitPassword("whatever-it-is")
             #expect(keyway.flow.currentUpdate.errorInfo?.code == .actionUnavailable)

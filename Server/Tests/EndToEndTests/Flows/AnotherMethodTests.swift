@@ -89,7 +89,7 @@ struct AnotherMethodTests {
             // …and the server refuses it too, leaving the step as it was.
             let step = try #require(await keyway.flow.currentStep)
             let refused = try await harness.server.request(
-                "POST", "/v1/flows/\(step.flowId)/anotherMethod",
+                "POST", "/v1/flows/\(step.flowID)/anotherMethod",
                 headers: ["X-Keyway-Config-Id": TestServer.configId, "X-Keyway-Flow-Token": try #require(step.flowToken).revealed])
             #expect(refused.status == 409)
             let problem = try JSONSerialization.jsonObject(with: refused.body) as? [String: Any]

@@ -19,7 +19,7 @@ struct CodeVerificationTests {
             #expect(error.code == .invalidCode)
             #expect(error.action == .retryInput)
             #expect(error.details?.attemptsRemaining == 4)
-            #expect(error.details?.traceId != nil)
+            #expect(error.details?.traceID != nil)
 
             await keyway.flow.submitCode(code)
             #expect(keyway.flow.currentUpdate.completion != nil)
@@ -61,7 +61,7 @@ struct CodeVerificationTests {
             let wrong = code == "000000" ? "111111" : "000000"
             for _ in 0..<5 { await keyway.flow.submitCode(wrong) }
             let response = try await server.request(
-                "POST", "/v1/flows/\(step.flowId)/code",
+                "POST", "/v1/flows/\(step.flowID)/code",
                 headers: [
                     "X-Keyway-Config-Id": TestServer.configId, "X-Keyway-Flow-Token": token,
                     "Content-Type": "application/json",
@@ -110,7 +110,7 @@ struct CodeVerificationTests {
             await keyway.flow.start(identifier: "frank@example.com")
             let step = try #require(await keyway.flow.currentStep)
             let response = try await server.request(
-                "POST", "/v1/flows/\(step.flowId)/resend",
+                "POST", "/v1/flows/\(step.flowID)/resend",
                 headers: ["X-Keyway-Config-Id": TestServer.configId, "X-Keyway-Flow-Token": step.flowToken!.revealed])
             #expect(response.status == 429)
             #expect(response.headers["retry-after"] == "30")
@@ -163,7 +163,7 @@ struct CodeVerificationTests {
             await keyway.flow.submitCode(code)
             #expect(keyway.flow.currentUpdate.completion != nil)
             let replay = try await server.request(
-                "POST", "/v1/flows/\(step.flowId)/code",
+                "POST", "/v1/flows/\(step.flowID)/code",
                 headers: [
                     "X-Keyway-Config-Id": TestServer.configId, "X-Keyway-Flow-Token": step.flowToken!.revealed,
                     "Content-Type": "application/json",
@@ -182,7 +182,7 @@ struct CodeVerificationTests {
             await keyway.flow.cancel()
             #expect(keyway.flow.currentUpdate == .idle)
             let response = try await server.request(
-                "GET", "/v1/flows/\(step.flowId)",
+                "GET", "/v1/flows/\(step.flowID)",
                 headers: ["X-Keyway-Config-Id": TestServer.configId, "X-Keyway-Flow-Token": step.flowToken!.revealed])
             #expect(response.status == 409)
         }

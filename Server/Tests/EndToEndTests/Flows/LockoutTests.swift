@@ -16,7 +16,7 @@ struct LockoutTests {
         -> (status: Int, json: [String: Any], retryAfter: Int?)
     {
         let response = try await server.request(
-            "POST", "/v1/flows", headers: ["Content-Type": "application/json", ProtocolHeader.configId: TestServer.configId],
+            "POST", "/v1/flows", headers: ["Content-Type": "application/json", ProtocolHeader.configID: TestServer.configId],
             body: Data(
                 #"{"flowType":"signin","identifier":"\#(email)","codeChallenge":"\#(challenge)","codeChallengeMethod":"S256"}"#
                     .utf8), from: source)
@@ -85,7 +85,7 @@ struct LockoutTests {
                 let answer = try await server.request(
                     "POST", "/v1/flows/\(flowId)/code",
                     headers: [
-                        "Content-Type": "application/json", ProtocolHeader.configId: TestServer.configId,
+                        "Content-Type": "application/json", ProtocolHeader.configID: TestServer.configId,
                         ProtocolHeader.flowToken: token,
                     ], body: Data(#"{"code":"\#(guess)"}"#.utf8), from: "127.0.0.7")
                 statuses.append(answer.status)

@@ -71,7 +71,7 @@ struct PasswordLoadTests {
     {
         let challenge = "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM"
         let started = try await server.request(
-            "POST", "/v1/flows", headers: ["Content-Type": "application/json", ProtocolHeader.configId: TestServer.configId],
+            "POST", "/v1/flows", headers: ["Content-Type": "application/json", ProtocolHeader.configID: TestServer.configId],
             body: Data(
                 #"{"flowType":"signin","identifier":"\#(email)","codeChallenge":"\#(challenge)","codeChallengeMethod":"S256"}"#
                     .utf8), from: source)
@@ -86,7 +86,7 @@ struct PasswordLoadTests {
     }
 
     static func headers(_ token: String) -> [String: String] {
-        ["Content-Type": "application/json", ProtocolHeader.configId: TestServer.configId, ProtocolHeader.flowToken: token]
+        ["Content-Type": "application/json", ProtocolHeader.configID: TestServer.configId, ProtocolHeader.flowToken: token]
     }
 
     static func submit(

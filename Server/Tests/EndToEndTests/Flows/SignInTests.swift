@@ -20,7 +20,7 @@ struct SignInTests {
             #expect(prompt.codeLength == 6)
             #expect(prompt.channel == .email)
             #expect(keyway.flow.currentUpdate.promptContext?.stepInfo?.label == "Verify your email")
-            #expect(keyway.flow.currentUpdate.promptContext?.meta.traceId.isEmpty == false)
+            #expect(keyway.flow.currentUpdate.promptContext?.meta.traceID.isEmpty == false)
 
             await keyway.flow.submitCode(try await server.latestCode(to: "alice@example.com"))
             let completion = try #require(keyway.flow.currentUpdate.completion)

@@ -11,7 +11,7 @@ struct GuestLifecycleTests {
     /// A guest made with a raw `POST /v1/guests` from `source`: the status and the answer.
     static func makeGuest(_ server: TestServer, from source: String? = nil) async throws -> (status: Int, json: [String: Any]) {
         let response = try await server.request(
-            "POST", "/v1/guests", headers: [ProtocolHeader.configId: TestServer.configId], from: source)
+            "POST", "/v1/guests", headers: [ProtocolHeader.configID: TestServer.configId], from: source)
         return (response.status, (try? JSONSerialization.jsonObject(with: response.body)) as? [String: Any] ?? [:])
     }
 

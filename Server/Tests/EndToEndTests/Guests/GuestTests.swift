@@ -145,7 +145,7 @@ struct GuestTests {
             try await session.upgradeGuest(identifier: "bob@example.com")
             await keyway.flow.submitCode(try await server.latestCode(to: "bob@example.com"))
             #expect(keyway.flow.currentUpdate.stepKind == .accountExists)
-            let flowId = try #require(keyway.flow.currentUpdate.promptContext?.step.flowId)
+            let flowId = try #require(keyway.flow.currentUpdate.promptContext?.step.flowID)
 
             await keyway.flow.stayGuest()
             #expect(keyway.flow.currentUpdate == .idle)

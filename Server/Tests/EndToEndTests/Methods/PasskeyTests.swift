@@ -120,7 +120,7 @@ struct PasskeyTests {
             guard let made = registrations.first(where: { $0.response.id == assertion.response.id }) else { continue }
             cases.append([
                 "name": "assertion \(index)", "ceremony": "assertion", "response": try encoded(assertion.response),
-                "rp": ["id": assertion.options.rpId, "origins": [origin], "userVerification": userVerification,
+                "rp": ["id": assertion.options.rpID, "origins": [origin], "userVerification": userVerification,
                        "challenge": assertion.options.challenge, "roots": []],
                 // A synced passkey's counter stays 0; a device-bound one's is one less than now.
                 "credential": ["attestationObject": made.response.response.attestationObject, "signCount": 0],
@@ -151,7 +151,7 @@ struct PasskeyTests {
                 throw TestFailure("Expected a passkey, got \(keyway.flow.currentUpdate)")
             }
             #expect(options.allowCredentials.isEmpty)
-            #expect(options.rpId == "localhost")
+            #expect(options.rpID == "localhost")
             #expect(options.userVerification == "required")
             #expect(attempts > 0)
             await keyway.flow.authenticateWithPasskey(using: authenticator)

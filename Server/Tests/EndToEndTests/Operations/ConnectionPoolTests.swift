@@ -85,7 +85,7 @@ struct ConnectionPoolTests {
         try await TestDatabase.dropRole(role)
     }
 
-    static let flowHeaders = [ProtocolHeader.configId: TestServer.configId, "Content-Type": "application/json"]
+    static let flowHeaders = [ProtocolHeader.configID: TestServer.configId, "Content-Type": "application/json"]
 
     static func flowStart(_ email: String) -> Data {
         Data(

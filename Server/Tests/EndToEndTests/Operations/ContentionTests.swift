@@ -36,7 +36,7 @@ struct ContentionTests {
             // The flow API: a problem document.
             let start = try await server.request(
                 "POST", "/v1/flows",
-                headers: [ProtocolHeader.configId: TestServer.configId, "Content-Type": "application/json"],
+                headers: [ProtocolHeader.configID: TestServer.configId, "Content-Type": "application/json"],
                 body: Data(
                     #"{"flowType":"signin","identifier":"other@example.com","codeChallenge":"E9Melhoa2OwvFQxMP1q7-fD7C9M8mUr9uCkuqxyqLxM","codeChallengeMethod":"S256"}"#
                         .utf8))

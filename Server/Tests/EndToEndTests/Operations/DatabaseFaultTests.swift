@@ -188,7 +188,7 @@ struct DatabaseFaultTests {
             switch kind {
             case "flow":
                 (
-                    "POST", "/v1/flows", [ProtocolHeader.configId: MultiInstanceTests.configId, "Content-Type": "application/json"],
+                    "POST", "/v1/flows", [ProtocolHeader.configID: MultiInstanceTests.configId, "Content-Type": "application/json"],
                     ConnectionPoolTests.flowStart("fault-\(worker)-\(round)@example.com")
                 )
             case "jwks": ("GET", "/.well-known/jwks.json", [:], nil)

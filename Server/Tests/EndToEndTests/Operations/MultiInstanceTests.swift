@@ -32,7 +32,7 @@ struct MultiInstanceTests {
         func json(_ method: String, _ path: String, _ body: [String: Any], flowToken: String? = nil) async throws
             -> (status: Int, json: [String: Any])
         {
-            var headers = [ProtocolHeader.configId: MultiInstanceTests.configId, "Content-Type": "application/json"]
+            var headers = [ProtocolHeader.configID: MultiInstanceTests.configId, "Content-Type": "application/json"]
             headers[ProtocolHeader.flowToken] = flowToken
             return try await send(method, path, headers: headers, body: try JSONSerialization.data(withJSONObject: body))
         }

@@ -77,7 +77,7 @@ struct PowerAuthAccountManagementTests {
             let (keyway, operations) = try await Self.manage(server, clock: clock, email: "plain@example.com")
             #expect(!operations.contains("createActivationCode"))
             let step = try #require(keyway.flow.currentUpdate.promptContext?.step)
-            let flowId = step.flowId
+            let flowId = step.flowID
             let token = try #require(step.flowToken?.revealed)
             // The SDK refuses an operation the step does not offer; the server does too.
             await keyway.flow.perform(operation: "createActivationCode")

@@ -25,7 +25,7 @@ struct FlowProgressCodingTests {
         signUp.prove(.password, role: .credential, amr: "pwd", at: 2)
         signUp.enrolmentOffered = true
         signUp.failures = ["password": 2]
-        signUp.client = FlowProgress.ClientDescription(deviceHint: DeviceHint(deviceId: "dev_1", canEnrol: true), userAgent: "UA")
+        signUp.client = FlowProgress.ClientDescription(deviceHint: DeviceHint(deviceID: "dev_1", canEnrol: true), userAgent: "UA")
         signUp.trustedDevice = TrustedDeviceProgress(checked: true, enrolOffered: true)
         signUp.notice = "totpAdded"
         signUp.risk = Risk(level: "medium", message: "New device", reasons: ["newDevice"])
@@ -128,7 +128,7 @@ struct FlowProgressCodingTests {
              "federation":{"providerId":"acme","sealedIdentity":"v1.sealed","userId":"usr_1"}}
             """#)
         #expect(
-            signIn.client == FlowProgress.ClientDescription(deviceHint: DeviceHint(deviceId: "dev_1", canEnrol: true), userAgent: "UA"))
+            signIn.client == FlowProgress.ClientDescription(deviceHint: DeviceHint(deviceID: "dev_1", canEnrol: true), userAgent: "UA"))
         // The unreadable pending device is dropped, as format 1 did.
         #expect(signIn.trustedDevice == TrustedDeviceProgress(checked: true, enrolOffered: true))
         #expect(signIn.pendingFederation == PendingFederation(providerId: "acme", sealedIdentity: "v1.sealed", userId: "usr_1"))

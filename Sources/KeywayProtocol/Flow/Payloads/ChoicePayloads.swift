@@ -2,7 +2,7 @@ import Foundation
 
 /// One choice of a `selectMethod` step.
 public struct MethodOption: Codable, Sendable, Equatable {
-    /// What to send back in ``SelectMethodRequest/methodId``.
+    /// What to send back in ``SelectMethodRequest/methodID``.
     public var id: String
     /// The method behind the choice.
     public var type: AuthenticationMethod

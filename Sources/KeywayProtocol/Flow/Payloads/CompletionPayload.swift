@@ -12,7 +12,7 @@ public struct CompletedPayload: Codable, Sendable, Equatable {
     public var newUser: Bool?
     /// The trusted device this flow enrolled, when it enrolled one: the client keeps its key
     /// under this ID.
-    public var trustedDeviceId: String?
+    public var trustedDeviceID: String?
     /// The `state` the flow was started with, unchanged.
     public var state: String?
     /// Set when a guest signed in to an existing account instead of upgrading: the app's backend
@@ -26,19 +26,23 @@ public struct CompletedPayload: Codable, Sendable, Equatable {
     ///   - expiresAt: When the authorization code expires.
     ///   - session: The session the flow created.
     ///   - newUser: Whether this flow created the user, when the server says.
-    ///   - trustedDeviceId: The trusted device this flow enrolled, if any.
+    ///   - trustedDeviceID: The trusted device this flow enrolled, if any.
     ///   - state: The `state` the flow was started with.
     ///   - guestMerged: The guest who signed in to this account instead of upgrading, if any.
     public init(
         authCode: Sensitive<String>, expiresAt: Date, session: String, newUser: Bool? = nil,
-        trustedDeviceId: String? = nil, state: String? = nil, guestMerged: GuestMerge? = nil
+        trustedDeviceID: String? = nil, state: String? = nil, guestMerged: GuestMerge? = nil
     ) {
         self.guestMerged = guestMerged
         self.state = state
-        self.trustedDeviceId = trustedDeviceId
+        self.trustedDeviceID = trustedDeviceID
         self.authCode = authCode
         self.expiresAt = expiresAt
         self.session = session
         self.newUser = newUser
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case authCode, expiresAt, session, newUser, trustedDeviceID = "trustedDeviceId", state, guestMerged
     }
 }

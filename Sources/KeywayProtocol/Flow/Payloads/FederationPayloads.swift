@@ -75,7 +75,7 @@ public struct LinkedIdentity: Codable, Sendable, Equatable {
     /// The link's ID.
     public var id: String
     /// The provider's ID in its project.
-    public var providerId: String
+    public var providerID: String
     /// The provider's label.
     public var label: String
     /// The address the provider gave, if any.
@@ -90,20 +90,24 @@ public struct LinkedIdentity: Codable, Sendable, Equatable {
     ///
     /// - Parameters:
     ///   - id: The link's ID.
-    ///   - providerId: The provider's ID in its project.
+    ///   - providerID: The provider's ID in its project.
     ///   - label: The provider's label.
     ///   - email: The address the provider gave, if any.
     ///   - linkedAt: When the identity was linked.
     ///   - heldSince: When the identity was held, waiting for the owner; `nil` when it signs in.
     public init(
-        id: String, providerId: String, label: String, email: String? = nil, linkedAt: Date, heldSince: Date? = nil
+        id: String, providerID: String, label: String, email: String? = nil, linkedAt: Date, heldSince: Date? = nil
     ) {
         self.id = id
-        self.providerId = providerId
+        self.providerID = providerID
         self.label = label
         self.email = email
         self.linkedAt = linkedAt
         self.heldSince = heldSince
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case id, providerID = "providerId", label, email, linkedAt, heldSince
     }
 }
 

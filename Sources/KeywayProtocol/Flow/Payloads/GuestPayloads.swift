@@ -21,17 +21,21 @@ public struct AccountExistsPayload: Codable, Sendable, Equatable {
 /// (``CompletedPayload/guestMerged``) and by the `guest.merged` event.
 public struct GuestMerge: Codable, Sendable, Equatable {
     /// The guest's user ID (`sub` of its tokens).
-    public var guestUserId: String
+    public var guestUserID: String
     /// The account the guest signed in to.
-    public var userId: String
+    public var userID: String
 
     /// Creates the value.
     ///
     /// - Parameters:
-    ///   - guestUserId: The guest's user ID.
-    ///   - userId: The account the guest signed in to.
-    public init(guestUserId: String, userId: String) {
-        self.guestUserId = guestUserId
-        self.userId = userId
+    ///   - guestUserID: The guest's user ID.
+    ///   - userID: The account the guest signed in to.
+    public init(guestUserID: String, userID: String) {
+        self.guestUserID = guestUserID
+        self.userID = userID
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case guestUserID = "guestUserId", userID = "userId"
     }
 }

@@ -61,7 +61,7 @@ struct AdminRoutes {
                     .alreadyExists, status: 409, title: "Identity provider exists", detail: error.description, action: .abort)
             case .invalidPolicy(let policyError):
                 var problem = AdminProblem.invalidPolicy(policyError).problem
-                problem.traceId = context.traceId
+                problem.traceID = context.traceId
                 return try HTTPResponses.json(
                     PolicyRejection(problem: problem, problems: policyError.problems), status: .unprocessableContent,
                     contentType: Problem.mediaType)

@@ -29,7 +29,7 @@ struct FlowAPIClient: Sendable {
         }
         var headers: HTTPFields = [:]
         headers[HTTPField.Name(ProtocolHeader.flowToken)!] = flowToken
-        headers[HTTPField.Name(ProtocolHeader.configId)!] = configId
+        headers[HTTPField.Name(ProtocolHeader.configID)!] = configId
         if let userAgent { headers[.userAgent] = String(userAgent.prefix(200)) }
         var payload = ByteBuffer()
         if method != .delete && method != .get {

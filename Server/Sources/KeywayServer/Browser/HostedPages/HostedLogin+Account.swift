@@ -42,7 +42,7 @@ extension HostedLogin {
                 scope: Scopes.defaultScope),
             traceId: context.traceId)
         var (visit, cookie) = try await startVisit(BrowserFlowState(purpose: .account), application: application)
-        visit.state.flowId = step.flowId
+        visit.state.flowId = step.flowID
         visit.state.sealedFlowToken = try step.flowToken.map { try seal(flowToken: $0.revealed, for: visit) }
         try await save(visit)
         return Self.seeOther("/login", cookies: [cookie])

@@ -100,7 +100,7 @@ extension HostedLogin {
                     flowType: flowType, identifier: identifier, codeChallenge: PKCE.challenge(for: verifier)),
                 clientAddress: context.remoteAddress, userAgent: request.headers[.userAgent], hostedPages: true,
                 traceId: context.traceId)
-            visit.state.flowId = step.flowId
+            visit.state.flowId = step.flowID
             visit.state.sealedFlowToken = try step.flowToken.map { try seal(flowToken: $0.revealed, for: visit) }
             visit.state.flash = nil
             try await save(visit)

@@ -43,7 +43,7 @@ struct AppAttestService: Sendable {
 
     /// Verifies an attestation made for one of the application's challenges and keeps the key.
     func register(configId: String?, request: AppAttestKeyRequest) async throws -> AppAttestKeyResponse {
-        guard let keyID = Self.keyID(request.keyId) else {
+        guard let keyID = Self.keyID(request.keyID) else {
             throw FlowProblem.invalidRequest([
                 InvalidField(name: "keyId", reason: "Send the key ID generateKey() returned (base64 of 32 bytes).")
             ])
@@ -94,7 +94,7 @@ struct AppAttestService: Sendable {
             try await repositories.appAttest.insertKey(key, applicationId: application.id, now: now.epochMilliseconds)
         }
         logger.info("app attest key registered", metadata: ["application": "\(application.id)"])
-        return AppAttestKeyResponse(keyId: request.keyId, environment: key.environment.rawValue)
+        return AppAttestKeyResponse(keyID: request.keyID, environment: key.environment.rawValue)
     }
 
     /// What an App Attest check concluded.
@@ -125,7 +125,7 @@ struct AppAttestService: Sendable {
                 detail: "This application accepts this only from an app instance that proves itself with App Attest.",
                 action: .retryInput)
         }
-        guard let keyID = Self.keyID(evidence.keyId), evidence.assertion.utf8.count <= 4_000,
+        guard let keyID = Self.keyID(evidence.keyID), evidence.assertion.utf8.count <= 4_000,
             let assertion = Base64URL.decode(evidence.assertion)
         else { throw Self.refusal(.malformed("the key ID or the assertion is not encoded as specified"), field: "appAttest") }
         guard let (key, counter) = try await repositories.appAttest.key(keyID, applicationId: applicationId) else {

@@ -8,7 +8,7 @@ import KeywayProtocol
 struct AppAttestRoutes {
     let service: AppAttestService
 
-    private static let configIdHeader = HTTPField.Name(ProtocolHeader.configId)!
+    private static let configIdHeader = HTTPField.Name(ProtocolHeader.configID)!
 
     func register(on router: RouteTable) {
         let router = router.declaring(.anyone)

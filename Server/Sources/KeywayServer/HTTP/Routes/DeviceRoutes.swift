@@ -21,7 +21,7 @@ struct DeviceRoutes {
     let approvals: ApprovalService
     let powerAuth: PowerAuthSignatureVerifier
 
-    private static let configIdHeader = HTTPField.Name(ProtocolHeader.configId)!
+    private static let configIdHeader = HTTPField.Name(ProtocolHeader.configID)!
     private static let timeHeader = HTTPField.Name(ProtocolHeader.deviceTime)!
     private static let signatureHeader = HTTPField.Name(ProtocolHeader.deviceSignature)!
 

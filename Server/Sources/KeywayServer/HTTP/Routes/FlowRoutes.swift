@@ -11,7 +11,7 @@ struct FlowRoutes {
     /// Verifies the access token that starts an `accountManage` flow or names a guest.
     let tokens: AccessTokenAuthenticator
 
-    private static let configIdHeader = HTTPField.Name(ProtocolHeader.configId)!
+    private static let configIdHeader = HTTPField.Name(ProtocolHeader.configID)!
     private static let flowTokenHeader = HTTPField.Name(ProtocolHeader.flowToken)!
     private static let clientHeader = HTTPField.Name(ProtocolHeader.client)!
 
@@ -61,7 +61,7 @@ struct FlowRoutes {
         }
         flows.post(":flowId/method") { request, context in
             let body = try await RequestDecoding.json(SelectMethodRequest.self, from: request, context: context)
-            return try HTTPResponses.json(try await engine.selectMethod(Self.target(request, context), methodId: body.methodId))
+            return try HTTPResponses.json(try await engine.selectMethod(Self.target(request, context), methodId: body.methodID))
         }
         flows.post(":flowId/skip") { request, context in
             try HTTPResponses.json(try await engine.skip(Self.target(request, context)))

@@ -9,7 +9,7 @@ struct GuestRoutes {
     let guests: GuestService
     let issuer: @Sendable () -> String
 
-    private static let configIdHeader = HTTPField.Name(ProtocolHeader.configId)!
+    private static let configIdHeader = HTTPField.Name(ProtocolHeader.configID)!
 
     func register(on router: RouteTable) {
         let router = router.declaring(.anyone)

@@ -116,6 +116,6 @@ extension OAuthRoutes {
     static func appAttestEvidence(_ request: Request) -> AppAttestEvidence? {
         guard let keyId = request.headers[appAttestKeyHeader], let assertion = request.headers[appAttestAssertionHeader]
         else { return nil }
-        return AppAttestEvidence(keyId: keyId, assertion: assertion)
+        return AppAttestEvidence(keyID: keyId, assertion: assertion)
     }
 }

@@ -14,7 +14,7 @@ extension ApprovalMethod: DueSecondFactorLoader {
             let user = context.user
         else { return 0 }
         let devices = try await repositories.trustedDevices.trusted(userId: user.id, applicationId: nil, now: context.now)
-        var count = devices.filter { $0.id != context.progress.client.deviceHint?.deviceId }.count
+        var count = devices.filter { $0.id != context.progress.client.deviceHint?.deviceID }.count
         for activation in try await repositories.powerAuthActivations.all(userId: user.id) where activation.status == .active {
             if try await repositories.applications.find(id: activation.applicationId)?.projectId
                 == context.application.projectId

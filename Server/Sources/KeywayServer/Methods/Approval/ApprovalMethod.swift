@@ -93,8 +93,8 @@ struct ApprovalMethod: SecondFactorMethod, StageResourceMethod, ConfigurableMeth
             let secret = try? resources.secrets.open(sealed, purpose: "approval:\(flow.id)")
         {
             let qr = ApprovalQRData(
-                server: context.audience, configId: context.application.configId, approvalId: approvalId,
-                flowId: flow.id, secret: String(decoding: secret, as: UTF8.self))
+                server: context.audience, configID: context.application.configId, approvalID: approvalId,
+                flowID: flow.id, secret: String(decoding: secret, as: UTF8.self))
             draft.payload = .awaitApproval(
                 AwaitApprovalPayload(
                     matchingNumber: stage.matchingNumber ?? "", qrData: Sensitive(qr.text),

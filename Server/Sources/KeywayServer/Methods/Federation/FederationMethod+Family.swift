@@ -64,7 +64,7 @@ extension FederationMethod: MethodFamily, AccountPageMethod, WayInMethod, Prepar
         guard !context.linkedIdentities.isEmpty else { return }
         payload.linkedIdentities = context.linkedIdentities.map { identity in
             LinkedIdentity(
-                id: identity.id, providerId: identity.providerId,
+                id: identity.id, providerID: identity.providerId,
                 label: context.identityProviders.first { $0.id == identity.providerId }?.label ?? identity.providerId,
                 email: identity.email, linkedAt: Date(epochMilliseconds: identity.createdAt),
                 heldSince: identity.heldSince.map(Date.init(epochMilliseconds:)))

@@ -60,7 +60,7 @@ extension PasskeyMethod {
         try await method.countCheck()
         try Self.renewChallenge(&method)
         let passkeys = method.repositories.passkeys
-        guard let stored = try await passkeys.find(projectId: method.application.projectId, credentialId: body.credential.rawId),
+        guard let stored = try await passkeys.find(projectId: method.application.projectId, credentialId: body.credential.rawID),
             Self.mayAnswer(stored, method.context)
         else {
             return try await failure(.unknownCredential, &method)

@@ -34,7 +34,7 @@ enum PasskeyOptions {
         _ state: PasskeyStage, purpose: MethodPurpose, relyingParty: WebAuthnRelyingParty, _ context: FlowEngine.Context
     ) -> PublicKeyCredentialRequestOptions {
         PublicKeyCredentialRequestOptions(
-            challenge: state.challenge ?? "", timeout: timeout, rpId: relyingParty.id,
+            challenge: state.challenge ?? "", timeout: timeout, rpID: relyingParty.id,
             allowCredentials: purpose == .primary ? [] : context.passkeys.map { descriptor($0) },
             userVerification: relyingParty.userVerification.rawValue)
     }

@@ -24,7 +24,7 @@ extension TrustedDeviceMethod {
         guard let thumbprint = jwk.kid, let challenge = stage.challenge else { throw FlowProblem.internalError }
         let context = method.context
         let input = DeviceSigningInput.enrolment(
-            challenge: challenge, flowId: context.flow.id, configId: context.application.configId,
+            challenge: challenge, flowID: context.flow.id, configID: context.application.configId,
             audience: context.audience, keyThumbprint: thumbprint)
         guard let data = input.data, DeviceSignatures.verify(request.signature, of: input, with: jwk) else {
             // Not worth ending a sign-in for: the client may skip enrolment.
@@ -66,8 +66,8 @@ extension TrustedDeviceMethod {
             DeviceSignatures.verify(
                 signature,
                 of: .challenge(
-                    challenge: challenge, flowId: context.flow.id, configId: context.application.configId,
-                    audience: context.audience, deviceId: device.id),
+                    challenge: challenge, flowID: context.flow.id, configID: context.application.configId,
+                    audience: context.audience, deviceID: device.id),
                 storedKey: device.publicKey)
         {
             let settings = context.policy.devices

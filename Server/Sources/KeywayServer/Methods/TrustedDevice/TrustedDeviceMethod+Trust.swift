@@ -26,7 +26,7 @@ extension TrustedDeviceMethod: DeviceTrustMethod {
 
     /// The device the client named, when it is trusted now for the flow's user in this application.
     static func hintedDevice(_ method: MethodContext) async throws -> TrustedDeviceRecord? {
-        guard let deviceId = method.context.progress.client.deviceHint?.deviceId, let user = method.user,
+        guard let deviceId = method.context.progress.client.deviceHint?.deviceID, let user = method.user,
             let device = try await method.repositories.trustedDevices.find(id: deviceId), device.userId == user.id,
             device.applicationId == method.application.id, device.isTrusted(at: method.now)
         else { return nil }
@@ -50,7 +50,7 @@ extension TrustedDeviceMethod: DeviceTrustMethod {
     /// elevated risk overrides trust, or when it was tried already.
     func canProve(_ method: inout MethodContext) async throws -> Bool {
         let settings = method.policy.devices
-        guard settings.enabled, !method.trustedDevice.checked, method.context.progress.client.deviceHint?.deviceId != nil, method.user != nil else {
+        guard settings.enabled, !method.trustedDevice.checked, method.context.progress.client.deviceHint?.deviceID != nil, method.user != nil else {
             return false
         }
         method.trustedDevice.checked = true

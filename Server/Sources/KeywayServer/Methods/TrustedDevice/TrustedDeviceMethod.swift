@@ -50,7 +50,7 @@ struct TrustedDeviceMethod: AccountOperationsMethod, SkippableMethod, Configurab
             draft.payload = .deviceChallenge(
                 DeviceChallengePayload(
                     challenge: stage.challenge ?? "", audience: context.audience,
-                    deviceId: context.progress.client.deviceHint?.deviceId ?? ""))
+                    deviceID: context.progress.client.deviceHint?.deviceID ?? ""))
             draft.post("proveDevice", "device/prove", label: "Continue")
             draft.post("skip", "skip", label: "Use another method")
         }

@@ -78,7 +78,7 @@ struct RegistrationEndpoint: Sendable {
             "client registered",
             metadata: ["client": "\(configId)", "template": "\(template.configId)", "method": "\(metadata.authMethod.rawValue)"])
         return ClientRegistrationResponse(
-            clientId: configId, clientIdIssuedAt: Int(now / 1000), clientSecret: secret.map { Sensitive($0) },
+            clientID: configId, clientIdIssuedAt: Int(now / 1000), clientSecret: secret.map { Sensitive($0) },
             clientSecretExpiresAt: secret == nil ? nil : 0, clientName: name,
             tokenEndpointAuthMethod: metadata.authMethod.rawValue, tokenEndpointAuthSigningAlg: metadata.assertionAlgorithm,
             grantTypes: metadata.grantTypes, responseTypes: metadata.grantTypes.contains("authorization_code") ? ["code"] : [],

@@ -13,9 +13,9 @@ import Testing
 
     private func step(payload: StepPayload, actions: [Action]) -> Step {
         Step(
-            flowId: "flw_1", payload: payload,
+            flowID: "flw_1", payload: payload,
             actions: actions + [Action(name: "cancel", href: "/v1/flows/flw_1", method: "DELETE", label: "Cancel")],
-            meta: Meta(traceId: "t1"))
+            meta: Meta(traceID: "t1"))
     }
 
     private func render(_ page: HostedPage) -> String {

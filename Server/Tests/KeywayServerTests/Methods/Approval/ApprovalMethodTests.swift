@@ -28,7 +28,7 @@ struct ApprovalMethodTests {
         #expect(payload.matchingNumber == "42")
         #expect(payload.expiresAt == Date(epochMilliseconds: FlowContexts.now + 60_000))
         let qr = try #require(ApprovalQRData(payload.qrData.revealed))
-        #expect(qr.approvalId == "apr_1" && qr.flowId == "flw_1" && qr.secret == "kqr_secret")
+        #expect(qr.approvalID == "apr_1" && qr.flowID == "flw_1" && qr.secret == "kqr_secret")
         #expect(draft.actions.map(\.name) == ["poll"])
         #expect(draft.messages.first?.text.contains("42") == true)
 

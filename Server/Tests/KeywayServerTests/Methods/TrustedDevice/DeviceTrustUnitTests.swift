@@ -16,24 +16,24 @@ struct DeviceTrustUnitTests {
 
     @Test func theCanonicalInputIsFixedAndRefusesLineBreaks() throws {
         let input = DeviceSigningInput.challenge(
-            challenge: "kdc_abc", flowId: "flw_1", configId: "cfg_2", audience: "https://auth.example.com/",
-            deviceId: "dev_3")
+            challenge: "kdc_abc", flowID: "flw_1", configID: "cfg_2", audience: "https://auth.example.com/",
+            deviceID: "dev_3")
         #expect(input.canonical == "keyway-device-v1\nchallenge\nkdc_abc\nflw_1\ncfg_2\nhttps://auth.example.com/\ndev_3")
         #expect(
             DeviceSigningInput.approval(
-                approvalId: "apr_1", flowId: "flw_1", configId: "cfg_2", audience: "a", deviceId: "dev_3",
+                approvalID: "apr_1", flowID: "flw_1", configID: "cfg_2", audience: "a", deviceID: "dev_3",
                 decision: .deny
             ).canonical == "keyway-device-v1\napproval\napr_1\nflw_1\ncfg_2\na\ndev_3\ndeny")
-        #expect(DeviceSigningInput.listApprovals(deviceId: "dev_3", configId: "c", audience: "a", time: 17).canonical
+        #expect(DeviceSigningInput.listApprovals(deviceID: "dev_3", configID: "c", audience: "a", time: 17).canonical
             == "keyway-device-v1\nlistApprovals\ndev_3\nc\na\n17")
         // A value with a line break could shift the other values: never signed, never accepted.
-        #expect(DeviceSigningInput.challenge(challenge: "x\nflw_1", flowId: "f", configId: "c", audience: "a", deviceId: "d").data == nil)
-        #expect(DeviceSigningInput.challenge(challenge: "", flowId: "f", configId: "c", audience: "a", deviceId: "d").data == nil)
+        #expect(DeviceSigningInput.challenge(challenge: "x\nflw_1", flowID: "f", configID: "c", audience: "a", deviceID: "d").data == nil)
+        #expect(DeviceSigningInput.challenge(challenge: "", flowID: "f", configID: "c", audience: "a", deviceID: "d").data == nil)
     }
 
     @Test func signaturesVerifyOnlyForTheirOwnInputAndKey() throws {
         let input = DeviceSigningInput.challenge(
-            challenge: "kdc_abc", flowId: "flw_1", configId: "cfg_2", audience: "https://auth.example.com/", deviceId: "dev_3")
+            challenge: "kdc_abc", flowID: "flw_1", configID: "cfg_2", audience: "https://auth.example.com/", deviceID: "dev_3")
         let jwk = ECJWK.publicJWK(for: key.publicKey)
         let stored = String(decoding: try JSONEncoder().encode(jwk), as: UTF8.self)
         let signature = try sign(input)
@@ -41,11 +41,11 @@ struct DeviceTrustUnitTests {
         #expect(DeviceSignatures.verify(signature, of: input, storedKey: stored))
         // Another flow, config ID, server or device: refused.
         for other in [
-            DeviceSigningInput.challenge(challenge: "kdc_abc", flowId: "flw_X", configId: "cfg_2", audience: "https://auth.example.com/", deviceId: "dev_3"),
-            .challenge(challenge: "kdc_abc", flowId: "flw_1", configId: "cfg_X", audience: "https://auth.example.com/", deviceId: "dev_3"),
-            .challenge(challenge: "kdc_abc", flowId: "flw_1", configId: "cfg_2", audience: "https://evil.example.com/", deviceId: "dev_3"),
-            .challenge(challenge: "kdc_abc", flowId: "flw_1", configId: "cfg_2", audience: "https://auth.example.com/", deviceId: "dev_X"),
-            .enrolment(challenge: "kdc_abc", flowId: "flw_1", configId: "cfg_2", audience: "https://auth.example.com/", keyThumbprint: "dev_3"),
+            DeviceSigningInput.challenge(challenge: "kdc_abc", flowID: "flw_X", configID: "cfg_2", audience: "https://auth.example.com/", deviceID: "dev_3"),
+            .challenge(challenge: "kdc_abc", flowID: "flw_1", configID: "cfg_X", audience: "https://auth.example.com/", deviceID: "dev_3"),
+            .challenge(challenge: "kdc_abc", flowID: "flw_1", configID: "cfg_2", audience: "https://evil.example.com/", deviceID: "dev_3"),
+            .challenge(challenge: "kdc_abc", flowID: "flw_1", configID: "cfg_2", audience: "https://auth.example.com/", deviceID: "dev_X"),
+            .enrolment(challenge: "kdc_abc", flowID: "flw_1", configID: "cfg_2", audience: "https://auth.example.com/", keyThumbprint: "dev_3"),
         ] {
             #expect(!DeviceSignatures.verify(signature, of: other, with: jwk))
         }
@@ -60,7 +60,7 @@ struct DeviceTrustUnitTests {
 
     @Test func approvalQRDataRoundTripsAndRefusesAnythingElse() throws {
         let data = ApprovalQRData(
-            server: "https://auth.example.com/", configId: "cfg_2", approvalId: "apr_1", flowId: "flw_1",
+            server: "https://auth.example.com/", configID: "cfg_2", approvalID: "apr_1", flowID: "flw_1",
             secret: "kqr_a-b_c")
         #expect(data.text.hasPrefix("keyway-approve:v1?server=https://auth.example.com/&config=cfg_2"))
         #expect(ApprovalQRData(data.text) == data)

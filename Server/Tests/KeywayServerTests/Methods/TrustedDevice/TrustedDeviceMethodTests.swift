@@ -18,7 +18,7 @@ struct TrustedDeviceMethodTests {
 
     @Test func enrollingAndProvingDrawTheirOwnSteps() throws {
         var context = FlowContexts.context()
-        context.progress.client.deviceHint = DeviceHint(deviceId: "dev_1", canEnrol: true)
+        context.progress.client.deviceHint = DeviceHint(deviceID: "dev_1", canEnrol: true)
         let enrolling = try ActiveMethod(
             .trustedDevice, purpose: .enrolment, state: TrustedDeviceStage(challenge: "c1", enrolling: true))
         let enrol = FlowContexts.step(method, enrolling, context)
@@ -29,7 +29,7 @@ struct TrustedDeviceMethodTests {
         let prove = FlowContexts.step(method, proving, context)
         #expect(
             prove.payload
-                == .deviceChallenge(DeviceChallengePayload(challenge: "c2", audience: "https://id.example.com", deviceId: "dev_1")))
+                == .deviceChallenge(DeviceChallengePayload(challenge: "c2", audience: "https://id.example.com", deviceID: "dev_1")))
         #expect(prove.actions.map(\.name) == ["proveDevice", "skip"])
     }
 }

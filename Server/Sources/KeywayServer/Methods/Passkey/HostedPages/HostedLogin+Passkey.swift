@@ -22,7 +22,7 @@ extension HostedLogin {
             try await save(visit)
         }
         let options = PublicKeyCredentialRequestOptions(
-            challenge: visit.state.passkeyChallenge ?? "", timeout: PasskeyOptions.timeout, rpId: relyingParty.id,
+            challenge: visit.state.passkeyChallenge ?? "", timeout: PasskeyOptions.timeout, rpID: relyingParty.id,
             userVerification: relyingParty.userVerification.rawValue)
         var form = HostedForm(
             action: "/login/passkey", csrfToken: visit.record.csrfToken,
@@ -71,7 +71,7 @@ extension HostedLogin {
             guard let flowToken = step.flowToken?.revealed, let action = step.action(named: "authenticatePasskey") else {
                 throw FlowProblem.invalidStep
             }
-            visit.state.flowId = step.flowId
+            visit.state.flowId = step.flowID
             visit.state.sealedFlowToken = try seal(flowToken: flowToken, for: visit)
             visit.state.flash = nil
             try await save(visit)

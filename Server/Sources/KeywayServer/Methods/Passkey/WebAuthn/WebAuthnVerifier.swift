@@ -49,7 +49,7 @@ struct WebAuthnVerifier: Sendable {
             throw .malformed("the authenticator data has no attested credential data")
         }
         let id = try Self.base64URL(response.id, "id")
-        let rawID = try Self.base64URL(response.rawId, "rawId")
+        let rawID = try Self.base64URL(response.rawID, "rawId")
         guard id == rawID, id == attested.credentialID else { throw .credentialMismatch }
         let key = try COSEPublicKey(cbor: attested.publicKey)
 
@@ -91,7 +91,7 @@ struct WebAuthnVerifier: Sendable {
     {
         guard response.type == "public-key" else { throw .malformed("the credential's type is not public-key") }
         let id = try Self.base64URL(response.id, "id")
-        let rawID = try Self.base64URL(response.rawId, "rawId")
+        let rawID = try Self.base64URL(response.rawID, "rawId")
         guard id == rawID, id == credential.credentialID else { throw .credentialMismatch }
         if let handle = response.response.userHandle {
             let userHandle = try Self.base64URL(handle, "userHandle")

@@ -94,7 +94,7 @@ struct WebAuthnAssertionTests {
     func rawIDDiffers() throws {
         let authenticator = try SoftwareAuthenticator(.rs256)
         var response = try authenticator.assert()
-        response.rawId = Base64URL.encode(Data("another".utf8))
+        response.rawID = Base64URL.encode(Data("another".utf8))
         #expect(throws: WebAuthnFailure.credentialMismatch) {
             _ = try WebAuthnFixture.verifier().verifyAssertion(
                 response, challenge: WebAuthnFixture.challenge, credential: authenticator.stored())

@@ -97,7 +97,7 @@ struct WebAuthnMalformedInputTests {
         #expect(parsed.attestedCredential?.publicKey == authenticator.coseKey)
         var response = try registration(object(authData: authData))
         response.id = Base64URL.encode(authenticator.credentialID)
-        response.rawId = response.id
+        response.rawID = response.id
         let verified = try await WebAuthnFixture.verifier().verifyRegistration(response, challenge: WebAuthnFixture.challenge, now: now)
         #expect(verified.credentialID.count == 1023)
     }
