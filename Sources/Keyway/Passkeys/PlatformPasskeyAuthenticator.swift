@@ -103,7 +103,7 @@
             let challenge = try PasskeyWire.challenge(options)
             let allowed = try PasskeyWire.credentialIDs(options.allowCredentials)
             let request = PlatformPasskeyRequest.assertion(
-                rpId: options.rpId, challenge: challenge, allowed: allowed,
+                rpId: options.rpID, challenge: challenge, allowed: allowed,
                 userVerification: PasskeyWire.UserVerification(options.userVerification))
             // Started by the user (the step's button): the sheet, never AutoFill suggestions,
             // which need a user-name field this screen does not have.
@@ -121,7 +121,7 @@
         /// - Throws: As ``getAssertion(_:)``; ``PasskeyError/notSupported(_:)`` outside iOS.
         public func autoFillAssertion(_ options: PublicKeyCredentialRequestOptions) async throws -> PasskeyAssertionResponse {
             let request = PlatformPasskeyRequest.assertion(
-                rpId: options.rpId, challenge: try PasskeyWire.challenge(options),
+                rpId: options.rpID, challenge: try PasskeyWire.challenge(options),
                 allowed: try PasskeyWire.credentialIDs(options.allowCredentials),
                 userVerification: PasskeyWire.UserVerification(options.userVerification))
             return try await assertion(request, presentation: .autoFill)
