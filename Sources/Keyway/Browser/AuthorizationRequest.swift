@@ -14,37 +14,37 @@ import KeywayProtocol
 /// the verifier.
 public struct AuthorizationRequest: Sendable, Equatable {
     /// The endpoint the browser is sent to.
-    public let authorizationEndpoint: URL
+    let authorizationEndpoint: URL
     /// The server's issuer: the callback's `iss` must be it.
-    public let issuer: String
+    let issuer: String
     /// Whether the callback must carry `iss` (the server advertises
     /// `authorization_response_iss_parameter_supported`, RFC 9207).
-    public let requiresIssuer: Bool
+    let requiresIssuer: Bool
     /// The application's config ID (`client_id`).
-    public let clientID: String
+    let clientID: String
     /// The redirect URI (`redirect_uri`), repeated when the code is redeemed.
     public let redirectURI: URL
     /// The scopes asked for, space separated.
-    public let scope: String
+    let scope: String
     /// The random `state` (32 bytes, base64url) the callback must carry back.
     public let state: String
     /// The `nonce` the ID token must carry, when one is sent.
     public let nonce: String?
     /// The PKCE verifier (32 random bytes, base64url: 43 characters); never leaves the app but
     /// for the token endpoint.
-    public let codeVerifier: Sensitive<String>
+    let codeVerifier: Sensitive<String>
     /// The S256 challenge of ``codeVerifier`` (`code_challenge`).
-    public let codeChallenge: String
+    let codeChallenge: String
     /// The `prompt` values.
-    public let prompt: [AuthorizationPrompt]
+    let prompt: [AuthorizationPrompt]
     /// The `login_hint`.
-    public let loginHint: String?
+    let loginHint: String?
     /// The `max_age`, in seconds.
-    public let maxAge: Int?
+    let maxAge: Int?
     /// The `ui_locales`, most preferred first.
-    public let uiLocales: [String]
+    let uiLocales: [String]
     /// The `response_mode`: always `query` (the callback's parameters in its query).
-    public let responseMode: String
+    let responseMode: String
 
     /// Makes a request with fresh secrets.
     ///
@@ -59,7 +59,7 @@ public struct AuthorizationRequest: Sendable, Equatable {
     ///   or has a fragment, an endpoint that is not `http(s)`, a scope without `openid` or
     ///   malformed, a `prompt` of `none` with other values, a negative `max_age`, an empty or
     ///   over-long hint, locale or nonce.
-    public init(
+    init(
         issuer: String, authorizationEndpoint: URL, clientID: String, options: BrowserSignInOptions,
         requiresIssuer: Bool = false, random: any KeywayRandom = SystemKeywayRandom()
     ) throws(KeywayError) {
@@ -113,7 +113,7 @@ public struct AuthorizationRequest: Sendable, Equatable {
     }
 
     /// The query parameters, in the order they are sent.
-    public var parameters: [(name: String, value: String)] {
+    var parameters: [(name: String, value: String)] {
         var parameters: [(name: String, value: String)] = [
             ("response_type", "code"), ("client_id", clientID), ("redirect_uri", redirectURI.absoluteString),
             ("scope", scope), ("state", state),

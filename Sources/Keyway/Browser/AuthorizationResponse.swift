@@ -3,13 +3,13 @@ import KeywayJOSE
 import KeywayProtocol
 
 /// The successful answer to an ``AuthorizationRequest``, read from its callback.
-public struct AuthorizationResponse: Sendable, Equatable {
+struct AuthorizationResponse: Sendable, Equatable {
     /// The authorization code, to redeem once with the request's verifier.
-    public let code: Sensitive<String>
+    let code: Sensitive<String>
     /// The `state`, equal to the request's.
-    public let state: String
+    let state: String
     /// The `iss`, when the server sent it (then equal to the request's issuer).
-    public let issuer: String?
+    let issuer: String?
 }
 
 extension AuthorizationRequest {
@@ -24,7 +24,7 @@ extension AuthorizationRequest {
     /// - Throws: ``BrowserSignInError``: `malformedCallback`, `issuerMismatch`, `issuerMissing`,
     ///   `stateMismatch`, `authorizationFailed` (the server's error code and description), or
     ///   `missingCode`.
-    public func response(from callbackURL: URL) throws(BrowserSignInError) -> AuthorizationResponse {
+    func response(from callbackURL: URL) throws(BrowserSignInError) -> AuthorizationResponse {
         guard Self.isAt(callbackURL, redirectURI) else {
             throw .malformedCallback("it is not at the redirect URI \(redirectURI.absoluteString).")
         }
