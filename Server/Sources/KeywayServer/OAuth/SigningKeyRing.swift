@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import KeywayJOSE
 import KeywayProtocol
+import NIOCore
 
 /// The signing keys as this instance knows them: for each algorithm the one that signs now, and
 /// the published ones of every algorithm, which the JWKS lists and tokens are verified with. Read from the database at start and again every
@@ -15,6 +16,8 @@ final class SigningKeyRing: Sendable {
         var nextRefresh: Int64
         /// When the keys were last read for a token naming an unknown key.
         var lastMissReload: Int64 = .min
+        /// The JWKS as last encoded, with the key IDs it lists.
+        var encodedJWKS: (keyIDs: [String], body: ByteBuffer)?
     }
 
     private let database: any Database
@@ -124,6 +127,22 @@ final class SigningKeyRing: Sendable {
             guard state.schedule.published(at: now).contains(where: { $0.kid == kid }) else { return nil }
             return state.keys[kid]?.es256PublicKey
         }
+    }
+
+    /// The JWKS as `encode` writes it, encoded again only when the published keys change: the
+    /// answer of every JWKS request, which costs a lookup, not an encoding.
+    func encodedJWKS(_ encode: (JSONWebKeySet) throws -> ByteBuffer) rethrows -> ByteBuffer {
+        let now = clock.now().epochMilliseconds
+        let (keyIDs, cached, set) = state.withLock { state -> ([String], ByteBuffer?, JSONWebKeySet?) in
+            let published = state.schedule.published(at: now)
+            let keyIDs = published.map(\.kid)
+            if let encoded = state.encodedJWKS, encoded.keyIDs == keyIDs { return (keyIDs, encoded.body, nil) }
+            return (keyIDs, nil, JSONWebKeySet(keys: published.compactMap { state.keys[$0.kid]?.publicJWK }))
+        }
+        if let cached { return cached }
+        let body = try encode(set ?? JSONWebKeySet(keys: []))
+        state.withLock { $0.encodedJWKS = (keyIDs, body) }
+        return body
     }
 
     /// The published public keys of every algorithm (JWKS), oldest first.

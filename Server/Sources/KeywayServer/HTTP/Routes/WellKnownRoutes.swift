@@ -52,11 +52,11 @@ struct WellKnownRoutes {
             return try metadata()
         }
         // While the database is away the key ring keeps the keys it knows: the set is served
-        // from memory.
+        // from memory, encoded once per set of published keys.
         document(".well-known/jwks.json", on: router) { _, _ in
             try await keys.refreshIfDue()
             var response = HTTPResponses.json(
-                encoded: try HTTPResponses.encode(keys.jwks()), cacheControl: Self.metadataCacheControl)
+                encoded: try keys.encodedJWKS(HTTPResponses.encode), cacheControl: Self.metadataCacheControl)
             CORS.allowEveryone(&response)
             return response
         }
