@@ -29,7 +29,9 @@ struct MaintenanceService: Service {
     func sweep() async throws {
         let cutoff = clock.now().addingTimeInterval(-retention).epochMilliseconds
         // With several instances on one database, one sweeps at a time.
+        let started = ContinuousClock.now
         try await database.exclusively(.maintenance) { try await sweepOnce(cutoff: cutoff) }
+        SlowStage.report("maintenance sweep", since: started, logger: logger)
     }
 
     private func sweepOnce(cutoff: Int64) async throws {

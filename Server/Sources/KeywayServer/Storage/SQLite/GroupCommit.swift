@@ -88,6 +88,8 @@ final class GroupCommit: Sendable {
     private func run(_ batch: [any QueuedWrite]) async {
         await lock.lock()
         defer { lock.unlock() }
+        let started = ContinuousClock.now
+        defer { SlowStage.report("write batch", since: started, logger: logger, ["writes": "\(batch.count)"]) }
         let repositories = Repositories(sql: SQLiteHandleDatabase(handle: writer, logger: logger))
         defer { lastWrite.withLock { $0 = DispatchTime.now().uptimeNanoseconds } }
         do {

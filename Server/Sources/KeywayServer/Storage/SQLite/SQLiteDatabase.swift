@@ -87,9 +87,11 @@ final class SQLiteDatabase: Database {
                 let last = lastWrite.current
                 let now = DispatchTime.now().uptimeNanoseconds
                 let quiet = now > last && now - last > 2_000_000_000
+                let started = ContinuousClock.now
+                let mode = round % 20 == 0 && quiet ? "TRUNCATE" : "PASSIVE"
                 do {
-                    try handle.execute(
-                        round % 20 == 0 && quiet ? "PRAGMA wal_checkpoint(TRUNCATE)" : "PRAGMA wal_checkpoint(PASSIVE)")
+                    try handle.execute("PRAGMA wal_checkpoint(\(mode))")
+                    SlowStage.report("WAL checkpoint", since: started, logger: logger, ["mode": "\(mode)"])
                 } catch {
                     logger.warning("WAL checkpoint failed: \(error)")
                 }
