@@ -97,6 +97,7 @@ extension Screen {
             }
             addPrimary(from: step, named: "submitTotp")
         case .enterTotp(let totp):
+            instruction = language("Enter the code from your authenticator")
             addAttemptsLeft(totp.attemptsRemaining)
             addFromActions(step)
         case .setupSms(let sms):
