@@ -12,7 +12,7 @@
             // A completion is redeemed once; its screen stays as it was made.
             if case .completed = update, update == shownUpdate { return }
             var next = Screen.make(
-                update: update, prompt: keyway.flow.currentPrompt, language: language, screens: screens)
+                update: update, context: keyway.flow.currentPrompt?.context, language: language, screens: screens)
             let stepID = keyway.flow.currentPrompt.map { "\($0.context.step.flowID)/\($0.context.meta.traceID)" }
             if case .prompt = update, stepID != shownStep {
                 // A new step: its inputs start empty (or with their pre-filled values).

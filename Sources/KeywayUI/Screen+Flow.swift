@@ -4,17 +4,17 @@ import KeywayPresentation
 import KeywayProtocol
 
 extension Screen {
-    /// The screen for a flow's state: its current update, and its prompt (which stays under an
-    /// error the flow goes on after, so the inputs stay with the error).
+    /// The screen for a flow's state: its current update, and the context of its current prompt
+    /// (which stays under an error the flow goes on after, so the inputs stay with the error).
     ///
     /// - Parameters:
     ///   - update: ``KeywayFlow/currentUpdate``.
-    ///   - prompt: ``KeywayFlow/currentPrompt``.
+    ///   - context: The context of ``KeywayFlow/currentPrompt``: the step the screen is drawn from.
     ///   - language: The language of the words the screen writes itself.
     ///   - screens: How step kinds without a layout of their own are drawn.
     /// - Returns: A screen to render.
     public static func make(
-        update: FlowUpdate, prompt: (context: PromptContext, prompt: Prompt)?, language: ScreenLanguage = .current,
+        update: FlowUpdate, context: PromptContext?, language: ScreenLanguage = .current,
         screens: StepScreens = .standard
     ) -> Screen {
         func make(_ context: PromptContext) -> Screen {
@@ -24,8 +24,8 @@ extension Screen {
         case .idle:
             return Screen(kind: .idle, title: "", language: language)
         case .loading:
-            guard let prompt else { return Screen(kind: .loading, title: "", isLoading: true, language: language) }
-            var screen = make(prompt.context)
+            guard let context else { return Screen(kind: .loading, title: "", isLoading: true, language: language) }
+            var screen = make(context)
             screen.isLoading = true
             return screen
         case .prompt(let context, _):
@@ -39,7 +39,7 @@ extension Screen {
             let banner = Banner(
                 code: code, message: message, action: action, recovery: Banner.Recovery(error.recovery),
                 suggestion: error.recoverySuggestion, traceID: meta?.traceID ?? details?.traceID, problem: details)
-            guard let prompt, error.recovery != .startOver, action != .abort else {
+            guard let context, error.recovery != .startOver, action != .abort else {
                 if error.recovery == .retry {
                     // Before any step (the identifier refused, the network down): the app's own
                     // first screen, with the error.
@@ -53,7 +53,7 @@ extension Screen {
                         : [],
                     banner: banner, language: language)
             }
-            var screen = make(prompt.context)
+            var screen = make(context)
             screen.banner = banner
             let refused = Dictionary(
                 (details?.invalidFields ?? []).map { ($0.name, $0.reason) }, uniquingKeysWith: { first, _ in first })

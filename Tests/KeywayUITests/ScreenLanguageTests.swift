@@ -122,7 +122,7 @@ struct ScreenLanguageTests {
         let context = PromptContext(step: step)
         let prompt = try #require(Prompt(step: step))
         let german = Screen.make(
-            update: .prompt(context, prompt), prompt: (context, prompt), language: ScreenLanguage("de"))
+            update: .prompt(context, prompt), context: context, language: ScreenLanguage("de"))
         #expect(german.language.identifier == "de")
         #expect(german.title == "Code eingeben")
         #expect(german.primaryAction?.label == "Weiter")
@@ -137,7 +137,7 @@ struct ScreenLanguageTests {
         #expect(german.action("resend")?.label(at: now) == "Neuen Code senden (30 s)")
 
         let french = Screen.make(
-            update: .prompt(context, prompt), prompt: (context, prompt), language: ScreenLanguage("fr-FR"))
+            update: .prompt(context, prompt), context: context, language: ScreenLanguage("fr-FR"))
         #expect(french.title == "Saisissez le code")
         #expect(french.primaryAction?.label == "Continuer")
         #expect(french.action("cancel")?.label == "Annuler")
@@ -151,11 +151,11 @@ struct ScreenLanguageTests {
             info: "Your booking")
         let customScreen = Screen.make(
             update: .prompt(PromptContext(step: custom), .unrecognized(kind: custom.kind)),
-            prompt: (PromptContext(step: custom), .unrecognized(kind: custom.kind)), language: ScreenLanguage("de"))
+            context: PromptContext(step: custom), language: ScreenLanguage("de"))
         #expect(customScreen.title == "Your booking")
         #expect(customScreen.primaryAction?.label == "Ask the front desk")
         #expect(customScreen.action("cancel")?.label == "Abbrechen")
-        let english = Screen.make(update: .prompt(context, prompt), prompt: (context, prompt), language: .english)
+        let english = Screen.make(update: .prompt(context, prompt), context: context, language: .english)
         #expect(english.title == "Enter the code")
         #expect(english.primaryAction?.label == "Continue")
         #expect(english.messages.last?.text == "1 attempt left.")

@@ -41,7 +41,7 @@ enum Steps {
     static func screen(_ step: Step) -> Screen {
         let context = PromptContext(step: step)
         let prompt = Prompt(step: step) ?? .unrecognized(kind: step.kind)
-        return Screen.make(update: .prompt(context, prompt), prompt: (context, prompt))
+        return Screen.make(update: .prompt(context, prompt), context: context)
     }
 }
 
@@ -291,13 +291,13 @@ struct ScreenTests {
             payload: #"{"destination":"a•••@example.com","codeLength":6,"expiresAt":"2026-11-24T10:10:00Z","resendAt":"2026-11-24T10:00:30Z","channel":"email","attemptsRemaining":5}"#,
             actions: [Steps.action("submitCode", "code", label: "Continue", fields: Steps.codeField)])
         let context = PromptContext(step: step)
-        let prompt = try #require(Prompt(step: step))
+        #expect(Prompt(step: step) != nil)
         let wrong = Problem(
             code: .invalidCode, status: 400, title: "Wrong code", detail: "That code is not right.", action: .retryInput,
             attemptsRemaining: 4, invalidFields: [InvalidField(name: "code", reason: "That code is not right.")])
         let retry = Screen.make(
             update: .error(code: .invalidCode, action: .retryInput, message: wrong.detail, retryable: false, details: wrong, meta: Meta(traceID: "trace-9")),
-            prompt: (context, prompt))
+            context: context)
         #expect(retry.kind == .step(.enterCode))
         #expect(retry.inputs.first?.error == "That code is not right.")
         #expect(retry.banner?.recovery == .retry)
@@ -311,12 +311,12 @@ struct ScreenTests {
             retryable: true, retryAt: waitUntil)
         let waiting = Screen.make(
             update: .error(code: .rateLimited, action: .wait, message: busy.detail, retryable: true, details: busy, meta: nil),
-            prompt: (context, prompt))
+            context: context)
         #expect(waiting.countdowns.contains(Countdown(.retryAvailable, waitUntil)))
 
         let ended = Screen.make(
             update: .error(code: .tooManyAttempts, action: .restartFlow, message: "Too many wrong codes.", retryable: false, details: nil, meta: nil),
-            prompt: nil)
+            context: nil)
         #expect(ended.kind == .ended)
         #expect(ended.inputs.isEmpty)
         #expect(ended.secondaryActions.map(\.role) == [.restart])
@@ -324,16 +324,16 @@ struct ScreenTests {
 
         let aborted = Screen.make(
             update: .error(code: .unknownConfigId, action: .abort, message: "Unknown config ID.", retryable: false, details: nil, meta: nil),
-            prompt: nil)
+            context: nil)
         #expect(aborted.kind == .ended && aborted.actions.isEmpty && aborted.banner?.recovery == .notRecoverable)
 
         let offline = Screen.make(
             update: .error(code: .networkError, action: .retryRequest, message: "Offline.", retryable: true, details: nil, meta: nil),
-            prompt: nil)
+            context: nil)
         #expect(offline.kind == .idle && offline.banner?.recovery == .retry)
 
-        let loading = Screen.make(update: .loading, prompt: (context, prompt))
+        let loading = Screen.make(update: .loading, context: context)
         #expect(loading.isLoading && loading.inputs.map(\.name) == ["code"])
-        #expect(Screen.make(update: .idle, prompt: nil).kind == .idle)
+        #expect(Screen.make(update: .idle, context: nil).kind == .idle)
     }
 }

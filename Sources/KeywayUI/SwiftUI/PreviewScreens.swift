@@ -4,7 +4,7 @@
     import KeywayProtocol
 
     /// The screens of the previews, made as an app gets them: a step as the server sends it, drawn
-    /// by ``Screen/make(update:prompt:language:)`` in the language asked for. Built on every
+    /// by ``Screen/make(update:context:language:screens:)`` in the language asked for. Built on every
     /// platform in debug builds, so a test makes each of them (a preview whose step did not decode
     /// would show nothing).
     enum PreviewScreens {
@@ -36,7 +36,6 @@
                     #"{"destination":"a•••@example.com","codeLength":6,"expiresAt":"\#(moment(600))","resendAt":"\#(moment(-1))","channel":"email","attemptsRemaining":2}"#,
                 actions: [action("submitCode", "Continue", fields: codeField), action("resend", "Send a new code")])
             let context = PromptContext(step: step)
-            let prompt = Prompt(step: step) ?? .unrecognized(kind: step.kind)
             let problem = Problem(
                 code: .invalidCode, status: 400, title: "Wrong code", detail: "That code is not right.",
                 action: .retryInput,
@@ -47,7 +46,7 @@
                     code: .invalidCode, action: .retryInput,
                     message: "That code is not right. You have 2 attempts left.",
                     retryable: true, details: problem, meta: nil),
-                prompt: (context, prompt), language: language)
+                context: context, language: language)
         }
 
         static func signInLink(_ language: ScreenLanguage) -> Screen {
@@ -175,7 +174,7 @@
             let step = step(kind, payload: payload, actions: actions, messages: messages, info: info)
             let context = PromptContext(step: step)
             let prompt = Prompt(step: step) ?? .unrecognized(kind: step.kind)
-            return Screen.make(update: .prompt(context, prompt), prompt: (context, prompt), language: language)
+            return Screen.make(update: .prompt(context, prompt), context: context, language: language)
         }
 
         /// A model showing `screen`, for a preview.
