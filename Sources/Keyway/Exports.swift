@@ -1,6 +1,7 @@
 // `import Keyway` brings the wire types its prompts and answers mention (the step and its kind,
 // actions and fields, problems, tokens, the account's documents), one line each below; the rest
-// of `KeywayProtocol` (requests, the server's own documents) stays behind `import KeywayProtocol`.
+// of `KeywayProtocol` (requests, the server's own documents, the WebAuthn options and answers a
+// custom `PasskeyAuthenticator` handles) stays behind `import KeywayProtocol`.
 // `PublicSurfaceTests` counts what these lines expose. `Link` (a step's links) stays out: a
 // re-export by name would shadow SwiftUI's `Link` in every app that imports both; a step's links
 // are used without naming their type (`keyway.flow.follow(link: step.links[0])`).
@@ -21,15 +22,11 @@
 @_exported import struct KeywayProtocol.MethodOption
 @_exported import struct KeywayProtocol.MethodPurpose
 @_exported import struct KeywayProtocol.OAuthErrorResponse
-@_exported import struct KeywayProtocol.PasskeyAssertionResponse
-@_exported import struct KeywayProtocol.PasskeyRegistrationResponse
 @_exported import struct KeywayProtocol.PasswordPurpose
 @_exported import struct KeywayProtocol.Problem
 @_exported import enum KeywayProtocol.ProblemAction
 @_exported import struct KeywayProtocol.ProblemCode
 @_exported import enum KeywayProtocol.ProfileValue
-@_exported import struct KeywayProtocol.PublicKeyCredentialCreationOptions
-@_exported import struct KeywayProtocol.PublicKeyCredentialRequestOptions
 @_exported import struct KeywayProtocol.RedirectPayload
 @_exported import struct KeywayProtocol.Risk
 @_exported import struct KeywayProtocol.Sensitive

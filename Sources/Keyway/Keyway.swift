@@ -22,7 +22,7 @@ public final class KeywayClient: Sendable {
     public let configID: String
 
     /// The normalized server URL.
-    public let server: ServerURL
+    package let server: ServerURL
     /// The options the SDK was created with.
     public let options: KeywayOptions
     /// The flow: observe it and answer its prompts.
@@ -58,7 +58,7 @@ public final class KeywayClient: Sendable {
     ///   - options: The SDK's options.
     /// - Throws: ``KeywayError/invalidConfiguration(_:)`` for a config ID that is empty, longer than
     ///   128 bytes or holds whitespace, a ``KeywayOptions/relyingParty`` that is empty or holds a
-    ///   line break, or an unusable URL (see ``ServerURL/init(_:)``).
+    ///   line break, or an unusable URL (see `ServerURL.init(_:)`).
     public init(configID: String, baseURL: URL, options: KeywayOptions = KeywayOptions()) throws {
         let configId = configID.trimmingCharacters(in: .whitespaces)
         guard !configId.isEmpty, configId.utf8.count <= 128,

@@ -61,7 +61,7 @@ struct WireModelTests {
             """#
         let step = try WireCoding.makeDecoder().decode(Step.self, from: Data(json.utf8))
         #expect(step.payload == .enterTotp(EnterTotpPayload(digits: 6, period: 30, purpose: .secondFactor, attemptsRemaining: 4)))
-        #expect(step.enterCode == nil)
+        #expect(step.payload.enterCode == nil)
         let encoded = try JSONSerialization.jsonObject(with: WireCoding.makeEncoder().encode(step)) as! [String: Any]
         #expect(encoded["kind"] as? String == "enterTotp")
         #expect(encoded["enterTotp"] != nil)

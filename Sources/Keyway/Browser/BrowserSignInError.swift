@@ -67,8 +67,6 @@ extension BrowserSignInError: KeywayRecoverableError {
         }
     }
 
-    /// The error's ``description``.
-    public var errorDescription: String? { description }
 
     /// A sentence for the user about what to do.
     public var recoverySuggestion: String? {

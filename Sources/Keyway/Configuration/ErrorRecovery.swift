@@ -21,6 +21,11 @@ public protocol KeywayRecoverableError: LocalizedError, Sendable {
     var recovery: KeywayErrorRecovery { get }
 }
 
+extension KeywayRecoverableError where Self: CustomStringConvertible {
+    /// The error's `description`: what `localizedDescription` shows.
+    public var errorDescription: String? { description }
+}
+
 extension ProblemAction {
     /// The recovery a flow action amounts to.
     var recovery: KeywayErrorRecovery {
@@ -69,8 +74,6 @@ extension KeywayError: KeywayRecoverableError {
         }
     }
 
-    /// The error's ``description``.
-    public var errorDescription: String? { description }
 
     /// A sentence for the user about what to do, when there is one.
     public var recoverySuggestion: String? {
@@ -96,8 +99,6 @@ extension SessionError: KeywayRecoverableError {
         }
     }
 
-    /// The error's ``description``.
-    public var errorDescription: String? { description }
 
     /// A sentence for the user about what to do.
     public var recoverySuggestion: String? {
@@ -120,8 +121,6 @@ extension SecureStorageError: KeywayRecoverableError {
         }
     }
 
-    /// The error's ``description``.
-    public var errorDescription: String? { description }
 
     /// A sentence for the user about what to do.
     public var recoverySuggestion: String? {
@@ -137,8 +136,6 @@ extension UserProfileError: KeywayRecoverableError {
     /// the field first.
     public var recovery: KeywayErrorRecovery { .notRecoverable }
 
-    /// The error's ``description``.
-    public var errorDescription: String? { description }
 
     /// A sentence for the developer about what to fix.
     public var recoverySuggestion: String? {

@@ -6,9 +6,9 @@ import Foundation
 /// (`https://auth.example.com/v1`), either with or without a trailing slash, and the same under a
 /// path prefix (`https://example.com/auth/v1/`). The root drops the trailing slash and a final
 /// `/v1`; the SDK appends nothing but the protocol's own paths.
-public struct ServerURL: Sendable, Equatable, CustomStringConvertible {
+package struct ServerURL: Sendable, Equatable, CustomStringConvertible {
     /// The root: `scheme://host[:port][/prefix]`, no trailing slash.
-    public let root: URL
+    package let root: URL
 
     /// Normalizes `url` to the server's root.
     ///
@@ -16,7 +16,7 @@ public struct ServerURL: Sendable, Equatable, CustomStringConvertible {
     ///   trailing slash, under a path prefix or not.
     /// - Throws: ``KeywayError/invalidConfiguration(_:)`` when `url` is not http or https, has no
     ///   host, has a query, a fragment or credentials, or cannot be normalized.
-    public init(_ url: URL) throws {
+    package init(_ url: URL) throws {
         guard let components = URLComponents(url: url, resolvingAgainstBaseURL: false),
             let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https"
         else { throw KeywayError.invalidConfiguration("The base URL must use http or https.") }
@@ -45,7 +45,7 @@ public struct ServerURL: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The root as a string, e.g. `https://auth.example.com`.
-    public var description: String { root.absoluteString }
+    package var description: String { root.absoluteString }
 
     /// Whether `value` can stand as one segment of a path given to ``appending(path:)``: 1 to 128
     /// ASCII letters, digits, `_` and `-` (the server's IDs: flows, devices, approvals).
@@ -59,7 +59,7 @@ public struct ServerURL: Sendable, Equatable, CustomStringConvertible {
     /// - Parameter path: The path below the root, starting with `/`. Characters a URL cannot hold
     ///   as they are (spaces, non-ASCII) are percent-encoded.
     /// - Returns: The URL; the root itself if even the encoded path makes no URL.
-    public func appending(path: String) -> URL {
+    package func appending(path: String) -> URL {
         if let url = URL(string: root.absoluteString + path) { return url }
         // Characters a URL cannot hold as they are (spaces, non-ASCII) are percent-encoded
         // rather than trapping; every string encodes to a valid path.
@@ -73,7 +73,7 @@ public struct ServerURL: Sendable, Equatable, CustomStringConvertible {
     /// - Parameter href: The `href` of an action or a link.
     /// - Returns: The URL to send the request to, or `nil` for a relative path or a URL on another
     ///   origin (scheme, host or port).
-    public func resolve(href: String) -> URL? {
+    package func resolve(href: String) -> URL? {
         if href.hasPrefix("/") {
             return URL(string: root.absoluteString + href)
         }

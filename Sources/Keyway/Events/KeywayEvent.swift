@@ -39,7 +39,7 @@ public struct KeywayEvent: Sendable, Equatable {
     }
 
     /// Whether a completed sign-in created the user.
-    public enum UserType: String, Sendable {
+    enum UserType: String, Sendable {
         /// The flow created the user: a first sign-in.
         case new
         /// The flow found a user that existed already.

@@ -47,7 +47,7 @@ public struct FlowCompletion: Sendable, Equatable {
     ///   - state: The state handed back, if any.
     ///   - newUser: Whether the flow created the user.
     ///   - meta: The completion's metadata.
-    public init(
+    init(
         session: String, authCode: Sensitive<String>, expiresAt: Date, codeVerifier: Sensitive<String>?,
         nonce: String? = nil, redirectURI: URL? = nil, scope: String? = nil, state: String? = nil,
         newUser: Bool? = nil, meta: Meta

@@ -175,7 +175,7 @@ actor FlowDriver {
     /// server refuses; `true` once a new code is on its way and the prompt was re-emitted.
     func resend() async -> Bool {
         guard let step, let action = step.action(named: FlowAction.resend.name) else { return false }
-        if let resendAt = step.enterCode?.resendAt, options.clock.now() < resendAt { return false }
+        if let resendAt = step.payload.enterCode?.resendAt, options.clock.now() < resendAt { return false }
         let mine = generation
         broadcaster.emit(.loading)
         do {
@@ -353,7 +353,7 @@ actor FlowDriver {
                 flowId = newStep.flowID
                 await saveFlow(expiresAt: newStep.flowExpiresAt)
             }
-            if newStep.kind == .completed, let payload = newStep.completed {
+            if newStep.kind == .completed, let payload = newStep.payload.completed {
                 await settleEnrolment(payload)
                 let verifier = codeVerifier.map { Sensitive($0) }
                 let sent = self.sent
@@ -522,7 +522,7 @@ actor FlowDriver {
     /// is emitted as the error it is.
     private func selectMethodAutomatically(on step: Step) async -> Bool {
         guard options.primaryMethodSelectionPolicy == .automaticFromIdentifier, flowType == .signin,
-            !automaticSelectionTried, step.kind == .selectMethod, let payload = step.selectMethod,
+            !automaticSelectionTried, step.kind == .selectMethod, let payload = step.payload.selectMethod,
             payload.purpose == .primary, let identifier, let method = IdentifierKind(identifier).method,
             let option = payload.methods.first(where: { $0.type == method }),
             let action = step.action(named: FlowAction.selectMethod.name)
@@ -688,7 +688,7 @@ actor FlowDriver {
         var outcome: ProtocolClient.Outcome?
         do {
             if let deviceAgent, let identifier {
-                if step.kind == .deviceEnroll, let payload = step.deviceEnroll,
+                if step.kind == .deviceEnroll, let payload = step.payload.deviceEnroll,
                     let action = step.action(named: "enrollDevice"),
                     let (request, fallback) = await deviceAgent.enrolment(
                         for: identifier, payload: payload, flowId: step.flowID)
@@ -696,7 +696,7 @@ actor FlowDriver {
                     if let fallback { events.emit(.deviceKeyFallback, ["reason": fallback]) }
                     enrolmentSent = true
                     outcome = try await client.perform(action: action, body: request, flowToken: token)
-                } else if step.kind == .deviceChallenge, let payload = step.deviceChallenge,
+                } else if step.kind == .deviceChallenge, let payload = step.payload.deviceChallenge,
                     let action = step.action(named: "proveDevice"),
                     let signature = await deviceAgent.proof(for: identifier, payload: payload, flowId: step.flowID)
                 {
@@ -746,12 +746,12 @@ actor FlowDriver {
     /// Whether the SDK polls `step`: an `awaitApproval` step, or an `enterCode` step whose message
     /// carried a sign-in link (approved on another device, the flow moves on).
     static func isPolled(_ step: Step) -> Bool {
-        step.kind == .awaitApproval || (step.kind == .enterCode && step.enterCode?.linkSent == true)
+        step.kind == .awaitApproval || (step.kind == .enterCode && step.payload.enterCode?.linkSent == true)
     }
 
     /// The seconds between polls of `step`.
     static func pollInterval(of step: Step) -> Int? {
-        step.awaitApproval?.pollInterval ?? step.enterCode?.pollInterval
+        step.payload.awaitApproval?.pollInterval ?? step.payload.enterCode?.pollInterval
     }
 
     /// Polls the `awaitApproval` step (or the `enterCode` step of a sign-in link) after `seconds`
@@ -781,7 +781,7 @@ actor FlowDriver {
             outcome = try await client.perform(action: action, parameters: [:], flowToken: flowToken)
         } catch {
             guard mine == generation else { return }
-            if let expiresAt = step.awaitApproval?.expiresAt, options.clock.now() >= expiresAt {
+            if let expiresAt = step.payload.awaitApproval?.expiresAt, options.clock.now() >= expiresAt {
                 // The server cannot be reached and the request is over anyway: stop here.
                 logger.log(.notice, .flow, "approval poll failed after the request expired; polling stops")
                 await clear()

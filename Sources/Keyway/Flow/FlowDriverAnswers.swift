@@ -6,7 +6,7 @@ import KeywayProtocol
 extension FlowDriver {
     func selectMethod(id: String) async {
         guard let step = stepOffering(.selectMethod) else { return }
-        if let methods = step.selectMethod?.methods, !methods.contains(where: { $0.id == id }) {
+        if let methods = step.payload.selectMethod?.methods, !methods.contains(where: { $0.id == id }) {
             emitLocalError(
                 .invalidRequest, action: .retryInput, message: "Choose one of the methods offered.",
                 field: InvalidField(name: "methodId", reason: "Not one of the methods offered."))

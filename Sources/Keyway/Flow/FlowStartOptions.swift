@@ -49,7 +49,7 @@ public struct FlowStartOptions: Sendable, Equatable {
     }
 
     /// The scopes of ``scope`` as a set; `nil` for the server's default.
-    public var scopes: Set<String>? {
+    var scopeTokens: Set<String>? {
         scope.map { Set($0.split(separator: " ").map(String.init)) }
     }
 
@@ -89,7 +89,7 @@ public struct FlowStartOptions: Sendable, Equatable {
         case .value(let value): return value
         case .omitted: return nil
         case .automatic:
-            guard flowType == .signin || flowType == .signup, scopes?.contains("openid") ?? true else { return nil }
+            guard flowType == .signin || flowType == .signup, scopeTokens?.contains("openid") ?? true else { return nil }
             return NonceChoice.draw(random)
         }
     }

@@ -144,7 +144,7 @@ public final class KeywayFlow: Sendable {
     }
 
     /// Stops trusting one of the devices a ``Prompt/manageAccount(methods:operations:)`` prompt
-    /// lists (`context.step.manageAccount?.devices`). The prompt comes back without it.
+    /// lists (`context.step.payload.manageAccount?.devices`). The prompt comes back without it.
     ///
     /// - Parameter id: The ``KeywayProtocol/TrustedDevice/id`` of the device.
     public func revokeDevice(id: String) async {
@@ -152,7 +152,7 @@ public final class KeywayFlow: Sendable {
     }
 
     /// Signs out one of the other sessions a ``Prompt/manageAccount(methods:operations:)`` prompt
-    /// lists (`context.step.manageAccount?.sessions`, those not ``KeywayProtocol/AccountSession/current``):
+    /// lists (`context.step.payload.manageAccount?.sessions`, those not ``KeywayProtocol/AccountSession/current``):
     /// its tokens stop working, and a browser it signed in through is signed out of the hosted
     /// pages. The prompt comes back without it. `perform(operation: "endOtherSessions")` signs out
     /// every session but the step's own.

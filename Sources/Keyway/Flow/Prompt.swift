@@ -46,9 +46,9 @@ public struct Prompt: Sendable, Equatable {
         /// See ``Prompt/redirect``.
         case redirect(url: URL, returnScheme: String, provider: FederationProvider)
         /// See ``Prompt/passkeyRegister``.
-        case passkeyRegister(options: PublicKeyCredentialCreationOptions, purpose: MethodPurpose, skippable: Bool)
+        case passkeyRegister(purpose: MethodPurpose, skippable: Bool)
         /// See ``Prompt/passkeyAuthenticate``.
-        case passkeyAuthenticate(options: PublicKeyCredentialRequestOptions, purpose: MethodPurpose, attemptsRemaining: Int)
+        case passkeyAuthenticate(purpose: MethodPurpose, attemptsRemaining: Int)
         /// See ``Prompt/linkAccount``.
         case linkAccount(provider: FederationProvider, identifierHint: String)
         /// See ``Prompt/accountExists``.
@@ -111,11 +111,9 @@ public struct Prompt: Sendable, Equatable {
             self = .accountExists(identifierHint: payload.identifierHint)
         case .passkeyRegister(let payload):
             self = .passkeyRegister(
-                options: payload.options, purpose: payload.purpose,
-                skippable: step.action(named: FlowAction.skip.name) != nil)
+                purpose: payload.purpose, skippable: step.action(named: FlowAction.skip.name) != nil)
         case .passkeyAuthenticate(let payload):
-            self = .passkeyAuthenticate(
-                options: payload.options, purpose: payload.purpose, attemptsRemaining: payload.attemptsRemaining)
+            self = .passkeyAuthenticate(purpose: payload.purpose, attemptsRemaining: payload.attemptsRemaining)
         case .deviceEnroll, .deviceChallenge, .none:
             self = .unrecognized(kind: step.kind)
         }
@@ -215,7 +213,7 @@ extension Prompt {
 
     /// Enter the current code of the authenticator app: a field of `digits` digits. `purpose`
     /// says what it is for (usually a second factor). Attempts left are in
-    /// `context.step.enterTotp?.attemptsRemaining`.
+    /// `context.step.payload.enterTotp?.attemptsRemaining`.
     ///
     /// Answer with ``KeywayFlow/submitTotp(_:)``.
     ///
@@ -274,9 +272,9 @@ extension Prompt {
     /// `removeSms`, `changePassword`, `revokeDevice`, `revokeAllDevices`, `addPasskey`,
     /// `renamePasskey`, `removePasskey`, `endSession`, `endOtherSessions` and `finish`). Show the
     /// methods and one button per operation (its ``KeywayProtocol/Action/label``). The account's
-    /// trusted devices, when the application has them, are in `context.step.manageAccount?.devices`;
-    /// its passkeys, when the application offers them, in `context.step.manageAccount?.passkeys`;
-    /// where it is signed in, in `context.step.manageAccount?.sessions`.
+    /// trusted devices, when the application has them, are in `context.step.payload.manageAccount?.devices`;
+    /// its passkeys, when the application offers them, in `context.step.payload.manageAccount?.passkeys`;
+    /// where it is signed in, in `context.step.payload.manageAccount?.sessions`.
     ///
     /// Answer with ``KeywayFlow/perform(operation:)`` and the operation's name,
     /// ``KeywayFlow/revokeDevice(id:)`` for one device, ``KeywayFlow/endSession(id:)`` for one
@@ -334,43 +332,45 @@ extension Prompt {
 
     /// A ``StepKind/passkeyRegister`` prompt with these values (previews and tests; the SDK makes its prompts
     /// from steps).
-    public static func passkeyRegister(options: PublicKeyCredentialCreationOptions, purpose: MethodPurpose, skippable: Bool) -> Prompt {
-        Prompt(kind: .passkeyRegister, payload: .passkeyRegister(options: options, purpose: purpose, skippable: skippable))
+    public static func passkeyRegister(purpose: MethodPurpose, skippable: Bool) -> Prompt {
+        Prompt(kind: .passkeyRegister, payload: .passkeyRegister(purpose: purpose, skippable: skippable))
     }
 
-    /// Make a passkey for the account: a button ("Create a passkey") that hands `options` to a
-    /// ``PasskeyAuthenticator`` (on Apple platforms ``PlatformPasskeyAuthenticator``, which shows
-    /// the system's sheet), with an optional field for the passkey's name. `purpose` is
-    /// `enrolment`. When `skippable` is `true` (an offer after a sign-in), also offer to skip.
+    /// Make a passkey for the account: a button ("Create a passkey") that hands the step's
+    /// WebAuthn options to a ``PasskeyAuthenticator`` (on Apple platforms
+    /// ``PlatformPasskeyAuthenticator``, which shows the system's sheet), with an optional field
+    /// for the passkey's name. `purpose` is `enrolment`. When `skippable` is `true` (an offer
+    /// after a sign-in), also offer to skip. The SDK hands the options over itself; an app never
+    /// handles them.
     ///
     /// Answer with ``KeywayFlow/registerPasskey(using:name:)``, or ``KeywayFlow/skip()`` when
     /// `skippable`.
     ///
     /// `nil` when the prompt is of another kind.
-    public var passkeyRegister: (options: PublicKeyCredentialCreationOptions, purpose: MethodPurpose, skippable: Bool)? {
-        guard case .passkeyRegister(let options, let purpose, let skippable) = payload else { return nil }
-        return (options, purpose, skippable)
+    public var passkeyRegister: (purpose: MethodPurpose, skippable: Bool)? {
+        guard case .passkeyRegister(let purpose, let skippable) = payload else { return nil }
+        return (purpose, skippable)
     }
 
     /// A ``StepKind/passkeyAuthenticate`` prompt with these values (previews and tests; the SDK makes its prompts
     /// from steps).
-    public static func passkeyAuthenticate(options: PublicKeyCredentialRequestOptions, purpose: MethodPurpose, attemptsRemaining: Int) -> Prompt {
-        Prompt(kind: .passkeyAuthenticate, payload: .passkeyAuthenticate(options: options, purpose: purpose, attemptsRemaining: attemptsRemaining))
+    public static func passkeyAuthenticate(purpose: MethodPurpose, attemptsRemaining: Int) -> Prompt {
+        Prompt(kind: .passkeyAuthenticate, payload: .passkeyAuthenticate(purpose: purpose, attemptsRemaining: attemptsRemaining))
     }
 
-    /// Sign with a passkey: a button ("Use a passkey") that hands `options` to a
-    /// ``PasskeyAuthenticator``. `purpose` says what for (`primary`, `secondFactor`,
-    /// `reverification`); an empty `options.allowCredentials` lets any passkey of the relying
-    /// party answer, and it names the account. `attemptsRemaining` refused signatures are left.
-    /// A refused signature spends the challenge: after it the flow reads its step again, and the
-    /// current prompt carries the new options.
+    /// Sign with a passkey: a button ("Use a passkey") that hands the step's WebAuthn options to
+    /// a ``PasskeyAuthenticator``. `purpose` says what for (`primary`, `secondFactor`,
+    /// `reverification`); in a `primary` sign-in started without an identifier any passkey of the
+    /// relying party may answer, and it names the account. `attemptsRemaining` refused signatures
+    /// are left. A refused signature spends the challenge: after it the flow reads its step
+    /// again, and the next answer uses the new options.
     ///
     /// Answer with ``KeywayFlow/authenticateWithPasskey(using:)``.
     ///
     /// `nil` when the prompt is of another kind.
-    public var passkeyAuthenticate: (options: PublicKeyCredentialRequestOptions, purpose: MethodPurpose, attemptsRemaining: Int)? {
-        guard case .passkeyAuthenticate(let options, let purpose, let attemptsRemaining) = payload else { return nil }
-        return (options, purpose, attemptsRemaining)
+    public var passkeyAuthenticate: (purpose: MethodPurpose, attemptsRemaining: Int)? {
+        guard case .passkeyAuthenticate(let purpose, let attemptsRemaining) = payload else { return nil }
+        return (purpose, attemptsRemaining)
     }
 
     /// A ``StepKind/linkAccount`` prompt with these values (previews and tests; the SDK makes its prompts

@@ -2,15 +2,17 @@ import Foundation
 import KeywayProtocol
 
 /// A WebAuthn authenticator, as the SDK drives it: it makes a passkey for the options of a
-/// ``Prompt/passkeyRegister(options:purpose:skippable:)`` prompt and signs with one for those of a
-/// ``Prompt/passkeyAuthenticate(options:purpose:attemptsRemaining:)`` prompt. Hand one to
+/// ``Prompt/passkeyRegister(purpose:skippable:)`` prompt and signs with one for those of a
+/// ``Prompt/passkeyAuthenticate(purpose:attemptsRemaining:)`` prompt. Hand one to
 /// ``KeywayFlow/registerPasskey(using:name:)`` and ``KeywayFlow/authenticateWithPasskey(using:)``.
 ///
 /// The SDK has two: ``PlatformPasskeyAuthenticator`` (the system's passkeys, iOS 17 and macOS 14)
 /// and `SoftwarePasskeyAuthenticator` in the `KeywaySoftwarePasskeys` module (a key in software,
-/// for tests, Linux and command-line tools). An app may write its own (a security key through another library, say): it answers
-/// the WebAuthn Level 3 JSON a browser's `PublicKeyCredential.toJSON()` gives, and throws a
-/// ``PasskeyError`` (any other error reaches the app as ``PasskeyError/failed(_:)``).
+/// for tests, Linux and command-line tools). An app may write its own (a security key through
+/// another library, say): it answers the WebAuthn Level 3 JSON a browser's
+/// `PublicKeyCredential.toJSON()` gives, and throws a ``PasskeyError`` (any other error reaches
+/// the app as ``PasskeyError/failed(_:)``). The WebAuthn types it takes and returns are
+/// `KeywayProtocol`'s: an authenticator's file adds `import KeywayProtocol`.
 public protocol PasskeyAuthenticator: Sendable {
     /// Makes a passkey (`navigator.credentials.create`).
     ///

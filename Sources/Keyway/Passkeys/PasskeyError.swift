@@ -45,8 +45,6 @@ public enum PasskeyError: Error, Sendable, Equatable, CustomStringConvertible, K
         }
     }
 
-    /// The error's ``description``.
-    public var errorDescription: String? { description }
 
     /// Retry (cancelled, no passkey, a failure), or nothing to do at run time (not supported,
     /// unusable options).

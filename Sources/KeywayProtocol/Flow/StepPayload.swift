@@ -130,47 +130,48 @@ extension StepPayload {
     }
 }
 
-extension Step {
-    /// The payload of an ``StepKind/enterCode`` step.
-    public var enterCode: EnterCodePayload? { if case .enterCode(let body) = payload { body } else { nil } }
-    /// The payload of a ``StepKind/selectMethod`` step.
-    public var selectMethod: SelectMethodPayload? { if case .selectMethod(let body) = payload { body } else { nil } }
-    /// The payload of a ``StepKind/setupSms`` step.
-    public var setupSms: SetupSmsPayload? { if case .setupSms(let body) = payload { body } else { nil } }
-    /// The payload of a ``StepKind/setupTotp`` step.
-    public var setupTotp: SetupTotpPayload? { if case .setupTotp(let body) = payload { body } else { nil } }
-    /// The payload of an ``StepKind/enterTotp`` step.
-    public var enterTotp: EnterTotpPayload? { if case .enterTotp(let body) = payload { body } else { nil } }
-    /// The payload of an ``StepKind/enterPassword`` step.
-    public var enterPassword: EnterPasswordPayload? { if case .enterPassword(let body) = payload { body } else { nil } }
-    /// The payload of a ``StepKind/form`` step.
-    public var form: FormPayload? { if case .form(let body) = payload { body } else { nil } }
-    /// The payload of a ``StepKind/manageAccount`` step.
-    public var manageAccount: ManageAccountPayload? { if case .manageAccount(let body) = payload { body } else { nil } }
-    /// The payload of a ``StepKind/deviceEnroll`` step.
-    public var deviceEnroll: DeviceEnrollPayload? { if case .deviceEnroll(let body) = payload { body } else { nil } }
-    /// The payload of a ``StepKind/deviceChallenge`` step.
+// Each kind's body, `nil` for the other kinds: `step.payload.enterCode?.codeLength`.
+extension StepPayload {
+    /// The body of an ``StepKind/enterCode`` step.
+    public var enterCode: EnterCodePayload? { if case .enterCode(let body) = self { body } else { nil } }
+    /// The body of a ``StepKind/selectMethod`` step.
+    public var selectMethod: SelectMethodPayload? { if case .selectMethod(let body) = self { body } else { nil } }
+    /// The body of a ``StepKind/setupSms`` step.
+    public var setupSms: SetupSmsPayload? { if case .setupSms(let body) = self { body } else { nil } }
+    /// The body of a ``StepKind/setupTotp`` step.
+    public var setupTotp: SetupTotpPayload? { if case .setupTotp(let body) = self { body } else { nil } }
+    /// The body of an ``StepKind/enterTotp`` step.
+    public var enterTotp: EnterTotpPayload? { if case .enterTotp(let body) = self { body } else { nil } }
+    /// The body of an ``StepKind/enterPassword`` step.
+    public var enterPassword: EnterPasswordPayload? { if case .enterPassword(let body) = self { body } else { nil } }
+    /// The body of a ``StepKind/form`` step.
+    public var form: FormPayload? { if case .form(let body) = self { body } else { nil } }
+    /// The body of a ``StepKind/manageAccount`` step.
+    public var manageAccount: ManageAccountPayload? { if case .manageAccount(let body) = self { body } else { nil } }
+    /// The body of a ``StepKind/deviceEnroll`` step.
+    public var deviceEnroll: DeviceEnrollPayload? { if case .deviceEnroll(let body) = self { body } else { nil } }
+    /// The body of a ``StepKind/deviceChallenge`` step.
     public var deviceChallenge: DeviceChallengePayload? {
-        if case .deviceChallenge(let body) = payload { body } else { nil }
+        if case .deviceChallenge(let body) = self { body } else { nil }
     }
-    /// The payload of an ``StepKind/awaitApproval`` step.
-    public var awaitApproval: AwaitApprovalPayload? { if case .awaitApproval(let body) = payload { body } else { nil } }
-    /// The payload of an ``StepKind/accountExists`` step.
+    /// The body of an ``StepKind/awaitApproval`` step.
+    public var awaitApproval: AwaitApprovalPayload? { if case .awaitApproval(let body) = self { body } else { nil } }
+    /// The body of an ``StepKind/accountExists`` step.
     public var accountExists: AccountExistsPayload? {
-        if case .accountExists(let body) = payload { body } else { nil }
+        if case .accountExists(let body) = self { body } else { nil }
     }
-    /// The payload of a ``StepKind/completed`` step.
-    public var completed: CompletedPayload? { if case .completed(let body) = payload { body } else { nil } }
-    /// The payload of a ``StepKind/redirect`` step.
-    public var redirect: RedirectPayload? { if case .redirect(let body) = payload { body } else { nil } }
-    /// The payload of a ``StepKind/linkAccount`` step.
-    public var linkAccount: LinkAccountPayload? { if case .linkAccount(let body) = payload { body } else { nil } }
-    /// The payload of a ``StepKind/passkeyRegister`` step.
+    /// The body of a ``StepKind/completed`` step.
+    public var completed: CompletedPayload? { if case .completed(let body) = self { body } else { nil } }
+    /// The body of a ``StepKind/redirect`` step.
+    public var redirect: RedirectPayload? { if case .redirect(let body) = self { body } else { nil } }
+    /// The body of a ``StepKind/linkAccount`` step.
+    public var linkAccount: LinkAccountPayload? { if case .linkAccount(let body) = self { body } else { nil } }
+    /// The body of a ``StepKind/passkeyRegister`` step.
     public var passkeyRegister: PasskeyRegisterPayload? {
-        if case .passkeyRegister(let body) = payload { body } else { nil }
+        if case .passkeyRegister(let body) = self { body } else { nil }
     }
-    /// The payload of a ``StepKind/passkeyAuthenticate`` step.
+    /// The body of a ``StepKind/passkeyAuthenticate`` step.
     public var passkeyAuthenticate: PasskeyAuthenticatePayload? {
-        if case .passkeyAuthenticate(let body) = payload { body } else { nil }
+        if case .passkeyAuthenticate(let body) = self { body } else { nil }
     }
 }

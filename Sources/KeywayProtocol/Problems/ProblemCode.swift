@@ -11,20 +11,10 @@ public struct ProblemCode: OpenStringValue {
     // Request shape
     /// The request body or a parameter is malformed; see `invalidFields`.
     public static let invalidRequest = ProblemCode(rawValue: "invalid_request")
-    /// The request has no config ID header.
-    public static let missingConfigId = ProblemCode(rawValue: "missing_config_id")
     /// The config ID names no application on this server.
     public static let unknownConfigId = ProblemCode(rawValue: "unknown_config_id")
     /// The flow type is not open for this application.
     public static let flowTypeNotEnabled = ProblemCode(rawValue: "flow_type_not_enabled")
-    /// No route matches the path.
-    public static let notFound = ProblemCode(rawValue: "not_found")
-    /// The route exists but not for this HTTP method.
-    public static let methodNotAllowed = ProblemCode(rawValue: "method_not_allowed")
-    /// The body is larger than the server accepts.
-    public static let payloadTooLarge = ProblemCode(rawValue: "payload_too_large")
-    /// The body is not JSON.
-    public static let unsupportedMediaType = ProblemCode(rawValue: "unsupported_media_type")
 
     // Flow state
     /// The flow does not exist (or the flow token does not match it).
@@ -81,8 +71,6 @@ public struct ProblemCode: OpenStringValue {
     /// The upstream identity was linked before the account's owner proved its address, and waits
     /// for the owner to keep it (account management's `keepIdentity`): sign in another way.
     public static let identityHeld = ProblemCode(rawValue: "identity_held")
-    /// Something with this ID exists already (an identity provider of the project).
-    public static let alreadyExists = ProblemCode(rawValue: "already_exists")
     /// The user is blocked by an administrator.
     public static let userBlocked = ProblemCode(rawValue: "user_blocked")
     /// The start token is unknown, expired or already used.
@@ -130,12 +118,4 @@ public struct ProblemCode: OpenStringValue {
     public static let appAttestRequired = ProblemCode(rawValue: "app_attest_required")
     /// An App Attest attestation or assertion was refused; the problem's `reason` says why.
     public static let invalidAppAttest = ProblemCode(rawValue: "invalid_app_attest")
-    /// The server failed unexpectedly; the request may be repeated.
-    /// A requested scope is unknown or not allowed for the application.
-    public static let invalidScope = ProblemCode(rawValue: "invalid_scope")
-    /// The redirect URI is not one the application registered.
-    public static let invalidRedirectURI = ProblemCode(rawValue: "invalid_redirect_uri")
-    public static let internalError = ProblemCode(rawValue: "internal_error")
-    /// The server is temporarily unable to answer.
-    public static let serviceUnavailable = ProblemCode(rawValue: "service_unavailable")
 }

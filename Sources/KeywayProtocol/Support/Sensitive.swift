@@ -54,6 +54,7 @@ extension Sensitive: Codable where Value: Codable {
     }
 }
 
+// The one-character literals take the standard library's defaults, which call `init(stringLiteral:)`.
 extension Sensitive: ExpressibleByStringLiteral, ExpressibleByUnicodeScalarLiteral,
     ExpressibleByExtendedGraphemeClusterLiteral where Value == String
 {
@@ -61,12 +62,4 @@ extension Sensitive: ExpressibleByStringLiteral, ExpressibleByUnicodeScalarLiter
     ///
     /// - Parameter value: The secret.
     public init(stringLiteral value: String) { self.init(value) }
-    /// Wraps a one-scalar string literal.
-    ///
-    /// - Parameter value: The secret.
-    public init(unicodeScalarLiteral value: String) { self.init(value) }
-    /// Wraps a one-character string literal.
-    ///
-    /// - Parameter value: The secret.
-    public init(extendedGraphemeClusterLiteral value: String) { self.init(value) }
 }

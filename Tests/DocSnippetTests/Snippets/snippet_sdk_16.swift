@@ -13,8 +13,7 @@ func snippet_sdk_16(
 
     let passkeys = SoftwarePasskeyAuthenticator()          // in an app: PlatformPasskeyAuthenticator { window }
     await keyway.flow.startPasskeySignIn()
-    if let options = keyway.flow.currentPrompt?.prompt.passkeyAuthenticate?.options {
-        print("Sign in to \(options.rpID) with a passkey")
+    if keyway.flow.currentPrompt?.prompt.passkeyAuthenticate != nil {   // the SDK holds the options
         await keyway.flow.authenticateWithPasskey(using: passkeys)
     }
     if case .error(let code, .retryInput, let message, _, _, _) = keyway.flow.currentUpdate {

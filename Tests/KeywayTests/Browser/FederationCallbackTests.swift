@@ -1,5 +1,5 @@
 import Foundation
-import Keyway
+@testable import Keyway
 import KeywayProtocol
 import Testing
 

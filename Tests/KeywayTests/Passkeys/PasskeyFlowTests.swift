@@ -155,14 +155,14 @@ struct PasskeyFlowTests {
         #expect(problem?.attemptsRemaining == 2)
         #expect(transport.requests(to: "GET \(flowPath)").count == 1, "the step was read again")
         // The prompt under the error is the step read again: its new challenge and attempts.
-        guard case .passkeyAuthenticate(let options, _, let attempts)? = keyway.flow.currentPrompt?.prompt.payload else {
+        guard case .passkeyAuthenticate(_, let attempts)? = keyway.flow.currentPrompt?.prompt.payload else {
             Issue.record("expected the passkey prompt under the error")
             return
         }
-        #expect(options.challenge == Steps.secondChallenge)
+        #expect(keyway.flow.currentPrompt?.context.step.payload.passkeyAuthenticate?.options.challenge == Steps.secondChallenge)
         #expect(attempts == 2)
         #expect(keyway.flow.currentPrompt?.context.meta.traceID == "reloaded")
-        #expect(await keyway.flow.currentStep?.passkeyAuthenticate?.options.challenge == Steps.secondChallenge)
+        #expect(await keyway.flow.currentStep?.payload.passkeyAuthenticate?.options.challenge == Steps.secondChallenge)
 
         await keyway.flow.authenticateWithPasskey(using: authenticator)
 
@@ -183,7 +183,9 @@ struct PasskeyFlowTests {
 
         await keyway.flow.authenticateWithPasskey(using: authenticator)
         #expect(keyway.flow.currentUpdate.errorCode?.rawValue == "passkey_challenge_mismatch")
-        guard case .passkeyAuthenticate(let stale, _, _)? = keyway.flow.currentPrompt?.prompt.payload else {
+        guard case .passkeyAuthenticate? = keyway.flow.currentPrompt?.prompt.payload,
+            let stale = keyway.flow.currentPrompt?.context.step.payload.passkeyAuthenticate?.options
+        else {
             Issue.record("expected the passkey prompt")
             return
         }
@@ -202,7 +204,9 @@ struct PasskeyFlowTests {
         transport.on("GET \(flowPath)", json: Steps.passkeyRegister(challenge: Steps.secondChallenge, traceId: "reloaded"))
         await keyway.flow.registerPasskey(using: SoftwarePasskeyAuthenticator())
         #expect(keyway.flow.currentUpdate.errorCode == .passkeyAlreadyRegistered)
-        guard case .passkeyRegister(let options, _, _)? = keyway.flow.currentPrompt?.prompt.payload else {
+        guard case .passkeyRegister? = keyway.flow.currentPrompt?.prompt.payload,
+            let options = keyway.flow.currentPrompt?.context.step.payload.passkeyRegister?.options
+        else {
             Issue.record("expected the registration prompt")
             return
         }
@@ -297,7 +301,9 @@ struct PasskeyFlowTests {
         #expect(sent.flowType == .signin)
         #expect(sent.state == "app-state-1")
         #expect(sent.nonce != nil)
-        guard case .passkeyAuthenticate(let options, .primary, _)? = keyway.flow.currentUpdate.prompt?.payload else {
+        guard case .passkeyAuthenticate(.primary, _)? = keyway.flow.currentUpdate.prompt?.payload,
+            let options = keyway.flow.currentPrompt?.context.step.payload.passkeyAuthenticate?.options
+        else {
             Issue.record("expected the passkey prompt, got \(keyway.flow.currentUpdate)")
             return
         }
@@ -320,7 +326,7 @@ struct PasskeyFlowTests {
 
     @Test func theAccountsPasskeysAreListedAndManaged() async throws {
         let (keyway, transport) = try await started(on: Steps.manageWithPasskeys(flowToken: true))
-        #expect(keyway.flow.currentPrompt?.context.step.manageAccount?.passkeys?.map(\.name) == ["iPhone", "YubiKey"])
+        #expect(keyway.flow.currentPrompt?.context.step.payload.manageAccount?.passkeys?.map(\.name) == ["iPhone", "YubiKey"])
         guard case .manageAccount(_, let operations)? = keyway.flow.currentUpdate.prompt?.payload else {
             Issue.record("expected the account")
             return
@@ -359,7 +365,7 @@ struct PasskeyFlowTests {
         transport.on(registerRoute, json: Steps.manageWithPasskeys(traceId: "added"))
         await keyway.flow.addPasskey()
         #expect(transport.requests(to: "POST \(flowPath)/manage/addPasskey").first?.jsonBody == [:])
-        guard case .passkeyRegister(_, .enrolment, false)? = keyway.flow.currentUpdate.prompt?.payload else {
+        guard case .passkeyRegister(.enrolment, false)? = keyway.flow.currentUpdate.prompt?.payload else {
             Issue.record("expected the registration, got \(keyway.flow.currentUpdate)")
             return
         }

@@ -4,13 +4,15 @@ import Testing
 /// How much an app sees after `import Keyway`: the public declarations of `Keyway`, and of the
 /// `KeywayProtocol` types it re-exports one by one (`Sources/Keyway/Exports.swift`) with their
 /// members, counted from the compiler's symbol graphs of the modules this test run built
-/// (`swift-symbolgraph-extract`, members the compiler synthesizes left out). The count is
+/// (`swift-symbolgraph-extract`). Members the compiler synthesizes are left out: protocols'
+/// default implementations, and the `init(from:)` and `init(rawValue:)` it derives, which have
+/// no place in the source (no `location` in the graph). The count is
 /// printed; it may shrink but not grow past ``ceiling``, which comes down as the surface is
 /// narrowed toward ``target``.
 @Suite("The public surface of import Keyway")
 struct PublicSurfaceTests {
     /// The most declarations `import Keyway` may expose today.
-    static let ceiling = 989
+    static let ceiling = 832
     /// Where the surface is headed: what an app needs, and the wire types its prompts mention.
     static let target = 800
 
@@ -71,6 +73,7 @@ struct PublicSurfaceTests {
             let graph = try JSONSerialization.jsonObject(with: data) as? [String: Any]
             let symbols = graph?["symbols"] as? [[String: Any]] ?? []
             total += symbols.filter { symbol in
+                guard symbol["location"] != nil else { return false }  // derived by the compiler
                 guard let top = (symbol["pathComponents"] as? [String])?.first else { return false }
                 return including(top)
             }.count

@@ -395,7 +395,7 @@ struct FlowEngine: Sendable {
         if let problem { throw problem }
         guard let step else { throw FlowProblem.internalError }
         if step.kind == .completed {
-            logger.info("flow completed", metadata: ["flow": "\(flowId)", "session": "\(step.completed?.session ?? "")"])
+            logger.info("flow completed", metadata: ["flow": "\(flowId)", "session": "\(step.payload.completed?.session ?? "")"])
             metrics.flowCompleted(flowType: before.flowType.rawValue, method: method)
         }
         return step

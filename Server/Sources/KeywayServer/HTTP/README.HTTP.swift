@@ -10,6 +10,7 @@
 // - `RequestDecoding.swift`: JSON bodies read up to the upload limit; bad input as `invalidFields`.
 // - `RequestLogMiddleware.swift`: trace ID, client address, errors as problems, one log line per request.
 // - `RouteTable.swift`: the router with each route's declared `Caller`, `405` with `Allow`, and `OPTIONS`.
+// - `ServerProblemCodes.swift`: the codes of the server's own refusals (a bad path, method or body; its failures).
 // - `TrustedProxies.swift`: the proxies whose `Forwarded` or `X-Forwarded-For` names the client.
 // - `Routes/`: the flow API, OAuth endpoints, well-known documents, and user, device and health routes.
 //

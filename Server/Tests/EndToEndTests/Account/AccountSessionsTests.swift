@@ -36,7 +36,7 @@ struct AccountSessionsTests {
             }
             #expect(operations.map(\.name).contains("endSession"))
             #expect(operations.map(\.name).contains("endOtherSessions"))
-            var sessions = try #require(here.flow.currentUpdate.promptContext?.step.manageAccount?.sessions)
+            var sessions = try #require(here.flow.currentUpdate.promptContext?.step.payload.manageAccount?.sessions)
             // Newest first; the step's own marked current.
             #expect(sessions.count == 3)
             #expect(sessions.map(\.current) == [false, false, true])
@@ -53,7 +53,7 @@ struct AccountSessionsTests {
             let laptopSession = sessions[1].id
             await here.flow.endSession(id: laptopSession)
             #expect(here.flow.currentUpdate.errorInfo == nil, "\(here.flow.currentUpdate)")
-            sessions = try #require(here.flow.currentUpdate.promptContext?.step.manageAccount?.sessions)
+            sessions = try #require(here.flow.currentUpdate.promptContext?.step.payload.manageAccount?.sessions)
             #expect(!sessions.map(\.id).contains(laptopSession))
             #expect(sessions.count == 2)
             #expect(here.flow.currentUpdate.promptContext?.step.messages.map(\.code).contains("sessionEnded") == true)
@@ -65,7 +65,7 @@ struct AccountSessionsTests {
 
             // Everywhere else: the tablet too; this device's tokens still work.
             await here.flow.perform(operation: "endOtherSessions")
-            sessions = try #require(here.flow.currentUpdate.promptContext?.step.manageAccount?.sessions)
+            sessions = try #require(here.flow.currentUpdate.promptContext?.step.payload.manageAccount?.sessions)
             #expect(sessions.map(\.id) == [own])
             #expect(
                 here.flow.currentUpdate.promptContext?.step.messages.map(\.code).contains("otherSessionsEnded") == true)
@@ -90,12 +90,12 @@ struct AccountSessionsTests {
             let (here, mine) = try await Self.signIn(harness, email: email)
             let (other, theirs) = try await Self.signIn(harness, email: email)
             await here.startAccountManagement(accessToken: mine.response.accessToken, identifier: email)
-            #expect(here.flow.currentUpdate.promptContext?.step.manageAccount?.sessions?.count == 2)
+            #expect(here.flow.currentUpdate.promptContext?.step.payload.manageAccount?.sessions?.count == 2)
             await here.flow.cancel()
 
             try await other.tokens.revoke(token: try #require(theirs.response.refreshToken))
             await here.startAccountManagement(accessToken: mine.response.accessToken, identifier: email)
-            let sessions = try #require(here.flow.currentUpdate.promptContext?.step.manageAccount?.sessions)
+            let sessions = try #require(here.flow.currentUpdate.promptContext?.step.payload.manageAccount?.sessions)
             #expect(sessions.count == 1)
             #expect(sessions.first?.current == true)
             guard case (_, let operations)? = here.flow.currentUpdate.prompt?.manageAccount else {

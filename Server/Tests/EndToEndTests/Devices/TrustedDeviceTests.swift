@@ -57,11 +57,11 @@ struct TrustedDeviceTests {
                 return
             }
             #expect(operations.map(\.name).contains("revokeDevice"))
-            #expect(keyway.flow.currentUpdate.promptContext?.step.manageAccount?.devices?.map(\.id) == [deviceId])
+            #expect(keyway.flow.currentUpdate.promptContext?.step.payload.manageAccount?.devices?.map(\.id) == [deviceId])
             await keyway.flow.revokeDevice(id: "dev_unknown")
             #expect(keyway.flow.currentUpdate.errorInfo?.code == .invalidRequest)
             await keyway.flow.revokeDevice(id: deviceId)
-            #expect(keyway.flow.currentUpdate.promptContext?.step.manageAccount?.devices == [])
+            #expect(keyway.flow.currentUpdate.promptContext?.step.payload.manageAccount?.devices == [])
             #expect(keyway.flow.currentUpdate.promptContext?.messages.map(\.code).contains("deviceRevoked") == true)
             // Leaving keeps the tokens the app has: no new code without a fresh verification.
             await keyway.flow.cancel()

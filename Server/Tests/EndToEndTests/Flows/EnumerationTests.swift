@@ -17,7 +17,7 @@ struct EnumerationTests {
     /// The parts of a first step an observer could compare.
     static func shape(_ step: Step) -> String {
         let actions = step.actions.map { "\($0.name):\($0.fields.map(\.name))" }.joined(separator: ",")
-        return "\(step.kind.rawValue)|\(step.stepInfo?.id ?? "")|\(step.enterCode?.codeLength ?? 0)|\(actions)"
+        return "\(step.kind.rawValue)|\(step.stepInfo?.id ?? "")|\(step.payload.enterCode?.codeLength ?? 0)|\(actions)"
     }
 
     @Test func signUpAnswersAKnownIdentifierAsItAnswersANewOne() async throws {

@@ -76,7 +76,9 @@ struct PasskeyTests {
                        with authenticator: RecordingAuthenticator) async throws -> TokenSet {
         await keyway.flow.start(flowType: .signup, identifier: email)
         await keyway.flow.submitCode(try await harness.server.latestCode(to: email))
-        guard case (let options, let purpose, let skippable)? = keyway.flow.currentUpdate.prompt?.passkeyRegister else {
+        guard case (let purpose, let skippable)? = keyway.flow.currentUpdate.prompt?.passkeyRegister,
+                let options = keyway.flow.currentPrompt?.context.step.payload.passkeyRegister?.options
+            else {
             throw TestFailure("Expected to make a passkey, got \(keyway.flow.currentUpdate)")
         }
         #expect(purpose == .enrolment && !skippable)
@@ -147,7 +149,9 @@ struct PasskeyTests {
 
             // No identifier: the options name no credential, the passkey names the account.
             await keyway.flow.startPasskeySignIn()
-            guard case (let options, .primary, let attempts)? = keyway.flow.currentUpdate.prompt?.passkeyAuthenticate else {
+            guard case (.primary, let attempts)? = keyway.flow.currentUpdate.prompt?.passkeyAuthenticate,
+                let options = keyway.flow.currentPrompt?.context.step.payload.passkeyAuthenticate?.options
+            else {
                 throw TestFailure("Expected a passkey, got \(keyway.flow.currentUpdate)")
             }
             #expect(options.allowCredentials.isEmpty)
@@ -178,7 +182,7 @@ struct PasskeyTests {
             try await harness.server.setPolicy(withOffer)
             await keyway.flow.start(flowType: .signup, identifier: Self.email)
             await keyway.flow.submitCode(try await harness.server.latestCode(to: Self.email))
-            guard case (_, _, true)? = keyway.flow.currentUpdate.prompt?.passkeyRegister else {
+            guard case (_, true)? = keyway.flow.currentUpdate.prompt?.passkeyRegister else {
                 throw TestFailure("Expected the offer of a passkey, got \(keyway.flow.currentUpdate)")
             }
             await keyway.flow.registerPasskey(using: authenticator)
@@ -189,7 +193,9 @@ struct PasskeyTests {
             for identifier in [Self.email, "nobody@example.com"] {
                 await keyway.flow.start(flowType: .signin, identifier: identifier)
                 await keyway.flow.selectMethod(id: "passkey")
-                guard case (let options, .primary, _)? = keyway.flow.currentUpdate.prompt?.passkeyAuthenticate else {
+                guard case (.primary, _)? = keyway.flow.currentUpdate.prompt?.passkeyAuthenticate,
+                let options = keyway.flow.currentPrompt?.context.step.payload.passkeyAuthenticate?.options
+            else {
                     throw TestFailure("Expected a passkey, got \(keyway.flow.currentUpdate)")
                 }
                 #expect(options.allowCredentials.isEmpty)
@@ -218,7 +224,9 @@ struct PasskeyTests {
 
             func attempt(_ using: RecordingAuthenticator) async throws -> (code: ProblemCode?, attempts: Int?, challenge: String) {
                 await keyway.flow.startPasskeySignIn()
-                guard case (let options, _, _)? = keyway.flow.currentUpdate.prompt?.passkeyAuthenticate else {
+                guard case (_, _)? = keyway.flow.currentUpdate.prompt?.passkeyAuthenticate,
+                let options = keyway.flow.currentPrompt?.context.step.payload.passkeyAuthenticate?.options
+            else {
                     throw TestFailure("Expected a passkey, got \(keyway.flow.currentUpdate)")
                 }
                 await keyway.flow.authenticateWithPasskey(using: using)
@@ -230,7 +238,9 @@ struct PasskeyTests {
             let phishing = Self.authenticator(harness, storage: storage) { $0.origin = "https://login.example.evil" }
             #expect(try await attempt(phishing).code == ProblemCode(rawValue: "passkey_origin_not_allowed"))
             // After the refusal the prompt has a new challenge, and the right answer passes.
-            guard case (let renewed, _, let left)? = keyway.flow.currentPrompt?.prompt.passkeyAuthenticate else {
+            guard case (_, let left)? = keyway.flow.currentPrompt?.prompt.passkeyAuthenticate,
+                let renewed = keyway.flow.currentPrompt?.context.step.payload.passkeyAuthenticate?.options
+            else {
                 throw TestFailure("Expected the passkey prompt again, got \(keyway.flow.currentUpdate)")
             }
             #expect(left == 4)
@@ -281,7 +291,7 @@ struct PasskeyTests {
             for (email, authenticator) in [(Self.email, ada), ("bob@example.com", bob)] {
                 await keyway.flow.start(flowType: .signup, identifier: email)
                 await keyway.flow.submitCode(try await harness.server.latestCode(to: email))
-                guard case (_, .enrolment, false)? = keyway.flow.currentUpdate.prompt?.passkeyRegister else {
+                guard case (.enrolment, false)? = keyway.flow.currentUpdate.prompt?.passkeyRegister else {
                     throw TestFailure("Expected to set up a passkey, got \(keyway.flow.currentUpdate)")
                 }
                 await keyway.flow.registerPasskey(using: authenticator)
@@ -291,7 +301,9 @@ struct PasskeyTests {
             // Ada's sign-in: her code, then her passkey, named in the options.
             await keyway.flow.start(flowType: .signin, identifier: Self.email)
             await keyway.flow.submitCode(try await harness.server.latestCode(to: Self.email))
-            guard case (let options, .secondFactor, _)? = keyway.flow.currentUpdate.prompt?.passkeyAuthenticate else {
+            guard case (.secondFactor, _)? = keyway.flow.currentUpdate.prompt?.passkeyAuthenticate,
+                let options = keyway.flow.currentPrompt?.context.step.payload.passkeyAuthenticate?.options
+            else {
                 throw TestFailure("Expected the passkey as second factor, got \(keyway.flow.currentUpdate)")
             }
             #expect(options.allowCredentials.map(\.id) == [try #require(await ada.registrations.first?.response.id)])
@@ -360,18 +372,22 @@ struct PasskeyTests {
                 throw TestFailure("Expected the account, got \(keyway.flow.currentUpdate)")
             }
             #expect(methods.map(\.type).contains(.passkey))
-            #expect(keyway.flow.currentUpdate.promptContext?.step.manageAccount?.passkeys?.map(\.name) == ["Test key"])
+            #expect(keyway.flow.currentUpdate.promptContext?.step.payload.manageAccount?.passkeys?.map(\.name) == ["Test key"])
             await keyway.flow.addPasskey()
             let verify = try #require(keyway.flow.currentUpdate.methodChoice, "got \(keyway.flow.currentUpdate)")
             #expect(verify.purpose == .reverification)
             #expect(verify.methods.map(\.type).contains(.passkey))
             await keyway.flow.selectMethod(id: "passkey")
-            guard case (let options, .reverification, _)? = keyway.flow.currentUpdate.prompt?.passkeyAuthenticate else {
+            guard case (.reverification, _)? = keyway.flow.currentUpdate.prompt?.passkeyAuthenticate,
+                let options = keyway.flow.currentPrompt?.context.step.payload.passkeyAuthenticate?.options
+            else {
                 throw TestFailure("Expected a fresh verification, got \(keyway.flow.currentUpdate)")
             }
             #expect(options.allowCredentials.count == 1)
             await keyway.flow.authenticateWithPasskey(using: phone)
-            guard case (let creation, _, _)? = keyway.flow.currentUpdate.prompt?.passkeyRegister else {
+            guard case (_, _)? = keyway.flow.currentUpdate.prompt?.passkeyRegister,
+                let creation = keyway.flow.currentPrompt?.context.step.payload.passkeyRegister?.options
+            else {
                 throw TestFailure("Expected to make a passkey, got \(keyway.flow.currentUpdate)")
             }
             // The new one shares the account's user handle, and the phone's passkey is excluded.
@@ -379,13 +395,13 @@ struct PasskeyTests {
             #expect(creation.excludeCredentials.count == 1)
             await keyway.flow.registerPasskey(using: laptop, name: "Laptop")
             // (Listed oldest first.)
-            var passkeys = try #require(keyway.flow.currentUpdate.promptContext?.step.manageAccount?.passkeys)
+            var passkeys = try #require(keyway.flow.currentUpdate.promptContext?.step.payload.manageAccount?.passkeys)
             #expect(passkeys.map(\.name) == ["Test key", "Laptop"])
 
             // Renaming needs no verification; a name too long is refused before it is sent.
             let laptopId = try #require(passkeys.last?.id)
             await keyway.flow.renamePasskey(id: laptopId, name: "Work laptop")
-            passkeys = try #require(keyway.flow.currentUpdate.promptContext?.step.manageAccount?.passkeys)
+            passkeys = try #require(keyway.flow.currentUpdate.promptContext?.step.payload.manageAccount?.passkeys)
             #expect(passkeys.map(\.name) == ["Test key", "Work laptop"])
             await keyway.flow.renamePasskey(id: laptopId, name: String(repeating: "x", count: 65))
             #expect(keyway.flow.currentUpdate.errorInfo?.code == .invalidRequest)
@@ -393,7 +409,7 @@ struct PasskeyTests {
             // Removing the phone's passkey (verified within the last minutes): the laptop's stays.
             let phoneId = try #require(passkeys.first?.id)
             await keyway.flow.removePasskey(id: phoneId)
-            passkeys = try #require(keyway.flow.currentPrompt?.context.step.manageAccount?.passkeys)
+            passkeys = try #require(keyway.flow.currentPrompt?.context.step.payload.manageAccount?.passkeys)
             #expect(passkeys.map(\.name) == ["Work laptop"])
             // The removed passkey no longer signs in.
             #expect(try await harness.server.rowCount("passkey_credentials") == 1)
@@ -572,7 +588,7 @@ struct PasskeyTests {
             #expect(keyway.flow.currentUpdate.errorInfo?.details?.invalidFields?.first?.name == "passkeyId")
             await keyway.flow.removePasskey(id: "pky_someone_else")
             #expect(keyway.flow.currentUpdate.errorInfo?.details?.invalidFields?.first?.name == "passkeyId")
-            let passkeyId = try #require(keyway.flow.currentPrompt?.context.step.manageAccount?.passkeys?.first?.id)
+            let passkeyId = try #require(keyway.flow.currentPrompt?.context.step.payload.manageAccount?.passkeys?.first?.id)
             await keyway.flow.renamePasskey(id: passkeyId, name: "   ")
             #expect(keyway.flow.currentUpdate.errorInfo?.details?.invalidFields?.first?.name == "name")
             #expect(try await server.rowCount("passkey_credentials WHERE name = 'Test key'") == 1)

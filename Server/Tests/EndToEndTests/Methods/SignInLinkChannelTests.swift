@@ -20,7 +20,7 @@ struct SignInLinkChannelTests {
         -> (link: URL, message: OutboxMessage)
     {
         await keyway.flow.start(flowType: .signin, identifier: identifier)
-        let payload = try #require(keyway.flow.currentUpdate.promptContext?.step.enterCode, "got \(keyway.flow.currentUpdate)")
+        let payload = try #require(keyway.flow.currentUpdate.promptContext?.step.payload.enterCode, "got \(keyway.flow.currentUpdate)")
         #expect(payload.linkSent == true)
         let message = try #require(try await harness.server.outbox(to: identifier).last)
         return (try SignInLinkTests.link(in: message.body), message)
@@ -30,7 +30,7 @@ struct SignInLinkChannelTests {
         try await withTestServer(AdaptiveHarness.start(policy: Self.policy)) { harness in
             let keyway = try harness.sdk { $0.autoPollApprovals = false }
             let (link, message) = try await Self.start(keyway, harness, identifier: Self.phone)
-            let payload = try #require(keyway.flow.currentUpdate.promptContext?.step.enterCode)
+            let payload = try #require(keyway.flow.currentUpdate.promptContext?.step.payload.enterCode)
             #expect(payload.channel == .sms)
             #expect(payload.destination == "+1••••••••23")
             #expect(keyway.flow.currentUpdate.promptContext?.stepInfo?.label == "Check your messages")
@@ -53,7 +53,7 @@ struct SignInLinkChannelTests {
             try await withTestServer(AdaptiveHarness.start(policy: policy)) { harness in
                 let keyway = try harness.sdk { $0.autoPollApprovals = false }
                 await keyway.flow.start(flowType: .signin, identifier: Self.phone)
-                #expect(keyway.flow.currentUpdate.promptContext?.step.enterCode?.linkSent == true)
+                #expect(keyway.flow.currentUpdate.promptContext?.step.payload.enterCode?.linkSent == true)
                 let sent = try #require(gateway.requests.last { $0.to == Self.phone && $0.answered == 200 })
                 #expect(sent.signatureValid)
                 let link = try SignInLinkTests.link(in: sent.body)
@@ -97,7 +97,7 @@ struct SignInLinkChannelTests {
             let other = try harness.sdk { $0.autoPollApprovals = false }
             await other.flow.start(flowType: .signin, identifier: "+14155550124")
             #expect(other.flow.currentUpdate.enterCode?.channel == .sms)
-            #expect(other.flow.currentUpdate.promptContext?.step.enterCode?.linkSent == nil)
+            #expect(other.flow.currentUpdate.promptContext?.step.payload.enterCode?.linkSent == nil)
         }
     }
 

@@ -24,7 +24,7 @@ struct SignInLinkTests {
     static func startSignIn(_ keyway: KeywayClient, _ harness: AdaptiveHarness, email: String = email) async throws -> URL {
         await keyway.flow.start(flowType: .signin, identifier: email)
         let payload = try #require(
-            keyway.flow.currentUpdate.promptContext?.step.enterCode, "got \(keyway.flow.currentUpdate)")
+            keyway.flow.currentUpdate.promptContext?.step.payload.enterCode, "got \(keyway.flow.currentUpdate)")
         #expect(payload.linkSent == true)
         #expect(payload.pollInterval == 1)
         return try await link(to: email, harness)

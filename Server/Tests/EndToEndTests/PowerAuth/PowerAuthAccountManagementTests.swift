@@ -48,7 +48,7 @@ struct PowerAuthAccountManagementTests {
             guard case _? = keyway.flow.currentUpdate.prompt?.manageAccount,
                 let context = keyway.flow.currentUpdate.promptContext
             else { throw TestFailure("Expected the account overview, got \(keyway.flow.currentUpdate)") }
-            let issued = try #require(context.step.manageAccount?.activationCode)
+            let issued = try #require(context.step.payload.manageAccount?.activationCode)
             #expect(issued.qrPayload.revealed.hasPrefix(issued.activationCode.revealed + "#"))
             #expect(issued.expiresAt > fixture.clock.now())
 
@@ -66,7 +66,7 @@ struct PowerAuthAccountManagementTests {
 
             // The code is shown until the next operation, then gone.
             await keyway.flow.perform(operation: "finish")
-            #expect(keyway.flow.currentUpdate.promptContext?.step.manageAccount?.activationCode == nil)
+            #expect(keyway.flow.currentUpdate.promptContext?.step.payload.manageAccount?.activationCode == nil)
         }
     }
 

@@ -26,7 +26,7 @@ extension KeywayFlow {
     /// The URL is checked against the prompt first: its scheme must be the prompt's
     /// `returnScheme` and its `state` the one of the prompt's URL. Otherwise nothing is sent and
     /// the update is an error `invalid_callback` with `retryInput` (the flow stays at the
-    /// prompt: a URL that is not this flow's return is ignored). See ``RedirectCallback``.
+    /// prompt: a URL that is not this flow's return is ignored). The check is `RedirectCallback`'s.
     ///
     /// - Parameter url: The full URL the app received (`com.example.app://…?state=…`).
     public func oauthCallback(url: URL) async {
@@ -64,7 +64,7 @@ extension FlowDriver {
     /// `callback` action.
     func oauthCallback(_ received: ReceivedCallback) async {
         guard let step = stepOffering(.callback), let action = step.action(named: FlowAction.callback.name) else { return }
-        guard let redirect = step.redirect else {
+        guard let redirect = step.payload.redirect else {
             emitLocalError(.actionUnavailable, action: .abort, message: FlowAction.callback.unavailableMessage)
             return
         }
@@ -91,9 +91,9 @@ extension FlowDriver {
 /// gave the provider, which it hands back to the app). A URL with another scheme, without a
 /// state, with a state given twice or with another state is refused, so that a link another app
 /// or page opened cannot feed this flow.
-public struct RedirectCallback: Sendable, Equatable {
+struct RedirectCallback: Sendable, Equatable {
     /// What is sent to the server.
-    public enum Content: Sendable, Equatable {
+    enum Content: Sendable, Equatable {
         /// The full URL the app received.
         case url(URL)
         /// A code and state received apart.
@@ -101,7 +101,7 @@ public struct RedirectCallback: Sendable, Equatable {
     }
 
     /// What is sent to the server.
-    public let content: Content
+    let content: Content
 
     /// Checks a URL the app received against a `redirect` step's payload.
     ///
@@ -109,7 +109,7 @@ public struct RedirectCallback: Sendable, Equatable {
     ///   - url: The URL the app received.
     ///   - redirect: The payload of the `redirect` step it answers.
     /// - Throws: ``RedirectCallbackError`` when it is not that step's return.
-    public init(url: URL, for redirect: RedirectPayload) throws(RedirectCallbackError) {
+    init(url: URL, for redirect: RedirectPayload) throws(RedirectCallbackError) {
         let expected = try Self.expectedState(of: redirect)
         let scheme = url.scheme?.lowercased() ?? ""
         guard scheme == redirect.returnScheme.lowercased() else {
@@ -129,7 +129,7 @@ public struct RedirectCallback: Sendable, Equatable {
     ///   - state: The state that came with it.
     ///   - redirect: The payload of the `redirect` step it answers.
     /// - Throws: ``RedirectCallbackError`` when it is not that step's return.
-    public init(code: String, state: String, for redirect: RedirectPayload) throws(RedirectCallbackError) {
+    init(code: String, state: String, for redirect: RedirectPayload) throws(RedirectCallbackError) {
         let expected = try Self.expectedState(of: redirect)
         guard !state.isEmpty else { throw .missingState }
         guard ConstantTime.equals(state, expected) else { throw .stateMismatch }
@@ -172,7 +172,7 @@ public struct RedirectCallback: Sendable, Equatable {
 }
 
 /// Why a URL (or a code and state) is not the browser's return for the current `redirect` step.
-public enum RedirectCallbackError: Error, Sendable, Equatable, CustomStringConvertible {
+enum RedirectCallbackError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The URL's scheme is not the step's `returnScheme`.
     case foreignScheme(expected: String, received: String)
     /// The URL carries no `state`.
@@ -187,7 +187,7 @@ public enum RedirectCallbackError: Error, Sendable, Equatable, CustomStringConve
     case noExpectedState
 
     /// A sentence saying what is wrong.
-    public var description: String {
+    var description: String {
         switch self {
         case .foreignScheme(let expected, let received):
             "The browser came back to a \(received.isEmpty ? "URL without a scheme" : "\(received): URL"), not to \(expected): as this sign-in expects."

@@ -1,8 +1,8 @@
 import Foundation
 import KeywayProtocol
 
-/// Passkeys: the answers to a ``Prompt/passkeyRegister(options:purpose:skippable:)`` and a
-/// ``Prompt/passkeyAuthenticate(options:purpose:attemptsRemaining:)`` prompt, a sign-in started
+/// Passkeys: the answers to a ``Prompt/passkeyRegister(purpose:skippable:)`` and a
+/// ``Prompt/passkeyAuthenticate(purpose:attemptsRemaining:)`` prompt, a sign-in started
 /// with a discoverable passkey, and the account's passkeys in account management.
 extension FlowAction {
     static let registerPasskey = FlowAction(
@@ -29,7 +29,7 @@ enum PasskeyName {
 extension KeywayFlow {
     /// Starts a sign-in with a discoverable passkey, without an identifier (`passkey: true` in
     /// `POST /v1/flows`, the identifier empty), replacing any flow in progress. The first prompt
-    /// is ``Prompt/passkeyAuthenticate(options:purpose:attemptsRemaining:)`` with options that
+    /// is ``Prompt/passkeyAuthenticate(purpose:attemptsRemaining:)`` with options that
     /// name no credential: answer it with ``authenticateWithPasskey(using:)``, and the passkey
     /// the user picks names the account. The flow then goes on as any sign-in (a second factor
     /// where the policy asks). Without an identifier, neither device trust nor the automatic
@@ -46,7 +46,7 @@ extension KeywayFlow {
             options: options, passkey: true)
     }
 
-    /// Answers a ``Prompt/passkeyRegister(options:purpose:skippable:)`` prompt: `authenticator`
+    /// Answers a ``Prompt/passkeyRegister(purpose:skippable:)`` prompt: `authenticator`
     /// makes a passkey for the current step's options, and its answer goes to the server with
     /// `name` (`POST …/passkey/register`, ``KeywayProtocol/RegisterPasskeyRequest``). The flow then
     /// moves on (back to account management, or the completion).
@@ -65,7 +65,7 @@ extension KeywayFlow {
         await driver.registerPasskey(using: authenticator, name: name)
     }
 
-    /// Answers a ``Prompt/passkeyAuthenticate(options:purpose:attemptsRemaining:)`` prompt:
+    /// Answers a ``Prompt/passkeyAuthenticate(purpose:attemptsRemaining:)`` prompt:
     /// `authenticator` signs the current step's challenge, and its answer goes to the server
     /// (`POST …/passkey/authenticate`, ``KeywayProtocol/AuthenticatePasskeyRequest``).
     ///
@@ -83,14 +83,14 @@ extension KeywayFlow {
 
     /// Adds a passkey from a ``Prompt/manageAccount(methods:operations:)`` prompt (the
     /// `addPasskey` operation): after the user proves who they are again where the server asks,
-    /// the flow moves to a ``Prompt/passkeyRegister(options:purpose:skippable:)`` prompt, then
+    /// the flow moves to a ``Prompt/passkeyRegister(purpose:skippable:)`` prompt, then
     /// back to account management.
     public func addPasskey() async {
         await driver.perform(.addPasskey, parameters: [:])
     }
 
     /// Renames one of the passkeys a ``Prompt/manageAccount(methods:operations:)`` prompt lists
-    /// (`context.step.manageAccount?.passkeys`). The name is trimmed; an empty one, or one over 64
+    /// (`context.step.payload.manageAccount?.passkeys`). The name is trimmed; an empty one, or one over 64
     /// characters, is refused locally (`invalid_request`, `retryInput`), and so is an `id` the
     /// step does not list. The prompt comes back with the new name.
     ///
@@ -102,7 +102,7 @@ extension KeywayFlow {
     }
 
     /// Removes one of the passkeys a ``Prompt/manageAccount(methods:operations:)`` prompt lists
-    /// (`context.step.manageAccount?.passkeys`); an `id` the step does not list is refused
+    /// (`context.step.payload.manageAccount?.passkeys`); an `id` the step does not list is refused
     /// locally. The server refuses to remove the account's last way in. The prompt comes back
     /// without it.
     ///
@@ -123,7 +123,7 @@ extension FlowDriver {
             return
         }
         guard await refreshStaleStep() else { return }
-        guard let options = step?.passkeyRegister?.options else {
+        guard let options = step?.payload.passkeyRegister?.options else {
             // The step offers the action without its options: nothing an authenticator can answer.
             emitLocalError(.actionUnavailable, action: .abort, message: FlowAction.registerPasskey.unavailableMessage)
             return
@@ -146,7 +146,7 @@ extension FlowDriver {
     func authenticateWithPasskey(using authenticator: any PasskeyAuthenticator) async {
         guard stepOffering(.authenticatePasskey) != nil else { return }
         guard await refreshStaleStep() else { return }
-        guard let options = step?.passkeyAuthenticate?.options else {
+        guard let options = step?.payload.passkeyAuthenticate?.options else {
             emitLocalError(.actionUnavailable, action: .abort, message: FlowAction.authenticatePasskey.unavailableMessage)
             return
         }
@@ -184,7 +184,7 @@ extension FlowDriver {
     /// Whether `id` is among the passkeys the step lists (any ID when it lists none); emits the
     /// local error otherwise.
     private func isListedPasskey(_ id: String, on step: Step) -> Bool {
-        guard let passkeys = step.manageAccount?.passkeys, !passkeys.contains(where: { $0.id == id }) else {
+        guard let passkeys = step.payload.manageAccount?.passkeys, !passkeys.contains(where: { $0.id == id }) else {
             return true
         }
         emitLocalError(
@@ -206,7 +206,7 @@ extension FlowDriver {
     /// step with the same challenge. A stale answer of the same flow gets a local error.
     private func answersCurrentStep(generation mine: Int, challenge: String) -> Bool {
         guard mine == generation else { return false }
-        let current = step?.passkeyRegister?.options.challenge ?? step?.passkeyAuthenticate?.options.challenge
+        let current = step?.payload.passkeyRegister?.options.challenge ?? step?.payload.passkeyAuthenticate?.options.challenge
         guard current == challenge else {
             emitLocalError(
                 .passkeyFailed, action: .retryInput,
