@@ -10,7 +10,7 @@ enum DeviceCommandSupport {
     /// of the stored session; `nil` when there is neither.
     static func identifier(explicit: String?, session: KeywaySession) async throws(SessionError) -> String? {
         if let explicit, !explicit.trimmingCharacters(in: .whitespaces).isEmpty { return explicit }
-        return try await session.tokens()?.email
+        return try await session.tokens()?.idToken.email
     }
 
     /// The human sentence for an error of the SDK: the server's problem detail with its code, the

@@ -35,8 +35,8 @@ struct SignupCommand: AsyncParsableCommand {
         let redirect = try ProviderRedirect(options: flowOptions)
         defer { redirect.close() }
         // The kept session's current account, when it is a guest: the sign-up upgrades it.
-        let guest = (try? await stored.tokens()).flatMap { $0?.isAnonymous == true ? $0 : nil }
-        if let guest { terminal.status("Signing up the guest \(guest.subject).") }
+        let guest = (try? await stored.tokens()).flatMap { $0?.idToken.isAnonymous == true ? $0 : nil }
+        if let guest { terminal.status("Signing up the guest \(guest.idToken.subject).") }
         let outcome = await FlowSession.run(
             keyway: keyway, stored: stored, terminal: terminal, server: options.server, redirect: redirect,
             passkeys: try options.makePasskeyAuthenticator(), passkeyStore: options.stateDirectory
@@ -47,7 +47,7 @@ struct SignupCommand: AsyncParsableCommand {
                 return true
             }
             do throws(SessionError) {
-                try await model.startGuestUpgrade(identifier: identifier, inviteCode: inviteCode, account: guest.subject)
+                try await model.startGuestUpgrade(identifier: identifier, inviteCode: inviteCode, account: guest.idToken.subject)
                 return true
             } catch {
                 terminal.status("Error: \(DeviceCommandSupport.sentence(for: error, server: options.server))")
@@ -58,9 +58,9 @@ struct SignupCommand: AsyncParsableCommand {
         case .signedIn(let tokens):
             try SignInResult.show(tokens, terminal: terminal, json: flowOptions.json)
             options.rememberServer()
-            if let guest, tokens.idToken.subject != guest.subject, !flowOptions.json {
+            if let guest, tokens.idToken.subject != guest.idToken.subject, !flowOptions.json {
                 terminal.status(
-                    "You signed in to your existing account instead; the guest \(guest.subject) stays until the app merges it.")
+                    "You signed in to your existing account instead; the guest \(guest.idToken.subject) stays until the app merges it.")
             }
         case .finished where guest != nil:
             // The user chose to stay a guest.

@@ -56,7 +56,7 @@ extension DeviceKeyStore {
     ///   - configID: The application's config ID.
     ///   - userKey: The digest of the user's identifier.
     /// - Returns: The key's name.
-    public static func trustKeyName(appIdentifier: String, configID: String, userKey: String) -> String {
+    package static func trustKeyName(appIdentifier: String, configID: String, userKey: String) -> String {
         "keyway.deviceKey.\(appIdentifier).\(configID).\(userKey).trust"
     }
 

@@ -114,7 +114,7 @@ extension KeywaySession {
         do {
             return try await call(token)
         } catch KeywayError.oauth(status: 401, error: _) {
-            return try await call(try await refresh(account: account).accessToken)
+            return try await call(try await refresh(account: account).response.accessToken)
         }
     }
 }

@@ -19,7 +19,7 @@ extension KeywaySession {
     /// - Throws: The ``SessionError`` of reading the token (``SessionError/noAccessTokenPresent``
     ///   when nobody is signed in); every later failure arrives on ``KeywayClient/flow``.
     public func manageAccount(account: String? = nil, codeChallenge: String? = nil) async throws(SessionError) {
-        guard let tokens = try await tokens(account: account),
+        guard let tokens = try await entry(account: account),
             let accessToken = try await accessToken(account: account)
         else { throw .noAccessTokenPresent }
         await keyway.startAuthorizedFlow(

@@ -28,41 +28,6 @@ import KeywayProtocol
 /// - Unavailable storage (a locked device) is ``SessionError/storageUnavailable(_:)`` and never
 ///   signs the user out.
 public actor KeywaySession {
-    /// What is stored for a signed-in user.
-    public struct Tokens: Codable, Sendable, Equatable {
-        /// The access token.
-        public var accessToken: Sensitive<String>
-        /// The refresh token, when the server issued one.
-        public var refreshToken: Sensitive<String>?
-        /// The ID token, as the server issued it.
-        public var idToken: Sensitive<String>?
-        /// When the access token expires.
-        public var accessTokenExpiresAt: Date
-        /// The user ID (`sub`).
-        public var subject: String
-        /// The user's email address, from the ID token.
-        public var email: String?
-        /// Whether the email is verified, from the ID token.
-        public var emailVerified: Bool?
-        /// Whether the account is a guest's (`is_anonymous` in the ID token); `nil` in entries
-        /// saved before guests existed (read it as `false`).
-        public var isAnonymous: Bool?
-
-        /// The entry of verified tokens: the tokens themselves, and the user's ID, email address and
-        /// its verification from the verified ID token.
-        ///
-        /// - Parameter set: Verified tokens.
-        public init(_ set: TokenSet) {
-            accessToken = set.response.accessToken
-            refreshToken = set.response.refreshToken
-            idToken = set.response.idToken
-            accessTokenExpiresAt = set.accessTokenExpiresAt
-            subject = set.idToken.subject
-            email = set.idToken.email
-            emailVerified = set.idToken.emailVerified
-            isAnonymous = set.idToken.isAnonymous
-        }
-    }
 
     /// How network failures of a refresh are retried.
     public struct RetryPolicy: Sendable {
@@ -113,7 +78,7 @@ public actor KeywaySession {
         /// (`DELETE /v1/me/sessions`), then this device signs out.
         case allDevices
     }
-    private var refreshTasks: [String: Task<Tokens, any Error>] = [:]
+    private var refreshTasks: [String: Task<StoredTokens, any Error>] = [:]
     private let notifierChannel: String?
     private let notifierId = UUID()
     private let pollTask = LockedState<Task<Void, Never>?>(nil)
@@ -221,7 +186,7 @@ public actor KeywaySession {
     public func reloadState() async {
         do {
             let previously = try await storage.read(key: previousSignInKey) != nil
-            let current = try await tokens()
+            let current = try await entry()
             var auth = AuthState(hasPreviouslySignedIn: previously || current != nil)
             var user = UserState()
             if let current {
@@ -262,7 +227,7 @@ public actor KeywaySession {
     /// - Throws: ``SessionError/storageUnavailable(_:)`` when the storage cannot be written; nothing
     ///   changed then.
     public func save(_ tokens: TokenSet) async throws(SessionError) {
-        let entry = Tokens(tokens)
+        let entry = StoredTokens(tokens)
         try await write(entry)
         var index = try await readIndex()
         if !index.accounts.contains(entry.subject) { index.accounts.append(entry.subject) }
@@ -327,17 +292,25 @@ public actor KeywaySession {
         await changed()
     }
 
-    /// The stored tokens of `account` (default: the current one), or `nil` when it is not signed in.
-    /// An entry that cannot be decoded is not a session: it is removed, and `nil` returned.
+    /// The stored tokens of `account` (default: the current one), or `nil` when it is not signed
+    /// in: the token response as saved (the latest refresh's), the claims of its verified ID
+    /// token (`tokens.idToken.subject`, `.email`, `.isAnonymous`…) and when the access token
+    /// expires. An entry that cannot be decoded is not a session: it is removed, and `nil`
+    /// returned.
     ///
     /// - Parameter account: A user ID of ``accounts()``; `nil` for the current account.
     /// - Returns: The account's tokens as stored, whatever their expiry; `nil` when it is not signed in.
     /// - Throws: ``SessionError/storageUnavailable(_:)`` when the storage cannot be read.
-    public func tokens(account: String? = nil) async throws(SessionError) -> Tokens? {
+    public func tokens(account: String? = nil) async throws(SessionError) -> TokenSet? {
+        try await entry(account: account)?.tokenSet(now: keyway.options.clock.now())
+    }
+
+    /// The stored entry of `account` (default: the current one); an undecodable one is removed.
+    func entry(account: String? = nil) async throws(SessionError) -> StoredTokens? {
         guard let account = try await resolve(account) else { return nil }
         do {
             guard let data = try await storage.read(key: storageKey(account: account)) else { return nil }
-            return try JSONDecoder().decode(Tokens.self, from: data)
+            return try JSONDecoder().decode(StoredTokens.self, from: data)
         } catch let error as SecureStorageError {
             throw Self.map(error)
         } catch {
@@ -369,7 +342,7 @@ public actor KeywaySession {
     public func accessToken(account: String? = nil, throwIfMissing: Bool = false) async throws(SessionError)
         -> Sensitive<String>?
     {
-        guard let current = try await tokens(account: account) else {
+        guard let current = try await entry(account: account) else {
             if throwIfMissing { throw .noAccessTokenPresent }
             return nil
         }
@@ -385,9 +358,9 @@ public actor KeywaySession {
     /// - Returns: The refreshed tokens, already saved.
     /// - Throws: The ``SessionError``s of ``accessToken(account:throwIfMissing:)``.
     @discardableResult
-    public func refresh(account: String? = nil) async throws(SessionError) -> Tokens {
-        guard let current = try await tokens(account: account) else { throw .noAccessTokenPresent }
-        return try await refreshed(from: current)
+    public func refresh(account: String? = nil) async throws(SessionError) -> TokenSet {
+        guard let current = try await entry(account: account) else { throw .noAccessTokenPresent }
+        return try await refreshed(from: current).tokenSet(now: keyway.options.clock.now())
     }
 
     /// Signs `account` (default: the current one) out on this device: revokes its refresh token
@@ -414,7 +387,7 @@ public actor KeywaySession {
                 throw .serverError(String(describing: error))
             }
         }
-        if let refreshToken = try await tokens(account: account)?.refreshToken {
+        if let refreshToken = try await entry(account: account)?.refreshToken {
             try? await keyway.tokenClient.revoke(token: refreshToken)
         }
         try await remove(account)
@@ -471,9 +444,9 @@ public actor KeywaySession {
 
     // MARK: Refresh
 
-    private func refreshed(from current: Tokens) async throws(SessionError) -> Tokens {
+    private func refreshed(from current: StoredTokens) async throws(SessionError) -> StoredTokens {
         let account = current.subject
-        let task: Task<Tokens, any Error>
+        let task: Task<StoredTokens, any Error>
         if let running = refreshTasks[account] {
             task = running
         } else {
@@ -497,7 +470,7 @@ public actor KeywaySession {
         }
     }
 
-    private func performRefresh(from current: Tokens) async throws -> Tokens {
+    private func performRefresh(from current: StoredTokens) async throws -> StoredTokens {
         guard let locking = storage as? any CrossProcessLocking else {
             return try await refreshWithRetries(from: current)
         }
@@ -509,8 +482,8 @@ public actor KeywaySession {
     }
 
     /// Inside the cross-process lock: another process may have refreshed while this one waited.
-    private func refreshUnderLock(from current: Tokens) async throws -> Tokens {
-        guard let latest = try await tokens(account: current.subject) else { throw SessionError.noAccessTokenPresent }
+    private func refreshUnderLock(from current: StoredTokens) async throws -> StoredTokens {
+        guard let latest = try await entry(account: current.subject) else { throw SessionError.noAccessTokenPresent }
         if latest.accessToken != current.accessToken,
             latest.accessTokenExpiresAt.timeIntervalSince(keyway.options.clock.now()) > refreshSkew
         {
@@ -519,7 +492,7 @@ public actor KeywaySession {
         return try await refreshWithRetries(from: latest)
     }
 
-    private func refreshWithRetries(from current: Tokens) async throws -> Tokens {
+    private func refreshWithRetries(from current: StoredTokens) async throws -> StoredTokens {
         guard let refreshToken = current.refreshToken else {
             try? await remove(current.subject)
             keyway.eventBroadcaster.emit(
@@ -529,11 +502,11 @@ public actor KeywaySession {
         var attempt = 1
         while true {
             do {
-                let next: Tokens
+                let next: StoredTokens
                 if let refresher {
-                    next = Tokens(try await keyway.tokenClient.verify(try await refresher(refreshToken)))
+                    next = StoredTokens(try await keyway.tokenClient.verify(try await refresher(refreshToken)))
                 } else {
-                    next = Tokens(try await keyway.tokenClient.refresh(refreshToken: refreshToken))
+                    next = StoredTokens(try await keyway.tokenClient.refresh(refreshToken: refreshToken))
                 }
                 guard next.subject == current.subject else {
                     throw SessionError.serverError("The refreshed tokens belong to another user.")
@@ -578,7 +551,7 @@ public actor KeywaySession {
         return exponential * Double.random(in: 0.5...1.5)
     }
 
-    private func write(_ tokens: Tokens) async throws(SessionError) {
+    private func write(_ tokens: StoredTokens) async throws(SessionError) {
         do {
             let data = try JSONEncoder().encode(tokens)
             try await storage.write(key: storageKey(account: tokens.subject), data: data)

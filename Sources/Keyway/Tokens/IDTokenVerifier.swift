@@ -125,18 +125,46 @@ public struct IDTokenVerifier: Sendable {
                 throw KeywayError.invalidIDToken("The nonce does not match the one the sign-in was started with.")
             }
         }
+        guard let verified = IDTokenClaims(payload: claims) else {
+            throw KeywayError.invalidIDToken("The claims cannot be read.")
+        }
+        return verified
+    }
+}
+
+extension IDTokenClaims {
+    /// The claims of an ID token's payload whose checks have passed: `nil` without `iss`, `sub`,
+    /// `aud`, `exp` or `iat`.
+    init?(payload claims: [String: JSONValue]) {
+        let audience: [String]
+        switch claims["aud"] {
+        case .string(let value): audience = [value]
+        case .array(let values): audience = values.compactMap(\.stringValue)
+        default: return nil
+        }
+        guard let issuer = claims["iss"]?.stringValue, let subject = claims["sub"]?.stringValue,
+            let exp = claims["exp"]?.numberValue, let iat = claims["iat"]?.numberValue
+        else { return nil }
         var emailVerified: Bool?
         if case .bool(let value) = claims["email_verified"] { emailVerified = value }
         var methods: [String] = []
         if case .array(let values) = claims["amr"] { methods = values.compactMap(\.stringValue) }
-        var verified = IDTokenClaims(
+        self.init(
             issuer: issuer, subject: subject, audience: audience, expiresAt: Date(timeIntervalSince1970: exp),
             issuedAt: Date(timeIntervalSince1970: iat),
             authTime: claims["auth_time"]?.numberValue.map(Date.init(timeIntervalSince1970:)),
             authenticationMethods: methods, email: claims["email"]?.stringValue, emailVerified: emailVerified,
-            sessionID: claims["sid"]?.stringValue, nonce: tokenNonce)
-        if case .bool(true) = claims["is_anonymous"] { verified.isAnonymous = true }
-        verified.phoneNumber = claims["phone_number"]?.stringValue
-        return verified
+            sessionID: claims["sid"]?.stringValue, nonce: claims["nonce"]?.stringValue)
+        if case .bool(true) = claims["is_anonymous"] { isAnonymous = true }
+        phoneNumber = claims["phone_number"]?.stringValue
+    }
+
+    /// The claims of an ID token verified earlier (a session's stored token), read without
+    /// verifying it again; `nil` when it cannot be read.
+    init?(verifiedToken token: String) {
+        guard let jws = try? CompactJWS(token),
+            case .object(let claims) = try? JSONDecoder().decode(JSONValue.self, from: jws.payload)
+        else { return nil }
+        self.init(payload: claims)
     }
 }

@@ -1,16 +1,18 @@
 import Foundation
 import KeywayProtocol
 
-/// The result of a code exchange, with the ID token verified.
+/// Tokens with their ID token verified: what a code exchange, a refresh or a guest sign-in
+/// returns, and what a session stores (``KeywaySession/tokens(account:)``). The SDK and
+/// `KeywayBackend` make one after verifying it; a session's `save(_:)` takes it as it is.
 public struct TokenSet: Sendable, Equatable {
     /// The token endpoint's answer as received.
-    public var response: TokenResponse
+    public let response: TokenResponse
     /// The verified claims of the ID token.
-    public var idToken: IDTokenClaims
+    public let idToken: IDTokenClaims
     /// When the access token expires (from `expires_in`).
-    public var accessTokenExpiresAt: Date
+    public let accessTokenExpiresAt: Date
 
-    /// Creates a token set with the given values; it verifies nothing.
+    /// Creates a token set with the given values; it verifies nothing (verify before).
     ///
     /// - Parameters:
     ///   - response: The token endpoint's answer.
@@ -24,7 +26,7 @@ public struct TokenSet: Sendable, Equatable {
 }
 
 /// The claims of a verified ID token.
-public struct IDTokenClaims: Sendable, Equatable {
+public struct IDTokenClaims: Sendable, Equatable, Codable {
     /// The issuer (`iss`).
     public var issuer: String
     /// The user ID (`sub`).

@@ -26,8 +26,10 @@ struct SessionAccountCallsTests {
     @Test func aRefusedAccessTokenIsRefreshedOnceAndTheCallMadeAgain() async throws {
         try await withTestServer(SessionTests().signedIn(email: "refused@example.com")) { setup in
             // A token the server does not accept, still within its lifetime for the session.
-            var refused = setup.first
-            refused.response.accessToken = Sensitive(setup.first.response.accessToken.revealed + "x")
+            var response = setup.first.response
+            response.accessToken = Sensitive(setup.first.response.accessToken.revealed + "x")
+            let refused = TokenSet(
+                response: response, idToken: setup.first.idToken, accessTokenExpiresAt: setup.first.accessTokenExpiresAt)
             try await setup.session.save(refused)
             #expect(try await setup.session.userInfo().email == "refused@example.com")
             #expect(setup.transport.refreshCount == 1)

@@ -83,10 +83,10 @@ struct SessionTests {
             #expect(fresh != setup.first.response.accessToken)
             #expect(setup.transport.refreshCount == 1)
             let stored = try #require(try await setup.session.tokens())
-            #expect(stored.accessToken == fresh)
-            #expect(stored.refreshToken != setup.first.response.refreshToken)
-            #expect(stored.subject == setup.first.idToken.subject)
-            #expect(try await setup.keyway.tokenClient.userInfo(accessToken: fresh).subject == stored.subject)
+            #expect(stored.response.accessToken == fresh)
+            #expect(stored.response.refreshToken != setup.first.response.refreshToken)
+            #expect(stored.idToken.subject == setup.first.idToken.subject)
+            #expect(try await setup.keyway.tokenClient.userInfo(accessToken: fresh).subject == stored.idToken.subject)
         }
     }
 
@@ -218,7 +218,7 @@ struct SharedStorageSessionTests {
             await app.flow.submitCode(try await server.latestCode(to: "shared@example.com"))
             let completion = try #require(app.flow.currentUpdate.completion)
             try await appSession.save(try await app.tokens.exchange(authCode: completion.authCode, codeVerifier: completion.codeVerifier!))
-            #expect(try await extensionSession.tokens()?.subject != nil)
+            #expect(try await extensionSession.tokens()?.idToken.subject != nil)
 
             clock.advance(by: 16 * 60)
             async let fromApp = appSession.accessToken()
@@ -252,7 +252,7 @@ struct MultiAccountSessionTests {
             let homeId = home.idToken.subject
             #expect(try await session.accounts() == [workId, homeId])
             #expect(try await session.currentAccount() == homeId)
-            #expect(try await session.tokens()?.email == "home@example.com")
+            #expect(try await session.tokens()?.idToken.email == "home@example.com")
 
             try await session.switchAccount(to: workId)
             #expect(try await session.accessToken() == work.response.accessToken)
@@ -263,7 +263,7 @@ struct MultiAccountSessionTests {
             clock.advance(by: 16 * 60)
             let freshHome = try #require(try await session.accessToken(account: homeId))
             #expect(try await keyway.tokenClient.userInfo(accessToken: freshHome).subject == homeId)
-            #expect(try await session.tokens(account: workId)?.accessToken == work.response.accessToken)
+            #expect(try await session.tokens(account: workId)?.response.accessToken == work.response.accessToken)
 
             // Signing one account out leaves the other, and revokes only its own tokens.
             try await session.signOut(account: homeId)
@@ -317,7 +317,7 @@ struct InterruptedRefreshTests {
             clock.advance(by: 16 * 60)
             await storage.setFailWrites(true)
             await #expect(throws: SessionError.storageUnavailable("the process died")) { _ = try await session.accessToken() }
-            #expect(try await session.tokens()?.refreshToken == tokens.response.refreshToken)
+            #expect(try await session.tokens()?.response.refreshToken == tokens.response.refreshToken)
 
             // Relaunched within the grace period: the old token gets the same successor, and the
             // sign-in lives on.
@@ -326,7 +326,7 @@ struct InterruptedRefreshTests {
             let relaunched = KeywaySession(keyway: keyway, storage: storage)
             let fresh = try #require(try await relaunched.accessToken())
             #expect(try await keyway.tokenClient.userInfo(accessToken: fresh).subject == tokens.idToken.subject)
-            let next = try #require(try await relaunched.tokens()?.refreshToken)
+            let next = try #require(try await relaunched.tokens()?.response.refreshToken)
             _ = try await keyway.tokens.refresh(refreshToken: next)
         }
     }

@@ -253,12 +253,12 @@ struct BackendTests {
                 #expect(session.state.snapshot.user.id == answer.userId)
                 let events = Collector(keyway.events)
                 let refreshed = try await session.refresh()
-                #expect(refreshed.subject == answer.userId)
-                #expect(refreshed.accessToken != answer.tokens.accessToken)
+                #expect(refreshed.idToken.subject == answer.userId)
+                #expect(refreshed.response.accessToken != answer.tokens.accessToken)
                 #expect(await events.wait(for: 1).map(\.name) == [.tokenRefreshed])
 
                 // The user signs out everywhere: the next refresh through the backend signs the app out.
-                try await keyway.tokenClient.signOutEverywhere(accessToken: refreshed.accessToken)
+                try await keyway.tokenClient.signOutEverywhere(accessToken: refreshed.response.accessToken)
                 await #expect(throws: SessionError.self) { try await session.refresh() }
                 #expect(!session.state.snapshot.auth.isAuthenticated)
                 #expect(await events.wait(for: 2).map(\.name) == [.tokenRefreshed, .sessionExpired])

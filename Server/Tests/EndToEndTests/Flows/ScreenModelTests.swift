@@ -40,14 +40,14 @@ struct ScreenModelTests {
             #expect(model.screen.kind == .completed)
             let tokens = try #require(model.tokens)
             #expect(tokens.idToken.email == "screens@example.com")
-            #expect(try await session.tokens()?.subject == tokens.idToken.subject)
+            #expect(try await session.tokens()?.idToken.subject == tokens.idToken.subject)
 
             // The sign-in sheet closes: the model forgets the finished flow, the session keeps
             // the tokens, and the next sign-in starts from the beginning.
             await model.leave()
             #expect(model.screen.kind == .idle)
             #expect(model.tokens == nil)
-            #expect(try await session.tokens()?.subject == tokens.idToken.subject)
+            #expect(try await session.tokens()?.idToken.subject == tokens.idToken.subject)
             await model.start(identifier: "screens@example.com")
             #expect(model.screen.kind == .step(.enterCode))
             model.values["code"] = try await server.latestCode(to: "screens@example.com")

@@ -33,15 +33,15 @@ struct GuestLifecycleTests {
             }
 
             let session = KeywaySession(keyway: keyway, storage: InMemorySecureStorage())
-            let guest = KeywaySession.Tokens(try await session.signInAsGuest())
-            let guestAccess = guest.accessToken.revealed
-            let guestRefresh = try #require(guest.refreshToken).revealed
+            let guest = try await session.signInAsGuest()
+            let guestAccess = guest.response.accessToken.revealed
+            let guestRefresh = try #require(guest.response.refreshToken).revealed
             #expect(try await introspect(guestAccess)["is_anonymous"] as? Bool == true)
             #expect(try await introspect(guestRefresh)["is_anonymous"] as? Bool == true)
-            #expect(try await keyway.tokenClient.userInfo(accessToken: guest.accessToken).isAnonymous == true)
+            #expect(try await keyway.tokenClient.userInfo(accessToken: guest.response.accessToken).isAnonymous == true)
             #expect(try await kit.verifyAccessToken(guestAccess).isAnonymous == true)
-            #expect(try await kit.introspect(guest.accessToken).isAnonymous == true)
-            let listed = try await server.admin("GET", "/admin/users/\(guest.subject)")
+            #expect(try await kit.introspect(guest.response.accessToken).isAnonymous == true)
+            let listed = try await server.admin("GET", "/admin/users/\(guest.idToken.subject)")
             #expect(listed.status == 200)
             #expect(listed.json["isAnonymous"] as? Bool == true)
             #expect(listed.json["email"] == nil)
@@ -52,24 +52,24 @@ struct GuestLifecycleTests {
             await keyway.flow.submitCode(try await server.latestCode(to: "upgraded@example.com"))
             let done = try #require(await keyway.flow.completion)
             let upgraded = try await keyway.tokens.exchange(done)
-            #expect(upgraded.idToken.subject == guest.subject)
+            #expect(upgraded.idToken.subject == guest.idToken.subject)
             for token in [guestAccess, guestRefresh, upgraded.response.accessToken.revealed] {
                 let described = try await introspect(token)
-                #expect(described["sub"] as? String == guest.subject)
+                #expect(described["sub"] as? String == guest.idToken.subject)
                 #expect(described["is_anonymous"] as? Bool == false)
             }
             // The backend kit: the new token is no guest's; introspection says so of the old one too.
             #expect(try await kit.verifyAccessToken(upgraded.response.accessToken.revealed).isAnonymous == false)
-            #expect(try await kit.introspect(guest.accessToken).isAnonymous == false)
+            #expect(try await kit.introspect(guest.response.accessToken).isAnonymous == false)
             let info = try await keyway.tokenClient.userInfo(accessToken: upgraded.response.accessToken)
-            #expect(info == UserInfo(subject: guest.subject, email: "upgraded@example.com", emailVerified: true, isAnonymous: false))
-            #expect(try await keyway.tokenClient.userInfo(accessToken: guest.accessToken).isAnonymous == false)
-            let user = try await server.admin("GET", "/admin/users/\(guest.subject)")
+            #expect(info == UserInfo(subject: guest.idToken.subject, email: "upgraded@example.com", emailVerified: true, isAnonymous: false))
+            #expect(try await keyway.tokenClient.userInfo(accessToken: guest.response.accessToken).isAnonymous == false)
+            let user = try await server.admin("GET", "/admin/users/\(guest.idToken.subject)")
             #expect(user.json["isAnonymous"] as? Bool == false)
             #expect(user.json["email"] as? String == "upgraded@example.com")
             let found = try await server.admin("GET", "/admin/users?email=upgraded@example.com")
             let users = try #require(found.json["users"] as? [[String: Any]])
-            #expect(users.map { $0["id"] as? String } == [guest.subject])
+            #expect(users.map { $0["id"] as? String } == [guest.idToken.subject])
             #expect(users.first?["isAnonymous"] as? Bool == false)
         }
     }
@@ -150,14 +150,14 @@ struct GuestLifecycleTests {
             try await Self.attachEverything(
                 to: stale.idToken.subject, accessToken: stale.response.accessToken, keyway, harness, tag: "stale")
             let kept = KeywaySession(keyway: keyway, storage: InMemorySecureStorage())
-            let keptGuest = KeywaySession.Tokens(try await kept.signInAsGuest())
+            let keptGuest = try await kept.signInAsGuest()
             try await Self.attachEverything(
-                to: keptGuest.subject, accessToken: keptGuest.accessToken, keyway, harness, tag: "kept")
+                to: keptGuest.idToken.subject, accessToken: keptGuest.response.accessToken, keyway, harness, tag: "kept")
             try await kept.upgradeGuest(identifier: "kept@example.com")
             await keyway.flow.submitCode(try await server.latestCode(to: "kept@example.com"))
             let done = try #require(await keyway.flow.completion)
             _ = try await keyway.tokens.exchange(done)
-            let before = try await Self.remnants(of: keptGuest.subject, server)
+            let before = try await Self.remnants(of: keptGuest.idToken.subject, server)
             let attached = try await Self.remnants(of: stale.idToken.subject, server)
             #expect(
                 Set(attached.keys).isSuperset(of: [
@@ -178,7 +178,7 @@ struct GuestLifecycleTests {
                 try await server.rowCount(
                     "powerauth_recovery_puks WHERE recovery_code_id NOT IN (SELECT id FROM powerauth_recovery_codes)") == 0)
             // The upgraded guest keeps everything: it is an account now.
-            #expect(try await Self.remnants(of: keptGuest.subject, server) == before)
+            #expect(try await Self.remnants(of: keptGuest.idToken.subject, server) == before)
             #expect(try await server.rowCount("sign_in_links WHERE flow_id = 'flw_kept'") == 1)
             // Only the stale guest's postcard lost its PUKs.
             let keptPuks = try await server.rowCount("powerauth_recovery_puks")

@@ -12,7 +12,7 @@ struct GuestScreenModelTests {
         try await withTestServer(AdaptiveHarness.start(policy: GuestTests.policy())) { harness in
             let keyway = try harness.sdk()
             let session = keyway.session
-            let guest = KeywaySession.Tokens(try await session.signInAsGuest())
+            let guest = try await session.signInAsGuest()
             let model = KeywayScreenModel(keyway: keyway)
 
             try await model.startGuestUpgrade(identifier: "screen-guest@example.com")
@@ -21,13 +21,13 @@ struct GuestScreenModelTests {
             await model.perform(try #require(model.screen.primaryAction))
             #expect(model.screen.kind == .completed)
             let tokens = try #require(model.tokens)
-            #expect(tokens.idToken.subject == guest.subject)
+            #expect(tokens.idToken.subject == guest.idToken.subject)
             #expect(tokens.idToken.isAnonymous == false)
             // The session's entry is the account now, under the same user ID.
             let saved = try #require(try await session.tokens())
-            #expect(saved.subject == guest.subject)
-            #expect(saved.isAnonymous == false)
-            #expect(try await session.accounts() == [guest.subject])
+            #expect(saved.idToken.subject == guest.idToken.subject)
+            #expect(saved.idToken.isAnonymous == false)
+            #expect(try await session.accounts() == [guest.idToken.subject])
 
             // The account is no longer a guest: starting again is refused on the screen.
             try await model.startGuestUpgrade(identifier: "again@example.com")
@@ -42,7 +42,7 @@ struct GuestScreenModelTests {
             let keyway = try harness.sdk()
             let existing = try await GuestTests.signUp(keyway, server, email: "dora@example.com")
             let session = keyway.session
-            let guest = KeywaySession.Tokens(try await session.signInAsGuest())
+            let guest = try await session.signInAsGuest()
             let model = KeywayScreenModel(keyway: keyway)
 
             @MainActor func reachAccountExists(_ count: Int) async throws {
@@ -63,8 +63,8 @@ struct GuestScreenModelTests {
             #expect(model.screen.kind == .finished)
             #expect(model.screen.messages.map(\.code) == ["stayedGuest"])
             #expect(model.tokens == nil)
-            #expect(try await session.tokens()?.subject == guest.subject)
-            #expect(try await session.tokens()?.isAnonymous == true)
+            #expect(try await session.tokens()?.idToken.subject == guest.idToken.subject)
+            #expect(try await session.tokens()?.idToken.isAnonymous == true)
 
             try await reachAccountExists(3)
             await model.perform(try #require(model.screen.primaryAction))
@@ -72,7 +72,7 @@ struct GuestScreenModelTests {
             #expect(model.tokens?.idToken.subject == existing.idToken.subject)
             #expect(try await session.currentAccount() == existing.idToken.subject)
             // The guest stays in the session until the app is done with it.
-            #expect(Set(try await session.accounts()) == [guest.subject, existing.idToken.subject])
+            #expect(Set(try await session.accounts()) == [guest.idToken.subject, existing.idToken.subject])
         }
     }
 }

@@ -43,17 +43,17 @@ struct GuestTests {
             let server = harness.server
             let keyway = try harness.sdk()
             let session = KeywaySession(keyway: keyway, storage: InMemorySecureStorage())
-            let guest = KeywaySession.Tokens(try await session.signInAsGuest())
-            #expect(guest.isAnonymous == true)
-            #expect(guest.email == nil)
-            #expect(guest.refreshToken != nil)
-            #expect(try Self.claims(guest.accessToken.revealed)["is_anonymous"] as? Bool == true)
-            #expect(try Self.claims(try #require(guest.idToken).revealed)["is_anonymous"] as? Bool == true)
-            #expect(try await session.currentAccount() == guest.subject)
+            let guest = try await session.signInAsGuest()
+            #expect(guest.idToken.isAnonymous == true)
+            #expect(guest.idToken.email == nil)
+            #expect(guest.response.refreshToken != nil)
+            #expect(try Self.claims(guest.response.accessToken.revealed)["is_anonymous"] as? Bool == true)
+            #expect(try Self.claims(try #require(guest.response.idToken).revealed)["is_anonymous"] as? Bool == true)
+            #expect(try await session.currentAccount() == guest.idToken.subject)
             #expect(try await server.rowCount("users WHERE is_anonymous = 1") == 1)
             // A refresh keeps the guest a guest.
             let refreshed = try await session.refresh()
-            #expect(refreshed.isAnonymous == true)
+            #expect(refreshed.idToken.isAnonymous == true)
 
             // The upgrade: a sign-up started with the guest's token.
             try await session.upgradeGuest(identifier: "guest@example.com")
@@ -62,14 +62,14 @@ struct GuestTests {
             let done = try #require(await keyway.flow.completion)
             #expect(done.newUser == true)
             let upgraded = try await keyway.tokens.exchange(done)
-            #expect(upgraded.idToken.subject == guest.subject)
+            #expect(upgraded.idToken.subject == guest.idToken.subject)
             #expect(upgraded.idToken.email == "guest@example.com")
             #expect(upgraded.idToken.isAnonymous == false)
             #expect(try Self.claims(upgraded.response.accessToken.revealed)["is_anonymous"] == nil)
             #expect(try await server.rowCount("users") == 1)
             #expect(try await server.rowCount("users WHERE is_anonymous = 0 AND email = 'guest@example.com'") == 1)
             // The guest's own session goes on, no longer anonymous.
-            #expect(try await session.refresh().isAnonymous == false)
+            #expect(try await session.refresh().idToken.isAnonymous == false)
 
             // The token is no longer a guest's: a second upgrade is refused.
             try await session.upgradeGuest(identifier: "other@example.com")
@@ -88,7 +88,7 @@ struct GuestTests {
                 let existing = try await Self.signUp(keyway, server, email: "ann@example.com")
                 let events = Collector(keyway.events)
                 let session = KeywaySession(keyway: keyway, storage: InMemorySecureStorage())
-                let guest = KeywaySession.Tokens(try await session.signInAsGuest())
+                let guest = try await session.signInAsGuest()
 
                 try await session.upgradeGuest(identifier: "ann@example.com")
                 // As any sign-up: the code first, so the answer says nothing of the account.
@@ -107,7 +107,7 @@ struct GuestTests {
                 let done = try #require(await keyway.flow.completion)
                 let signedIn = try await keyway.tokens.exchange(done)
                 #expect(signedIn.idToken.subject == existing.idToken.subject)
-                #expect(signedIn.idToken.subject != guest.subject)
+                #expect(signedIn.idToken.subject != guest.idToken.subject)
                 #expect(signedIn.idToken.isAnonymous == false)
 
                 // The app hears of the merge, and so does its backend.
@@ -115,7 +115,7 @@ struct GuestTests {
                     events.all.contains { $0.name == .guestMerged }
                 }
                 let merged = try #require(events.all.first { $0.name == .guestMerged })
-                #expect(merged.data == ["guestUserId": guest.subject, "userId": existing.idToken.subject])
+                #expect(merged.data == ["guestUserId": guest.idToken.subject, "userId": existing.idToken.subject])
                 try await waitUntil("the event reached the backend") {
                     gateway.requests.contains { $0.body.contains("guest.merged") }
                 }
@@ -125,7 +125,7 @@ struct GuestTests {
                 #expect(event.to == existing.idToken.subject)
                 let json = try #require(try JSONSerialization.jsonObject(with: Data(event.body.utf8)) as? [String: Any])
                 #expect(json["type"] as? String == "guest.merged")
-                #expect(json["guestUserId"] as? String == guest.subject)
+                #expect(json["guestUserId"] as? String == guest.idToken.subject)
                 #expect(json["userId"] as? String == existing.idToken.subject)
                 // Nothing was moved or deleted: the backend merges, the guest stays until swept.
                 #expect(try await server.rowCount("users WHERE is_anonymous = 1") == 1)
@@ -141,7 +141,7 @@ struct GuestTests {
             let keyway = try harness.sdk()
             _ = try await Self.signUp(keyway, server, email: "bob@example.com")
             let session = KeywaySession(keyway: keyway, storage: InMemorySecureStorage())
-            let guest = KeywaySession.Tokens(try await session.signInAsGuest())
+            let guest = try await session.signInAsGuest()
             try await session.upgradeGuest(identifier: "bob@example.com")
             await keyway.flow.submitCode(try await server.latestCode(to: "bob@example.com"))
             #expect(keyway.flow.currentUpdate.stepKind == .accountExists)
@@ -151,8 +151,8 @@ struct GuestTests {
             #expect(keyway.flow.currentUpdate == .idle)
             #expect(try await server.rowCount("flows WHERE id = '\(flowId)' AND state = 'cancelled'") == 1)
             let after = try await session.refresh()
-            #expect(after.subject == guest.subject)
-            #expect(after.isAnonymous == true)
+            #expect(after.idToken.subject == guest.idToken.subject)
+            #expect(after.idToken.isAnonymous == true)
             #expect(try await server.rowCount("users WHERE is_anonymous = 1") == 1)
             // stayGuest is an answer of that step only.
             await keyway.flow.start(flowType: .signin, identifier: "bob@example.com")
@@ -166,8 +166,8 @@ struct GuestTests {
             let server = harness.server
             let keyway = try harness.sdk()
             let session = KeywaySession(keyway: keyway, storage: InMemorySecureStorage())
-            let guest = KeywaySession.Tokens(try await session.signInAsGuest())
-            let guestToken = try #require(guest.idToken)
+            let guest = try await session.signInAsGuest()
+            let guestToken = try #require(guest.response.idToken)
             let amr = try Self.claims(guestToken.revealed)["amr"] as? [String]
             #expect(amr == ["guest"])
             #expect(amr?.contains("mfa") == false)
@@ -192,7 +192,7 @@ struct GuestTests {
             #expect(keyway.flow.currentUpdate.completion != nil)
             let done = try #require(await keyway.flow.completion)
             let upgraded = try await keyway.tokens.exchange(done)
-            #expect(upgraded.idToken.subject == guest.subject)
+            #expect(upgraded.idToken.subject == guest.idToken.subject)
             #expect(upgraded.idToken.authenticationMethods.contains("mfa"))
             #expect(upgraded.idToken.isAnonymous == false)
         }
@@ -277,9 +277,9 @@ struct GuestTests {
             let server = harness.server
             let keyway = try harness.sdk()
             let stale = KeywaySession(keyway: keyway, storage: InMemorySecureStorage())
-            let staleGuest = KeywaySession.Tokens(try await stale.signInAsGuest())
+            let staleGuest = try await stale.signInAsGuest()
             let kept = KeywaySession(keyway: keyway, storage: InMemorySecureStorage())
-            let upgradedGuest = KeywaySession.Tokens(try await kept.signInAsGuest())
+            let upgradedGuest = try await kept.signInAsGuest()
             try await kept.upgradeGuest(identifier: "kept@example.com")
             await keyway.flow.submitCode(try await server.latestCode(to: "kept@example.com"))
             #expect(keyway.flow.currentUpdate.completion != nil)
@@ -293,10 +293,10 @@ struct GuestTests {
 
             harness.clock.advance(by: 700)
             try await server.app.sweepNow()
-            #expect(try await server.rowCount("users WHERE id = '\(staleGuest.subject)'") == 0)
-            #expect(try await server.rowCount("sessions WHERE user_id = '\(staleGuest.subject)'") == 0)
-            #expect(try await server.rowCount("refresh_tokens WHERE user_id = '\(staleGuest.subject)'") == 0)
-            #expect(try await server.rowCount("users WHERE id = '\(upgradedGuest.subject)'") == 1)
+            #expect(try await server.rowCount("users WHERE id = '\(staleGuest.idToken.subject)'") == 0)
+            #expect(try await server.rowCount("sessions WHERE user_id = '\(staleGuest.idToken.subject)'") == 0)
+            #expect(try await server.rowCount("refresh_tokens WHERE user_id = '\(staleGuest.idToken.subject)'") == 0)
+            #expect(try await server.rowCount("users WHERE id = '\(upgradedGuest.idToken.subject)'") == 1)
             // The guest made 700 seconds ago stays.
             #expect(try await server.rowCount("users WHERE is_anonymous = 1") == 1)
             // The swept guest's refresh token is dead: the session signs it out.

@@ -44,7 +44,7 @@ struct SignInLinkClientTests {
             }
             await waiting.value
             #expect(model.screen.kind == .completed)
-            #expect(try await session.tokens()?.subject == model.tokens?.idToken.subject)
+            #expect(try await session.tokens()?.idToken.subject == model.tokens?.idToken.subject)
             #expect(model.tokens?.idToken.authenticationMethods == ["otp"])
         }
     }

@@ -53,7 +53,7 @@ struct PowerAuthAccountManagementTests {
             #expect(issued.expiresAt > fixture.clock.now())
 
             // The screen model shows it, as the CLI and the SwiftUI views draw it.
-            let screen = Screen.make(update: keyway.flow.currentUpdate, prompt: nil)
+            let screen = Screen.make(update: keyway.flow.currentUpdate, context: nil)
             #expect(screen.displays.contains(.emphasis(
                 label: "Activation code for your other device (until \(issued.expiresAt.formatted(date: .omitted, time: .shortened)))",
                 value: issued.activationCode.revealed)))
