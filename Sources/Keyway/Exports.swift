@@ -16,7 +16,6 @@
 @_exported import struct KeywayProtocol.FieldType
 @_exported import struct KeywayProtocol.FlowType
 @_exported import struct KeywayProtocol.InvalidField
-@_exported import struct KeywayProtocol.JSONWebKeySet
 @_exported import struct KeywayProtocol.Message
 @_exported import struct KeywayProtocol.Meta
 @_exported import struct KeywayProtocol.MethodOption

@@ -43,8 +43,8 @@ public final class KeywayClient: Sendable {
     /// refreshed, signed out, session expired, profile saved). Each access makes a new stream.
     public var events: AsyncStream<KeywayEvent> { eventBroadcaster.stream() }
 
-    /// Receives every event too; held weakly.
-    public var eventDelegate: (any KeywayEventDelegate)? {
+    /// Receives every event too, synchronously; held weakly (the package's tests).
+    package var eventDelegate: (any KeywayEventDelegate)? {
         get { eventBroadcaster.delegate }
         set { eventBroadcaster.delegate = newValue }
     }

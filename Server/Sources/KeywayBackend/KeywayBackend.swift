@@ -1,6 +1,6 @@
 import AsyncHTTPClient
 import Foundation
-import Keyway
+@_spi(KeywayBackend) import Keyway
 import KeywayJOSE
 import KeywayProtocol
 import NIOCore

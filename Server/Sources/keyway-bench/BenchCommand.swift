@@ -52,14 +52,14 @@ struct CryptoCommand: ParsableCommand {
 }
 
 /// `keyway-bench sdk`: the SDK's per-step client work.
-struct SDKCommand: ParsableCommand {
+struct SDKCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sdk", abstract: "Times the SDK's per-step client work in-process (no network).")
 
     @Option(help: "Seconds per measure.")
     var seconds = 1.0
 
-    func run() throws {
-        print(Report.sdk(try SDKMicrobench.run(secondsPerMeasure: seconds)))
+    func run() async throws {
+        print(Report.sdk(try await SDKMicrobench.run(secondsPerMeasure: seconds)))
     }
 }

@@ -53,21 +53,17 @@ public struct KeywayEvent: Sendable, Equatable {
     /// When the event happened, by the SDK's clock.
     public var date: Date
 
-    /// Creates an event with the given values.
-    ///
-    /// - Parameters:
-    ///   - name: What happened.
-    ///   - data: Descriptive values, never secrets.
-    ///   - date: When it happened.
-    public init(name: Name, data: [String: String] = [:], date: Date) {
+    /// An event with the given values (the SDK emits them).
+    init(name: Name, data: [String: String] = [:], date: Date) {
         self.name = name
         self.data = data
         self.date = date
     }
 }
 
-/// Receives every ``KeywayEvent``, on the SDK's own executor. Set it on ``KeywayClient/eventDelegate``.
-public protocol KeywayEventDelegate: AnyObject, Sendable {
+/// Receives every ``KeywayEvent`` synchronously, as it is emitted: the package's tests read the
+/// events in order this way. An app reads ``KeywayClient/events``.
+package protocol KeywayEventDelegate: AnyObject, Sendable {
     /// Called with each event, right after it happened.
     ///
     /// - Parameters:

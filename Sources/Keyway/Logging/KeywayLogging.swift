@@ -1,10 +1,7 @@
 import Foundation
 
-/// The area of the SDK a log line comes from.
-public enum LogTag: String, Sendable, CaseIterable {
-    /// `flow`: steps, method choices, device trust; `http`: requests and their answers; `storage`:
-    /// secure storage; `crypto`: ID tokens and App Attest; `oauth`: token endpoint calls; `session`:
-    /// stored sessions and their refreshes.
+/// The area of the SDK a log line comes from: its ``LogRecord/category``.
+enum LogTag: String, Sendable, CaseIterable {
     case flow, http, storage, crypto, oauth, session
 }
 
@@ -29,25 +26,20 @@ public struct LogRecord: Sendable, Equatable {
     public var date: Date
     /// How important the line is.
     public var level: LogLevel
-    /// The area of the SDK it comes from.
-    public var tag: LogTag
+    /// The area of the SDK it comes from: `flow` (steps, method choices, device trust), `http`
+    /// (requests and their answers), `storage` (secure storage), `crypto` (ID tokens and App
+    /// Attest), `oauth` (token endpoint calls) or `session` (stored sessions and their refreshes).
+    public var category: String
     /// The text; it starts with ``KeywayLogging/unmaskedWarning`` while masking is off.
     public var message: String
     /// Values about the line, by key; secrets among them masked unless masking is off.
     public var metadata: [String: String]
 
-    /// Creates a log line with the given values.
-    ///
-    /// - Parameters:
-    ///   - date: When the line was written.
-    ///   - level: How important it is.
-    ///   - tag: The area of the SDK it comes from.
-    ///   - message: The text.
-    ///   - metadata: Values about the line, by key.
-    public init(date: Date, level: LogLevel, tag: LogTag, message: String, metadata: [String: String] = [:]) {
+    /// A log line with the given values.
+    init(date: Date, level: LogLevel, category: String, message: String, metadata: [String: String] = [:]) {
         self.date = date
         self.level = level
-        self.tag = tag
+        self.category = category
         self.message = message
         self.metadata = metadata
     }
@@ -56,7 +48,7 @@ public struct LogRecord: Sendable, Equatable {
     public var formatted: String {
         let stamp = ISO8601DateFormatter().string(from: date)
         let extras = metadata.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
-        return "\(stamp) \(level) [\(tag.rawValue)] \(message)\(extras.isEmpty ? "" : " \(extras)")"
+        return "\(stamp) \(level) [\(category)] \(message)\(extras.isEmpty ? "" : " \(extras)")"
     }
 }
 
@@ -99,13 +91,13 @@ public final class MemoryLogSink: LogSink, @unchecked Sendable {
     public var records: [LogRecord] { lock.withLock { stored } }
 }
 
-/// The SDK's logging: which lines are written (``level``, ``tags``), where (``sinks``), and
+/// The SDK's logging: which lines are written (``level``, ``categories``), where (``sinks``), and
 /// whether secrets are masked. With no sink (the default) nothing is logged.
 public struct KeywayLogging: Sendable {
     /// The least important level written.
     public var level: LogLevel
-    /// The areas written.
-    public var tags: Set<LogTag>
+    /// The areas written (``LogRecord/category``); `nil` for all of them.
+    public var categories: Set<String>?
     /// Where lines go; none (the default) logs nothing.
     public var sinks: [any LogSink]
     /// Secrets (tokens, codes, verifiers, secrets in headers) are replaced by `•••` plus their
@@ -116,15 +108,16 @@ public struct KeywayLogging: Sendable {
     ///
     /// - Parameters:
     ///   - level: The least important level written; `info` by default.
-    ///   - tags: The areas written; all by default.
+    ///   - categories: The areas written (`flow`, `http`, `storage`, `crypto`, `oauth`,
+    ///     `session`); all by default.
     ///   - sinks: Where lines go; none by default, which logs nothing.
     ///   - masksSensitiveValues: Whether secrets are masked; `true` by default.
     public init(
-        level: LogLevel = .info, tags: Set<LogTag> = Set(LogTag.allCases), sinks: [any LogSink] = [],
+        level: LogLevel = .info, categories: Set<String>? = nil, sinks: [any LogSink] = [],
         masksSensitiveValues: Bool = true
     ) {
         self.level = level
-        self.tags = tags
+        self.categories = categories
         self.sinks = sinks
         self.masksSensitiveValues = masksSensitiveValues
     }
@@ -147,7 +140,7 @@ struct KeywayLogger: Sendable {
     /// Whether a line of `level` in `tag` would be written anywhere: check it before building
     /// costly metadata.
     func isEnabled(_ level: LogLevel, _ tag: LogTag) -> Bool {
-        !configuration.sinks.isEmpty && level >= configuration.level && configuration.tags.contains(tag)
+        !configuration.sinks.isEmpty && level >= configuration.level && (configuration.categories?.contains(tag.rawValue) ?? true)
     }
 
     func log(_ level: LogLevel, _ tag: LogTag, _ message: @autoclosure () -> String, _ metadata: [String: LogValue] = [:]) {
@@ -161,7 +154,7 @@ struct KeywayLogger: Sendable {
             }
         }
         let text = masks ? message() : "\(KeywayLogging.unmaskedWarning) \(message())"
-        let record = LogRecord(date: clock.now(), level: level, tag: tag, message: text, metadata: rendered)
+        let record = LogRecord(date: clock.now(), level: level, category: tag.rawValue, message: text, metadata: rendered)
         for sink in configuration.sinks { sink.write(record) }
     }
 

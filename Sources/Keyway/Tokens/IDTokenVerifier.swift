@@ -7,9 +7,10 @@ import KeywayProtocol
 /// server's key set publishes both), `iss`, `aud`, `azp`, `exp`, `iat`, `sub`, `at_hash` when
 /// an access token is given, and `nonce` when one was sent with the sign-in.
 ///
-/// ``KeywayTokens/exchange(authCode:codeVerifier:)`` uses it with the server's cached JWKS; a backend or
-/// an app extension can use it directly.
-public struct IDTokenVerifier: Sendable {
+/// ``KeywayTokens/exchange(authCode:codeVerifier:)`` and ``KeywayTokens/verify(_:)`` use it with
+/// the server's cached JWKS, and `KeywayBackend` with the keys it fetched: it is shared with that
+/// package as SPI (`@_spi(KeywayBackend) import Keyway`), not part of an app's surface.
+@_spi(KeywayBackend) public struct IDTokenVerifier: Sendable {
     /// The expected `iss`.
     public let issuer: String
     /// The expected audience: the application's config ID.

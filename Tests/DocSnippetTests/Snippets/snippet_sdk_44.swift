@@ -9,7 +9,7 @@ import FoundationNetworking
 func snippet_sdk_44(
     keyway: KeywayClient, session: KeywaySession, storage: any SecureStorage, serverURL: URL, email: String, authCode: Sensitive<String>, codeVerifier: Sensitive<String>, token: Sensitive<String>, request: URLRequest, action: Action, scannedText: String, legacyIDToken: String, configId: String, url: URL, folder: URL, activation: DeviceActivation
 ) async throws {
-    let logging = KeywayLogging(level: .debug, tags: [.http, .flow, .oauth], sinks: [StandardErrorLogSink()])
+    let logging = KeywayLogging(level: .debug, categories: ["http", "flow", "oauth"], sinks: [StandardErrorLogSink()])
     let keyway = try KeywayClient(configID: "cfg_…", baseURL: url, options: KeywayOptions(logging: logging))
     _ = logging
     _ = keyway

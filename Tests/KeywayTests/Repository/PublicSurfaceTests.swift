@@ -6,13 +6,13 @@ import Testing
 /// members, counted from the compiler's symbol graphs of the modules this test run built
 /// (`swift-symbolgraph-extract`). Members the compiler synthesizes are left out: protocols'
 /// default implementations, and the `init(from:)` and `init(rawValue:)` it derives, which have
-/// no place in the source (no `location` in the graph). The count is
-/// printed; it may shrink but not grow past ``ceiling``, which comes down as the surface is
-/// narrowed toward ``target``.
+/// no place in the source (no `location` in the graph). SPI (`@_spi(KeywayBackend)`, shared with
+/// the server's backend package) is not counted: an app sees it only through an `@_spi` import.
+/// The count is printed; it may shrink but not grow past ``ceiling``, now the ``target``.
 @Suite("The public surface of import Keyway")
 struct PublicSurfaceTests {
     /// The most declarations `import Keyway` may expose today.
-    static let ceiling = 821
+    static let ceiling = 800
     /// Where the surface is headed: what an app needs, and the wire types its prompts mention.
     static let target = 800
 

@@ -1,6 +1,6 @@
 import Crypto
 import Foundation
-import Keyway
+@_spi(KeywayBackend) import Keyway
 import KeywayJOSE
 import KeywayProtocol
 import Testing

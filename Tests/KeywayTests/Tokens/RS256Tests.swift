@@ -1,7 +1,7 @@
 import Crypto
 import CryptoExtras
 import Foundation
-import Keyway
+@_spi(KeywayBackend) import Keyway
 import KeywayJOSE
 import KeywayProtocol
 import Testing

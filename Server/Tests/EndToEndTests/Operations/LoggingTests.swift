@@ -41,7 +41,7 @@ struct LoggingTests {
                 server, options: KeywayOptions(completedSignIns: .handOver, transport: URLSessionTransport.patient, clock: clock, logging: KeywayLogging(level: .debug, sinks: [sink])),
                 email: "logs@example.com")
             let records = sink.records
-            #expect(Set(records.map(\.tag)).isSuperset(of: [.http, .flow, .oauth]))
+            #expect(Set(records.map(\.category)).isSuperset(of: ["http", "flow", "oauth"]))
             #expect(records.contains { $0.metadata.values.contains { $0.hasPrefix("•••(") } })
             let secrets = [code, tokens.response.accessToken.revealed, tokens.response.refreshToken!.revealed]
             for record in records {
@@ -53,10 +53,10 @@ struct LoggingTests {
             // Only the chosen areas and levels are written.
             let flowOnly = MemoryLogSink()
             _ = try await signIn(
-                server, options: KeywayOptions(completedSignIns: .handOver, transport: URLSessionTransport.patient, clock: clock, logging: KeywayLogging(level: .info, tags: [.flow], sinks: [flowOnly])),
+                server, options: KeywayOptions(completedSignIns: .handOver, transport: URLSessionTransport.patient, clock: clock, logging: KeywayLogging(level: .info, categories: ["flow"], sinks: [flowOnly])),
                 email: "flow-only@example.com")
             #expect(!flowOnly.records.isEmpty)
-            #expect(flowOnly.records.allSatisfy { $0.tag == .flow && $0.level >= .info })
+            #expect(flowOnly.records.allSatisfy { $0.category == "flow" && $0.level >= .info })
             let quiet = MemoryLogSink()
             _ = try await signIn(
                 server, options: KeywayOptions(completedSignIns: .handOver, transport: URLSessionTransport.patient, clock: clock, logging: KeywayLogging(level: .error, sinks: [quiet])),
