@@ -1,6 +1,6 @@
 import Crypto
 import Foundation
-import KeywayPowerAuthClient
+@testable import KeywayPowerAuthClient
 import Testing
 
 @Suite("Activation, commit and removal")
@@ -46,7 +46,9 @@ struct ActivationFlowTests {
 
     @Test func customAndRecoveryCredentialsTravelAsIdentityAttributes() async throws {
         let fixture = try Fixture()
-        _ = try await fixture.activation.create(with: .accessToken(Sensitive("token-123"), dpopProof: "proof.jwt"))
+        // The signed-in session's token, as `create(signedInWith:keyway:)` presents it.
+        _ = try await fixture.activation.create(
+            presenting: .accessToken(Sensitive("token-123"), dpopProof: "proof.jwt"), name: nil, extras: nil)
         #expect(await fixture.peer.activationRequests.last?.type == "CUSTOM")
         #expect(await fixture.peer.activationRequests.last?.identityAttributes == ["accessToken": "token-123"])
         #expect(await fixture.peer.lastActivationHeaders["DPoP"] == "proof.jwt")

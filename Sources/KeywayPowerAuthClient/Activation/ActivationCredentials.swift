@@ -5,9 +5,6 @@ public enum ActivationCredentials: Sendable {
     /// An activation code (typed or scanned), with the OTP when the code was made with one
     /// (`CODE`).
     case activationCode(ActivationCode, signature: Data?, otp: String?)
-    /// A Keyway access token of the same project (`CUSTOM`); a DPoP-bound token needs the
-    /// `DPoP` proof of `POST …/pa/v3/activation/create` for its key.
-    case accessToken(Sensitive<String>, dpopProof: String?)
     /// A Keyway authorization code of the same project, redeemed by the activation (`CUSTOM`).
     case authorizationCode(code: Sensitive<String>, codeVerifier: Sensitive<String>, redirectURI: String, clientID: String)
     /// A recovery code and its PUK (`RECOVERY`): the activation they belong to is replaced.
@@ -70,8 +67,6 @@ public enum ActivationCredentials: Sendable {
         switch self {
         case let .activationCode(code, _, _):
             ("CODE", ["code": code.value])
-        case let .accessToken(token, _):
-            ("CUSTOM", ["accessToken": token.revealed])
         case let .authorizationCode(code, verifier, redirectURI, clientID):
             ("CUSTOM", ["authorizationCode": code.revealed, "codeVerifier": verifier.revealed, "redirectUri": redirectURI,
                         "clientId": clientID])

@@ -11,7 +11,8 @@ extension DeviceActivation {
     /// code's signature is checked against the master server key first.
     ///
     /// - Parameters:
-    ///   - credentials: The activation code, Keyway sign-in, or recovery code.
+    ///   - credentials: The activation code, a Keyway authorization code, or a recovery code
+    ///     (``create(signedInWith:keyway:name:)`` activates with the Keyway sign-in itself).
     ///   - name: The device's name, shown in the user's list of devices.
     ///   - extras: Free text kept with the activation on the server.
     /// - Returns: The activation's ID, the fingerprint to show, and any recovery code.
@@ -20,11 +21,32 @@ extension DeviceActivation {
     public func create(with credentials: ActivationCredentials, name: String? = nil, extras: String? = nil)
         async throws(ActivationError) -> PendingActivation
     {
+        try await create(presenting: .credentials(credentials), name: name, extras: extras)
+    }
+
+    /// What an activation presents as the user: credentials the app gave, or the signed-in
+    /// session's access token (`CUSTOM`), with the `DPoP` proof a bound token needs.
+    enum Presented: Sendable {
+        case credentials(ActivationCredentials)
+        case accessToken(Sensitive<String>, dpopProof: String?)
+
+        /// The protocol's `activationType` and `identityAttributes`.
+        var identity: (type: String, attributes: [String: String]) {
+            switch self {
+            case .credentials(let credentials): credentials.identity
+            case .accessToken(let token, _): ("CUSTOM", ["accessToken": token.revealed])
+            }
+        }
+    }
+
+    func create(presenting presented: Presented, name: String?, extras: String?)
+        async throws(ActivationError) -> PendingActivation
+    {
         guard try await store.read() == nil else { throw .activationExists }
         var otp: String?
         var headers = [PowerAuthEncryptionHeader.name: PowerAuthEncryptionHeader(applicationKey: configuration.applicationKey).value]
-        switch credentials {
-        case let .activationCode(code, signature, codeOTP):
+        switch presented {
+        case let .credentials(.activationCode(code, signature, codeOTP)):
             if let signature {
                 guard ActivationSignature.isValid(signature: signature, code: code, masterPublicKey: configuration.masterSigningKey)
                 else { throw .activationSignatureInvalid }
@@ -32,7 +54,7 @@ extension DeviceActivation {
             otp = codeOTP
         case let .accessToken(_, proof):
             if let proof { headers["DPoP"] = proof }
-        case .authorizationCode, .recovery:
+        case .credentials:
             break
         }
 
@@ -46,7 +68,7 @@ extension DeviceActivation {
         let layer2Request = ActivationLayer2Request(
             devicePublicKey: deviceKey.publicKey.compressedRepresentation.base64EncodedString(), activationName: name,
             activationOtp: otp, platform: options.platform, deviceInfo: options.deviceInfo, extras: extras)
-        let identity = credentials.identity
+        let identity = presented.identity
         let layer1Request = ActivationLayer1Request(
             type: identity.type, identityAttributes: identity.attributes,
             activationData: try layer2.seal(try PowerAuthHTTP.encode(layer2Request), timestamp: timestamp))
@@ -105,7 +127,7 @@ extension DeviceActivation {
         } catch {
             throw .signInRequired("The access token cannot be presented: \(error)")
         }
-        return try await create(with: .accessToken(token, dpopProof: proof), name: name)
+        return try await create(presenting: .accessToken(token, dpopProof: proof), name: name, extras: nil)
     }
 
     /// The record of a key exchange: the master secret's keys, the device private key under the

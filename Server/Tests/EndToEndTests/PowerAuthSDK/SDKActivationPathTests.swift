@@ -1,7 +1,7 @@
 import Crypto
 import Foundation
 @testable import Keyway
-import KeywayPowerAuthClient
+@testable import KeywayPowerAuthClient
 import KeywayTestSupport
 import Testing
 
@@ -148,7 +148,7 @@ struct SDKActivationPathTests {
             // The same token without its proof activates nothing.
             let bare = fixture.device()
             let error = await #expect(throws: ActivationError.self) {
-                try await bare.create(with: .accessToken(fixture.tokens.response.accessToken, dpopProof: nil))
+                try await bare.create(presenting: .accessToken(fixture.tokens.response.accessToken, dpopProof: nil), name: nil, extras: nil)
             }
             #expect(error?.code == "server_error")
 
