@@ -3,6 +3,7 @@ import _CryptoExtras
 import KeywayJOSE
 import KeywayTestSupport
 import Logging
+import SQLKit
 import Testing
 
 @testable import KeywayServer
@@ -26,6 +27,30 @@ struct StorageTests {
         #expect(secondRun == [])
         let mode = try await database.read { try await $0.sql.raw("PRAGMA journal_mode").first()?.decode(column: "journal_mode", as: String.self) }
         #expect(mode == "wal")
+        await database.shutdown()
+    }
+
+    /// What ends a session or a user's sign-ins finds the refresh tokens through an index, never by
+    /// reading the whole table (a million tokens at scale).
+    @Test func refreshTokensAreFoundBySessionThroughAnIndex() async throws {
+        let database = try await openDatabase()
+        _ = try await Migrations.apply(to: database, now: Date())
+        let plans = try await database.read { repositories in
+            var plans: [String] = []
+            for statement in [
+                "UPDATE refresh_tokens SET revoked_at = 1 WHERE session_id = 's' AND revoked_at IS NULL",
+                "UPDATE refresh_tokens SET revoked_at = 1 WHERE session_id IN (SELECT id FROM sessions WHERE user_id = 'u') AND revoked_at IS NULL AND session_id <> ''",
+                "DELETE FROM refresh_tokens WHERE session_id IN (SELECT id FROM sessions WHERE user_id = 'u')",
+            ] {
+                let rows = try await repositories.sql.raw(SQLQueryString("EXPLAIN QUERY PLAN " + statement)).all()
+                plans.append(try rows.map { try $0.decode(column: "detail", as: String.self) }.joined(separator: "; "))
+            }
+            return plans
+        }
+        for plan in plans {
+            #expect(plan.contains("SEARCH refresh_tokens USING") && plan.contains("INDEX refresh_tokens_session"), "\(plan)")
+            #expect(!plan.contains("SCAN refresh_tokens"), "\(plan)")
+        }
         await database.shutdown()
     }
 

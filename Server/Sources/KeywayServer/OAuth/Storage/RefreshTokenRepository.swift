@@ -50,12 +50,14 @@ struct RefreshTokenRepository: Sendable {
         ).run()
     }
 
-    /// Revokes every refresh token of a user but those of session `keeping`.
+    /// Revokes every refresh token of a user but those of session `keeping`: the tokens of the
+    /// user's sessions (a token's user is its session's), found by session.
     func revokeAll(userId: String, keepingSession keeping: String? = nil, at time: Int64) async throws {
         try await sql.raw(
             """
             UPDATE refresh_tokens SET revoked_at = \(bind: time)
-            WHERE user_id = \(bind: userId) AND revoked_at IS NULL AND session_id <> \(bind: keeping ?? "")
+            WHERE session_id IN (SELECT id FROM sessions WHERE user_id = \(bind: userId))
+                AND revoked_at IS NULL AND session_id <> \(bind: keeping ?? "")
             """
         ).run()
     }

@@ -43,6 +43,7 @@ enum Migrations {
         v27,
         v28,
         v29,
+        v30,
     ]
 
     /// Applies every migration (up to `through`) the database has not seen yet, each in its own

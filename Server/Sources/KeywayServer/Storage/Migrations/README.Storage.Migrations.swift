@@ -29,6 +29,7 @@
 // - `Migration27.swift`: linked identities held until the address's owner keeps them.
 // - `Migration28.swift`: the per-application PKCE requirement.
 // - `Migration29.swift`: the logo and pages of a registered client.
+// - `Migration30.swift`: refresh tokens indexed by their session, not their user.
 // - `Migrations.swift`: `Migrations`: the ordered list, applied and reported; `SchemaStatus`.
 //
 // The SQL runs unchanged on SQLite and PostgreSQL: `TEXT` and `BIGINT` columns, timestamps in

@@ -92,7 +92,7 @@ struct SessionRepository: Sendable {
     /// revoked, and opened after `openedAfter` (an access token of theirs may be unexpired),
     /// holding a refresh token that is neither spent, revoked nor expired at `now`, or opened
     /// through a browser session that is live at `now` (the browser can sign in again without
-    /// asking). The refresh tokens are looked up by the user's index.
+    /// asking). The refresh tokens are looked up by their session's index.
     func live(userId: String, openedAfter: Int64, now: Int64, limit: Int) async throws -> [LiveSession] {
         // Both engines take LIMIT as a bound parameter.
         try await sql.raw(
@@ -102,7 +102,7 @@ struct SessionRepository: Sendable {
             WHERE s.user_id = \(bind: userId) AND s.revoked_at IS NULL
                 AND (s.created_at > \(bind: openedAfter) OR EXISTS (
                     SELECT 1 FROM refresh_tokens r
-                    WHERE r.user_id = \(bind: userId) AND r.session_id = s.id AND r.revoked_at IS NULL
+                    WHERE r.session_id = s.id AND r.revoked_at IS NULL
                         AND r.rotated_at IS NULL AND r.expires_at > \(bind: now))
                     OR EXISTS (
                         SELECT 1 FROM browser_sessions b

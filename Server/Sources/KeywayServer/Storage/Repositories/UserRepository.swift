@@ -130,7 +130,8 @@ struct UserRepository: Sendable {
             "DELETE FROM powerauth_recovery_puks WHERE recovery_code_id IN (SELECT id FROM powerauth_recovery_codes WHERE user_id = \(bind: id))",
             "DELETE FROM powerauth_recovery_codes WHERE user_id = \(bind: id)",
             "DELETE FROM powerauth_activations WHERE user_id = \(bind: id)",
-            "DELETE FROM refresh_tokens WHERE user_id = \(bind: id)",
+            // A token's user is its session's: found by session (`refresh_tokens_session`).
+            "DELETE FROM refresh_tokens WHERE session_id IN (SELECT id FROM sessions WHERE user_id = \(bind: id))",
             "DELETE FROM authorization_codes WHERE user_id = \(bind: id)",
             "DELETE FROM sessions WHERE user_id = \(bind: id)",
             "DELETE FROM browser_sessions WHERE user_id = \(bind: id)",
