@@ -28,7 +28,6 @@ import KeywayProtocol
 /// - Unavailable storage (a locked device) is ``SessionError/storageUnavailable(_:)`` and never
 ///   signs the user out.
 public actor KeywaySession {
-
     /// How network failures of a refresh are retried.
     public struct RetryPolicy: Sendable {
         /// Attempts in all, the first included.

@@ -23,13 +23,18 @@ struct TokenEndpointTests {
         let clock = ManualClock()
         try await withTestServer(TestServer.start(clock: clock)) { server in
             let (keyway, code, verifier) = try await completeFlow(server, clock: clock, email: "replay@example.com")
-            _ = try await keyway.tokens.exchange(authCode: code, codeVerifier: verifier)
+            let first = try await keyway.tokens.exchange(authCode: code, codeVerifier: verifier)
+            // A refresh rotates the family: its successor must fall with it.
+            _ = try await keyway.tokens.refresh(refreshToken: try #require(first.response.refreshToken))
+            #expect(try await server.rowCount("refresh_tokens WHERE revoked_at IS NULL") == 2)
             await #expect(throws: KeywayError.oauth(
                 status: 400, error: OAuthErrorResponse(error: "invalid_grant", errorDescription: "The authorization code was already used."))
             ) {
                 _ = try await keyway.tokens.exchange(authCode: code, codeVerifier: verifier)
             }
             #expect(server.logs.all.contains { $0.contains("authorization code replayed") })
+            #expect(try await server.rowCount("refresh_tokens") == 2)
+            #expect(try await server.rowCount("refresh_tokens WHERE revoked_at IS NULL") == 0)
         }
     }
 

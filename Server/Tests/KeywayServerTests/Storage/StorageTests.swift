@@ -51,6 +51,14 @@ struct StorageTests {
             #expect(plan.contains("SEARCH refresh_tokens USING") && plan.contains("INDEX refresh_tokens_session"), "\(plan)")
             #expect(!plan.contains("SCAN refresh_tokens"), "\(plan)")
         }
+        // A replayed code's families, through the partial index of the families' first tokens.
+        let replay = try await database.read { repositories in
+            try await repositories.sql.raw(
+                "EXPLAIN QUERY PLAN UPDATE refresh_tokens SET revoked_at = 1 WHERE family_id IN (SELECT family_id FROM refresh_tokens WHERE authorization_code_hash = 'c') AND revoked_at IS NULL"
+            ).all().map { try $0.decode(column: "detail", as: String.self) }.joined(separator: "; ")
+        }
+        #expect(replay.contains("INDEX refresh_tokens_code") && replay.contains("INDEX refresh_tokens_family"), "\(replay)")
+        #expect(!replay.contains("SCAN refresh_tokens"), "\(replay)")
         await database.shutdown()
     }
 

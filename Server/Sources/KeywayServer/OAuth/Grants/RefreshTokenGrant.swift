@@ -120,7 +120,7 @@ extension TokenEndpoint {
                     RefreshTokenRecord(
                         id: successorId, tokenHash: sha256Hex(successorToken), familyId: record.familyId,
                         scope: record.scope, applicationId: record.applicationId, userId: record.userId,
-                        sessionId: record.sessionId, authorizationCodeHash: record.authorizationCodeHash,
+                        sessionId: record.sessionId, authorizationCodeHash: nil,
                         createdAt: nowMillis, expiresAt: min(nowMillis + idleMillis, record.familyExpiresAt),
                         familyExpiresAt: record.familyExpiresAt, rotatedAt: nil, successorId: nil, revokedAt: nil,
                         dpopJkt: record.dpopJkt))

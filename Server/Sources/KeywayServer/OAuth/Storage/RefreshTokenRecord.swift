@@ -11,7 +11,8 @@ struct RefreshTokenRecord: Sendable, Equatable {
     var applicationId: String
     var userId: String
     var sessionId: String
-    /// The code it was issued from, so a replayed code can revoke it.
+    /// The code its family was issued from, on the family's first token only (`nil` on its
+    /// successors): a replayed code revokes the family.
     var authorizationCodeHash: String?
     var createdAt: Int64
     /// When this token stops being usable: the idle lifetime after its issue, capped by the family's.

@@ -26,12 +26,14 @@ struct RefreshTokenRepository: Sendable {
         ).run()
     }
 
-    /// Revokes every refresh token issued from the given authorization code, rotated ones included.
+    /// Revokes every refresh token issued from the given authorization code, rotated ones included:
+    /// the families whose first token names the code (the only tokens that do).
     func revokeIssued(fromCodeHash codeHash: String, at time: Int64) async throws {
         try await sql.raw(
             """
             UPDATE refresh_tokens SET revoked_at = \(bind: time)
-            WHERE authorization_code_hash = \(bind: codeHash) AND revoked_at IS NULL
+            WHERE family_id IN (SELECT family_id FROM refresh_tokens WHERE authorization_code_hash = \(bind: codeHash))
+                AND revoked_at IS NULL
             """
         ).run()
     }

@@ -44,6 +44,7 @@ enum Migrations {
         v28,
         v29,
         v30,
+        v31,
     ]
 
     /// Applies every migration (up to `through`) the database has not seen yet, each in its own

@@ -30,6 +30,7 @@
 // - `Migration28.swift`: the per-application PKCE requirement.
 // - `Migration29.swift`: the logo and pages of a registered client.
 // - `Migration30.swift`: refresh tokens indexed by their session, not their user.
+// - `Migration31.swift`: the authorization code on a family's first refresh token only.
 // - `Migrations.swift`: `Migrations`: the ordered list, applied and reported; `SchemaStatus`.
 //
 // The SQL runs unchanged on SQLite and PostgreSQL: `TEXT` and `BIGINT` columns, timestamps in
