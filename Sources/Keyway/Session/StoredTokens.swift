@@ -4,9 +4,9 @@ import KeywayProtocol
 
 /// What a ``KeywaySession`` stores for a signed-in account: the token response of its latest
 /// sign-in or refresh, and the claims of its verified ID token. The user's ID, email address and
-/// guest flag are kept beside them under their names of old, so that an entry written before the
-/// claims were kept still reads: its claims come from its stored ID token, verified when it was
-/// saved.
+/// guest flag stay written under their names of old too, so that an earlier SDK still reads the
+/// entry. An entry written before the claims were kept takes them from its stored ID token,
+/// verified when it was saved, when that token is its user's.
 struct StoredTokens: Codable, Sendable, Equatable {
     var accessToken: Sensitive<String>
     var refreshToken: Sensitive<String>?
