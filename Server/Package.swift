@@ -141,6 +141,7 @@ let package = Package(
         .executableTarget(
             name: "keyway-bench",
             dependencies: [
+                "KeywayServer",
                 .product(name: "Keyway", package: sdk), .product(name: "KeywayProtocol", package: sdk), .product(name: "KeywayJOSE", package: sdk),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Crypto", package: "swift-crypto"),

@@ -9,7 +9,8 @@ struct BenchCommand: AsyncParsableCommand {
         abstract: "Measures keyway-server and the Keyway SDK.",
         discussion: "scripts/bench runs these in order, with the server and the load generator pinned to separate cores.",
         subcommands: [
-            CryptoCommand.self, SDKCommand.self, LoadCommand.self, PasswordFloodCommand.self, AnonymousStorageCommand.self,
+            CryptoCommand.self, SDKCommand.self, LoadCommand.self, SeedCommand.self, TargetsCommand.self, PasswordFloodCommand.self,
+            AnonymousStorageCommand.self,
         ])
 }
 

@@ -37,11 +37,15 @@ struct LoadCommand: AsyncParsableCommand {
     @Option(help: "Requests with a random 4,000-letter path segment sent after the open flows, for the memory measure.")
     var randomPathRequests = 10_000
 
-    @Option(help: "The server's admin token, to read the size of its /metrics exposition after the memory measure.")
+    @Option(
+        help: "The server's admin token, to read its /metrics exposition: its size after the memory measure, and the database round trips of each peak measure (PostgreSQL).")
     var adminToken: String?
 
     @Option(help: "The crypto baseline JSON written by `keyway-bench crypto`.")
     var crypto: String?
+
+    @Option(help: "Write every measure's throughput, p99 and p99.9 as JSON to this file (for `keyway-bench targets`).")
+    var figures: String?
 
     @Option(
         help: "Comma-separated parts to run: memory, get, signin, redeem, refresh (default: all).",
@@ -64,6 +68,17 @@ struct LoadCommand: AsyncParsableCommand {
         var results: [LoadResult] = []
         var halfLoad: [LoadResult] = []
         var notes: [String] = []
+        var roundTrips: [RoundTrips.Measure] = []
+        /// Runs a peak measure, with the round trips its routes sent when the server counts them.
+        func countingRoundTrips(_ scenario: String, _ run: () async throws -> LoadResult) async throws -> LoadResult {
+            guard let adminToken else { return try await run() }
+            let before = try await RoundTrips.read(host: host, port: port, adminToken: adminToken, group: group)
+            let result = try await run()
+            let after = try await RoundTrips.read(host: host, port: port, adminToken: adminToken, group: group)
+            let routes = RoundTrips.difference(before, after)
+            if !routes.isEmpty { roundTrips.append(RoundTrips.Measure(scenario: scenario, routes: routes)) }
+            return result
+        }
 
         // 1. Memory, on the fresh server before anything else has run.
         var memory: Report.Memory?
@@ -119,7 +134,10 @@ struct LoadCommand: AsyncParsableCommand {
         var signInRate: Double?
         if wants("signin") {
             let signIn = SignInScenario(client: client, tag: "\(tag)s")
-            let signInPeak = try measured(await runner.closedLoop(signIn, users: users, warmup: warm, measure: measure))
+            let signInPeak = try measured(
+                await countingRoundTrips("sign-in") {
+                    try await runner.closedLoop(signIn, users: users, warmup: warm, measure: measure)
+                })
             results.append(signInPeak)
             signInRate = signInPeak.throughput
             halfLoad.append(
@@ -137,9 +155,11 @@ struct LoadCommand: AsyncParsableCommand {
             let pool = try await prepareCodes(
                 client: client, group: group, tag: "\(tag)p", total: poolSize(rate: expected, seconds: duration))
             let redeemPeak = try measured(
-                await runner.closedLoop(
-                    RedeemScenario(client: client, pool: pool), users: users, warmup: .zero,
-                    measure: .milliseconds(Int64(duration * 1000))))
+                await countingRoundTrips("code redemption") {
+                    try await runner.closedLoop(
+                        RedeemScenario(client: client, pool: pool), users: users, warmup: .zero,
+                        measure: .milliseconds(Int64(duration * 1000)))
+                })
             results.append(redeemPeak)
             let halfRate = redeemPeak.throughput / 2
             let halfPool = try await prepareCodes(
@@ -156,9 +176,11 @@ struct LoadCommand: AsyncParsableCommand {
             if try await serverSupportsRefresh(group: group) {
                 let peakTokens = try await prepareRefreshTokens(client: client, group: group, tag: "\(tag)r")
                 let refreshPeak = try measured(
-                    await runner.closedLoop(
-                        RefreshScenario(client: client, tokens: peakTokens), users: users, warmup: warm,
-                        measure: measure))
+                    await countingRoundTrips("refresh") {
+                        try await runner.closedLoop(
+                            RefreshScenario(client: client, tokens: peakTokens), users: users, warmup: warm,
+                            measure: measure)
+                    })
                 results.append(refreshPeak)
                 let halfTokens = try await prepareRefreshTokens(client: client, group: group, tag: "\(tag)t")
                 halfLoad.append(
@@ -179,7 +201,11 @@ struct LoadCommand: AsyncParsableCommand {
                 "\(retried) requests were answered `503` with `Retry-After` (the server shed them, keeping nothing) and sent again after the time it named; the waits are in the latencies")
         }
         let baseline = try crypto.map { try JSONDecoder().decode(CryptoBaseline.self, from: Data(contentsOf: URL(fileURLWithPath: $0))) }
-        print(Report.load(results: results, halfLoad: halfLoad, baseline: baseline, memory: memory, notes: notes))
+        print(
+            Report.load(
+                results: results, halfLoad: halfLoad, baseline: baseline, memory: memory, roundTrips: roundTrips,
+                notes: notes))
+        if let figures { try Figure.write((results + halfLoad).map(Figure.init), to: figures) }
         try await group.shutdownGracefully()
         if (results + halfLoad).contains(where: { $0.errors > 0 }) { throw ExitCode.failure }
     }

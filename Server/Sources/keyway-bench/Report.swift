@@ -38,7 +38,8 @@ enum Report {
     }
 
     static func load(
-        results: [LoadResult], halfLoad: [LoadResult], baseline: CryptoBaseline?, memory: Memory?, notes: [String]
+        results: [LoadResult], halfLoad: [LoadResult], baseline: CryptoBaseline?, memory: Memory?,
+        roundTrips: [RoundTrips.Measure] = [], notes: [String]
     ) -> String {
         var lines: [String] = []
         if let memory {
@@ -66,6 +67,21 @@ enum Report {
             "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
         ]
         for result in halfLoad { lines.append(row(result, baseline: baseline)) }
+        if !roundTrips.isEmpty {
+            lines += [
+                "",
+                "### Round trips to PostgreSQL per request (each peak measure, its warm-up included; `BEGIN` and `COMMIT` count)", "",
+                "| Scenario | Request | Requests | Round trips | per request |",
+                "| --- | --- | ---: | ---: | ---: |",
+            ]
+            for measure in roundTrips {
+                for route in measure.routes {
+                    lines.append(
+                        "| \(measure.scenario) | `\(route.route)` | \(rate(route.requests)) | \(rate(route.roundTrips)) | \(String(format: "%.1f", route.perRequest)) |"
+                    )
+                }
+            }
+        }
         if !notes.isEmpty {
             lines.append("")
             for note in notes { lines.append("- \(note)") }

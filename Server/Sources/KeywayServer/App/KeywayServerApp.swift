@@ -356,7 +356,8 @@ public final class KeywayServerApp: Sendable {
         let router = RouteTable()
         router.add(
             middleware: RequestLogMiddleware(
-                logger: logger, metrics: metrics, trustedProxies: configuration.trustedProxies, inProgress: requestsInProgress))
+                logger: logger, metrics: metrics, trustedProxies: configuration.trustedProxies, inProgress: requestsInProgress,
+                countsRoundTrips: configuration.database.isPostgres))
         let issuerBox = issuer
         let fallback = "http://\(configuration.host):\(configuration.port)"
         let currentIssuer: @Sendable () -> String = { issuerBox.current ?? fallback }

@@ -15,6 +15,9 @@ struct RequestLogMiddleware: RouterMiddleware {
     var trustedProxies = TrustedProxies.none
     /// Where the requests being answered are counted, for a stop that takes long to name them.
     var inProgress: RequestsInProgress?
+    /// Whether to count the statements each request sends to the database (PostgreSQL), by route
+    /// (`keyway_database_round_trips_total`).
+    var countsRoundTrips = false
 
     static let traceparentHeader = HTTPField.Name("traceparent")!
 
@@ -33,12 +36,15 @@ struct RequestLogMiddleware: RouterMiddleware {
         }
         let traceId = context.traceId
         var response: Response
+        let tally = countsRoundTrips ? RoundTripTally() : nil
         do {
             response = try await RequestClient.$address.withValue(context.remoteAddress) { [context] in
-                if let inProgress {
-                    try await inProgress.tracking(request.method.rawValue, context) { try await next(request, context) }
-                } else {
-                    try await next(request, context)
+                try await RoundTripTally.$current.withValue(tally) {
+                    if let inProgress {
+                        try await inProgress.tracking(request.method.rawValue, context) { try await next(request, context) }
+                    } else {
+                        try await next(request, context)
+                    }
                 }
             }
         } catch let problem as FlowProblem {
@@ -67,6 +73,7 @@ struct RequestLogMiddleware: RouterMiddleware {
         let status = Int(response.status.code)
         let route = Self.route(context)
         metrics.request(route: route, method: request.method.rawValue, status: status, duration: elapsed)
+        if let tally { metrics.databaseRoundTrips(route: route, method: request.method.rawValue, count: tally.total) }
 
         let micros = elapsed.components.seconds * 1_000_000 + elapsed.components.attoseconds / 1_000_000_000_000
         logger.info(

@@ -33,13 +33,23 @@ struct RefreshTokenFamily: Sendable {
         binding: String?, in repositories: Repositories
     ) async throws -> String? {
         guard scope.split(separator: " ").contains("offline_access") else { return nil }
-        let id = SecureRandom.identifier(prefix: "rt")
         try await repositories.refreshTokens.insert(
-            RefreshTokenRecord(
-                id: id, tokenHash: sha256Hex(candidate), familyId: id, scope: scope, applicationId: applicationId,
-                userId: userId, sessionId: sessionId, authorizationCodeHash: authorizationCodeHash, createdAt: now,
-                expiresAt: expiresAt, familyExpiresAt: familyExpiresAt, rotatedAt: nil, successorId: nil, revokedAt: nil,
-                dpopJkt: binding))
+            record(
+                scope: scope, applicationId: applicationId, userId: userId, sessionId: sessionId,
+                authorizationCodeHash: authorizationCodeHash, binding: binding))
         return candidate
+    }
+
+    /// The stored record of the family's first token.
+    func record(
+        scope: String, applicationId: String, userId: String, sessionId: String, authorizationCodeHash: String?,
+        binding: String?
+    ) -> RefreshTokenRecord {
+        let id = SecureRandom.identifier(prefix: "rt")
+        return RefreshTokenRecord(
+            id: id, tokenHash: sha256Hex(candidate), familyId: id, scope: scope, applicationId: applicationId,
+            userId: userId, sessionId: sessionId, authorizationCodeHash: authorizationCodeHash, createdAt: now,
+            expiresAt: expiresAt, familyExpiresAt: familyExpiresAt, rotatedAt: nil, successorId: nil, revokedAt: nil,
+            dpopJkt: binding)
     }
 }

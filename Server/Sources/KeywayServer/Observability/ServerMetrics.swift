@@ -22,6 +22,7 @@ import Prometheus
 /// | `keyway_rate_limited_total` | `limit` (the limit's name; per identifier, `…-per-client` or `…-slowed`) |
 /// | `keyway_database_transaction_duration_seconds` (histogram) | `kind` (`read`, `write`), `outcome` |
 /// | `keyway_database_conflicts_retried_total` | (PostgreSQL serialization conflicts run again) |
+/// | `keyway_database_round_trips_total` | `route`, `method`: the statements requests sent to PostgreSQL, each a round trip (`BEGIN` and `COMMIT` included); divided by `keyway_http_requests_total`, the round trips per request. Not on SQLite, which runs in the process. |
 /// | `keyway_database_connection_wait_seconds` (histogram) | `kind`: how long a transaction waited for its connection (a pool connection on PostgreSQL; the single writer, or a reader, on SQLite) |
 /// | `keyway_database_connections_in_use` (gauge) | `kind` |
 /// | `keyway_database_pool_size` (gauge) | (the most connections the pool opens; 1, the writer, on SQLite) |
@@ -61,6 +62,7 @@ final class ServerMetrics: Sendable {
         "keyway_rate_limited_total": "Requests refused by a rate limit, by limit.",
         "keyway_database_transaction_duration_seconds": "Time in database transactions, by kind and outcome.",
         "keyway_database_conflicts_retried_total": "PostgreSQL transactions run again after a serialization conflict.",
+        "keyway_database_round_trips_total": "Statements sent to PostgreSQL while answering requests, each a round trip, by route template and method.",
         "keyway_database_connection_wait_seconds": "Time a transaction waited for its database connection, by kind.",
         "keyway_database_connections_in_use": "Database connections held by transactions now, by kind.",
         "keyway_database_pool_size": "The most database connections the pool opens.",
@@ -113,6 +115,11 @@ final class ServerMetrics: Sendable {
 
     func transaction(kind: String, outcome: String, duration: Duration) {
         histogram("keyway_database_transaction_duration_seconds", [("kind", kind), ("outcome", outcome)]).record(duration)
+    }
+
+    /// The statements (round trips) a request of `route` sent to PostgreSQL.
+    func databaseRoundTrips(route: String, method: String, count: Int) {
+        counter("keyway_database_round_trips_total", [("route", route), ("method", method)]).increment(by: Int64(count))
     }
 
     func conflictRetried() {

@@ -11,6 +11,11 @@ public enum DatabaseLocation: Sendable, Equatable, CustomStringConvertible {
     /// The embedded default: `./.keyway/keyway.sqlite`.
     public static let embeddedDefault = DatabaseLocation.sqlite(path: ".keyway/keyway.sqlite")
 
+    /// Whether this is a PostgreSQL database.
+    var isPostgres: Bool {
+        if case .postgres = self { true } else { false }
+    }
+
     /// Parses a database URL.
     public init(parsing text: String) throws(ConfigurationError) {
         if text.hasPrefix("sqlite://") {

@@ -5,16 +5,27 @@ struct RefreshTokenRepository: Sendable {
     let sql: any SQLDatabase
 
     func insert(_ token: RefreshTokenRecord) async throws {
+        try await insert([token])
+    }
+
+    /// Inserts `tokens` in one statement (at most 2,000: fifteen parameters each).
+    func insert(_ tokens: [RefreshTokenRecord]) async throws {
+        guard !tokens.isEmpty else { return }
+        let rows = tokens.map { token -> SQLQueryString in
+            """
+            (\(bind: token.id), \(bind: token.tokenHash), \(bind: token.familyId), \(bind: token.scope),
+                \(bind: token.applicationId), \(bind: token.userId), \(bind: token.sessionId),
+                \(bind: token.authorizationCodeHash), \(bind: token.createdAt), \(bind: token.expiresAt),
+                \(bind: token.familyExpiresAt), \(bind: token.rotatedAt), \(bind: token.successorId),
+                \(bind: token.revokedAt), \(bind: token.dpopJkt))
+            """
+        }
         try await sql.raw(
             """
             INSERT INTO refresh_tokens (id, token_hash, family_id, scope, application_id, user_id, session_id,
                 authorization_code_hash, created_at, expires_at, family_expires_at, rotated_at, successor_id,
                 revoked_at, dpop_jkt)
-            VALUES (\(bind: token.id), \(bind: token.tokenHash), \(bind: token.familyId), \(bind: token.scope),
-                \(bind: token.applicationId), \(bind: token.userId), \(bind: token.sessionId),
-                \(bind: token.authorizationCodeHash), \(bind: token.createdAt), \(bind: token.expiresAt),
-                \(bind: token.familyExpiresAt), \(bind: token.rotatedAt), \(bind: token.successorId),
-                \(bind: token.revokedAt), \(bind: token.dpopJkt))
+            VALUES \(rows.joined(separator: ", "))
             """
         ).run()
     }

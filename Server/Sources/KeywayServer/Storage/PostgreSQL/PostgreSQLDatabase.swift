@@ -138,7 +138,7 @@ final class PostgreSQLDatabase: Database {
 
     func read<T: Sendable>(_ body: @escaping @Sendable (Repositories) async throws -> T) async throws -> T {
         try await leased("read") { connection in
-            try await body(Repositories(sql: connection.sql(queryLogLevel: nil)))
+            try await body(Repositories(sql: connection.sql(queryLogLevel: nil).countingRoundTrips()))
         }
     }
 
@@ -163,6 +163,8 @@ final class PostgreSQLDatabase: Database {
     private func transaction<T: Sendable>(_ body: @escaping @Sendable (Repositories) async throws -> T) async throws -> T {
         try await leased("write") { connection in
             let logger = self.logger
+            let tally = RoundTripTally.current
+            tally?.add()
             try await connection.query("BEGIN ISOLATION LEVEL SERIALIZABLE", logger: logger)
             do {
                 if QueryDeadline.suspended {
@@ -170,10 +172,12 @@ final class PostgreSQLDatabase: Database {
                     try await connection.query("SET LOCAL statement_timeout = 0", logger: logger)
                     try await connection.query("SET LOCAL idle_in_transaction_session_timeout = 0", logger: logger)
                 }
-                let value = try await body(Repositories(sql: connection.sql(queryLogLevel: nil)))
+                let value = try await body(Repositories(sql: connection.sql(queryLogLevel: nil).countingRoundTrips()))
+                tally?.add()
                 try await connection.query("COMMIT", logger: logger)
                 return value
             } catch {
+                tally?.add()
                 _ = try? await connection.query("ROLLBACK", logger: logger)
                 throw error
             }

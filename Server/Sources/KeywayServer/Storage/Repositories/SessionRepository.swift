@@ -5,13 +5,24 @@ struct SessionRepository: Sendable {
     let sql: any SQLDatabase
 
     func insert(_ session: SessionRecord) async throws {
+        try await insert([session])
+    }
+
+    /// Inserts `sessions` in one statement (at most 3,000: nine parameters each).
+    func insert(_ sessions: [SessionRecord]) async throws {
+        guard !sessions.isEmpty else { return }
+        let rows = sessions.map { session -> SQLQueryString in
+            """
+            (\(bind: session.id), \(bind: session.userId), \(bind: session.applicationId),
+                \(bind: session.amr.joined(separator: " ")), \(bind: session.authTime), \(bind: session.createdAt),
+                \(bind: session.revokedAt), \(bind: session.clientAddressHash), \(bind: session.browserSessionId))
+            """
+        }
         try await sql.raw(
             """
             INSERT INTO sessions (id, user_id, application_id, amr, auth_time, created_at, revoked_at,
                 client_address_hash, browser_session_id)
-            VALUES (\(bind: session.id), \(bind: session.userId), \(bind: session.applicationId),
-                \(bind: session.amr.joined(separator: " ")), \(bind: session.authTime), \(bind: session.createdAt),
-                \(bind: session.revokedAt), \(bind: session.clientAddressHash), \(bind: session.browserSessionId))
+            VALUES \(rows.joined(separator: ", "))
             """
         ).run()
     }

@@ -29,14 +29,25 @@ struct UserRepository: Sendable {
     }
 
     func insert(_ user: UserRecord) async throws {
+        try await insert([user])
+    }
+
+    /// Inserts `users` in one statement (at most 2,000: twelve parameters each).
+    func insert(_ users: [UserRecord]) async throws {
+        guard !users.isEmpty else { return }
+        let rows = users.map { user -> SQLQueryString in
+            """
+            (\(bind: user.id), \(bind: user.projectId), \(bind: Self.storedEmail(user)),
+                \(bind: Int64(user.emailVerified ? 1 : 0)), \(bind: user.createdAt), \(bind: user.phone),
+                \(bind: Int64(user.phoneVerified ? 1 : 0)), \(bind: user.passwordHash), \(bind: user.totpSecret),
+                \(bind: user.totpLastCounter), \(bind: Int64(user.isAnonymous ? 1 : 0)), \(bind: user.guestApplicationId))
+            """
+        }
         try await sql.raw(
             """
             INSERT INTO users (id, project_id, email, email_verified, created_at, phone, phone_verified,
                 password_hash, totp_secret, totp_last_counter, is_anonymous, guest_application_id)
-            VALUES (\(bind: user.id), \(bind: user.projectId), \(bind: Self.storedEmail(user)),
-                \(bind: Int64(user.emailVerified ? 1 : 0)), \(bind: user.createdAt), \(bind: user.phone),
-                \(bind: Int64(user.phoneVerified ? 1 : 0)), \(bind: user.passwordHash), \(bind: user.totpSecret),
-                \(bind: user.totpLastCounter), \(bind: Int64(user.isAnonymous ? 1 : 0)), \(bind: user.guestApplicationId))
+            VALUES \(rows.joined(separator: ", "))
             """
         ).run()
     }
