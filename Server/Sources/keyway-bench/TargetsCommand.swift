@@ -34,7 +34,7 @@ struct TargetsCommand: ParsableCommand {
         let raw = try JSONDecoder().decode(CryptoBaseline.self, from: Data(contentsOf: URL(fileURLWithPath: crypto)))
             .signsPerSecond
         let sqlite = try Figure.read(sqlite)
-        var rows: [(String, String, String, Bool?)] = []
+        var rows: [(String, String, String, Bool)] = []
         func percent(_ value: Double) -> String { String(format: "%.1f %%", value * 100) }
         func ms(_ value: Double) -> String { String(format: "%.1f ms", value) }
 
@@ -92,7 +92,7 @@ struct TargetsCommand: ParsableCommand {
         }
         var lines = ["### Targets", "", "| Target | Wanted | This run | Met |", "| --- | --- | ---: | --- |"]
         for (name, wanted, figure, met) in rows {
-            lines.append("| \(name) | \(wanted) | \(figure) | \(met.map { $0 ? "yes" : "**no**" } ?? "-") |")
+            lines.append("| \(name) | \(wanted) | \(figure) | \(met ? "yes" : "**no**") |")
         }
         print(lines.joined(separator: "\n") + "\n")
     }

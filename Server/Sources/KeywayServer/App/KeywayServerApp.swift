@@ -99,7 +99,7 @@ public final class KeywayServerApp: Sendable {
                 queryTimeout: configuration.databaseQueryTimeout,
                 observer: metrics.databaseObserver, logger: logger),
             metrics: metrics)
-        if case .postgres = configuration.database {
+        if configuration.database.isPostgres {
             metrics.poolSize(configuration.databasePoolSize)
         } else {
             metrics.poolSize(1)

@@ -37,14 +37,20 @@ struct RequestLogMiddleware: RouterMiddleware {
         let traceId = context.traceId
         var response: Response
         let tally = countsRoundTrips ? RoundTripTally() : nil
+        func answer(_ context: Context) async throws -> Response {
+            if let inProgress {
+                try await inProgress.tracking(request.method.rawValue, context) { try await next(request, context) }
+            } else {
+                try await next(request, context)
+            }
+        }
         do {
             response = try await RequestClient.$address.withValue(context.remoteAddress) { [context] in
-                try await RoundTripTally.$current.withValue(tally) {
-                    if let inProgress {
-                        try await inProgress.tracking(request.method.rawValue, context) { try await next(request, context) }
-                    } else {
-                        try await next(request, context)
-                    }
+                // Only PostgreSQL counts: SQLite's requests bind no tally.
+                if let tally {
+                    try await RoundTripTally.$current.withValue(tally) { try await answer(context) }
+                } else {
+                    try await answer(context)
                 }
             }
         } catch let problem as FlowProblem {

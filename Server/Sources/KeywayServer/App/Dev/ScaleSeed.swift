@@ -3,13 +3,14 @@ import Logging
 
 /// Fills a database with synthetic signed-in users for scale measurements (`keyway-bench seed`):
 /// for each user, the user, one session of an application and that session's first refresh
-/// token, written through the same repositories a sign-in and a code redemption use (their
-/// many-row inserts), so that the rows and the index entries are the server's own. Each user's email, session, token and code
-/// hash are random, as real ones are, so the indexes keyed by them grow as they do in service.
+/// token, written through the repositories a sign-in and a code redemption use (their many-row
+/// inserts), so that the rows and the index entries are the server's own. Each user's email,
+/// session, token and code hash are random, as real ones are, so the indexes keyed by them grow
+/// as they do in service.
 ///
 /// Users are written in transactions of `batchSize` users (at most 2,000: one statement per
-/// table), `concurrency` transactions at a
-/// time (PostgreSQL runs them on separate connections; SQLite commits them one after another).
+/// table), `concurrency` transactions at a time (PostgreSQL runs them on separate connections;
+/// SQLite commits them one after another).
 package enum ScaleSeed {
     /// What a seeding wrote.
     package struct Outcome: Sendable {
